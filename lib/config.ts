@@ -1,0 +1,130 @@
+// One place that decides which files and settings lib uses.
+// Every value can be overridden by an environment variable; tests and CI point them at the tiny models.
+// No import.meta here: notebooks load this file through tslab as CommonJS (see notebooks/README.md).
+import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+export const PACKAGE_NAME = "agentic-ai-workshop-kit";
+
+/** Default GGUF for Teil 1–4 (downloaded by `npm run models:pull`). */
+export const DEFAULT_LLM_FILE = "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf";
+/** Default embedding model for Teil 2 (transformers.js id on the Hugging Face hub). */
+export const DEFAULT_EMBEDDING_MODEL = "Xenova/paraphrase-multilingual-MiniLM-L12-v2";
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Walks up from `start` to the kit's package.json; WORKSHOP_ROOT wins when set. */
+export function findProjectRoot(start: string = process.cwd()): string {
+  const fromEnv = process.env.WORKSHOP_ROOT;
+  if (fromEnv) return resolve(fromEnv);
+  let dir = resolve(start);
+  for (;;) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === PACKAGE_NAME) return dir;
+      } catch {
+        // unreadable package.json: keep walking up
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new ConfigError(
+        `Projektordner nicht gefunden (gestartet in ${start}). Set WORKSHOP_ROOT to the kit's folder. / ` +
+          `Could not find the kit's package.json above ${start}; set WORKSHOP_ROOT.`,
+      );
+    }
+    dir = parent;
+  }
+}
+
+export interface KitConfig {
+  root: string;
+  /** Where models live (MODELS_DIR, default `<root>/models`). */
+  modelsDir: string;
+  /** GGUF file for the in-process LLM (LLM_MODEL_PATH, default `<modelsDir>/<DEFAULT_LLM_FILE>`). */
+  llmModelPath: string;
+  /** True when LLM_MODEL_PATH was set explicitly. */
+  llmModelPathFromEnv: boolean;
+  /** transformers.js model id or a local folder (EMBEDDING_MODEL). */
+  embeddingModel: string;
+  /** Force the travel server's bundled offline data (TRAVEL_OFFLINE=1). */
+  travelOffline: boolean;
+  /** Never download models; only local files (MODELS_OFFLINE=1). */
+  modelsOffline: boolean;
+  /** CPU threads for llama.cpp (LLM_THREADS, default: available cores). */
+  llmThreads: number;
+  /** GPU choice (LLM_GPU: auto | cuda | vulkan | metal | cpu). */
+  llmGpu: "auto" | "cuda" | "vulkan" | "metal" | "cpu";
+  /** Layers to offload (LLM_GPU_LAYERS: auto | max | a number). */
+  llmGpuLayers: "auto" | "max" | number;
+  /** Context size in tokens (LLM_CONTEXT_SIZE, default 8192). */
+  llmContextSize: number;
+  /** Which LLM backend (LLM_BACKEND: local | openai). */
+  llmBackend: "local" | "openai";
+  /** Base URL of an OpenAI-compatible server (LLM_BASE_URL), e.g. http://127.0.0.1:8080/v1. */
+  llmBaseUrl: string | undefined;
+  /** Model name sent to the OpenAI-compatible server (LLM_MODEL). */
+  llmModelName: string | undefined;
+  /** API key for the OpenAI-compatible server (LLM_API_KEY). */
+  llmApiKey: string | undefined;
+}
+
+function flag(value: string | undefined): boolean {
+  return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got "${value}".`);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value.trim() === "") return fallback;
+  const v = value.trim().toLowerCase() as T;
+  if (!allowed.includes(v)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${value}".`);
+  return v;
+}
+
+function gpuLayers(value: string | undefined): KitConfig["llmGpuLayers"] {
+  if (value === undefined || value.trim() === "" || value === "auto") return "auto";
+  if (value === "max") return "max";
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`LLM_GPU_LAYERS must be auto, max or a number ≥ 0, got "${value}".`);
+  return n;
+}
+
+/** Reads the configuration from `env` (default: process.env). Throws ConfigError on invalid values. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
+  const root = findProjectRoot();
+  const modelsDir = resolve(root, env.MODELS_DIR || "models");
+  const llmModelPathFromEnv = Boolean(env.LLM_MODEL_PATH);
+  return {
+    root,
+    modelsDir,
+    llmModelPath: env.LLM_MODEL_PATH ? resolve(root, env.LLM_MODEL_PATH) : join(modelsDir, DEFAULT_LLM_FILE),
+    llmModelPathFromEnv,
+    embeddingModel: env.EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL,
+    travelOffline: flag(env.TRAVEL_OFFLINE),
+    modelsOffline: flag(env.MODELS_OFFLINE),
+    llmThreads: positiveInt("LLM_THREADS", env.LLM_THREADS, availableParallelism()),
+    llmGpu: oneOf("LLM_GPU", env.LLM_GPU, ["auto", "cuda", "vulkan", "metal", "cpu"] as const, "auto"),
+    llmGpuLayers: gpuLayers(env.LLM_GPU_LAYERS),
+    llmContextSize: positiveInt("LLM_CONTEXT_SIZE", env.LLM_CONTEXT_SIZE, 8192),
+    llmBackend: oneOf("LLM_BACKEND", env.LLM_BACKEND, ["local", "openai"] as const, "local"),
+    llmBaseUrl: env.LLM_BASE_URL || undefined,
+    llmModelName: env.LLM_MODEL || undefined,
+    llmApiKey: env.LLM_API_KEY || undefined,
+  };
+}
+
+/** Paths of the generated tiny test models (see scripts/make-tiny-models.ts). */
+export function tinyModelPaths(root: string = findProjectRoot()): { gguf: string; embeddingDir: string } {
+  const dir = join(root, "models", "tiny");
+  return { gguf: join(dir, "tiny-llama.gguf"), embeddingDir: join(dir, "tiny-bert") };
+}

@@ -1,0 +1,2 @@
+declare function esmImport<T = unknown>(specifier: string): Promise<T>;
+export = esmImport;

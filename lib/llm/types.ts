@@ -1,0 +1,72 @@
+// The small LLM interface every backend implements (in-process node-llama-cpp, OpenAI-compatible HTTP,
+// and scripted planners in tests). Agent code depends only on this file.
+
+export type ChatRole = "system" | "user" | "assistant";
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/** Sampling options, mapped to what node-llama-cpp / the HTTP server actually support. */
+export interface GenerationOptions {
+  maxTokens?: number;
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  minP?: number;
+  /** Penalty for repeating recent tokens (1 = off). */
+  repeatPenalty?: number;
+  seed?: number;
+  /** Abort a running generation. */
+  signal?: AbortSignal;
+  /** Receives the metering of this call (also available as `llm.lastMeter`). */
+  onMeter?: (meter: GenerationMeter) => void;
+  /** Streams text pieces as they are generated. */
+  onTextChunk?: (text: string) => void;
+}
+
+/** What one call cost. Token counts are exact for the local backend, server-reported for HTTP. */
+export interface GenerationMeter {
+  /** Prompt tokens that had to be evaluated for this call. */
+  promptTokensEvaluated: number;
+  /** Prompt tokens reused from the KV cache (shared prefix with an earlier call). */
+  promptTokensReused: number;
+  generatedTokens: number;
+  /** Milliseconds from the call until the first generated token. */
+  timeToFirstTokenMs: number;
+  totalMs: number;
+  tokensPerSecond: number;
+}
+
+export interface ChatResult {
+  text: string;
+  meter: GenerationMeter;
+}
+
+export interface LlmInfo {
+  backend: "node-llama-cpp" | "openai-compatible" | "scripted";
+  /** GPU type: "cuda" | "vulkan" | "metal" | "cpu" (local), or the server URL (HTTP). */
+  gpu: string;
+  modelPath?: string;
+  modelName?: string;
+  gpuLayersOffloaded?: number;
+  gpuLayersTotal?: number;
+  vramUsedBytes?: number;
+  contextSize?: number;
+  threads?: number;
+  /** Human-readable lines explaining the choices made while loading (e.g. fewer layers for lack of VRAM). */
+  notes: string[];
+}
+
+/** A JSON schema object as accepted by node-llama-cpp's grammar and OpenAI's `response_format`. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface Llm {
+  readonly info: LlmInfo;
+  readonly lastMeter: GenerationMeter | undefined;
+  chat(messages: ChatMessage[], options?: GenerationOptions): Promise<ChatResult>;
+  /** Generates JSON constrained by `schema` (grammar where the backend has one) and returns the parsed, validated value. */
+  generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T>;
+  dispose(): Promise<void>;
+}
