@@ -10,6 +10,8 @@ export interface ChatMessage {
 
 /** Sampling options, mapped to what node-llama-cpp / the HTTP server actually support. */
 export interface GenerationOptions {
+  /** generateJson only: how many times to retry when the output fails the schema (default 3). */
+  jsonAttempts?: number;
   maxTokens?: number;
   temperature?: number;
   topK?: number;

@@ -1,0 +1,169 @@
+// Finds one JSON object inside model output that may carry chatter around it: a leading role label
+// ("assistant\n\n"), ```json fences, prose before or after, // and /* */ comments, trailing commas.
+// Pure and total: never throws, bounded work on any input.
+
+export type JsonExtractFailureKind = "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";
+
+export type JsonExtractResult =
+  | { ok: true; value: unknown; text: string }
+  | { ok: false; kind: JsonExtractFailureKind; reason: string; candidate?: string; value?: unknown };
+
+export interface JsonExtractOptions {
+  /** Accept only objects for which this returns true (e.g. "has steps or final"). */
+  accept?: (value: unknown) => boolean;
+  /** Start positions tried before giving up (bounds the work on hostile input). */
+  maxCandidates?: number;
+}
+
+const MAX_INPUT_CHARS = 1_000_000;
+const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)```/g;
+
+/** Index just past the `}` that closes the object opened at `start`, or -1 when it never closes. */
+export function balancedObjectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === "{" || ch === "[") depth++;
+    else if (ch === "}" || ch === "]") {
+      depth--;
+      if (depth === 0) return ch === "}" ? i + 1 : -1;
+      if (depth < 0) return -1;
+    }
+  }
+  return -1;
+}
+
+/** Removes comments and trailing commas outside of strings (what models copy from prompt examples). */
+export function stripJsonNoise(text: string): string {
+  let out = "";
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (inString) {
+      out += ch;
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+      out += ch;
+    } else if (ch === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (ch === "/" && text[i + 1] === "*") {
+      const close = text.indexOf("*/", i + 2);
+      i = close === -1 ? text.length : close + 1;
+    } else if (ch === ",") {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j] as string)) j++;
+      if (text[j] !== "}" && text[j] !== "]") out += ch;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (strictError) {
+    try {
+      return { ok: true, value: JSON.parse(stripJsonNoise(text)) };
+    } catch {
+      return { ok: false, error: strictError instanceof Error ? strictError.message : String(strictError) };
+    }
+  }
+}
+
+/** The regions to search, most specific first: fenced blocks, then the whole text. */
+function regions(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(FENCE)) {
+    if (m[2] !== undefined && m[2].includes("{")) found.push(m[2]);
+  }
+  found.push(text);
+  return found;
+}
+
+function shorten(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+export function extractJsonObject(input: unknown, options: JsonExtractOptions = {}): JsonExtractResult {
+  if (typeof input !== "string") return { ok: false, kind: "empty", reason: "Die Antwort ist kein Text." };
+  const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
+  if (text.trim() === "") return { ok: false, kind: "empty", reason: "Die Antwort ist leer." };
+  const accept = options.accept ?? ((v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v));
+  const maxCandidates = options.maxCandidates ?? 32;
+
+  let attempts = 0;
+  let rejected: { value: unknown; text: string } | undefined;
+  let invalid: { error: string; text: string } | undefined;
+  let truncated: string | undefined;
+
+  for (const region of regions(text)) {
+    let from = 0;
+    while (attempts < maxCandidates) {
+      const start = region.indexOf("{", from);
+      if (start === -1) break;
+      attempts++;
+      const end = balancedObjectEnd(region, start);
+      if (end === -1) {
+        truncated ??= region.slice(start);
+        // Everything after an unclosed brace is inside it; a later brace rarely starts a complete object.
+        from = start + 1;
+        continue;
+      }
+      const candidate = region.slice(start, end);
+      const parsed = tryParse(candidate);
+      if (parsed.ok) {
+        if (accept(parsed.value)) return { ok: true, value: parsed.value, text: candidate };
+        rejected ??= { value: parsed.value, text: candidate };
+        from = end;
+      } else {
+        invalid ??= { error: parsed.error, text: candidate };
+        from = start + 1;
+      }
+    }
+  }
+
+  if (rejected) {
+    return {
+      ok: false,
+      kind: "rejected",
+      reason: `JSON gefunden, aber nicht im erwarteten Format: ${shorten(rejected.text)}`,
+      candidate: rejected.text,
+      value: rejected.value,
+    };
+  }
+  if (invalid) {
+    return {
+      ok: false,
+      kind: "invalid_json",
+      reason: `Ungültiges JSON (${invalid.error}): ${shorten(invalid.text)}`,
+      candidate: invalid.text,
+    };
+  }
+  if (truncated !== undefined) {
+    return {
+      ok: false,
+      kind: "truncated",
+      reason: `Das JSON-Objekt ist unvollständig (nicht geschlossene Klammer, abgeschnitten?): ${shorten(truncated)}`,
+      candidate: truncated,
+    };
+  }
+  return { ok: false, kind: "no_json", reason: "Kein JSON-Objekt in der Antwort gefunden." };
+}

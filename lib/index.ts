@@ -1,0 +1,3 @@
+// The kit's public names — nothing else lives here. Scripts: import { … } from "<repo>/lib/index.js".
+export * from "./config.js";
+export * from "./llm/index.js";

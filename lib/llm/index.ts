@@ -1,0 +1,18 @@
+// Teil 1 — public names of lib/llm.
+export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
+export { loadLlm, type LoadLlmOptions } from "./load.js";
+export { loadLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
+export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
+export { MODEL_CHOICES, modelChoicePath, resolveModelPath, type ModelChoice } from "./model-files.js";
+export { describeLlm } from "./report.js";
+export { formatMeter } from "./meter.js";
+export { schemaProblems } from "./json-validation.js";
+export {
+  ContextOverflowError,
+  LlmConnectionError,
+  LlmError,
+  LlmInputError,
+  LlmOutputError,
+  ModelLoadError,
+  ModelNotFoundError,
+} from "./errors.js";

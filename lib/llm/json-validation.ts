@@ -1,0 +1,43 @@
+// Validates values against a JSON schema with ajv, so every backend returns only schema-valid values.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import type { JsonSchema } from "./types.js";
+import { LlmInputError } from "./errors.js";
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const cache = new Map<string, ValidateFunction>();
+
+function compile(schema: JsonSchema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = cache.get(key);
+  if (!validate) {
+    // A draft-07 "$schema" URI would make Ajv2020 look for that meta-schema; the keywords are the same.
+    const { $schema: _ignored, ...rest } = schema;
+    try {
+      validate = ajv.compile(rest);
+    } catch (err) {
+      throw new LlmInputError(`Ungültiges JSON-Schema / invalid JSON schema: ${(err as Error).message}`);
+    }
+    cache.set(key, validate);
+  }
+  return validate;
+}
+
+/** Returns a readable list of problems, or an empty list when `value` matches `schema`. */
+export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
+  const validate = compile(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "invalid"}`);
+}
+
+/** Parses `text` as JSON and validates it; returns the value or the reason it is not acceptable. */
+export function parseAndValidate<T>(schema: JsonSchema, text: string): { ok: true; value: T } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: `kein gültiges JSON (${(err as Error).message})` };
+  }
+  const problems = schemaProblems(schema, value);
+  return problems.length === 0 ? { ok: true, value: value as T } : { ok: false, reason: problems.slice(0, 5).join("; ") };
+}

@@ -1,0 +1,219 @@
+// In-process backend: node-llama-cpp with GPU offload, Llama 3.1 chat wrapper, JSON-schema grammars,
+// and one context sequence reused across calls so a shared prompt prefix stays in the KV cache.
+import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
+import esmImport from "../esm.cjs";
+import { loadConfig } from "../config.js";
+import { ContextOverflowError, LlmInputError, LlmOutputError, ModelLoadError } from "./errors.js";
+import { schemaProblems } from "./json-validation.js";
+import { checkMessages } from "./messages.js";
+import { CallClock, CallQueue } from "./meter.js";
+import { resolveModelPath } from "./model-files.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
+
+type NodeLlamaCpp = typeof import("node-llama-cpp");
+type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;
+
+export interface LocalLlmOptions {
+  /** GGUF file; default LLM_MODEL_PATH or models/<default>. */
+  modelPath?: string;
+  /** "auto" picks CUDA / Vulkan / Metal when available; "cpu" forces the CPU. */
+  gpu?: "auto" | "cuda" | "vulkan" | "metal" | "cpu";
+  /** Layers to offload: "auto" fits what VRAM allows, "max" all, or a number. */
+  gpuLayers?: "auto" | "max" | number;
+  contextSize?: number;
+  /** CPU threads; matters a lot on small machines (see README). */
+  threads?: number;
+  /** Attempts for generateJson before giving up with LlmOutputError. */
+  jsonAttempts?: number;
+}
+
+/** The in-process LLM, with extras the notebooks use to teach. */
+export interface LocalLlm extends Llm {
+  /** The exact prompt text (with special tokens) the chat template produces — for teaching only. */
+  renderPrompt(messages: ChatMessage[]): string;
+  /** Number of tokens `text` has for this model. */
+  countTokens(text: string): number;
+  /** Forget the KV cache (the next call evaluates the whole prompt again). */
+  resetCache(): Promise<void>;
+}
+
+const GPU_NAMES: Record<string, string> = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal", cpu: "CPU" };
+
+function toHistory(messages: ChatMessage[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = messages.map((m) =>
+    m.role === "assistant" ? { type: "model", response: [m.content] } : { type: m.role, text: m.content },
+  );
+  history.push({ type: "model", response: [] });
+  return history;
+}
+
+async function loadModelWithFallback(
+  llama: Llama,
+  modelPath: string,
+  gpuLayers: LocalLlmOptions["gpuLayers"],
+  notes: string[],
+): Promise<LlamaModel> {
+  try {
+    return await llama.loadModel({ modelPath, gpuLayers: gpuLayers ?? "auto" });
+  } catch (err) {
+    if (gpuLayers !== undefined && gpuLayers !== "auto" && llama.gpu !== false) {
+      notes.push(`Zu wenig VRAM für gpuLayers=${gpuLayers} (${(err as Error).message}); lade mit "auto" (weniger Schichten auf der GPU).`);
+      try {
+        return await llama.loadModel({ modelPath, gpuLayers: "auto" });
+      } catch (err2) {
+        throw new ModelLoadError(modelPath, (err2 as Error).message);
+      }
+    }
+    throw new ModelLoadError(modelPath, (err as Error).message);
+  }
+}
+
+/** Loads a GGUF with node-llama-cpp. Throws ModelNotFoundError / ModelLoadError with instructions. */
+export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
+  const config = loadConfig();
+  const modelPath = resolveModelPath(options.modelPath);
+  const gpu = options.gpu ?? config.llmGpu;
+  const threads = options.threads ?? config.llmThreads;
+  const notes: string[] = [];
+  const { getLlama, LlamaChat: LlamaChatClass } = await esmImport<NodeLlamaCpp>("node-llama-cpp");
+
+  const llama = await getLlama({
+    gpu: gpu === "cpu" ? false : gpu,
+    build: "never",
+    maxThreads: threads,
+    logLevel: "error" as never,
+    logger: (_level, message) => {
+      if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
+    },
+  });
+  let model: LlamaModel | undefined;
+  let context: LlamaContext | undefined;
+  try {
+    model = await loadModelWithFallback(llama, modelPath, options.gpuLayers ?? config.llmGpuLayers, notes);
+    const wanted = Math.min(options.contextSize ?? config.llmContextSize, model.trainContextSize);
+    context = await model.createContext({ contextSize: { min: Math.min(512, wanted), max: wanted }, threads, sequences: 1 });
+    if (context.contextSize < wanted) notes.push(`Kontext auf ${context.contextSize} Tokens verkleinert (Speicher).`);
+  } catch (err) {
+    await context?.dispose();
+    await model?.dispose();
+    await llama.dispose();
+    if (err instanceof ModelLoadError) throw err;
+    throw new ModelLoadError(modelPath, (err as Error).message);
+  }
+  const sequence = context.getSequence();
+  const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence });
+  const vram = await llama.getVramState();
+  const info: LlmInfo = {
+    backend: "node-llama-cpp",
+    gpu: GPU_NAMES[llama.gpu === false ? "cpu" : llama.gpu] ?? String(llama.gpu),
+    modelPath,
+    modelName: model.fileInfo.metadata.general?.name ?? undefined,
+    gpuLayersOffloaded: model.gpuLayers,
+    gpuLayersTotal: model.fileInsights.totalLayers,
+    vramUsedBytes: vram.used,
+    contextSize: context.contextSize,
+    threads,
+    notes,
+  };
+  const queue = new CallQueue();
+  const grammars = new Map<string, JsonGrammar>();
+  let lastMeter: GenerationMeter | undefined;
+  const loadedModel = model;
+  const loadedContext = context;
+
+  const promptTokens = (history: ChatHistoryItem[]): Token[] =>
+    chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(loadedModel.tokenizer);
+
+  async function generate(messages: ChatMessage[], options: GenerationOptions, grammar?: JsonGrammar) {
+    checkMessages(messages);
+    const history = toHistory(messages);
+    const promptLength = promptTokens(history).length;
+    const reserve = options.maxTokens ?? 1;
+    if (promptLength + reserve > loadedContext.contextSize) throw new ContextOverflowError(promptLength, reserve, loadedContext.contextSize);
+    const before = sequence.tokenMeter.getState();
+    const clock = new CallClock();
+    const response = await chat.generateResponse(history, {
+      maxTokens: options.maxTokens,
+      temperature: options.temperature,
+      topK: options.topK,
+      topP: options.topP,
+      minP: options.minP,
+      seed: options.seed,
+      repeatPenalty: options.repeatPenalty !== undefined && options.repeatPenalty !== 1 ? { penalty: options.repeatPenalty } : undefined,
+      signal: options.signal,
+      grammar,
+      onTextChunk: (text) => {
+        clock.markFirstToken();
+        options.onTextChunk?.(text);
+      },
+    });
+    const after = sequence.tokenMeter.getState();
+    const evaluated = after.usedInputTokens - before.usedInputTokens;
+    const meter = clock.finish({
+      promptTokensEvaluated: evaluated,
+      promptTokensReused: Math.max(0, promptLength - evaluated),
+      generatedTokens: after.usedOutputTokens - before.usedOutputTokens,
+    });
+    lastMeter = meter;
+    options.onMeter?.(meter);
+    return { text: response.response, meter };
+  }
+
+  return {
+    info,
+    get lastMeter() {
+      return lastMeter;
+    },
+    chat(messages: ChatMessage[], options: GenerationOptions = {}): Promise<ChatResult> {
+      return queue.run(() => generate(messages, options));
+    },
+    generateJson<T>(schema: JsonSchema, messages: ChatMessage[], options: GenerationOptions = {}): Promise<T> {
+      return queue.run(async () => {
+        const key = JSON.stringify(schema);
+        let grammar = grammars.get(key);
+        if (!grammar) {
+          try {
+            grammar = await llama.createGrammarForJsonSchema(schema as never);
+          } catch (err) {
+            throw new LlmInputError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${(err as Error).message}`);
+          }
+          grammars.set(key, grammar);
+        }
+        const attempts = options.jsonAttempts ?? 3;
+        let last = { text: "", reason: "" };
+        for (let attempt = 0; attempt < attempts; attempt++) {
+          // A different seed per retry: the same seed would reproduce the same invalid output.
+          const seed = options.seed !== undefined ? options.seed + attempt : undefined;
+          const { text } = await generate(messages, { ...options, seed }, grammar);
+          let value: unknown;
+          try {
+            value = grammar.parse(text);
+          } catch (err) {
+            last = { text, reason: (err as Error).message };
+            continue;
+          }
+          const problems = schemaProblems(schema, value);
+          if (problems.length === 0) return value as T;
+          last = { text, reason: problems.join("; ") };
+        }
+        throw new LlmOutputError(last.text, last.reason, attempts);
+      });
+    },
+    renderPrompt(messages: ChatMessage[]): string {
+      checkMessages(messages);
+      return chat.chatWrapper.generateContextState({ chatHistory: toHistory(messages) }).contextText.toString();
+    },
+    countTokens(text: string): number {
+      return loadedModel.tokenize(text).length;
+    },
+    resetCache(): Promise<void> {
+      return queue.run(() => sequence.clearHistory());
+    },
+    async dispose(): Promise<void> {
+      chat.dispose({ disposeSequence: true });
+      await loadedContext.dispose();
+      await loadedModel.dispose();
+      await llama.dispose();
+    },
+  };
+}

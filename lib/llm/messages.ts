@@ -1,0 +1,23 @@
+// Validation of chat messages passed in by callers (notebook cells, agent code).
+import { LlmInputError } from "./errors.js";
+import type { ChatMessage } from "./types.js";
+
+const ROLES = new Set(["system", "user", "assistant"]);
+
+/** Throws LlmInputError unless `messages` is a non-empty list of {role, content} ending with a user turn. */
+export function checkMessages(messages: ChatMessage[]): void {
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new LlmInputError("Keine Nachrichten übergeben: chat([{ role: \"user\", content: \"…\" }]). / No messages given.");
+  }
+  messages.forEach((m, i) => {
+    if (!m || typeof m !== "object" || !ROLES.has(m.role) || typeof m.content !== "string") {
+      throw new LlmInputError(
+        `Nachricht ${i} ist ungültig (${JSON.stringify(m)?.slice(0, 120)}): erwartet { role: "system" | "user" | "assistant", content: string }.`,
+      );
+    }
+  });
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user") {
+    throw new LlmInputError(`Die letzte Nachricht muss vom Nutzer kommen (role "user"), nicht "${last?.role}". / The last message must be a user message.`);
+  }
+}

@@ -1,0 +1,45 @@
+// Metering helpers shared by the backends.
+import type { GenerationMeter } from "./types.js";
+
+/** Measures one call: time to first token, total time, tokens/s. */
+export class CallClock {
+  private readonly started = performance.now();
+  private firstTokenAt: number | undefined;
+
+  /** Call when the first piece of generated text arrives. */
+  markFirstToken(): void {
+    this.firstTokenAt ??= performance.now();
+  }
+
+  finish(counts: { promptTokensEvaluated: number; promptTokensReused: number; generatedTokens: number }): GenerationMeter {
+    const end = performance.now();
+    const totalMs = end - this.started;
+    const ttft = (this.firstTokenAt ?? end) - this.started;
+    const genMs = end - (this.firstTokenAt ?? end);
+    return {
+      ...counts,
+      timeToFirstTokenMs: Math.round(ttft),
+      totalMs: Math.round(totalMs),
+      tokensPerSecond: counts.generatedTokens > 1 && genMs > 0 ? Math.round(((counts.generatedTokens - 1) / genMs) * 10000) / 10 : 0,
+    };
+  }
+}
+
+/** One readable line, e.g. for notebooks: "Prompt: 12 neu / 340 wiederverwendet · 25 Tokens · 31 Tok/s · TTFT 120 ms". */
+export function formatMeter(m: GenerationMeter): string {
+  return (
+    `Prompt: ${m.promptTokensEvaluated} neu berechnet / ${m.promptTokensReused} aus dem KV-Cache · ` +
+    `Antwort: ${m.generatedTokens} Tokens · ${m.tokensPerSecond} Tokens/s · erste Antwort nach ${m.timeToFirstTokenMs} ms`
+  );
+}
+
+/** Serializes async calls (one context sequence can run one generation at a time). */
+export class CallQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}

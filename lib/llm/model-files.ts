@@ -1,0 +1,48 @@
+// Which GGUF files the kit knows, and where lib looks for them.
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../config.js";
+import { ModelNotFoundError } from "./errors.js";
+
+export interface ModelChoice {
+  id: string;
+  /** node-llama-cpp model URI for its downloader. */
+  uri: string;
+  fileName: string;
+  approxSizeGb: number;
+  note: string;
+}
+
+/** Models `npm run models:pull` can download. The first is the workshop default. */
+export const MODEL_CHOICES: readonly ModelChoice[] = [
+  {
+    id: "llama-3.1-8b",
+    uri: "hf:bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M",
+    fileName: "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf",
+    approxSizeGb: 4.9,
+    note: "Workshop default. GPU with ≥ 6 GB VRAM, or CPU with ≥ 8 GB RAM (slow: ~2–8 tokens/s).",
+  },
+  {
+    id: "llama-3.2-3b",
+    uri: "hf:bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
+    fileName: "Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+    approxSizeGb: 2.0,
+    note: "Smaller choice for CPU-only laptops (~2.5× faster than 8B, weaker plans).",
+  },
+];
+
+/**
+ * Resolves the GGUF path: explicit option, else LLM_MODEL_PATH, else the default file in MODELS_DIR.
+ * Throws ModelNotFoundError (German + English, says what to do) when the file is missing.
+ */
+export function resolveModelPath(explicitPath?: string): string {
+  const config = loadConfig();
+  const path = explicitPath ?? config.llmModelPath;
+  if (!existsSync(path) || !statSync(path).isFile()) throw new ModelNotFoundError(path, config.modelsDir);
+  return path;
+}
+
+/** Path a model choice is stored at inside MODELS_DIR. */
+export function modelChoicePath(choice: ModelChoice): string {
+  return join(loadConfig().modelsDir, choice.fileName);
+}

@@ -1,0 +1,156 @@
+// OpenAI-compatible HTTP backend (llama.cpp's llama-server, vLLM, Ollama, …), so a class can share one
+// GPU server. Streams the answer (time to first token, onTextChunk) and asks the server for JSON-schema
+// constrained output via `response_format`; the result is validated here as well (network input).
+import { z } from "zod";
+import { loadConfig } from "../config.js";
+import { LlmConnectionError, LlmInputError, LlmOutputError } from "./errors.js";
+import { parseAndValidate } from "./json-validation.js";
+import { checkMessages } from "./messages.js";
+import { CallClock, CallQueue } from "./meter.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
+
+export interface OpenAiLlmOptions {
+  /** e.g. http://127.0.0.1:8080/v1 (default LLM_BASE_URL). */
+  baseUrl?: string;
+  /** Model name the server expects (default LLM_MODEL; llama-server ignores it). */
+  model?: string;
+  apiKey?: string;
+  /** Timeout per request in ms (default 120 s). */
+  timeoutMs?: number;
+}
+
+const Chunk = z.object({
+  choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().nullish() }).partial()).optional(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().optional(),
+      completion_tokens: z.number().optional(),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().optional() }).nullish(),
+    })
+    .nullish(),
+  timings: z.object({ prompt_n: z.number().optional(), cache_n: z.number().optional() }).partial().nullish(),
+});
+type Chunk = z.infer<typeof Chunk>;
+
+function sseEvents(buffer: string): { events: string[]; rest: string } {
+  const parts = buffer.split(/\r?\n\r?\n/);
+  const rest = parts.pop() ?? "";
+  const events = parts
+    .map((p) => p.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
+    .filter((d) => d.length > 0);
+  return { events, rest };
+}
+
+export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
+  const config = loadConfig();
+  const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
+  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1). / Set LLM_BASE_URL.");
+  const model = options.model ?? config.llmModelName ?? "default";
+  const apiKey = options.apiKey ?? config.llmApiKey;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const url = `${baseUrl}/chat/completions`;
+  const queue = new CallQueue();
+  let lastMeter: GenerationMeter | undefined;
+
+  async function complete(messages: ChatMessage[], opts: GenerationOptions, schema?: JsonSchema): Promise<ChatResult> {
+    checkMessages(messages);
+    const body: Record<string, unknown> = {
+      model,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: opts.maxTokens,
+      temperature: opts.temperature,
+      top_p: opts.topP,
+      top_k: opts.topK, // llama-server and vLLM accept these extensions; others ignore them
+      min_p: opts.minP,
+      repeat_penalty: opts.repeatPenalty,
+      seed: opts.seed,
+    };
+    if (schema) body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema, strict: true } };
+    const clock = new CallClock();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      throw new LlmConnectionError(url, cause ?? (err as Error).message);
+    }
+    if (!res.ok || !res.body) {
+      const detail = (await res.text().catch(() => "")).slice(0, 300);
+      throw new LlmConnectionError(url, `HTTP ${res.status} ${detail}`.trim(), res.status);
+    }
+    let text = "";
+    let usage: Chunk["usage"];
+    let timings: Chunk["timings"];
+    let buffer = "";
+    const decoder = new TextDecoder();
+    try {
+      for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
+        const { events, rest } = sseEvents(buffer + decoder.decode(piece, { stream: true }));
+        buffer = rest;
+        for (const data of events) {
+          if (data === "[DONE]") continue;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(data);
+          } catch {
+            throw new LlmConnectionError(url, `ungültige Stream-Daten: ${data.slice(0, 120)}`);
+          }
+          const chunk = Chunk.safeParse(parsed);
+          if (!chunk.success) throw new LlmConnectionError(url, `unerwartete Antwortform: ${data.slice(0, 120)}`);
+          const delta = chunk.data.choices?.[0]?.delta?.content;
+          if (delta) {
+            clock.markFirstToken();
+            text += delta;
+            opts.onTextChunk?.(delta);
+          }
+          usage = chunk.data.usage ?? usage;
+          timings = chunk.data.timings ?? timings;
+        }
+      }
+    } catch (err) {
+      if (err instanceof LlmConnectionError) throw err;
+      throw new LlmConnectionError(url, `Stream abgebrochen: ${(err as Error).message}`);
+    }
+    const promptTokens = usage?.prompt_tokens ?? 0;
+    const reused = usage?.prompt_tokens_details?.cached_tokens ?? timings?.cache_n ?? 0;
+    const meter = clock.finish({
+      promptTokensEvaluated: timings?.prompt_n ?? Math.max(0, promptTokens - reused),
+      promptTokensReused: reused,
+      generatedTokens: usage?.completion_tokens ?? 0,
+    });
+    lastMeter = meter;
+    opts.onMeter?.(meter);
+    return { text, meter };
+  }
+
+  const info: LlmInfo = { backend: "openai-compatible", gpu: baseUrl, modelName: model, notes: [`Server: ${baseUrl}`] };
+  return {
+    info,
+    get lastMeter() {
+      return lastMeter;
+    },
+    chat: (messages, opts = {}) => queue.run(() => complete(messages, opts)),
+    generateJson: <T>(schema: JsonSchema, messages: ChatMessage[], opts: GenerationOptions = {}) =>
+      queue.run(async () => {
+        const attempts = opts.jsonAttempts ?? 3;
+        let last = { text: "", reason: "" };
+        for (let attempt = 0; attempt < attempts; attempt++) {
+          const seed = opts.seed !== undefined ? opts.seed + attempt : undefined;
+          const { text } = await complete(messages, { ...opts, seed }, schema);
+          const result = parseAndValidate<T>(schema, text);
+          if (result.ok) return result.value;
+          last = { text, reason: result.reason };
+        }
+        throw new LlmOutputError(last.text, last.reason, attempts);
+      }),
+    dispose: async () => {},
+  };
+}

@@ -1,0 +1,16 @@
+// Human-readable report of a loaded model (the "offload report" Teil 1 shows).
+import type { LlmInfo } from "./types.js";
+
+export function describeLlm(info: LlmInfo): string {
+  const lines = [`Backend: ${info.backend} (${info.gpu})`];
+  if (info.modelPath) lines.push(`Modell: ${info.modelName ? `${info.modelName} — ` : ""}${info.modelPath}`);
+  else if (info.modelName) lines.push(`Modell: ${info.modelName}`);
+  if (info.gpuLayersTotal !== undefined) {
+    lines.push(`GPU-Schichten: ${info.gpuLayersOffloaded ?? 0} von ${info.gpuLayersTotal} ausgelagert`);
+  }
+  if (info.vramUsedBytes !== undefined) lines.push(`VRAM belegt: ${(info.vramUsedBytes / 2 ** 30).toFixed(2)} GiB`);
+  if (info.contextSize !== undefined) lines.push(`Kontextgröße: ${info.contextSize} Tokens`);
+  if (info.threads !== undefined) lines.push(`CPU-Threads: ${info.threads}`);
+  for (const note of info.notes) lines.push(`Hinweis: ${note}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,146 @@
+// Offline geocoding: looks a place up by name or alias in the bundled city list.
+// Matching ignores case, accents and umlaut spelling ("Köln" = "koeln" = "Koln"); a part after a comma
+// ("Valencia, Spanien") picks between cities of the same name.
+import { foldText } from "../activities.js";
+import { NotFoundError } from "../errors.js";
+import { distanceKm } from "../geo.js";
+import type { GeoPlace, GeocodeService } from "../services/types.js";
+import type { City } from "./data.js";
+
+/** Folds text for comparison; umlauts are folded both as "ae" and as "a" by comparing two keys. */
+export function placeKeys(text: string): string[] {
+  const base = foldText(text).replace(/[^a-z0-9]+/g, " ").trim();
+  const plain = text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ß/g, "ss")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+  return base === plain ? [base] : [base, plain];
+}
+
+const COUNTRY_WORDS: Record<string, string[]> = {
+  de: ["deutschland", "germany"],
+  at: ["oesterreich", "osterreich", "austria"],
+  ch: ["schweiz", "switzerland", "suisse", "svizzera"],
+  es: ["spanien", "spain", "espana"],
+  fr: ["frankreich", "france"],
+  it: ["italien", "italy", "italia"],
+  pt: ["portugal"],
+  nl: ["niederlande", "netherlands", "holland"],
+  gb: ["grossbritannien", "vereinigtes koenigreich", "england", "uk", "united kingdom", "great britain"],
+  us: ["usa", "vereinigte staaten", "united states", "amerika"],
+  gr: ["griechenland", "greece"],
+  hr: ["kroatien", "croatia"],
+  cz: ["tschechien", "czechia", "czech republic"],
+  pl: ["polen", "poland"],
+  dk: ["daenemark", "denmark"],
+  se: ["schweden", "sweden"],
+  no: ["norwegen", "norway"],
+  tr: ["tuerkei", "turkey", "turkiye"],
+};
+
+function levenshtein(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+export class Gazetteer implements GeocodeService {
+  private readonly index = new Map<string, City[]>();
+
+  constructor(private readonly cities: City[]) {
+    for (const city of cities) {
+      for (const name of [city.name, ...city.aliases]) {
+        for (const key of placeKeys(name)) {
+          const list = this.index.get(key) ?? [];
+          if (!list.includes(city)) list.push(city);
+          this.index.set(key, list);
+        }
+      }
+    }
+  }
+
+  /** Cities whose name or alias matches `text` exactly (after folding). */
+  candidates(text: string): City[] {
+    const out: City[] = [];
+    for (const key of placeKeys(text)) for (const c of this.index.get(key) ?? []) if (!out.includes(c)) out.push(c);
+    return out;
+  }
+
+  lookup(query: string): City {
+    const trimmed = query.trim();
+    const parts = trimmed.split(",").map((p) => p.trim()).filter(Boolean);
+    let candidates = this.candidates(trimmed);
+    let hints = [] as string[];
+    if (candidates.length === 0 && parts.length > 1) {
+      candidates = this.candidates(parts[0]!);
+      hints = parts.slice(1);
+    }
+    if (candidates.length === 0) {
+      const suggestions = this.suggest(parts[0] ?? trimmed);
+      throw new NotFoundError(
+        `"${trimmed}" ist in den Offline-Daten nicht enthalten (${this.cities.length} Städte). ` +
+          (suggestions.length ? `Meintest du: ${suggestions.join(", ")}? ` : "") +
+          `Im Offline-Modus sind nur die mitgelieferten Städte bekannt.`,
+        query,
+      );
+    }
+    if (hints.length > 0) {
+      const hinted = candidates.filter((c) => hints.some((h) => this.countryMatches(c, h)));
+      if (hinted.length > 0) candidates = hinted;
+    }
+    return [...candidates].sort((a, b) => (b.population ?? 0) - (a.population ?? 0))[0]!;
+  }
+
+  private countryMatches(city: City, hint: string): boolean {
+    const keys = placeKeys(hint);
+    const own = [...placeKeys(city.country), city.country_code.toLowerCase(), ...(COUNTRY_WORDS[city.country_code.toLowerCase()] ?? [])];
+    return keys.some((k) => own.includes(k));
+  }
+
+  /** Up to `count` city names that look like `text`. */
+  suggest(text: string, count = 3): string[] {
+    const key = placeKeys(text)[0] ?? "";
+    const scored = this.cities.map((city) => {
+      const names = [city.name, ...city.aliases].map((n) => placeKeys(n)[0] ?? "");
+      const best = Math.min(
+        ...names.map((n) => (key.length >= 3 && n.startsWith(key) ? 0 : levenshtein(key, n) / Math.max(1, Math.max(key.length, n.length)))),
+      );
+      return { name: city.name, best };
+    });
+    return scored
+      .filter((s) => s.best <= 0.5)
+      .sort((a, b) => a.best - b.best || a.name.localeCompare(b.name))
+      .slice(0, count)
+      .map((s) => s.name);
+  }
+
+  async geocode(query: string): Promise<GeoPlace> {
+    const city = this.lookup(query);
+    return { lat: city.lat, lon: city.lon, display_name: `${city.name}, ${city.country}`, country: city.country, source: "offline" };
+  }
+
+  nearest(lat: number, lon: number): { city: City; distanceKm: number } {
+    let best = this.cities[0]!;
+    let bestD = Infinity;
+    for (const c of this.cities) {
+      const d = distanceKm({ lat, lon }, c);
+      if (d < bestD) {
+        best = c;
+        bestD = d;
+      }
+    }
+    return { city: best, distanceKm: bestD };
+  }
+}
+

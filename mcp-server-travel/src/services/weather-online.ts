@@ -1,0 +1,116 @@
+// Online weather: picks the Open-Meteo endpoint by date range.
+//   end more than 15 days ahead           → historical fallback (mean of the same days in recent years)
+//   end older than 5 days / start > 90 d ago → archive (measured, ERA5)
+//   otherwise                              → forecast (covers today … +15 days and the recent past)
+import { dayRange, formatDay, dayParts, shiftYears } from "../dates.js";
+import type { OpenMeteoClient } from "./open-meteo.js";
+import type { DailyWeather, WeatherQuery, WeatherSeries, WeatherService } from "./types.js";
+
+export const FORECAST_DAYS_AHEAD = 15;
+export const ARCHIVE_LAG_DAYS = 5;
+export const FORECAST_PAST_DAYS = 90;
+export const REFERENCE_YEAR_COUNT = 3;
+
+export type WeatherRoute = "forecast" | "archive" | "historical_fallback";
+
+export function routeWeather(start: number, end: number, today: number): WeatherRoute {
+  if (end > today + FORECAST_DAYS_AHEAD) return "historical_fallback";
+  if (end < today - ARCHIVE_LAG_DAYS || start < today - FORECAST_PAST_DAYS) return "archive";
+  return "forecast";
+}
+
+/** How many years back to shift a far-future range so that it lies fully in the archive. */
+export function referenceShifts(start: number, end: number, today: number, count = REFERENCE_YEAR_COUNT): number[] {
+  let k = Math.max(1, dayParts(start).year - dayParts(today).year);
+  while (shiftYears(end, k) >= today - ARCHIVE_LAG_DAYS) k++;
+  return Array.from({ length: count }, (_, i) => k + i);
+}
+
+function mean(values: number[]): number | null {
+  if (values.length === 0) return null;
+  return Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 10) / 10;
+}
+
+function mode(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = values[0]!;
+  for (const [v, c] of counts) {
+    const bc = counts.get(best)!;
+    if (c > bc || (c === bc && v > best)) best = v;
+  }
+  return best;
+}
+
+function present(values: (number | null)[]): number[] {
+  return values.filter((v): v is number => v !== null);
+}
+
+export class OnlineWeather implements WeatherService {
+  constructor(private readonly openMeteo: OpenMeteoClient) {}
+
+  async daily(q: WeatherQuery): Promise<WeatherSeries> {
+    const route = routeWeather(q.start, q.end, q.today);
+    const startDate = formatDay(q.start);
+    const endDate = formatDay(q.end);
+    if (route === "forecast" || route === "archive") {
+      const { days, raw } =
+        route === "forecast"
+          ? await this.openMeteo.forecast(q.lat, q.lon, startDate, endDate, q.signal)
+          : await this.openMeteo.archive(q.lat, q.lon, startDate, endDate, q.signal);
+      return {
+        days,
+        source: route,
+        is_estimate: false,
+        reference_years: null,
+        note:
+          route === "forecast"
+            ? "Wettervorhersage von Open-Meteo (reicht bis 16 Tage voraus)."
+            : "Gemessene Tageswerte aus dem Open-Meteo-Archiv (ERA5-Reanalyse).",
+        raw,
+      };
+    }
+    return this.historicalFallback(q);
+  }
+
+  private async historicalFallback(q: WeatherQuery): Promise<WeatherSeries> {
+    const shifts = referenceShifts(q.start, q.end, q.today);
+    const targetDays = dayRange(q.start, q.end);
+    const perYear = await Promise.all(
+      shifts.map(async (k) => {
+        const { days, raw } = await this.openMeteo.archive(
+          q.lat,
+          q.lon,
+          formatDay(shiftYears(q.start, k)),
+          formatDay(shiftYears(q.end, k)),
+          q.signal,
+        );
+        return { k, byDate: new Map(days.map((d) => [d.date, d])), raw };
+      }),
+    );
+    const days: DailyWeather[] = targetDays.map((day) => {
+      const samples = perYear.map(({ k, byDate }) => byDate.get(formatDay(shiftYears(day, k))));
+      const pick = (f: keyof Omit<DailyWeather, "date">) => present(samples.map((s) => (s ? s[f] : null)));
+      return {
+        date: formatDay(day),
+        tmin_c: mean(pick("tmin_c")),
+        tmax_c: mean(pick("tmax_c")),
+        precip_mm: mean(pick("precip_mm")),
+        wind_max_kmh: mean(pick("wind_max_kmh")),
+        weather_code: mode(pick("weather_code")),
+      };
+    });
+    const years = shifts.map((k) => dayParts(shiftYears(q.start, k)).year);
+    return {
+      days,
+      source: "historical_fallback",
+      is_estimate: true,
+      reference_years: years,
+      note:
+        `Schätzung: Der Zeitraum reicht weiter als 16 Tage in die Zukunft. Die Werte sind Mittelwerte derselben ` +
+        `Kalendertage aus den Jahren ${[...years].sort().join(", ")} (Open-Meteo-Archiv), keine Vorhersage.`,
+      raw: perYear.map((p) => p.raw),
+    };
+  }
+}

@@ -1,0 +1,109 @@
+// Executes every notebook under notebooks/ headlessly with the project-local tslab kernel
+// (jupyter nbconvert --execute) and reports each failing cell with its real error message.
+// Usage: tsx scripts/run-notebooks.ts [name-filter ...] [--use-configured-models]
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { findProjectRoot } from "../lib/config.js";
+import { testEnvironment } from "./test-env.js";
+
+export interface NotebookFailure {
+  cell: number;
+  source: string;
+  error: string;
+}
+
+export interface NotebookResult {
+  notebook: string;
+  ok: boolean;
+  seconds: number;
+  failures: NotebookFailure[];
+}
+
+interface NbCell {
+  cell_type: string;
+  source: string | string[];
+  outputs?: { output_type: string; ename?: string; evalue?: string; traceback?: string[] }[];
+}
+
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "");
+const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
+
+export function listNotebooks(root: string, filters: string[] = []): string[] {
+  const dir = join(root, "notebooks");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".ipynb") && !f.startsWith("."))
+    .filter((f) => filters.length === 0 || filters.some((q) => f.toLowerCase().includes(q.toLowerCase())))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** Failing cells of an executed notebook (cells whose outputs contain an error). */
+export function findFailures(executedNotebook: string): NotebookFailure[] {
+  const nb = JSON.parse(readFileSync(executedNotebook, "utf8")) as { cells: NbCell[] };
+  const failures: NotebookFailure[] = [];
+  nb.cells.forEach((cell, i) => {
+    for (const out of cell.outputs ?? []) {
+      if (out.output_type !== "error") continue;
+      const trace = stripAnsi((out.traceback ?? []).join("\n")).trim();
+      const head = `${out.ename ?? "Error"}: ${stripAnsi(out.evalue ?? "")}`.trim();
+      failures.push({ cell: i + 1, source: text(cell.source), error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head });
+    }
+  });
+  return failures;
+}
+
+export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv): Promise<NotebookResult> {
+  const outDir = mkdtempSync(join(tmpdir(), "kit-nb-"));
+  const started = performance.now();
+  const args = [
+    "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+    "--ExecutePreprocessor.kernel_name=tslab", "--ExecutePreprocessor.timeout=900",
+    "--output-dir", outDir, notebook,
+  ];
+  const stderr: string[] = [];
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn("jupyter", args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+    child.stderr.on("data", (d: Buffer) => stderr.push(d.toString()));
+    child.on("error", (err) => { stderr.push(String(err)); resolve(127); });
+    child.on("close", (c) => resolve(c ?? 1));
+  });
+  const executed = join(outDir, basename(notebook));
+  let failures: NotebookFailure[];
+  if (code === 0 && existsSync(executed)) failures = findFailures(executed);
+  else failures = [{ cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` }];
+  rmSync(outDir, { recursive: true, force: true });
+  return { notebook: basename(notebook), ok: failures.length === 0, seconds: (performance.now() - started) / 1000, failures };
+}
+
+export function formatFailure(r: NotebookResult): string {
+  return r.failures
+    .map((f) => {
+      const src = f.source.split("\n").slice(0, 8).map((l) => `    | ${l}`).join("\n");
+      return `  ${r.notebook}, cell ${f.cell}:\n${src}\n    → ${f.error.split("\n").join("\n      ")}`;
+    })
+    .join("\n");
+}
+
+export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv): Promise<NotebookResult[]> {
+  const root = findProjectRoot();
+  const results: NotebookResult[] = [];
+  for (const nb of listNotebooks(root, filters)) {
+    const r = await runNotebook(root, nb, env);
+    console.log(`${r.ok ? "ok  " : "FAIL"} ${r.notebook} (${r.seconds.toFixed(1)} s)`);
+    if (!r.ok) console.log(formatFailure(r));
+    results.push(r);
+  }
+  return results;
+}
+
+if (process.argv[1]?.endsWith("run-notebooks.ts")) {
+  const args = process.argv.slice(2);
+  const useConfigured = args.includes("--use-configured-models");
+  const env = useConfigured ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
+  const results = await runAllNotebooks(args.filter((a) => !a.startsWith("--")), env);
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`notebooks: ${results.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}

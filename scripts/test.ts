@@ -1,0 +1,97 @@
+// `npm test`: typecheck, lint, unit tests, notebook execution — all on the generated tiny models.
+// Every stage runs even when an earlier one fails; the last line sums up all checks.
+// Usage: tsx scripts/test.ts [--only typecheck|lint|unit|notebooks] [test file or notebook filters]
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { findProjectRoot } from "../lib/config.js";
+import { runAllNotebooks } from "./run-notebooks.js";
+import { testEnvironment } from "./test-env.js";
+
+interface StageResult {
+  stage: string;
+  passed: number;
+  failed: number;
+  seconds: number;
+}
+
+const root = findProjectRoot();
+const args = process.argv.slice(2);
+const onlyIndex = args.indexOf("--only");
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
+const filters = args.filter((a, i) => !a.startsWith("--") && (onlyIndex < 0 || i !== onlyIndex + 1));
+
+function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { cwd: root, env, stdio: "inherit" });
+    child.on("error", () => resolve(127));
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+function testFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === "fixtures" ? [] : testFiles(p);
+    return name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+async function gate(stage: string, cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log(`\n=== ${stage}`);
+  const t = performance.now();
+  const code = await run(cmd, cmdArgs, env);
+  console.log(code === 0 ? `${stage}: ok` : `${stage}: FAILED (exit ${code})`);
+  return { stage, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds: (performance.now() - t) / 1000 };
+}
+
+async function unitTests(env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log("\n=== unit tests");
+  const t = performance.now();
+  const files = testFiles(join(root, "test"))
+    .map((f) => relative(root, f))
+    .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
+    .sort();
+  const tapFile = join(tmpdir(), `kit-tap-${process.pid}.txt`);
+  const code = await run(
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout",
+      "--test-reporter=tap", `--test-reporter-destination=${tapFile}`, ...files],
+    env,
+  );
+  const tap = existsSync(tapFile) ? readFileSync(tapFile, "utf8") : "";
+  rmSync(tapFile, { force: true });
+  const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+  let passed = count("pass");
+  let failed = count("fail") + count("cancelled");
+  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed
+  if (files.length === 0) { failed += 1; console.log("no test files found"); passed = 0; }
+  return { stage: "unit tests", passed, failed, seconds: (performance.now() - t) / 1000 };
+}
+
+async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log("\n=== notebooks (tslab kernel, tiny models)");
+  const t = performance.now();
+  const results = await runAllNotebooks(filters, env);
+  const failed = results.filter((r) => !r.ok).length;
+  return { stage: "notebooks", passed: results.length - failed, failed, seconds: (performance.now() - t) / 1000 };
+}
+
+const env = await testEnvironment({ tinyModels: true });
+const results: StageResult[] = [];
+const wants = (s: string) => !only || only === s;
+if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
+if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+if (wants("unit")) results.push(await unitTests(env));
+if (wants("notebooks")) results.push(await notebooks(env));
+
+console.log("\n=== summary");
+for (const r of results) {
+  console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`);
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+process.exitCode = failed > 0 ? 1 : 0;
+console.log(`checks: ${passed} passed, ${failed} failed`);
