@@ -1,8 +1,9 @@
 // Executes every notebook under notebooks/ headlessly with the project-local tslab kernel
 // (jupyter nbconvert --execute) and reports each failing cell with its real error message.
-// Usage: tsx scripts/run-notebooks.ts [name-filter ...] [--use-configured-models]
+// Usage: tsx scripts/run-notebooks.ts [name-filter ...] [--use-configured-models] [--keep]
+// --keep leaves the executed notebooks (with outputs) in .cache/notebooks/ for inspection.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
@@ -24,9 +25,10 @@ export interface NotebookResult {
 interface NbCell {
   cell_type: string;
   source: string | string[];
-  outputs?: { output_type: string; ename?: string; evalue?: string; traceback?: string[] }[];
+  outputs?: { output_type: string; name?: string; text?: string | string[]; ename?: string; evalue?: string; traceback?: string[] }[];
 }
 
+const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "");
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
@@ -45,6 +47,12 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
   const failures: NotebookFailure[] = [];
   nb.cells.forEach((cell, i) => {
     for (const out of cell.outputs ?? []) {
+      // tslab reports TypeScript errors (in the cell or in an imported lib file) only as stderr lines
+      // "line:col - message"; the cell fails but no "error" output is stored.
+      if (out.output_type === "stream" && out.name === "stderr" && TSLAB_DIAGNOSTIC.test(text(out.text ?? ""))) {
+        failures.push({ cell: i + 1, source: text(cell.source), error: `TypeScript error (tslab, TS 5.0 non-strict):\n${text(out.text ?? "").trim()}` });
+        continue;
+      }
       if (out.output_type !== "error") continue;
       const trace = stripAnsi((out.traceback ?? []).join("\n")).trim();
       const head = `${out.ename ?? "Error"}: ${stripAnsi(out.evalue ?? "")}`.trim();
@@ -54,7 +62,7 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
   return failures;
 }
 
-export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv): Promise<NotebookResult> {
+export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv, keep = false): Promise<NotebookResult> {
   const outDir = mkdtempSync(join(tmpdir(), "kit-nb-"));
   const started = performance.now();
   const args = [
@@ -73,6 +81,10 @@ export async function runNotebook(root: string, notebook: string, env: NodeJS.Pr
   let failures: NotebookFailure[];
   if (code === 0 && existsSync(executed)) failures = findFailures(executed);
   else failures = [{ cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` }];
+  if (keep && existsSync(executed)) {
+    mkdirSync(join(root, ".cache", "notebooks"), { recursive: true });
+    copyFileSync(executed, join(root, ".cache", "notebooks", basename(notebook)));
+  }
   rmSync(outDir, { recursive: true, force: true });
   return { notebook: basename(notebook), ok: failures.length === 0, seconds: (performance.now() - started) / 1000, failures };
 }
@@ -86,11 +98,11 @@ export function formatFailure(r: NotebookResult): string {
     .join("\n");
 }
 
-export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv): Promise<NotebookResult[]> {
+export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv, keep = false): Promise<NotebookResult[]> {
   const root = findProjectRoot();
   const results: NotebookResult[] = [];
   for (const nb of listNotebooks(root, filters)) {
-    const r = await runNotebook(root, nb, env);
+    const r = await runNotebook(root, nb, env, keep);
     console.log(`${r.ok ? "ok  " : "FAIL"} ${r.notebook} (${r.seconds.toFixed(1)} s)`);
     if (!r.ok) console.log(formatFailure(r));
     results.push(r);
@@ -102,7 +114,7 @@ if (process.argv[1]?.endsWith("run-notebooks.ts")) {
   const args = process.argv.slice(2);
   const useConfigured = args.includes("--use-configured-models");
   const env = useConfigured ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
-  const results = await runAllNotebooks(args.filter((a) => !a.startsWith("--")), env);
+  const results = await runAllNotebooks(args.filter((a) => !a.startsWith("--")), env, args.includes("--keep"));
   const failed = results.filter((r) => !r.ok).length;
   console.log(`notebooks: ${results.length - failed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;

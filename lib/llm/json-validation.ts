@@ -23,6 +23,11 @@ function compile(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
+/** Throws LlmInputError when `schema` itself is not a valid JSON schema. */
+export function checkSchema(schema: JsonSchema): void {
+  compile(schema);
+}
+
 /** Returns a readable list of problems, or an empty list when `value` matches `schema`. */
 export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
   const validate = compile(schema);

@@ -4,7 +4,7 @@ import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { ContextOverflowError, LlmInputError, LlmOutputError, ModelLoadError } from "./errors.js";
-import { schemaProblems } from "./json-validation.js";
+import { checkSchema, schemaProblems } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
@@ -113,6 +113,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     vramUsedBytes: vram.used,
     contextSize: context.contextSize,
     threads,
+    chatWrapper: chat.chatWrapper.wrapperName,
     notes,
   };
   const queue = new CallQueue();
@@ -127,9 +128,14 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   async function generate(messages: ChatMessage[], options: GenerationOptions, grammar?: JsonGrammar) {
     checkMessages(messages);
     const history = toHistory(messages);
-    const promptLength = promptTokens(history).length;
+    const prompt = promptTokens(history);
+    const promptLength = prompt.length;
     const reserve = options.maxTokens ?? 1;
     if (promptLength + reserve > loadedContext.contextSize) throw new ContextOverflowError(promptLength, reserve, loadedContext.contextSize);
+    // Reused = the prompt's prefix that is already in the KV cache from the previous call.
+    const cached = sequence.contextTokens;
+    let reused = 0;
+    while (reused < cached.length && reused < prompt.length - 1 && cached[reused] === prompt[reused]) reused++;
     const before = sequence.tokenMeter.getState();
     const clock = new CallClock();
     const response = await chat.generateResponse(history, {
@@ -151,7 +157,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     const evaluated = after.usedInputTokens - before.usedInputTokens;
     const meter = clock.finish({
       promptTokensEvaluated: evaluated,
-      promptTokensReused: Math.max(0, promptLength - evaluated),
+      promptTokensReused: reused,
       generatedTokens: after.usedOutputTokens - before.usedOutputTokens,
     });
     lastMeter = meter;
@@ -172,6 +178,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
         const key = JSON.stringify(schema);
         let grammar = grammars.get(key);
         if (!grammar) {
+          checkSchema(schema);
           try {
             grammar = await llama.createGrammarForJsonSchema(schema as never);
           } catch (err) {

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { loadConfig } from "../config.js";
 import { LlmConnectionError, LlmInputError, LlmOutputError } from "./errors.js";
-import { parseAndValidate } from "./json-validation.js";
+import { checkSchema, parseAndValidate } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
@@ -140,13 +140,15 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     chat: (messages, opts = {}) => queue.run(() => complete(messages, opts)),
     generateJson: <T>(schema: JsonSchema, messages: ChatMessage[], opts: GenerationOptions = {}) =>
       queue.run(async () => {
+        checkSchema(schema);
         const attempts = opts.jsonAttempts ?? 3;
         let last = { text: "", reason: "" };
         for (let attempt = 0; attempt < attempts; attempt++) {
           const seed = opts.seed !== undefined ? opts.seed + attempt : undefined;
           const { text } = await complete(messages, { ...opts, seed }, schema);
           const result = parseAndValidate<T>(schema, text);
-          if (result.ok) return result.value;
+          // `=== true` (not truthiness): tslab compiles lib non-strict, where truthiness does not narrow unions.
+          if (result.ok === true) return result.value;
           last = { text, reason: result.reason };
         }
         throw new LlmOutputError(last.text, last.reason, attempts);

@@ -10,6 +10,7 @@ export function describeLlm(info: LlmInfo): string {
   }
   if (info.vramUsedBytes !== undefined) lines.push(`VRAM belegt: ${(info.vramUsedBytes / 2 ** 30).toFixed(2)} GiB`);
   if (info.contextSize !== undefined) lines.push(`Kontextgröße: ${info.contextSize} Tokens`);
+  if (info.chatWrapper) lines.push(`Chat-Vorlage: ${info.chatWrapper}`);
   if (info.threads !== undefined) lines.push(`CPU-Threads: ${info.threads}`);
   for (const note of info.notes) lines.push(`Hinweis: ${note}`);
   return lines.join("\n");

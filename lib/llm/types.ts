@@ -57,6 +57,8 @@ export interface LlmInfo {
   vramUsedBytes?: number;
   contextSize?: number;
   threads?: number;
+  /** Chat template in use (node-llama-cpp wrapper name, e.g. "Llama 3.1"). */
+  chatWrapper?: string;
   /** Human-readable lines explaining the choices made while loading (e.g. fewer layers for lack of VRAM). */
   notes: string[];
 }

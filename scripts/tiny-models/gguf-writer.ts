@@ -1,7 +1,7 @@
 // Minimal, dependency-free writer for GGUF v3 files (the llama.cpp model format).
 // Layout: header, metadata key/values, tensor infos, padding, then the tensor data section where
 // every tensor starts at a multiple of the alignment (32 bytes unless general.alignment says otherwise).
-import { writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 
 const GGUF_MAGIC = 0x46554747; // "GGUF" read as little-endian u32
 const GGUF_VERSION = 3;
@@ -252,10 +252,18 @@ export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<str
   return Buffer.from(sink.toBuffer());
 }
 
+/** Writes the file atomically (temp file + rename), so a concurrent reader never sees half a model. */
 export async function writeGgufFile(
   path: string,
   metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>,
   tensors: readonly GgufTensor[],
 ): Promise<void> {
-  await writeFile(path, encodeGguf(metadata, tensors));
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(tmp, encodeGguf(metadata, tensors));
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
 }

@@ -5,7 +5,7 @@
 // similar. A weak but repeatable signal for tests of the RAG code; same seed → same bytes.
 //
 // CLI: npx tsx scripts/tiny-models/tiny-bert.ts <dir> [--seed <n>]
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeModel, OnnxDataType, type GraphSpec, type NodeSpec, type TensorSpec } from "./onnx-proto.js";
@@ -415,7 +415,8 @@ export function buildTinyBert(options: TinyBertOptions = {}): TinyBertFiles {
 /**
  * Writes the model folder: config.json, tokenizer.json, tokenizer_config.json,
  * special_tokens_map.json, onnx/model.onnx (fp32) and onnx/model_quantized.onnx (int8 weights).
- * onnx/model.onnx is written last, so its presence means the folder is complete.
+ * Each file is replaced atomically; onnx/model.onnx is written last, so its presence means the
+ * folder is complete.
  */
 export async function writeTinyBert(dir: string, options: TinyBertOptions = {}): Promise<void> {
   if (typeof dir !== "string" || dir.trim() === "") {
@@ -423,7 +424,13 @@ export async function writeTinyBert(dir: string, options: TinyBertOptions = {}):
   }
   const files = buildTinyBert(options);
   await mkdir(join(dir, "onnx"), { recursive: true });
-  for (const relative of TINY_BERT_FILES) await writeFile(join(dir, relative), files[relative]);
+  for (const relative of TINY_BERT_FILES) {
+    // Write-then-rename, so a reader never sees a half-written file.
+    const target = join(dir, relative);
+    const temp = `${target}.${process.pid}.tmp`;
+    await writeFile(temp, files[relative]);
+    await rename(temp, target);
+  }
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -11,6 +11,8 @@ export interface GeoPlace extends LatLon {
   display_name: string;
   country: string | null;
   source: GeocodeSource;
+  /** Set when the answer came from a fallback (e.g. offline data because the upstream was down). */
+  note?: string;
 }
 
 export interface DailyWeather {

@@ -1,0 +1,109 @@
+// Checks tool arguments against the tool's JSON input schema with ajv, with German messages the
+// model can act on. Schemas are compiled once per tool and cached.
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ToolInfo } from "../mcp/types.js";
+
+export interface ArgumentIssue {
+  /** JSON pointer into the arguments, e.g. "/lat" ("" = the arguments object). */
+  path: string;
+  message: string;
+}
+
+export type ArgumentCheck = { ok: true } | { ok: false; issues: ArgumentIssue[] };
+
+function pointerToName(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join(".");
+}
+
+function germanIssue(error: ErrorObject): ArgumentIssue {
+  const where = pointerToName(error.instancePath);
+  const field = where === "" ? "Die Argumente" : `"${where}"`;
+  const p = error.params as Record<string, unknown>;
+  let message: string;
+  switch (error.keyword) {
+    case "required":
+      message = `Pflichtargument "${[where, String(p.missingProperty)].filter(Boolean).join(".")}" fehlt.`;
+      break;
+    case "additionalProperties":
+      message = `Unbekanntes Argument "${[where, String(p.additionalProperty)].filter(Boolean).join(".")}" – nur Felder aus dem Eingabe-Schema verwenden.`;
+      break;
+    case "type":
+      message = `${field} muss vom Typ ${String(p.type)} sein.`;
+      break;
+    case "enum":
+      message = `${field} muss einer dieser Werte sein: ${JSON.stringify(p.allowedValues)}.`;
+      break;
+    case "const":
+      message = `${field} muss genau ${JSON.stringify(p.allowedValue)} sein.`;
+      break;
+    case "minimum":
+    case "exclusiveMinimum":
+    case "maximum":
+    case "exclusiveMaximum":
+      message = `${field} muss ${String(p.comparison)} ${String(p.limit)} sein.`;
+      break;
+    case "minLength":
+      message = `${field} muss mindestens ${String(p.limit)} Zeichen lang sein.`;
+      break;
+    case "maxLength":
+      message = `${field} darf höchstens ${String(p.limit)} Zeichen lang sein.`;
+      break;
+    case "pattern":
+      message = `${field} hat nicht das verlangte Muster ${String(p.pattern)}.`;
+      break;
+    case "minItems":
+      message = `${field} braucht mindestens ${String(p.limit)} Einträge.`;
+      break;
+    case "maxItems":
+      message = `${field} darf höchstens ${String(p.limit)} Einträge haben.`;
+      break;
+    default:
+      message = `${field}: ${error.message ?? error.keyword}`;
+  }
+  return { path: error.instancePath, message };
+}
+
+/** Compiles and caches one validator per tool; a schema ajv cannot compile is not checked. */
+export class ArgumentValidator {
+  private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  private readonly ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  private readonly cache = new WeakMap<object, ValidateFunction | null>();
+
+  private compile(schema: Record<string, unknown>): ValidateFunction | null {
+    const cached = this.cache.get(schema);
+    if (cached !== undefined) return cached;
+    let compiled: ValidateFunction | null;
+    try {
+      const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
+      if (dialect.includes("2020-12") || dialect.includes("2019-09")) compiled = this.ajv2020.compile(schema);
+      else if (dialect === "" || dialect.includes("draft-07") || dialect.includes("draft-06")) compiled = this.ajv.compile(schema);
+      else {
+        const { $schema: _ignored, ...rest } = schema;
+        compiled = this.ajv.compile(rest);
+      }
+    } catch {
+      compiled = null;
+    }
+    this.cache.set(schema, compiled);
+    return compiled;
+  }
+
+  /** Checks `args` against `tool.inputSchema`; `ignore` skips issues at or below these JSON pointers. */
+  check(tool: ToolInfo, args: unknown, ignore: readonly string[] = []): ArgumentCheck {
+    const validate = this.compile(tool.inputSchema);
+    if (!validate || validate(args)) return { ok: true };
+    const relevant = (validate.errors ?? []).filter(
+      (e) => !ignore.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)),
+    );
+    if (relevant.length === 0) return { ok: true };
+    const specific = relevant.filter((e) => !["anyOf", "oneOf", "if", "allOf"].includes(e.keyword));
+    const issues = (specific.length > 0 ? specific : relevant).map(germanIssue);
+    const unique = [...new Map(issues.map((i) => [`${i.path}|${i.message}`, i])).values()];
+    return unique.length === 0 ? { ok: true } : { ok: false, issues: unique };
+  }
+}

@@ -1,0 +1,202 @@
+// The plan the model writes every turn, defined once with zod: the TypeScript types, the parser's
+// validation and the JSON schema for grammar-constrained generation all derive from `planShape`.
+//
+//   {"steps": [{"description": "...", "tools": [{"id": "geo_bcn", "name": "geocode", "arguments": {...}}]}],
+//    "final": null | "<Antwort>"}
+import * as z from "zod";
+import type { JsonSchema } from "../llm/types.js";
+import type { ToolInfo } from "../mcp/types.js";
+import { extractJsonObject, type JsonExtractFailureKind } from "./json-extract.js";
+import { inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
+
+/** Tool ids: letters, digits, `_` and `-` (a dot would split a `$ref` path). */
+export const TOOL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const TOOL_ID_MAX_LENGTH = 64;
+
+export const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict();
+
+const ToolIdSchema = z.string().min(1).max(TOOL_ID_MAX_LENGTH);
+
+interface ShapeOptions {
+  maxSteps?: number;
+  maxToolsPerStep?: number;
+  maxDescriptionLength?: number;
+  maxFinalLength?: number;
+}
+
+/** The one definition of the plan's structure; `toolCall` is generic or specialised per catalog. */
+function planShape<T extends z.ZodType>(toolCall: T, options: ShapeOptions = {}) {
+  let description = z.string();
+  if (options.maxDescriptionLength !== undefined) description = description.max(options.maxDescriptionLength);
+  let tools = z.array(toolCall);
+  if (options.maxToolsPerStep !== undefined) tools = tools.max(options.maxToolsPerStep);
+  const step = z.object({ description: description.default(""), tools: tools.default([]) });
+  let steps = z.array(step);
+  if (options.maxSteps !== undefined) steps = steps.max(options.maxSteps);
+  let finalText = z.string();
+  if (options.maxFinalLength !== undefined) finalText = finalText.max(options.maxFinalLength);
+  return z.object({ steps: steps.default([]), final: finalText.nullable().default(null) });
+}
+
+export const PlanToolCallSchema = z.object({
+  id: ToolIdSchema,
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const PlanSchema = planShape(PlanToolCallSchema);
+
+export type Plan = z.output<typeof PlanSchema>;
+export type PlanStep = Plan["steps"][number];
+export type PlanToolCall = z.output<typeof PlanToolCallSchema>;
+export type RefObject = z.output<typeof RefObjectSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+export type PlanParseErrorKind = JsonExtractFailureKind | "not_a_plan" | "schema";
+
+export class PlanParseError extends Error {
+  override name = "PlanParseError";
+  constructor(
+    readonly kind: PlanParseErrorKind,
+    message: string,
+    /** The model output that failed (possibly shortened). */
+    readonly input: string,
+    /** One line per schema problem, e.g. `steps[0].tools[1].id: …`. */
+    readonly issues: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export type ParsePlanResult = { ok: true; plan: Plan; json: string } | { ok: false; error: PlanParseError };
+
+function isPlanLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  return Object.prototype.hasOwnProperty.call(value, "steps") || Object.prototype.hasOwnProperty.call(value, "final");
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out === "" ? String(p) : `.${String(p)}`;
+  return out === "" ? "(Plan)" : out;
+}
+
+const germanErrors = z.locales.de().localeError;
+
+function shortInput(text: string): string {
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}
+
+/** Checks an already parsed JSON value against the plan schema (used after grammar generation too). */
+export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanResult {
+  let json: string;
+  try {
+    json = sourceText ?? JSON.stringify(value) ?? String(value);
+  } catch {
+    json = String(value);
+  }
+  if (!isPlanLike(value)) {
+    return {
+      ok: false,
+      error: new PlanParseError("not_a_plan", 'Das JSON ist kein Plan: erwartet ein Objekt mit "steps" und "final".', shortInput(json)),
+    };
+  }
+  const parsed = PlanSchema.safeParse(value, { error: germanErrors });
+  if (parsed.success) return { ok: true, plan: parsed.data, json };
+  const issues = parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  return {
+    ok: false,
+    error: new PlanParseError("schema", `Der Plan hat nicht die erwartete Form: ${issues.slice(0, 6).join("; ")}`, shortInput(json), issues),
+  };
+}
+
+/**
+ * Tolerant plan parser for model output: plain JSON, ```json fences, leading junk such as
+ * "assistant\n\n", prose around the object, comments and trailing commas.
+ * Never throws; returns the plan or a PlanParseError with the reason.
+ */
+export function parsePlan(text: unknown): ParsePlanResult {
+  const extracted = extractJsonObject(text, { accept: isPlanLike });
+  const input = typeof text === "string" ? shortInput(text) : String(text);
+  if (!extracted.ok) {
+    const kind: PlanParseErrorKind = extracted.kind === "rejected" ? "not_a_plan" : extracted.kind;
+    const reason =
+      extracted.kind === "rejected" ? `${extracted.reason} – erwartet ein Objekt mit "steps" und "final".` : extracted.reason;
+    return { ok: false, error: new PlanParseError(kind, reason, input) };
+  }
+  return parsePlanValue(extracted.value, extracted.text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON schema for grammar-constrained generation
+
+export interface PlanJsonSchemaOptions extends ShapeOptions {
+  /** Allow the string form "$ref:..." only (string arguments allow it anyway); default false. */
+  refObjectsOnly?: boolean;
+}
+
+/**
+ * JSON schema for plans over `tools`: tool names as constants (one alternative per tool via
+ * `oneOf`), each argument its declared type or a `{"$ref": string}` object, optional arguments
+ * also `null` (= not given; removed before the call), `final` a string or null.
+ * Stays inside node-llama-cpp's GbnfJsonSchema subset (see grammar-schema.ts).
+ */
+export function buildPlanJsonSchema(tools: readonly ToolInfo[], options: PlanJsonSchemaOptions = {}): JsonSchema {
+  const registry = z.registry<Record<string, unknown>>();
+  const variants = tools.map((tool) => {
+    const args: Record<string, z.ZodType> = {};
+    for (const prop of inputProperties(tool.inputSchema)) {
+      const declared = z.unknown();
+      const converted = toGrammarSchema(prop.schema, tool.inputSchema);
+      registry.add(declared, prop.required ? converted : nullable(converted));
+      args[prop.name] = z.union([declared, RefObjectSchema]);
+    }
+    return z.object({ id: ToolIdSchema, name: z.literal(tool.name), arguments: z.object(args).strict() });
+  });
+  let shape;
+  if (variants.length === 0) shape = planShape(z.object({}).strict(), { ...options, maxSteps: 0 });
+  else if (variants.length === 1) shape = planShape(variants[0] as z.ZodType, options);
+  else shape = planShape(z.discriminatedUnion("name", variants as [(typeof variants)[number], ...(typeof variants)[number][]]), options);
+  const schema = toGrammarDialect(z.toJSONSchema(shape, { metadata: registry, unrepresentable: "any" })) as JsonSchema;
+  return flattenOptionalUnions(schema) as JsonSchema;
+}
+
+/** Schema for the last round: no more steps, `final` must be a text. */
+export function buildFinalAnswerJsonSchema(options: { maxFinalLength?: number } = {}): JsonSchema {
+  const schema = z.object({
+    steps: z.array(z.object({})).max(0),
+    final: options.maxFinalLength !== undefined ? z.string().min(1).max(options.maxFinalLength) : z.string().min(1),
+  });
+  return toGrammarDialect(z.toJSONSchema(schema)) as JsonSchema;
+}
+
+/** `oneOf: [{oneOf: [a, null]}, ref]` → `oneOf: [a, null, ref]` (flatter grammar, same language). */
+function flattenOptionalUnions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(flattenOptionalUnions);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "oneOf" && Array.isArray(value)) {
+      out.oneOf = value.flatMap((alt) => {
+        const flat = flattenOptionalUnions(alt) as Record<string, unknown>;
+        return flat && Array.isArray(flat.oneOf) && Object.keys(flat).every((k) => k === "oneOf" || k === "description") ? flat.oneOf : [flat];
+      });
+    } else out[key] = flattenOptionalUnions(value);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers over plans
+
+/** All tool calls of a plan with their step index, in plan order. */
+export function planToolCalls(plan: Plan): { call: PlanToolCall; stepIndex: number }[] {
+  return plan.steps.flatMap((step, stepIndex) => step.tools.map((call) => ({ call, stepIndex })));
+}
+
+/** A plan that only answers. */
+export function finalPlan(text: string): Plan {
+  return { steps: [], final: text };
+}

@@ -1,0 +1,113 @@
+// Typed errors of lib/rag. Each message says what to do; German first (participants), then English.
+
+export class RagError extends Error {
+  override name = "RagError";
+}
+
+/** An argument is out of range or of the wrong kind (maxChars ≤ 0, k < 1, a NaN in a vector …). */
+export class RagInputError extends RagError {
+  override name = "RagInputError";
+  constructor(
+    message: string,
+    readonly input: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** There is nothing to index: no documents, or only empty ones. */
+export class EmptyCorpusError extends RagError {
+  override name = "EmptyCorpusError";
+  constructor(readonly source: string) {
+    super(
+      `Der Korpus ist leer (${source}): keine Dokumente mit Text gefunden.\n` +
+        `  → Markdown-Dateien (*.md) mit Text in den Korpus-Ordner legen (z. B. data/corpus/) oder andere Dokumente übergeben.\n` +
+        `The corpus is empty (${source}); add Markdown files with text or pass other documents.`,
+    );
+  }
+}
+
+/** A file or folder the RAG code needs does not exist. */
+export class RagFileNotFoundError extends RagError {
+  override name = "RagFileNotFoundError";
+  constructor(
+    readonly path: string,
+    readonly what: string,
+  ) {
+    super(
+      `${what} nicht gefunden: ${path}\n  → Pfad prüfen (relativ zum Projektordner) oder die Datei anlegen.\n` +
+        `${what} not found: ${path}. Check the path or create the file.`,
+    );
+  }
+}
+
+/** A vector does not have the dimension of the index or model. */
+export class DimensionMismatchError extends RagError {
+  override name = "DimensionMismatchError";
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+    readonly context: string,
+  ) {
+    super(
+      `Falsche Vektor-Dimension (${context}): erwartet ${expected}, erhalten ${actual}.\n` +
+        `  → Index und Anfrage müssen mit demselben Embedding-Modell erzeugt werden; ggf. den Index neu bauen.\n` +
+        `Wrong vector dimension (${context}): expected ${expected}, got ${actual}. Use the same embedding model for ` +
+        `index and query, or rebuild the index.`,
+    );
+  }
+}
+
+/** The embedding model is neither in the models folder nor downloadable (offline, or wrong id/path). */
+export class EmbeddingModelNotFoundError extends RagError {
+  override name = "EmbeddingModelNotFoundError";
+  constructor(
+    readonly model: string,
+    readonly searched: string[],
+    readonly reason: string,
+  ) {
+    const where = searched.map((p) => `    ${p}`).join("\n");
+    super(
+      `Embedding-Modell "${model}" nicht gefunden: ${reason}\n  Gesucht in:\n${where}\n` +
+        `  → Modellordner mit config.json, tokenizer.json, tokenizer_config.json und onnx/model.onnx ` +
+        `(bzw. onnx/model_quantized.onnx für dtype q8) nach ${searched[0] ?? "models/<id>"} kopieren,\n` +
+        `  → oder EMBEDDING_MODEL auf einen lokalen Modellordner setzen,\n` +
+        `  → oder mit Internet MODELS_OFFLINE nicht setzen, dann wird das Modell heruntergeladen.\n` +
+        `Embedding model "${model}" not found (${reason}). Put its files (config.json, tokenizer.json, ` +
+        `tokenizer_config.json, onnx/model.onnx or onnx/model_quantized.onnx) into ${searched[0] ?? "models/<id>"}, ` +
+        `point EMBEDDING_MODEL at a local folder, or allow downloads (unset MODELS_OFFLINE).`,
+    );
+  }
+}
+
+/** transformers.js / onnxruntime could not load the model (download failed, corrupt file …). */
+export class EmbeddingModelLoadError extends RagError {
+  override name = "EmbeddingModelLoadError";
+  constructor(
+    readonly model: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Embedding-Modell "${model}" konnte nicht geladen werden: ${reason}\n` +
+        `  → Ohne Internet: MODELS_OFFLINE=1 setzen und die Dateien lokal ablegen; bei defekten Dateien den ` +
+        `Modellordner löschen und neu laden.\n` +
+        `Could not load embedding model "${model}": ${reason}. Offline? Set MODELS_OFFLINE=1 and provide local ` +
+        `files; if files are corrupt, delete the folder and download again.`,
+    );
+  }
+}
+
+/** A persisted index or chunk store cannot be used (corrupt, other format, other model). */
+export class IndexStoreError extends RagError {
+  override name = "IndexStoreError";
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Gespeicherter Index unbrauchbar: ${path}\n  Grund: ${reason}\n` +
+        `  → Den Ordner löschen bzw. mit { rebuild: true } neu bauen.\n` +
+        `Stored index unusable at ${path}: ${reason}. Delete it or rebuild with { rebuild: true }.`,
+    );
+  }
+}

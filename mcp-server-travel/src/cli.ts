@@ -1,0 +1,61 @@
+// Command-line flags of the travel server.
+import { parseArgs } from "node:util";
+
+export interface CliOptions {
+  host: string;
+  port: number;
+  offline: boolean;
+  stdio: boolean;
+  /** Exit when this process disappears (set by lib/mcp's startTravelServer). */
+  parentPid: number | undefined;
+  allowedHosts: string[] | undefined;
+}
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export const USAGE =
+  "Aufruf: npm run travel-server -- [--host 127.0.0.1] [--port 8765] [--offline] [--stdio] [--allowed-host NAME …]\n" +
+  "  --host H          Adresse für HTTP (Standard 127.0.0.1)\n" +
+  "  --port P          Port für HTTP (Standard 8765, 0 = freier Port)\n" +
+  "  --offline         nur mitgelieferte Daten verwenden (auch TRAVEL_OFFLINE=1)\n" +
+  "  --stdio           MCP über stdin/stdout statt HTTP (für MCP Inspector, Claude Desktop)\n" +
+  "  --allowed-host N  zusätzlich erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich)";
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: "string", default: "127.0.0.1" },
+        port: { type: "string", default: "8765" },
+        offline: { type: "boolean", default: false },
+        stdio: { type: "boolean", default: false },
+        "parent-pid": { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+  if (values.help) throw new UsageError(USAGE);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${values.port}".\n${USAGE}`);
+  const parentPid = values["parent-pid"] === undefined ? undefined : Number(values["parent-pid"]);
+  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError(`--parent-pid muss eine Prozessnummer sein.`);
+  const envOffline = ["1", "true", "yes", "on"].includes((env.TRAVEL_OFFLINE ?? "").trim().toLowerCase());
+  const extraHosts = values["allowed-host"];
+  return {
+    host: values.host,
+    port,
+    offline: values.offline || envOffline,
+    stdio: values.stdio,
+    parentPid,
+    allowedHosts: extraHosts && extraHosts.length ? extraHosts : undefined,
+  };
+}

@@ -1,0 +1,100 @@
+// Entry point: `npm run travel-server -- [--host H] [--port P] [--offline] [--stdio]`.
+// Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode).
+import { dataConfigFromEnv, upstreamConfigFromEnv } from "./config.js";
+import { parseCli, UsageError, type CliOptions } from "./cli.js";
+import { parseIsoDate, todayDay } from "./dates.js";
+import { errorMessage } from "./errors.js";
+import { createTravelMcpServer } from "./server.js";
+import { createServices } from "./services/create.js";
+import { checkReachable } from "./services/reachability.js";
+import { DEFAULT_ALLOWED_HOSTS, startHttpServer } from "./transports/http.js";
+import { serveStdio } from "./transports/stdio.js";
+
+const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);
+
+/** Exits when the parent process is gone: its pid disappears or (HTTP mode) our stdin pipe closes. */
+function watchParent(parentPid: number, stdinIsOurs: boolean, shutdown: (why: string) => void): void {
+  const timer = setInterval(() => {
+    try {
+      process.kill(parentPid, 0);
+    } catch {
+      shutdown(`Elternprozess ${parentPid} beendet`);
+    }
+  }, 1000);
+  timer.unref();
+  if (stdinIsOurs && !process.stdin.isTTY) {
+    process.stdin.on("end", () => shutdown("stdin geschlossen (Elternprozess beendet)"));
+    process.stdin.on("error", () => shutdown("stdin-Fehler (Elternprozess beendet)"));
+    process.stdin.resume();
+  }
+}
+
+async function decideOffline(cli: CliOptions, upstream: ReturnType<typeof upstreamConfigFromEnv>): Promise<boolean> {
+  if (cli.offline) {
+    log("Offline-Modus (per --offline oder TRAVEL_OFFLINE=1).");
+    return true;
+  }
+  const timeoutMs = Number(process.env.TRAVEL_REACHABILITY_TIMEOUT_MS) || 2500;
+  const hosts = [upstream.nominatimUrl, upstream.forecastUrl, upstream.archiveUrl, upstream.overpassUrl];
+  const check = await checkReachable(hosts, timeoutMs, upstream.userAgent);
+  if (check.reachable) {
+    log("Online-Modus: Nominatim, Open-Meteo und Overpass sind erreichbar.");
+    return false;
+  }
+  log(`Offline-Modus, weil nicht alle Dienste erreichbar sind: ${check.problems.join("; ")}`);
+  return true;
+}
+
+function today(): number {
+  const fixed = process.env.TRAVEL_TODAY;
+  if (fixed) {
+    const day = parseIsoDate(fixed);
+    if (day === undefined) throw new UsageError(`TRAVEL_TODAY muss ein Datum JJJJ-MM-TT sein, nicht "${fixed}".`);
+    return day;
+  }
+  return todayDay();
+}
+
+async function main(): Promise<void> {
+  const cli = parseCli(process.argv.slice(2));
+  today(); // validate TRAVEL_TODAY early
+  const upstream = upstreamConfigFromEnv();
+  const offline = await decideOffline(cli, upstream);
+  const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv().dataDir, log });
+  const create = () => createTravelMcpServer(services, { today, log });
+
+  let stopping = false;
+  let stop: () => Promise<void> = async () => undefined;
+  const shutdown = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`Beende Reise-Server (${why}).`);
+    const force = setTimeout(() => process.exit(0), 2000);
+    force.unref();
+    void stop().finally(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal));
+  if (cli.parentPid !== undefined) watchParent(cli.parentPid, !cli.stdio, shutdown);
+
+  if (cli.stdio) {
+    log(`MCP travel server on stdio (mode: ${services.mode})`);
+    await serveStdio(create());
+    shutdown("stdin geschlossen");
+    return;
+  }
+  const running = await startHttpServer({
+    host: cli.host,
+    port: cli.port,
+    allowedHosts: cli.allowedHosts ? [...DEFAULT_ALLOWED_HOSTS, ...cli.allowedHosts] : undefined,
+    createServer: create,
+    log,
+  });
+  stop = () => running.close();
+  // lib/mcp parses this exact line; keep its shape.
+  log(`MCP travel server listening on ${running.url} (mode: ${services.mode})`);
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof UsageError ? error.message : `Start fehlgeschlagen: ${errorMessage(error)}`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,130 @@
+// The MCP server: five read-only tools with zod input and output schemas, structuredContent plus a
+// German text rendering. Tool errors come back as `isError` results; the server keeps serving.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { TravelError, errorMessage } from "./errors.js";
+import type { TravelServices } from "./services/types.js";
+import * as handlers from "./tools/handlers.js";
+import * as render from "./tools/render.js";
+import { geocodeInput, geocodeOutput, parksInput, parksOutput, rankInput, rankOutput, spotsInput, spotsOutput, weatherInput, weatherOutput } from "./tools/schemas.js";
+
+export const SERVER_NAME = "travel";
+export const SERVER_VERSION = "0.1.0";
+
+export interface TravelServerOptions {
+  /** UTC day number of today; called per request so a long-running server moves on at midnight. */
+  today: () => number;
+  log: (line: string) => void;
+}
+
+export function createTravelMcpServer(services: TravelServices, options: TravelServerOptions): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      instructions:
+        "Reise-Werkzeuge: erst geocode für Koordinaten, dann get_weather, get_parks, get_spots oder rank_spots mit lat/lon. " +
+        "Jedes Ergebnis nennt seine Datenquelle (source).",
+    },
+  );
+  const annotations = (title: string) => ({
+    title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: services.mode === "online",
+  });
+
+  async function run<T extends object>(
+    tool: string,
+    args: unknown,
+    signal: AbortSignal,
+    work: (ctx: handlers.ToolContext) => Promise<T>,
+    text: (r: T) => string,
+  ): Promise<CallToolResult> {
+    try {
+      const result = await work({ today: options.today(), signal });
+      return { content: [{ type: "text", text: text(result) }], structuredContent: result as Record<string, unknown> };
+    } catch (error) {
+      const message =
+        error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei ${tool}: ${errorMessage(error)}`;
+      options.log(`${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof TravelError ? message : (error as Error)?.stack ?? message}`);
+      return { isError: true, content: [{ type: "text", text: message }] };
+    }
+  }
+
+  server.registerTool(
+    "geocode",
+    {
+      title: "Ort → Koordinaten",
+      description:
+        "Wandelt ein Reiseziel (Stadt oder Ort, optional mit Land) in Koordinaten um. Liefert lat/lon in Dezimalgrad, " +
+        "den vollständigen Ortsnamen und die Datenquelle. lat und lon aus diesem Ergebnis sind die Eingabe für die anderen Werkzeuge.",
+      inputSchema: geocodeInput,
+      outputSchema: geocodeOutput,
+      annotations: annotations("Ort → Koordinaten"),
+    },
+    (args, extra) => run("geocode", args, extra.signal, (ctx) => handlers.geocode(services, args, ctx), render.renderGeocode),
+  );
+
+  server.registerTool(
+    "get_weather",
+    {
+      title: "Tageswetter",
+      description:
+        "Tageswetter für Koordinaten und einen Zeitraum (start_date bis end_date, Format JJJJ-MM-TT, höchstens 92 Tage). " +
+        "Pro Tag: Tiefst- und Höchsttemperatur, Niederschlag, stärkster Wind, Wettercode; dazu eine Zusammenfassung " +
+        "(Tiefst- und Höchstwert, Niederschlagssumme, Regentage, Spitzenwind). Die Quelle wird nach Datum gewählt: " +
+        "Vorhersage bis 16 Tage voraus, Messwerte für die Vergangenheit, Mittelwerte vergangener Jahre für spätere Zeiträume. " +
+        "source, is_estimate und reference_years sagen, woher die Werte stammen.",
+      inputSchema: weatherInput,
+      outputSchema: weatherOutput,
+      annotations: annotations("Tageswetter"),
+    },
+    (args, extra) => run("get_weather", args, extra.signal, (ctx) => handlers.getWeather(services, args, ctx), render.renderWeather),
+  );
+
+  server.registerTool(
+    "get_parks",
+    {
+      title: "Parks in der Nähe",
+      description:
+        "Parks und Grünanlagen im Umkreis von radius_km um die Koordinaten, der nächstgelegene zuerst, jeweils mit Luftlinie in km.",
+      inputSchema: parksInput,
+      outputSchema: parksOutput,
+      annotations: annotations("Parks in der Nähe"),
+    },
+    (args, extra) => run("get_parks", args, extra.signal, (ctx) => handlers.getParks(services, args, ctx), render.renderParks),
+  );
+
+  server.registerTool(
+    "get_spots",
+    {
+      title: "Orte für eine Aktivität",
+      description:
+        "Orte für eine Aktivität im Umkreis von radius_km, der nächstgelegene zuerst. Aktivitäten: wandern/hiking, " +
+        "joggen/laufen/running, strand/beach, kultur/museum/sightseeing. Eine unbekannte Aktivität wird als " +
+        "sightseeing behandelt; activity_note sagt das dann.",
+      inputSchema: spotsInput,
+      outputSchema: spotsOutput,
+      annotations: annotations("Orte für eine Aktivität"),
+    },
+    (args, extra) => run("get_spots", args, extra.signal, (ctx) => handlers.getSpots(services, args, ctx), render.renderSpots),
+  );
+
+  server.registerTool(
+    "rank_spots",
+    {
+      title: "Orte bewerten",
+      description:
+        "Bewertet Orte für eine Aktivität in einem Zeitraum und sortiert sie nach Punktzahl (0 bis 100). Die Punktzahl " +
+        "setzt sich nachvollziehbar aus Entfernung, Regentagen, Temperatur und Wind zusammen (score_parts, weights, explanation). " +
+        "Je Ort: Entfernung in km und geschätzte Anreisezeit in Minuten.",
+      inputSchema: rankInput,
+      outputSchema: rankOutput,
+      annotations: annotations("Orte bewerten"),
+    },
+    (args, extra) => run("rank_spots", args, extra.signal, (ctx) => handlers.rankSpots(services, args, ctx), render.renderRank),
+  );
+
+  return server;
+}

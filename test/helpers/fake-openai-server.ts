@@ -1,0 +1,57 @@
+// A local OpenAI-compatible chat server on 127.0.0.1 for testing the HTTP backend.
+// `replies` are served in order (the last one repeats); each is streamed as SSE chunks.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FakeReply =
+  | { kind: "text"; text: string; promptTokens?: number; cachedTokens?: number }
+  | { kind: "status"; status: number; body: string }
+  | { kind: "garbage" };
+
+export interface FakeOpenAiServer {
+  baseUrl: string;
+  requests: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeOpenAiServer> {
+  const requests: Record<string, unknown>[] = [];
+  let served = 0;
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+        res.writeHead(404).end("not found");
+        return;
+      }
+      requests.push(JSON.parse(body) as Record<string, unknown>);
+      const reply = replies[Math.min(served++, replies.length - 1)]!;
+      if (reply.kind === "status") {
+        res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (reply.kind === "garbage") {
+        res.end("data: {not json\n\n");
+        return;
+      }
+      const pieces = reply.text.match(/.{1,4}/gs) ?? [];
+      for (const p of pieces) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: p } }] })}\n\n`);
+      const usage = {
+        prompt_tokens: reply.promptTokens ?? 20,
+        completion_tokens: pieces.length,
+        prompt_tokens_details: { cached_tokens: reply.cachedTokens ?? 0 },
+      };
+      res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

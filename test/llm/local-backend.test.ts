@@ -1,0 +1,133 @@
+// Real node-llama-cpp on the generated tiny GGUF (random weights: the text is gibberish, the mechanics are real).
+import assert from "node:assert/strict";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { tinyModelPaths } from "../../lib/config.js";
+import {
+  ContextOverflowError,
+  LlmInputError,
+  ModelLoadError,
+  ModelNotFoundError,
+  describeLlm,
+  loadLocalLlm,
+  type LocalLlm,
+} from "../../lib/llm/index.js";
+import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+
+let llm: LocalLlm;
+
+before(async () => {
+  await ensureTinyModels();
+  llm = await loadLocalLlm({ modelPath: tinyModelPaths().gguf, gpu: "cpu", threads: 1, contextSize: 2048 });
+});
+after(async () => {
+  await llm?.dispose();
+});
+
+const system = { role: "system" as const, content: "Du bist ein Reiseplaner. Antworte knapp auf Deutsch." };
+
+test("loads with a CPU report, the Llama 3.1 chat wrapper and a context", () => {
+  assert.equal(llm.info.backend, "node-llama-cpp");
+  assert.equal(llm.info.gpu, "CPU");
+  assert.equal(llm.info.gpuLayersOffloaded, 0);
+  assert.ok((llm.info.gpuLayersTotal ?? 0) >= 2);
+  assert.equal(llm.info.contextSize, 2048);
+  assert.match(llm.info.chatWrapper ?? "", /Llama 3\.1/);
+  assert.match(describeLlm(llm.info), /GPU-Schichten: 0 von \d+/);
+});
+
+test("the chat template is rendered by node-llama-cpp, not by hand", () => {
+  const prompt = llm.renderPrompt([system, { role: "user", content: "Hallo" }]);
+  assert.match(prompt, /<\|start_header_id\|>system<\|end_header_id\|>/);
+  assert.match(prompt, /Du bist ein Reiseplaner/);
+  assert.match(prompt, /<\|start_header_id\|>user<\|end_header_id\|>\s*Hallo<\|eot_id\|>/);
+});
+
+test("chat generates text and meters every call", async () => {
+  const chunks: string[] = [];
+  const result = await llm.chat([system, { role: "user", content: "Was kann ich in Köln unternehmen?" }], {
+    maxTokens: 24,
+    seed: 3,
+    onTextChunk: (c) => chunks.push(c),
+  });
+  assert.equal(typeof result.text, "string");
+  assert.ok(result.meter.generatedTokens >= 1 && result.meter.generatedTokens <= 25);
+  assert.equal(chunks.join("").trim(), result.text.trim());
+  assert.ok(result.meter.promptTokensEvaluated > 0);
+  assert.equal(llm.lastMeter, result.meter);
+});
+
+test("a second turn with the same prefix reuses the KV cache", async () => {
+  await llm.resetCache();
+  const history = [system, { role: "user" as const, content: "Plane einen Tag in Barcelona mit Strand und Museum." }];
+  const first = await llm.chat(history, { maxTokens: 8, seed: 1 });
+  assert.equal(first.meter.promptTokensReused, 0);
+  const second = await llm.chat(
+    [...history, { role: "assistant", content: first.text }, { role: "user", content: "Und am Abend?" }],
+    { maxTokens: 8, seed: 1 },
+  );
+  const total = second.meter.promptTokensEvaluated + second.meter.promptTokensReused;
+  assert.ok(second.meter.promptTokensReused / total >= 0.5, `reused ${second.meter.promptTokensReused} of ${total}`);
+  assert.ok(second.meter.promptTokensEvaluated < first.meter.promptTokensEvaluated + 20);
+});
+
+test("generateJson returns schema-valid values every time", async () => {
+  const schemas = [
+    { type: "object", properties: { stadt: { type: "string" }, tage: { type: "integer" } }, required: ["stadt", "tage"] },
+    { type: "object", properties: { ok: { type: "boolean" }, art: { enum: ["wandern", "strand"] } }, required: ["ok", "art"] },
+    { type: "array", items: { type: "number" } },
+  ];
+  for (let i = 0; i < 15; i++) {
+    const schema = schemas[i % schemas.length]!;
+    const value = await llm.generateJson(schema, [{ role: "user", content: `Gib JSON zurück (${i}).` }], { seed: i, maxTokens: 200 });
+    assert.ok(value !== undefined);
+    if (i % 3 === 0) {
+      const v = value as { stadt: unknown; tage: unknown };
+      assert.equal(typeof v.stadt, "string");
+      assert.ok(Number.isInteger(v.tage));
+    } else if (i % 3 === 1) {
+      assert.ok(["wandern", "strand"].includes((value as { art: string }).art));
+    } else {
+      assert.ok(Array.isArray(value) && value.every((n) => typeof n === "number"));
+    }
+  }
+});
+
+test("a prompt larger than the context is a typed error, not a silent cut", async () => {
+  const long = "Barcelona Strand Museum Park ".repeat(800);
+  await assert.rejects(llm.chat([{ role: "user", content: long }], { maxTokens: 16 }), (err: unknown) => {
+    assert.ok(err instanceof ContextOverflowError);
+    assert.equal(err.contextSize, 2048);
+    assert.ok(err.promptTokens > 2048 - 16);
+    return true;
+  });
+  // The model still works afterwards.
+  const ok = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });
+  assert.equal(typeof ok.text, "string");
+});
+
+test("bad messages and bad schemas are typed input errors", async () => {
+  await assert.rejects(llm.chat([]), LlmInputError);
+  await assert.rejects(llm.chat([{ role: "user", content: 42 as never }]), LlmInputError);
+  await assert.rejects(llm.generateJson({ type: "object", properties: { a: { type: "nonsense" } } }, [{ role: "user", content: "x" }]), LlmInputError);
+});
+
+test("a missing model file names the path and how to get the model", async () => {
+  const missing = join(tmpdir(), "gibt-es-nicht.gguf");
+  await assert.rejects(loadLocalLlm({ modelPath: missing }), (err: unknown) => {
+    assert.ok(err instanceof ModelNotFoundError);
+    assert.match(err.message, /gibt-es-nicht\.gguf/);
+    assert.match(err.message, /npm run models:pull/);
+    assert.match(err.message, /LLM_MODEL_PATH/);
+    return true;
+  });
+});
+
+test("a corrupt model file is a ModelLoadError", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kit-corrupt-"));
+  const path = join(dir, "kaputt.gguf");
+  writeFileSync(path, Buffer.concat([Buffer.from("GGUF"), Buffer.alloc(200, 7)]));
+  await assert.rejects(loadLocalLlm({ modelPath: path, gpu: "cpu", threads: 1 }), ModelLoadError);
+});
