@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { stripVTControlCharacters } from "node:util";
 import { basename, join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { testEnvironment } from "./test-env.js";
@@ -29,7 +30,7 @@ interface NbCell {
 }
 
 const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
-const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "");
+const stripAnsi = (s: string) => stripVTControlCharacters(s);
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
 export function listNotebooks(root: string, filters: string[] = []): string[] {

@@ -134,7 +134,7 @@ function tokenVector(token: string, seed: number, dim: number): Float64Array {
     for (let i = 0; i < dim; i++) grams[i]! += g[i]!;
   }
   const shared = normalize(grams);
-  const mixed = normalize(shared.map((x, i) => 0.75 * x + 0.5 * own[i]!));
+  const mixed = normalize(shared.map((x, i) => 0.5 * x + 0.5 * own[i]!));
   return mixed.map((x) => x * weight);
 }
 

@@ -136,7 +136,7 @@ export function buildTinyVocab(): TinyVocab {
   for (const w of CHAT_WORDS) addWord(w);
   for (const w of JSON_FRAGMENTS) addWord(w);
 
-  const tokenTypes = tokens.map(() => TokenType.NORMAL);
+  const tokenTypes: number[] = tokens.map(() => TokenType.NORMAL);
   // Natural text; tokens that are not complete UTF-8 (lone high bytes) get a "<0xE4>"-style name.
   const texts = tokens.map((t) =>
     isValidUtf8Token(t) ? fromByteLevel(t).toString("utf8") : `<0x${fromByteLevel(t).toString("hex").toUpperCase()}>`,

@@ -78,7 +78,7 @@ function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenC
     else if (!isValidUtf8Token(token)) bias[i] = -14;
     else if (/^[\n]+$/.test(text)) bias[i] = -6;
     else if (/^[ \t]+$/.test(text)) bias[i] = -10;
-    else if (/[\x00-\x1f\x7f]/.test(text)) bias[i] = -20;
+    else if ([...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\u007f")) bias[i] = -20; // control characters
   });
   add(bias, quote, 6);
   add(bias, closeBrace, 5);

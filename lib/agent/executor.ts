@@ -1,0 +1,271 @@
+// Runs the planned tool calls of one iteration: resolve `$ref`s, check arguments, ask for approval,
+// call the tool with a timeout and retries for transient errors, normalize the result. Concurrency
+// follows the schedule mode (schedule.ts). Tool failures become outcomes, never exceptions.
+import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
+import { decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
+import type { ArgumentValidator } from "./arguments.js";
+import type { Plan } from "./plan.js";
+import { RefError, resolveRefs, type UserContext } from "./refs.js";
+import { blockedCalls, readyCalls, type ScheduledCall, type ScheduleMode } from "./schedule.js";
+import type { AgentEvent, ToolErrorKind } from "./trace.js";
+import { prepareArguments, type ExecutedTool } from "./validate.js";
+
+export interface RetryPolicy {
+  /** Extra attempts after the first one for transient failures (default 1). */
+  retries: number;
+  /** Backoff before retry n is baseDelayMs · 2^(n-1), capped at maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Whether a thrown error is worth another try (default: connection resets, 429/5xx, …). */
+  isTransient?: (error: unknown) => boolean;
+  /** Retry after a timeout as well (default false: a slow tool stays slow). */
+  retryTimeouts?: boolean;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 1, baseDelayMs: 200, maxDelayMs: 2000 };
+
+const TRANSIENT = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|socket hang up|fetch failed|network|\b(429|502|503|504)\b|temporar|try again|session.*(closed|expired)/i;
+
+export function isTransientError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return TRANSIENT.test(`${error.name} ${error.message} ${typeof code === "string" || typeof code === "number" ? code : ""}`);
+}
+
+export class ToolTimeoutError extends Error {
+  override name = "ToolTimeoutError";
+  constructor(
+    readonly toolName: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`Das Tool "${toolName}" hat nicht innerhalb von ${timeoutMs} ms geantwortet.`);
+  }
+}
+
+/** Everything the loop keeps about tool calls across iterations (mutated by the executor). */
+export interface ExecutionState {
+  /** Results of successful calls by tool id (what `$ref`s read). */
+  results: Map<string, unknown>;
+  /** Every call that ran or was refused, by id: such an id never runs again. */
+  executed: Map<string, ExecutedTool>;
+}
+
+export function createExecutionState(): ExecutionState {
+  return { results: new Map(), executed: new Map() };
+}
+
+export interface ToolOutcome {
+  toolId: string;
+  toolName: string;
+  stepIndex: number;
+  /** Resolved arguments when resolution succeeded, else the planned ones. */
+  arguments: Record<string, unknown>;
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+  errorKind?: ToolErrorKind;
+  durationMs: number;
+  attempts: number;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type ExecutorEvent = DistributiveOmit<AgentEvent, "iteration" | "atMs">;
+
+export interface ExecutorOptions {
+  client: ToolClient;
+  catalog: ReadonlyMap<string, ToolInfo>;
+  mode: ScheduleMode;
+  toolTimeoutMs: number;
+  retry: RetryPolicy;
+  approval: ApprovalPolicy;
+  approve?: ApproveFn;
+  userCtx: UserContext;
+  validator: ArgumentValidator;
+  emit: (event: ExecutorEvent) => void;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Calls the tool, rejecting with ToolTimeoutError after `timeoutMs` even if the client ignores the signal. */
+async function callWithTimeout(
+  client: ToolClient,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  outer?: AbortSignal,
+): Promise<ToolCallResult> {
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", onOuterAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ToolTimeoutError(name, timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(new Error("abgebrochen"));
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason ?? new Error("abgebrochen")), { once: true });
+  });
+  try {
+    return await Promise.race([client.callTool(name, args, { signal: controller.signal, timeoutMs }), timeout, aborted]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    outer?.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+/** The value the model and later `$ref`s see: structured data when present, else the text. */
+export function normalizeToolResult(result: ToolCallResult): unknown {
+  return result.data !== undefined && result.data !== null ? result.data : result.text;
+}
+
+/**
+ * Runs the calls of `scope` (see iterationScope) with the mode's concurrency, records them in
+ * `state`, and returns one outcome per call that was attempted or could not run.
+ */
+export async function executeScope(plan: Plan, scope: readonly ScheduledCall[], state: ExecutionState, options: ExecutorOptions): Promise<ToolOutcome[]> {
+  const now = options.now ?? (() => performance.now());
+  const succeeded = new Set([...state.executed.values()].filter((e) => e.ok).map((e) => e.id));
+  const failed = new Set([...state.executed.values()].filter((e) => !e.ok).map((e) => e.id));
+  const running = new Map<string, Promise<void>>();
+  const outcomes: ToolOutcome[] = [];
+  const startedSteps = new Set<number>();
+
+  const startStep = (stepIndex: number) => {
+    if (startedSteps.has(stepIndex)) return;
+    startedSteps.add(stepIndex);
+    const step = plan.steps[stepIndex];
+    options.emit({
+      type: "step_start",
+      stepIndex,
+      description: step?.description ?? "",
+      toolIds: scope.filter((c) => c.stepIndex === stepIndex).map((c) => c.call.id),
+    });
+  };
+
+  const record = (outcome: ToolOutcome, executed: boolean) => {
+    outcomes.push(outcome);
+    if (outcome.ok) {
+      succeeded.add(outcome.toolId);
+      state.results.set(outcome.toolId, outcome.result);
+    } else {
+      failed.add(outcome.toolId);
+    }
+    if (executed) {
+      const call = scope.find((c) => c.call.id === outcome.toolId)?.call;
+      state.executed.set(outcome.toolId, {
+        id: outcome.toolId,
+        name: outcome.toolName,
+        arguments: call?.arguments ?? {},
+        ok: outcome.ok,
+      });
+    }
+  };
+
+  for (;;) {
+    if (!options.signal?.aborted) {
+      const ready = readyCalls(scope, { succeeded, failed, running: new Set(running.keys()) }, options.mode);
+      for (const c of ready) {
+        startStep(c.stepIndex);
+        const task = runOne(c, state, options, now).then(({ outcome, executed }) => {
+          running.delete(c.call.id);
+          record(outcome, executed);
+        });
+        running.set(c.call.id, task);
+      }
+    }
+    if (running.size === 0) break;
+    await Promise.race(running.values());
+  }
+
+  for (const c of blockedCalls(scope, { succeeded, failed, running: new Set() })) {
+    const failedDeps = c.deps.filter((d) => failed.has(d) || !succeeded.has(d));
+    const message = `Nicht ausgeführt: "${c.call.id}" braucht das Ergebnis von ${failedDeps.map((d) => `"${d}"`).join(", ")}, das fehlt (fehlgeschlagen).`;
+    options.emit({ type: "tool_error", toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, errorKind: "dependency_failed", message, durationMs: 0, attempts: 0 });
+    outcomes.push({ toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, arguments: c.call.arguments, ok: false, error: message, errorKind: "dependency_failed", durationMs: 0, attempts: 0 });
+  }
+  return outcomes;
+}
+
+async function runOne(
+  c: ScheduledCall,
+  state: ExecutionState,
+  options: ExecutorOptions,
+  now: () => number,
+): Promise<{ outcome: ToolOutcome; executed: boolean }> {
+  const { call, stepIndex } = c;
+  const started = now();
+  const tool = options.catalog.get(call.name);
+  const base = { toolId: call.id, toolName: call.name, stepIndex };
+  const fail = (errorKind: ToolErrorKind, message: string, args: Record<string, unknown>, attempts: number, executed: boolean) => {
+    const durationMs = now() - started;
+    options.emit({ type: "tool_error", ...base, errorKind, message, durationMs, attempts });
+    return { outcome: { ...base, arguments: args, ok: false, error: message, errorKind, durationMs, attempts }, executed };
+  };
+
+  let args: Record<string, unknown>;
+  try {
+    args = prepareArguments(call, tool, (v) => resolveRefs(v, state.results, options.userCtx));
+  } catch (error) {
+    if (error instanceof RefError) return fail("ref", error.message, call.arguments, 0, false);
+    return fail("ref", errorText(error), call.arguments, 0, false);
+  }
+  if (tool) {
+    const check = options.validator.check(tool, args);
+    if (!check.ok) {
+      return fail("invalid_arguments", `Argumente passen nicht zum Eingabe-Schema: ${check.issues.map((i) => i.message).join(" ")}`, args, 0, false);
+    }
+  }
+
+  const approval = await decideApproval({ toolId: call.id, toolName: call.name, arguments: args, tool }, options.approval, options.approve, options.signal);
+  if (approval.by !== "read-only") options.emit({ type: "approval", toolId: call.id, toolName: call.name, outcome: approval });
+  if (!approval.allowed) return fail("rejected", approval.message, args, 0, true);
+
+  const policy = options.retry;
+  const transient = policy.isTransient ?? isTransientError;
+  for (let attempt = 1; ; attempt++) {
+    options.emit({ type: "tool_call", ...base, arguments: args, attempt });
+    try {
+      const result = await callWithTimeout(options.client, call.name, args, options.toolTimeoutMs, options.signal);
+      if (result.isError) {
+        const text = result.text || (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
+        return fail("tool", text || `Das Tool "${call.name}" meldete einen Fehler ohne Text.`, args, attempt, true);
+      }
+      const value = normalizeToolResult(result);
+      const durationMs = now() - started;
+      options.emit({ type: "tool_result", ...base, result: value, durationMs, attempts: attempt });
+      return { outcome: { ...base, arguments: args, ok: true, result: value, durationMs, attempts: attempt }, executed: true };
+    } catch (error) {
+      const isTimeout = error instanceof ToolTimeoutError;
+      const retryable = !options.signal?.aborted && attempt <= policy.retries && (isTimeout ? policy.retryTimeouts === true : transient(error));
+      if (retryable) {
+        await sleep(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal);
+        continue;
+      }
+      if (isTimeout) return fail("timeout", error.message, args, attempt, true);
+      const prefix = options.signal?.aborted ? "Abgebrochen" : `Aufruf von "${call.name}" fehlgeschlagen`;
+      return fail("exception", `${prefix}: ${errorText(error)}`, args, attempt, true);
+    }
+  }
+}

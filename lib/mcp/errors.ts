@@ -1,0 +1,36 @@
+// Typed errors of the MCP client side. Messages say what to do.
+
+/** The travel server did not start or did not answer in time. `output` holds its stderr. */
+export class TravelServerStartError extends Error {
+  override name = "TravelServerStartError";
+  constructor(
+    message: string,
+    readonly input: { command: string[]; timeoutMs: number },
+    readonly output: string,
+  ) {
+    super(output.trim() ? `${message}\n--- Ausgabe des Servers (stderr) ---\n${output.trim()}` : message);
+  }
+}
+
+/** The MCP server could not be reached (also not after one reconnect). */
+export class McpConnectionError extends Error {
+  override name = "McpConnectionError";
+  constructor(
+    message: string,
+    readonly input: { target: string; tool?: string },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A tool call did not finish within its time limit. */
+export class McpToolTimeoutError extends Error {
+  override name = "McpToolTimeoutError";
+  constructor(
+    message: string,
+    readonly input: { tool: string; args: Record<string, unknown>; timeoutMs: number },
+  ) {
+    super(message);
+  }
+}

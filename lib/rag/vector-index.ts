@@ -1,0 +1,131 @@
+// A small typed wrapper around faiss-node: cosine similarity as inner product on unit vectors
+// (IndexFlatIP), the Python original's squared L2 (IndexFlatL2), or an approximate HNSW graph.
+// For unit vectors ‖a − b‖² = 2 − 2·a·b, so L2 and inner product give the same ranking.
+import { existsSync } from "node:fs";
+import faiss from "faiss-node";
+import { DimensionMismatchError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+
+/** "flat": exact search over all vectors; "hnsw": approximate graph search (HNSW32) for large corpora. */
+export type IndexKind = "flat" | "hnsw";
+/** "ip": inner product (cosine on unit vectors, higher = closer); "l2": squared L2 distance (lower = closer). */
+export type IndexMetric = "ip" | "l2";
+
+export interface VectorIndexOptions {
+  kind?: IndexKind;
+  metric?: IndexMetric;
+  /** Neighbours per node of the HNSW graph (default 32). */
+  hnswM?: number;
+}
+
+export interface SearchHit {
+  /** Position of the vector in insertion order. */
+  id: number;
+  /** Inner product (ip) or squared L2 distance (l2), as FAISS reports it. */
+  score: number;
+}
+
+type FaissIndex = InstanceType<typeof faiss.Index>;
+
+function checkDimension(d: number): number {
+  if (!Number.isInteger(d) || d < 1) throw new RagInputError(`Die Dimension muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(d)}.`, d);
+  return d;
+}
+
+export class VectorIndex {
+  private constructor(
+    private readonly index: FaissIndex,
+    readonly dimension: number,
+    readonly kind: IndexKind,
+    readonly metric: IndexMetric,
+  ) {}
+
+  static create(dimension: number, options: VectorIndexOptions = {}): VectorIndex {
+    const d = checkDimension(dimension);
+    const kind = options.kind ?? "flat";
+    const metric = options.metric ?? "ip";
+    if (kind !== "flat" && kind !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(kind)}" (erlaubt: flat, hnsw).`, kind);
+    if (metric !== "ip" && metric !== "l2") throw new RagInputError(`Unbekannte Metrik "${String(metric)}" (erlaubt: ip, l2).`, metric);
+    const m = options.hnswM ?? 32;
+    if (!Number.isInteger(m) || m < 2) throw new RagInputError(`hnswM muss eine ganze Zahl ≥ 2 sein, erhalten: ${String(m)}.`, m);
+    let index: FaissIndex;
+    if (kind === "hnsw") {
+      const faissMetric = metric === "ip" ? faiss.MetricType.METRIC_INNER_PRODUCT : faiss.MetricType.METRIC_L2;
+      index = faiss.Index.fromFactory(d, `HNSW${m}`, faissMetric);
+    } else {
+      index = metric === "ip" ? new faiss.IndexFlatIP(d) : new faiss.IndexFlatL2(d);
+    }
+    return new VectorIndex(index, d, kind, metric);
+  }
+
+  /** Reads an index written by {@link save}; `kind` and `metric` come from the caller's manifest. */
+  static load(file: string, options: { kind: IndexKind; metric: IndexMetric; dimension?: number }): VectorIndex {
+    if (!existsSync(file)) throw new RagFileNotFoundError(file, "Index-Datei");
+    let index: FaissIndex;
+    try {
+      index = faiss.Index.read(file);
+    } catch (error) {
+      throw new IndexStoreError(file, error instanceof Error ? error.message : String(error));
+    }
+    const d = index.getDimension();
+    if (options.dimension !== undefined && d !== options.dimension) throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);
+    return new VectorIndex(index, d, options.kind, options.metric);
+  }
+
+  get size(): number {
+    return this.index.ntotal();
+  }
+
+  /** Higher score = closer for "ip"; lower = closer for "l2". */
+  get higherIsBetter(): boolean {
+    return this.metric === "ip";
+  }
+
+  private flatten(vectors: ReadonlyArray<ArrayLike<number>>, context: string): number[] {
+    const flat = new Array<number>(vectors.length * this.dimension);
+    vectors.forEach((v, i) => {
+      if (v.length !== this.dimension) throw new DimensionMismatchError(this.dimension, v.length, `${context}, Vektor ${i}`);
+      for (let j = 0; j < v.length; j++) {
+        const x = v[j] ?? Number.NaN;
+        if (!Number.isFinite(x)) throw new RagInputError(`${context}: Vektor ${i} enthält einen ungültigen Wert (${x}) an Stelle ${j}.`, v);
+        flat[i * this.dimension + j] = x;
+      }
+    });
+    return flat;
+  }
+
+  /** Appends vectors; their ids continue from the current size. */
+  add(vectors: ReadonlyArray<ArrayLike<number>>): void {
+    if (vectors.length === 0) return;
+    this.index.add(this.flatten(vectors, "add"));
+  }
+
+  /** The k closest vectors, best first (fewer if the index holds fewer). */
+  search(query: ArrayLike<number>, k: number): SearchHit[] {
+    return this.searchMany([query], k)[0] ?? [];
+  }
+
+  /** Batched search: one result list per query. */
+  searchMany(queries: ReadonlyArray<ArrayLike<number>>, k: number): SearchHit[][] {
+    if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
+    const flat = this.flatten(queries, "search");
+    const n = Math.min(k, this.size);
+    if (n === 0 || queries.length === 0) return queries.map(() => []);
+    const { distances, labels } = this.index.search(flat, n);
+    return queries.map((_, q) => {
+      const hits: SearchHit[] = [];
+      for (let i = q * n; i < (q + 1) * n; i++) {
+        const id = labels[i] ?? -1;
+        if (id >= 0) hits.push({ id, score: distances[i] ?? Number.NaN });
+      }
+      return hits;
+    });
+  }
+
+  save(file: string): void {
+    this.index.write(file);
+  }
+
+  toBuffer(): Buffer {
+    return this.index.toBuffer();
+  }
+}
