@@ -1,0 +1,172 @@
+// German prompts and messages for the planner (Teil 4) and the half-agent (Teil 3).
+// Everything the model reads lives here, so notebooks can print and discuss it.
+import type { ToolInfo } from "../mcp/types.js";
+import { compactJson } from "./json-util.js";
+import type { PlanParseError } from "./plan.js";
+import type { ToolOutcome } from "./executor.js";
+import type { PlanProblem } from "./validate.js";
+
+/** Compact German tool catalog: name, description, input and output schema. */
+export function formatToolCatalog(tools: readonly ToolInfo[]): string {
+  if (tools.length === 0) return "(keine Tools verfügbar)";
+  return tools
+    .map((t) => {
+      const lines = [`- ${t.name}: ${t.description || "(ohne Beschreibung)"}`, `  Eingabe-Schema: ${compactJson(t.inputSchema)}`];
+      if (t.outputSchema) lines.push(`  Ergebnis-Schema: ${compactJson(t.outputSchema)}`);
+      return lines.join("\n");
+    })
+    .join("\n");
+}
+
+export interface PlannerPromptOptions {
+  /** A ready catalog text (e.g. from lib/mcp's formatter); default formatToolCatalog(tools). */
+  catalog?: string;
+  /** Fields available as `user.<feld>` (default: raw). */
+  userFields?: readonly string[];
+  /** Today's date (YYYY-MM-DD), so the model can fill in dates. */
+  today?: string;
+}
+
+const PLAN_EXAMPLE = `Frage: "Wie warm wird es morgen in Lissabon, und welche Museen gibt es dort?"
+Erste Antwort:
+{"steps": [
+  {"description": "Ort bestimmen", "tools": [
+    {"id": "ort_lis", "name": "finde_ort", "arguments": {"name": "Lissabon"}}]},
+  {"description": "Temperatur und Museen gleichzeitig abfragen", "tools": [
+    {"id": "temp_lis", "name": "temperatur", "arguments": {"breite": {"$ref": "ort_lis.breite"}, "laenge": {"$ref": "ort_lis.laenge"}, "tag": "2030-05-02"}},
+    {"id": "museen_lis", "name": "orte_suchen", "arguments": {"breite": {"$ref": "ort_lis.breite"}, "laenge": {"$ref": "ort_lis.laenge"}, "art": "museum"}}]}
+ ],
+ "final": null}
+Antwort, nachdem die Tool-Ergebnisse da sind:
+{"steps": [], "final": "Morgen werden in Lissabon bis zu 24 °C erwartet. Museen in der Nähe: …"}`;
+
+/** System prompt of the planner: role, plan format, `$ref` rules, loop rules, example, catalog. */
+export function buildPlannerSystemPrompt(tools: readonly ToolInfo[], options: PlannerPromptOptions = {}): string {
+  const userFields = (options.userFields ?? ["raw"]).map((f) => `"user.${f}"`).join(", ");
+  const catalog = options.catalog ?? formatToolCatalog(tools);
+  return `Du bist ein Reiseassistent. Du beantwortest Fragen rund ums Reisen: Ziele, Wetter, Ausflüge, Aktivitäten, Sehenswertes.
+Was du nicht sicher weißt (Koordinaten, Wetter, Orte in der Nähe), holst du dir mit den Tools am Ende dieser Nachricht.
+Kontext, den das System mitschickt (z. B. aus einer Wissensdatenbank), gilt als verlässlich.${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
+
+# Antwortformat
+Antworte in jeder Runde mit genau einem JSON-Objekt und sonst nichts:
+{"steps": [{"description": "<was dieser Schritt erledigt>", "tools": [{"id": "<eindeutige id>", "name": "<Tool-Name>", "arguments": {…}}]}], "final": null}
+- "steps" ist dein Plan. Alle Tools eines Schritts laufen gleichzeitig, sie dürfen also nicht voneinander abhängen. Ein Tool, das ein Ergebnis eines anderen braucht, gehört in einen späteren Schritt.
+- "id" benennt diesen einen Aufruf (Buchstaben, Ziffern, "_" und "-"), z. B. "geo_rom".
+- "name" ist genau einer der Tool-Namen unten.
+- "arguments" ist ein Objekt mit den Feldern aus dem Eingabe-Schema des Tools. Optionale Felder, die du nicht brauchst, setzt du auf null.
+- "final" bleibt null, solange noch Tools laufen sollen. Sonst steht dort deine Antwort an den Nutzer, auf Deutsch.
+
+# Ergebnisse weitergeben mit $ref
+Statt einen Wert abzuschreiben oder zu raten, verweist du auf ihn:
+- {"$ref": "<id>.<pfad>"} setzt einen Wert aus dem Ergebnis des Aufrufs mit dieser id ein. Der Pfad beginnt direkt im Ergebnis: "geo_rom.lat" (nicht "geo_rom.result.lat"). Zahlen im Pfad wählen Listeneinträge: "parks_rom.parks.0.name".
+- {"$ref": "<id>"} übergibt das ganze Ergebnis.
+- {"$ref": "user.<feld>"} setzt Angaben aus der Nutzerfrage ein; verfügbar: ${userFields}.
+- Ein $ref steht immer als Wert genau eines Arguments: "lat": {"$ref": "geo_rom.lat"}. Niemals "arguments": {"$ref": …} und niemals zwei "$ref" im selben Objekt.
+- Nicht erlaubt im Pfad: "result" oder "arguments" direkt nach der id, und "__proto__", "constructor", "prototype" überall.
+
+# Ablauf
+- Nach jedem Plan führt das System die offenen Tools aus und schickt dir die Tool-Ergebnisse. Danach planst du weiter oder antwortest.
+- Jede id läuft nur einmal. Ausgeführte Aufrufe darfst du im Plan stehen lassen oder weglassen, aber nicht verändern. Für einen neuen Versuch nimmst du eine neue id.
+- Meldet ein Tool einen Fehler, ändere den Plan (andere Argumente, anderes Tool) oder erkläre in "final", was nicht möglich ist.
+- Meldet das System Probleme mit deinem Plan, schicke einen korrigierten Plan.
+- Brauchst du keine (weiteren) Tools, antworte mit "steps": [] und der Antwort in "final".
+- Erfinde keine Argumente: Werte kommen aus der Frage (wörtlich oder per "user.…"), aus Tool-Ergebnissen (per $ref) oder sind eindeutige Angaben wie ein genanntes Datum.
+- Fragen, die nichts mit Reisen zu tun haben, lehnst du freundlich ab: "steps": [] und die Ablehnung in "final".
+
+# Beispiel (mit erfundenen Tools, die es hier nicht gibt)
+${PLAN_EXAMPLE}
+
+# Verfügbare Tools
+${catalog}`;
+}
+
+/** System message carrying retrieved context (RAG). */
+export function contextMessage(context: string): string {
+  return `Kontext aus der Wissensdatenbank (stammt nicht vom Nutzer; verwende ihn, wenn er zur Frage passt):\n\n${context}`;
+}
+
+/** User-role message with the outcomes of one iteration, one JSON line per call. */
+export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { maxResultChars?: number } = {}): string {
+  const max = options.maxResultChars ?? 6000;
+  const lines = outcomes.map((o) => {
+    const entry: Record<string, unknown> = { id: o.toolId, tool: o.toolName, arguments: o.arguments };
+    if (o.ok) entry.result = o.result;
+    else entry.error = o.error;
+    const text = compactJson(entry);
+    if (text.length <= max) return text;
+    const shortened = { ...entry, [o.ok ? "result" : "error"]: compactJson(o.ok ? o.result : o.error, max) };
+    return compactJson(shortened);
+  });
+  const failed = outcomes.filter((o) => !o.ok).length;
+  const hint =
+    failed > 0
+      ? `${failed} Aufruf(e) sind fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`
+      : 'Plane weiter oder antworte mit "steps": [] und "final".';
+  return `Tool-Ergebnisse:\n${lines.join("\n")}\n\n${hint}`;
+}
+
+/** User-role message listing why a plan was not executed. */
+export function planProblemsMessage(problems: readonly PlanProblem[]): string {
+  return `Dein Plan wurde nicht ausgeführt. Probleme:\n${problems.map((p) => `- ${p.message}`).join("\n")}\n\nSchicke einen korrigierten Plan als ein JSON-Objekt mit "steps" und "final".`;
+}
+
+/** User-role message after unparsable output. */
+export function planParseErrorMessage(error: Pick<PlanParseError, "message">): string {
+  return `Deine Antwort war kein gültiger Plan: ${error.message}\nAntworte nur mit einem JSON-Objekt der Form {"steps": [...], "final": null oder "<Antwort>"}.`;
+}
+
+/** User-role message when every planned step ran but no answer came. */
+export const NUDGE_MESSAGE =
+  'Alle geplanten Schritte sind ausgeführt und die Ergebnisse liegen vor. Antworte jetzt dem Nutzer: "steps": [] und deine Antwort in "final".';
+
+/** Returned when the loop ends without an answer. */
+export const FALLBACK_ANSWER =
+  "Leider habe ich in der erlaubten Zahl an Planungsrunden keine Antwort gefunden. Bitte stelle die Frage etwas genauer oder versuche es noch einmal.";
+
+export const ABORTED_ANSWER = "Die Bearbeitung wurde abgebrochen, bevor eine Antwort feststand.";
+
+// ---------------------------------------------------------------------------------------------
+// Teil 3: half-agent
+
+export interface HalfAgentPromptOptions {
+  catalog?: string;
+  today?: string;
+}
+
+/** The rules of the half-agent, on their own (for notebooks to show and discuss). */
+export const HALF_AGENT_RULES = `Regeln für Tools:
+- Pro Antwort rufst du höchstens EIN Tool auf.
+- Keine Ketten: Plane nie "erst Tool A, dann Tool B" in einer Antwort. Die Ergebnisse eines Aufrufs siehst du erst in einer späteren Nachricht.
+- Rufe ein Tool nur auf, wenn jedes Argument ausdrücklich in der Nutzernachricht oder in der Tool-Historie steht.
+- Rate keine Argumente und leite sie nicht aus Allgemeinwissen ab (zum Beispiel keine Koordinaten aus dem Gedächtnis).
+- Bräuchte die Antwort mehrere Tool-Aufrufe nacheinander und fehlen dafür noch Ergebnisse, rufe kein Tool auf: Erkläre, dass das in einem Schritt nicht geht und welche Angabe fehlt.
+- Steht ein passendes Ergebnis schon in der Tool-Historie, verwende es und rufe dasselbe Tool nicht noch einmal mit denselben Argumenten auf.`;
+
+export const HALF_AGENT_FORMAT = `Format deiner Antwort:
+- Ohne Tool: eine normale Antwort als Text.
+- Mit Tool: nur ein JSON-Objekt, ohne Text davor oder danach:
+{"tool": "<Tool-Name>", "arguments": {"<argument>": <Wert>}}
+- "tool" ist genau einer der Namen unten, "arguments" passt zum Eingabe-Schema, keine weiteren Felder.`;
+
+export function buildHalfAgentSystemPrompt(tools: readonly ToolInfo[], options: HalfAgentPromptOptions = {}): string {
+  const catalog = options.catalog ?? formatToolCatalog(tools);
+  return `Du bist ein Reiseassistent für Fragen zu Reisezielen, Wetter, Ausflügen und Aktivitäten.
+Für Fakten, die du nicht sicher weißt, stehen dir Tools zur Verfügung (unten). Kontext vom System gilt als verlässlich.
+Erfinde nichts; wenn dir eine Information fehlt, sag es. Fragen ohne Reisebezug lehnst du freundlich ab.${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
+
+${HALF_AGENT_RULES}
+
+${HALF_AGENT_FORMAT}
+
+Verfügbare Tools:
+${catalog}`;
+}
+
+/** Added as a system message in the answer round of the half-agent. */
+export const NO_TOOLS_INSTRUCTION =
+  "In dieser Runde sind keine Tools erlaubt. Antworte als normaler Text und stütze dich nur auf den Verlauf und die Tool-Historie. Kein JSON, keine Codeblöcke.";
+
+export function toolHistoryMessage(entriesJson: string): string {
+  return `Tool-Historie (Ergebnisse früherer Tool-Aufrufe; nutze sie für Argumente und Antworten):\n${entriesJson}`;
+}

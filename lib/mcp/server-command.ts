@@ -1,0 +1,29 @@
+// How to run the travel server as a child process: this Node binary with tsx's loader (no extra tsx
+// wrapper process, so a kill reaches the server itself). Files are found via loadConfig().root.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadConfig } from "../config.js";
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+}
+
+export function travelServerCommand(flags: string[], root: string = loadConfig().root): ServerCommand {
+  const main = join(root, "mcp-server-travel", "src", "main.ts");
+  if (!existsSync(main)) {
+    throw new Error(`Reise-Server nicht gefunden: ${main}. Ist WORKSHOP_ROOT bzw. der Projektordner richtig?`);
+  }
+  const tsx = createRequire(join(root, "package.json")).resolve("tsx");
+  return { command: process.execPath, args: ["--import", pathToFileURL(tsx).href, main, ...flags], cwd: root };
+}
+
+/** process.env without undefined values (child_process and the SDK want plain strings). */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return { ...env, ...extra };
+}

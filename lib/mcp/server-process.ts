@@ -1,0 +1,162 @@
+// startTravelServer(): runs the travel server as a child process, waits until it answers and returns
+// its URL. The child never outlives its parent: it is killed on exit, and it watches our pid and its
+// stdin pipe itself (covers Ctrl-C, a crashed script, a restarted notebook kernel).
+import { spawn, type ChildProcess } from "node:child_process";
+import { loadConfig } from "../config.js";
+import { TravelServerStartError } from "./errors.js";
+import { childEnv, travelServerCommand } from "./server-command.js";
+
+export interface StartTravelServerOptions {
+  /** Use only bundled data (default: TRAVEL_OFFLINE from the config). */
+  offline?: boolean;
+  /** Port (default 0 = any free port; the URL says which). */
+  port?: number;
+  host?: string;
+  /** How long to wait for the server to answer (default 30 s). */
+  timeoutMs?: number;
+  /** Extra environment variables for the server (e.g. TRAVEL_TODAY, upstream URLs). */
+  env?: Record<string, string>;
+  /** Receives every stderr line of the server (default: kept, see logs()). */
+  onLog?: (line: string) => void;
+}
+
+export interface TravelServerHandle {
+  /** Streamable HTTP endpoint, e.g. http://127.0.0.1:41234/mcp */
+  url: string;
+  pid: number;
+  mode: "online" | "offline";
+  /** The server's stderr so far (last 64 KB). */
+  logs(): string;
+  /** True once the process has exited. */
+  readonly exited: boolean;
+  /** Stops the server (SIGTERM, then SIGKILL after 3 s) and resolves when the process is gone. */
+  stop(): Promise<void>;
+}
+
+const LISTENING = /MCP travel server listening on (http:\/\/\S+) \(mode: (online|offline)\)/;
+const LOG_LIMIT = 64 * 1024;
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const child of running) child.kill("SIGKILL");
+  });
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function killChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM");
+    if (!(await waitForExit(child, 3000))) {
+      child.kill("SIGKILL");
+      await waitForExit(child, 2000);
+    }
+  }
+  running.delete(child);
+}
+
+async function answers(url: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await fetch(new URL("/healthz", url), { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
+  const config = loadConfig();
+  const offline = options.offline ?? config.travelOffline;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const flags = ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0), "--parent-pid", String(process.pid)];
+  if (offline) flags.push("--offline");
+  const cmd = travelServerCommand(flags, config.root);
+  const commandLine = [cmd.command, ...cmd.args];
+
+  installExitHook();
+  const child = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env: childEnv(options.env), stdio: ["pipe", "ignore", "pipe"] });
+  running.add(child);
+  let log = "";
+  let pending = "";
+  let onLine: ((line: string) => void) | undefined;
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    log = (log + chunk).slice(-LOG_LIMIT);
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      options.onLog?.(line);
+      onLine?.(line);
+    }
+  });
+  child.stdin?.on("error", () => undefined); // the child may exit before we close the pipe
+
+  const fail = async (message: string): Promise<never> => {
+    await killChild(child);
+    throw new TravelServerStartError(message, { command: commandLine, timeoutMs }, log);
+  };
+
+  let ready: { url: string; mode: "online" | "offline" };
+  try {
+    ready = await new Promise<{ url: string; mode: "online" | "offline" }>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`Der Reise-Server hat nach ${timeoutMs} ms noch nicht geantwortet.`)),
+        timeoutMs,
+      );
+      const done = () => clearTimeout(timer);
+      onLine = (line) => {
+        const m = LISTENING.exec(line);
+        if (m) {
+          done();
+          resolve({ url: m[1]!, mode: m[2] as "online" | "offline" });
+        }
+      };
+      child.once("error", (error) => {
+        done();
+        reject(new Error(`Der Reise-Server konnte nicht gestartet werden: ${error.message}`));
+      });
+      child.once("exit", (code, signal) => {
+        done();
+        reject(new Error(`Der Reise-Server hat sich beim Start beendet (Exit-Code ${code ?? signal}).`));
+      });
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  onLine = undefined;
+  if (!(await answers(ready.url, Math.min(5000, timeoutMs)))) {
+    return fail(`Der Reise-Server meldet ${ready.url}, antwortet dort aber nicht.`);
+  }
+
+  // Neither the child nor its pipes keep this process alive; the exit hook and the child's parent watch clean up.
+  child.unref();
+  for (const stream of [child.stdin, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+
+  return {
+    url: ready.url,
+    pid: child.pid!,
+    mode: ready.mode,
+    logs: () => log,
+    get exited() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
+    stop: () => killChild(child),
+  };
+}
