@@ -50,9 +50,14 @@ export function describeType(schema: Schema): string {
 function constraints(schema: Schema): string[] {
   const out: string[] = [];
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength } = schema;
-  const low = exclusiveMinimum !== undefined ? `größer als ${exclusiveMinimum}` : minimum !== undefined ? `ab ${minimum}` : undefined;
-  const high = exclusiveMaximum !== undefined ? `kleiner als ${exclusiveMaximum}` : maximum !== undefined ? `bis ${maximum}` : undefined;
-  if (low || high) out.push([low, high].filter(Boolean).join(" "));
+  const inclusiveRange = minimum !== undefined && maximum !== undefined && exclusiveMinimum === undefined && exclusiveMaximum === undefined;
+  if (inclusiveRange) out.push(`von ${minimum} bis ${maximum}`);
+  else {
+    if (exclusiveMinimum !== undefined) out.push(`größer als ${exclusiveMinimum}`);
+    else if (minimum !== undefined) out.push(`mindestens ${minimum}`);
+    if (exclusiveMaximum !== undefined) out.push(`kleiner als ${exclusiveMaximum}`);
+    else if (maximum !== undefined) out.push(`höchstens ${maximum}`);
+  }
   if (typeof minLength === "number" && minLength > 0) out.push(`mindestens ${minLength} Zeichen`);
   if (typeof maxLength === "number") out.push(`höchstens ${maxLength} Zeichen`);
   if ("default" in schema) out.push(`Standard ${fmt(schema.default)}`);

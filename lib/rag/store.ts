@@ -224,6 +224,16 @@ export function getRagContext(store: RagStore, query: string, k = 3): Promise<Ra
   return store.getRagContext(query, k);
 }
 
+/** The hash recorded in a manifest file, or undefined if it cannot be read. */
+function storedHash(manifestFile: string): string | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(manifestFile, "utf8")) as { hash?: unknown };
+    return typeof parsed.hash === "string" ? parsed.hash : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function storeFiles(folder: string, name: string) {
   if (!/^[\w.-]+$/u.test(name)) throw new RagInputError(`Ungültiger Store-Name "${name}" (erlaubt: Buchstaben, Ziffern, . _ -).`, name);
   return { indexFile: join(folder, `${name}.faiss`), manifestFile: join(folder, `${name}.json`) };
@@ -266,17 +276,18 @@ export async function openRagStore(options: OpenRagStoreOptions = {}): Promise<R
   const hash = storeHash(documents, embedder, options);
   const status = options.onStatus ?? (() => {});
   if (!options.rebuild && existsSync(manifestFile)) {
-    try {
-      const store = RagStore.load(cacheDir, embedder, name);
-      if (store.hash === hash) {
+    if (storedHash(manifestFile) !== hash) {
+      status("Korpus, Modell oder Parameter geändert: Index wird neu gebaut.");
+    } else {
+      try {
+        const store = RagStore.load(cacheDir, embedder, name);
         store.loadedFromCache = true;
         status(`Index aus dem Cache geladen (${store.chunks.length} Chunks): ${dirname(manifestFile)}`);
         return store;
+      } catch (error) {
+        status(`Gespeicherter Index nicht nutzbar (${error instanceof Error ? error.name : "Fehler"}): wird neu gebaut.`);
+        rmSync(manifestFile, { force: true });
       }
-      status("Korpus, Modell oder Parameter geändert: Index wird neu gebaut.");
-    } catch (error) {
-      status(`Gespeicherter Index nicht nutzbar (${error instanceof Error ? error.name : "Fehler"}): wird neu gebaut.`);
-      rmSync(manifestFile, { force: true });
     }
   }
   const store = await RagStore.build(documents, embedder, options);

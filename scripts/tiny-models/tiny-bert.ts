@@ -168,12 +168,12 @@ function makeWeights(seed: number): Weights {
   const word = new Float32Array(vocab.length * h);
   vocab.forEach((token, id) => word.set(tokenVector(token, seed, h), id * h));
   const rng = mulberry32(hash32("layers", seed));
-  const position = Float32Array.from(gaussians(rng, TINY_BERT_MAX_POSITIONS * h), (x) => x * 0.002);
-  const tokenType = Float32Array.from(gaussians(rng, TYPE_VOCAB_SIZE * h), (x) => x * 0.002);
+  const position = Float32Array.from(gaussians(rng, TINY_BERT_MAX_POSITIONS * h), (x) => x * 0.02);
+  const tokenType = Float32Array.from(gaussians(rng, TYPE_VOCAB_SIZE * h), (x) => x * 0.02);
   // Scale 2 keeps tanh mostly in its near-linear range, so similarities survive the layer.
   const dense = new Float32Array(h * h);
   orthogonal(rng, h, 2).forEach((row, r) => dense.set(row, r * h));
-  const bias = Float32Array.from(gaussians(rng, h), (x) => x * 0.0);
+  const bias = Float32Array.from(gaussians(rng, h), (x) => x * 0.01);
   return { vocab, word, position, tokenType, dense, bias };
 }
 

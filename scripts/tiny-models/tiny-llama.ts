@@ -102,11 +102,13 @@ function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenC
   rule("adjective", endings, 16);
   rule("ending", eot, 28);
   rule("ending", quote, 12);
+  rule("ending", starters, 8); // a string that must be longer gets another sentence
   rule("other", endings, 10);
   rule("other", eot, 4);
   rule("digit", [closeBrace ?? -1, closeBracket ?? -1].filter((i) => i >= 0), 8);
   rule("digit", comma, 3);
   rule("digit", eot, 8);
+  rule("digit", quote, 10); // inside a string a digit is followed by the closing quote
   rule("digit", digits, -12);
   rule("digit", dot, -12);
   rule("digit", ["e", "E"].map(id), -30);
@@ -122,8 +124,10 @@ function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenC
   rule("closeBrace", closeBrace, 2);
   rule("closeBrace", eot, 18);
   rule("closeBrace", comma, -2);
+  rule("closeBrace", quote, 10); // only reachable inside a string: close it
   rule("closeBracket", closeBrace, 6);
   rule("closeBracket", eot, 18);
+  rule("closeBracket", quote, 10);
   rule("comma", quote, 4);
   rule("comma", openBrace, 4);
   rule("comma", digits, 2);

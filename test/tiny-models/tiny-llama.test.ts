@@ -301,6 +301,7 @@ describe("tiny Llama GGUF", { timeout: 120_000 }, () => {
     let exponentForms = 0;
     let ms = 0;
     const failures: string[] = [];
+    const outputTokensBefore = sequence.tokenMeter.getState().usedOutputTokens;
     for (const [name, schema] of Object.entries(SCHEMAS)) {
       const grammar = await llama.createGrammarForJsonSchema(toGrammarSchema(schema) as never);
       const validate = ajv.compile(schema);
@@ -323,7 +324,11 @@ describe("tiny Llama GGUF", { timeout: 120_000 }, () => {
         session.resetChatHistory();
       }
     }
-    t.diagnostic(`grammar: ${valid}/${runs} valid JSON, ${(ms / runs).toFixed(1)} ms/run, ${exponentForms} numbers in exponent form`);
+    const generated = sequence.tokenMeter.getState().usedOutputTokens - outputTokensBefore;
+    t.diagnostic(
+      `grammar: ${valid}/${runs} valid JSON, ${(ms / runs).toFixed(1)} ms/run, ${(generated / runs).toFixed(1)} tokens/run ` +
+        `(~${Math.round((generated / ms) * 1000)} tokens/s incl. prompt), ${exponentForms} numbers in exponent form`,
+    );
     assert.ok(runs >= 100);
     assert.deepEqual(failures, []);
     assert.equal(exponentForms, 0);

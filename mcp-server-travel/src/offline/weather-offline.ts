@@ -70,7 +70,7 @@ export class OfflineWeather implements WeatherService {
       reference_years: null,
       note:
         `Offline-Schätzung aus langjährigen Monatsmittelwerten von ${city.name} ` +
-        `(${round(distanceKm)} km entfernt); keine echte Vorhersage und keine Messwerte.`,
+        `(${String(round(distanceKm)).replace(".", ",")} km entfernt); keine echte Vorhersage und keine Messwerte.`,
       raw: {
         city: city.name,
         distance_km: round(distanceKm),

@@ -1,0 +1,171 @@
+// Teil 3 "half-agent": the model proposes at most one tool call per message, a person (or the
+// notebook) runs it by hand, the result goes into a tool history, and a last round without tools
+// produces the answer. These helpers keep that teaching flow small and explicit.
+import * as z from "zod";
+import type { ChatMessage, JsonSchema } from "../llm/types.js";
+import type { ToolClient, ToolInfo } from "../mcp/types.js";
+import { dropNullOptionals, inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
+import { extractJsonObject } from "./json-extract.js";
+import { sameJson } from "./json-util.js";
+import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
+import { normalizeToolResult } from "./executor.js";
+
+export interface HalfAgentToolCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** What the model answered: one tool call, plain text, or something unusable (with the reason). */
+export type HalfAgentReply =
+  | { kind: "tool_call"; call: HalfAgentToolCall; json: string }
+  | { kind: "text"; call: null; text: string }
+  | { kind: "invalid"; call: null; reason: string };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(value: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+function looksLikeToolCall(value: unknown): boolean {
+  return isObject(value) && (own(value, "tool") !== undefined || (own(value, "name") !== undefined && (own(value, "arguments") !== undefined || own(value, "parameters") !== undefined)));
+}
+
+/** Interprets a JSON value (e.g. from grammar generation) as a half-agent reply. */
+export function halfAgentReplyFromJson(value: unknown, tools?: readonly ToolInfo[], json = JSON.stringify(value) ?? ""): HalfAgentReply {
+  if (isObject(value) && typeof own(value, "answer") === "string" && own(value, "tool") === undefined) {
+    return { kind: "text", call: null, text: own(value, "answer") as string };
+  }
+  if (!looksLikeToolCall(value) || !isObject(value)) {
+    return { kind: "invalid", call: null, reason: 'JSON ohne Feld "tool": erwartet {"tool": "<Name>", "arguments": {…}}.' };
+  }
+  const tool = own(value, "tool") ?? own(value, "name");
+  if (Array.isArray(tool) || Array.isArray(own(value, "tools"))) {
+    return { kind: "invalid", call: null, reason: "Mehrere Tools in einer Antwort; erlaubt ist höchstens ein Tool-Aufruf." };
+  }
+  if (typeof tool !== "string" || tool.trim() === "") return { kind: "invalid", call: null, reason: '"tool" muss der Name eines Tools sein.' };
+  const rawArgs = own(value, "arguments") ?? own(value, "parameters") ?? {};
+  if (!isObject(rawArgs)) return { kind: "invalid", call: null, reason: '"arguments" muss ein Objekt sein, z. B. {"destination": "Rom"}.' };
+  if (tools && !tools.some((t) => t.name === tool)) {
+    return { kind: "invalid", call: null, reason: `Ein Tool "${tool}" gibt es nicht. Verfügbar: ${tools.map((t) => t.name).join(", ")}.` };
+  }
+  const extra = Object.keys(value).filter((k) => !["tool", "name", "arguments", "parameters"].includes(k));
+  if (extra.length > 0) return { kind: "invalid", call: null, reason: `Unerwartete Felder im Tool-Aufruf: ${extra.join(", ")}.` };
+  return { kind: "tool_call", call: { tool, arguments: rawArgs }, json };
+}
+
+/**
+ * Reads the model's reply: one tool call as plain JSON, in a ```json block or with text around it,
+ * or a normal text answer. Two tool calls, unknown tools or broken JSON → kind "invalid" with reason.
+ */
+export function parseToolCall(text: unknown, tools?: readonly ToolInfo[]): HalfAgentReply {
+  if (typeof text !== "string" || text.trim() === "") return { kind: "invalid", call: null, reason: "Die Antwort ist leer." };
+  const found = extractJsonObject(text, { accept: looksLikeToolCall });
+  if (found.ok) {
+    const rest = text.replace(found.text, " ");
+    if (extractJsonObject(rest, { accept: looksLikeToolCall }).ok) {
+      return { kind: "invalid", call: null, reason: "Mehr als ein Tool-Aufruf in einer Antwort; erlaubt ist höchstens einer (keine Ketten)." };
+    }
+    return halfAgentReplyFromJson(found.value, tools, found.text);
+  }
+  if (found.kind === "rejected") {
+    const reply = halfAgentReplyFromJson(found.value, tools, found.candidate);
+    return reply.kind === "text" ? reply : { kind: "invalid", call: null, reason: `${found.reason} – erwartet {"tool": "<Name>", "arguments": {…}}.` };
+  }
+  if ((found.kind === "invalid_json" || found.kind === "truncated") && /"(tool|arguments)"\s*:/.test(text)) {
+    return { kind: "invalid", call: null, reason: found.reason };
+  }
+  return { kind: "text", call: null, text: text.trim() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool history and the manual execution
+
+export interface ToolHistoryEntry {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The normalized result (structured data preferred); absent on error. */
+  result?: unknown;
+  error?: string;
+}
+
+export type ToolHistory = ToolHistoryEntry[];
+
+/** An earlier entry with the same tool and arguments (the model should reuse it instead of calling again). */
+export function findInToolHistory(history: readonly ToolHistoryEntry[], call: HalfAgentToolCall): ToolHistoryEntry | undefined {
+  return history.find((e) => e.tool === call.tool && sameJson(e.arguments, call.arguments));
+}
+
+/** Runs one tool call by hand and returns the history entry (tool errors become `error`, never throws). */
+export async function executeToolCall(
+  client: ToolClient,
+  call: HalfAgentToolCall,
+  options: { tools?: readonly ToolInfo[]; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ToolHistoryEntry> {
+  const info = options.tools?.find((t) => t.name === call.tool);
+  const args = (info ? dropNullOptionals(call.arguments, info.inputSchema) : call.arguments) as Record<string, unknown>;
+  try {
+    const result = await client.callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs });
+    if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
+    return { tool: call.tool, arguments: args, result: normalizeToolResult(result) };
+  } catch (error) {
+    return { tool: call.tool, arguments: args, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function formatToolHistory(history: readonly ToolHistoryEntry[]): string {
+  return JSON.stringify(history, null, 1);
+}
+
+export interface HalfAgentMessagesOptions {
+  systemPrompt: string;
+  question: string;
+  /** Earlier conversation (user/assistant turns). */
+  history?: ChatMessage[];
+  toolHistory?: readonly ToolHistoryEntry[];
+  /** Retrieved context (RAG). */
+  context?: string;
+  /** False in the answer round: the model is told not to call tools (default true). */
+  allowTools?: boolean;
+}
+
+/** Messages for one half-agent round: system, context, history, tool history, [no tools], question. */
+export function buildHalfAgentMessages(options: HalfAgentMessagesOptions): ChatMessage[] {
+  const messages: ChatMessage[] = [{ role: "system", content: options.systemPrompt }];
+  if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
+  messages.push(...(options.history ?? []));
+  if (options.toolHistory && options.toolHistory.length > 0) {
+    messages.push({ role: "system", content: toolHistoryMessage(formatToolHistory(options.toolHistory)) });
+  }
+  if (options.allowTools === false) messages.push({ role: "system", content: NO_TOOLS_INSTRUCTION });
+  messages.push({ role: "user", content: options.question });
+  return messages;
+}
+
+/** The answer round: same messages with tools disallowed. */
+export function buildFinalAnswerMessages(options: Omit<HalfAgentMessagesOptions, "allowTools">): ChatMessage[] {
+  return buildHalfAgentMessages({ ...options, allowTools: false });
+}
+
+/**
+ * Grammar for "either a text answer or exactly one tool call":
+ * {"answer": "<Text>"} or {"tool": "<Name>", "arguments": {…declared types…}} (optional arguments may be null).
+ */
+export function buildHalfAgentJsonSchema(tools: readonly ToolInfo[]): JsonSchema {
+  const registry = z.registry<Record<string, unknown>>();
+  const answer = z.object({ answer: z.string() }).strict();
+  const calls = tools.map((tool) => {
+    const args: Record<string, z.ZodType> = {};
+    for (const prop of inputProperties(tool.inputSchema)) {
+      const declared = z.unknown();
+      const converted = toGrammarSchema(prop.schema, tool.inputSchema);
+      registry.add(declared, prop.required ? converted : nullable(converted));
+      args[prop.name] = declared;
+    }
+    return z.object({ tool: z.literal(tool.name), arguments: z.object(args).strict() }).strict();
+  });
+  const schema = calls.length === 0 ? answer : z.union([answer, ...calls]);
+  return toGrammarDialect(z.toJSONSchema(schema, { metadata: registry, unrepresentable: "any" })) as JsonSchema;
+}

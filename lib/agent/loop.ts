@@ -1,0 +1,230 @@
+// The agent loop: ask for a plan → validate → run the ready tools → append results → ask again,
+// until the plan has an answer and no open step. The LLM, the tools, approval and event handling are
+// injected; nothing here touches files or the network by itself.
+//
+// Plan output: with `planOutput: "auto"` (default) plans come from `llm.generateJson` with the plan
+// grammar (buildPlanJsonSchema), so they always parse. If generateJson throws an error that says the
+// backend cannot do it (name or message matching "not supported" / "unsupported" / "nicht
+// unterstützt"), the loop switches to `llm.chat` + parsePlan for the rest of the run and emits an
+// `output_fallback` event. Any other generation error counts as a failed round: the model is told and
+// asked again. "grammar" never falls back; "text" always uses chat + parsePlan.
+//
+// Prompt layout (stable prefix for KV-cache reuse): [system: planner prompt + catalog]
+// [system: context] [history…] [user: question], then per iteration only appended messages:
+// [assistant: plan] [user: tool results | problems | nudge].
+import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
+import type { ToolClient, ToolInfo } from "../mcp/types.js";
+import type { ApprovalPolicy, ApproveFn } from "./approval.js";
+import { ArgumentValidator } from "./arguments.js";
+import { createExecutionState, DEFAULT_RETRY_POLICY, executeScope, type ExecutorEvent, type RetryPolicy } from "./executor.js";
+import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, type Plan, type PlanParseError } from "./plan.js";
+import {
+  ABORTED_ANSWER,
+  buildPlannerSystemPrompt,
+  contextMessage,
+  FALLBACK_ANSWER,
+  NUDGE_MESSAGE,
+  planParseErrorMessage,
+  planProblemsMessage,
+  toolResultsMessage,
+} from "./prompts.js";
+import { iterationScope, openCalls, type ScheduleMode } from "./schedule.js";
+import { createTrace, type AgentEvent, type AgentTrace, type PlanVia, type RunStatus } from "./trace.js";
+import { validatePlan } from "./validate.js";
+
+export interface RunAgentOptions {
+  question: string;
+  llm: Llm;
+  tools: ToolClient;
+  /** The tool catalog; default `await tools.listTools()`. */
+  catalog?: ToolInfo[];
+  /** Earlier conversation, inserted between the system messages and the question. */
+  history?: ChatMessage[];
+  /** Retrieved context (RAG), sent as its own system message. */
+  context?: string;
+  /** Replaces the planner system prompt (default buildPlannerSystemPrompt(catalog, …)). */
+  systemPrompt?: string;
+  /** Today's date for the prompt and `user.today` (YYYY-MM-DD). */
+  today?: string;
+  /** Planning rounds before giving up (default 8). */
+  maxIterations?: number;
+  approve?: ApproveFn;
+  approval?: ApprovalPolicy;
+  onEvent?: (event: AgentEvent) => void;
+  /** Extra fields for `user.*` references; `raw` (the question) is always there. */
+  userCtx?: Record<string, unknown>;
+  /** Per tool call (default 30 000 ms). */
+  toolTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** How tool calls run (default "dependency"; see schedule.ts). */
+  mode?: ScheduleMode;
+  /** How plans are generated (default "auto", see the file comment). */
+  planOutput?: "auto" | "grammar" | "text";
+  /** Sampling options for every planning call. */
+  generation?: Omit<GenerationOptions, "signal">;
+  /** In the last round, allow only an answer (default true). */
+  forceFinalOnLastIteration?: boolean;
+  /** Longest tool result (characters of JSON) shown to the model (default 6000). */
+  maxResultChars?: number;
+  signal?: AbortSignal;
+}
+
+export interface AgentRunResult {
+  final: string;
+  status: RunStatus;
+  trace: AgentTrace;
+  /** Planning rounds used. */
+  iterations: number;
+  /** The whole conversation as sent to the model (for a follow-up question). */
+  messages: ChatMessage[];
+  /** Results of successful tool calls by id. */
+  toolResults: Record<string, unknown>;
+  lastPlan?: Plan;
+}
+
+const NOT_SUPPORTED = /not[\s_-]?supported|unsupported|nicht unterstützt/i;
+
+function isNotSupported(error: unknown): boolean {
+  return error instanceof Error && (NOT_SUPPORTED.test(error.name) || NOT_SUPPORTED.test(error.message));
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+type PlanReply = { ok: true; plan: Plan; raw: string; via: PlanVia } | { ok: false; error: Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string }; raw: string; via: PlanVia };
+
+export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
+  const started = performance.now();
+  const mode = options.mode ?? "dependency";
+  const maxIterations = Math.max(1, Math.floor(options.maxIterations ?? 8));
+  const trace = createTrace(options.question, mode);
+  let iteration = 0;
+  const emit = (event: ExecutorEvent | AgentEvent) => {
+    const full = { ...event, iteration, atMs: Math.round((performance.now() - started) * 10) / 10 } as AgentEvent;
+    trace.events.push(full);
+    options.onEvent?.(full);
+  };
+
+  const catalog = options.catalog ?? (await options.tools.listTools());
+  const byName = new Map(catalog.map((t) => [t.name, t]));
+  const userCtx: Record<string, unknown> = { raw: options.question, ...(options.today ? { today: options.today } : {}), ...options.userCtx };
+  const systemPrompt = options.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), today: options.today });
+  const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }];
+  if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
+  messages.push(...(options.history ?? []), { role: "user", content: options.question });
+
+  const planSchema = buildPlanJsonSchema(catalog);
+  const finalSchema = buildFinalAnswerJsonSchema();
+  let via: PlanVia = options.planOutput === "text" ? "text" : "grammar";
+  const generation: GenerationOptions = { ...options.generation, signal: options.signal };
+  const state = createExecutionState();
+  const validator = new ArgumentValidator();
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  let lastPlan: Plan | undefined;
+
+  emit({ type: "run_start", question: options.question, mode, maxIterations, tools: catalog.map((t) => t.name) });
+
+  const askPlan = async (forceFinal: boolean): Promise<PlanReply> => {
+    emit({ type: "llm_request", via, forceFinal, messageCount: messages.length });
+    if (via === "grammar") {
+      try {
+        const value = await options.llm.generateJson(forceFinal ? finalSchema : planSchema, messages, generation);
+        const raw = JSON.stringify(value) ?? "";
+        const parsed = parsePlanValue(value, raw);
+        return parsed.ok ? { ok: true, plan: parsed.plan, raw, via } : { ok: false, error: parsed.error, raw, via };
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        if (!(options.planOutput !== "grammar" && isNotSupported(error))) {
+          return { ok: false, error: { kind: "generation", message: errorMessage(error) }, raw: "", via };
+        }
+        via = "text";
+        emit({ type: "output_fallback", message: `generateJson wird nicht unterstützt (${errorMessage(error)}); weiter mit chat() und parsePlan.` });
+      }
+    }
+    let text: string;
+    try {
+      text = (await options.llm.chat(messages, generation)).text;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return { ok: false, error: { kind: "generation", message: errorMessage(error) }, raw: "", via };
+    }
+    const parsed = parsePlan(text);
+    return parsed.ok ? { ok: true, plan: parsed.plan, raw: text, via } : { ok: false, error: parsed.error, raw: text, via };
+  };
+
+  const finish = (final: string, status: RunStatus): AgentRunResult => {
+    emit({ type: "final", text: final, status });
+    trace.final = final;
+    trace.status = status;
+    return { final, status, trace, iterations: iteration, messages, toolResults: Object.fromEntries(state.results), lastPlan };
+  };
+
+  let forceFinal = false;
+  try {
+    for (iteration = 1; iteration <= maxIterations; iteration++) {
+      if (options.signal?.aborted) return finish(ABORTED_ANSWER, "aborted");
+      const finalRound = forceFinal || (iteration === maxIterations && options.forceFinalOnLastIteration !== false);
+      const reply = await askPlan(finalRound);
+      const meter = options.llm.lastMeter;
+      messages.push({ role: "assistant", content: reply.raw || "(keine Ausgabe)" });
+      if (!reply.ok) {
+        emit({ type: "plan_error", kind: reply.error.kind, message: reply.error.message, raw: reply.raw, meter });
+        messages.push({ role: "user", content: planParseErrorMessage(reply.error) });
+        continue;
+      }
+      const plan = reply.plan;
+      lastPlan = plan;
+      emit({ type: "plan", plan, raw: reply.raw, via: reply.via, meter });
+      const final = plan.final !== null && plan.final.trim() !== "" ? plan.final : null;
+
+      const problems = validatePlan(plan, catalog, {
+        executed: state.executed,
+        toolResults: state.results,
+        userCtx,
+        blocked: options.approval?.blocked,
+        argumentValidator: validator,
+      });
+      const hasRun = (id: string) => state.executed.has(id);
+      const open = openCalls(plan, hasRun);
+      if (problems.length > 0) {
+        // An answer with broken leftovers in the plan is still an answer once nothing is open to run.
+        if (final !== null && (open.length === 0 || finalRound)) return finish(final, "answered");
+        emit({ type: "validation_problems", problems });
+        messages.push({ role: "user", content: planProblemsMessage(problems) });
+        continue;
+      }
+      if (open.length === 0 || finalRound) {
+        if (final !== null) return finish(final, "answered");
+        // Steps ran out without an answer (or no room is left for tools): ask for the answer only.
+        if (iteration < maxIterations) {
+          emit({ type: "nudge", message: NUDGE_MESSAGE });
+          messages.push({ role: "user", content: NUDGE_MESSAGE });
+        }
+        forceFinal = true;
+        continue;
+      }
+
+      const scope = iterationScope(plan, hasRun, mode);
+      const outcomes = await executeScope(plan, scope, state, {
+        client: options.tools,
+        catalog: byName,
+        mode,
+        toolTimeoutMs: options.toolTimeoutMs ?? 30_000,
+        retry,
+        approval: options.approval ?? {},
+        approve: options.approve,
+        userCtx,
+        validator,
+        emit,
+        signal: options.signal,
+      });
+      messages.push({ role: "user", content: toolResultsMessage(outcomes, { maxResultChars: options.maxResultChars }) });
+    }
+  } catch (error) {
+    if (options.signal?.aborted) return finish(ABORTED_ANSWER, "aborted");
+    throw error;
+  }
+  iteration = maxIterations;
+  return finish(FALLBACK_ANSWER, "max_iterations");
+}

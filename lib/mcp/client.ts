@@ -1,0 +1,252 @@
+// McpToolClient: one MCP session, opened once and reused for every call (the anchor opened a new HTTP
+// session per call). Reconnects once when the session is gone (server restarted) or the connection broke.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { loadConfig } from "../config.js";
+import { McpConnectionError, McpToolTimeoutError } from "./errors.js";
+import { childEnv, travelServerCommand } from "./server-command.js";
+import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
+
+const CLIENT_INFO = { name: "agentic-ai-workshop-kit", version: "0.1.0" };
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface McpClientOptions {
+  /** Default time limit per request in ms (default 60 s); callTool's timeoutMs overrides it. */
+  timeoutMs?: number;
+}
+
+interface Connection {
+  client: Client;
+  transport: Transport;
+}
+
+interface TransportFactory {
+  /** Human-readable target for messages ("http://…/mcp" or "stdio: …"). */
+  target: string;
+  create(): Transport;
+  /** Extra diagnostics for error messages (e.g. the stdio server's stderr). */
+  diagnostics?(): string;
+}
+
+/** Session gone (HTTP 404 after a server restart) or connection lost (refused, reset, process died). */
+export function isReconnectable(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  if (error instanceof TypeError && /fetch failed/i.test(error.message)) return true;
+  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
+  if (typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"].includes(code)) return true;
+  return error instanceof Error && /^Not connected$/.test(error.message);
+}
+
+function message(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const base = error instanceof Error ? error.message : String(error);
+  return cause?.code ? `${base} (${cause.code})` : base;
+}
+
+export function toToolInfo(tool: Tool): ToolInfo {
+  return {
+    name: tool.name,
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** structuredContent preferred; otherwise the text, parsed as JSON when it is JSON. */
+export function normalizeToolResult(result: CallToolResult): ToolCallResult {
+  const text = (result.content ?? [])
+    .filter((c): c is { type: "text"; text: string } => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+  let data: unknown = text;
+  if (result.structuredContent !== undefined && result.structuredContent !== null) {
+    data = result.structuredContent;
+  } else {
+    const trimmed = text.trim();
+    if (/^[[{]/.test(trimmed)) {
+      try {
+        data = JSON.parse(trimmed);
+      } catch {
+        data = text;
+      }
+    }
+  }
+  return { isError: result.isError === true, data, text };
+}
+
+export class McpToolClient implements ToolClient {
+  private conn: Connection | undefined;
+  private connecting: Promise<Connection> | undefined;
+  private closed = false;
+  private toolsListed = false;
+  private reconnectCount = 0;
+  private readonly timeoutMs: number;
+
+  private constructor(
+    private readonly factory: TransportFactory,
+    options: McpClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** Connects to a Streamable HTTP endpoint such as http://127.0.0.1:8765/mcp. */
+  static async connect(url: string, options?: McpClientOptions): Promise<McpToolClient> {
+    const endpoint = new URL(url);
+    const client = new McpToolClient({ target: url, create: () => new StreamableHTTPClientTransport(endpoint) }, options);
+    await client.connection();
+    return client;
+  }
+
+  /** Starts the travel server as a stdio child process and connects to it. */
+  static async connectStdio(options: McpClientOptions & { offline?: boolean; env?: Record<string, string> } = {}): Promise<McpToolClient> {
+    const config = loadConfig();
+    const flags = ["--stdio", "--parent-pid", String(process.pid)];
+    if (options.offline ?? config.travelOffline) flags.push("--offline");
+    const cmd = travelServerCommand(flags, config.root);
+    let stderr = "";
+    const client = new McpToolClient(
+      {
+        target: `stdio: ${cmd.args.slice(2).join(" ")}`,
+        create: () => {
+          const transport = new StdioClientTransport({ command: cmd.command, args: cmd.args, cwd: cmd.cwd, env: childEnv(options.env), stderr: "pipe" });
+          transport.stderr?.on("data", (chunk: Buffer) => {
+            stderr = (stderr + chunk.toString("utf8")).slice(-16_384);
+          });
+          return transport;
+        },
+        diagnostics: () => stderr,
+      },
+      options,
+    );
+    await client.connection();
+    return client;
+  }
+
+  /** How often the client had to open a new session. */
+  get reconnects(): number {
+    return this.reconnectCount;
+  }
+
+  /** The current MCP session id (HTTP only). */
+  get sessionId(): string | undefined {
+    const t = this.conn?.transport;
+    return t instanceof StreamableHTTPClientTransport ? t.sessionId : undefined;
+  }
+
+  private async open(): Promise<Connection> {
+    const transport = this.factory.create();
+    const client = new Client(CLIENT_INFO);
+    try {
+      await client.connect(transport, { timeout: this.timeoutMs });
+      if (this.toolsListed) await client.listTools(undefined, { timeout: this.timeoutMs }); // output validators
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const extra = this.factory.diagnostics?.().trim();
+      throw new McpConnectionError(
+        `Keine Verbindung zum MCP-Server (${this.factory.target}): ${message(error)}. ` +
+          `Läuft der Server? Starte ihn mit startTravelServer() oder "npm run travel-server".` +
+          (extra ? `\n--- Ausgabe des Servers ---\n${extra}` : ""),
+        { target: this.factory.target },
+        { cause: error },
+      );
+    }
+    const conn = { client, transport };
+    this.conn = conn;
+    return conn;
+  }
+
+  private connection(): Promise<Connection> {
+    if (this.closed) return Promise.reject(new McpConnectionError("Der MCP-Client wurde bereits geschlossen.", { target: this.factory.target }));
+    if (!this.connecting) {
+      this.connecting = this.open();
+      this.connecting.catch(() => {
+        this.connecting = undefined;
+      });
+    }
+    return this.connecting;
+  }
+
+  /** Replaces a broken connection; concurrent callers share one new connection. */
+  private reconnect(stale: Connection): Promise<Connection> {
+    if (this.connecting && this.conn !== stale) return this.connection();
+    this.conn = undefined;
+    this.connecting = undefined;
+    this.reconnectCount++;
+    void stale.client.close().catch(() => undefined);
+    return this.connection();
+  }
+
+  private async withSession<T>(what: string, op: (client: Client) => Promise<T>): Promise<T> {
+    const conn = await this.connection();
+    try {
+      return await op(conn.client);
+    } catch (error) {
+      if (!isReconnectable(error) || this.closed) throw error;
+      const fresh = await this.reconnect(conn);
+      try {
+        return await op(fresh.client);
+      } catch (again) {
+        if (!isReconnectable(again)) throw again;
+        throw new McpConnectionError(`${what} fehlgeschlagen, auch nach einem Neuverbinden: ${message(again)}`, { target: this.factory.target }, { cause: again });
+      }
+    }
+  }
+
+  async listTools(): Promise<ToolInfo[]> {
+    return this.withSession("tools/list", async (client) => {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      this.toolsListed = true;
+      return tools.map(toToolInfo);
+    });
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolCallResult> {
+    const timeout = options.timeoutMs ?? this.timeoutMs;
+    try {
+      return await this.withSession(`Aufruf von ${name}`, async (client) => {
+        const result = await client.callTool({ name, arguments: args }, undefined, { timeout, signal: options.signal });
+        return normalizeToolResult(result as CallToolResult);
+      });
+    } catch (error) {
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new McpToolTimeoutError(`Das Werkzeug ${name} hat nicht innerhalb von ${timeout} ms geantwortet.`, { tool: name, args, timeoutMs: timeout });
+      }
+      throw error;
+    }
+  }
+
+  /** Ends the session (HTTP DELETE) and closes the transport. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
+    this.conn = undefined;
+    this.connecting = undefined;
+    if (!conn) return;
+    if (conn.transport instanceof StreamableHTTPClientTransport) {
+      await Promise.race([conn.transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+    }
+    await conn.client.close().catch(() => undefined);
+  }
+}
+
+/** One persistent session to the travel server's HTTP endpoint. */
+export function connectTravelClient(url: string, options?: McpClientOptions): Promise<McpToolClient> {
+  return McpToolClient.connect(url, options);
+}
+
+/** Starts the travel server over stdio (as MCP Inspector or Claude Desktop would) and connects to it. */
+export function connectTravelClientStdio(options?: McpClientOptions & { offline?: boolean; env?: Record<string, string> }): Promise<McpToolClient> {
+  return McpToolClient.connectStdio(options);
+}
