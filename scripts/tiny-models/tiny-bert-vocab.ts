@@ -6,6 +6,7 @@
 export const SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyzäöüß";
+/** Letters of names and loanwords from neighbouring languages (Café, České Budějovice, Łódź). */
 const FOREIGN_LETTERS = "àáâãåæçèéêëìíîïñòóôõøœùúûýÿčďěňřšťůžąćęłńśźżőűğış";
 const DIGITS = "0123456789";
 /** Punctuation and symbols; which of them BertPreTokenizer splits off is decided below. */

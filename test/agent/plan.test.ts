@@ -1,0 +1,153 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Llama } from "node-llama-cpp";
+import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, PlanParseError } from "../../lib/agent/plan.js";
+import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
+
+const PLAN_JSON = JSON.stringify(geoWeatherPlan());
+
+describe("parsePlan", () => {
+  test("plain JSON", () => {
+    const r = parsePlan(PLAN_JSON);
+    assert.ok(r.ok);
+    assert.equal(r.plan.steps.length, 2);
+    assert.equal(r.plan.steps[0]?.tools[0]?.name, "geocode");
+    assert.equal(r.plan.final, null);
+  });
+
+  test("leading 'assistant' junk, fences, prose around", () => {
+    for (const text of [
+      `assistant\n\n${PLAN_JSON}`,
+      "Hier ist mein Plan:\n```json\n" + PLAN_JSON + "\n```\nViel Erfolg!",
+      "```\n" + PLAN_JSON + "\n```",
+      `Ich denke {kurz} nach. ${PLAN_JSON} Ende.`,
+    ]) {
+      const r = parsePlan(text);
+      assert.ok(r.ok, text);
+      assert.deepEqual(r.plan, parsePlan(PLAN_JSON).ok && (parsePlan(PLAN_JSON) as { plan: unknown }).plan);
+    }
+  });
+
+  test("braces inside strings and escapes do not confuse the extraction", () => {
+    const text = 'assistant: {"steps": [], "final": "Ein } und ein \\" und {noch} eins"} danach {kaputt';
+    const r = parsePlan(text);
+    assert.ok(r.ok);
+    assert.equal(r.plan.final, 'Ein } und ein " und {noch} eins');
+  });
+
+  test("comments and trailing commas copied from the prompt are tolerated", () => {
+    const r = parsePlan('{"steps": [ /* nichts */ ], // kein Schritt\n "final": "Fertig",}');
+    assert.ok(r.ok);
+    assert.equal(r.plan.final, "Fertig");
+  });
+
+  test("missing keys get defaults (steps, final, description, arguments)", () => {
+    const r = parsePlan('{"steps": [{"tools": [{"id": "g", "name": "geocode"}]}]}');
+    assert.ok(r.ok);
+    assert.deepEqual(r.plan, { steps: [{ description: "", tools: [{ id: "g", name: "geocode", arguments: {} }] }], final: null });
+  });
+
+  const failures: [string, unknown, string][] = [
+    ["empty", "   ", "empty"],
+    ["not text", 42, "empty"],
+    ["no json", "Das Wetter ist schön.", "no_json"],
+    ["truncated", '{"steps": [{"description": "a", "tools": [', "truncated"],
+    ["invalid json", '{"steps": [}, "final": nul}', "invalid_json"],
+    ["json but not a plan", '{"tool": "geocode", "arguments": {}}', "not_a_plan"],
+    ["wrong shape", '{"steps": [{"tools": [{"id": 7, "name": "geocode"}]}], "final": 3}', "schema"],
+  ];
+  for (const [name, input, kind] of failures) {
+    test(`typed error: ${name}`, () => {
+      const r = parsePlan(input);
+      assert.equal(r.ok, false);
+      if (r.ok) return;
+      assert.ok(r.error instanceof PlanParseError);
+      assert.equal(r.error.name, "PlanParseError");
+      assert.equal(r.error.kind, kind);
+      assert.ok(r.error.message.length > 10);
+    });
+  }
+
+  test("schema errors name the path in German", () => {
+    const r = parsePlan('{"steps": [{"tools": [{"id": 7, "name": "geocode"}]}], "final": 3}');
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.ok(r.error.issues.some((i) => i.startsWith("steps[0].tools[0].id:")), r.error.issues.join("\n"));
+    assert.ok(r.error.issues.some((i) => i.startsWith("final:")));
+    assert.match(r.error.message, /erwartet/);
+  });
+
+  test("parsePlanValue checks values produced by a grammar", () => {
+    assert.ok(parsePlanValue({ steps: [], final: "x" }).ok);
+    assert.equal(parsePlanValue([1, 2]).ok, false);
+  });
+});
+
+describe("buildPlanJsonSchema", () => {
+  const schema = buildPlanJsonSchema(TRAVEL_TOOLS) as Record<string, any>;
+  const toolItems = schema.properties.steps.items.properties.tools.items;
+
+  test("one alternative per tool with the name as constant", () => {
+    assert.deepEqual(
+      toolItems.oneOf.map((alt: any) => alt.properties.name.const),
+      TRAVEL_TOOLS.map((t) => t.name),
+    );
+  });
+
+  test("each argument: declared type or a $ref object; optional ones may be null", () => {
+    const weather = toolItems.oneOf.find((alt: any) => alt.properties.name.const === "get_weather");
+    const lat = weather.properties.arguments.properties.lat.oneOf;
+    assert.deepEqual(lat[0], { type: "number" }, "minimum/maximum are dropped for the grammar");
+    assert.deepEqual(lat[1].properties.$ref, { type: "string", minLength: 1 });
+    const includeRaw = weather.properties.arguments.properties.include_raw.oneOf;
+    assert.deepEqual(includeRaw.slice(0, 2), [{ type: "boolean" }, { type: "null" }]);
+    assert.deepEqual(weather.properties.arguments.properties.start_date.oneOf[0], { type: "string", format: "date" });
+    assert.equal(schema.properties.final.type.includes("null"), true);
+  });
+
+  test("no keywords outside the grammar subset (anyOf, $schema, default, pattern, minimum)", () => {
+    const text = JSON.stringify(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]));
+    for (const banned of ['"anyOf"', '"$schema"', '"default"', '"pattern"', '"minimum"', '"exclusiveMinimum"', '"allOf"']) {
+      assert.equal(text.includes(banned), false, banned);
+    }
+  });
+
+  test("a standard validator accepts a plan in the grammar's shape and rejects an unknown tool", () => {
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(buildPlanJsonSchema(TRAVEL_TOOLS));
+    assert.equal(validate(geoWeatherPlan()), true, JSON.stringify(validate.errors));
+    const bad = geoWeatherPlan();
+    (bad.steps[0]!.tools[0] as { name: string }).name = "teleport";
+    assert.equal(validate(bad), false);
+  });
+
+  test("no tools: steps must stay empty", () => {
+    const s = buildPlanJsonSchema([]) as Record<string, any>;
+    assert.equal(s.properties.steps.maxItems, 0);
+  });
+
+  describe("with node-llama-cpp's grammar generator", () => {
+    let llama: Llama;
+    before(async () => {
+      const { getLlama } = await import("node-llama-cpp");
+      llama = await getLlama({ gpu: false, build: "never" });
+    });
+    after(async () => {
+      await llama?.dispose();
+    });
+
+    test("the plan schema compiles and its parser accepts a valid plan", async () => {
+      const grammar = await llama.createGrammarForJsonSchema(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]) as never);
+      assert.match(grammar.grammar, /"\\"get_weather\\""/);
+      const parsed = grammar.parse(JSON.stringify(geoWeatherPlan()));
+      assert.deepEqual(parsePlanValue(parsed).ok, true);
+    });
+
+    test("the final-answer schema compiles and forbids steps", async () => {
+      const grammar = await llama.createGrammarForJsonSchema(buildFinalAnswerJsonSchema() as never);
+      assert.deepEqual(grammar.parse('{"steps": [], "final": "Sonnig."}'), { steps: [], final: "Sonnig." });
+      assert.throws(() => grammar.parse(JSON.stringify(geoWeatherPlan())));
+    });
+  });
+});
