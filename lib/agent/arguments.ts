@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ToolInfo } from "../mcp/types.js";
+import { stableStringify } from "./json-util.js";
 
 export interface ArgumentIssue {
   /** JSON pointer into the arguments, e.g. "/lat" ("" = the arguments object). */
@@ -68,28 +69,48 @@ function germanIssue(error: ErrorObject): ArgumentIssue {
   return { path: error.instancePath, message };
 }
 
-/** Compiles and caches one validator per tool; a schema ajv cannot compile is not checked. */
+// Compiling is the expensive part (tens of ms per schema), so compiled validators are shared by all
+// ArgumentValidator instances, keyed by the schema's canonical JSON (MCP clients return fresh objects).
+const shared = {
+  ajv: undefined as Ajv | undefined,
+  ajv2020: undefined as Ajv2020 | undefined,
+  compiled: new Map<string, ValidateFunction | null>(),
+};
+const MAX_CACHED_SCHEMAS = 512;
+
+function compileShared(schema: Record<string, unknown>): ValidateFunction | null {
+  const key = stableStringify(schema);
+  const cached = shared.compiled.get(key);
+  if (cached !== undefined) return cached;
+  let compiled: ValidateFunction | null;
+  try {
+    const { $schema, $id: _id, ...rest } = schema;
+    const dialect = typeof $schema === "string" ? $schema : "";
+    if (dialect.includes("2020-12") || dialect.includes("2019-09")) {
+      shared.ajv2020 ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+      compiled = shared.ajv2020.compile(rest);
+    } else {
+      shared.ajv ??= new Ajv({ allErrors: true, strict: false, validateFormats: false });
+      compiled = shared.ajv.compile(rest);
+    }
+  } catch {
+    compiled = null; // a schema ajv cannot compile is not checked here; the server still validates
+  }
+  if (shared.compiled.size >= MAX_CACHED_SCHEMAS) shared.compiled.clear();
+  shared.compiled.set(key, compiled);
+  return compiled;
+}
+
+/** Checks tool arguments against input schemas (compiled once per distinct schema, process-wide). */
 export class ArgumentValidator {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-  private readonly ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  private readonly cache = new WeakMap<object, ValidateFunction | null>();
+  private readonly local = new WeakMap<object, ValidateFunction | null>();
 
   private compile(schema: Record<string, unknown>): ValidateFunction | null {
-    const cached = this.cache.get(schema);
-    if (cached !== undefined) return cached;
-    let compiled: ValidateFunction | null;
-    try {
-      const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
-      if (dialect.includes("2020-12") || dialect.includes("2019-09")) compiled = this.ajv2020.compile(schema);
-      else if (dialect === "" || dialect.includes("draft-07") || dialect.includes("draft-06")) compiled = this.ajv.compile(schema);
-      else {
-        const { $schema: _ignored, ...rest } = schema;
-        compiled = this.ajv.compile(rest);
-      }
-    } catch {
-      compiled = null;
+    let compiled = this.local.get(schema);
+    if (compiled === undefined) {
+      compiled = compileShared(schema);
+      this.local.set(schema, compiled);
     }
-    this.cache.set(schema, compiled);
     return compiled;
   }
 

@@ -136,7 +136,7 @@ async function callWithTimeout(
 }
 
 /** The value the model and later `$ref`s see: structured data when present, else the text. */
-export function normalizeToolResult(result: ToolCallResult): unknown {
+export function toolResultValue(result: ToolCallResult): unknown {
   return result.data !== undefined && result.data !== null ? result.data : result.text;
 }
 
@@ -252,7 +252,7 @@ async function runOne(
         const text = result.text || (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
         return fail("tool", text || `Das Tool "${call.name}" meldete einen Fehler ohne Text.`, args, attempt, true);
       }
-      const value = normalizeToolResult(result);
+      const value = toolResultValue(result);
       const durationMs = now() - started;
       options.emit({ type: "tool_result", ...base, result: value, durationMs, attempts: attempt });
       return { outcome: { ...base, arguments: args, ok: true, result: value, durationMs, attempts: attempt }, executed: true };

@@ -8,7 +8,7 @@ import { dropNullOptionals, inputProperties, nullable, toGrammarDialect, toGramm
 import { extractJsonObject } from "./json-extract.js";
 import { sameJson } from "./json-util.js";
 import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
-import { normalizeToolResult } from "./executor.js";
+import { toolResultValue } from "./executor.js";
 
 export interface HalfAgentToolCall {
   tool: string;
@@ -109,7 +109,7 @@ export async function executeToolCall(
   try {
     const result = await client.callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs });
     if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
-    return { tool: call.tool, arguments: args, result: normalizeToolResult(result) };
+    return { tool: call.tool, arguments: args, result: toolResultValue(result) };
   } catch (error) {
     return { tool: call.tool, arguments: args, error: error instanceof Error ? error.message : String(error) };
   }

@@ -46,7 +46,7 @@ export {
 export {
   executeScope,
   createExecutionState,
-  normalizeToolResult,
+  toolResultValue,
   isTransientError,
   ToolTimeoutError,
   DEFAULT_RETRY_POLICY,

@@ -95,7 +95,7 @@ export function summarizeTrace(trace: AgentTrace): TraceSummary {
     plans: count("plan"),
     planErrors: count("plan_error"),
     validationRounds: count("validation_problems"),
-    toolCalls: count("tool_result") + trace.events.filter((e) => e.type === "tool_error").length,
+    toolCalls: count("tool_result") + count("tool_error"),
     toolErrors: count("tool_error"),
     nudges: count("nudge"),
     status: trace.status,

@@ -4,7 +4,8 @@ import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { ContextOverflowError, LlmInputError, LlmOutputError, ModelLoadError } from "./errors.js";
-import { checkSchema, schemaProblems } from "./json-validation.js";
+import { toGrammarSchema } from "./grammar-schema.js";
+import { checkSchema, parseAndValidate } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
@@ -180,7 +181,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
         if (!grammar) {
           checkSchema(schema);
           try {
-            grammar = await llama.createGrammarForJsonSchema(schema as never);
+            grammar = await llama.createGrammarForJsonSchema(toGrammarSchema(schema) as never);
           } catch (err) {
             throw new LlmInputError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${(err as Error).message}`);
           }
@@ -192,16 +193,10 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
           // A different seed per retry: the same seed would reproduce the same invalid output.
           const seed = options.seed !== undefined ? options.seed + attempt : undefined;
           const { text } = await generate(messages, { ...options, seed }, grammar);
-          let value: unknown;
-          try {
-            value = grammar.parse(text);
-          } catch (err) {
-            last = { text, reason: (err as Error).message };
-            continue;
-          }
-          const problems = schemaProblems(schema, value);
-          if (problems.length === 0) return value as T;
-          last = { text, reason: problems.join("; ") };
+          // ajv on the caller's schema decides (node-llama-cpp's own parse check rejects some valid schemas).
+          const result = parseAndValidate<T>(schema, text);
+          if (result.ok === true) return result.value;
+          last = { text, reason: result.reason };
         }
         throw new LlmOutputError(last.text, last.reason, attempts);
       });

@@ -21,6 +21,15 @@ const TYPE_DE: Record<string, string> = {
   null: "null",
 };
 
+const PLURAL_DE: Record<string, string> = {
+  Text: "Texten",
+  Zahl: "Zahlen",
+  "ganze Zahl": "ganzen Zahlen",
+  "true/false": "true/false-Werten",
+  Objekt: "Objekten",
+  Liste: "Listen",
+};
+
 function asSchema(value: unknown): Schema | undefined {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Schema) : undefined;
 }
@@ -41,7 +50,7 @@ export function describeType(schema: Schema): string {
     const items = asSchema(schema.items);
     if (!items) return "Liste";
     const inner = describeType(items);
-    return inner === "Objekt" ? "Liste von Objekten" : `Liste von ${inner}`;
+    return `Liste von ${PLURAL_DE[inner] ?? inner}`;
   }
   if (typeof type === "string") return TYPE_DE[type] ?? type;
   return "beliebiger Wert";

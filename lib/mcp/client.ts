@@ -105,15 +105,17 @@ export class McpToolClient implements ToolClient {
   /** Starts the travel server as a stdio child process and connects to it. */
   static async connectStdio(options: McpClientOptions & { offline?: boolean; env?: Record<string, string> } = {}): Promise<McpToolClient> {
     const config = loadConfig();
+    const offline = options.offline ?? config.travelOffline;
     const flags = ["--stdio", "--parent-pid", String(process.pid)];
-    if (options.offline ?? config.travelOffline) flags.push("--offline");
+    if (offline) flags.push("--offline");
+    const env = childEnv({ ...options.env, TRAVEL_OFFLINE: offline ? "1" : "0" });
     const cmd = travelServerCommand(flags, config.root);
     let stderr = "";
     const client = new McpToolClient(
       {
         target: `stdio: ${cmd.args.slice(2).join(" ")}`,
         create: () => {
-          const transport = new StdioClientTransport({ command: cmd.command, args: cmd.args, cwd: cmd.cwd, env: childEnv(options.env), stderr: "pipe" });
+          const transport = new StdioClientTransport({ command: cmd.command, args: cmd.args, cwd: cmd.cwd, env, stderr: "pipe" });
           transport.stderr?.on("data", (chunk: Buffer) => {
             stderr = (stderr + chunk.toString("utf8")).slice(-16_384);
           });

@@ -5,7 +5,7 @@ export class TravelServerStartError extends Error {
   override name = "TravelServerStartError";
   constructor(
     message: string,
-    readonly input: { command: string[]; timeoutMs: number },
+    readonly input: { command: string[]; timeoutMs: number; pid?: number },
     readonly output: string,
   ) {
     super(output.trim() ? `${message}\n--- Ausgabe des Servers (stderr) ---\n${output.trim()}` : message);

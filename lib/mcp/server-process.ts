@@ -89,7 +89,8 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
   const commandLine = [cmd.command, ...cmd.args];
 
   installExitHook();
-  const child = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env: childEnv(options.env), stdio: ["pipe", "ignore", "pipe"] });
+  const env = childEnv({ ...options.env, TRAVEL_OFFLINE: offline ? "1" : "0" });
+  const child = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env, stdio: ["pipe", "ignore", "pipe"] });
   running.add(child);
   let log = "";
   let pending = "";
@@ -110,7 +111,7 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
 
   const fail = async (message: string): Promise<never> => {
     await killChild(child);
-    throw new TravelServerStartError(message, { command: commandLine, timeoutMs }, log);
+    throw new TravelServerStartError(message, { command: commandLine, timeoutMs, pid: child.pid }, log);
   };
 
   let ready: { url: string; mode: "online" | "offline" };

@@ -46,7 +46,7 @@ export interface EmbedderOptions {
   modelsDir?: string;
   /** Texts per forward pass (default 32). */
   batchSize?: number;
-  /** Progress bar for embed() calls with many texts (default "auto": terminal only). */
+  /** Progress bar for embed() calls with many texts (default "auto": terminal only); false also hides download progress. */
   progress?: ProgressMode;
   /** Hub mirror to download from (default: HF_ENDPOINT or https://huggingface.co/). */
   remoteHost?: string;
@@ -194,7 +194,7 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
             device: "cpu",
             cache_dir: modelsDir,
             session_options: sessionOptions,
-            progress_callback: downloadReporter(resolved.id),
+            progress_callback: options.progress === false ? undefined : downloadReporter(resolved.id),
           });
         } finally {
           env.remoteHost = saved.remoteHost;

@@ -13,6 +13,13 @@ export interface CliOptions {
 
 export class UsageError extends Error {
   override name = "UsageError";
+  /** 0 for --help, 2 for wrong flags. */
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
 }
 
 export const USAGE =
@@ -43,7 +50,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) throw new UsageError(USAGE, 0);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${values.port}".\n${USAGE}`);
   const parentPid = values["parent-pid"] === undefined ? undefined : Number(values["parent-pid"]);

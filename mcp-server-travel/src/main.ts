@@ -96,5 +96,5 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   log(error instanceof UsageError ? error.message : `Start fehlgeschlagen: ${errorMessage(error)}`);
-  process.exit(error instanceof UsageError ? 2 : 1);
+  process.exit(error instanceof UsageError ? error.exitCode : 1);
 });

@@ -1,6 +1,6 @@
 // Makes sure the tiny offline test models exist (no downloads): a random-weight Llama GGUF for
-// node-llama-cpp and a tiny BERT-style ONNX model for transformers.js. Files that exist with the
-// generator sources (hashed) are kept.
+// node-llama-cpp and a tiny BERT-style ONNX model for transformers.js. Existing files are kept unless
+// the generator sources changed (their hash is stored in models/tiny/VERSION).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

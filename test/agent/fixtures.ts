@@ -136,7 +136,8 @@ export function latch(timeoutMs = 2000): { open: () => void; wait: (signal?: Abo
 
 export const TODAY = "2026-01-29";
 
-export function geoWeatherPlan(city = "Barcelona", date = TODAY) {
+/** geocode → get_weather; `stringRefs` writes lon as "$ref:…" (not allowed by the grammar for numbers). */
+export function geoWeatherPlan(city = "Barcelona", date = TODAY, stringRefs = false) {
   const id = `geo_${city.toLowerCase()}`;
   return {
     steps: [
@@ -147,7 +148,7 @@ export function geoWeatherPlan(city = "Barcelona", date = TODAY) {
           {
             id: `wetter_${city.toLowerCase()}`,
             name: "get_weather",
-            arguments: { lat: { $ref: `${id}.lat` }, lon: `$ref:${id}.lon`, start_date: date, end_date: date, include_raw: null },
+            arguments: { lat: { $ref: `${id}.lat` }, lon: stringRefs ? `$ref:${id}.lon` : { $ref: `${id}.lon` }, start_date: date, end_date: date, include_raw: null },
           },
         ],
       },

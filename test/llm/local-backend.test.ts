@@ -95,6 +95,22 @@ test("generateJson returns schema-valid values every time", async () => {
   }
 });
 
+test("anyOf and free-form sub-schemas are supported (the grammar gets oneOf, ajv checks the original)", async () => {
+  const schema = {
+    type: "object",
+    properties: {
+      final: { anyOf: [{ type: "string" }, { type: "null" }] },
+      extra: {},
+    },
+    required: ["final", "extra"],
+  };
+  for (let i = 0; i < 5; i++) {
+    const value = await llm.generateJson<{ final: string | null }>(schema, [{ role: "user", content: "Plan?" }], { seed: 10 + i, maxTokens: 200 });
+    assert.ok(value.final === null || typeof value.final === "string");
+    assert.ok("extra" in value);
+  }
+});
+
 test("a prompt larger than the context is a typed error, not a silent cut", async () => {
   const long = "Barcelona Strand Museum Park ".repeat(800);
   await assert.rejects(llm.chat([{ role: "user", content: long }], { maxTokens: 16 }), (err: unknown) => {

@@ -90,6 +90,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       const server = options.createServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: process.env.XJSON === "1",
         onsessioninitialized: (sid) => {
           sessions.set(sid, { transport, server, lastSeen: Date.now() });
         },

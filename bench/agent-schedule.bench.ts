@@ -1,0 +1,147 @@
+// How much wall time does concurrent tool execution save in the agent loop?
+// A) k independent tools of latency L in one step: sequential vs step-parallel vs dependency-scheduled
+//    (goal from issue 6: speedup ≥ 0.9·k over sequential).
+// B) chain + fan-out: k chains geocode_i → weather_i with uneven latencies; step-by-step waits for the
+//    slowest call of each step, dependency scheduling starts weather_i as soon as geocode_i is done
+//    (and needs one planning round less).
+// The full loop runs (plan → validate → execute → results → answer) with a scripted planner and
+// in-process tools that sleep, so the numbers are scheduling, not model speed.
+// Run: npx tsx bench/agent-schedule.bench.ts [--latency 40] [--repeat 3]
+import { parseArgs } from "node:util";
+import { runAgent } from "../lib/agent/loop.js";
+import { delay, InMemoryToolClient } from "../lib/agent/in-memory-tools.js";
+import { ScriptedLlm, type ScriptedRequest } from "../lib/agent/scripted-planner.js";
+import type { AgentEvent } from "../lib/agent/trace.js";
+import type { ScheduleMode } from "../lib/agent/schedule.js";
+import type { ToolInfo } from "../lib/mcp/types.js";
+
+const { values } = parseArgs({ options: { latency: { type: "string", default: "40" }, repeat: { type: "string", default: "3" } } });
+const L = Math.max(1, Number(values.latency));
+const REPEAT = Math.max(1, Number(values.repeat));
+const MODES: ScheduleMode[] = ["sequential", "step-parallel", "dependency"];
+
+const info = (name: string, props: Record<string, unknown>): ToolInfo => ({
+  name,
+  description: name,
+  inputSchema: { type: "object", properties: props, required: Object.keys(props) },
+  annotations: { readOnlyHint: true },
+});
+
+/** Tools that sleep for the latency given in their arguments. */
+function tools(): InMemoryToolClient {
+  return new InMemoryToolClient([
+    { info: info("lookup", { key: { type: "string" }, ms: { type: "number" } }), handler: async (a, c) => (await delay(Number(a.ms), c.signal), { key: a.key, lat: 1, lon: 2 }) },
+    { info: info("weather", { lat: { type: "number" }, ms: { type: "number" } }), handler: async (a, c) => (await delay(Number(a.ms), c.signal), { temp: 20 }) },
+  ]);
+}
+
+const FINAL = { steps: [], final: "fertig" };
+
+interface Sample {
+  /** Whole run: planning rounds, validation, tools, answer. */
+  totalMs: number;
+  /** Sum over rounds of the time from the first tool start to the last tool end. */
+  toolMs: number;
+  rounds: number;
+}
+
+/** A planner that sends `plan` until every id in it has a result, then answers (like a sensible model). */
+function planner(plan: { steps: { tools: { id: string }[] }[] }) {
+  const ids = plan.steps.flatMap((s) => s.tools.map((t) => t.id));
+  return (request: ScriptedRequest) => {
+    const seen = request.messages.filter((m) => m.role === "user" && m.content.startsWith("Tool-Ergebnisse:")).map((m) => m.content).join("\n");
+    return ids.every((id) => seen.includes(`"id":"${id}"`)) ? FINAL : plan;
+  };
+}
+
+function toolPhaseMs(events: AgentEvent[]): number {
+  let total = 0;
+  const rounds = new Map<number, { start: number; end: number }>();
+  for (const e of events) {
+    if (e.type !== "step_start" && e.type !== "tool_result" && e.type !== "tool_error") continue;
+    const r = rounds.get(e.iteration) ?? { start: e.atMs, end: e.atMs };
+    r.start = Math.min(r.start, e.atMs);
+    r.end = Math.max(r.end, e.atMs);
+    rounds.set(e.iteration, r);
+  }
+  for (const r of rounds.values()) total += r.end - r.start;
+  return total;
+}
+
+async function timeRun(mode: ScheduleMode, plan: { steps: { tools: { id: string }[] }[] }): Promise<Sample> {
+  const samples: Sample[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const llm = new ScriptedLlm([planner(plan)], { whenExhausted: "repeat-last" });
+    const start = performance.now();
+    const result = await runAgent({ question: "bench", llm, tools: tools(), mode, maxIterations: 10, forceFinalOnLastIteration: false });
+    const totalMs = performance.now() - start;
+    if (result.status !== "answered" || result.trace.events.some((e) => e.type === "tool_error" || e.type === "validation_problems")) {
+      throw new Error(`bench run failed in mode ${mode}: ${result.status}`);
+    }
+    samples.push({ totalMs, toolMs: toolPhaseMs(result.trace.events), rounds: result.iterations });
+  }
+  samples.sort((a, b) => a.toolMs - b.toolMs);
+  return samples[Math.floor(samples.length / 2)] as Sample;
+}
+
+function independentPlan(k: number) {
+  return {
+    steps: [{ description: "unabhängig", tools: Array.from({ length: k }, (_, i) => ({ id: `t${i}`, name: "lookup", arguments: { key: `k${i}`, ms: L } })) }],
+    final: null,
+  };
+}
+
+function chainPlan(k: number) {
+  const slowFirst = (i: number) => (i % 2 === 0 ? L : 3 * L);
+  const slowSecond = (i: number) => (i % 2 === 0 ? 3 * L : L);
+  return {
+    steps: [
+      { description: "Orte", tools: Array.from({ length: k }, (_, i) => ({ id: `geo${i}`, name: "lookup", arguments: { key: `k${i}`, ms: slowFirst(i) } })) },
+      { description: "Wetter", tools: Array.from({ length: k }, (_, i) => ({ id: `w${i}`, name: "weather", arguments: { lat: { $ref: `geo${i}.lat` }, ms: slowSecond(i) } })) },
+    ],
+    final: null,
+  };
+}
+
+function pad(text: string, width: number): string {
+  return text.padStart(width);
+}
+
+async function main(): Promise<void> {
+  console.log(`Agent scheduling benchmark — scripted planner, in-process tools, L = ${L} ms, median of ${REPEAT}, Node ${process.version}`);
+  console.log("goal (issue 6): k independent tools in one step run ≥ 0.9·k faster than sequentially\n");
+
+  await timeRun("dependency", independentPlan(2)); // warm-up
+
+  console.log("A) k independent tools of latency L in one step — tool phase wall time (whole run in brackets)");
+  console.log("   k  sequential ms     step-parallel ms  dependency ms     speedup par  speedup dep  goal 0.9·k");
+  for (const k of [2, 4, 8, 16]) {
+    const plan = independentPlan(k);
+    const r = {} as Record<ScheduleMode, Sample>;
+    for (const m of MODES) r[m] = await timeRun(m, plan);
+    const sp = r.sequential.toolMs / r["step-parallel"].toolMs;
+    const sd = r.sequential.toolMs / r.dependency.toolMs;
+    const goal = 0.9 * k;
+    const cellOf = (x: Sample) => `${x.toolMs.toFixed(0)} (${x.totalMs.toFixed(0)})`.padStart(17);
+    console.log(
+      `${pad(String(k), 4)} ${cellOf(r.sequential)} ${cellOf(r["step-parallel"])} ${cellOf(r.dependency)} ${pad(sp.toFixed(2) + "×", 12)} ${pad(sd.toFixed(2) + "×", 12)} ${pad(goal.toFixed(1) + "×", 7)} ${Math.min(sp, sd) >= goal ? "erreicht" : "verfehlt"}`,
+    );
+  }
+
+  console.log("\nB) k chains lookup_i → weather_i, latencies alternate L/3L and 3L/L (ideal tool time: step-by-step 6L, dependency 4L)");
+  console.log("   k  mode            tool ms  total ms  rounds  tool time vs sequential");
+  for (const k of [2, 8]) {
+    const plan = chainPlan(k);
+    const seq = await timeRun("sequential", plan);
+    for (const mode of MODES) {
+      const r = mode === "sequential" ? seq : await timeRun(mode, plan);
+      console.log(`${pad(String(k), 4)}  ${mode.padEnd(14)} ${pad(r.toolMs.toFixed(0), 8)} ${pad(r.totalMs.toFixed(0), 9)} ${pad(String(r.rounds), 7)} ${pad((seq.toolMs / r.toolMs).toFixed(2) + "×", 24)}`);
+    }
+  }
+  console.log("\nrounds = planning calls to the model; with a real model each round costs seconds, so the saved round matters more than the tool time.");
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

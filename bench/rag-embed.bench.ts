@@ -1,0 +1,101 @@
+// Embedding throughput (chunks/s) by batch size and dtype for the configured model (EMBEDDING_MODEL;
+// falls back to the tiny test model when the configured one is not available offline), and the RAG
+// store from its cache vs rebuilt (chunking + embedding + indexing).
+//
+// npx tsx bench/rag-embed.bench.ts [--texts 256] [--batches 1,8,16,32,64]
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig, tinyModelPaths } from "../lib/config.js";
+import {
+  chunkDocuments,
+  createEmbedder,
+  DEFAULT_EMBEDDING_DTYPE,
+  EmbeddingModelNotFoundError,
+  loadCorpus,
+  openRagStore,
+  type CorpusDocument,
+  type EmbeddingDtype,
+} from "../lib/rag/index.js";
+
+const { values } = parseArgs({ options: { texts: { type: "string" }, batches: { type: "string" } } });
+const textCount = Number(values.texts ?? 256);
+const batchSizes = (values.batches ?? "1,8,16,32,64").split(",").map(Number);
+
+const config = loadConfig();
+let model = config.embeddingModel;
+try {
+  const probe = await createEmbedder({ model, progress: false });
+  await probe.dispose();
+} catch (error) {
+  if (!(error instanceof EmbeddingModelNotFoundError)) throw error;
+  console.log(`Hinweis: ${model} ist nicht verfügbar (${error.reason}); gemessen wird das Tiny-Testmodell.\n`);
+  model = tinyModelPaths().embeddingDir;
+}
+
+const corpusDir = join(config.root, "data", "corpus");
+const documents: CorpusDocument[] = existsSync(corpusDir) ? loadCorpus(corpusDir) : loadCorpus(join(config.root, "test", "rag", "fixtures", "corpus"));
+const chunks = chunkDocuments(documents).map((c) => c.text);
+const texts = Array.from({ length: textCount }, (_, i) => chunks[i % chunks.length] ?? "");
+const avgChars = texts.reduce((s, t) => s + t.length, 0) / texts.length;
+
+const rows: string[][] = [];
+for (const dtype of ["fp32", "q8"] as EmbeddingDtype[]) {
+  let embedder;
+  try {
+    embedder = await createEmbedder({ model, dtype, progress: false });
+  } catch (error) {
+    if (error instanceof EmbeddingModelNotFoundError) {
+      rows.push([dtype, "–", "nicht vorhanden", ""]);
+      continue;
+    }
+    throw error;
+  }
+  await embedder.embed(texts.slice(0, 16), { batchSize: 8 }); // warm-up
+  for (const batchSize of batchSizes) {
+    let bestMs = Infinity;
+    for (let round = 0; round < 2; round++) {
+      const t = performance.now();
+      await embedder.embed(texts, { batchSize, progress: false });
+      bestMs = Math.min(bestMs, performance.now() - t);
+    }
+    rows.push([dtype, String(batchSize), (texts.length / (bestMs / 1000)).toFixed(0), (bestMs / texts.length).toFixed(2)]);
+  }
+  await embedder.dispose();
+}
+
+function print(header: string[], body: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => "| " + cells.map((c, i) => c.padStart(widths[i] ?? 0)).join(" | ") + " |";
+  console.log(line(header));
+  console.log("|" + widths.map((w) => "-".repeat(w + 1) + ":").join("|") + "|");
+  for (const r of body) console.log(line(r));
+}
+
+console.log(`Embedding-Durchsatz — Modell ${model}, ${texts.length} Chunks (Ø ${avgChars.toFixed(0)} Zeichen), bestes von 2 Läufen\n`);
+print(["dtype", "Batch", "Chunks/s", "ms/Chunk"], rows);
+
+// Store: rebuild (chunk + embed + index + save) vs load from the cache.
+const cacheDir = mkdtempSync(join(tmpdir(), "rag-embed-bench-"));
+try {
+  const embedder = await createEmbedder({ model, progress: false });
+  const t0 = performance.now();
+  const built = await openRagStore({ documents, embedder, cacheDir, rebuild: true });
+  const buildMs = performance.now() - t0;
+  const t1 = performance.now();
+  const loaded = await openRagStore({ documents, embedder, cacheDir });
+  const loadMs = performance.now() - t1;
+  console.log(`\nRAG-Store (${built.chunks.length} Chunks, dtype ${embedder.dtype}; Standard-dtype ${DEFAULT_EMBEDDING_DTYPE})\n`);
+  print(
+    ["Schritt", "ms"],
+    [
+      ["neu bauen (chunken, einbetten, indexieren, speichern)", buildMs.toFixed(0)],
+      [`aus dem Cache laden (${loaded.loadedFromCache ? "Hash gleich" : "FEHLER: neu gebaut"})`, loadMs.toFixed(0)],
+      ["Faktor", `${(buildMs / loadMs).toFixed(1)}×`],
+    ],
+  );
+  await embedder.dispose();
+} finally {
+  rmSync(cacheDir, { recursive: true, force: true });
+}

@@ -1,0 +1,120 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Llama } from "node-llama-cpp";
+import {
+  buildFinalAnswerMessages,
+  buildHalfAgentJsonSchema,
+  buildHalfAgentMessages,
+  executeToolCall,
+  findInToolHistory,
+  halfAgentReplyFromJson,
+  parseToolCall,
+  type ToolHistory,
+} from "../../lib/agent/half-agent.js";
+import { buildHalfAgentSystemPrompt, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/agent/prompts.js";
+import { createTravelFake, TRAVEL_TOOLS } from "./fixtures.js";
+
+const CALL = '{"tool": "geocode", "arguments": {"destination": "Barcelona"}}';
+
+describe("parseToolCall", () => {
+  test("plain JSON, fenced block, text around it, Llama-style name/parameters", () => {
+    for (const text of [CALL, "```json\n" + CALL + "\n```", `assistant\n\nIch rufe das Tool auf: ${CALL} – bis gleich.`, '{"name": "geocode", "parameters": {"destination": "Barcelona"}}']) {
+      const reply = parseToolCall(text, TRAVEL_TOOLS);
+      assert.equal(reply.kind, "tool_call", text);
+      assert.deepEqual(reply.call, { tool: "geocode", arguments: { destination: "Barcelona" } });
+    }
+  });
+
+  test("a normal text answer is text, not a failure", () => {
+    const reply = parseToolCall("Barcelona ist im Januar mild, meist um 14 °C.");
+    assert.deepEqual(reply, { kind: "text", call: null, text: "Barcelona ist im Januar mild, meist um 14 °C." });
+  });
+
+  const invalid: [string, string, RegExp][] = [
+    ["two calls (a chain)", `${CALL}\n${CALL.replace("geocode", "get_weather")}`, /Mehr als ein Tool-Aufruf/],
+    ["unknown tool", '{"tool": "teleport", "arguments": {}}', /Ein Tool "teleport" gibt es nicht/],
+    ["arguments not an object", '{"tool": "geocode", "arguments": "Barcelona"}', /"arguments" muss ein Objekt sein/],
+    ["broken JSON", '{"tool": "geocode", "arguments": {"destination": Barcelona}}', /Ungültiges JSON/],
+    ["cut off", '{"tool": "geocode", "arguments": {"destination": "Barc', /unvollständig/],
+    ["several tools in one object", '{"tool": ["geocode", "get_weather"], "arguments": {}}', /Mehrere Tools/],
+    ["extra fields", '{"tool": "geocode", "arguments": {}, "next": "get_weather"}', /Unerwartete Felder/],
+    ["empty", "  ", /leer/],
+    ["JSON that is no call", '{"steps": [], "final": "x"}', /nicht im erwarteten Format/],
+  ];
+  for (const [name, text, reason] of invalid) {
+    test(`invalid → null with reason: ${name}`, () => {
+      const reply = parseToolCall(text, TRAVEL_TOOLS);
+      assert.equal(reply.kind, "invalid");
+      assert.equal(reply.call, null);
+      assert.match(reply.kind === "invalid" ? reply.reason : "", reason);
+    });
+  }
+
+  test("grammar replies: {answer} is text, {tool, arguments} a call", () => {
+    assert.deepEqual(halfAgentReplyFromJson({ answer: "Hallo" }), { kind: "text", call: null, text: "Hallo" });
+    assert.equal(halfAgentReplyFromJson({ tool: "geocode", arguments: { destination: "Rom" } }, TRAVEL_TOOLS).kind, "tool_call");
+  });
+});
+
+describe("half-agent flow", () => {
+  test("one manual execution, tool history, final round without tools", async () => {
+    const client = createTravelFake();
+    const history: ToolHistory = [];
+    const reply = parseToolCall(CALL, TRAVEL_TOOLS);
+    assert.equal(reply.kind, "tool_call");
+    if (reply.kind !== "tool_call") return;
+    history.push(await executeToolCall(client, reply.call, { tools: TRAVEL_TOOLS }));
+    assert.deepEqual(history[0], { tool: "geocode", arguments: { destination: "Barcelona" }, result: { lat: 41.3874, lon: 2.1686, display_name: "Barcelona", source: "test" } });
+    assert.equal(findInToolHistory(history, { tool: "geocode", arguments: { destination: "Barcelona" } }), history[0]);
+
+    const failed = await executeToolCall(client, { tool: "geocode", arguments: { destination: "Atlantis" } });
+    assert.match(failed.error ?? "", /nicht gefunden/);
+    const thrown = await executeToolCall(client, { tool: "nix", arguments: {} });
+    assert.match(thrown.error ?? "", /Unknown tool/);
+    const dropped = await executeToolCall(client, { tool: "get_weather", arguments: { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01", include_raw: null } }, { tools: TRAVEL_TOOLS });
+    assert.deepEqual(dropped.arguments, { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01" }, "null optionals are dropped");
+
+    const system = buildHalfAgentSystemPrompt(TRAVEL_TOOLS, { today: "2026-01-29" });
+    assert.ok(system.includes(HALF_AGENT_RULES));
+    assert.match(system, /- get_weather: Tageswetter/);
+    const ask = buildHalfAgentMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history, context: "Kontext" });
+    assert.deepEqual(ask.map((m) => m.role), ["system", "system", "system", "user"]);
+    assert.match(ask[2]!.content, /^Tool-Historie/);
+    assert.match(ask[2]!.content, /41\.3874/);
+    assert.equal(ask.some((m) => m.content === NO_TOOLS_INSTRUCTION), false);
+
+    const final = buildFinalAnswerMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history });
+    assert.equal(final.at(-2)?.content, NO_TOOLS_INSTRUCTION);
+    assert.equal(final.at(-1)?.content, "Und das Wetter dort?");
+  });
+});
+
+describe("buildHalfAgentJsonSchema", () => {
+  const schema = buildHalfAgentJsonSchema(TRAVEL_TOOLS);
+
+  test("either an answer or one tool call (standard validator)", () => {
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    assert.equal(validate({ answer: "Hallo" }), true);
+    assert.equal(validate({ tool: "geocode", arguments: { destination: "Rom" } }), true);
+    assert.equal(validate({ tool: "geocode", arguments: { destination: { $ref: "x.y" } } }), false, "no $ref in the half-agent");
+    assert.equal(validate({ tool: "teleport", arguments: {} }), false);
+    assert.equal(validate({ answer: "Hallo", tool: "geocode" }), false);
+  });
+
+  describe("with node-llama-cpp's grammar generator", () => {
+    let llama: Llama;
+    before(async () => {
+      const { getLlama } = await import("node-llama-cpp");
+      llama = await getLlama({ gpu: false, build: "never" });
+    });
+    after(async () => {
+      await llama?.dispose();
+    });
+    test("compiles; its parser accepts both shapes", async () => {
+      const grammar = await llama.createGrammarForJsonSchema(schema as never);
+      assert.deepEqual(grammar.parse('{"answer": "Sonnig"}'), { answer: "Sonnig" });
+      assert.deepEqual(grammar.parse(JSON.stringify({ tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } })), { tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } });
+    });
+  });
+});

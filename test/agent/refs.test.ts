@@ -1,0 +1,211 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { collectRefs, RefError, resolveRefs } from "../../lib/agent/refs.js";
+
+const results = new Map<string, unknown>([
+  ["geo_bcn", { lat: 41.39, lon: 2.17, names: ["Barcelona", "Barna"], meta: { source: "offline" } }],
+  ["parks", { parks: [{ name: "Parc Güell", distance_km: 1.2 }, { name: "Ciutadella", distance_km: 0.4 }] }],
+  ["plain", 42],
+]);
+const user = { raw: "Wie ist das Wetter in Barcelona?", destination: "Barcelona", dates: ["2026-01-29"] };
+
+function refError(fn: () => unknown): RefError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof RefError, `expected RefError, got ${String(error)}`);
+    assert.equal(error.name, "RefError");
+    return error;
+  }
+  assert.fail("expected a RefError");
+}
+
+describe("resolveRefs", () => {
+  test("object and string forms, user.*, array indices", () => {
+    const args = {
+      lat: { $ref: "geo_bcn.lat" },
+      lon: "$ref:geo_bcn.lon",
+      city: { $ref: "user.destination" },
+      date: "$ref:user.dates.0",
+      second: { $ref: "parks.parks.1.name" },
+      bracket: "$ref:parks.parks[0].distance_km",
+      literal: "Barcelona",
+    };
+    assert.deepEqual(resolveRefs(args, results, user), {
+      lat: 41.39,
+      lon: 2.17,
+      city: "Barcelona",
+      date: "2026-01-29",
+      second: "Ciutadella",
+      bracket: 1.2,
+      literal: "Barcelona",
+    });
+  });
+
+  test("a bare {$ref: id} is replaced by the whole result; nested objects and arrays are walked", () => {
+    const args = { all: { $ref: "geo_bcn" }, nested: { points: [{ $ref: "geo_bcn.lat" }, ["$ref:plain"]], keep: [1, "x", null] } };
+    assert.deepEqual(resolveRefs(args, results, user), {
+      all: results.get("geo_bcn"),
+      nested: { points: [41.39, [42]], keep: [1, "x", null] },
+    });
+  });
+
+  test("plain records work as result stores (own properties only)", () => {
+    assert.equal(resolveRefs({ $ref: "a.b" }, { a: { b: 3 } }, {}), 3);
+    const e = refError(() => resolveRefs({ $ref: "toString" }, { a: 1 }, {}));
+    assert.equal(e.kind, "unknown_root");
+  });
+
+  test("missing path: typed error naming the ref and what was there", () => {
+    const e = refError(() => resolveRefs({ x: { $ref: "geo_bcn.latitude" } }, results, user));
+    assert.equal(e.kind, "missing_path");
+    assert.equal(e.ref, "geo_bcn.latitude");
+    assert.equal(e.segment, "latitude");
+    assert.match(e.message, /geo_bcn\.latitude/);
+    assert.match(e.found ?? "", /"lat", "lon"/);
+
+    const index = refError(() => resolveRefs("$ref:parks.parks.5.name", results, user));
+    assert.match(index.message, /Index 5/);
+    assert.match(index.found ?? "", /Liste mit 2/);
+
+    const scalar = refError(() => resolveRefs("$ref:plain.value", results, user));
+    assert.match(scalar.found ?? "", /Zahl 42/);
+
+    const word = refError(() => resolveRefs("$ref:geo_bcn.names.first", results, user));
+    assert.match(word.message, /Index/);
+  });
+
+  test("unknown root", () => {
+    const e = refError(() => resolveRefs({ $ref: "wetter.temp" }, results, user));
+    assert.equal(e.kind, "unknown_root");
+    assert.match(e.message, /"wetter"/);
+  });
+
+  test("forbidden segments: result./arguments. first, __proto__/constructor/prototype anywhere", () => {
+    for (const ref of ["geo_bcn.result.lat", "geo_bcn.arguments", "geo_bcn.__proto__", "user.constructor", "geo_bcn.meta.prototype", "__proto__.x"]) {
+      const e = refError(() => resolveRefs({ $ref: ref }, results, user));
+      assert.equal(e.kind, "forbidden_segment", ref);
+    }
+  });
+
+  test("never walks prototypes", () => {
+    for (const ref of ["geo_bcn.toString", "geo_bcn.hasOwnProperty", "geo_bcn.names.length", "geo_bcn.names.map", "user.valueOf"]) {
+      const e = refError(() => resolveRefs({ $ref: ref }, results, user));
+      assert.equal(e.kind, "missing_path", ref);
+    }
+  });
+
+  test("malformed references", () => {
+    for (const value of [{ $ref: 5 }, { $ref: "geo_bcn.lat", extra: 1 }, "$ref:", "$ref:geo_bcn..lat", { $ref: " " }, "$ref:.lat"]) {
+      const e = refError(() => resolveRefs({ arg: value }, results, user));
+      assert.equal(e.kind, "malformed", JSON.stringify(value));
+    }
+  });
+
+  test("a key named __proto__ stays an own property and does not change the prototype", () => {
+    const args = JSON.parse('{"__proto__": {"polluted": true}, "a": {"$ref": "geo_bcn.lat"}}') as Record<string, unknown>;
+    const out = resolveRefs(args, results, user) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+    assert.equal(Object.prototype.hasOwnProperty.call(out, "__proto__"), true);
+    assert.equal((out as { polluted?: unknown }).polluted, undefined);
+    assert.equal(({} as { polluted?: unknown }).polluted, undefined);
+  });
+
+  test("collectRefs lists references with locations, errors instead of throwing", () => {
+    const occ = collectRefs({ a: { $ref: "x.y" }, b: ["$ref:user.raw", { $ref: 1 }], c: "$ref:x.result" });
+    assert.deepEqual(
+      occ.map((o) => [o.location.join("."), o.ref, o.error?.kind]),
+      [
+        ["a", "x.y", undefined],
+        ["b.0", "user.raw", undefined],
+        ["b.1", undefined, "malformed"],
+        ["c", "x.result", "forbidden_segment"],
+      ],
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+
+const segment = fc.oneof(
+  fc.constantFrom("__proto__", "constructor", "prototype", "toString", "length", "result", "arguments", "0", "1", "lat", "", " "),
+  fc.string({ maxLength: 6 }),
+);
+const refString = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join("."));
+const refValue = fc.oneof(refString.map((r) => ({ $ref: r })), refString.map((r) => `$ref:${r}`));
+const jsonWithRefs = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), refValue, fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 })),
+})).value;
+
+function prototypesUntouched(): void {
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.deepEqual(Object.keys(Object.prototype), []);
+}
+
+function containsRef(value: unknown): boolean {
+  if (typeof value === "string") return value.startsWith("$ref:");
+  if (Array.isArray(value)) return value.some(containsRef);
+  if (typeof value === "object" && value !== null) return Object.keys(value).some((k) => k === "$ref" || containsRef((value as Record<string, unknown>)[k]));
+  return false;
+}
+
+describe("resolveRefs properties", () => {
+  test("arbitrary JSON with arbitrary references: a value or a RefError, nothing else", () => {
+    fc.assert(
+      fc.property(jsonWithRefs, fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 })), (value, store) => {
+        try {
+          const out = resolveRefs(value, store, { raw: "frage" });
+          assert.equal(typeof out === "function", false);
+        } catch (error) {
+          assert.ok(error instanceof RefError, String(error));
+          assert.ok(error.message.length > 0);
+        }
+        prototypesUntouched();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test("values without references come back unchanged", () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }).filter((v) => !containsRef(v)),
+        (value) => {
+          assert.deepEqual(resolveRefs(value, new Map(), {}), value);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a path to an existing own value resolves to exactly that value", () => {
+    const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/).filter((k) => !["constructor", "prototype", "result", "arguments"].includes(k));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(key, tie("node"), { maxKeys: 3 })),
+    })).node;
+    fc.assert(
+      fc.property(tree, fc.array(fc.nat(), { maxLength: 4 }), (root, choices) => {
+        // Walk down along own keys / indices chosen by `choices`.
+        let current: unknown = root;
+        const path: string[] = [];
+        for (const c of choices) {
+          if (Array.isArray(current) && current.length > 0) {
+            const i = c % current.length;
+            path.push(String(i));
+            current = current[i];
+          } else if (typeof current === "object" && current !== null && Object.keys(current).length > 0) {
+            const keys = Object.keys(current);
+            const k = keys[c % keys.length] as string;
+            path.push(k);
+            current = (current as Record<string, unknown>)[k];
+          } else break;
+        }
+        const ref = ["t1", ...path].join(".");
+        assert.deepEqual(resolveRefs({ $ref: ref }, { t1: root }, {}), current);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runAgent } from "../../lib/agent/loop.js";
+import { parsePlanValue } from "../../lib/agent/plan.js";
+import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
+import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, saveTrace, summarizeTrace, type AgentTrace } from "../../lib/agent/trace.js";
+import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
+
+async function sampleTrace(): Promise<AgentTrace> {
+  const atlantis = { steps: [{ description: "", tools: [{ id: "geo_x", name: "geocode", arguments: { destination: "Atlantis" } }] }], final: null };
+  const llm = new ScriptedLlm([atlantis, geoWeatherPlan(), { steps: [], final: "Sonnig, 18 °C." }]);
+  const { trace } = await runAgent({ question: "Wetter in Barcelona?", llm, tools: createTravelFake(), today: TODAY });
+  return trace;
+}
+
+describe("trace", () => {
+  test("events in order, with iteration and time", async () => {
+    const trace = await sampleTrace();
+    const types = trace.events.map((e) => e.type);
+    assert.equal(types[0], "run_start");
+    assert.equal(types.at(-1), "final");
+    assert.deepEqual(
+      types.filter((t) => ["plan", "step_start", "tool_call", "tool_result", "tool_error"].includes(t)),
+      ["plan", "step_start", "tool_call", "tool_error", "plan", "step_start", "tool_call", "tool_result", "step_start", "tool_call", "tool_result", "plan"],
+    );
+    for (let i = 1; i < trace.events.length; i++) assert.ok(trace.events[i]!.atMs >= trace.events[i - 1]!.atMs);
+    assert.deepEqual(summarizeTrace(trace), {
+      iterations: 3,
+      llmCalls: 3,
+      plans: 3,
+      planErrors: 0,
+      validationRounds: 0,
+      toolCalls: 3,
+      toolErrors: 1,
+      nudges: 0,
+      status: "answered",
+    });
+  });
+
+  test("JSON save and load round-trip", async () => {
+    const trace = await sampleTrace();
+    const dir = await mkdtemp(join(tmpdir(), "agent-trace-"));
+    try {
+      const file = join(dir, "trace.json");
+      await saveTrace(trace, file);
+      const loaded = JSON.parse(await readFile(file, "utf8")) as AgentTrace;
+      assert.deepEqual(loaded, JSON.parse(JSON.stringify(trace)));
+      assert.equal(loaded.final, "Sonnig, 18 °C.");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("text table: one row per tool outcome, errors marked", async () => {
+    const table = renderTraceTable(await sampleTrace());
+    const lines = table.split("\n");
+    assert.match(lines[0]!, /^Runde \| Schritt \| id\s+\| Tool\s+\| Argumente\s+\| Ergebnis\s+\| ms$/);
+    assert.match(table, /geo_x\s+\| geocode\s+\| \{"destination":"Atlantis"\}\s+\| FEHLER \(tool\)/);
+    assert.match(table, /wetter_barcelona \| get_weather \| \{"lat":41\.3874,"lon":2\.1686/);
+    assert.match(table, /Antwort \(answered\): Sonnig, 18 °C\./);
+  });
+
+  test("Mermaid diagram: steps as boxes, $refs as labelled edges, status colours", () => {
+    const r = parsePlanValue({
+      steps: [
+        { description: "Ort \"finden\"", tools: [{ id: "geo", name: "geocode", arguments: { destination: { $ref: "user.destination" } } }] },
+        { description: "Wetter", tools: [{ id: "w", name: "get_weather", arguments: { lat: { $ref: "geo.lat" }, lon: "$ref:geo.lon", start_date: TODAY, end_date: TODAY } }] },
+      ],
+      final: null,
+    });
+    assert.ok(r.ok);
+    const mermaid = renderPlanMermaid(r.plan, { succeeded: new Set(["geo"]), failed: new Set(["w"]) });
+    assert.equal(mermaid.split("\n")[0], "flowchart LR");
+    assert.match(mermaid, /subgraph s0\["Schritt 1: Ort #quot;finden#quot;"\]/);
+    assert.match(mermaid, /t0\["geo: geocode"\]/);
+    assert.match(mermaid, /t0 -->\|"lat, lon"\| t1/);
+    assert.match(mermaid, /user -.->\|"destination"\| t0/);
+    assert.match(mermaid, /class t0 ok/);
+    assert.match(mermaid, /class t1 failed/);
+  });
+
+  test("the trace renders the last plan that had tools", async () => {
+    const mermaid = renderTraceMermaid(await sampleTrace());
+    assert.ok(mermaid);
+    assert.match(mermaid, /geo_barcelona: geocode/);
+    assert.match(mermaid, /class t0,t1 ok/);
+  });
+});

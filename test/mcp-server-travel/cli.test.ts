@@ -1,0 +1,23 @@
+// Command-line flags of the travel server.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseCli, UsageError } from "../../mcp-server-travel/src/cli.js";
+
+describe("parseCli", () => {
+  it("defaults to HTTP on 127.0.0.1:8765, online", () => {
+    assert.deepEqual(parseCli([], {}), { host: "127.0.0.1", port: 8765, offline: false, stdio: false, parentPid: undefined, allowedHosts: undefined });
+  });
+  it("reads --host, --port, --offline, --stdio and --allowed-host", () => {
+    const o = parseCli(["--host", "0.0.0.0", "--port", "0", "--offline", "--stdio", "--allowed-host", "kurs.local", "--allowed-host", "pc1"], {});
+    assert.deepEqual(o, { host: "0.0.0.0", port: 0, offline: true, stdio: true, parentPid: undefined, allowedHosts: ["kurs.local", "pc1"] });
+  });
+  it("treats TRAVEL_OFFLINE=1 like --offline", () => {
+    assert.equal(parseCli([], { TRAVEL_OFFLINE: "1" }).offline, true);
+    assert.equal(parseCli([], { TRAVEL_OFFLINE: "0" }).offline, false);
+  });
+  it("rejects bad ports and unknown flags with the usage text", () => {
+    assert.throws(() => parseCli(["--port", "99999"], {}), (e: unknown) => e instanceof UsageError && e.exitCode === 2 && /--port muss/.test(e.message));
+    assert.throws(() => parseCli(["--prot", "1"], {}), (e: unknown) => e instanceof UsageError && /Aufruf: npm run travel-server/.test(e.message));
+    assert.throws(() => parseCli(["--help"], {}), (e: unknown) => e instanceof UsageError && e.exitCode === 0);
+  });
+});
