@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     const misses = qa.filter((_, i) => denseRanks[i] === 0).map((q) => q.id);
     console.log(JSON.stringify({ chunking, embedHeadings, model: embedder.model, dtype: embedder.dtype, rows, denseMisses: misses }, null, 2));
   }
-  await embedder.dispose();
+  await store.dispose();
 }
 
 main().catch((error: unknown) => {

@@ -29,12 +29,16 @@ export interface ApprovalRequest {
   destructive: boolean;
 }
 
-export type ApprovalDecision = { approved: true } | { approved: false; feedback?: string };
+/** `feedback` (on rejection) is shown to the model as the tool's error. */
+export interface ApprovalDecision {
+  approved: boolean;
+  feedback?: string;
+}
 
 export type ApproveFn = (request: ApprovalRequest) => ApprovalDecision | boolean | Promise<ApprovalDecision | boolean>;
 
 export type ApprovalOutcome =
-  | { allowed: true; by: "read-only" | "callback" }
+  | { allowed: true; by: "read-only" | "callback"; message?: undefined; feedback?: undefined }
   | { allowed: false; by: "blocked" | "no-callback" | "callback" | "timeout" | "callback-error"; message: string; feedback?: string };
 
 export function classifyTool(tool: ToolInfo | undefined, name: string, policy: ApprovalPolicy = {}): ToolSafety {
@@ -48,8 +52,7 @@ export function classifyTool(tool: ToolInfo | undefined, name: string, policy: A
 }
 
 function normalize(decision: ApprovalDecision | boolean): ApprovalDecision {
-  if (typeof decision === "boolean") return decision ? { approved: true } : { approved: false };
-  return decision;
+  return typeof decision === "boolean" ? { approved: decision } : decision;
 }
 
 /** Decides whether one call may run. Never throws: a failing callback counts as a rejection. */

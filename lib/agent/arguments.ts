@@ -11,7 +11,11 @@ export interface ArgumentIssue {
   message: string;
 }
 
-export type ArgumentCheck = { ok: true } | { ok: false; issues: ArgumentIssue[] };
+/** `issues` is empty when `ok`. */
+export interface ArgumentCheck {
+  ok: boolean;
+  issues: ArgumentIssue[];
+}
 
 function pointerToName(pointer: string): string {
   return pointer
@@ -117,14 +121,14 @@ export class ArgumentValidator {
   /** Checks `args` against `tool.inputSchema`; `ignore` skips issues at or below these JSON pointers. */
   check(tool: ToolInfo, args: unknown, ignore: readonly string[] = []): ArgumentCheck {
     const validate = this.compile(tool.inputSchema);
-    if (!validate || validate(args)) return { ok: true };
+    if (!validate || validate(args)) return { ok: true, issues: [] };
     const relevant = (validate.errors ?? []).filter(
       (e) => !ignore.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)),
     );
-    if (relevant.length === 0) return { ok: true };
+    if (relevant.length === 0) return { ok: true, issues: [] };
     const specific = relevant.filter((e) => !["anyOf", "oneOf", "if", "allOf"].includes(e.keyword));
     const issues = (specific.length > 0 ? specific : relevant).map(germanIssue);
     const unique = [...new Map(issues.map((i) => [`${i.path}|${i.message}`, i])).values()];
-    return unique.length === 0 ? { ok: true } : { ok: false, issues: unique };
+    return { ok: unique.length === 0, issues: unique };
   }
 }

@@ -4,9 +4,11 @@
 
 export type JsonExtractFailureKind = "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";
 
+// Each variant lists the other's fields as `?: undefined`, so code compiled without strictNullChecks
+// (tslab in notebooks) can read them without narrowing.
 export type JsonExtractResult =
-  | { ok: true; value: unknown; text: string }
-  | { ok: false; kind: JsonExtractFailureKind; reason: string; candidate?: string; value?: unknown };
+  | { ok: true; value: unknown; text: string; kind?: undefined; reason?: undefined; candidate?: undefined }
+  | { ok: false; kind: JsonExtractFailureKind; reason: string; candidate?: string; value?: unknown; text?: undefined };
 
 export interface JsonExtractOptions {
   /** Accept only objects for which this returns true (e.g. "has steps or final"). */
@@ -76,7 +78,7 @@ export function stripJsonNoise(text: string): string {
   return out;
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+function tryParse(text: string): { ok: true; value: unknown; error?: undefined } | { ok: false; error: string; value?: undefined } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (strictError) {

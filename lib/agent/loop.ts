@@ -7,7 +7,9 @@
 // backend cannot do it (name or message matching "not supported" / "unsupported" / "nicht
 // unterstützt"), the loop switches to `llm.chat` + parsePlan for the rest of the run and emits an
 // `output_fallback` event. Any other generation error counts as a failed round: the model is told and
-// asked again. "grammar" never falls back; "text" always uses chat + parsePlan.
+// asked again; a second one in a row, or one that more rounds cannot fix (context overflow, lost
+// connection, model not loadable), ends the run with status "llm_error".
+// "grammar" never falls back; "text" always uses chat + parsePlan.
 //
 // Prompt layout (stable prefix for KV-cache reuse): [system: planner prompt + catalog]
 // [system: context] [history…] [user: question], then per iteration only appended messages:
@@ -23,6 +25,7 @@ import {
   buildPlannerSystemPrompt,
   contextMessage,
   FALLBACK_ANSWER,
+  llmErrorAnswer,
   NUDGE_MESSAGE,
   planParseErrorMessage,
   planProblemsMessage,
@@ -80,19 +83,28 @@ export interface AgentRunResult {
   /** Results of successful tool calls by id. */
   toolResults: Record<string, unknown>;
   lastPlan?: Plan;
+  /** The backend's error when status is "llm_error". */
+  error?: string;
 }
 
 const NOT_SUPPORTED = /not[\s_-]?supported|unsupported|nicht unterstützt/i;
+/** Generation errors another round cannot fix (the prompt only grows, the server stays down). */
+const FATAL_LLM_ERROR = /ContextOverflow|Connection|ModelLoad|ModelNotFound|LlmInput/i;
 
 function isNotSupported(error: unknown): boolean {
   return error instanceof Error && (NOT_SUPPORTED.test(error.name) || NOT_SUPPORTED.test(error.message));
+}
+
+function isFatalLlmError(error: unknown): boolean {
+  return error instanceof Error && FATAL_LLM_ERROR.test(error.name);
 }
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-type PlanReply = { ok: true; plan: Plan; raw: string; via: PlanVia } | { ok: false; error: Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string }; raw: string; via: PlanVia };
+type ReplyError = Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string; fatal: boolean };
+type PlanReply = { ok: true; plan: Plan; raw: string; via: PlanVia; error?: undefined } | { ok: false; error: ReplyError; raw: string; via: PlanVia; plan?: undefined };
 
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
   const started = performance.now();
@@ -136,7 +148,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       } catch (error) {
         if (options.signal?.aborted) throw error;
         if (!(options.planOutput !== "grammar" && isNotSupported(error))) {
-          return { ok: false, error: { kind: "generation", message: errorMessage(error) }, raw: "", via };
+          return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: isFatalLlmError(error) }, raw: "", via };
         }
         via = "text";
         emit({ type: "output_fallback", message: `generateJson wird nicht unterstützt (${errorMessage(error)}); weiter mit chat() und parsePlan.` });
@@ -147,20 +159,21 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       text = (await options.llm.chat(messages, generation)).text;
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      return { ok: false, error: { kind: "generation", message: errorMessage(error) }, raw: "", via };
+      return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: isFatalLlmError(error) }, raw: "", via };
     }
     const parsed = parsePlan(text);
     return parsed.ok ? { ok: true, plan: parsed.plan, raw: text, via } : { ok: false, error: parsed.error, raw: text, via };
   };
 
-  const finish = (final: string, status: RunStatus): AgentRunResult => {
+  const finish = (final: string, status: RunStatus, error?: string): AgentRunResult => {
     emit({ type: "final", text: final, status });
     trace.final = final;
     trace.status = status;
-    return { final, status, trace, iterations: iteration, messages, toolResults: Object.fromEntries(state.results), lastPlan };
+    return { final, status, trace, iterations: iteration, messages, toolResults: Object.fromEntries(state.results), lastPlan, ...(error ? { error } : {}) };
   };
 
   let forceFinal = false;
+  let generationErrors = 0;
   try {
     for (iteration = 1; iteration <= maxIterations; iteration++) {
       if (options.signal?.aborted) return finish(ABORTED_ANSWER, "aborted");
@@ -170,9 +183,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       messages.push({ role: "assistant", content: reply.raw || "(keine Ausgabe)" });
       if (!reply.ok) {
         emit({ type: "plan_error", kind: reply.error.kind, message: reply.error.message, raw: reply.raw, meter });
+        if (reply.error.kind === "generation") {
+          // A failing backend twice in a row (or an error more rounds cannot fix) ends the run.
+          generationErrors++;
+          if (("fatal" in reply.error && reply.error.fatal) || generationErrors >= 2) {
+            messages.pop();
+            return finish(llmErrorAnswer(reply.error.message), "llm_error", reply.error.message);
+          }
+        }
         messages.push({ role: "user", content: planParseErrorMessage(reply.error) });
         continue;
       }
+      generationErrors = 0;
       const plan = reply.plan;
       lastPlan = plan;
       emit({ type: "plan", plan, raw: reply.raw, via: reply.via, meter });

@@ -70,7 +70,10 @@ export class PlanParseError extends Error {
   }
 }
 
-export type ParsePlanResult = { ok: true; plan: Plan; json: string } | { ok: false; error: PlanParseError };
+/** `ok` tells which fields are set (the other variant's fields are `undefined`, for non-strict notebook code). */
+export type ParsePlanResult =
+  | { ok: true; plan: Plan; json: string; error?: undefined }
+  | { ok: false; error: PlanParseError; plan?: undefined; json?: undefined };
 
 function isPlanLike(value: unknown): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;

@@ -18,6 +18,27 @@ export function formatToolCatalog(tools: readonly ToolInfo[]): string {
     .join("\n");
 }
 
+function typeName(schema: unknown): string {
+  if (typeof schema !== "object" || schema === null) return "Wert";
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join("|");
+  const type = Array.isArray(s.type) ? s.type.join("|") : typeof s.type === "string" ? s.type : "Wert";
+  return type === "array" ? `${typeName(s.items)}[]` : type;
+}
+
+/** One line per tool: `name(arg: typ, optional?: typ) – description` (short prompts, small contexts). */
+export function formatToolSignatures(tools: readonly ToolInfo[]): string {
+  if (tools.length === 0) return "(keine Tools verfügbar)";
+  return tools
+    .map((t) => {
+      const schema = t.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      const args = Object.entries(schema.properties ?? {}).map(([name, s]) => `${name}${required.includes(name) ? "" : "?"}: ${typeName(s)}`);
+      return `- ${t.name}(${args.join(", ")}) – ${t.description.split("\n")[0] || "(ohne Beschreibung)"}`;
+    })
+    .join("\n");
+}
+
 export interface PlannerPromptOptions {
   /** A ready catalog text (e.g. from lib/mcp's formatter); default formatToolCatalog(tools). */
   catalog?: string;
@@ -25,6 +46,8 @@ export interface PlannerPromptOptions {
   userFields?: readonly string[];
   /** Today's date (YYYY-MM-DD), so the model can fill in dates. */
   today?: string;
+  /** Short variant for small context windows: core rules, no example, one line per tool. */
+  compact?: boolean;
 }
 
 const PLAN_EXAMPLE = `Frage: "Wie warm wird es morgen in Lissabon, und welche Museen gibt es dort?"
@@ -43,6 +66,16 @@ Antwort, nachdem die Tool-Ergebnisse da sind:
 /** System prompt of the planner: role, plan format, `$ref` rules, loop rules, example, catalog. */
 export function buildPlannerSystemPrompt(tools: readonly ToolInfo[], options: PlannerPromptOptions = {}): string {
   const userFields = (options.userFields ?? ["raw"]).map((f) => `"user.${f}"`).join(", ");
+  if (options.compact) {
+    return `Du bist ein Reiseassistent und planst Tool-Aufrufe.${options.today ? ` Heute ist ${options.today}.` : ""}
+Antworte immer nur mit einem JSON-Objekt: {"steps": [{"description": "…", "tools": [{"id": "…", "name": "…", "arguments": {…}}]}], "final": null}
+- Tools eines Schritts laufen gleichzeitig; wer ein Ergebnis braucht, steht in einem späteren Schritt.
+- Ergebnis weitergeben: {"$ref": "<id>.<feld>"}, z. B. "lat": {"$ref": "geo_rom.lat"}; Angaben des Nutzers: ${userFields}.
+- Jede id läuft nur einmal; ausgeführte Aufrufe nicht ändern. Nichts raten.
+- Sobald die Ergebnisse reichen: "steps": [] und die Antwort auf Deutsch in "final".
+Tools:
+${options.catalog ?? formatToolSignatures(tools)}`;
+  }
   const catalog = options.catalog ?? formatToolCatalog(tools);
   return `Du bist ein Reiseassistent. Du beantwortest Fragen rund ums Reisen: Ziele, Wetter, Ausflüge, Aktivitäten, Sehenswertes.
 Was du nicht sicher weißt (Koordinaten, Wetter, Orte in der Nähe), holst du dir mit den Tools am Ende dieser Nachricht.
@@ -125,6 +158,11 @@ export const FALLBACK_ANSWER =
   "Leider habe ich in der erlaubten Zahl an Planungsrunden keine Antwort gefunden. Bitte stelle die Frage etwas genauer oder versuche es noch einmal.";
 
 export const ABORTED_ANSWER = "Die Bearbeitung wurde abgebrochen, bevor eine Antwort feststand.";
+
+/** Returned when the language model itself fails (not the tools). */
+export function llmErrorAnswer(message: string): string {
+  return `Das Sprachmodell konnte keine Antwort erzeugen (${message.split("\n")[0]}). Bitte später erneut versuchen oder die Einstellungen prüfen.`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Teil 3: half-agent

@@ -9,7 +9,7 @@ import { collectRefs, USER_ROOT } from "./refs.js";
 import type { ScheduleMode } from "./schedule.js";
 import type { PlanProblem } from "./validate.js";
 
-export type RunStatus = "answered" | "max_iterations" | "aborted";
+export type RunStatus = "answered" | "max_iterations" | "aborted" | "llm_error";
 export type PlanVia = "grammar" | "text";
 export type ToolErrorKind =
   | "tool" // the tool answered with isError

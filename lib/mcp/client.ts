@@ -1,5 +1,6 @@
 // McpToolClient: one MCP session, opened once and reused for every call (the anchor opened a new HTTP
 // session per call). Reconnects once when the session is gone (server restarted) or the connection broke.
+import { setMaxListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -30,6 +31,16 @@ interface TransportFactory {
   /** Extra diagnostics for error messages (e.g. the stdio server's stderr). */
   diagnostics?(): string;
 }
+
+/**
+ * fetch for a long-lived session: the transport passes one AbortSignal to every request, and Node's fetch
+ * only drops its listener on that signal when the request is garbage-collected. Thousands of calls then
+ * trigger a (false) MaxListenersExceededWarning; lifting the limit for that one signal avoids the noise.
+ */
+const sessionFetch: typeof fetch = (input, init) => {
+  if (init?.signal) setMaxListeners(0, init.signal);
+  return fetch(input, init);
+};
 
 /** Session gone (HTTP 404 after a server restart) or connection lost (refused, reset, process died). */
 export function isReconnectable(error: unknown): boolean {
@@ -97,7 +108,7 @@ export class McpToolClient implements ToolClient {
   /** Connects to a Streamable HTTP endpoint such as http://127.0.0.1:8765/mcp. */
   static async connect(url: string, options?: McpClientOptions): Promise<McpToolClient> {
     const endpoint = new URL(url);
-    const client = new McpToolClient({ target: url, create: () => new StreamableHTTPClientTransport(endpoint) }, options);
+    const client = new McpToolClient({ target: url, create: () => new StreamableHTTPClientTransport(endpoint, { fetch: sessionFetch }) }, options);
     await client.connection();
     return client;
   }

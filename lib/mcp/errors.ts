@@ -20,7 +20,9 @@ export class McpConnectionError extends Error {
     readonly input: { target: string; tool?: string },
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message);
+    // set by hand: tslab compiles lib files against an older lib where Error has no options argument
+    if (options && "cause" in options) Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
   }
 }
 

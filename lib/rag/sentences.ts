@@ -24,7 +24,7 @@ const SPLIT_OPTIONS = {
 /** Lines that start a new block even without a blank line before them: headings and list items. */
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|\d{1,9}[.)][ \t])/u;
 const HEADING_LINE = /^ {0,3}#{1,6}(?:[ \t]|$)/u;
-const OPENING_MARKS = /^[„"»«‚'(\[]*/u;
+const OPENING_MARKS = /^[„"»«‚'([]*/u;
 
 /**
  * Splits German text into sentences. Blank lines, Markdown headings and list items always end a
@@ -165,8 +165,8 @@ function shouldMerge(text: string, prev: Range, next: Range, keep: ProtectedRang
   return false;
 }
 
-const NUMBER_END = /(?<![\p{L}\p{N}.,])(\p{N}+)\.(?=\s+[„"»«(\[]?\p{Lu})/gu;
-const CLOSING_MARK_END = /[.!?…]+["“”»«’')\]]+(?=\s+[„"»«(\[]?\p{Lu})/gu;
+const NUMBER_END = /(?<![\p{L}\p{N}.,])(\p{N}+)\.(?=\s+[„"»«([]?\p{Lu})/gu;
+const CLOSING_MARK_END = /[.!?…]+["“”»«’')\]]+(?=\s+[„"»«([]?\p{Lu})/gu;
 
 /**
  * Splits where sentence-splitter keeps going: after a year or a labelled number ("… 1958. Danach",

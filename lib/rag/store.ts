@@ -114,6 +114,8 @@ function checkQuery(query: string, k: number): void {
 export class RagStore {
   /** True when {@link openRagStore} loaded this store from its cache instead of building it. */
   loadedFromCache = false;
+  /** Set by {@link openRagStore} when it created the embedder itself; then dispose() releases it. */
+  ownsEmbedder = false;
 
   private constructor(
     readonly manifest: StoreManifest,
@@ -212,6 +214,11 @@ export class RagStore {
     });
   }
 
+  /** Releases the embedding model if this store created it (openRagStore without `embedder`). */
+  async dispose(): Promise<void> {
+    if (this.ownsEmbedder) await this.embedder.dispose();
+  }
+
   /** Top-k chunks plus the context string for a prompt (the Python original's get_rag_context). */
   async getRagContext(query: string, k = 3): Promise<RagContext> {
     const chunks = await this.search(query, k);
@@ -269,7 +276,19 @@ export function defaultRagCacheDir(): string {
 export async function openRagStore(options: OpenRagStoreOptions = {}): Promise<RagStore> {
   const documents = options.documents ?? loadCorpus(options.corpusDir);
   if (documents.length === 0) throw new EmptyCorpusError("übergebene Dokumentliste");
+  const ownsEmbedder = !options.embedder;
   const embedder = options.embedder ?? (await createEmbedder(options.embedderOptions));
+  try {
+    const store = await openWith(documents, embedder, options);
+    store.ownsEmbedder = ownsEmbedder;
+    return store;
+  } catch (error) {
+    if (ownsEmbedder) await embedder.dispose();
+    throw error;
+  }
+}
+
+async function openWith(documents: readonly CorpusDocument[], embedder: Embedder, options: OpenRagStoreOptions): Promise<RagStore> {
   const cacheDir = options.cacheDir ? resolve(loadConfig().root, options.cacheDir) : defaultRagCacheDir();
   const name = options.name ?? "default";
   const { manifestFile } = storeFiles(cacheDir, name);

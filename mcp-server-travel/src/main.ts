@@ -1,5 +1,8 @@
 // Entry point: `npm run travel-server -- [--host H] [--port P] [--offline] [--stdio]`.
 // Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode).
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findProjectRoot } from "../../lib/config.js";
 import { dataConfigFromEnv, upstreamConfigFromEnv } from "./config.js";
 import { parseCli, UsageError, type CliOptions } from "./cli.js";
 import { parseIsoDate, todayDay } from "./dates.js";
@@ -58,9 +61,11 @@ function today(): number {
 async function main(): Promise<void> {
   const cli = parseCli(process.argv.slice(2));
   today(); // validate TRAVEL_TODAY early
-  const upstream = upstreamConfigFromEnv();
+  // Found from this file, not the working directory: Claude Desktop starts us from anywhere.
+  const root = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+  const upstream = upstreamConfigFromEnv(process.env, root);
   const offline = await decideOffline(cli, upstream);
-  const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv().dataDir, log });
+  const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv(process.env, root).dataDir, log });
   const create = () => createTravelMcpServer(services, { today, log });
 
   let stopping = false;

@@ -293,6 +293,19 @@ describe("runAgent", () => {
     assert.equal(of(events, "plan_error")[0]?.kind, "generation");
   });
 
+  test("backend failures that another round cannot fix end the run with llm_error", async () => {
+    const overflow = Object.assign(new Error("Prompt zu lang"), { name: "ContextOverflowError" });
+    const fatal = await run([scriptedFailure(overflow), FINAL]);
+    assert.equal(fatal.result.status, "llm_error");
+    assert.equal(fatal.result.iterations, 1);
+    assert.match(fatal.result.error ?? "", /ContextOverflowError: Prompt zu lang/);
+    assert.match(fatal.result.final, /Sprachmodell/);
+
+    const flaky = await run([scriptedFailure(new Error("eins")), scriptedFailure(new Error("zwei")), FINAL]);
+    assert.equal(flaky.result.status, "llm_error");
+    assert.equal(flaky.llm.requests.length, 2);
+  });
+
   test("user.* references and context/history placement", async () => {
     const plan = { steps: [{ description: "", tools: [{ id: "g", name: "geocode", arguments: { destination: { $ref: "user.destination" } } }] }], final: null };
     const history = [

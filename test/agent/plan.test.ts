@@ -7,6 +7,11 @@ import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
 
 const PLAN_JSON = JSON.stringify(geoWeatherPlan());
 
+/** Reads a nested property of a JSON schema (test helper). */
+function at(node: unknown, ...path: string[]): unknown {
+  return path.reduce<unknown>((n, key) => (typeof n === "object" && n !== null ? (n as Record<string, unknown>)[key] : undefined), node);
+}
+
 describe("parsePlan", () => {
   test("plain JSON", () => {
     const r = parsePlan(PLAN_JSON);
@@ -85,25 +90,24 @@ describe("parsePlan", () => {
 });
 
 describe("buildPlanJsonSchema", () => {
-  const schema = buildPlanJsonSchema(TRAVEL_TOOLS) as Record<string, any>;
-  const toolItems = schema.properties.steps.items.properties.tools.items;
+  const schema = buildPlanJsonSchema(TRAVEL_TOOLS);
+  const alternatives = at(schema, "properties", "steps", "items", "properties", "tools", "items", "oneOf") as unknown[];
 
   test("one alternative per tool with the name as constant", () => {
     assert.deepEqual(
-      toolItems.oneOf.map((alt: any) => alt.properties.name.const),
+      alternatives.map((alt) => at(alt, "properties", "name", "const")),
       TRAVEL_TOOLS.map((t) => t.name),
     );
   });
 
   test("each argument: declared type or a $ref object; optional ones may be null", () => {
-    const weather = toolItems.oneOf.find((alt: any) => alt.properties.name.const === "get_weather");
-    const lat = weather.properties.arguments.properties.lat.oneOf;
-    assert.deepEqual(lat[0], { type: "number" }, "minimum/maximum are dropped for the grammar");
-    assert.deepEqual(lat[1].properties.$ref, { type: "string", minLength: 1 });
-    const includeRaw = weather.properties.arguments.properties.include_raw.oneOf;
-    assert.deepEqual(includeRaw.slice(0, 2), [{ type: "boolean" }, { type: "null" }]);
-    assert.deepEqual(weather.properties.arguments.properties.start_date.oneOf[0], { type: "string", format: "date" });
-    assert.equal(schema.properties.final.type.includes("null"), true);
+    const weather = alternatives.find((alt) => at(alt, "properties", "name", "const") === "get_weather");
+    const arg = (name: string) => at(weather, "properties", "arguments", "properties", name, "oneOf") as unknown[];
+    assert.deepEqual(arg("lat")[0], { type: "number" }, "minimum/maximum are dropped for the grammar");
+    assert.deepEqual(at(arg("lat")[1], "properties", "$ref"), { type: "string", minLength: 1 });
+    assert.deepEqual(arg("include_raw").slice(0, 2), [{ type: "boolean" }, { type: "null" }]);
+    assert.deepEqual(arg("start_date")[0], { type: "string", format: "date" });
+    assert.deepEqual(at(schema, "properties", "final", "type"), ["string", "null"]);
   });
 
   test("no keywords outside the grammar subset (anyOf, $schema, default, pattern, minimum)", () => {
@@ -123,8 +127,7 @@ describe("buildPlanJsonSchema", () => {
   });
 
   test("no tools: steps must stay empty", () => {
-    const s = buildPlanJsonSchema([]) as Record<string, any>;
-    assert.equal(s.properties.steps.maxItems, 0);
+    assert.equal(at(buildPlanJsonSchema([]), "properties", "steps", "maxItems"), 0);
   });
 
   describe("with node-llama-cpp's grammar generator", () => {

@@ -69,6 +69,13 @@ describe("Gazetteer", () => {
     assert.equal(gazetteer.lookup("Barcelona, Spanien").name, "Barcelona");
     assert.equal(gazetteer.lookup("Barcelona, Spain").name, "Barcelona");
     assert.equal(gazetteer.lookup("Valencia, ES").name, "Valencia");
+    assert.equal(gazetteer.lookup("Barcelona Spanien").name, "Barcelona");
+  });
+  it("accepts a part of a longer city name and says how it read the query", async () => {
+    const r = await services.geocoder.geocode("Gran Canaria");
+    assert.equal(r.display_name.startsWith("Las Palmas de Gran Canaria"), true);
+    assert.match(r.note ?? "", /"Gran Canaria" als Las Palmas de Gran Canaria verstanden/);
+    assert.equal((await services.geocoder.geocode("Barcelona")).note, undefined);
   });
   it("finds cities by alias", () => {
     const withAlias = data.cities.find((c) => c.aliases.length > 0);

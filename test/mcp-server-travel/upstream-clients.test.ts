@@ -179,6 +179,21 @@ describe("NominatimGeocoder", () => {
   });
 });
 
+describe("cache entries of the wrong shape", () => {
+  it("are ignored and fetched again", async () => {
+    let calls = 0;
+    fake.setHandler(() => {
+      calls++;
+      return { json: [{ lat: "52.5", lon: "13.4", display_name: "Berlin", address: {} }] };
+    });
+    const cache = new FileCache(join(cacheDir, "shape"));
+    await cache.set("nominatim", "berlin", { lat: "not a number" });
+    const g = new NominatimGeocoder(http(), cache, { baseUrl: fake.url, intervalMs: 0 });
+    assert.equal((await g.geocode("Berlin")).lat, 52.5);
+    assert.equal(calls, 1);
+  });
+});
+
 describe("FileCache", () => {
   it("expires entries after their TTL and ignores corrupt files", async () => {
     let now = 1_000_000;

@@ -157,6 +157,20 @@ test("empty corpus, missing files and broken stores give typed errors", async ()
   assert.throws(() => store.save(dir, "../ausbruch"), RagInputError);
 });
 
+test("openRagStore creates (and disposes) its own embedder from embedderOptions", async () => {
+  const cacheDir = join(tmp.dir, "own-embedder");
+  const own = await openRagStore({ documents, cacheDir, embedderOptions: { model: await tinyBertDir(), dtype: "fp32", progress: false } });
+  assert.equal(own.ownsEmbedder, true);
+  assert.equal(own.embedder.fingerprint, embedder.fingerprint);
+  const shared = await openRagStore({ documents, cacheDir, embedder });
+  assert.equal(shared.ownsEmbedder, false);
+  assert.equal(shared.loadedFromCache, true);
+  assert.deepEqual(await own.search(QUERIES[0] ?? "", 2), await shared.search(QUERIES[0] ?? "", 2));
+  await own.dispose();
+  await shared.dispose();
+  assert.equal((await embedder.embedOne("noch da")).length, 64, "a passed-in embedder stays usable");
+});
+
 test("a broken cached store is rebuilt instead of failing", async () => {
   const cacheDir = join(tmp.dir, "cache-broken");
   const first = await openRagStore({ documents, embedder, cacheDir });

@@ -78,16 +78,38 @@ export class Gazetteer implements GeocodeService {
   }
 
   lookup(query: string): City {
+    return this.resolve(query).city;
+  }
+
+  /**
+   * Finds the city for a query. Tries, in order: the whole text; the part before a comma (the rest picks
+   * the country); leading words ("Barcelona Spanien"); a name that contains the words ("Gran Canaria").
+   */
+  resolve(query: string): { city: City; partial: boolean } {
     const trimmed = query.trim();
     const parts = trimmed.split(",").map((p) => p.trim()).filter(Boolean);
+    const first = parts[0] ?? trimmed;
     let candidates = this.candidates(trimmed);
-    let hints = [] as string[];
+    let hints: string[] = [];
+    let partial = false;
     if (candidates.length === 0 && parts.length > 1) {
-      candidates = this.candidates(parts[0]!);
+      candidates = this.candidates(first);
       hints = parts.slice(1);
     }
     if (candidates.length === 0) {
-      const suggestions = this.suggest(parts[0] ?? trimmed);
+      const words = first.split(/\s+/);
+      for (let n = words.length - 1; n >= 1 && candidates.length === 0; n--) {
+        candidates = this.candidates(words.slice(0, n).join(" "));
+        hints = [words.slice(n).join(" "), ...parts.slice(1)];
+      }
+    }
+    if (candidates.length === 0) {
+      candidates = this.containing(first);
+      hints = parts.slice(1);
+      partial = candidates.length > 0;
+    }
+    if (candidates.length === 0) {
+      const suggestions = this.suggest(first);
       throw new NotFoundError(
         `"${trimmed}" ist in den Offline-Daten nicht enthalten (${this.cities.length} Städte). ` +
           (suggestions.length ? `Meintest du: ${suggestions.join(", ")}? ` : "") +
@@ -99,7 +121,14 @@ export class Gazetteer implements GeocodeService {
       const hinted = candidates.filter((c) => hints.some((h) => this.countryMatches(c, h)));
       if (hinted.length > 0) candidates = hinted;
     }
-    return [...candidates].sort((a, b) => (b.population ?? 0) - (a.population ?? 0))[0]!;
+    return { city: [...candidates].sort((a, b) => (b.population ?? 0) - (a.population ?? 0))[0]!, partial };
+  }
+
+  /** Cities whose name or alias contains the text as whole words. */
+  private containing(text: string): City[] {
+    const key = placeKeys(text)[0] ?? "";
+    if (key.length < 3) return [];
+    return this.cities.filter((c) => [c.name, ...c.aliases].some((n) => placeKeys(n).some((k) => ` ${k} `.includes(` ${key} `))));
   }
 
   private countryMatches(city: City, hint: string): boolean {
@@ -126,8 +155,15 @@ export class Gazetteer implements GeocodeService {
   }
 
   async geocode(query: string): Promise<GeoPlace> {
-    const city = this.lookup(query);
-    return { lat: city.lat, lon: city.lon, display_name: `${city.name}, ${city.country}`, country: city.country, source: "offline" };
+    const { city, partial } = this.resolve(query);
+    return {
+      lat: city.lat,
+      lon: city.lon,
+      display_name: `${city.name}, ${city.country}`,
+      country: city.country,
+      source: "offline",
+      ...(partial ? { note: `"${query.trim()}" als ${city.name} verstanden (Offline-Daten kennen nur Städte).` } : {}),
+    };
   }
 
   nearest(lat: number, lon: number): { city: City; distanceKm: number } {

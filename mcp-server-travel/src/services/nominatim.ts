@@ -17,6 +17,14 @@ const SearchResponse = z.array(
   }),
 );
 
+const CachedPlace = z.object({
+  lat: z.number(),
+  lon: z.number(),
+  display_name: z.string(),
+  country: z.string().nullable(),
+  source: z.literal("nominatim"),
+});
+
 const GEOCODE_TTL_MS = 30 * 86_400_000;
 
 export interface NominatimOptions {
@@ -39,8 +47,8 @@ export class NominatimGeocoder implements GeocodeService {
   async geocode(query: string, signal?: AbortSignal): Promise<GeoPlace> {
     const q = query.trim();
     const key = q.toLowerCase();
-    const cached = (await this.cache.get("nominatim", key, GEOCODE_TTL_MS)) as GeoPlace | undefined;
-    if (cached) return cached;
+    const cached = CachedPlace.safeParse(await this.cache.get("nominatim", key, GEOCODE_TTL_MS));
+    if (cached.success) return cached.data;
 
     const params = new URLSearchParams({ q, format: "jsonv2", limit: "1", addressdetails: "1", "accept-language": "de" });
     const url = `${this.options.baseUrl}/search?${params}`;

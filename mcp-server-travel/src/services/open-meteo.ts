@@ -65,7 +65,8 @@ export class OpenMeteoClient {
       wind_speed_unit: "kmh",
     });
     const url = `${endpoint}?${params}`;
-    let raw = (await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind])) as OpenMeteoDaily | undefined;
+    const cached = DailyResponse.safeParse(await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind]));
+    let raw = cached.success ? cached.data : undefined;
     if (!raw) {
       raw = await this.http.json({ service: "Open-Meteo", url, signal }, DailyResponse);
       toDays(raw, url); // validate before caching

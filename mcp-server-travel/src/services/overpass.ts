@@ -33,6 +33,10 @@ const SELECTORS: Record<Activity | "park", string[]> = {
   ],
 };
 
+const CachedPlaces = z.array(
+  z.object({ name: z.string(), lat: z.number(), lon: z.number(), kind: z.string(), description: z.string().nullable() }),
+);
+
 const KIND_TAGS = ["leisure", "route", "natural", "tourism", "historic"] as const;
 const TTL_MS = 7 * 86_400_000;
 const MAX_ELEMENTS = 300;
@@ -60,7 +64,8 @@ export class OverpassPlaces implements PlacesService {
 
   private async query(kind: Activity | "park", center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
     const ql = overpassQuery(kind, center, radiusKm);
-    let places = (await this.cache.get("overpass", ql, TTL_MS)) as Place[] | undefined;
+    const cached = CachedPlaces.safeParse(await this.cache.get("overpass", ql, TTL_MS));
+    let places: Place[] | undefined = cached.success ? cached.data : undefined;
     if (!places) {
       const response = await this.http.json(
         {

@@ -90,7 +90,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       const server = options.createServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: process.env.XJSON === "1",
+        // Plain JSON answers: the tools send no progress notifications, and JSON is cheaper than an SSE stream per call.
+        enableJsonResponse: true,
         onsessioninitialized: (sid) => {
           sessions.set(sid, { transport, server, lastSeen: Date.now() });
         },
