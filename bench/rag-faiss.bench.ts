@@ -3,6 +3,7 @@
 // a saved index vs rebuilding it. Goal from the issue: FAISS ≥ 10× faster than the JS loop at 100k.
 //
 // npx tsx bench/rag-faiss.bench.ts [--sizes 1000,10000,100000] [--queries 50]
+// On a busy machine, OMP_NUM_THREADS=1 gives steadier single-query latencies (no OpenMP wake-ups).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

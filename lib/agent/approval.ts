@@ -76,6 +76,7 @@ export async function decideApproval(
   }
   const full: ApprovalRequest = { ...request, safety, destructive: request.tool?.annotations?.destructiveHint === true };
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     const pending = Promise.resolve().then(() => approve(full));
     const racers: Promise<ApprovalDecision | boolean | "timeout" | "aborted">[] = [pending];
@@ -85,8 +86,9 @@ export async function decideApproval(
     if (signal) {
       racers.push(
         new Promise((resolve) => {
+          onAbort = () => resolve("aborted");
           if (signal.aborted) resolve("aborted");
-          else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+          else signal.addEventListener("abort", onAbort, { once: true });
         }),
       );
     }
@@ -115,5 +117,6 @@ export async function decideApproval(
     };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }

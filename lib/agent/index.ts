@@ -83,6 +83,7 @@ export {
 } from "./trace.js";
 export {
   formatToolCatalog,
+  formatToolSignatures,
   buildPlannerSystemPrompt,
   buildHalfAgentSystemPrompt,
   contextMessage,
@@ -94,7 +95,10 @@ export {
   NO_TOOLS_INSTRUCTION,
   NUDGE_MESSAGE,
   FALLBACK_ANSWER,
+  ABORTED_ANSWER,
+  llmErrorAnswer,
   type PlannerPromptOptions,
+  type HalfAgentPromptOptions,
 } from "./prompts.js";
 export {
   parseToolCall,
