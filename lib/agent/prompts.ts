@@ -6,13 +6,18 @@ import type { PlanParseError } from "./plan.js";
 import type { ToolOutcome } from "./executor.js";
 import type { PlanProblem } from "./validate.js";
 
+function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
 /** Compact German tool catalog: name, description, input and output schema. */
 export function formatToolCatalog(tools: readonly ToolInfo[]): string {
   if (tools.length === 0) return "(keine Tools verfügbar)";
   return tools
     .map((t) => {
-      const lines = [`- ${t.name}: ${t.description || "(ohne Beschreibung)"}`, `  Eingabe-Schema: ${compactJson(t.inputSchema)}`];
-      if (t.outputSchema) lines.push(`  Ergebnis-Schema: ${compactJson(t.outputSchema)}`);
+      const lines = [`- ${t.name}: ${t.description || "(ohne Beschreibung)"}`, `  Eingabe-Schema: ${compactJson(withoutMeta(t.inputSchema))}`];
+      if (t.outputSchema) lines.push(`  Ergebnis-Schema: ${compactJson(withoutMeta(t.outputSchema))}`);
       return lines.join("\n");
     })
     .join("\n");
