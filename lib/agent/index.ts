@@ -118,3 +118,4 @@ export { ScriptedLlm, scriptedFailure, ScriptExhaustedError, JsonNotSupportedErr
 export { InMemoryToolClient, ToolReportedError, delay, type InMemoryTool } from "./in-memory-tools.js";
 export { toGrammarSchema, dropNullOptionals } from "./grammar-schema.js";
 export { extractJsonObject } from "./json-extract.js";
+export { describeAgentEvent } from "./event-text.js";

@@ -1,10 +1,13 @@
 // Validates values against a JSON schema with ajv, so every backend returns only schema-valid values.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./types.js";
 import { LlmInputError } from "./errors.js";
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+// ajv-formats ships CommonJS with `exports.default`; depending on the loader the function is either.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
+const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const cache = new Map<string, ValidateFunction>();
 
 function compile(schema: JsonSchema): ValidateFunction {

@@ -147,3 +147,10 @@ test("a corrupt model file is a ModelLoadError", async () => {
   writeFileSync(path, Buffer.concat([Buffer.from("GGUF"), Buffer.alloc(200, 7)]));
   await assert.rejects(loadLocalLlm({ modelPath: path, gpu: "cpu", threads: 1 }), ModelLoadError);
 });
+
+test("formats in schemas are validated (a date must be a date)", async () => {
+  const { schemaProblems } = await import("../../lib/llm/index.js");
+  const schema = { type: "object", properties: { datum: { type: "string", format: "date" } }, required: ["datum"] };
+  assert.deepEqual(schemaProblems(schema, { datum: "2026-05-01" }), []);
+  assert.equal(schemaProblems(schema, { datum: "morgen" }).length, 1);
+});
