@@ -11,22 +11,12 @@ function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** Compact German tool catalog: name, description, input and output schema. */
-export function formatToolCatalog(tools: readonly ToolInfo[]): string {
-  if (tools.length === 0) return "(keine Tools verfügbar)";
-  return tools
-    .map((t) => {
-      const lines = [`- ${t.name}: ${t.description || "(ohne Beschreibung)"}`, `  Eingabe-Schema: ${compactJson(withoutMeta(t.inputSchema))}`];
-      if (t.outputSchema) lines.push(`  Ergebnis-Schema: ${compactJson(withoutMeta(t.outputSchema))}`);
-      return lines.join("\n");
-    })
-    .join("\n");
-}
-
 function typeName(schema: unknown): string {
   if (typeof schema !== "object" || schema === null) return "Wert";
   const s = schema as Record<string, unknown>;
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join("|");
+  const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
+  if (union) return union.map(typeName).join("|");
   const type = Array.isArray(s.type) ? s.type.join("|") : typeof s.type === "string" ? s.type : "Wert";
   return type === "array" ? `${typeName(s.items)}[]` : type;
 }
@@ -41,6 +31,30 @@ export function formatToolSignatures(tools: readonly ToolInfo[]): string {
       const args = Object.entries(schema.properties ?? {}).map(([name, s]) => `${name}${required.includes(name) ? "" : "?"}: ${typeName(s)}`);
       return `- ${t.name}(${args.join(", ")}) – ${t.description.split("\n")[0] || "(ohne Beschreibung)"}`;
     })
+    .join("\n");
+}
+
+/** Result fields as a short shape, e.g. `{lat: number, lon: number, source: "nominatim"|"offline", note?: string}`. */
+export function formatOutputShape(schema: unknown, depth = 3): string {
+  if (typeof schema !== "object" || schema === null) return "Wert";
+  const s = schema as { type?: unknown; properties?: Record<string, unknown>; required?: unknown; items?: unknown };
+  if (s.properties && depth > 0) {
+    const required = Array.isArray(s.required) ? s.required : [];
+    const fields = Object.entries(s.properties).map(
+      ([name, sub]) => `${name}${required.includes(name) ? "" : "?"}: ${formatOutputShape(sub, depth - 1)}`,
+    );
+    return `{${fields.join(", ")}}`;
+  }
+  if (s.type === "array" && depth > 0) return `${formatOutputShape(s.items, depth - 1)}[]`;
+  return typeName(schema);
+}
+
+/** The planner's catalog: one signature line per tool plus the shape of its result (for `$ref` paths). */
+export function formatToolCatalog(tools: readonly ToolInfo[]): string {
+  if (tools.length === 0) return "(keine Tools verfügbar)";
+  const signatures = formatToolSignatures(tools).split("\n");
+  return tools
+    .map((t, i) => (t.outputSchema ? `${signatures[i]}\n  Ergebnis: ${formatOutputShape(withoutMeta(t.outputSchema))}` : signatures[i]))
     .join("\n");
 }
 

@@ -1,0 +1,167 @@
+// `npm start -- "<Frage>" [options]` — the whole stack from the command line:
+// model (lib/llm) + RAG context (lib/rag) + travel server subprocess (lib/mcp) + agent (lib/agent).
+import { parseArgs } from "node:util";
+import {
+  ConfigError,
+  LlmError,
+  McpConnectionError,
+  RagError,
+  SCHEDULE_MODES,
+  TravelServerStartError,
+  connectTravelClient,
+  describeAgentEvent,
+  describeLlm,
+  loadLlm,
+  openRagStore,
+  runAgent,
+  saveTrace,
+  startTravelServer,
+  type Llm,
+  type McpToolClient,
+  type RagStore,
+  type ScheduleMode,
+  type TravelServerHandle,
+} from "../lib/index.js";
+
+const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
+
+Optionen:
+  --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
+  --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
+  --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
+  --mode <m>               dependency | step-parallel | sequential (Standard dependency)
+  --trace <datei.json>     kompletten Ablauf als JSON speichern
+  --rag-k <n>              so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)
+  --rag-min-score <s>      nur Textstellen mit Ähnlichkeit ≥ s (Standard 0.35)
+  -h, --help               diese Hilfe
+
+Beispiel: npm start -- "Wie ist heute das Wetter in Barcelona?"`;
+
+function parse() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      model: { type: "string" },
+      offline: { type: "boolean", default: false },
+      "max-iterations": { type: "string", default: "6" },
+      mode: { type: "string", default: "dependency" },
+      trace: { type: "string" },
+      "rag-k": { type: "string", default: "3" },
+      "rag-min-score": { type: "string", default: "0.35" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const question = positionals.join(" ").trim();
+  const number = (name: string, value: string, min: number) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) throw new ConfigError(`--${name} erwartet eine Zahl ≥ ${min}, nicht "${value}".`);
+    return n;
+  };
+  if (!SCHEDULE_MODES.includes(values.mode as ScheduleMode)) {
+    throw new ConfigError(`--mode muss eines von ${SCHEDULE_MODES.join(", ")} sein, nicht "${values.mode}".`);
+  }
+  return {
+    help: values.help,
+    question,
+    model: values.model,
+    offline: values.offline,
+    maxIterations: Math.floor(number("max-iterations", values["max-iterations"], 1)),
+    mode: values.mode as ScheduleMode,
+    trace: values.trace,
+    ragK: Math.floor(number("rag-k", values["rag-k"], 0)),
+    ragMinScore: number("rag-min-score", values["rag-min-score"], -1),
+  };
+}
+
+async function retrieveContext(question: string, k: number, minScore: number): Promise<string | undefined> {
+  if (k === 0) return undefined;
+  let store: RagStore | undefined;
+  try {
+    store = await openRagStore({ onStatus: (line) => console.log(`RAG: ${line}`) });
+    const { chunks } = await store.getRagContext(question, k);
+    const relevant = chunks.filter((c) => c.score >= minScore);
+    console.log(`RAG: ${relevant.length} von ${chunks.length} Textstellen ähnlich genug (≥ ${minScore}).`);
+    return relevant.length > 0 ? relevant.map((c) => c.text).join("\n\n---\n\n") : undefined;
+  } catch (error) {
+    // Without an embedding model the agent still works; say why the context is missing.
+    if (error instanceof RagError) {
+      console.log(`RAG übersprungen: ${error.message.split("\n")[0]}`);
+      return undefined;
+    }
+    throw error;
+  } finally {
+    await store?.dispose();
+  }
+}
+
+async function main(): Promise<number> {
+  const args = parse();
+  if (args.help || !args.question) {
+    console.log(USAGE);
+    return args.help ? 0 : 2;
+  }
+  let llm: Llm | undefined;
+  let server: TravelServerHandle | undefined;
+  let client: McpToolClient | undefined;
+  try {
+    // Model and travel server start in parallel; both take a moment.
+    const serverStart = startTravelServer({ offline: args.offline || undefined });
+    serverStart.catch(() => {}); // handled below; avoids an unhandled rejection while the model loads
+    try {
+      llm = await loadLlm(args.model ? { modelPath: args.model } : {});
+    } catch (error) {
+      await serverStart.then((s) => s.stop()).catch(() => {});
+      throw error;
+    }
+    console.log(describeLlm(llm.info));
+    server = await serverStart;
+    console.log(`Reise-Server: ${server.url} (${server.mode === "offline" ? "Offline-Daten" : "online"})`);
+    client = await connectTravelClient(server.url);
+    const context = await retrieveContext(args.question, args.ragK, args.ragMinScore);
+
+    console.log("");
+    const result = await runAgent({
+      question: args.question,
+      llm,
+      tools: client,
+      context,
+      maxIterations: args.maxIterations,
+      mode: args.mode,
+      onEvent: (event) => {
+        const line = describeAgentEvent(event);
+        if (line) console.log(line);
+      },
+    });
+    console.log(`\nAntwort:\n${result.final}`);
+    if (args.trace) {
+      await saveTrace(result.trace, args.trace);
+      console.log(`\nAblauf gespeichert: ${args.trace}`);
+    }
+    return result.status === "answered" ? 0 : 3;
+  } finally {
+    await client?.close().catch(() => {});
+    await server?.stop().catch(() => {});
+    await llm?.dispose().catch(() => {});
+  }
+}
+
+const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, TravelServerStartError];
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (KNOWN_ERRORS.some((E) => error instanceof E)) {
+      // Expected problems (missing model, bad option, server down): the message says what to do.
+      console.error(`\n${(error as Error).message}`);
+      process.exitCode = 2;
+    } else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`\n${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      console.error(error);
+      process.exitCode = 1;
+    }
+  },
+);
