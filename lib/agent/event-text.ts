@@ -32,7 +32,7 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
     case "tool_call":
       return `${at}   → ${event.toolId}: ${event.toolName}(${compactJson(event.arguments, max)})${event.attempt > 1 ? ` – Versuch ${event.attempt}` : ""}`;
     case "tool_result":
-      return `${at}   ✓ ${event.toolId} nach ${event.durationMs} ms: ${compactJson(event.result, max)}`;
+      return `${at}   ✓ ${event.toolId} nach ${Math.round(event.durationMs)} ms: ${compactJson(event.result, max)}`;
     case "tool_error":
       return `${at}   ✗ ${event.toolId} (${event.errorKind}): ${event.message.slice(0, max)}`;
     case "nudge":

@@ -67,7 +67,7 @@ export interface RunAgentOptions {
   generation?: Omit<GenerationOptions, "signal">;
   /** In the last round, allow only an answer (default true). */
   forceFinalOnLastIteration?: boolean;
-  /** Longest tool result (characters of JSON) shown to the model (default 6000). */
+  /** Longest tool result (characters of JSON) shown to the model (default 3000, so a few results fit an 8k context). */
   maxResultChars?: number;
   signal?: AbortSignal;
 }

@@ -140,7 +140,7 @@ export function contextMessage(context: string): string {
 
 /** User-role message with the outcomes of one iteration, one JSON line per call. */
 export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { maxResultChars?: number } = {}): string {
-  const max = options.maxResultChars ?? 6000;
+  const max = options.maxResultChars ?? 3000;
   const lines = outcomes.map((o) => {
     const entry: Record<string, unknown> = { id: o.toolId, tool: o.toolName, arguments: o.arguments };
     if (o.ok) entry.result = o.result;

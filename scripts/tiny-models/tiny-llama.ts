@@ -26,7 +26,7 @@ export const TINY_LLAMA_SHAPE = {
   heads: 4,
   kvHeads: 4,
   feedForward: 128,
-  context: 8192,
+  context: 32768,
   ropeBase: 500000,
 } as const;
 

@@ -225,7 +225,7 @@ describe("tiny Llama GGUF", { timeout: 120_000 }, () => {
     assert.equal(arch.attention?.head_count, 4);
     assert.equal(arch.attention?.head_count_kv, 4);
     assert.equal(arch.feed_forward_length, 128);
-    assert.equal(arch.context_length, 8192);
+    assert.equal(arch.context_length, 32768);
     assert.equal(arch.rope?.freq_base, 500000);
     assert.equal(meta.tokenizer.ggml.model, "gpt2");
     assert.equal(meta.tokenizer.ggml.pre, "llama-bpe");
