@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./types.js";
-import { LlmInputError } from "./errors.js";
+import { LlmInputError, LlmOutputError } from "./errors.js";
 
 // ajv-formats ships CommonJS with `exports.default`; depending on the loader the function is either.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
@@ -48,4 +48,27 @@ export function parseAndValidate<T>(schema: JsonSchema, text: string): { ok: tru
   }
   const problems = schemaProblems(schema, value);
   return problems.length === 0 ? { ok: true, value: value as T } : { ok: false, reason: problems.slice(0, 5).join("; ") };
+}
+
+/**
+ * Asks `generate` for JSON text until the value matches `schema`, at most `attempts` times, with a new
+ * seed per attempt (the same seed would reproduce the same invalid output). Model output is untrusted:
+ * ajv on the caller's schema decides. Throws LlmOutputError with the last output and reason.
+ */
+export async function generateValidJson<T>(
+  schema: JsonSchema,
+  options: { attempts?: number; seed?: number },
+  generate: (seed: number | undefined) => Promise<string>,
+): Promise<T> {
+  checkSchema(schema);
+  const attempts = options.attempts ?? 3;
+  let last = { text: "", reason: "" };
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const text = await generate(options.seed !== undefined ? options.seed + attempt : undefined);
+    const result = parseAndValidate<T>(schema, text);
+    // `=== true` (not truthiness): tslab compiles lib non-strict, where truthiness does not narrow unions.
+    if (result.ok === true) return result.value;
+    last = { text, reason: result.reason };
+  }
+  throw new LlmOutputError(last.text, last.reason, attempts);
 }

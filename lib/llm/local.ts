@@ -3,9 +3,9 @@
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
-import { ContextOverflowError, LlmInputError, LlmOutputError, ModelLoadError } from "./errors.js";
+import { ContextOverflowError, LlmInputError, ModelLoadError } from "./errors.js";
 import { toGrammarSchema } from "./grammar-schema.js";
-import { checkSchema, parseAndValidate } from "./json-validation.js";
+import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
@@ -187,18 +187,10 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
           }
           grammars.set(key, grammar);
         }
-        const attempts = options.jsonAttempts ?? 3;
-        let last = { text: "", reason: "" };
-        for (let attempt = 0; attempt < attempts; attempt++) {
-          // A different seed per retry: the same seed would reproduce the same invalid output.
-          const seed = options.seed !== undefined ? options.seed + attempt : undefined;
-          const { text } = await generate(messages, { ...options, seed }, grammar);
-          // ajv on the caller's schema decides (node-llama-cpp's own parse check rejects some valid schemas).
-          const result = parseAndValidate<T>(schema, text);
-          if (result.ok === true) return result.value;
-          last = { text, reason: result.reason };
-        }
-        throw new LlmOutputError(last.text, last.reason, attempts);
+        const jsonGrammar = grammar;
+        return generateValidJson<T>(schema, { attempts: options.jsonAttempts, seed: options.seed }, async (seed) => {
+          return (await generate(messages, { ...options, seed }, jsonGrammar)).text;
+        });
       });
     },
     renderPrompt(messages: ChatMessage[]): string {

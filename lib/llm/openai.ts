@@ -3,8 +3,8 @@
 // constrained output via `response_format`; the result is validated here as well (network input).
 import { z } from "zod";
 import { loadConfig } from "../config.js";
-import { LlmConnectionError, LlmInputError, LlmOutputError } from "./errors.js";
-import { checkSchema, parseAndValidate } from "./json-validation.js";
+import { LlmConnectionError, LlmInputError } from "./errors.js";
+import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
@@ -139,20 +139,11 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     },
     chat: (messages, opts = {}) => queue.run(() => complete(messages, opts)),
     generateJson: <T>(schema: JsonSchema, messages: ChatMessage[], opts: GenerationOptions = {}) =>
-      queue.run(async () => {
-        checkSchema(schema);
-        const attempts = opts.jsonAttempts ?? 3;
-        let last = { text: "", reason: "" };
-        for (let attempt = 0; attempt < attempts; attempt++) {
-          const seed = opts.seed !== undefined ? opts.seed + attempt : undefined;
-          const { text } = await complete(messages, { ...opts, seed }, schema);
-          const result = parseAndValidate<T>(schema, text);
-          // `=== true` (not truthiness): tslab compiles lib non-strict, where truthiness does not narrow unions.
-          if (result.ok === true) return result.value;
-          last = { text, reason: result.reason };
-        }
-        throw new LlmOutputError(last.text, last.reason, attempts);
-      }),
+      queue.run(() =>
+        generateValidJson<T>(schema, { attempts: opts.jsonAttempts, seed: opts.seed }, async (seed) => {
+          return (await complete(messages, { ...opts, seed }, schema)).text;
+        }),
+      ),
     dispose: async () => {},
   };
 }

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeModel, OnnxDataType, type GraphSpec, type NodeSpec, type TensorSpec } from "./onnx-proto.js";
 import { isSplitPunctuation, SPECIAL_TOKENS, STOP_WORDS, tinyBertVocabulary } from "./tiny-bert-vocab.js";
+import { mulberry32 } from "./prng.js";
 
 export const TINY_BERT_HIDDEN_SIZE = 64;
 export const TINY_BERT_MAX_POSITIONS = 512;
@@ -48,16 +49,6 @@ export type TinyBertFiles = Record<(typeof TINY_BERT_FILES)[number], Uint8Array>
 // ---------------------------------------------------------------------------------------------
 // Deterministic numbers (integer arithmetic and sqrt only, so every platform gives the same bits)
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a over the UTF-8 bytes of `text`, started from a seed-dependent basis. */
 function hash32(text: string, seed: number): number {

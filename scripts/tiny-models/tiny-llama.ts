@@ -14,9 +14,12 @@ import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { encodeGguf, GgmlType, gguf, writeGgufFile, type GgufTensor, type GgufValue } from "./gguf-writer.js";
+import { mulberry32 } from "./prng.js";
 import {
   buildTinyVocab, isValidUtf8Token, SENTENCE_WORDS, TINY_LLAMA_CHAT_TEMPLATE, TokenType, type TinyVocab,
 } from "./tiny-llama-vocab.js";
+
+export { mulberry32 };
 
 export const TINY_LLAMA_DEFAULT_SEED = 20240726;
 
@@ -30,17 +33,6 @@ export const TINY_LLAMA_SHAPE = {
   ropeBase: 500000,
 } as const;
 
-/** Seeded PRNG (mulberry32): same seed → same sequence. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand: () => number): () => number {
   return () => {
