@@ -32,8 +32,10 @@ export interface LocalLlmOptions {
 export interface LocalLlm extends Llm {
   /** The exact prompt text (with special tokens) the chat template produces — for teaching only. */
   renderPrompt(messages: ChatMessage[]): string;
-  /** Number of tokens `text` has for this model. */
+  /** Number of tokens `text` has for this model (plain text; special tokens are not parsed). */
   countTokens(text: string): number;
+  /** Number of prompt tokens `messages` become with the chat template (what a call evaluates at most). */
+  countPromptTokens(messages: ChatMessage[]): number;
   /** Forget the KV cache (the next call evaluates the whole prompt again). */
   resetCache(): Promise<void>;
 }
@@ -199,6 +201,10 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     },
     countTokens(text: string): number {
       return loadedModel.tokenize(text).length;
+    },
+    countPromptTokens(messages: ChatMessage[]): number {
+      checkMessages(messages);
+      return promptTokens(toHistory(messages)).length;
     },
     resetCache(): Promise<void> {
       return queue.run(() => sequence.clearHistory());
