@@ -74,6 +74,10 @@ cat > "$kernel_dir/kernel.json" <<JSON
 JSON
 echo "kernel 'tslab' registered in $kernel_dir"
 
+# tslab only compiles files under the notebook's folder: notebooks/lib points at ../lib
+# (committed as a symlink; recreated here for checkouts that lost it, e.g. a zip download).
+if [ ! -e notebooks/lib ]; then ln -sfn ../lib notebooks/lib && echo "notebooks/lib -> ../lib created"; fi
+
 # --- tiny offline test models -------------------------------------------------------------
 step "tiny test models (generated, no download)"
 npx tsx scripts/make-tiny-models.ts
