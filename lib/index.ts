@@ -4,3 +4,4 @@ export * from "./llm/index.js";
 export * from "./rag/index.js";
 export * from "./mcp/index.js";
 export * from "./agent/index.js";
+export * from "./exercises/index.js";

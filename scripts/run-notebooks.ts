@@ -30,6 +30,9 @@ interface NbCell {
 }
 
 const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
+// tslab reports a thrown error or a rejected await as stderr text with the stack (frames in the cell's
+// "evalmachine" or in tslab's executor), not as an "error" output; the remaining cells are skipped.
+const TSLAB_THROWN = /^\s+at .*(?:evalmachine\.<anonymous>|[\\/]tslab[\\/]dist[\\/](?:executor|jupyter)\.js)/m;
 const stripAnsi = (s: string) => stripVTControlCharacters(s);
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
@@ -50,8 +53,13 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
     for (const out of cell.outputs ?? []) {
       // tslab reports TypeScript errors (in the cell or in an imported lib file) only as stderr lines
       // "line:col - message"; the cell fails but no "error" output is stored.
-      if (out.output_type === "stream" && out.name === "stderr" && TSLAB_DIAGNOSTIC.test(text(out.text ?? ""))) {
-        failures.push({ cell: i + 1, source: text(cell.source), error: `TypeScript error (tslab, TS 5.0 non-strict):\n${text(out.text ?? "").trim()}` });
+      const stderr = out.output_type === "stream" && out.name === "stderr" ? stripAnsi(text(out.text ?? "")) : "";
+      if (TSLAB_DIAGNOSTIC.test(stderr)) {
+        failures.push({ cell: i + 1, source: text(cell.source), error: `TypeScript error (tslab, TS 5.0 non-strict):\n${stderr.trim()}` });
+        continue;
+      }
+      if (TSLAB_THROWN.test(stderr)) {
+        failures.push({ cell: i + 1, source: text(cell.source), error: stderr.trim().split("\n").slice(0, 12).join("\n") });
         continue;
       }
       if (out.output_type !== "error") continue;

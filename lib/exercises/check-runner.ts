@@ -1,0 +1,249 @@
+// A tiny self-check runner for the exercise notebooks: runs a participant's function against
+// behavioural cases and prints a German verdict per case plus a summary line.
+// In exercise notebooks it only prints; `{ strict: true }` (solution notebooks, CI) throws on a failure.
+import { inspect, isDeepStrictEqual } from "node:util";
+import { showArgs, showError, showValue } from "./show.js";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
+export type AnyFunction = (...args: any[]) => unknown;
+
+export interface CheckCase<F extends AnyFunction> {
+  /** The behaviour this case checks, in German ("Ältester Wortwechsel fliegt zuerst raus"). */
+  name: string;
+  /** Arguments for the call (deep-copied per run, functions kept as they are), or a function that makes them. */
+  args?: Parameters<F> | (() => Parameters<F>);
+  /** Custom invocation instead of `fn(...args)`, e.g. two calls in a row. */
+  call?: (fn: F) => unknown;
+  /** How to show the input (default: the call with its arguments). */
+  input?: string;
+  /** Expected return value (compared as JSON data: key order and `undefined` fields do not matter). */
+  expect?: unknown;
+  /** Own check of the returned value: a German description of the problem, or undefined when fine. */
+  verify?: (actual: unknown, args: Parameters<F>) => string | undefined;
+  /** What `verify` or `throws` expects, for the verdict ("eine Zahl zwischen 0 und 1"). */
+  expectation?: string;
+  /** The function must throw; its message must contain each of these texts. */
+  throws?: { messageIncludes?: string[] };
+  /** The function must not change its arguments. */
+  unchangedInput?: boolean;
+}
+
+export interface CheckSet<F extends AnyFunction> {
+  /** The name the participant's function has in the notebook. */
+  functionName: string;
+  /** Short German title of the task. */
+  title: string;
+  cases: ReadonlyArray<CheckCase<F>>;
+}
+
+export interface CheckOptions {
+  /** Throw a CheckFailedError when a case fails (solution notebooks, CI). Default false. */
+  strict?: boolean;
+  /** Time limit per case for async functions in ms (default 5000). */
+  timeoutMs?: number;
+  /** Where the verdict lines go (default console.log). */
+  log?: (line: string) => void;
+}
+
+export interface CaseOutcome {
+  name: string;
+  ok: boolean;
+  input: string;
+  expected?: string;
+  actual?: string;
+  /** What went wrong, in German. */
+  problem?: string;
+}
+
+export interface CheckReport {
+  functionName: string;
+  title: string;
+  total: number;
+  passed: number;
+  failed: number;
+  ok: boolean;
+  cases: CaseOutcome[];
+}
+
+export class CheckFailedError extends Error {
+  override name = "CheckFailedError";
+  constructor(readonly report: CheckReport) {
+    const failing = report.cases.filter((c) => !c.ok).map((c) => `„${c.name}“`);
+    super(
+      `Selbsttest ${report.functionName}: ${report.failed} von ${report.total} Fällen fehlgeschlagen (${failing.join(", ")}). ` +
+        "Die Ausgabe oben zeigt Eingabe, Erwartung und Ergebnis jedes Falls.",
+    );
+  }
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
+
+/** Deep copy of plain objects and arrays; functions, class instances and primitives are kept. */
+export function copyArgs<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => copyArgs(v)) as unknown as T;
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = copyArgs((value as Record<string, unknown>)[key]);
+    return out as T;
+  }
+  return value;
+}
+
+/** JSON view of a value for comparisons (undefined fields vanish, key order is irrelevant). */
+function asData(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? value : (JSON.parse(json) as unknown);
+  } catch {
+    return value;
+  }
+}
+
+/** True when both values are equal as JSON data. */
+export function sameData(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(asData(a), asData(b));
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+class CaseTimeout extends Error {
+  override name = "CaseTimeout";
+}
+
+async function settle(value: unknown, timeoutMs: number): Promise<unknown> {
+  if (!isThenable(value)) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new CaseTimeout(`keine Antwort nach ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve(value), timeout]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+type Invocation = { threw: false; value: unknown } | { threw: true; error: unknown };
+
+async function invoke<F extends AnyFunction>(fn: F, c: CheckCase<F>, args: Parameters<F>, timeoutMs: number): Promise<Invocation> {
+  try {
+    const raw = c.call ? c.call(fn) : fn(...(args as unknown[]));
+    return { threw: false, value: await settle(raw, timeoutMs) };
+  } catch (error) {
+    return { threw: true, error };
+  }
+}
+
+async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckCase<F>, timeoutMs: number): Promise<CaseOutcome> {
+  let given: Parameters<F> | undefined;
+  try {
+    given = typeof c.args === "function" ? (c.args as () => Parameters<F>)() : c.args;
+  } catch (error) {
+    return { name: c.name, ok: false, input: c.input ?? set.functionName, problem: `Die Testdaten dieses Falls ließen sich nicht laden (${showError(error)}).` };
+  }
+  const args = copyArgs((given ?? []) as Parameters<F>);
+  const before = c.unchangedInput ? copyArgs(args) : undefined;
+  const input = c.input ?? `${set.functionName}(${showArgs(args as unknown[])})`;
+  const outcome = await invoke(fn, c, args, timeoutMs);
+
+  if (outcome.threw === true) {
+    const error = outcome.error;
+    if (error instanceof CaseTimeout) {
+      return { name: c.name, ok: false, input, problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).` };
+    }
+    if (c.throws) {
+      const message = error instanceof Error ? error.message : String(error);
+      const missing = (c.throws.messageIncludes ?? []).filter((part) => !message.includes(part));
+      if (missing.length === 0) return { name: c.name, ok: true, input };
+      return {
+        name: c.name,
+        ok: false,
+        input,
+        expected: c.expectation ?? `ein Fehler, dessen Meldung ${missing.map((m) => `„${m}“`).join(" und ")} nennt`,
+        actual: showError(error),
+        problem: `Die Fehlermeldung nennt nicht ${missing.map((m) => `„${m}“`).join(" und ")} – wer sie liest, soll wissen, was fehlt.`,
+      };
+    }
+    return { name: c.name, ok: false, input, actual: `Fehler: ${showError(error)}`, problem: "Deine Funktion hat einen Fehler geworfen." };
+  }
+
+  const actual = outcome.value;
+  if (c.throws) {
+    return { name: c.name, ok: false, input, expected: c.expectation ?? "ein Fehler (throw)", actual: showValue(actual), problem: "Hier muss deine Funktion einen Fehler werfen." };
+  }
+  if (Object.prototype.hasOwnProperty.call(c, "expect") && !sameData(actual, c.expect)) {
+    return { name: c.name, ok: false, input, expected: showValue(c.expect), actual: showValue(actual) };
+  }
+  if (c.verify) {
+    let problem: string | undefined;
+    try {
+      problem = c.verify(actual, args);
+    } catch (error) {
+      problem = `Das Ergebnis hat nicht die erwartete Form (${showError(error)}).`;
+    }
+    if (problem) return { name: c.name, ok: false, input, expected: c.expectation, actual: showValue(actual), problem };
+  }
+  if (before !== undefined && !isDeepStrictEqual(args, before)) {
+    return { name: c.name, ok: false, input, expected: `unveränderte Eingabe ${showValue(before)}`, actual: `danach ${showValue(args)}`, problem: "Deine Funktion hat ihre Eingabe verändert – gib lieber ein neues Objekt zurück." };
+  }
+  return { name: c.name, ok: true, input };
+}
+
+function verdictLines(report: CheckReport): string[] {
+  const lines = [`🔎 Selbsttest „${report.functionName}“ – ${report.title} (${report.total} Fälle)`];
+  report.cases.forEach((c, i) => {
+    lines.push(`${c.ok ? "✅" : "❌"} ${i + 1}. ${c.name}`);
+    if (c.ok) return;
+    lines.push(`     Eingabe:  ${c.input}`);
+    if (c.expected !== undefined) lines.push(`     Erwartet: ${c.expected}`);
+    if (c.actual !== undefined) lines.push(`     Bekommen: ${c.actual}`);
+    if (c.problem !== undefined) lines.push(`     Problem:  ${c.problem}`);
+  });
+  lines.push(
+    report.ok
+      ? `Ergebnis: alle ${report.total} Fälle bestanden. 🎉`
+      : `Ergebnis: ${report.passed} von ${report.total} Fällen bestanden, ${report.failed} fehlgeschlagen – schau dir die ❌ oben an.`,
+  );
+  return lines;
+}
+
+/** Runs `fn` against every case of `set`, prints the verdict and returns the report. */
+export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, options: CheckOptions = {}): Promise<CheckReport> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  let cases: CaseOutcome[];
+  if (typeof fn !== "function") {
+    const problem = `Statt einer Funktion wurde ${showValue(fn)} übergeben. Hast du die Zelle mit ${set.functionName} schon ausgeführt?`;
+    cases = set.cases.map((c) => ({ name: c.name, ok: false, input: c.input ?? set.functionName, problem }));
+  } else {
+    cases = [];
+    for (const c of set.cases) cases.push(await runCase(set, fn, c, timeoutMs));
+  }
+  const passed = cases.filter((c) => c.ok).length;
+  const report: CheckReport = {
+    functionName: set.functionName,
+    title: set.title,
+    total: cases.length,
+    passed,
+    failed: cases.length - passed,
+    ok: passed === cases.length,
+    cases,
+  };
+  // A notebook cell ending in `await checkX(fn)` displays the returned value with util.inspect; the
+  // verdict is already printed, so the report shows as nothing there (its fields stay readable).
+  Object.defineProperty(report, inspect.custom, { enumerable: false, value: () => "" });
+  for (const line of verdictLines(report)) log(line);
+  if (options.strict && !report.ok) throw new CheckFailedError(report);
+  return report;
+}
+
+/** A check function bound to one case set: `await checkTrimHistory(trimHistory)`. */
+export type CheckFunction<F extends AnyFunction> = ((fn: F, options?: CheckOptions) => Promise<CheckReport>) & { readonly set: CheckSet<F> };
+
+export function defineCheck<F extends AnyFunction>(set: CheckSet<F>): CheckFunction<F> {
+  const check = (fn: F, options?: CheckOptions) => runChecks(set, fn, options);
+  return Object.assign(check, { set });
+}

@@ -1,0 +1,129 @@
+// Self-checks for Aufgabe 3 (MCP half-agent): one tool call out of messy model output, missing
+// required arguments, and the stored coordinates for a follow-up question.
+import { defineCheck } from "./check-runner.js";
+
+/** One tool call as the half-agent format has it: {"tool": "<name>", "arguments": {…}}. */
+export interface ToolCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One entry of the tool history: what was called and what came back (result or error). */
+export interface HistoryEntry {
+  tool: string;
+  arguments: Record<string, unknown>;
+  result?: unknown;
+  error?: string;
+}
+
+export type ParseToolCallFn = (text: string, toolNames: string[]) => ToolCall | null | Promise<ToolCall | null>;
+export type MissingArgumentsFn = (args: Record<string, unknown>, inputSchema: Record<string, unknown>) => string[] | Promise<string[]>;
+export type CoordinatesFromHistoryFn = (history: HistoryEntry[], destination: string) => { lat: number; lon: number } | null | Promise<{ lat: number; lon: number } | null>;
+
+// ---------------------------------------------------------------------------------------------
+// Task 1: parseToolCall
+
+export const TRAVEL_TOOL_NAMES = ["geocode", "get_weather", "get_parks", "get_spots", "rank_spots"];
+const GEO = '{"tool": "geocode", "arguments": {"destination": "Barcelona"}}';
+const GEO_CALL: ToolCall = { tool: "geocode", arguments: { destination: "Barcelona" } };
+
+function callCase(name: string, text: string, expected: ToolCall | null) {
+  return { name, args: [text, TRAVEL_TOOL_NAMES] as [string, string[]], expect: expected };
+}
+
+export const checkParseToolCall = defineCheck<ParseToolCallFn>({
+  functionName: "parseToolCall",
+  title: "Einen Tool-Aufruf aus der Modellantwort lesen",
+  cases: [
+    callCase("Reines JSON", GEO, GEO_CALL),
+    callCase("In einem ```json-Block", "```json\n" + GEO + "\n```", GEO_CALL),
+    callCase("In einem Block ohne Sprachangabe, mit Leerzeilen", "```\n\n" + GEO + "\n\n```", GEO_CALL),
+    callCase("Mit Text davor und danach", `Dafür brauche ich die Koordinaten.\n${GEO}\nIch melde mich gleich wieder.`, GEO_CALL),
+    callCase("Mit Rollen-Präfix „assistant“ davor", `assistant\n\n${GEO}`, GEO_CALL),
+    callCase("Geschweifte Klammer schon im Text davor", `Ich nutze {geocode}: ${GEO}`, GEO_CALL),
+    callCase(
+      "Klammern innerhalb eines Textwerts",
+      '{"tool": "geocode", "arguments": {"destination": "Rom {Italien}"}}',
+      { tool: "geocode", arguments: { destination: "Rom {Italien}" } },
+    ),
+    callCase(
+      "Verschachtelte Argumente mit Zahlen bleiben erhalten",
+      'Plan: {"tool": "rank_spots", "arguments": {"lat": 41.39, "lon": 2.17, "start_date": "2025-06-01", "end_date": "2025-06-03", "activity": "joggen", "top_k": 3}}',
+      { tool: "rank_spots", arguments: { lat: 41.39, lon: 2.17, start_date: "2025-06-01", end_date: "2025-06-03", activity: "joggen", top_k: 3 } },
+    ),
+    callCase('Ohne "arguments" → leeres Objekt', '{"tool": "geocode"}', { tool: "geocode", arguments: {} }),
+    callCase("Normale Textantwort → null", "Barcelona ist im Juni warm und sonnig.", null),
+    callCase("Kaputtes JSON (abgeschnitten) → null", '{"tool": "geocode", "arguments": {"destination": "Barc', null),
+    callCase("Unbekanntes Tool → null", '{"tool": "book_hotel", "arguments": {"city": "Barcelona"}}', null),
+    callCase('"arguments" ist kein Objekt → null', '{"tool": "geocode", "arguments": ["Barcelona"]}', null),
+    callCase(
+      "Zwei Tool-Aufrufe in einer Antwort (eine Kette) → null",
+      `${GEO}\n{"tool": "get_weather", "arguments": {"lat": 41.39, "lon": 2.17, "start_date": "2025-06-01", "end_date": "2025-06-01"}}`,
+      null,
+    ),
+    callCase("Leere Antwort → null", "", null),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Task 2: missingArguments
+
+const WEATHER_SCHEMA = {
+  type: "object",
+  properties: {
+    lat: { type: "number" },
+    lon: { type: "number" },
+    start_date: { type: "string" },
+    end_date: { type: "string" },
+    include_raw: { type: "boolean" },
+  },
+  required: ["lat", "lon", "start_date", "end_date"],
+};
+const GEOCODE_SCHEMA = { type: "object", properties: { destination: { type: "string" } }, required: ["destination"] };
+const FULL = { lat: 41.39, lon: 2.17, start_date: "2025-06-01", end_date: "2025-06-02" };
+
+export const checkMissingArguments = defineCheck<MissingArgumentsFn>({
+  functionName: "missingArguments",
+  title: "Fehlende Pflicht-Argumente finden",
+  cases: [
+    { name: "Alles da → []", args: [FULL, WEATHER_SCHEMA], expect: [], unchangedInput: true },
+    { name: "Ein Pflichtfeld fehlt", args: [{ lat: 41.39, lon: 2.17, start_date: "2025-06-01" }, WEATHER_SCHEMA], expect: ["end_date"] },
+    { name: "Mehrere fehlen → in der Reihenfolge von required", args: [{ start_date: "2025-06-01" }, WEATHER_SCHEMA], expect: ["lat", "lon", "end_date"] },
+    { name: "null zählt als fehlend", args: [{ ...FULL, lon: null }, WEATHER_SCHEMA], expect: ["lon"] },
+    { name: "Leerer Text (auch nur Leerzeichen) zählt als fehlend", args: [{ destination: "  " }, GEOCODE_SCHEMA], expect: ["destination"] },
+    { name: "0 und false sind gültige Werte", args: [{ lat: 0, lon: 0, start_date: "2025-06-01", end_date: "2025-06-01", include_raw: false }, WEATHER_SCHEMA], expect: [] },
+    { name: "Optionale Felder (nicht in required) fehlen nie", args: [FULL, WEATHER_SCHEMA], expect: [] },
+    { name: "Schema ohne required → []", args: [{}, { type: "object", properties: { q: { type: "string" } } }], expect: [] },
+    { name: "Zusätzliche Argumente stören nicht", args: [{ destination: "Rom", land: "Italien" }, GEOCODE_SCHEMA], expect: [] },
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Task 3: coordinatesFromHistory
+
+const geocodeEntry = (destination: string, lat: number, lon: number): HistoryEntry => ({
+  tool: "geocode",
+  arguments: { destination },
+  result: { query: destination, lat, lon, display_name: `${destination}, Spanien`, country: "Spanien", source: "offline" },
+});
+const BARCELONA = geocodeEntry("Barcelona", 41.3874, 2.1686);
+const WEATHER_ENTRY: HistoryEntry = {
+  tool: "get_weather",
+  arguments: { lat: 40.4, lon: -3.7, start_date: "2025-06-01", end_date: "2025-06-01" },
+  result: { lat: 40.4, lon: -3.7, days: [], source: "offline" },
+};
+
+export const checkCoordinatesFromHistory = defineCheck<CoordinatesFromHistoryFn>({
+  functionName: "coordinatesFromHistory",
+  title: "Koordinaten aus der Tool-Historie wiederverwenden",
+  cases: [
+    { name: "Ein geocode-Ergebnis → nur lat und lon", args: [[BARCELONA], "Barcelona"], expect: { lat: 41.3874, lon: 2.1686 }, unchangedInput: true },
+    { name: "Ziel unabhängig von Groß-/Kleinschreibung und Leerzeichen", args: [[BARCELONA], "  barcelona "], expect: { lat: 41.3874, lon: 2.1686 } },
+    { name: "Andere Tools mit lat/lon zählen nicht (nur geocode)", args: [[WEATHER_ENTRY, BARCELONA], "Barcelona"], expect: { lat: 41.3874, lon: 2.1686 } },
+    { name: "Nur ein anderes Tool in der Historie → null", args: [[WEATHER_ENTRY], "Barcelona"], expect: null },
+    { name: "Fehlgeschlagene Aufrufe (error) werden übersprungen", args: [[{ tool: "geocode", arguments: { destination: "Barcelona" }, error: "Zeitüberschreitung" }], "Barcelona"], expect: null },
+    { name: "Gibt es mehrere, gilt das neueste Ergebnis", args: [[geocodeEntry("Barcelona", 41.0, 2.0), WEATHER_ENTRY, BARCELONA], "Barcelona"], expect: { lat: 41.3874, lon: 2.1686 } },
+    { name: "Anderes Ziel → null", args: [[BARCELONA], "Madrid"], expect: null },
+    { name: "Leere Historie → null", args: [[], "Barcelona"], expect: null },
+  ],
+});

@@ -1,0 +1,52 @@
+// The notebook harness itself: real Jupyter + tslab on small throwaway notebooks. A failing cell of any
+// kind (thrown error, rejected await, TypeScript error) must be reported with its real message.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+import { runNotebook } from "../../scripts/run-notebooks.js";
+import { testEnvironment } from "../../scripts/test-env.js";
+
+const root = findProjectRoot();
+const dir = mkdtempSync(join(tmpdir(), "kit-nbtest-"));
+let env: NodeJS.ProcessEnv;
+
+function notebook(name: string, cells: string[]): string {
+  const path = join(dir, `${name}.ipynb`);
+  const nb = {
+    cells: cells.map((source, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source })),
+    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  writeFileSync(path, JSON.stringify(nb));
+  return path;
+}
+
+before(async () => {
+  env = await testEnvironment({ tinyModels: false });
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test("a notebook whose cells all run is ok", async () => {
+  const r = await runNotebook(root, notebook("gut", ["const x: number = 1 + 1;", "console.log(x);"]), env);
+  assert.deepEqual(r.failures, []);
+  assert.equal(r.ok, true);
+});
+
+test("a thrown error, a rejected await and a type error are each reported with their message", async () => {
+  const thrown = await runNotebook(root, notebook("wurf", ['console.log("eins");', 'throw new Error("kaputt im Test");', 'console.log("drei");']), env);
+  assert.equal(thrown.ok, false);
+  assert.equal(thrown.failures[0]?.cell, 2);
+  assert.match(thrown.failures[0]?.error ?? "", /kaputt im Test/);
+
+  const rejected = await runNotebook(root, notebook("abgelehnt", ['await Promise.reject(new Error("abgelehnt im Test"));']), env);
+  assert.equal(rejected.ok, false);
+  assert.match(rejected.failures[0]?.error ?? "", /abgelehnt im Test/);
+
+  const typeError = await runNotebook(root, notebook("typ", ['const n: number = "kein Zahl";']), env);
+  assert.equal(typeError.ok, false);
+  assert.match(typeError.failures[0]?.error ?? "", /TypeScript error .*\n.*not assignable to type 'number'/);
+});
