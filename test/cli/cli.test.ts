@@ -1,43 +1,25 @@
 // The CLI as a newcomer runs it: a real subprocess with the tiny models, the real travel server
 // (offline data) and the real agent loop.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
+import { tinyModelPaths } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { runScript } from "../helpers/run-script.js";
 
-const root = findProjectRoot();
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], env: Record<string, string> = {}) {
   const tiny = tinyModelPaths();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "cli.ts"), ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        LLM_MODEL_PATH: tiny.gguf,
-        EMBEDDING_MODEL: tiny.embeddingDir,
-        MODELS_OFFLINE: "1",
-        LLM_THREADS: "1",
-        LLM_GPU: "cpu",
-        LLM_BACKEND: "local",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runScript("cli.ts", args, {
+    LLM_MODEL_PATH: tiny.gguf,
+    EMBEDDING_MODEL: tiny.embeddingDir,
+    MODELS_OFFLINE: "1",
+    LLM_THREADS: "1",
+    LLM_GPU: "cpu",
+    LLM_BACKEND: "local",
+    ...env,
   });
 }
 

@@ -1,31 +1,10 @@
 // `npm run eval:rag` as a real subprocess on the tiny model and the fixture corpus.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { test } from "node:test";
-import { loadConfig } from "../../lib/config.js";
+import { runScript } from "../helpers/run-script.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const root = loadConfig().root;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "eval-rag.ts"), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], env: NodeJS.ProcessEnv) => runScript("eval-rag.ts", args, env);
 
 test("eval:rag prints hit@k and MRR for the embedding model and BM25, then reuses its cache", async () => {
   const tmp = tempDir();
