@@ -13,7 +13,7 @@
 //   retrieved chunk can be labelled with its section. Headings never count as paragraphs.
 // - Overlap never crosses a paragraph boundary (as in the original).
 import { RagInputError } from "./errors.js";
-import { splitSentencesWithOffsets, type SentenceSpan } from "./sentences.js";
+import { splitSentencesWithOffsets, trimRange, type SentenceSpan } from "./sentences.js";
 
 export interface ChunkingOptions {
   /** Maximum characters per chunk (default 500). */
@@ -100,14 +100,7 @@ export function paragraphsOf(text: string): Paragraph[] {
     pos = nl + 1;
   }
   close();
-  return paragraphs
-    .map((p) => {
-      let { start: s, end: e } = p;
-      while (s < e && /\s/u.test(text[s] ?? "")) s++;
-      while (e > s && /\s/u.test(text[e - 1] ?? "")) e--;
-      return { ...p, start: s, end: e };
-    })
-    .filter((p) => p.end > p.start);
+  return paragraphs.map((p) => ({ ...p, ...trimRange(text, p) })).filter((p) => p.end > p.start);
 }
 
 /** Cuts a sentence longer than maxChars at word boundaries (hard cut only inside an over-long word). */

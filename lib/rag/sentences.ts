@@ -11,7 +11,7 @@ export interface SentenceSpan {
   end: number;
 }
 
-interface Range {
+export interface Range {
   start: number;
   end: number;
 }
@@ -72,7 +72,8 @@ export function textBlocks(text: string): Range[] {
   return blocks.map((b) => trimRange(text, b)).filter((b) => b.end > b.start);
 }
 
-function trimRange(text: string, r: Range): Range {
+/** `r` without leading and trailing white space. */
+export function trimRange(text: string, r: Range): Range {
   let { start, end } = r;
   while (start < end && /\s/u.test(text[start] ?? "")) start++;
   while (end > start && /\s/u.test(text[end - 1] ?? "")) end--;
