@@ -33,7 +33,7 @@ export function findProjectRoot(start: string = process.cwd()): string {
     const parent = dirname(dir);
     if (parent === dir) {
       throw new ConfigError(
-        `Projektordner nicht gefunden (gestartet in ${start}). Set WORKSHOP_ROOT to the kit's folder. / ` +
+        `Projektordner nicht gefunden (gestartet in ${start}). Setze WORKSHOP_ROOT auf den Ordner des Kits. / ` +
           `Could not find the kit's package.json above ${start}; set WORKSHOP_ROOT.`,
       );
     }
@@ -45,7 +45,8 @@ export interface KitConfig {
   root: string;
   /** Where models live (MODELS_DIR, default `<root>/models`). */
   modelsDir: string;
-  /** GGUF file for the in-process LLM (LLM_MODEL_PATH, default `<modelsDir>/<DEFAULT_LLM_FILE>`). */
+  /** GGUF file for the in-process LLM (LLM_MODEL_PATH, default `<modelsDir>/<DEFAULT_LLM_FILE>`). Relative paths
+   * count from the project folder (not the current directory), so notebooks and scripts agree. */
   llmModelPath: string;
   /** True when LLM_MODEL_PATH was set explicitly. */
   llmModelPathFromEnv: boolean;
@@ -80,14 +81,14 @@ function flag(value: string | undefined): boolean {
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got "${value}".`);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} muss eine positive ganze Zahl sein, nicht "${value}". / ${name} must be a positive integer, got "${value}".`);
   return n;
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined || value.trim() === "") return fallback;
   const v = value.trim().toLowerCase() as T;
-  if (!allowed.includes(v)) throw new ConfigError(`${name} must be one of ${allowed.join(", ")}, got "${value}".`);
+  if (!allowed.includes(v)) throw new ConfigError(`${name} muss einer dieser Werte sein: ${allowed.join(", ")}, nicht "${value}". / ${name} must be one of ${allowed.join(", ")}, got "${value}".`);
   return v;
 }
 
@@ -95,7 +96,9 @@ function gpuLayers(value: string | undefined): KitConfig["llmGpuLayers"] {
   if (value === undefined || value.trim() === "" || value === "auto") return "auto";
   if (value === "max") return "max";
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`LLM_GPU_LAYERS must be auto, max or a number ≥ 0, got "${value}".`);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(
+      `LLM_GPU_LAYERS muss auto, max oder eine Zahl ≥ 0 sein, nicht "${value}". / LLM_GPU_LAYERS must be auto, max or a number ≥ 0, got "${value}".`,
+    );
   return n;
 }
 

@@ -49,12 +49,20 @@ fi
 # Install scripts are decided per package in package.json "allowScripts"; onnxruntime-node's
 # CUDA download is skipped (CPU binaries are bundled). npm ci only when the lock file changed.
 step "npm dependencies"
-lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+lock_hash=$(node -e 'const c=require("crypto");process.stdout.write(c.createHash("sha256").update(require("fs").readFileSync("package-lock.json")).digest("hex"))')
 stamp=node_modules/.setup-lock-hash
+npm_major=$(npm --version | cut -d. -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_hash" ]; then
   echo "node_modules up to date"
-else
+elif [ "$npm_major" -ge 11 ]; then
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
+  echo "$lock_hash" > "$stamp"
+else
+  # npm <= 10 ignores "allowScripts" and would run every install script (faiss-node's downloads from
+  # GitHub). Apply the same decisions by hand: no scripts, then only the allowed ones (esbuild).
+  echo "npm $(npm --version) ignores allowScripts: installing with --ignore-scripts, then running the allowed ones"
+  ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --ignore-scripts
+  npm rebuild esbuild
   echo "$lock_hash" > "$stamp"
 fi
 

@@ -7,13 +7,20 @@ export class LlmError extends Error {
 /** The GGUF file is not where it should be. */
 export class ModelNotFoundError extends LlmError {
   override name = "ModelNotFoundError";
-  constructor(readonly modelPath: string, readonly modelsDir: string) {
+  /** `pullId`: the models:pull id that downloads exactly this file, when there is one. */
+  constructor(readonly modelPath: string, readonly modelsDir: string, readonly pullId?: string) {
     super(
-      `Modelldatei nicht gefunden: ${modelPath}\n` +
-        `  → Mit Internet: npm run models:pull  (lädt Llama 3.1 8B Instruct nach ${modelsDir})\n` +
-        `  → Offline: die GGUF-Datei nach ${modelPath} kopieren oder LLM_MODEL_PATH=/pfad/zur/datei.gguf setzen.\n` +
-        `Model file not found: ${modelPath}. Run \`npm run models:pull\` (needs internet), or copy the GGUF file ` +
-        `there, or set LLM_MODEL_PATH to its path.`,
+      pullId
+        ? `Modelldatei nicht gefunden: ${modelPath}\n` +
+            `  → Mit Internet: npm run models:pull -- ${pullId}  (lädt die Datei nach ${modelsDir})\n` +
+            `  → Offline: die GGUF-Datei nach ${modelPath} kopieren oder LLM_MODEL_PATH=/pfad/zur/datei.gguf setzen.\n` +
+            `Model file not found: ${modelPath}. Run \`npm run models:pull -- ${pullId}\` (needs internet), or copy the ` +
+            `GGUF file there, or set LLM_MODEL_PATH to its path.`
+        : `Modelldatei nicht gefunden: ${modelPath}\n` +
+            `  → Stimmt der Pfad in LLM_MODEL_PATH bzw. modelPath? Die Datei muss dort liegen.\n` +
+            `  → Oder LLM_MODEL_PATH entfernen: dann gilt das Standardmodell aus ${modelsDir} (npm run models:pull lädt es).\n` +
+            `Model file not found: ${modelPath}. Check LLM_MODEL_PATH / modelPath, or unset it to use the default model ` +
+            `in ${modelsDir} (\`npm run models:pull\` downloads it).`,
     );
   }
 }
@@ -26,6 +33,18 @@ export class ModelLoadError extends LlmError {
       `Das Modell konnte nicht geladen werden: ${modelPath}\n  Grund: ${reason}\n` +
         `  → Ist die Datei vollständig heruntergeladen und eine GGUF-Datei? Ggf. löschen und neu laden (npm run models:pull).\n` +
         `Could not load the model ${modelPath}: ${reason}. Is it a complete GGUF file? Delete it and download again.`,
+    );
+  }
+}
+
+/** The GPU backend the user asked for (LLM_GPU / gpu option) is not usable on this machine. */
+export class GpuBackendError extends LlmError {
+  override name = "GpuBackendError";
+  constructor(readonly gpu: string, readonly reason: string) {
+    super(
+      `GPU-Backend „${gpu}“ ist auf diesem Rechner nicht nutzbar.\n  Grund: ${reason}\n` +
+        `  → LLM_GPU=auto wählt selbst (CUDA, Vulkan, Metal oder CPU); LLM_GPU=cpu erzwingt die CPU.\n` +
+        `GPU backend "${gpu}" is not usable here: ${reason}. Set LLM_GPU=auto (picks what works) or LLM_GPU=cpu.`,
     );
   }
 }

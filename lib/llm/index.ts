@@ -12,6 +12,7 @@ export {
   LlmConnectionError,
   LlmError,
   LlmInputError,
+  GpuBackendError,
   LlmOutputError,
   ModelLoadError,
   ModelNotFoundError,

@@ -50,25 +50,44 @@ export function parseAndValidate<T>(schema: JsonSchema, text: string): { ok: tru
   return problems.length === 0 ? { ok: true, value: value as T } : { ok: false, reason: problems.slice(0, 5).join("; ") };
 }
 
+/** Sampling for one attempt of generateValidJson. */
+export interface JsonAttempt {
+  seed: number | undefined;
+  temperature: number | undefined;
+}
+
+/** Temperature used for retries when the caller's is lower: greedy decoding would repeat the same output. */
+export const RETRY_TEMPERATURE = 0.7;
+
 /**
- * Asks `generate` for JSON text until the value matches `schema`, at most `attempts` times, with a new
- * seed per attempt (the same seed would reproduce the same invalid output). Model output is untrusted:
- * ajv on the caller's schema decides. Throws LlmOutputError with the last output and reason.
+ * Asks `generate` for JSON text until the value matches `schema`, at most `attempts` times. The first
+ * attempt uses the caller's sampling; each retry uses a new seed and at least RETRY_TEMPERATURE, because
+ * the default (temperature 0, greedy) would reproduce the same invalid output. Model output is
+ * untrusted: ajv on the caller's schema decides. Throws LlmOutputError with the last output and reason.
  */
 export async function generateValidJson<T>(
   schema: JsonSchema,
-  options: { attempts?: number; seed?: number },
-  generate: (seed: number | undefined) => Promise<string>,
+  options: { attempts?: number; seed?: number; temperature?: number },
+  generate: (attempt: JsonAttempt) => Promise<string>,
 ): Promise<T> {
   checkSchema(schema);
   const attempts = options.attempts ?? 3;
   let last = { text: "", reason: "" };
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const text = await generate(options.seed !== undefined ? options.seed + attempt : undefined);
+    const text = await generate(attemptSampling(options, attempt));
     const result = parseAndValidate<T>(schema, text);
     // `=== true` (not truthiness): tslab compiles lib non-strict, where truthiness does not narrow unions.
     if (result.ok === true) return result.value;
     last = { text, reason: result.reason };
   }
   throw new LlmOutputError(last.text, last.reason, attempts);
+}
+
+/** Attempt 0: the caller's seed and temperature; retries: another seed, temperature ≥ RETRY_TEMPERATURE. */
+export function attemptSampling(options: { seed?: number; temperature?: number }, attempt: number): JsonAttempt {
+  if (attempt === 0) return { seed: options.seed, temperature: options.temperature };
+  return {
+    seed: (options.seed ?? 0) + attempt,
+    temperature: Math.max(options.temperature ?? 0, RETRY_TEMPERATURE),
+  };
 }

@@ -3,7 +3,7 @@
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
-import { ContextOverflowError, LlmInputError, ModelLoadError } from "./errors.js";
+import { ContextOverflowError, GpuBackendError, LlmInputError, ModelLoadError } from "./errors.js";
 import { toGrammarSchema } from "./grammar-schema.js";
 import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
@@ -80,19 +80,35 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const notes: string[] = [];
   const { getLlama, LlamaChat: LlamaChatClass } = await esmImport<NodeLlamaCpp>("node-llama-cpp");
 
-  const llama = await getLlama({
-    gpu: gpu === "cpu" ? false : gpu,
-    build: "never",
-    maxThreads: threads,
-    logLevel: "error" as never,
-    logger: (_level, message) => {
-      if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
-    },
-  });
+  let llama: Llama;
+  try {
+    llama = await getLlama({
+      gpu: gpu === "cpu" ? false : gpu,
+      build: "never",
+      maxThreads: threads,
+      logLevel: "error" as never,
+      logger: (_level, message) => {
+        if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
+      },
+    });
+  } catch (err) {
+    // "auto" and "cpu" always find the bundled CPU binary; a forced GPU backend may not exist here.
+    throw new GpuBackendError(gpu, (err as Error).message);
+  }
+  if (gpu !== "auto" && gpu !== "cpu" && llama.gpu !== gpu) {
+    // node-llama-cpp may fall back to the CPU silently (e.g. "metal" on Linux); a forced choice must not.
+    await llama.dispose();
+    throw new GpuBackendError(gpu, `node-llama-cpp bietet hier nur ${llama.gpu === false ? "die CPU" : llama.gpu} an`);
+  }
   let model: LlamaModel | undefined;
   let context: LlamaContext | undefined;
+  const vramBefore = (await llama.getVramState()).used;
   try {
     model = await loadModelWithFallback(llama, modelPath, options.gpuLayers ?? config.llmGpuLayers, notes);
+    const totalLayers = model.fileInsights.totalLayers;
+    if (llama.gpu !== false && model.gpuLayers < totalLayers) {
+      notes.push(`Nur ${model.gpuLayers} von ${totalLayers} Schichten passen in den VRAM; der Rest rechnet auf der CPU (langsamer).`);
+    }
     const wanted = Math.min(options.contextSize ?? config.llmContextSize, model.trainContextSize);
     context = await model.createContext({ contextSize: { min: Math.min(512, wanted), max: wanted }, threads, sequences: 1 });
     if (context.contextSize < wanted) notes.push(`Kontext auf ${context.contextSize} Tokens verkleinert (Speicher).`);
@@ -105,7 +121,8 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   }
   const sequence = context.getSequence();
   const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence });
-  const vram = await llama.getVramState();
+  // VRAM this model and its context took (the device may be shared with other processes).
+  const vramUsedBytes = Math.max(0, (await llama.getVramState()).used - vramBefore);
   const info: LlmInfo = {
     backend: "node-llama-cpp",
     gpu: GPU_NAMES[llama.gpu === false ? "cpu" : llama.gpu] ?? String(llama.gpu),
@@ -113,7 +130,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     modelName: model.fileInfo.metadata.general?.name ?? undefined,
     gpuLayersOffloaded: model.gpuLayers,
     gpuLayersTotal: model.fileInsights.totalLayers,
-    vramUsedBytes: vram.used,
+    vramUsedBytes,
     contextSize: context.contextSize,
     threads,
     chatWrapper: chat.chatWrapper.wrapperName,
@@ -190,8 +207,8 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
           grammars.set(key, grammar);
         }
         const jsonGrammar = grammar;
-        return generateValidJson<T>(schema, { attempts: options.jsonAttempts, seed: options.seed }, async (seed) => {
-          return (await generate(messages, { ...options, seed }, jsonGrammar)).text;
+        return generateValidJson<T>(schema, { attempts: options.jsonAttempts, seed: options.seed, temperature: options.temperature }, async (sampling) => {
+          return (await generate(messages, { ...options, ...sampling }, jsonGrammar)).text;
         });
       });
     },

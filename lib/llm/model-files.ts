@@ -1,6 +1,6 @@
 // Which GGUF files the kit knows, and where lib looks for them.
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { loadConfig } from "../config.js";
 import { ModelNotFoundError } from "./errors.js";
 
@@ -20,7 +20,7 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
     uri: "hf:bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M",
     fileName: "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf",
     approxSizeGb: 4.9,
-    note: "Workshop default. GPU with ≥ 6 GB VRAM, or CPU with ≥ 8 GB RAM (slow: ~2–8 tokens/s).",
+    note: "Workshop default. GPU with ≥ 8 GB VRAM (less: part of the layers run on the CPU), or CPU with ≥ 8 GB RAM (slow: ~2–8 tokens/s).",
   },
   {
     id: "llama-3.2-3b",
@@ -38,7 +38,10 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
 export function resolveModelPath(explicitPath?: string): string {
   const config = loadConfig();
   const path = explicitPath ?? config.llmModelPath;
-  if (!existsSync(path) || !statSync(path).isFile()) throw new ModelNotFoundError(path, config.modelsDir);
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    const choice = MODEL_CHOICES.find((c) => resolve(config.modelsDir, c.fileName) === resolve(path));
+    throw new ModelNotFoundError(path, config.modelsDir, choice?.id);
+  }
   return path;
 }
 

@@ -140,8 +140,8 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     chat: (messages, opts = {}) => queue.run(() => complete(messages, opts)),
     generateJson: <T>(schema: JsonSchema, messages: ChatMessage[], opts: GenerationOptions = {}) =>
       queue.run(() =>
-        generateValidJson<T>(schema, { attempts: opts.jsonAttempts, seed: opts.seed }, async (seed) => {
-          return (await complete(messages, { ...opts, seed }, schema)).text;
+        generateValidJson<T>(schema, { attempts: opts.jsonAttempts, seed: opts.seed, temperature: opts.temperature }, async (sampling) => {
+          return (await complete(messages, { ...opts, ...sampling }, schema)).text;
         }),
       ),
     dispose: async () => {},

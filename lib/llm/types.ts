@@ -53,7 +53,9 @@ export interface LlmInfo {
   modelPath?: string;
   modelName?: string;
   gpuLayersOffloaded?: number;
+  /** Layers node-llama-cpp can offload: the transformer blocks plus the output layer. */
   gpuLayersTotal?: number;
+  /** VRAM taken by this model and its context (device use after loading minus before). */
   vramUsedBytes?: number;
   contextSize?: number;
   threads?: number;

@@ -1,13 +1,16 @@
 // Real node-llama-cpp on the generated tiny GGUF (random weights: the text is gibberish, the mechanics are real).
 import assert from "node:assert/strict";
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { tinyModelPaths } from "../../lib/config.js";
+import { loadConfig, tinyModelPaths } from "../../lib/config.js";
 import {
   ContextOverflowError,
+  GpuBackendError,
+  MODEL_CHOICES,
   LlmInputError,
+  LlmOutputError,
   ModelLoadError,
   ModelNotFoundError,
   describeLlm,
@@ -121,6 +124,25 @@ test("anyOf and free-form sub-schemas are supported (the grammar gets oneOf, ajv
   }
 });
 
+test("generateJson retries sample anew instead of repeating the greedy output", async () => {
+  // The grammar cannot express `pattern`, so the random-weight model never satisfies it: every attempt fails.
+  const schema = { type: "object", properties: { code: { type: "string", pattern: "^QQQ-[0-9]{9}$" } }, required: ["code"] };
+  const outputs: string[] = [""];
+  await assert.rejects(
+    llm.generateJson(schema, [{ role: "user", content: "Code?" }], {
+      maxTokens: 40,
+      jsonAttempts: 3,
+      onTextChunk: (chunk) => (outputs[outputs.length - 1] += chunk),
+      onMeter: () => outputs.push(""),
+    }),
+    LlmOutputError,
+  );
+  const [first, second, third] = outputs;
+  assert.equal(outputs.length, 4, "three attempts were generated");
+  // Greedy decoding (the default) would give three identical texts; retries must differ.
+  assert.ok(second !== first || third !== first, `all attempts identical: ${first}`);
+});
+
 test("a prompt larger than the context is a typed error, not a silent cut", async () => {
   const long = "Barcelona Strand Museum Park ".repeat(800);
   await assert.rejects(llm.chat([{ role: "user", content: long }], { maxTokens: 16 }), (err: unknown) => {
@@ -141,14 +163,41 @@ test("bad messages and bad schemas are typed input errors", async () => {
 });
 
 test("a missing model file names the path and how to get the model", async () => {
+  // A file of its own: models:pull cannot fetch it, so the advice is to fix the path.
   const missing = join(tmpdir(), "gibt-es-nicht.gguf");
   await assert.rejects(loadLocalLlm({ modelPath: missing }), (err: unknown) => {
     assert.ok(err instanceof ModelNotFoundError);
     assert.match(err.message, /gibt-es-nicht\.gguf/);
-    assert.match(err.message, /npm run models:pull/);
-    assert.match(err.message, /LLM_MODEL_PATH/);
+    assert.match(err.message, /Stimmt der Pfad in LLM_MODEL_PATH/);
+    assert.doesNotMatch(err.message, /models:pull -- /);
     return true;
   });
+  // A known workshop model in MODELS_DIR: the advice names the exact models:pull command.
+  const known = join(loadConfig().modelsDir, MODEL_CHOICES[1]!.fileName);
+  if (!existsSync(known)) {
+    await assert.rejects(loadLocalLlm({ modelPath: known }), (err: unknown) => {
+      assert.ok(err instanceof ModelNotFoundError);
+      assert.match(err.message, new RegExp(`npm run models:pull -- ${MODEL_CHOICES[1]!.id}`));
+      assert.match(err.message, /Offline: die GGUF-Datei/);
+      return true;
+    });
+  }
+});
+
+test("a GPU backend that this machine lacks is a typed error with what to set instead", async (t) => {
+  const { getLlamaGpuTypes } = await import("node-llama-cpp");
+  const usable = await getLlamaGpuTypes("supported");
+  // On Linux without a GPU: "cuda" has no usable binary (node-llama-cpp throws), "metal" falls back silently.
+  const missing = (["metal", "cuda", "vulkan"] as const).filter((g) => !usable.includes(g));
+  if (missing.length === 0) return t.skip("every GPU backend is usable on this machine");
+  for (const gpu of missing) {
+    await assert.rejects(loadLocalLlm({ modelPath: tinyModelPaths().gguf, gpu, threads: 1 }), (err: unknown) => {
+      assert.ok(err instanceof GpuBackendError, String(err));
+      assert.equal(err.gpu, gpu);
+      assert.match(err.message, /LLM_GPU=cpu/);
+      return true;
+    });
+  }
 });
 
 test("a corrupt model file is a ModelLoadError", async () => {

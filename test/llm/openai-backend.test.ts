@@ -52,6 +52,9 @@ test("generateJson asks for json_schema output and retries until the value match
     assert.equal(format.type, "json_schema");
     assert.deepEqual(format.json_schema.schema, schema);
     assert.deepEqual(server.requests.map((r) => r.seed), [1, 2, 3]);
+    // The first attempt keeps the caller's (greedy) sampling; retries sample, or they would repeat the output.
+    assert.equal(server.requests[0]!.temperature, undefined);
+    assert.deepEqual(server.requests.slice(1).map((r) => r.temperature), [0.7, 0.7]);
   } finally {
     await server.close();
   }

@@ -12,6 +12,7 @@ import {
   type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel,
 } from "node-llama-cpp";
 import { tinyModelPaths } from "../../lib/config.js";
+import { toGrammarSchema } from "../../lib/llm/grammar-schema.js";
 import {
   encodeGguf, float32ToFloat16Bits, GgmlType, gguf, GgufValueType, GgufWriteError, writeGgufFile,
 } from "../../scripts/tiny-models/gguf-writer.js";
@@ -161,12 +162,6 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
   },
   zahlen: { type: "array", items: { type: "number" } },
 };
-
-function toGrammarSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toGrammarSchema);
-  if (node === null || typeof node !== "object") return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k === "anyOf" ? "oneOf" : k, toGrammarSchema(v)]));
-}
 
 describe("tiny Llama GGUF", { timeout: 120_000 }, () => {
   const modelPath = tinyModelPaths().gguf;
