@@ -69,8 +69,8 @@ async function main(): Promise<void> {
     await server.stop();
   }
 
-  console.log(`MCP session benchmark — travel server offline, tool geocode("Barcelona"), Node ${process.version}`);
-  console.log("goal (issue 5): persistent session ≥ 10× cheaper per call than a session per call\n");
+  console.log(`MCP session benchmark: travel server (offline), tool geocode("Barcelona"), Node ${process.version}`);
+  console.log("goal (issue 5): a persistent session is at least 10x cheaper per call than a session per call\n");
   console.log("mode               conc  calls   ms/call  calls/s  mean latency ms");
   for (const r of rows) {
     const msPerCall = r.wallMs / r.calls;
@@ -78,12 +78,14 @@ async function main(): Promise<void> {
       `${r.mode.padEnd(18)} ${String(r.concurrency).padStart(4)} ${String(r.calls).padStart(6)} ${msPerCall.toFixed(3).padStart(9)} ${(1000 / msPerCall).toFixed(0).padStart(8)} ${r.meanLatencyMs.toFixed(2).padStart(16)}`,
     );
   }
-  console.log("\nconc  per-call ms/call  persistent ms/call  ratio  goal ≥10×");
+  console.log("\nconc  session-per-call ms/call  persistent ms/call   ratio  goal >=10x");
   for (const c of CONCURRENCY) {
     const a = rows.find((r) => r.mode === "session-per-call" && r.concurrency === c)!;
     const b = rows.find((r) => r.mode === "persistent" && r.concurrency === c)!;
     const ratio = a.wallMs / a.calls / (b.wallMs / b.calls);
-    console.log(`${String(c).padStart(4)} ${(a.wallMs / a.calls).toFixed(3).padStart(17)} ${(b.wallMs / b.calls).toFixed(3).padStart(19)} ${ratio.toFixed(1).padStart(6)}×  ${ratio >= 10 ? "erreicht" : "verfehlt"}`);
+    console.log(
+      `${String(c).padStart(4)} ${(a.wallMs / a.calls).toFixed(3).padStart(25)} ${(b.wallMs / b.calls).toFixed(3).padStart(19)} ${ratio.toFixed(1).padStart(6)}x  ${ratio >= 10 ? "met" : "missed"}`,
+    );
   }
 }
 

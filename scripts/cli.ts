@@ -29,28 +29,78 @@ Optionen:
   --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
   --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
   --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
-  --mode <m>               dependency | step-parallel | sequential (Standard dependency)
+  --mode <m>               Ausführung der Tools: dependency (nach Abhängigkeiten, Standard),
+                           step-parallel (Schritt für Schritt, parallel) oder sequential (nacheinander)
   --trace <datei.json>     kompletten Ablauf als JSON speichern
   --rag-k <n>              so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)
   --rag-min-score <s>      nur Textstellen mit Ähnlichkeit ≥ s (Standard 0.35)
   -h, --help               diese Hilfe
 
+Das heutige Datum (für den Prompt und user.today) ist das lokale Datum;
+TRAVEL_TODAY=JJJJ-MM-TT legt es fest (wie beim Reise-Server).
+
 Beispiel: npm start -- "Wie ist heute das Wetter in Barcelona?"`;
 
+/** A bad command line: the message is German and followed by the usage text. */
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Node's parseArgs errors (English) as German messages. */
+function germanParseArgsError(error: unknown): UsageError | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (!(error instanceof TypeError) || typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return undefined;
+  const option = /'(-[^' ]*)/.exec(error.message)?.[1] ?? "";
+  switch (code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return new UsageError(`Unbekannte Option "${option}". Eine Frage, die mit "-" beginnt, gehört hinter "--".`);
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return new UsageError(
+        /does not take an argument/.test(error.message) ? `Die Option "${option}" nimmt keinen Wert.` : `Die Option "${option}" braucht einen Wert.`,
+      );
+    default:
+      return new UsageError(`Die Befehlszeile ist ungültig (${code}).`);
+  }
+}
+
+/** Today as YYYY-MM-DD in the local time zone (what a participant calls "heute"). */
+function localIsoDate(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** TRAVEL_TODAY (checked like the travel server does) or the local date. */
+function todayFromEnv(env: NodeJS.ProcessEnv): { today: string; fixed: boolean } {
+  const fixed = env.TRAVEL_TODAY?.trim();
+  if (!fixed) return { today: localIsoDate(), fixed: false };
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fixed);
+  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+  if (!m || !date || date.toISOString().slice(0, 10) !== fixed) {
+    throw new ConfigError(`TRAVEL_TODAY muss ein Datum JJJJ-MM-TT sein, nicht "${fixed}".`);
+  }
+  return { today: fixed, fixed: true };
+}
+
 function parse() {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      model: { type: "string" },
-      offline: { type: "boolean", default: false },
-      "max-iterations": { type: "string", default: "6" },
-      mode: { type: "string", default: "dependency" },
-      trace: { type: "string" },
-      "rag-k": { type: "string", default: "3" },
-      "rag-min-score": { type: "string", default: "0.35" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        model: { type: "string" },
+        offline: { type: "boolean", default: false },
+        "max-iterations": { type: "string", default: "6" },
+        mode: { type: "string", default: "dependency" },
+        trace: { type: "string" },
+        "rag-k": { type: "string", default: "3" },
+        "rag-min-score": { type: "string", default: "0.35" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    throw germanParseArgsError(error) ?? error;
+  }
+  const { values, positionals } = parsed;
   const question = positionals.join(" ").trim();
   const number = (name: string, value: string, min: number) => {
     const n = Number(value);
@@ -100,6 +150,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return args.help ? 0 : 2;
   }
+  const { today, fixed } = todayFromEnv(process.env);
   let llm: Llm | undefined;
   let server: TravelServerHandle | undefined;
   let client: McpToolClient | undefined;
@@ -119,11 +170,14 @@ async function main(): Promise<number> {
     client = await connectTravelClient(server.url);
     const context = await retrieveContext(args.question, args.ragK, args.ragMinScore);
 
+    console.log(`Datum: ${today}${fixed ? " (aus TRAVEL_TODAY)" : ""}`);
+
     console.log("");
     const result = await runAgent({
       question: args.question,
       llm,
       tools: client,
+      today,
       context,
       maxIterations: args.maxIterations,
       mode: args.mode,
@@ -156,7 +210,7 @@ main().then(
       // Expected problems (missing model, bad option, server down): the message says what to do.
       console.error(`\n${(error as Error).message}`);
       process.exitCode = 2;
-    } else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    } else if (error instanceof UsageError) {
       console.error(`\n${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else {

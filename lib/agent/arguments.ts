@@ -25,20 +25,49 @@ function pointerToName(pointer: string): string {
     .join(".");
 }
 
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  string: "Text",
+  number: "Zahl",
+  integer: "ganze Zahl",
+  boolean: "Wahrheitswert",
+  object: "Objekt",
+  array: "Liste",
+  null: "null",
+};
+
+/** "number" → "number (Zahl)"; "string,null" → "string (Text) oder null". */
+function typeText(type: unknown): string {
+  return String(type)
+    .split(",")
+    .map((t) => (Object.prototype.hasOwnProperty.call(TYPE_NAMES, t) && t !== "null" ? `${t} (${TYPE_NAMES[t]})` : t))
+    .join(" oder ");
+}
+
+const quoted = (values: unknown) => (Array.isArray(values) ? values.map((v) => `"${String(v)}"`).join(", ") : `"${String(values)}"`);
+
+/**
+ * A German message for one ajv error. Covers the validation keywords of JSON Schema draft-07 and
+ * 2020-12 (formats are not checked here); ajv's English text remains only for keywords outside them
+ * (the kit has no ajv-i18n).
+ */
 function germanIssue(error: ErrorObject): ArgumentIssue {
   const where = pointerToName(error.instancePath);
-  const field = where === "" ? "Die Argumente" : `"${where}"`;
+  const field = where === "" ? "Das Argument-Objekt" : `"${where}"`;
+  const inside = (name: unknown) => [where, String(name)].filter(Boolean).join(".");
   const p = error.params as Record<string, unknown>;
   let message: string;
   switch (error.keyword) {
     case "required":
-      message = `Pflichtargument "${[where, String(p.missingProperty)].filter(Boolean).join(".")}" fehlt.`;
+      message = `Pflichtargument "${inside(p.missingProperty)}" fehlt.`;
       break;
     case "additionalProperties":
-      message = `Unbekanntes Argument "${[where, String(p.additionalProperty)].filter(Boolean).join(".")}" – nur Felder aus dem Eingabe-Schema verwenden.`;
+      message = `Unbekanntes Argument "${inside(p.additionalProperty)}" – nur Felder aus dem Eingabe-Schema verwenden.`;
+      break;
+    case "unevaluatedProperties":
+      message = `Unbekanntes Argument "${inside(p.unevaluatedProperty)}" – nur Felder aus dem Eingabe-Schema verwenden.`;
       break;
     case "type":
-      message = `${field} muss vom Typ ${String(p.type)} sein.`;
+      message = `${field} muss vom Typ ${typeText(p.type)} sein.`;
       break;
     case "enum":
       message = `${field} muss einer dieser Werte sein: ${JSON.stringify(p.allowedValues)}.`;
@@ -51,6 +80,9 @@ function germanIssue(error: ErrorObject): ArgumentIssue {
     case "maximum":
     case "exclusiveMaximum":
       message = `${field} muss ${String(p.comparison)} ${String(p.limit)} sein.`;
+      break;
+    case "multipleOf":
+      message = `${field} muss ein Vielfaches von ${String(p.multipleOf)} sein.`;
       break;
     case "minLength":
       message = `${field} muss mindestens ${String(p.limit)} Zeichen lang sein.`;
@@ -65,7 +97,54 @@ function germanIssue(error: ErrorObject): ArgumentIssue {
       message = `${field} braucht mindestens ${String(p.limit)} Einträge.`;
       break;
     case "maxItems":
+    case "additionalItems":
       message = `${field} darf höchstens ${String(p.limit)} Einträge haben.`;
+      break;
+    case "items":
+      // 2020-12: `items: false` after prefixItems limits the length.
+      message = p.limit !== undefined ? `${field} darf höchstens ${String(p.limit)} Einträge haben.` : `${field}: ein Eintrag passt nicht zum Schema.`;
+      break;
+    case "unevaluatedItems":
+      message = `${field} darf höchstens ${String(p.len)} Einträge haben.`;
+      break;
+    case "uniqueItems":
+      message = `${field} darf keine doppelten Einträge haben (Eintrag ${String(p.j)} und ${String(p.i)} sind gleich).`;
+      break;
+    case "contains":
+      message =
+        p.maxContains !== undefined
+          ? `${field} braucht zwischen ${String(p.minContains)} und ${String(p.maxContains)} passende Einträge.`
+          : `${field} braucht mindestens ${String(p.minContains ?? 1)} passenden Eintrag.`;
+      break;
+    case "minProperties":
+      message = `${field} braucht mindestens ${String(p.limit)} Felder.`;
+      break;
+    case "maxProperties":
+      message = `${field} darf höchstens ${String(p.limit)} Felder haben.`;
+      break;
+    case "dependencies":
+    case "dependentRequired":
+      message = `Wenn "${inside(p.property)}" angegeben ist, braucht es auch ${quoted(p.deps ?? p.missingProperty)}.`;
+      break;
+    case "propertyNames":
+      message = `${field}: der Feldname "${String(p.propertyName)}" ist nicht erlaubt.`;
+      break;
+    case "anyOf":
+      message = `${field} passt zu keiner der erlaubten Varianten.`;
+      break;
+    case "oneOf":
+      message = Array.isArray(p.passingSchemas)
+        ? `${field} passt zu mehreren Varianten (${p.passingSchemas.map((i) => Number(i) + 1).join(" und ")}), erlaubt ist genau eine.`
+        : `${field} passt zu keiner der erlaubten Varianten.`;
+      break;
+    case "not":
+      message = `${field} hat eine Form, die das Schema ausdrücklich verbietet.`;
+      break;
+    case "if":
+      message = `${field} erfüllt die Bedingung nicht (Teil "${String(p.failingKeyword)}" des Schemas).`;
+      break;
+    case "false schema":
+      message = where === "" ? "Das Tool nimmt keine Argumente an." : `"${where}" ist hier nicht erlaubt.`;
       break;
     default:
       message = `${field}: ${error.message ?? error.keyword}`;

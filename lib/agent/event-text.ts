@@ -1,6 +1,66 @@
-// One German line per agent event, for live output in the CLI and in notebooks.
+// One German line per agent event, for live output in the CLI and in notebooks, and German labels for
+// the English enum values (run status, schedule mode, error kinds) wherever participants read them.
 import { compactJson } from "./json-util.js";
-import type { AgentEvent } from "./trace.js";
+import type { PlanParseErrorKind } from "./plan.js";
+import type { ScheduleMode } from "./schedule.js";
+import type { AgentEvent, RunStatus, ToolErrorKind } from "./trace.js";
+
+export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
+  answered: "beantwortet",
+  max_iterations: "Rundenlimit erreicht, keine Antwort",
+  aborted: "abgebrochen",
+  llm_error: "Fehler des Sprachmodells",
+};
+
+export const SCHEDULE_MODE_LABELS: Readonly<Record<ScheduleMode, string>> = {
+  dependency: "nach Abhängigkeiten",
+  "step-parallel": "schrittweise, parallel",
+  sequential: "nacheinander",
+};
+
+export const TOOL_ERROR_LABELS: Readonly<Record<ToolErrorKind, string>> = {
+  tool: "Tool meldet Fehler",
+  timeout: "Zeitlimit",
+  exception: "Aufruf gescheitert",
+  rejected: "nicht freigegeben",
+  ref: "$ref nicht auflösbar",
+  invalid_arguments: "Argumente ungültig",
+  dependency_failed: "Ergebnis fehlt",
+  held_back: "zurückgehalten",
+};
+
+export const PLAN_ERROR_LABELS: Readonly<Record<PlanParseErrorKind | "generation", string>> = {
+  not_text: "kein Text",
+  empty: "leer",
+  no_json: "kein JSON",
+  invalid_json: "ungültiges JSON",
+  truncated: "abgeschnitten",
+  rejected: "kein Plan",
+  not_a_plan: "kein Plan",
+  schema: "falsche Form",
+  generation: "Generierung gescheitert",
+};
+
+const label = (labels: Readonly<Record<string, string>>, value: string | undefined) =>
+  value !== undefined && Object.prototype.hasOwnProperty.call(labels, value) ? (labels[value] as string) : (value ?? "?");
+
+/** German label of a run status, e.g. "beantwortet" for "answered". */
+export function runStatusLabel(status: RunStatus | undefined): string {
+  return label(RUN_STATUS_LABELS, status);
+}
+
+/** German label of a schedule mode, e.g. "nach Abhängigkeiten" for "dependency". */
+export function scheduleModeLabel(mode: ScheduleMode): string {
+  return label(SCHEDULE_MODE_LABELS, mode);
+}
+
+export function toolErrorLabel(kind: ToolErrorKind): string {
+  return label(TOOL_ERROR_LABELS, kind);
+}
+
+export function planErrorLabel(kind: PlanParseErrorKind | "generation"): string {
+  return label(PLAN_ERROR_LABELS, kind);
+}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -10,14 +70,14 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
   const at = `[${seconds(event.atMs).padStart(6)}]`;
   switch (event.type) {
     case "run_start":
-      return `${at} Frage: ${event.question} (Modus ${event.mode}, höchstens ${event.maxIterations} Runden)`;
+      return `${at} Frage: ${event.question} (${event.today ? `heute: ${event.today}, ` : ""}Ausführung ${scheduleModeLabel(event.mode)}, höchstens ${event.maxIterations} Runden)`;
     case "plan": {
       const calls = event.plan.steps.flatMap((s) => s.tools.map((t) => `${t.id}=${t.name}`));
       const final = event.plan.final ? " + Antwort" : "";
       return `${at} Runde ${event.iteration}: Plan mit ${event.plan.steps.length} Schritt(en) [${calls.join(", ")}]${final}`;
     }
     case "plan_error":
-      return `${at} Runde ${event.iteration}: Plan unbrauchbar (${event.kind}): ${event.message.slice(0, max)}`;
+      return `${at} Runde ${event.iteration}: Plan unbrauchbar (${planErrorLabel(event.kind)}): ${event.message.slice(0, max)}`;
     case "validation_problems":
       return `${at} Runde ${event.iteration}: ${event.problems.length} Problem(e) im Plan → zurück an das Modell: ${event.problems
         .map((p) => p.message)
@@ -34,11 +94,11 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
     case "tool_result":
       return `${at}   ✓ ${event.toolId} nach ${Math.round(event.durationMs)} ms: ${compactJson(event.result, max)}`;
     case "tool_error":
-      return `${at}   ✗ ${event.toolId} (${event.errorKind}): ${event.message.slice(0, max)}`;
+      return `${at}   ✗ ${event.toolId} (${toolErrorLabel(event.errorKind)}): ${event.message.slice(0, max)}`;
     case "nudge":
       return `${at} Hinweis an das Modell: ${event.message.slice(0, max)}`;
     case "final":
-      return `${at} Fertig (${event.status}).`;
+      return `${at} Fertig: ${runStatusLabel(event.status)}.`;
     default:
       return undefined;
   }

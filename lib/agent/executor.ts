@@ -6,7 +6,7 @@ import { decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.
 import type { ArgumentValidator } from "./arguments.js";
 import type { Plan } from "./plan.js";
 import { RefError, resolveRefs, type UserContext } from "./refs.js";
-import { blockedCalls, readyCalls, type ScheduledCall, type ScheduleMode } from "./schedule.js";
+import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "./schedule.js";
 import type { AgentEvent, ToolErrorKind } from "./trace.js";
 import { prepareArguments, type ExecutedTool } from "./validate.js";
 
@@ -101,6 +101,33 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+const BLOCKER_TEXT: Record<Blocker["reason"], string> = {
+  failed: "ist fehlgeschlagen",
+  blocked: "konnte selbst nicht laufen",
+  not_run: "wurde nicht ausgeführt",
+};
+
+function blockerList(blockers: readonly Blocker[]): string {
+  return blockers.map((b) => `"${b.id}" ${BLOCKER_TEXT[b.reason]}`).join(", ");
+}
+
+/** The German outcome text for a call that could not start, saying what happened to what it waited for. */
+export function blockedMessage(c: BlockedCall): { message: string; errorKind: ToolErrorKind } {
+  const id = `"${c.call.id}"`;
+  const data = c.blockers.filter((b) => b.via === "data");
+  if (data.length > 0) {
+    const needs = data.length === 1 ? `das Ergebnis von "${data[0]?.id}"` : `die Ergebnisse von ${data.map((b) => `"${b.id}"`).join(", ")}`;
+    return { errorKind: "dependency_failed", message: `Nicht ausgeführt: ${id} braucht ${needs}, aber ${blockerList(data)}.` };
+  }
+  const order = c.blockers.filter((b) => b.via === "order");
+  const message = c.readOnly
+    ? `Nicht ausgeführt: ${id} steht nach einem früheren Schritt, der etwas verändert, und wartet darauf; ${blockerList(order)}. ` +
+      `Prüfe die Ergebnisse; ${id} darf unverändert im Plan bleiben, wenn es noch passt.`
+    : `Nicht ausgeführt: ${id} verändert etwas und läuft erst, wenn alle früheren Schritte geklappt haben; ${blockerList(order)}. ` +
+      `Prüfe die Ergebnisse; ${id} darf unverändert im Plan bleiben, wenn es noch passt.`;
+  return { errorKind: "held_back", message };
 }
 
 /** Calls the tool, rejecting with ToolTimeoutError after `timeoutMs` even if the client ignores the signal. */
@@ -200,10 +227,9 @@ export async function executeScope(plan: Plan, scope: readonly ScheduledCall[], 
   }
 
   for (const c of blockedCalls(scope, { succeeded, failed, running: new Set() })) {
-    const failedDeps = c.deps.filter((d) => failed.has(d) || !succeeded.has(d));
-    const message = `Nicht ausgeführt: "${c.call.id}" braucht das Ergebnis von ${failedDeps.map((d) => `"${d}"`).join(", ")}, das fehlt (fehlgeschlagen).`;
-    options.emit({ type: "tool_error", toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, errorKind: "dependency_failed", message, durationMs: 0, attempts: 0 });
-    outcomes.push({ toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, arguments: c.call.arguments, ok: false, error: message, errorKind: "dependency_failed", durationMs: 0, attempts: 0 });
+    const { message, errorKind } = blockedMessage(c);
+    options.emit({ type: "tool_error", toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, errorKind, message, durationMs: 0, attempts: 0 });
+    outcomes.push({ toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, arguments: c.call.arguments, ok: false, error: message, errorKind, durationMs: 0, attempts: 0 });
   }
   return outcomes;
 }

@@ -81,6 +81,90 @@ export function parseToolCall(text: unknown, tools?: readonly ToolInfo[]): HalfA
 }
 
 // ---------------------------------------------------------------------------------------------
+// Checking a proposal before anyone runs it: did the model take every value from the evidence?
+
+/** One argument value that appears nowhere in the evidence. */
+export interface UnsupportedArgument {
+  /** Where the value sits in the arguments: "lat", "stops[1].name". */
+  path: string;
+  value: string | number | boolean;
+}
+
+/** Numbers as written in a text: "41.39", "-9.14", German "41,39"; the "-" in "2025-07-01" is no sign. */
+const NUMBER_IN_TEXT = /(?<!\d)-?\d+(?:[.,]\d+)?/g;
+
+function numbersIn(text: string): Set<number> {
+  return new Set((text.match(NUMBER_IN_TEXT) ?? []).map((n) => Number(n.replace(",", "."))));
+}
+
+/**
+ * The argument values of `call` that the evidence (question, tool history, RAG context …) does not
+ * contain – probably guessed. Rules, deliberately simple so they can be explained in one breath:
+ * a string must occur in the evidence (ignoring case), a number must occur as a number (41.39, 41,39),
+ * a boolean as the word true or false; objects and arrays are checked value by value; null counts as
+ * "left out". With `inputSchema`, a top-level value equal to the property's declared default is fine
+ * (the tool would use it anyway).
+ */
+export function findUnsupportedArguments(
+  call: HalfAgentToolCall,
+  evidence: string | readonly string[],
+  options: { inputSchema?: Record<string, unknown> } = {},
+): UnsupportedArgument[] {
+  const text = (typeof evidence === "string" ? evidence : evidence.join("\n")).toLowerCase();
+  const numbers = numbersIn(text);
+  const declaredProperties = options.inputSchema?.properties;
+  const properties = isObject(declaredProperties) ? declaredProperties : {};
+  const found: UnsupportedArgument[] = [];
+  const visit = (value: unknown, path: string): void => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, `${path}[${i}]`));
+      return;
+    }
+    if (isObject(value)) {
+      for (const [k, v] of Object.entries(value)) visit(v, `${path}.${k}`);
+      return;
+    }
+    const supported =
+      typeof value === "string"
+        ? text.includes(value.toLowerCase())
+        : typeof value === "number"
+          ? numbers.has(value)
+          : typeof value === "boolean"
+            ? new RegExp(`\\b${value}\\b`).test(text)
+            : false;
+    if (!supported) found.push({ path, value: typeof value === "number" || typeof value === "boolean" ? value : String(value) });
+  };
+  for (const [name, value] of Object.entries(call.arguments)) {
+    const declared = own(properties, name);
+    if (isObject(declared) && "default" in declared && sameJson(declared.default, value)) continue;
+    visit(value, name);
+  }
+  return found;
+}
+
+/**
+ * Why a reply must not be run as a tool call – or null when nothing speaks against it: a text instead of
+ * a call, an unusable reply, another tool than `expectedTool`, or arguments the evidence does not contain
+ * (see findUnsupportedArguments). The reasons are German: the notebook shows them as they are.
+ */
+export function reviewToolProposal(
+  reply: HalfAgentReply,
+  evidence: string | readonly string[],
+  options: { expectedTool?: string; tools?: readonly ToolInfo[] } = {},
+): string | null {
+  if (reply.kind === "text") return "Das Modell hat Text geschrieben statt eines Tool-Aufrufs.";
+  if (reply.kind === "invalid") return reply.reason;
+  if (options.expectedTool !== undefined && reply.call.tool !== options.expectedTool) {
+    return `Falsches Tool: ${reply.call.tool} statt ${options.expectedTool}.`;
+  }
+  const inputSchema = options.tools?.find((t) => t.name === reply.call.tool)?.inputSchema;
+  const unsupported = findUnsupportedArguments(reply.call, evidence, { inputSchema });
+  if (unsupported.length === 0) return null;
+  return `Geratene Argumente (stehen in keiner Quelle): ${unsupported.map((u) => `${u.path} = ${JSON.stringify(u.value)}`).join(", ")}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Tool history and the manual execution
 
 export interface ToolHistoryEntry {

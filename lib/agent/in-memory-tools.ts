@@ -16,7 +16,14 @@ export class ToolReportedError extends Error {
 export class UnknownToolError extends Error {
   override name = "UnknownToolError";
   constructor(readonly toolName: string) {
-    super(`Unknown tool "${toolName}".`);
+    super(`Unbekanntes Werkzeug „${toolName}“.`);
+  }
+}
+
+export class ToolClientClosedError extends Error {
+  override name = "ToolClientClosedError";
+  constructor() {
+    super("Der Tool-Client ist bereits geschlossen (InMemoryToolClient.close() wurde aufgerufen).");
   }
 }
 
@@ -44,7 +51,7 @@ export class InMemoryToolClient implements ToolClient {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolCallResult> {
-    if (this.closed) throw new Error("InMemoryToolClient is closed.");
+    if (this.closed) throw new ToolClientClosedError();
     const tool = this.tools.get(name);
     if (!tool) throw new UnknownToolError(name);
     const record: RecordedCall = { name, args, startedAt: performance.now() };
@@ -71,14 +78,14 @@ export class InMemoryToolClient implements ToolClient {
 /** Resolves after `ms`, or rejects when `signal` aborts first. */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    if (signal?.aborted) return reject(signal.reason ?? new Error("abgebrochen"));
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason ?? new Error("aborted"));
+      reject(signal?.reason ?? new Error("abgebrochen"));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
   });

@@ -118,4 +118,5 @@ export { ScriptedLlm, scriptedFailure, ScriptExhaustedError, JsonNotSupportedErr
 export { InMemoryToolClient, ToolReportedError, delay, type InMemoryTool } from "./in-memory-tools.js";
 export { toGrammarSchema, dropNullOptionals } from "./grammar-schema.js";
 export { extractJsonObject } from "./json-extract.js";
-export { describeAgentEvent } from "./event-text.js";
+export { describeAgentEvent, runStatusLabel, scheduleModeLabel, RUN_STATUS_LABELS, SCHEDULE_MODE_LABELS } from "./event-text.js";
+export { findUnsupportedArguments, reviewToolProposal, type UnsupportedArgument } from "./half-agent.js";

@@ -1,8 +1,10 @@
 // Finds one JSON object inside model output that may carry chatter around it: a leading role label
 // ("assistant\n\n"), ```json fences, prose before or after, // and /* */ comments, trailing commas.
 // Pure and total: never throws, bounded work on any input.
+import { describeValue } from "./refs.js";
 
-export type JsonExtractFailureKind = "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";
+/** "not_text": the input is not a string at all (e.g. an already parsed value); "empty": blank text. */
+export type JsonExtractFailureKind = "not_text" | "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";
 
 // Each variant lists the other's fields as `?: undefined`, so code compiled without strictNullChecks
 // (tslab in notebooks) can read them without narrowing.
@@ -105,7 +107,7 @@ function shorten(text: string, max = 200): string {
 }
 
 export function extractJsonObject(input: unknown, options: JsonExtractOptions = {}): JsonExtractResult {
-  if (typeof input !== "string") return { ok: false, kind: "empty", reason: "Die Antwort ist kein Text." };
+  if (typeof input !== "string") return { ok: false, kind: "not_text", reason: `Die Antwort ist kein Text, sondern ${describeValue(input)}.` };
   const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
   if (text.trim() === "") return { ok: false, kind: "empty", reason: "Die Antwort ist leer." };
   const accept = options.accept ?? ((v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v));

@@ -16,10 +16,10 @@
 // [assistant: plan] [user: tool results | problems | nudge].
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
-import type { ApprovalPolicy, ApproveFn } from "./approval.js";
+import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ArgumentValidator } from "./arguments.js";
 import { createExecutionState, DEFAULT_RETRY_POLICY, executeScope, type ExecutorEvent, type RetryPolicy } from "./executor.js";
-import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, type Plan, type PlanParseError } from "./plan.js";
+import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, type Plan, type PlanParseError, type PlanToolCall } from "./plan.js";
 import {
   ABORTED_ANSWER,
   buildPlannerSystemPrompt,
@@ -135,7 +135,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   let lastPlan: Plan | undefined;
 
-  emit({ type: "run_start", question: options.question, mode, maxIterations, tools: catalog.map((t) => t.name) });
+  emit({ type: "run_start", question: options.question, mode, maxIterations, tools: catalog.map((t) => t.name), ...(options.today ? { today: options.today } : {}) });
 
   const askPlan = async (forceFinal: boolean): Promise<PlanReply> => {
     emit({ type: "llm_request", via, forceFinal, messageCount: messages.length });
@@ -227,7 +227,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         continue;
       }
 
-      const scope = iterationScope(plan, hasRun, mode);
+      // Calls that change something keep the model's step order even in dependency mode (schedule.ts).
+      const isReadOnly = (call: PlanToolCall) => classifyTool(byName.get(call.name), call.name, options.approval) === "read-only";
+      const scope = iterationScope(plan, hasRun, mode, { isReadOnly });
       const outcomes = await executeScope(plan, scope, state, {
         client: options.tools,
         catalog: byName,

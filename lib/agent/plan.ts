@@ -15,6 +15,10 @@ export const TOOL_ID_MAX_LENGTH = 64;
 
 export const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict();
 
+// The grammar only bounds the id's length: node-llama-cpp's JSON-schema grammar (GbnfJsonStringSchema)
+// knows minLength/maxLength and three formats but no `pattern`, and the only other way to restrict the
+// characters (an `enum` of allowed ids) would take away the model's descriptive ids. Ids outside
+// TOOL_ID_PATTERN (or reserved ones) are caught by validatePlan and sent back for a replan.
 const ToolIdSchema = z.string().min(1).max(TOOL_ID_MAX_LENGTH);
 
 interface ShapeOptions {
@@ -92,14 +96,22 @@ function shortInput(text: string): string {
   return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
+/** `value` as text (JSON where possible); never throws (objects without toString, cycles, BigInt). */
+function safeText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return Object.prototype.toString.call(value);
+    }
+  }
+}
+
 /** Checks an already parsed JSON value against the plan schema (used after grammar generation too). */
 export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanResult {
-  let json: string;
-  try {
-    json = sourceText ?? JSON.stringify(value) ?? String(value);
-  } catch {
-    json = String(value);
-  }
+  const json = sourceText ?? safeText(value);
   if (!isPlanLike(value)) {
     return {
       ok: false,
@@ -122,11 +134,15 @@ export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanRe
  */
 export function parsePlan(text: unknown): ParsePlanResult {
   const extracted = extractJsonObject(text, { accept: isPlanLike });
-  const input = typeof text === "string" ? shortInput(text) : String(text);
+  const input = shortInput(typeof text === "string" ? text : safeText(text));
   if (!extracted.ok) {
     const kind: PlanParseErrorKind = extracted.kind === "rejected" ? "not_a_plan" : extracted.kind;
     const reason =
-      extracted.kind === "rejected" ? `${extracted.reason} – erwartet ein Objekt mit "steps" und "final".` : extracted.reason;
+      extracted.kind === "rejected"
+        ? `${extracted.reason} – erwartet ein Objekt mit "steps" und "final".`
+        : extracted.kind === "not_text" && typeof text === "object" && text !== null
+          ? `${extracted.reason} parsePlan liest Text; für einen schon geparsten Wert gibt es parsePlanValue(wert).`
+          : extracted.reason;
     return { ok: false, error: new PlanParseError(kind, reason, input) };
   }
   return parsePlanValue(extracted.value, extracted.text);

@@ -150,12 +150,15 @@ export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { 
     const shortened = { ...entry, [o.ok ? "result" : "error"]: compactJson(o.ok ? o.result : o.error, max) };
     return compactJson(shortened);
   });
-  const failed = outcomes.filter((o) => !o.ok).length;
-  const hint =
-    failed > 0
-      ? `${failed} Aufruf(e) sind fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`
-      : 'Plane weiter oder antworte mit "steps": [] und "final".';
-  return `Tool-Ergebnisse:\n${lines.join("\n")}\n\n${hint}`;
+  const heldBack = outcomes.filter((o) => !o.ok && o.errorKind === "held_back").length;
+  const failed = outcomes.filter((o) => !o.ok).length - heldBack;
+  const hints: string[] = [];
+  if (failed > 0) hints.push(`${failed} Aufruf(e) sind fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`);
+  if (heldBack > 0) {
+    hints.push(`${heldBack} Aufruf(e) wurden wegen der Reihenfolge zurückgehalten und sind noch offen: Lass sie unverändert im Plan, wenn sie noch passen, sonst nimm sie heraus.`);
+  }
+  if (hints.length === 0) hints.push('Plane weiter oder antworte mit "steps": [] und "final".');
+  return `Tool-Ergebnisse:\n${lines.join("\n")}\n\n${hints.join("\n")}`;
 }
 
 /** User-role message listing why a plan was not executed. */
@@ -200,11 +203,10 @@ export const HALF_AGENT_RULES = `Regeln für Tools:
 - Bräuchte die Antwort mehrere Tool-Aufrufe nacheinander und fehlen dafür noch Ergebnisse, rufe kein Tool auf: Erkläre, dass das in einem Schritt nicht geht und welche Angabe fehlt.
 - Steht ein passendes Ergebnis schon in der Tool-Historie, verwende es und rufe dasselbe Tool nicht noch einmal mit denselben Argumenten auf.`;
 
-export const HALF_AGENT_FORMAT = `Format deiner Antwort:
-- Ohne Tool: eine normale Antwort als Text.
-- Mit Tool: nur ein JSON-Objekt, ohne Text davor oder danach:
-{"tool": "<Tool-Name>", "arguments": {"<argument>": <Wert>}}
-- "tool" ist genau einer der Namen unten, "arguments" passt zum Eingabe-Schema, keine weiteren Felder.`;
+export const HALF_AGENT_FORMAT = `Format deiner Antwort: genau ein JSON-Objekt, ohne Text davor oder danach.
+- Ohne Tool: {"answer": "<deine Antwort als Text>"}
+- Mit Tool: {"tool": "<Tool-Name>", "arguments": {"<argument>": <Wert>}}
+- "tool" ist genau einer der Namen unten, "arguments" passt zum Eingabe-Schema, keine weiteren Felder. Optionale Argumente, die du nicht brauchst, setzt du auf null.`;
 
 export function buildHalfAgentSystemPrompt(tools: readonly ToolInfo[], options: HalfAgentPromptOptions = {}): string {
   const catalog = options.catalog ?? formatToolCatalog(tools);
@@ -222,7 +224,7 @@ ${catalog}`;
 
 /** Added as a system message in the answer round of the half-agent. */
 export const NO_TOOLS_INSTRUCTION =
-  "In dieser Runde sind keine Tools erlaubt. Antworte als normaler Text und stütze dich nur auf den Verlauf und die Tool-Historie. Kein JSON, keine Codeblöcke.";
+  "In dieser Runde sind keine Tools erlaubt, und das JSON-Format von oben gilt nicht: Antworte als normaler Text und stütze dich nur auf den Verlauf und die Tool-Historie. Kein JSON, keine Codeblöcke.";
 
 export function toolHistoryMessage(entriesJson: string): string {
   return `Tool-Historie (Ergebnisse früherer Tool-Aufrufe; nutze sie für Argumente und Antworten):\n${entriesJson}`;

@@ -6,6 +6,14 @@
 // - "step-parallel": one iteration runs the next open step, its calls concurrently;
 // - "dependency":    one iteration runs every open call of the plan; a call starts as soon as the
 //                    results it references exist, so a chain A→B does not wait for unrelated C.
+//
+// Dependency mode keeps the model's step order wherever a call changes something (a call that is not
+// read-only, see approval.ts): such a call starts only after every earlier-step call of the scope has
+// *succeeded* (if one failed or could not run, it is held back and the model sees that outcome before
+// deciding again, as it would between steps), and no call of a later step overtakes it: later calls
+// start only after it has finished (successfully or not). Read-only calls without such a barrier
+// between them follow their data dependencies only. Which calls are read-only is passed in
+// (ScopeOptions.isReadOnly); without it every call counts as changing something (the safe default).
 import type { Plan, PlanToolCall } from "./plan.js";
 import { collectRefs, USER_ROOT } from "./refs.js";
 
@@ -17,6 +25,19 @@ export interface ScheduledCall {
   stepIndex: number;
   /** Tool ids whose results this call references (no duplicates, no "user"). */
   deps: string[];
+  /** Whether the call only reads (decides how `after` is waited for). */
+  readOnly: boolean;
+  /**
+   * Open calls of earlier steps this call waits for because of step order, not data: for a call that
+   * changes something every earlier open call (each must succeed), for a read-only call the earlier
+   * open calls that change something (each must finish, successfully or not).
+   */
+  after: string[];
+}
+
+export interface ScopeOptions {
+  /** Whether a call only reads (default: no call does, so the model's step order is kept throughout). */
+  isReadOnly?: (call: PlanToolCall) => boolean;
 }
 
 export interface ScheduleState {
@@ -34,14 +55,18 @@ export function callDependencies(call: PlanToolCall): string[] {
 }
 
 /** Calls whose id has not run yet, in plan order; a repeated id counts once (its first occurrence). */
-export function openCalls(plan: Plan, hasRun: (id: string) => boolean): ScheduledCall[] {
+export function openCalls(plan: Plan, hasRun: (id: string) => boolean, options: ScopeOptions = {}): ScheduledCall[] {
+  const isReadOnly = options.isReadOnly ?? (() => false);
   const seen = new Set<string>();
   const out: ScheduledCall[] = [];
   plan.steps.forEach((step, stepIndex) => {
+    const earlier = out.filter((c) => c.stepIndex < stepIndex);
     for (const call of step.tools) {
       if (seen.has(call.id) || hasRun(call.id)) continue;
       seen.add(call.id);
-      out.push({ call, stepIndex, deps: callDependencies(call) });
+      const readOnly = isReadOnly(call);
+      const after = (readOnly ? earlier.filter((c) => !c.readOnly) : earlier).map((c) => c.call.id);
+      out.push({ call, stepIndex, deps: callDependencies(call), readOnly, after });
     }
   });
   return out;
@@ -53,8 +78,8 @@ export function nextOpenStep(plan: Plan, hasRun: (id: string) => boolean): numbe
 }
 
 /** The calls one loop iteration covers in `mode`. */
-export function iterationScope(plan: Plan, hasRun: (id: string) => boolean, mode: ScheduleMode): ScheduledCall[] {
-  const open = openCalls(plan, hasRun);
+export function iterationScope(plan: Plan, hasRun: (id: string) => boolean, mode: ScheduleMode, options: ScopeOptions = {}): ScheduledCall[] {
+  const open = openCalls(plan, hasRun, options);
   if (mode === "dependency") return open;
   const first = open[0]?.stepIndex;
   return first === undefined ? [] : open.filter((c) => c.stepIndex === first);
@@ -64,42 +89,74 @@ function depsMet(c: ScheduledCall, state: ScheduleState): boolean {
   return c.deps.every((d) => state.succeeded.has(d));
 }
 
+/** Step order (see the file comment): what `after` asks for has happened. */
+function orderMet(c: ScheduledCall, state: ScheduleState): boolean {
+  return c.readOnly ? c.after.every((id) => state.succeeded.has(id) || state.failed.has(id)) : c.after.every((id) => state.succeeded.has(id));
+}
+
 /** Calls from `scope` that may start now, given what has finished and what is running. */
 export function readyCalls(scope: readonly ScheduledCall[], state: ScheduleState, mode: ScheduleMode): ScheduledCall[] {
   const waiting = scope.filter(
     (c) => !state.succeeded.has(c.call.id) && !state.failed.has(c.call.id) && !state.running.has(c.call.id),
   );
+  const canStart = (c: ScheduledCall) => depsMet(c, state) && orderMet(c, state);
   if (mode === "sequential") {
     if (state.running.size > 0) return [];
-    const next = waiting.find((c) => depsMet(c, state));
+    const next = waiting.find(canStart);
     return next ? [next] : [];
   }
-  return waiting.filter((c) => depsMet(c, state));
+  return waiting.filter(canStart);
+}
+
+/** Why a call cannot start: one entry per id it waits for in vain. */
+export interface Blocker {
+  id: string;
+  /** "data": the call references the id's result; "order": it waits for the id because of step order. */
+  via: "data" | "order";
+  /** "failed": the id ran and failed; "blocked": it cannot start itself; "not_run": it is neither in the scope nor finished. */
+  reason: "failed" | "blocked" | "not_run";
+}
+
+export interface BlockedCall extends ScheduledCall {
+  blockers: Blocker[];
 }
 
 /**
- * Calls from `scope` that can never start: a dependency failed, or depends (transitively) on such a
- * call, or on an id that is neither in the scope nor finished.
+ * Calls from `scope` that can never start in this scope: a referenced call failed, cannot start
+ * itself (transitively) or is neither in the scope nor finished; or step order holds it back (a call
+ * that changes something after an earlier call that failed or cannot start; any call after an earlier
+ * call that changes something and cannot start). Each comes with the reasons.
  */
-export function blockedCalls(scope: readonly ScheduledCall[], state: ScheduleState): ScheduledCall[] {
+export function blockedCalls(scope: readonly ScheduledCall[], state: ScheduleState): BlockedCall[] {
   const inScope = new Map(scope.map((c) => [c.call.id, c]));
-  const memo = new Map<string, boolean>();
-  const blocked = (c: ScheduledCall, path: Set<string>): boolean => {
+  const memo = new Map<string, Blocker[]>();
+  const blockersOf = (c: ScheduledCall, path: Set<string>): Blocker[] => {
     const known = memo.get(c.call.id);
     if (known !== undefined) return known;
-    if (path.has(c.call.id)) return true; // a cycle never resolves
+    if (path.has(c.call.id)) return [{ id: c.call.id, via: "data", reason: "blocked" }]; // a cycle never resolves
     path.add(c.call.id);
-    const result = c.deps.some((d) => {
-      if (state.succeeded.has(d)) return false;
-      if (state.failed.has(d)) return true;
-      const dep = inScope.get(d);
-      return dep === undefined || blocked(dep, path);
-    });
+    const found: Blocker[] = [];
+    const check = (id: string, via: Blocker["via"], failedBlocks: boolean) => {
+      if (state.succeeded.has(id)) return;
+      if (state.failed.has(id)) {
+        if (failedBlocks) found.push({ id, via, reason: "failed" });
+        return;
+      }
+      const other = inScope.get(id);
+      if (other === undefined) found.push({ id, via, reason: "not_run" });
+      else if (blockersOf(other, path).length > 0) found.push({ id, via, reason: "blocked" });
+    };
+    for (const d of c.deps) check(d, "data", true);
+    for (const id of c.after) if (!c.deps.includes(id)) check(id, "order", !c.readOnly);
     path.delete(c.call.id);
-    memo.set(c.call.id, result);
-    return result;
+    memo.set(c.call.id, found);
+    return found;
   };
-  return scope.filter(
-    (c) => !state.succeeded.has(c.call.id) && !state.failed.has(c.call.id) && !state.running.has(c.call.id) && blocked(c, new Set()),
-  );
+  const out: BlockedCall[] = [];
+  for (const c of scope) {
+    if (state.succeeded.has(c.call.id) || state.failed.has(c.call.id) || state.running.has(c.call.id)) continue;
+    const blockers = blockersOf(c, new Set());
+    if (blockers.length > 0) out.push({ ...c, blockers });
+  }
+  return out;
 }

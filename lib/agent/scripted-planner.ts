@@ -34,14 +34,15 @@ export function scriptedFailure(error: Error): ScriptedFailure {
 export class ScriptExhaustedError extends Error {
   override name = "ScriptExhaustedError";
   constructor(readonly requests: number) {
-    super(`ScriptedLlm: the script has no reply for request ${requests + 1}. Add replies or use whenExhausted: "repeat-last".`);
+    super(`ScriptedLlm: Das Drehbuch hat keine Antwort für Anfrage ${requests + 1}. Weitere Antworten eintragen oder whenExhausted: "repeat-last" setzen.`);
   }
 }
 
 export class JsonNotSupportedError extends Error {
   override name = "JsonNotSupportedError";
   constructor() {
-    super("generateJson is not supported by this scripted backend (jsonSupported: false).");
+    // German, and still recognisable as "not supported" for the loop's fallback (loop.ts).
+    super("generateJson wird von diesem vorgespielten Backend nicht unterstützt (jsonSupported: false).");
   }
 }
 
@@ -98,7 +99,7 @@ export class ScriptedLlm implements Llm {
       else throw new ScriptExhaustedError(index);
     }
     if (this.options.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs));
-    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
+    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("abgebrochen");
     if (typeof reply === "function") return reply(request);
     if (typeof reply === "object" && reply !== null && THROW in reply) throw (reply as ScriptedFailure)[THROW];
     return reply as string | Record<string, unknown>;

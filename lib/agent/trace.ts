@@ -3,6 +3,7 @@
 import { writeFile } from "node:fs/promises";
 import type { GenerationMeter } from "../llm/types.js";
 import type { ApprovalOutcome } from "./approval.js";
+import { runStatusLabel, toolErrorLabel } from "./event-text.js";
 import { compactJson } from "./json-util.js";
 import type { Plan, PlanParseErrorKind } from "./plan.js";
 import { collectRefs, USER_ROOT } from "./refs.js";
@@ -18,7 +19,8 @@ export type ToolErrorKind =
   | "rejected" // approval refused / blocked
   | "ref" // a `$ref` could not be resolved
   | "invalid_arguments" // resolved arguments do not fit the input schema
-  | "dependency_failed"; // a referenced call failed, so this one could not run
+  | "dependency_failed" // a referenced call failed or could not run, so this one could not run
+  | "held_back"; // step order: an earlier call did not succeed (or could not run), and this call waits for it (schedule.ts)
 
 interface Base {
   iteration: number;
@@ -27,7 +29,7 @@ interface Base {
 }
 
 export type AgentEvent =
-  | (Base & { type: "run_start"; question: string; mode: ScheduleMode; maxIterations: number; tools: string[] })
+  | (Base & { type: "run_start"; question: string; mode: ScheduleMode; maxIterations: number; tools: string[]; today?: string })
   | (Base & { type: "llm_request"; via: PlanVia; forceFinal: boolean; messageCount: number })
   | (Base & { type: "plan"; plan: Plan; raw: string; via: PlanVia; meter?: GenerationMeter })
   | (Base & { type: "plan_error"; kind: PlanParseErrorKind | "generation"; message: string; raw: string; meter?: GenerationMeter })
@@ -119,7 +121,7 @@ export function renderTraceTable(trace: AgentTrace, options: { width?: number } 
     if (e.type === "tool_call") callArgs.set(e.toolId, e.arguments);
     if (e.type === "tool_result" || e.type === "tool_error") {
       const args = callArgs.get(e.toolId);
-      const outcome = e.type === "tool_result" ? compactJson(e.result, width + 1) : `FEHLER (${e.errorKind}): ${e.message}`;
+      const outcome = e.type === "tool_result" ? compactJson(e.result, width + 1) : `FEHLER (${toolErrorLabel(e.errorKind)}): ${e.message}`;
       rows.push([
         String(e.iteration),
         String(e.stepIndex + 1),
@@ -137,7 +139,7 @@ export function renderTraceTable(trace: AgentTrace, options: { width?: number } 
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ").trimEnd();
   const separator = widths.map((w) => "-".repeat(w)).join("-+-");
   const out = [line(header), separator, ...table.slice(1).map(line)];
-  const final = trace.final !== undefined ? `\nAntwort (${trace.status ?? "?"}): ${trace.final}` : "";
+  const final = trace.final !== undefined ? `\nAntwort (${runStatusLabel(trace.status)}): ${trace.final}` : "";
   return out.join("\n") + (rows.length === 0 ? "\n(keine Tool-Aufrufe)" : "") + final;
 }
 

@@ -7,6 +7,7 @@ import { compactJson, sameJson } from "./json-util.js";
 import { TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, type Plan, type PlanToolCall } from "./plan.js";
 import {
   collectRefs,
+  FORBIDDEN_SEGMENTS,
   RefError,
   refTarget,
   resolveRef,
@@ -127,7 +128,14 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
   plan.steps.forEach((s, stepIndex) => {
     for (const call of s.tools) {
       const base = { stepIndex, toolId: call.id, toolName: call.name };
-      if (!TOOL_ID_PATTERN.test(call.id) || call.id.length > TOOL_ID_MAX_LENGTH || call.id === USER_ROOT) {
+      if (FORBIDDEN_SEGMENTS.includes(call.id)) {
+        // Matches the pattern, but a reference to it could never resolve (refs.ts forbids the segment).
+        problems.push({
+          kind: "invalid_id",
+          ...base,
+          message: `${step(stepIndex)}: die id "${call.id}" ist reserviert; auf sie könnte kein $ref verweisen. Nimm eine sprechende id wie "geo_berlin".`,
+        });
+      } else if (!TOOL_ID_PATTERN.test(call.id) || call.id.length > TOOL_ID_MAX_LENGTH || call.id === USER_ROOT) {
         problems.push({
           kind: "invalid_id",
           ...base,

@@ -68,12 +68,41 @@ export function toToolInfo(tool: Tool): ToolInfo {
   };
 }
 
-/** structuredContent preferred; otherwise the text, parsed as JSON when it is JSON. */
+const SDK_INVALID_ARGUMENTS = /^MCP error -32602: Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/;
+const SDK_UNKNOWN_TOOL = /^MCP error -32602: Tool (\S+) not found$/;
+/** One zod issue as the SDK formats it: "<message> at <path>". */
+const SDK_ISSUE_PATH = /^(.*) at ((?:[\w$-]+|\[\d+\])(?:\.[\w$-]+|\[\d+\])*|object root)$/;
+
+/**
+ * The MCP SDK reports invalid arguments and unknown tools with an English frame around the server's
+ * (German) details. Participants and the model read these texts, so the frame is put into German;
+ * the details stay as they are. Any other text is returned unchanged.
+ */
+export function germanSdkError(text: string): string {
+  const invalid = SDK_INVALID_ARGUMENTS.exec(text);
+  if (invalid) {
+    const issues = invalid[2]!.split("\n").map((line) => {
+      const m = SDK_ISSUE_PATH.exec(line);
+      if (!m) return line;
+      return m[2] === "object root" ? m[1]! : `${m[1]} (Feld ${m[2]})`;
+    });
+    return `Ungültige Argumente für das Tool ${invalid[1]}: ${issues.join("\n")}`;
+  }
+  const unknown = SDK_UNKNOWN_TOOL.exec(text);
+  if (unknown) return `Ein Tool "${unknown[1]}" gibt es auf diesem Server nicht.`;
+  return text;
+}
+
+/**
+ * structuredContent preferred; otherwise the text, parsed as JSON when it is JSON. Error texts from the
+ * MCP SDK itself (invalid arguments, unknown tool) come back in German (see germanSdkError).
+ */
 export function normalizeToolResult(result: CallToolResult): ToolCallResult {
-  const text = (result.content ?? [])
+  const joined = (result.content ?? [])
     .filter((c): c is { type: "text"; text: string } => c.type === "text")
     .map((c) => c.text)
     .join("\n");
+  const text = result.isError === true ? germanSdkError(joined) : joined;
   let data: unknown = text;
   if (result.structuredContent !== undefined && result.structuredContent !== null) {
     data = result.structuredContent;
@@ -143,6 +172,12 @@ export class McpToolClient implements ToolClient {
   /** How often the client had to open a new session. */
   get reconnects(): number {
     return this.reconnectCount;
+  }
+
+  /** Process id of the server child started by connectStdio(); undefined over HTTP or after close(). */
+  get serverPid(): number | undefined {
+    const t = this.conn?.transport;
+    return t instanceof StdioClientTransport ? (t.pid ?? undefined) : undefined;
   }
 
   /** The current MCP session id (HTTP only). */

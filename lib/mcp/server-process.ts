@@ -33,7 +33,8 @@ export interface TravelServerHandle {
   stop(): Promise<void>;
 }
 
-const LISTENING = /MCP travel server listening on (http:\/\/\S+) \(mode: (online|offline)\)/;
+/** The line the server logs once it listens (mcp-server-travel/src/main.ts writes it). */
+const READY_LINE = /Reise-Server \(MCP\) bereit unter (http:\/\/\S+) \(Modus: (online|offline)\)/;
 const LOG_LIMIT = 64 * 1024;
 
 const running = new Set<ChildProcess>();
@@ -123,7 +124,7 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
       );
       const done = () => clearTimeout(timer);
       onLine = (line) => {
-        const m = LISTENING.exec(line);
+        const m = READY_LINE.exec(line);
         if (m) {
           done();
           resolve({ url: m[1]!, mode: m[2] as "online" | "offline" });

@@ -10,6 +10,18 @@ export const ACTIVITY_LABEL_DE: Record<Activity, string> = {
   sightseeing: "Kultur/Sightseeing",
 };
 
+/**
+ * Search radius of rank_spots when none is given: hiking areas and beaches usually lie outside the
+ * city, runs and sights inside it. Large enough that each demo city with curated places for an activity
+ * has at least one of them inside; small enough for a quick Overpass query.
+ */
+export const DEFAULT_RADIUS_KM: Record<Activity, number> = {
+  hiking: 25,
+  running: 10,
+  beach: 30,
+  sightseeing: 10,
+};
+
 const WORDS: Record<Activity, string[]> = {
   hiking: ["wandern", "wanderung", "wanderungen", "hiking", "hike", "trekking", "bergwandern", "berge", "natur"],
   running: ["joggen", "jogging", "laufen", "lauf", "running", "run", "rennen", "dauerlauf"],

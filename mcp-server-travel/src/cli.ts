@@ -27,7 +27,8 @@ export const USAGE =
   "  --host H          Adresse für HTTP (Standard 127.0.0.1)\n" +
   "  --port P          Port für HTTP (Standard 8765, 0 = freier Port)\n" +
   "  --offline         nur mitgelieferte Daten verwenden (auch TRAVEL_OFFLINE=1)\n" +
-  "  --stdio           MCP über stdin/stdout statt HTTP (für MCP Inspector, Claude Desktop)\n" +
+  "  --stdio           MCP über stdin/stdout statt HTTP (für MCP Inspector, Claude Desktop);\n" +
+  "                    mit npm dann -s: npm run -s travel-server -- --stdio (sonst stört npms Kopfzeile)\n" +
   "  --allowed-host N  zusätzlich erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich)";
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {

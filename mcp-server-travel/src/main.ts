@@ -2,6 +2,7 @@
 // Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode).
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { findProjectRoot } from "../../lib/config.js";
 import { dataConfigFromEnv, upstreamConfigFromEnv } from "./config.js";
 import { parseCli, UsageError, type CliOptions } from "./cli.js";
@@ -14,6 +15,9 @@ import { DEFAULT_ALLOWED_HOSTS, startHttpServer } from "./transports/http.js";
 import { serveStdio } from "./transports/stdio.js";
 
 const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);
+
+// zod's own messages in German (the tool schemas bring their own; this covers the rest, e.g. invalid offline data).
+z.config(z.locales.de());
 
 /** Exits when the parent process is gone: its pid disappears or (HTTP mode) our stdin pipe closes. */
 function watchParent(parentPid: number, stdinIsOurs: boolean, shutdown: (why: string) => void): void {
@@ -82,7 +86,7 @@ async function main(): Promise<void> {
   if (cli.parentPid !== undefined) watchParent(cli.parentPid, !cli.stdio, shutdown);
 
   if (cli.stdio) {
-    log(`MCP travel server on stdio (mode: ${services.mode})`);
+    log(`Reise-Server (MCP) bereit über stdio (Modus: ${services.mode})`);
     await serveStdio(create());
     shutdown("stdin geschlossen");
     return;
@@ -95,8 +99,8 @@ async function main(): Promise<void> {
     log,
   });
   stop = () => running.close();
-  // lib/mcp parses this exact line; keep its shape.
-  log(`MCP travel server listening on ${running.url} (mode: ${services.mode})`);
+  // lib/mcp/server-process.ts parses this exact line (READY_LINE there); keep both in step.
+  log(`Reise-Server (MCP) bereit unter ${running.url} (Modus: ${services.mode})`);
 }
 
 main().catch((error: unknown) => {

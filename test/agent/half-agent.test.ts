@@ -8,12 +8,17 @@ import {
   buildHalfAgentMessages,
   executeToolCall,
   findInToolHistory,
+  findUnsupportedArguments,
+  formatToolHistory,
   halfAgentReplyFromJson,
   parseToolCall,
+  reviewToolProposal,
+  type HalfAgentReply,
   type ToolHistory,
 } from "../../lib/agent/half-agent.js";
-import { buildHalfAgentSystemPrompt, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/agent/prompts.js";
-import { createTravelFake, TRAVEL_TOOLS } from "./fixtures.js";
+import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/agent/prompts.js";
+import * as lib from "../../lib/index.js";
+import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
 
 const CALL = '{"tool": "geocode", "arguments": {"destination": "Barcelona"}}';
 
@@ -71,7 +76,7 @@ describe("half-agent flow", () => {
     const failed = await executeToolCall(client, { tool: "geocode", arguments: { destination: "Atlantis" } });
     assert.match(failed.error ?? "", /nicht gefunden/);
     const thrown = await executeToolCall(client, { tool: "nix", arguments: {} });
-    assert.match(thrown.error ?? "", /Unknown tool/);
+    assert.match(thrown.error ?? "", /Unbekanntes Werkzeug/);
     const dropped = await executeToolCall(client, { tool: "get_weather", arguments: { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01", include_raw: null } }, { tools: TRAVEL_TOOLS });
     assert.deepEqual(dropped.arguments, { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01" }, "null optionals are dropped");
 
@@ -87,6 +92,104 @@ describe("half-agent flow", () => {
     const final = buildFinalAnswerMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history });
     assert.equal(final.at(-2)?.content, NO_TOOLS_INSTRUCTION);
     assert.equal(final.at(-1)?.content, "Und das Wetter dort?");
+  });
+});
+
+describe("findUnsupportedArguments", () => {
+  const weather = (args: Record<string, unknown>) => ({ tool: "get_weather", arguments: args });
+  const question = "Wetter in Lissabon am 2025-07-01?";
+
+  test("coordinates that stand nowhere are guessed; the date from the question is not", () => {
+    assert.deepEqual(findUnsupportedArguments(weather({ lat: 38.72, lon: -9.14, start_date: "2025-07-01", end_date: "2025-07-01" }), question), [
+      { path: "lat", value: 38.72 },
+      { path: "lon", value: -9.14 },
+    ]);
+  });
+
+  test("numbers as written in the evidence: negative, German decimal comma, not the '-' inside a date", () => {
+    const call = weather({ lat: 38.72, lon: -9.14, start_date: "2025-07-01", end_date: "2025-07-01" });
+    assert.deepEqual(findUnsupportedArguments(call, [question, "Lissabon liegt bei 38,72 N und -9.14 O."]), []);
+    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: -7 } }, "am 2025-07-01"), [{ path: "n", value: -7 }]);
+    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: 7 } }, "am 2025-07-01"), []);
+  });
+
+  test("values from the tool history count (the JSON the model sees)", () => {
+    const history = formatToolHistory([{ tool: "geocode", arguments: { destination: "Barcelona" }, result: { lat: 41.3874, lon: 2.1686 } }]);
+    assert.deepEqual(findUnsupportedArguments(weather({ lat: 41.3874, lon: 2.1686, start_date: "2025-07-01", end_date: "2025-07-01" }), [question, history]), []);
+    assert.deepEqual(findUnsupportedArguments(weather({ lat: 41.39, lon: 2.1686, start_date: "2025-07-01", end_date: "2025-07-01" }), [question, history]), [{ path: "lat", value: 41.39 }], "rounded is not the same number");
+  });
+
+  test("strings ignore case; null is 'left out'", () => {
+    assert.deepEqual(findUnsupportedArguments({ tool: "geocode", arguments: { destination: "lissabon", note: null } }, question), []);
+    assert.deepEqual(findUnsupportedArguments({ tool: "geocode", arguments: { destination: "Porto" } }, question), [{ path: "destination", value: "Porto" }]);
+  });
+
+  test("booleans must be in the evidence as true/false – unless they are the schema's default", () => {
+    const base = { lat: 1, lon: 2, start_date: "2025-07-01", end_date: "2025-07-01" };
+    const evidence = `${question} lat 1 lon 2`;
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), evidence), [{ path: "include_raw", value: true }]);
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), `${evidence} {"include_raw": true}`), []);
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: false }), evidence), [{ path: "include_raw", value: false }]);
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: false }), evidence, { inputSchema: weatherInfo.inputSchema }), [], "false is the default");
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), evidence, { inputSchema: weatherInfo.inputSchema }), [{ path: "include_raw", value: true }]);
+  });
+
+  test("nested objects and arrays are checked value by value, with the path", () => {
+    const call = { tool: "route", arguments: { stops: [{ name: "Rom", nights: 2 }, { name: "Neapel", nights: 3 }], options: { fast: true } } };
+    assert.deepEqual(findUnsupportedArguments(call, "Zwei Nächte in Rom, dann weiter nach Neapel: 2 und 3 Nächte."), [{ path: "options.fast", value: true }]);
+    assert.deepEqual(findUnsupportedArguments(call, "Rom 2"), [
+      { path: "stops[1].name", value: "Neapel" },
+      { path: "stops[1].nights", value: 3 },
+      { path: "options.fast", value: true },
+    ]);
+  });
+
+  test("is public (lib/index)", () => {
+    assert.equal(lib.findUnsupportedArguments, findUnsupportedArguments);
+    assert.equal(lib.reviewToolProposal, reviewToolProposal);
+  });
+});
+
+describe("reviewToolProposal", () => {
+  const call = (tool: string, args: Record<string, unknown>): HalfAgentReply => ({ kind: "tool_call", call: { tool, arguments: args }, json: "" });
+  const question = "Wo liegt Barcelona?";
+
+  test("null when the expected tool is called with arguments from the evidence", () => {
+    assert.equal(reviewToolProposal(call("geocode", { destination: "Barcelona" }), question, { expectedTool: "geocode" }), null);
+  });
+
+  test("says why a reply must not run: text, invalid, wrong tool, guessed arguments", () => {
+    assert.match(reviewToolProposal({ kind: "text", call: null, text: "Hallo" }, question) ?? "", /Text geschrieben statt eines Tool-Aufrufs/);
+    assert.equal(reviewToolProposal({ kind: "invalid", call: null, reason: "Die Antwort ist leer." }, question), "Die Antwort ist leer.");
+    assert.equal(reviewToolProposal(call("get_parks", { lat: 1 }), question, { expectedTool: "geocode" }), "Falsches Tool: get_parks statt geocode.");
+    assert.equal(
+      reviewToolProposal(call("get_weather", { lat: 41.39, lon: 2.17, start_date: "2025-07-01", end_date: "2025-07-01", include_raw: false }), question, { tools: TRAVEL_TOOLS }),
+      'Geratene Argumente (stehen in keiner Quelle): lat = 41.39, lon = 2.17, start_date = "2025-07-01", end_date = "2025-07-01"',
+    );
+  });
+});
+
+describe("half-agent prompt format matches the grammar", () => {
+  const schema = buildHalfAgentJsonSchema(TRAVEL_TOOLS);
+  const validate = new Ajv2020({ strict: false }).compile(schema);
+
+  test("the form the prompt gives for an answer without a tool is one the grammar allows", () => {
+    const line = HALF_AGENT_FORMAT.split("\n").find((l) => l.startsWith("- Ohne Tool:"));
+    assert.ok(line, HALF_AGENT_FORMAT);
+    const example: unknown = JSON.parse(line.slice("- Ohne Tool:".length));
+    assert.equal(validate(example), true, line);
+    assert.doesNotMatch(HALF_AGENT_FORMAT, /normale Antwort als Text/);
+  });
+
+  test("the form for a tool call, filled in, is one the grammar allows", () => {
+    const line = HALF_AGENT_FORMAT.split("\n").find((l) => l.startsWith("- Mit Tool:"));
+    assert.ok(line, HALF_AGENT_FORMAT);
+    const filled = line.slice("- Mit Tool:".length).replace('"<Tool-Name>"', '"geocode"').replace('{"<argument>": <Wert>}', '{"destination": "Rom"}');
+    assert.equal(validate(JSON.parse(filled)), true, filled);
+  });
+
+  test("the answer round lifts the JSON format explicitly", () => {
+    assert.match(NO_TOOLS_INSTRUCTION, /JSON-Format von oben gilt nicht/);
   });
 });
 

@@ -270,6 +270,72 @@ describe("runAgent", () => {
     assert.equal(blocked.tools.calls.length, 0);
   });
 
+  test("dependency mode keeps the step order for a side-effecting call without $ref", async () => {
+    const plan = {
+      steps: [
+        { description: "Ort", tools: [{ id: "geo_rom", name: "geocode", arguments: { destination: "Rom" } }] },
+        { description: "Buchen", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Rom", nights: 2 } }] },
+        { description: "Danach lesen", tools: [{ id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } }] },
+      ],
+      final: null,
+    };
+    const { result, tools, events } = await run([plan, FINAL], { fake: { withBooking: true, latencyMs: { geocode: 30, book_hotel: 30 } }, approve: () => true });
+    assert.equal(result.status, "answered");
+    assert.equal(of(events, "tool_error").length, 0);
+    assert.deepEqual(tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.city)}`), ["geocode:Rom", "book_hotel:Rom", "geocode:Berlin"]);
+    const [geo, hotel, ber] = tools.calls;
+    assert.ok(hotel!.startedAt >= geo!.endedAt!, "the booking starts after step 1 has finished");
+    assert.ok(ber!.startedAt >= hotel!.endedAt!, "a later read-only call does not overtake the booking");
+    assert.equal(tools.maxConcurrent, 1);
+  });
+
+  test("a side-effecting call is held back when an earlier step failed; the model is told what happened", async () => {
+    const plan = {
+      steps: [
+        { description: "Ort", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] },
+        { description: "Buchen", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Atlantis", nights: 2 } }] },
+      ],
+      final: null,
+    };
+    const { result, llm, tools, events } = await run([plan, FINAL], { fake: { withBooking: true }, approve: () => true });
+    assert.equal(result.status, "answered");
+    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode"], "nothing was booked");
+    const held = of(events, "tool_error").find((e) => e.toolId === "hotel");
+    assert.equal(held?.errorKind, "held_back");
+    assert.match(held?.message ?? "", /verändert etwas und läuft erst, wenn alle früheren Schritte geklappt haben; "geo_a" ist fehlgeschlagen/);
+    assert.match(lastUserMessage(llm.requests[1]!), /"id":"hotel".*Nicht ausgeführt/);
+    assert.match(lastUserMessage(llm.requests[1]!), /1 Aufruf\(e\) sind fehlgeschlagen\.[^\n]*\n1 Aufruf\(e\) wurden wegen der Reihenfolge zurückgehalten und sind noch offen/);
+  });
+
+  test("a held-back call runs when the model keeps it after seeing the failure", async () => {
+    const plan = {
+      steps: [
+        { description: "Ort", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] },
+        { description: "Buchen", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Rom", nights: 2 } }] },
+      ],
+      final: null,
+    };
+    const { result, tools } = await run([plan, plan, FINAL], { fake: { withBooking: true }, approve: () => true });
+    assert.equal(result.status, "answered");
+    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "book_hotel"], "the failed geocode does not run again; the booking runs in round 2");
+  });
+
+  test("a call whose dependency could not run itself says so (not 'failed')", async () => {
+    const plan = {
+      steps: [
+        { description: "Ort", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] },
+        { description: "Wetter", tools: [{ id: "w1", name: "get_weather", arguments: { lat: { $ref: "geo_a.lat" }, lon: { $ref: "geo_a.lon" }, start_date: TODAY, end_date: TODAY } }] },
+        { description: "Parks", tools: [{ id: "p1", name: "get_parks", arguments: { lat: { $ref: "w1.lat" }, lon: { $ref: "w1.lon" }, radius_km: 2 } }] },
+      ],
+      final: null,
+    };
+    const { events } = await run([plan, FINAL]);
+    const errors = new Map(of(events, "tool_error").map((e) => [e.toolId, e]));
+    assert.equal(errors.get("w1")?.errorKind, "dependency_failed");
+    assert.equal(errors.get("w1")?.message, 'Nicht ausgeführt: "w1" braucht das Ergebnis von "geo_a", aber "geo_a" ist fehlgeschlagen.');
+    assert.equal(errors.get("p1")?.message, 'Nicht ausgeführt: "p1" braucht das Ergebnis von "w1", aber "w1" konnte selbst nicht laufen.');
+  });
+
   test("read-only tools never ask", async () => {
     let asked = 0;
     await run([geoWeatherPlan(), FINAL], { approve: () => ((asked += 1), true) });

@@ -55,7 +55,7 @@ describe("parsePlan", () => {
 
   const failures: [string, unknown, string][] = [
     ["empty", "   ", "empty"],
-    ["not text", 42, "empty"],
+    ["not text", 42, "not_text"],
     ["no json", "Das Wetter ist schön.", "no_json"],
     ["truncated", '{"steps": [{"description": "a", "tools": [', "truncated"],
     ["invalid json", '{"steps": [}, "final": nul}', "invalid_json"],
@@ -73,6 +73,21 @@ describe("parsePlan", () => {
       assert.ok(r.error.message.length > 10);
     });
   }
+
+  test("input that is not text says what it is instead (and never throws)", () => {
+    const number = parsePlan(42);
+    assert.equal(number.ok, false);
+    assert.equal(number.error?.kind, "not_text");
+    assert.equal(number.error?.message, "Die Antwort ist kein Text, sondern die Zahl 42.");
+    const parsed = parsePlan({ steps: [], final: "x" });
+    assert.match(parsed.error?.message ?? "", /kein Text, sondern ein Objekt mit den Feldern "steps", "final"\. .*parsePlanValue/);
+    for (const odd of [undefined, null, Object.create(null), 10n, Symbol("s"), () => 1, new Date(0)]) {
+      const r = parsePlan(odd);
+      assert.equal(r.ok, false);
+      assert.equal(r.error?.kind, "not_text");
+    }
+    assert.equal(parsePlan(undefined).error?.message, "Die Antwort ist kein Text, sondern nichts (undefined).");
+  });
 
   test("schema errors name the path in German", () => {
     const r = parsePlan('{"steps": [{"tools": [{"id": 7, "name": "geocode"}]}], "final": 3}');

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { collectRefs, RefError, resolveRefs } from "../../lib/agent/refs.js";
+import { collectRefs, describeValue, RefError, resolveRefs } from "../../lib/agent/refs.js";
 
 const results = new Map<string, unknown>([
   ["geo_bcn", { lat: 41.39, lon: 2.17, names: ["Barcelona", "Barna"], meta: { source: "offline" } }],
@@ -112,6 +112,25 @@ describe("resolveRefs", () => {
     assert.equal(({} as { polluted?: unknown }).polluted, undefined);
   });
 
+  test("describeValue names class instances for what they are, not as empty objects", () => {
+    assert.equal(describeValue(new Date("2026-01-29T00:00:00Z")), "ein Datum (Date 2026-01-29T00:00:00.000Z)");
+    assert.equal(describeValue(new Date(Number.NaN)), "ein ungültiges Datum (Date)");
+    assert.equal(describeValue(new Map([["a", 1]])), "eine Map mit 1 Einträgen");
+    assert.equal(describeValue(new Set()), "eine Menge (Set) mit 0 Einträgen");
+    assert.equal(describeValue(/ab+c/), "ein regulärer Ausdruck /ab+c/");
+    assert.equal(describeValue(new TypeError("kaputt")), "ein Fehler (TypeError: kaputt)");
+    class Ort {
+      lat = 1;
+    }
+    assert.equal(describeValue(new Ort()), "ein Objekt der Klasse Ort (keine reinen JSON-Daten)");
+    assert.equal(describeValue(() => 1), "eine Funktion");
+    assert.equal(describeValue({}), "ein leeres Objekt");
+    assert.equal(describeValue(Object.create(null)), "ein leeres Objekt");
+    assert.equal(describeValue({ a: 1 }), 'ein Objekt mit den Feldern "a"');
+    const e = refError(() => resolveRefs({ $ref: "t.when.year" }, { t: { when: new Date(0) } }, {}));
+    assert.match(e.message, /"t\.when" ist ein Datum \(Date 1970-01-01T00:00:00\.000Z\); ein Feld "year" gibt es dort nicht/);
+  });
+
   test("collectRefs lists references with locations, errors instead of throwing", () => {
     const occ = collectRefs({ a: { $ref: "x.y" }, b: ["$ref:user.raw", { $ref: 1 }], c: "$ref:x.result" });
     assert.deepEqual(
@@ -129,15 +148,49 @@ describe("resolveRefs", () => {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
+const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "length"];
 const segment = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "toString", "length", "result", "arguments", "0", "1", "lat", "", " "),
+  fc.constantFrom(...PROTOTYPE_NAMES, "result", "arguments", "0", "1", "lat", "", " "),
   fc.string({ maxLength: 6 }),
 );
+/** Tool ids / user fields for the stores: random ones and names that exist on every object's prototype chain. */
+const storeKey = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "t1", "raw"), fc.string({ maxLength: 6 }));
 const refString = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join("."));
 const refValue = fc.oneof(refString.map((r) => ({ $ref: r })), refString.map((r) => `$ref:${r}`));
 const jsonWithRefs = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), refValue, fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 })),
 })).value;
+
+const BUILTIN_PROTOTYPES = new Set<unknown>([Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype]);
+
+/**
+ * Walks the whole resolved value: only JSON data (null, strings, finite numbers, booleans, arrays,
+ * plain objects), nowhere a function, a built-in prototype, an object with another prototype, or a
+ * value that exists only through the prototype chain (undefined, symbols, bigints).
+ */
+function assertPlainJsonData(value: unknown, where = "(Ergebnis)"): void {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return;
+  if (typeof value === "number") {
+    assert.ok(Number.isFinite(value), `${where}: ${String(value)}`);
+    return;
+  }
+  assert.equal(typeof value, "object", `${where} is a ${typeof value}`);
+  const obj = value as object;
+  assert.ok(!BUILTIN_PROTOTYPES.has(obj), `${where} is a built-in prototype`);
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (Array.isArray(obj)) {
+    assert.equal(proto, Array.prototype, `${where}: array with a foreign prototype`);
+    obj.forEach((item, i) => assertPlainJsonData(item, `${where}[${i}]`));
+    return;
+  }
+  assert.ok(proto === Object.prototype || proto === null, `${where}: object with a foreign prototype`);
+  for (const key of Reflect.ownKeys(obj)) {
+    assert.equal(typeof key, "string", `${where}: symbol key`);
+    const descriptor = Object.getOwnPropertyDescriptor(obj, key);
+    assert.ok(descriptor && "value" in descriptor, `${where}.${String(key)}: accessor property`);
+    assertPlainJsonData(descriptor.value, `${where}.${String(key)}`);
+  }
+}
 
 function prototypesUntouched(): void {
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -152,13 +205,14 @@ function containsRef(value: unknown): boolean {
 }
 
 describe("resolveRefs properties", () => {
-  test("arbitrary JSON with arbitrary references: a value or a RefError, nothing else", () => {
+  test("arbitrary JSON with arbitrary references: plain JSON data or a RefError, nothing else", () => {
     fc.assert(
-      fc.property(jsonWithRefs, fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 })), (value, store) => {
+      fc.property(jsonWithRefs, fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 3 })), fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 2 })), (value, store, userCtx) => {
         try {
-          const out = resolveRefs(value, store, { raw: "frage" });
-          assert.equal(typeof out === "function", false);
+          assertPlainJsonData(resolveRefs(value, store, userCtx));
+          assertPlainJsonData(resolveRefs(value, new Map(Object.entries(store)), userCtx));
         } catch (error) {
+          if (error instanceof assert.AssertionError) throw error;
           assert.ok(error instanceof RefError, String(error));
           assert.ok(error.message.length > 0);
         }

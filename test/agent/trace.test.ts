@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describeAgentEvent, runStatusLabel, scheduleModeLabel } from "../../lib/agent/event-text.js";
 import { runAgent } from "../../lib/agent/loop.js";
 import { parsePlanValue } from "../../lib/agent/plan.js";
 import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
@@ -21,6 +22,7 @@ describe("trace", () => {
     const trace = await sampleTrace();
     const types = trace.events.map((e) => e.type);
     assert.equal(types[0], "run_start");
+    assert.equal((trace.events[0] as { today?: string }).today, TODAY, "the date the run assumed is part of the trace");
     assert.equal(types.at(-1), "final");
     assert.deepEqual(
       types.filter((t) => ["plan", "step_start", "tool_call", "tool_result", "tool_error"].includes(t)),
@@ -58,9 +60,30 @@ describe("trace", () => {
     const table = renderTraceTable(await sampleTrace());
     const lines = table.split("\n");
     assert.match(lines[0]!, /^Runde \| Schritt \| id\s+\| Tool\s+\| Argumente\s+\| Ergebnis\s+\| ms$/);
-    assert.match(table, /geo_x\s+\| geocode\s+\| \{"destination":"Atlantis"\}\s+\| FEHLER \(tool\)/);
+    assert.match(table, /geo_x\s+\| geocode\s+\| \{"destination":"Atlantis"\}\s+\| FEHLER \(Tool meldet Fehler\)/);
     assert.match(table, /wetter_barcelona \| get_weather \| \{"lat":41\.3874,"lon":2\.1686/);
-    assert.match(table, /Antwort \(answered\): Sonnig, 18 °C\./);
+    assert.match(table, /Antwort \(beantwortet\): Sonnig, 18 °C\./);
+    assert.doesNotMatch(table, /answered|\(tool\)/);
+  });
+
+  test("live lines are German: status, mode and error kinds as labels, not enum values", async () => {
+    const trace = await sampleTrace();
+    const lines = trace.events.map((e) => describeAgentEvent(e)).filter((l): l is string => l !== undefined);
+    const text = lines.join("\n");
+    assert.match(lines[0]!, /Frage: Wetter in Barcelona\? \(heute: 2026-01-29, Ausführung nach Abhängigkeiten, höchstens 8 Runden\)/);
+    assert.match(text, /✗ geo_x \(Tool meldet Fehler\): Ort "Atlantis" nicht gefunden\./);
+    assert.match(lines.at(-1)!, /Fertig: beantwortet\.$/);
+    assert.doesNotMatch(text, /answered|dependency|Modus|\(tool\)/);
+    const at = { iteration: 1, atMs: 0 };
+    assert.match(describeAgentEvent({ ...at, type: "plan_error", kind: "no_json", message: "Kein JSON.", raw: "" }) ?? "", /Plan unbrauchbar \(kein JSON\)/);
+    assert.match(describeAgentEvent({ ...at, type: "final", text: "…", status: "max_iterations" }) ?? "", /Fertig: Rundenlimit erreicht, keine Antwort\./);
+    assert.deepEqual(["answered", "max_iterations", "aborted", "llm_error"].map((s) => runStatusLabel(s as never)), [
+      "beantwortet",
+      "Rundenlimit erreicht, keine Antwort",
+      "abgebrochen",
+      "Fehler des Sprachmodells",
+    ]);
+    assert.deepEqual(["dependency", "step-parallel", "sequential"].map((m) => scheduleModeLabel(m as never)), ["nach Abhängigkeiten", "schrittweise, parallel", "nacheinander"]);
   });
 
   test("Mermaid diagram: steps as boxes, $refs as labelled edges, status colours", () => {

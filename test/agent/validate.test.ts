@@ -43,6 +43,15 @@ describe("validatePlan", () => {
     assert.deepEqual(kinds(plan({ steps: [step(geo("geo.rom"), geo("mein geo", "Berlin"), geo("user", "Paris"))], final: null })), ["invalid_id", "invalid_id", "invalid_id"]);
   });
 
+  test("ids that match the pattern but can never be referenced (__proto__, constructor, prototype)", () => {
+    for (const id of ["__proto__", "constructor", "prototype"]) {
+      const problems = validatePlan(plan({ steps: [step(geo(id))], final: null }), TRAVEL_TOOLS);
+      assert.deepEqual(problems.map((p) => p.kind), ["invalid_id"], id);
+      assert.match(problems[0]!.message, new RegExp(`die id "${id}" ist reserviert; auf sie könnte kein \\$ref verweisen`));
+    }
+    assert.deepEqual(kinds(plan({ steps: [step(geo("proto_geo"))], final: null })), []);
+  });
+
   test("duplicate id (reported once)", () => {
     const problems = validatePlan(plan({ steps: [step(geo("g")), step(geo("g", "Berlin")), step(geo("g", "Paris"))], final: null }), TRAVEL_TOOLS);
     assert.deepEqual(problems.map((p) => p.kind), ["duplicate_id"]);

@@ -27,19 +27,47 @@ before(async () => {
   await ensureTinyModels();
 });
 
+/** The local date as YYYY-MM-DD (what the CLI calls "heute"). */
+function localDate(d = new Date()): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
 test("answers a question end to end and saves the trace", async () => {
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
-  const r = await runCli(["Wie ist heute das Wetter in Barcelona?", "--offline", "--max-iterations", "2", "--trace", trace]);
+  const r = await runCli(["Wie ist heute das Wetter in Barcelona?", "--offline", "--max-iterations", "2", "--trace", trace], { TRAVEL_TODAY: "2026-01-29" });
   assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Datum: 2026-01-29 \(aus TRAVEL_TODAY\)/);
+  assert.match(r.stdout, /Frage: Wie ist heute das Wetter in Barcelona\? \(heute: 2026-01-29, Ausführung nach Abhängigkeiten, höchstens 2 Runden\)/);
+  assert.match(r.stdout, /Fertig: beantwortet\./);
+  assert.doesNotMatch(r.stdout, /answered|Modus dependency/);
   assert.match(r.stdout, /Backend: node-llama-cpp/);
   assert.match(r.stdout, /Reise-Server: http:\/\/127\.0\.0\.1:\d+\/mcp \(Offline-Daten\)/);
   assert.match(r.stdout, /Runde 1:/);
   assert.match(r.stdout, /\nAntwort:\n\S/);
-  const saved = JSON.parse(readFileSync(trace, "utf8")) as { question: string; events: { type: string }[]; status: string };
+  const saved = JSON.parse(readFileSync(trace, "utf8")) as { question: string; events: { type: string; today?: string }[]; status: string };
   assert.equal(saved.question, "Wie ist heute das Wetter in Barcelona?");
   assert.equal(saved.events[0]?.type, "run_start");
+  assert.equal(saved.events[0]?.today, "2026-01-29", "runAgent received the date (prompt and user.today)");
   assert.equal(saved.events.at(-1)?.type, "final");
   assert.equal(saved.status, "answered");
+});
+
+test("without TRAVEL_TODAY the local date reaches the agent", async () => {
+  const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
+  const before = localDate();
+  const r = await runCli(["Wie ist heute das Wetter in Rom?", "--offline", "--max-iterations", "1", "--rag-k", "0", "--trace", trace], { TRAVEL_TODAY: "" });
+  const after = localDate();
+  assert.ok(r.code === 0 || r.code === 3, r.stderr);
+  const saved = JSON.parse(readFileSync(trace, "utf8")) as { events: { type: string; today?: string }[] };
+  assert.ok([before, after].includes(saved.events[0]?.today ?? ""), `today: ${saved.events[0]?.today}`);
+  assert.match(r.stdout, new RegExp(`Datum: (${before}|${after})\n`));
+});
+
+test("a malformed TRAVEL_TODAY is a German usage error before anything loads", async () => {
+  const r = await runCli(["Wie ist heute das Wetter in Rom?", "--offline"], { TRAVEL_TODAY: "gestern" });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /TRAVEL_TODAY muss ein Datum JJJJ-MM-TT sein, nicht "gestern"\./);
+  assert.doesNotMatch(r.stdout, /Backend:/);
 });
 
 test("without a model file it says where to put it, without a stack trace", async () => {
@@ -64,5 +92,13 @@ test("bad options and a missing question print usage and exit 2", async () => {
   assert.match(badMode.stderr, /--mode muss eines von/);
   const unknown = await runCli(["Frage?", "--gibtsnicht"]);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /Unknown option/);
+  assert.match(unknown.stderr, /Unbekannte Option "--gibtsnicht"\./);
+  assert.match(unknown.stderr, /Aufruf: npm start/);
+  assert.doesNotMatch(unknown.stderr, /Unknown option|^\s+at /m);
+  const missingValue = await runCli(["Frage?", "--model"]);
+  assert.equal(missingValue.code, 2);
+  assert.match(missingValue.stderr, /Die Option "--model" braucht einen Wert\./);
+  const valueForFlag = await runCli(["Frage?", "--offline=ja"]);
+  assert.equal(valueForFlag.code, 2);
+  assert.match(valueForFlag.stderr, /Die Option "--offline" nimmt keinen Wert\./);
 });

@@ -1,6 +1,11 @@
 // Command-line flags of the travel server.
 import assert from "node:assert/strict";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { startTravelServer, TravelServerStartError } from "../../lib/mcp/index.js";
+import { dataConfigFromEnv } from "../../mcp-server-travel/src/config.js";
 import { parseCli, UsageError } from "../../mcp-server-travel/src/cli.js";
 
 describe("parseCli", () => {
@@ -19,5 +24,23 @@ describe("parseCli", () => {
     assert.throws(() => parseCli(["--port", "99999"], {}), (e: unknown) => e instanceof UsageError && e.exitCode === 2 && /--port muss/.test(e.message));
     assert.throws(() => parseCli(["--prot", "1"], {}), (e: unknown) => e instanceof UsageError && /Aufruf: npm run travel-server/.test(e.message));
     assert.throws(() => parseCli(["--help"], {}), (e: unknown) => e instanceof UsageError && e.exitCode === 0);
+  });
+});
+
+describe("server process (main.ts)", () => {
+  it("speaks German also where zod's own messages show (invalid offline data)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "travel-bad-data-"));
+    try {
+      await cp(join(dataConfigFromEnv({}).dataDir, "cities.json"), join(dir, "cities.json"));
+      await writeFile(join(dir, "places.json"), JSON.stringify([{ city: "Rom", name: "Nirgendwo", kind: "park", lat: 123, lon: 12 }]));
+      await assert.rejects(startTravelServer({ offline: true, env: { TRAVEL_DATA_DIR: dir }, timeoutMs: 20_000 }), (e: unknown) => {
+        assert.ok(e instanceof TravelServerStartError);
+        assert.match(e.output, /Offline-Daten ungültig in .*places\.json: 0\.lat: Zu groß: erwartet, dass number <=90 ist/);
+        assert.doesNotMatch(e.output, /Too big|expected/);
+        return true;
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,9 +5,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { resolveActivity } from "../../mcp-server-travel/src/activities.js";
+import { DEFAULT_RADIUS_KM, resolveActivity } from "../../mcp-server-travel/src/activities.js";
 import { dataConfigFromEnv } from "../../mcp-server-travel/src/config.js";
 import { parseIsoDate } from "../../mcp-server-travel/src/dates.js";
+import { distanceKm } from "../../mcp-server-travel/src/geo.js";
 import { InvalidArgumentError, NotFoundError, OfflineDataError } from "../../mcp-server-travel/src/errors.js";
 import { loadOfflineData, type City, type OfflineData } from "../../mcp-server-travel/src/offline/data.js";
 import { Gazetteer } from "../../mcp-server-travel/src/offline/gazetteer.js";
@@ -77,10 +78,18 @@ describe("Gazetteer", () => {
     assert.match(r.note ?? "", /"Gran Canaria" als Las Palmas de Gran Canaria verstanden/);
     assert.equal((await services.geocoder.geocode("Barcelona")).note, undefined);
   });
-  it("finds cities by alias", () => {
-    const withAlias = data.cities.find((c) => c.aliases.length > 0);
-    assert.ok(withAlias, "the data has at least one alias");
-    assert.equal(gazetteer.lookup(withAlias.aliases[0]!).name, withAlias.name);
+  it("finds every city by each of its aliases", () => {
+    const pairs = data.cities.flatMap((c) => c.aliases.map((alias) => [alias, c.name] as const));
+    assert.ok(pairs.length >= 10, `the data has aliases (${pairs.length})`);
+    const wrong = pairs.filter(([alias, name]) => {
+      try {
+        return gazetteer.lookup(alias).name !== name;
+      } catch {
+        return true;
+      }
+    });
+    assert.deepEqual(wrong, [], "aliases that do not lead to their city");
+    assert.throws(() => gazetteer.lookup("?!"), NotFoundError, "no letters → no city (not the largest non-Latin one)");
   });
   it("rejects unknown places with suggestions", async () => {
     assert.throws(
@@ -187,6 +196,58 @@ describe("tool handlers on offline services", () => {
     const scores = r.ranking.map((s) => s.score);
     assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
     assert.deepEqual(r.ranking.map((s) => s.rank), r.ranking.map((_, i) => i + 1));
+  });
+
+  it("get_spots names the nearest curated place when none lies inside the radius (Berlin, wandern)", async () => {
+    const ber = city("Berlin");
+    const at = { lat: ber.lat, lon: ber.lon, activity: "wandern" };
+    const hiking = data.places.filter((p) => p.city === "Berlin" && p.kind === "hiking");
+    const nearest = Math.min(...hiking.map((p) => distanceKm(ber, p)));
+    assert.ok(nearest > 10, "premise: Berlin's curated hiking places all lie beyond 10 km");
+    const r = await tools.getSpots(services, { ...at, radius_km: 10 }, ctx);
+    assert.equal(r.count, 0);
+    assert.match(r.note ?? "", /Im Umkreis von 10 km liegt kein mitgelieferter Ort für Wandern/);
+    assert.match(r.note ?? "", new RegExp(`${String(Math.round(nearest * 10) / 10).replace(".", ",")} km entfernt`));
+    assert.doesNotMatch(r.note ?? "", /keine .*mitgeliefert|nur .*Demo-Städte/, "Berlin has curated hiking places");
+    const suggested = Number(/radius_km: (\d+)/.exec(r.note ?? "")?.[1]);
+    assert.equal(suggested, Math.ceil(nearest));
+    const wider = await tools.getSpots(services, { ...at, radius_km: suggested }, ctx);
+    assert.ok(wider.count >= 1, "the suggested radius finds the place");
+    assert.match(r.note ?? "", new RegExp(`„${wider.spots[0]!.name}“`));
+  });
+
+  it("get_spots far from every demo city says which cities have curated places", async () => {
+    const r = await tools.getSpots(services, { lat: -45, lon: -140, radius_km: 50, activity: "wandern" }, ctx);
+    assert.equal(r.count, 0);
+    assert.match(r.note ?? "", /Für diese Gegend sind keine Orte für Wandern mitgeliefert/);
+    assert.match(r.note ?? "", /Demo-Städte: .*Berlin/);
+  });
+
+  it("rank_spots without radius_km uses an activity-dependent default that reaches every demo city's places", async () => {
+    const demo = (kind: string) => [...new Set(data.places.filter((p) => p.kind === kind).map((p) => p.city))];
+    for (const [activity, kind] of [["wandern", "hiking"], ["strand", "beach"], ["joggen", "running"], ["kultur", "sightseeing"]] as const) {
+      for (const name of demo(kind)) {
+        const c = city(name);
+        const r = await tools.rankSpots(services, { lat: c.lat, lon: c.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity }, ctx);
+        assert.equal(r.radius_km, DEFAULT_RADIUS_KM[r.activity], `${name} ${activity}`);
+        assert.ok(r.count >= 1, `${name} ${activity}: nothing within ${r.radius_km} km`);
+        assert.match(r.note ?? "", new RegExp(`Ohne radius_km gilt für .* ein Umkreis von ${r.radius_km} km`));
+      }
+    }
+    const ber = city("Berlin");
+    const berlin = await tools.rankSpots(services, { lat: ber.lat, lon: ber.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity: "wandern" }, ctx);
+    assert.ok(berlin.ranking.every((s) => s.kind === "hiking" && s.distance_km <= berlin.radius_km));
+    const explicit = await tools.rankSpots(services, { lat: ber.lat, lon: ber.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity: "wandern", radius_km: 10 }, ctx);
+    assert.equal(explicit.count, 0);
+    assert.match(explicit.note ?? "", /kein mitgelieferter Ort für Wandern.*radius_km: 12/);
+  });
+
+  it("an empty online result (no note from the service) suggests a larger radius", async () => {
+    const empty = { ...services, places: { parks: async () => ({ places: [], source: "overpass" as const }), spots: async () => ({ places: [], source: "overpass" as const }) } };
+    const spots = await tools.getSpots(empty, { lat: 52.5, lon: 13.4, radius_km: 10, activity: "wandern" }, ctx);
+    assert.equal(spots.note, "Keine Orte für Wandern im Umkreis von 10 km gefunden. Ein größerer Umkreis (radius_km bis 50) findet vielleicht welche.");
+    const parks = await tools.getParks(empty, { lat: 52.5, lon: 13.4, radius_km: 50 }, ctx);
+    assert.equal(parks.note, "Keine Parks im Umkreis von 50 km gefunden.");
   });
 
   it("rejects end before start, too long ranges, impossible dates and far-future ends", async () => {

@@ -36,12 +36,26 @@ describe("travel server over HTTP (offline)", () => {
   it("lists five read-only tools with German descriptions, input and output schemas", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots"]);
+    // What each description has to say, in German words (a translation or a copy of another tool's text fails).
+    const expected: Record<string, string[]> = {
+      geocode: ["Reiseziel", "Koordinaten", "Ortsnamen", "Datenquelle"],
+      get_weather: ["Tageswetter", "Zeitraum", "Niederschlag", "Vorhersage", "Mittelwerte vergangener Jahre"],
+      get_parks: ["Parks", "Grünanlagen", "Umkreis", "Luftlinie"],
+      get_spots: ["Orte für eine Aktivität", "wandern", "strand", "unbekannte Aktivität"],
+      rank_spots: ["Bewertet", "Punktzahl", "Regentagen", "Anreisezeit"],
+    };
+    const english = /\b(the|and|with|for|from|returns?|within|nearest|days?|radius in)\b/i;
     for (const t of tools) {
       assert.equal(t.inputSchema.type, "object");
       assert.equal(t.outputSchema?.type, "object", t.name);
       assert.equal(t.annotations?.readOnlyHint, true, t.name);
       assert.equal(t.annotations?.openWorldHint, false, "offline mode touches no outside world");
-      assert.match(t.description ?? "", /[äöüß]|Koordinaten|Orte/, t.name);
+      for (const word of expected[t.name]!) assert.ok(t.description?.includes(word), `${t.name}: "${word}" missing in ${JSON.stringify(t.description)}`);
+      assert.doesNotMatch(t.description ?? "", english, t.name);
+      for (const [name, prop] of Object.entries(t.inputSchema.properties as Record<string, { description?: string }>)) {
+        assert.ok(prop.description && prop.description.length > 10, `${t.name}.${name} has a description`);
+        assert.doesNotMatch(prop.description, english, `${t.name}.${name}`);
+      }
     }
     const weather = tools.find((t) => t.name === "get_weather")!;
     assert.deepEqual([...(weather.inputSchema.required ?? [])].sort(), ["end_date", "lat", "lon", "start_date"]);

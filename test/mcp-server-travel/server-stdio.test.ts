@@ -32,7 +32,7 @@ describe("travel server over stdio (offline)", () => {
   it("keeps stdout for the protocol and logs to stderr", async () => {
     const { tools } = await client.listTools();
     assert.equal(tools.length, 5);
-    assert.match(stderr, /MCP travel server on stdio \(mode: offline\)/);
+    assert.match(stderr, /Reise-Server \(MCP\) bereit über stdio \(Modus: offline\)/);
   });
 
   it("serves every tool", async () => {

@@ -165,6 +165,25 @@ describe("NominatimGeocoder", () => {
     await assert.rejects(geocoder().geocode("Nirgendwo"), UpstreamResponseError);
   });
 
+  it("gives every attempt, retries included, its own rate-limit slot (injected clock)", async () => {
+    let now = 0;
+    const clockSleep = async (ms: number) => {
+      now += ms;
+    };
+    const seen: number[] = [];
+    fake.setHandler(() => {
+      seen.push(now);
+      if (seen.length === 1) return { status: 500, body: "busy" };
+      if (seen.length === 2) return { status: 429, headers: { "Retry-After": "0" }, json: {} };
+      return { json: [{ lat: "52.5", lon: "13.4", display_name: "Berlin", address: {} }] };
+    });
+    const limiter = new RateLimiter(1000, () => now, clockSleep);
+    const g = new NominatimGeocoder(http({ sleep: clockSleep }), new NoCache(), { baseUrl: fake.url, intervalMs: 1000, limiter });
+    assert.equal((await g.geocode("Berlin")).lat, 52.5);
+    // backoff (~10 ms) and Retry-After: 0 alone would retry at once; the limiter holds each retry back
+    assert.deepEqual(seen, [0, 1000, 2000]);
+  });
+
   it("answers the second identical query from the file cache", async () => {
     let calls = 0;
     fake.setHandler(() => {
@@ -229,6 +248,16 @@ describe("RateLimiter", () => {
     });
     await Promise.all([1, 2, 3].map((i) => limiter.schedule(async () => starts.push(now * 10 + i))));
     assert.deepEqual(starts, [1, 10002, 20003]);
+  });
+
+  it("acquire() hands out the same slots without wrapping a task", async () => {
+    let now = 0;
+    const limiter = new RateLimiter(500, () => now, async (ms) => {
+      now += ms;
+    });
+    const starts: number[] = [];
+    await Promise.all([1, 2, 3].map(() => limiter.acquire().then(() => starts.push(now))));
+    assert.deepEqual(starts, [0, 500, 1000]);
   });
 
   it("keeps going after a failing task", async () => {

@@ -6,6 +6,7 @@ import { NoCache } from "../../mcp-server-travel/src/services/cache.js";
 import { HttpJsonClient } from "../../mcp-server-travel/src/services/http.js";
 import { OpenMeteoClient } from "../../mcp-server-travel/src/services/open-meteo.js";
 import { OnlineWeather, referenceShifts, routeWeather } from "../../mcp-server-travel/src/services/weather-online.js";
+import { checkDates } from "../../mcp-server-travel/src/tools/handlers.js";
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
 
 const day = (s: string) => parseIsoDate(s)!;
@@ -21,10 +22,17 @@ describe("routeWeather", () => {
     assert.equal(routeWeather(TODAY, day("2025-06-26"), TODAY), "historical_fallback");
     assert.equal(routeWeather(day("2025-12-24"), day("2025-12-26"), TODAY), "historical_fallback");
   });
-  it("uses the archive for ranges that ended more than 5 days ago or start long ago", () => {
+  it("uses the archive for ranges that ended more than 5 days ago", () => {
     assert.equal(routeWeather(day("2025-05-01"), day("2025-06-04"), TODAY), "archive");
     assert.equal(routeWeather(day("2020-01-01"), day("2020-01-05"), TODAY), "archive");
-    assert.equal(routeWeather(day("2025-01-01"), day("2025-06-10"), TODAY), "archive");
+    assert.equal(routeWeather(day("2025-03-11"), day("2025-06-04"), TODAY), "archive");
+  });
+  it("splits a range that starts more than 90 days ago and ends in the last 5 days (archive lags behind)", () => {
+    // the longest range get_weather accepts, ending today
+    assert.deepEqual(checkDates("2025-03-11", "2025-06-10", TODAY), { start: day("2025-03-11"), end: TODAY });
+    assert.equal(routeWeather(day("2025-03-11"), TODAY, TODAY), "archive+forecast");
+    assert.equal(routeWeather(day("2025-03-11"), day("2025-06-05"), TODAY), "archive+forecast");
+    assert.equal(routeWeather(day("2025-03-12"), TODAY, TODAY), "forecast", "90 days back the forecast API still answers");
   });
   it("picks reference years that lie completely in the archive", () => {
     assert.deepEqual(referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY), [1, 2, 3]);
@@ -72,6 +80,19 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
     assert.equal(r.is_estimate, false);
     assert.equal(fake.requests[n]!.path, "/ar/v1/archive");
     assert.deepEqual(r.days.map((d) => d.date), ["2024-03-01", "2024-03-02"]);
+  });
+
+  it("takes the old part of a range from the archive and its last days from the forecast API", async () => {
+    serve();
+    const n = fake.requests.length;
+    const r = await weather.daily({ lat: 41.39, lon: 2.17, start: day("2025-03-11"), end: TODAY, today: TODAY });
+    const asked = fake.requests.slice(n).map((q) => `${q.path} ${q.query.get("start_date")}..${q.query.get("end_date")}`).sort();
+    assert.deepEqual(asked, ["/ar/v1/archive 2025-03-11..2025-06-04", "/fc/v1/forecast 2025-06-05..2025-06-10"]);
+    assert.deepEqual(r.days.map((d) => d.date), isoDates("2025-03-11", "2025-06-10"), "every day once, in order");
+    assert.ok(r.days.every((d) => d.tmax_c === (d.date < "2025-06-05" ? 25 : 125)), "old days measured, recent days from the forecast API");
+    assert.equal(r.source, "archive");
+    assert.equal(r.is_estimate, false);
+    assert.match(r.note, /Archiv .* bis 2025-06-04; die Tage ab 2025-06-05 stammen aus der Open-Meteo-Vorhersage-API/);
   });
 
   it("averages the same days of three recent years for a far-future range", async () => {

@@ -14,6 +14,7 @@ import {
   type TravelServerHandle,
 } from "../../lib/mcp/index.js";
 import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
+import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
 
 async function sessions(url: string): Promise<number> {
   const r = await fetch(new URL("/healthz", url));
@@ -62,6 +63,21 @@ describe("McpToolClient against the travel server", () => {
     assert.match(bad.text, /radius_km darf höchstens 50 km/);
   });
 
+  it("answers wrong-typed arguments and unknown tools in German, without the SDK's English frame", async () => {
+    const wrongType = await client.callTool("get_parks", { lat: "Norden", lon: 16.37, radius_km: 5 });
+    assert.equal(wrongType.isError, true);
+    assert.equal(wrongType.text, "Ungültige Argumente für das Tool get_parks: lat fehlt oder ist keine Zahl (Breitengrad in Grad, -90 bis 90). (Feld lat)");
+    const two = await client.callTool("get_weather", { lat: 48.2, lon: true, start_date: 20250701, end_date: "2025-07-02" });
+    assert.deepEqual(two.text.split("\n"), [
+      "Ungültige Argumente für das Tool get_weather: lon fehlt oder ist keine Zahl (Längengrad in Grad, -180 bis 180). (Feld lon)",
+      "start_date fehlt oder ist kein Text (Format JJJJ-MM-TT). (Feld start_date)",
+    ]);
+    const unknown = await client.callTool("hotel_buchen", {});
+    assert.equal(unknown.isError, true);
+    assert.equal(unknown.text, 'Ein Tool "hotel_buchen" gibt es auf diesem Server nicht.');
+    for (const r of [wrongType, two, unknown]) assert.doesNotMatch(r.text, /MCP error|Input validation|Invalid arguments|not found| at /);
+  });
+
   it("close() ends the session on the server", async () => {
     const other = await connectTravelClient(server.url);
     assert.equal(await sessions(server.url), 2);
@@ -77,6 +93,19 @@ describe("normalizeToolResult", () => {
     assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: ' {"a": [1, 2]} ' }] }), { isError: false, data: { a: [1, 2] }, text: ' {"a": [1, 2]} ' });
     assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: "{kaputt" }], isError: true }), { isError: true, data: "{kaputt", text: "{kaputt" });
     assert.deepEqual(normalizeToolResult({ content: [] }), { isError: false, data: "", text: "" });
+  });
+
+  it("puts the SDK's English error frame into German and keeps the details", () => {
+    const sdk = (text: string, isError = true) => normalizeToolResult({ content: [{ type: "text", text }], isError }).text;
+    assert.equal(
+      sdk("MCP error -32602: Input validation error: Invalid arguments for tool get_spots: activity darf nicht leer sein. at activity\nZu groß at radius_km"),
+      "Ungültige Argumente für das Tool get_spots: activity darf nicht leer sein. (Feld activity)\nZu groß (Feld radius_km)",
+    );
+    assert.equal(sdk("MCP error -32602: Input validation error: Invalid arguments for tool t: Ungültige Eingabe at object root"), "Ungültige Argumente für das Tool t: Ungültige Eingabe");
+    assert.equal(sdk("MCP error -32602: Input validation error: Invalid arguments for tool t: Falsch at stops[2].name"), "Ungültige Argumente für das Tool t: Falsch (Feld stops[2].name)");
+    assert.equal(sdk("MCP error -32602: Tool teleport not found"), 'Ein Tool "teleport" gibt es auf diesem Server nicht.');
+    assert.equal(sdk("Kein Ort gefunden für \"X\"."), 'Kein Ort gefunden für "X".', "the server's own messages stay");
+    assert.equal(sdk("MCP error -32602: Tool teleport not found", false), "MCP error -32602: Tool teleport not found", "only error results");
   });
 });
 
@@ -180,7 +209,10 @@ describe("reconnect", () => {
 describe("stdio client", () => {
   it("starts the server over stdio, calls a tool and stops it on close", async () => {
     const client = await connectTravelClientStdio({ offline: true });
+    let pid: number | undefined;
     try {
+      pid = client.serverPid;
+      assert.ok(pid !== undefined && isAlive(pid), "the stdio server runs as a child process");
       const tools = await client.listTools();
       assert.equal(tools.length, 5);
       const r = await client.callTool("geocode", { destination: "Lissabon" });
@@ -189,5 +221,7 @@ describe("stdio client", () => {
     } finally {
       await client.close();
     }
+    assert.equal(client.serverPid, undefined);
+    assert.equal(await waitGone(pid!, 10_000), true, `server process ${pid} still runs after close()`);
   });
 });

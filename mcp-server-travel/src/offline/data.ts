@@ -71,10 +71,14 @@ async function loadArray<S extends z.ZodType>(file: string, schema: S): Promise<
 }
 
 export async function loadOfflineData(dir: string): Promise<OfflineData> {
-  const [cities, places] = await Promise.all([
+  // Both files load at once; when both fail, the error about cities.json wins (same message every run).
+  const [citiesResult, placesResult] = await Promise.allSettled([
     loadArray(join(dir, "cities.json"), CitySchema),
     loadArray(join(dir, "places.json"), PlaceSchema),
   ]);
+  if (citiesResult.status === "rejected") throw citiesResult.reason;
+  if (placesResult.status === "rejected") throw placesResult.reason;
+  const [cities, places] = [citiesResult.value, placesResult.value];
   if (cities.length === 0) throw new OfflineDataError(`Offline-Daten leer: ${join(dir, "cities.json")} enthält keine Städte.`, dir);
   return { cities, places, dir };
 }

@@ -7,17 +7,23 @@ import { distanceKm } from "../geo.js";
 import type { GeoPlace, GeocodeService } from "../services/types.js";
 import type { City } from "./data.js";
 
-/** Folds text for comparison; umlauts are folded both as "ae" and as "a" by comparing two keys. */
+/** Everything but letters (any script: "Αθήνα", "София", "東京") and digits separates words. */
+const NON_WORD = /[^\p{L}\p{N}]+/gu;
+
+/**
+ * Folds text for comparison; umlauts are folded both as "ae" and as "a" by comparing two keys.
+ * Empty keys (text without letters or digits) are left out.
+ */
 export function placeKeys(text: string): string[] {
-  const base = foldText(text).replace(/[^a-z0-9]+/g, " ").trim();
+  const base = foldText(text).replace(NON_WORD, " ").trim();
   const plain = text
     .toLowerCase()
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/ß/g, "ss")
-    .replace(/[^a-z0-9]+/g, " ")
+    .replace(NON_WORD, " ")
     .trim();
-  return base === plain ? [base] : [base, plain];
+  return [...new Set([base, plain])].filter((k) => k !== "");
 }
 
 const COUNTRY_WORDS: Record<string, string[]> = {

@@ -21,6 +21,11 @@ export interface JsonRequest {
   body?: string;
   contentType?: string;
   signal?: AbortSignal;
+  /**
+   * Awaited before every attempt, retries included (e.g. a rate limiter's slot), so that a retry never
+   * reaches the upstream sooner than its usage policy allows. The attempt's timeout starts after it.
+   */
+  beforeAttempt?: () => Promise<void>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -62,6 +67,8 @@ export class HttpJsonClient {
     let lastStatus: number | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       let retryAfter: number | undefined;
+      if (request.beforeAttempt) await request.beforeAttempt();
+      request.signal?.throwIfAborted();
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
       const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
       let response: Response;

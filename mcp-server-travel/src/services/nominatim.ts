@@ -52,7 +52,8 @@ export class NominatimGeocoder implements GeocodeService {
 
     const params = new URLSearchParams({ q, format: "jsonv2", limit: "1", addressdetails: "1", "accept-language": "de" });
     const url = `${this.options.baseUrl}/search?${params}`;
-    const hits = await this.limiter.schedule(() => this.http.json({ service: "Nominatim", url, signal }, SearchResponse));
+    // Every attempt (retries too) waits for its own slot: at most one request per second reaches Nominatim.
+    const hits = await this.http.json({ service: "Nominatim", url, signal, beforeAttempt: () => this.limiter.acquire() }, SearchResponse);
     const first = hits[0];
     if (!first) {
       throw new NotFoundError(

@@ -10,14 +10,19 @@ export class RateLimiter {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
-  /** Runs `task` once its slot has come; slots are handed out in call order. */
-  schedule<T>(task: () => Promise<T>): Promise<T> {
+  /** Resolves when the caller's slot has come (slots are handed out in call order); then go at once. */
+  acquire(): Promise<void> {
     const slot = this.tail.then(async () => {
       const wait = this.next - this.now();
       if (wait > 0) await this.sleep(wait);
       this.next = this.now() + this.intervalMs;
     });
     this.tail = slot.catch(() => undefined);
-    return slot.then(task);
+    return slot;
+  }
+
+  /** Runs `task` once its slot has come. */
+  schedule<T>(task: () => Promise<T>): Promise<T> {
+    return this.acquire().then(task);
   }
 }

@@ -1,7 +1,8 @@
 // Online weather: picks the Open-Meteo endpoint by date range.
-//   end more than 15 days ahead           → historical fallback (mean of the same days in recent years)
-//   end older than 5 days / start > 90 d ago → archive (measured, ERA5)
-//   otherwise                              → forecast (covers today … +15 days and the recent past)
+//   end more than 15 days ahead               → historical fallback (mean of the same days in recent years)
+//   end older than 5 days                      → archive (measured, ERA5; it lags about 5 days behind)
+//   start more than 90 days ago, end recent    → archive up to 6 days ago, forecast API for the rest
+//   otherwise                                  → forecast (covers today … +15 days and the recent past)
 import { dayRange, formatDay, dayParts, shiftYears } from "../dates.js";
 import type { OpenMeteoClient } from "./open-meteo.js";
 import type { DailyWeather, WeatherQuery, WeatherSeries, WeatherService } from "./types.js";
@@ -11,18 +12,24 @@ export const ARCHIVE_LAG_DAYS = 5;
 export const FORECAST_PAST_DAYS = 90;
 export const REFERENCE_YEAR_COUNT = 3;
 
-export type WeatherRoute = "forecast" | "archive" | "historical_fallback";
+export type WeatherRoute = "forecast" | "archive" | "archive+forecast" | "historical_fallback";
 
 export function routeWeather(start: number, end: number, today: number): WeatherRoute {
   if (end > today + FORECAST_DAYS_AHEAD) return "historical_fallback";
-  if (end < today - ARCHIVE_LAG_DAYS || start < today - FORECAST_PAST_DAYS) return "archive";
+  if (end < firstRecentDay(today)) return "archive";
+  if (start < today - FORECAST_PAST_DAYS) return "archive+forecast";
   return "forecast";
+}
+
+/** The first day the archive may not have yet; from this day on the forecast API answers. */
+export function firstRecentDay(today: number): number {
+  return today - ARCHIVE_LAG_DAYS;
 }
 
 /** How many years back to shift a far-future range so that it lies fully in the archive. */
 export function referenceShifts(start: number, end: number, today: number, count = REFERENCE_YEAR_COUNT): number[] {
   let k = Math.max(1, dayParts(start).year - dayParts(today).year);
-  while (shiftYears(end, k) >= today - ARCHIVE_LAG_DAYS) k++;
+  while (shiftYears(end, k) >= firstRecentDay(today)) k++;
   return Array.from({ length: count }, (_, i) => k + i);
 }
 
@@ -52,6 +59,7 @@ export class OnlineWeather implements WeatherService {
 
   async daily(q: WeatherQuery): Promise<WeatherSeries> {
     const route = routeWeather(q.start, q.end, q.today);
+    if (route === "archive+forecast") return this.archiveThenForecast(q);
     const startDate = formatDay(q.start);
     const endDate = formatDay(q.end);
     if (route === "forecast" || route === "archive") {
@@ -72,6 +80,25 @@ export class OnlineWeather implements WeatherService {
       };
     }
     return this.historicalFallback(q);
+  }
+
+  /** A range from long ago up to the last few days: the archive has the old part, the forecast API the recent one. */
+  private async archiveThenForecast(q: WeatherQuery): Promise<WeatherSeries> {
+    const split = firstRecentDay(q.today);
+    const [older, recent] = await Promise.all([
+      this.openMeteo.archive(q.lat, q.lon, formatDay(q.start), formatDay(split - 1), q.signal),
+      this.openMeteo.forecast(q.lat, q.lon, formatDay(split), formatDay(q.end), q.signal),
+    ]);
+    return {
+      days: [...older.days, ...recent.days],
+      source: "archive",
+      is_estimate: false,
+      reference_years: null,
+      note:
+        `Gemessene Tageswerte aus dem Open-Meteo-Archiv (ERA5-Reanalyse) bis ${formatDay(split - 1)}; ` +
+        `die Tage ab ${formatDay(split)} stammen aus der Open-Meteo-Vorhersage-API, weil das Archiv einige Tage hinterherhinkt.`,
+      raw: { archive: older.raw, forecast: recent.raw },
+    };
   }
 
   private async historicalFallback(q: WeatherQuery): Promise<WeatherSeries> {

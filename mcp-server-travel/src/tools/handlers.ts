@@ -1,10 +1,10 @@
 // The tools' logic over the injected services: argument checks beyond the schema, sorting, scoring.
-import { ACTIVITY_LABEL_DE, resolveActivity } from "../activities.js";
+import { ACTIVITY_LABEL_DE, DEFAULT_RADIUS_KM, resolveActivity } from "../activities.js";
 import { formatDay, parseIsoDate } from "../dates.js";
 import { InvalidArgumentError } from "../errors.js";
 import { distanceKm, round, travelEstimate, type LatLon } from "../geo.js";
 import type { Place, TravelServices } from "../services/types.js";
-import { MAX_RANGE_DAYS, type GeocodeOutput, type ParksOutput, type PlaceWithDistance, type RankOutput, type SpotsOutput, type WeatherOutput } from "./schemas.js";
+import { MAX_RADIUS_KM, MAX_RANGE_DAYS, type GeocodeOutput, type ParksOutput, type PlaceWithDistance, type RankOutput, type SpotsOutput, type WeatherOutput } from "./schemas.js";
 import { WEIGHTS, scoreSpot } from "./scoring.js";
 import { aggregate, weatherText } from "./weather-summary.js";
 
@@ -52,6 +52,12 @@ function withDistances(center: LatLon, places: Place[], limit: number): PlaceWit
     .slice(0, limit);
 }
 
+/** Note for an empty result without an explanation from the service (the offline data gives its own). */
+function nothingFound(what: string, radiusKm: number): string {
+  const wider = radiusKm < MAX_RADIUS_KM ? ` Ein größerer Umkreis (radius_km bis ${MAX_RADIUS_KM}) findet vielleicht welche.` : "";
+  return `Keine ${what} im Umkreis von ${radiusKm} km gefunden.${wider}`;
+}
+
 export async function geocode(s: TravelServices, args: { destination: string }, ctx: ToolContext): Promise<GeocodeOutput> {
   const place = await s.geocoder.geocode(args.destination, ctx.signal);
   return {
@@ -96,7 +102,8 @@ export async function getParks(
   const center = { lat: args.lat, lon: args.lon };
   const result = await s.places.parks(center, args.radius_km, ctx.signal);
   const parks = withDistances(center, result.places, args.max_elements ?? 20).filter((p) => p.distance_km <= args.radius_km);
-  return { center, radius_km: args.radius_km, source: result.source, count: parks.length, parks, ...(result.note ? { note: result.note } : {}) };
+  const note = result.note ?? (parks.length === 0 ? nothingFound("Parks", args.radius_km) : undefined);
+  return { center, radius_km: args.radius_km, source: result.source, count: parks.length, parks, ...(note ? { note } : {}) };
 }
 
 export async function getSpots(
@@ -109,6 +116,7 @@ export async function getSpots(
   const { activity, note: activityNote } = resolveActivity(args.activity);
   const result = await s.places.spots(center, args.radius_km, activity, ctx.signal);
   const spots = withDistances(center, result.places, limit).filter((p) => p.distance_km <= args.radius_km);
+  const note = result.note ?? (spots.length === 0 ? nothingFound(`Orte für ${ACTIVITY_LABEL_DE[activity]}`, args.radius_km) : undefined);
   return {
     center,
     radius_km: args.radius_km,
@@ -118,7 +126,7 @@ export async function getSpots(
     source: result.source,
     count: spots.length,
     spots,
-    ...(result.note ? { note: result.note } : {}),
+    ...(note ? { note } : {}),
   };
 }
 
@@ -127,7 +135,7 @@ export async function rankSpots(
   args: { lat: number; lon: number; start_date: string; end_date: string; activity: string; radius_km?: number; top_k?: number },
   ctx: ToolContext,
 ): Promise<RankOutput> {
-  const radius = args.radius_km ?? 10;
+  const radius = args.radius_km ?? DEFAULT_RADIUS_KM[resolveActivity(args.activity).activity];
   checkDates(args.start_date, args.end_date, ctx.today);
   const [spots, weather] = await Promise.all([
     getSpots(s, { lat: args.lat, lon: args.lon, radius_km: radius, activity: args.activity }, ctx, 200),
@@ -145,7 +153,7 @@ export async function rankSpots(
   const source = spots.source === "offline" && weather.source === "offline" ? "offline" : `${spots.source} + ${weather.source}`;
   const notes = [
     spots.note,
-    ranking.length === 0 ? `Keine Orte für ${ACTIVITY_LABEL_DE[spots.activity]} im Umkreis von ${radius} km gefunden.` : undefined,
+    args.radius_km === undefined ? `Ohne radius_km gilt für ${ACTIVITY_LABEL_DE[spots.activity]} ein Umkreis von ${radius} km.` : undefined,
     "Das Wetter gilt für den Mittelpunkt der Suche und damit für alle Orte gleich; die Reihenfolge innerhalb eines Zeitraums bestimmt vor allem die Entfernung.",
   ].filter(Boolean);
   return {

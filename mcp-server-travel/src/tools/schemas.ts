@@ -1,6 +1,7 @@
 // Input and output schemas of the five tools (zod 4). Descriptions are German: the model reads them
 // from tools/list. One source of truth: the SDK derives the JSON Schemas and validates with these.
 import { z } from "zod";
+import { DEFAULT_RADIUS_KM } from "../activities.js";
 
 export const MAX_RADIUS_KM = 50;
 export const MAX_RANGE_DAYS = 92;
@@ -82,7 +83,12 @@ export const rankInput = {
   start_date: isoDate("start_date").describe("Erster Tag des Zeitraums, Format JJJJ-MM-TT"),
   end_date: isoDate("end_date").describe("Letzter Tag des Zeitraums (einschließlich), Format JJJJ-MM-TT"),
   activity,
-  radius_km: radius.default(10).describe(`Suchradius in Kilometern (Standard 10, höchstens ${MAX_RADIUS_KM})`),
+  radius_km: radius
+    .optional()
+    .describe(
+      `Suchradius in Kilometern (höchstens ${MAX_RADIUS_KM}); ohne Angabe je nach Aktivität: ` +
+        `wandern ${DEFAULT_RADIUS_KM.hiking}, strand ${DEFAULT_RADIUS_KM.beach}, joggen ${DEFAULT_RADIUS_KM.running}, kultur ${DEFAULT_RADIUS_KM.sightseeing} km`,
+    ),
   top_k: z
     .number({ error: "top_k muss eine ganze Zahl sein." })
     .int("top_k muss eine ganze Zahl sein.")
