@@ -2,10 +2,14 @@
 // falls back to the tiny test model when the configured one is not available offline), and the RAG
 // store from its cache vs rebuilt (chunking + embedding + indexing).
 //
+// fp32 vs q8 only means something for the real model (BENCH_REAL_MODEL=1 npm run bench -- rag-embed):
+// the tiny model's q8 file stores int8 weights behind DequantizeLinear nodes feeding float32 MatMuls, so
+// no int8 kernels run, and scripts/tiny-models has no size option for a MiniLM-L12-shaped model.
+//
 // npx tsx bench/rag-embed.bench.ts [--texts 256] [--batches 1,8,16,32,64]
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig, tinyModelPaths } from "../lib/config.js";
 import {
@@ -30,8 +34,11 @@ try {
   await probe.dispose();
 } catch (error) {
   if (!(error instanceof EmbeddingModelNotFoundError)) throw error;
-  console.log(`Hinweis: ${model} ist nicht verfügbar (${error.reason}); gemessen wird das Tiny-Testmodell.\n`);
+  console.log(`Note: ${model} is not available (${error.reason}); measuring the tiny test model.`);
   model = tinyModelPaths().embeddingDir;
+}
+if (resolve(config.root, model) === tinyModelPaths().embeddingDir) {
+  console.log("Note: tiny test model — its q8 file dequantises int8 weights for float32 MatMuls, so fp32 vs q8 says nothing about the real model.\n");
 }
 
 const corpusDir = join(config.root, "data", "corpus");
@@ -47,7 +54,7 @@ for (const dtype of ["fp32", "q8"] as EmbeddingDtype[]) {
     embedder = await createEmbedder({ model, dtype, progress: false });
   } catch (error) {
     if (error instanceof EmbeddingModelNotFoundError) {
-      rows.push([dtype, "–", "nicht vorhanden", ""]);
+      rows.push([dtype, "–", "not present", ""]);
       continue;
     }
     throw error;
@@ -73,8 +80,8 @@ function print(header: string[], body: string[][]): void {
   for (const r of body) console.log(line(r));
 }
 
-console.log(`Embedding-Durchsatz — Modell ${model}, ${texts.length} Chunks (Ø ${avgChars.toFixed(0)} Zeichen), bestes von 2 Läufen\n`);
-print(["dtype", "Batch", "Chunks/s", "ms/Chunk"], rows);
+console.log(`Embedding throughput — model ${model}, ${texts.length} chunks (mean ${avgChars.toFixed(0)} chars), best of 2 runs\n`);
+print(["dtype", "Batch", "Chunks/s", "ms/chunk"], rows);
 
 // Store: rebuild (chunk + embed + index + save) vs load from the cache.
 const cacheDir = mkdtempSync(join(tmpdir(), "rag-embed-bench-"));
@@ -86,13 +93,13 @@ try {
   const t1 = performance.now();
   const loaded = await openRagStore({ documents, embedder, cacheDir });
   const loadMs = performance.now() - t1;
-  console.log(`\nRAG-Store (${built.chunks.length} Chunks, dtype ${embedder.dtype}; Standard-dtype ${DEFAULT_EMBEDDING_DTYPE})\n`);
+  console.log(`\nRAG store (${built.chunks.length} chunks, dtype ${embedder.dtype}; default dtype ${DEFAULT_EMBEDDING_DTYPE})\n`);
   print(
-    ["Schritt", "ms"],
+    ["Step", "ms"],
     [
-      ["neu bauen (chunken, einbetten, indexieren, speichern)", buildMs.toFixed(0)],
-      [`aus dem Cache laden (${loaded.loadedFromCache ? "Hash gleich" : "FEHLER: neu gebaut"})`, loadMs.toFixed(0)],
-      ["Faktor", `${(buildMs / loadMs).toFixed(1)}×`],
+      ["rebuild (chunk, embed, index, save)", buildMs.toFixed(0)],
+      [`load from cache (${loaded.loadedFromCache ? "same hash" : "ERROR: rebuilt"})`, loadMs.toFixed(0)],
+      ["Factor", `${(buildMs / loadMs).toFixed(1)}×`],
     ],
   );
   await embedder.dispose();

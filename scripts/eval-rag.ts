@@ -3,13 +3,16 @@
 //
 // Options: --corpus <dir> (data/corpus) --qa <file> (<corpus>/qa.json) --model <id|path> --dtype <fp32|q8|…>
 //          --max-chars <n> (500) --overlap <n> (1) --index <flat|hnsw> --no-headings --cache-dir <dir>
-//          --rebuild --depth <n> (ranked list length for MRR, 10) --json
+//          --rebuild --depth <n> (ranked list length for MRR, 10; at least 5)
+//          --json (instead of the table: metrics and each question's first-hit rank as JSON)
+// All options are checked before the corpus, the model or the cache are touched.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../lib/config.js";
 import {
   Bm25Index,
   DEFAULT_CHUNKING,
+  EMBEDDING_DTYPES,
   firstHitRank,
   formatMetricsTable,
   loadCorpus,
@@ -17,93 +20,157 @@ import {
   locatePassages,
   openRagStore,
   RagError,
+  RagInputError,
   retrievalMetrics,
   searchText,
   type EmbeddingDtype,
   type IndexKind,
 } from "../lib/rag/index.js";
 
-function intOption(name: string, value: string | undefined, fallback: number): number {
+interface EvalOptions {
+  corpusDir: string;
+  qaFile: string;
+  model: string | undefined;
+  dtype: EmbeddingDtype | undefined;
+  chunking: { maxChars: number; overlapSentences: number };
+  index: IndexKind;
+  embedHeadings: boolean;
+  cacheDir: string | undefined;
+  rebuild: boolean;
+  depth: number;
+  json: boolean;
+}
+
+function intOption(name: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} erwartet eine ganze Zahl ≥ 0, erhalten: ${value}`);
+  if (value.trim() === "" || !Number.isInteger(n) || n < min) {
+    throw new RagInputError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}". / --${name} expects an integer ≥ ${min}.`, value);
+  }
   return n;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      corpus: { type: "string" },
-      qa: { type: "string" },
-      model: { type: "string" },
-      dtype: { type: "string" },
-      "max-chars": { type: "string" },
-      overlap: { type: "string" },
-      index: { type: "string" },
-      "no-headings": { type: "boolean", default: false },
-      "cache-dir": { type: "string" },
-      rebuild: { type: "boolean", default: false },
-      depth: { type: "string" },
-      json: { type: "boolean", default: false },
+/** Parses and checks the command line; throws RagInputError on anything invalid. */
+function parseEvalArgs(argv: string[], root: string): EvalOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        corpus: { type: "string" },
+        qa: { type: "string" },
+        model: { type: "string" },
+        dtype: { type: "string" },
+        "max-chars": { type: "string" },
+        overlap: { type: "string" },
+        index: { type: "string" },
+        "no-headings": { type: "boolean", default: false },
+        "cache-dir": { type: "string" },
+        rebuild: { type: "boolean", default: false },
+        depth: { type: "string" },
+        json: { type: "boolean", default: false },
+      },
+    }));
+  } catch (error) {
+    throw new RagInputError(`Ungültige Option: ${error instanceof Error ? error.message : String(error)} / Invalid option.`, argv);
+  }
+  const index = values.index ?? "flat";
+  if (index !== "flat" && index !== "hnsw") throw new RagInputError(`--index erwartet flat oder hnsw, erhalten: "${index}". / --index expects flat or hnsw.`, index);
+  const dtype = values.dtype;
+  if (dtype !== undefined && !(EMBEDDING_DTYPES as string[]).includes(dtype)) {
+    throw new RagInputError(`--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}". / Unknown --dtype.`, dtype);
+  }
+  const corpusDir = resolve(root, values.corpus ?? join("data", "corpus"));
+  return {
+    corpusDir,
+    qaFile: resolve(root, values.qa ?? join(corpusDir, "qa.json")),
+    model: values.model,
+    dtype: dtype as EmbeddingDtype | undefined,
+    chunking: {
+      maxChars: intOption("max-chars", values["max-chars"], DEFAULT_CHUNKING.maxChars, 1),
+      overlapSentences: intOption("overlap", values.overlap, DEFAULT_CHUNKING.overlapSentences, 0),
     },
-  });
-  const config = loadConfig();
-  const corpusDir = resolve(config.root, values.corpus ?? join("data", "corpus"));
-  const qaFile = resolve(config.root, values.qa ?? join(corpusDir, "qa.json"));
-  const depth = Math.max(5, intOption("depth", values.depth, 10));
-  const chunking = {
-    maxChars: intOption("max-chars", values["max-chars"], DEFAULT_CHUNKING.maxChars),
-    overlapSentences: intOption("overlap", values.overlap, DEFAULT_CHUNKING.overlapSentences),
+    index,
+    embedHeadings: !values["no-headings"],
+    cacheDir: values["cache-dir"],
+    rebuild: values.rebuild,
+    depth: Math.max(5, intOption("depth", values.depth, 10, 1)),
+    json: values.json,
   };
-  const embedHeadings = !values["no-headings"];
+}
 
-  const documents = loadCorpus(corpusDir);
-  const qa = loadQaSet(qaFile);
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const o = parseEvalArgs(process.argv.slice(2), config.root);
+
+  const documents = loadCorpus(o.corpusDir);
+  const qa = loadQaSet(o.qaFile);
   const passages = locatePassages(qa, documents);
 
   const t0 = performance.now();
   const store = await openRagStore({
     documents,
-    chunking,
-    embedHeadings,
-    index: (values.index ?? "flat") as IndexKind,
-    embedderOptions: { model: values.model, dtype: values.dtype as EmbeddingDtype | undefined },
-    cacheDir: values["cache-dir"],
+    chunking: o.chunking,
+    embedHeadings: o.embedHeadings,
+    index: o.index,
+    embedderOptions: { model: o.model, dtype: o.dtype },
+    cacheDir: o.cacheDir,
     name: "eval",
-    rebuild: values.rebuild,
+    rebuild: o.rebuild,
     onStatus: (line) => console.error(line),
   });
   const buildMs = performance.now() - t0;
 
-  const chunkRefs = store.chunks.map((c) => ({ document: c.metadata.document, start: c.metadata.start, end: c.metadata.end }));
-  const bm25 = new Bm25Index(store.chunks.map((c) => searchText(c, embedHeadings)));
+  try {
+    const chunkRefs = store.chunks.map((c) => ({ document: c.metadata.document, start: c.metadata.start, end: c.metadata.end }));
+    const none = { document: "", start: 0, end: 0 };
+    const bm25 = new Bm25Index(store.chunks.map((c) => searchText(c, o.embedHeadings)));
 
-  const queryVectors = await store.embedder.embed(qa.map((q) => q.question));
-  const denseRanks = qa.map((_, i) => {
-    const hits = store.searchVector(queryVectors[i] ?? [], depth);
-    return firstHitRank(hits.map((h) => chunkRefs[h.id] ?? { document: "", start: 0, end: 0 }), passages[i] ?? { document: "", start: 0, end: 0 });
-  });
-  const bm25Ranks = qa.map((q, i) => {
-    const hits = bm25.search(q.question, depth);
-    return firstHitRank(hits.map((h) => chunkRefs[h.id] ?? { document: "", start: 0, end: 0 }), passages[i] ?? { document: "", start: 0, end: 0 });
-  });
+    const queryVectors = await store.embedder.embed(qa.map((q) => q.question));
+    const denseRanks = qa.map((_, i) => {
+      const hits = store.searchVector(queryVectors[i] ?? [], o.depth);
+      return firstHitRank(hits.map((h) => chunkRefs[h.id] ?? none), passages[i] ?? none);
+    });
+    const bm25Ranks = qa.map((q, i) => {
+      const hits = bm25.search(q.question, o.depth);
+      return firstHitRank(hits.map((h) => chunkRefs[h.id] ?? none), passages[i] ?? none);
+    });
 
-  const embedder = store.embedder;
-  const rows = [
-    { method: `Embeddings (${embedder.model}, ${embedder.dtype})`, metrics: retrievalMetrics(denseRanks) },
-    { method: "BM25 (lexikalisch)", metrics: retrievalMetrics(bm25Ranks) },
-  ];
-  console.log(
-    `Korpus: ${corpusDir} (${documents.length} Dokumente, ${store.chunks.length} Chunks; maxChars ${chunking.maxChars}, ` +
-      `Overlap ${chunking.overlapSentences} Satz/Sätze, Überschriften ${embedHeadings ? "mit" : "ohne"}, Index ${store.manifest.index})`,
-  );
-  console.log(`Q&A: ${qaFile} (${qa.length} Fragen) — Index ${store.loadedFromCache ? "aus dem Cache" : "neu gebaut"} in ${Math.round(buildMs)} ms\n`);
-  console.log(formatMetricsTable(rows, depth));
-  if (values.json) {
+    const embedder = store.embedder;
+    const rows = [
+      { method: `Embeddings (${embedder.model}, ${embedder.dtype})`, metrics: retrievalMetrics(denseRanks) },
+      { method: "BM25 (lexikalisch)", metrics: retrievalMetrics(bm25Ranks) },
+    ];
+    if (o.json) {
+      const ranks = qa.map((q, i) => ({ id: q.id, embedding: denseRanks[i] ?? 0, bm25: bm25Ranks[i] ?? 0 }));
+      const result = {
+        corpus: o.corpusDir,
+        qa: o.qaFile,
+        chunks: store.chunks.length,
+        chunking: o.chunking,
+        embedHeadings: o.embedHeadings,
+        index: store.manifest.index,
+        model: embedder.model,
+        dtype: embedder.dtype,
+        depth: o.depth,
+        fromCache: store.loadedFromCache,
+        rows,
+        ranks,
+      };
+      console.log(JSON.stringify(result, null, 2));
+      return;
+    }
+    console.log(
+      `Korpus: ${o.corpusDir} (${documents.length} Dokumente, ${store.chunks.length} Chunks; maxChars ${o.chunking.maxChars}, ` +
+        `Overlap ${o.chunking.overlapSentences} Satz/Sätze, Überschriften ${o.embedHeadings ? "mit" : "ohne"}, Index ${store.manifest.index})`,
+    );
+    console.log(`Q&A: ${o.qaFile} (${qa.length} Fragen) — Index ${store.loadedFromCache ? "aus dem Cache" : "neu gebaut"} in ${Math.round(buildMs)} ms\n`);
+    console.log(formatMetricsTable(rows, o.depth));
     const misses = qa.filter((_, i) => denseRanks[i] === 0).map((q) => q.id);
-    console.log(JSON.stringify({ chunking, embedHeadings, model: embedder.model, dtype: embedder.dtype, rows, denseMisses: misses }, null, 2));
+    if (misses.length > 0) console.log(`\nOhne Treffer unter den ersten ${o.depth} (Embeddings): ${misses.join(", ")}`);
+  } finally {
+    await store.dispose();
   }
-  await store.dispose();
 }
 
 main().catch((error: unknown) => {

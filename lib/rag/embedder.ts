@@ -6,7 +6,8 @@
 //   else downloaded from the Hugging Face hub into `<MODELS_DIR>/<id>/` (with progress), unless
 //   MODELS_OFFLINE=1 / `offline: true`, which gives an EmbeddingModelNotFoundError saying where to put files.
 // transformers.js is loaded lazily (it starts onnxruntime); it has a CommonJS build, so tslab can load it.
-import { existsSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
 import { loadConfig } from "../config.js";
@@ -27,12 +28,19 @@ export const DTYPE_FILES = {
 
 export type EmbeddingDtype = keyof typeof DTYPE_FILES;
 
+/** All dtype names createEmbedder accepts. */
+export const EMBEDDING_DTYPES = Object.keys(DTYPE_FILES) as EmbeddingDtype[];
+
 /**
- * Default weights: the 8-bit quantised ONNX file (onnx/model_quantized.onnx). Measured on a 2-core CPU:
- * the tiny test model is equally fast in fp32 and q8 (its q8 file only stores int8 weights; run time is
- * tokenizer overhead), so it cannot decide this. A MiniLM-L12-shaped stack of matrix products (12 layers,
- * 384/1536) ran 1.5–3× faster with onnxruntime's dynamic int8 kernels than in fp32, and the q8 file is
- * about 4× smaller to download. Compare retrieval quality with `npm run eval:rag -- --dtype fp32`.
+ * Default weights: the 8-bit quantised ONNX file (onnx/model_quantized.onnx), about a quarter of the
+ * fp32 file's size to download. Its speed has NOT been measured on the real
+ * paraphrase-multilingual-MiniLM-L12-v2 in this kit (it was built offline). What was measured, on a
+ * 2-core CPU: the tiny test model runs equally fast in fp32 and q8 (its run time is tokenizer overhead),
+ * and a synthetic stack of 12 MatMul layers with MiniLM-L12's matrix sizes (384 × 1536) — no attention,
+ * no tokenizer, random weights — ran 1.5–3× faster with onnxruntime's dynamic int8 MatMul than in fp32.
+ * That suggests, but does not prove, that q8 is faster for the real model. To check on a machine with
+ * the model: `BENCH_REAL_MODEL=1 npm run bench -- rag-embed` (throughput fp32 vs q8) and
+ * `npm run eval:rag -- --dtype fp32` vs the default (retrieval quality).
  * When only model.onnx exists locally and no dtype was asked for, fp32 is used instead.
  */
 export const DEFAULT_EMBEDDING_DTYPE: EmbeddingDtype = "q8";
@@ -71,7 +79,10 @@ export interface Embedder {
   readonly dtype: EmbeddingDtype;
   /** Vector length. */
   readonly dimension: number;
-  /** Changes when the model, its weight file or dtype change (used for cache hashes). */
+  /**
+   * Model id/path, dtype and a content hash of the weights and tokenizer files (used for cache hashes).
+   * File times are not part of it: a copied model keeps its fingerprint.
+   */
   readonly fingerprint: string;
   /** One unit-length vector per text, in input order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
@@ -157,7 +168,144 @@ function downloadReporter(model: string) {
   };
 }
 
+/** Files next to the weights that change what the model computes (tokenisation, pooling set-up). */
+const MODEL_SIDE_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"];
+const EDGE_BYTES = 1024 * 1024;
+
+/**
+ * A hash of a model folder's content as loaded with `dtype`: size, first and last MiB of the weight
+ * file, and the tokenizer/config files. No timestamps or paths, so a copied folder (cp from a USB
+ * stick, another MODELS_DIR) keeps its hash; new weights or a new tokenizer change it. (A change
+ * confined to the middle of a large weight file that keeps its size is not seen — reading all of a
+ * 470 MB file on every start would cost seconds.)
+ */
+export function modelContentHash(dir: string, dtype: EmbeddingDtype): string {
+  const hash = createHash("sha256");
+  const weights = join(dir, "onnx", DTYPE_FILES[dtype]);
+  if (existsSync(weights)) {
+    const size = statSync(weights).size;
+    hash.update(`weights ${DTYPE_FILES[dtype]} ${size}\n`);
+    const fd = openSync(weights, "r");
+    try {
+      const read = (position: number, length: number) => {
+        const buf = Buffer.alloc(length);
+        const n = readSync(fd, buf, 0, length, position);
+        hash.update(buf.subarray(0, n));
+      };
+      if (size <= 2 * EDGE_BYTES) read(0, size);
+      else {
+        read(0, EDGE_BYTES);
+        read(size - EDGE_BYTES, EDGE_BYTES);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } else {
+    hash.update("weights ?\n");
+  }
+  for (const name of MODEL_SIDE_FILES) {
+    const file = join(dir, name);
+    if (existsSync(file)) hash.update(`${name}\n`).update(readFileSync(file));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
 let remoteLock: Promise<unknown> = Promise.resolve();
+
+/**
+ * Loads hub model `id` with transformers.js, downloading missing files into `<modelsDir>/<id>/` (the
+ * folder resolveEmbeddingModel looks in). Calls are serialised: they change transformers.js' global env.
+ */
+async function loadFromHub(
+  id: string,
+  o: { dtype: EmbeddingDtype; modelsDir: string; remoteHost?: string; progress: boolean; sessionOptions?: object },
+): Promise<FeatureExtractionPipeline> {
+  const { pipeline, env } = await loadTransformers();
+  const load = async () => {
+    const saved = { remoteHost: env.remoteHost, allowRemoteModels: env.allowRemoteModels };
+    env.remoteHost = o.remoteHost ?? process.env.HF_ENDPOINT ?? saved.remoteHost;
+    env.allowRemoteModels = true;
+    try {
+      return await pipeline("feature-extraction", id, {
+        dtype: o.dtype,
+        device: "cpu",
+        cache_dir: o.modelsDir,
+        session_options: o.sessionOptions,
+        progress_callback: o.progress ? downloadReporter(id) : undefined,
+      });
+    } finally {
+      env.remoteHost = saved.remoteHost;
+      env.allowRemoteModels = saved.allowRemoteModels;
+    }
+  };
+  const next = remoteLock.then(load, load);
+  remoteLock = next.catch(() => undefined);
+  return next;
+}
+
+/** Files the embedder needs in a model folder, besides the weights of the chosen dtype. */
+const REQUIRED_MODEL_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json"];
+
+export interface EmbeddingModelFiles {
+  /** The model as configured (id or path). */
+  model: string;
+  /** The folder the embedder loads it from (`<MODELS_DIR>/<id>/` for a hub id). */
+  dir: string;
+  dtype: EmbeddingDtype;
+  /** Files the embedder needs, relative to `dir`. */
+  required: string[];
+  /** The subset of `required` that is not there. */
+  missing: string[];
+  /** True for a hub id (missing files can be downloaded into `dir`), false for a local folder. */
+  downloadable: boolean;
+}
+
+/**
+ * Which files the embedding model needs for `dtype` and which are missing — without network.
+ * Defaults: EMBEDDING_MODEL, DEFAULT_EMBEDDING_DTYPE, MODELS_DIR.
+ */
+export function embeddingModelFiles(options: { model?: string; dtype?: EmbeddingDtype; modelsDir?: string } = {}): EmbeddingModelFiles {
+  const config = loadConfig();
+  const model = options.model ?? config.embeddingModel;
+  const modelsDir = options.modelsDir ? resolve(config.root, options.modelsDir) : config.modelsDir;
+  const dtype = options.dtype ?? DEFAULT_EMBEDDING_DTYPE;
+  if (!(dtype in DTYPE_FILES)) throw new RagInputError(`Unbekannter dtype "${String(dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`, dtype);
+  const asPath = resolve(config.root, model);
+  const isPath = looksLikePath(model) || (existsSync(asPath) && statSync(asPath).isDirectory());
+  if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [join(modelsDir, model)], "weder Ordner noch gültige Modell-ID");
+  const dir = isPath ? asPath : join(modelsDir, model);
+  const required = [...REQUIRED_MODEL_FILES, `onnx/${DTYPE_FILES[dtype]}`];
+  return { model, dir, dtype, required, missing: required.filter((f) => !existsSync(join(dir, f))), downloadable: !isPath };
+}
+
+/**
+ * Makes sure the embedding model is complete in its folder: downloads the missing files of a hub model
+ * into `<MODELS_DIR>/<id>/` (with progress on stderr unless `progress: false`), where createEmbedder
+ * finds them afterwards without network. Returns the state before the download.
+ * Throws EmbeddingModelNotFoundError when files are missing and cannot be downloaded (a local folder,
+ * or offline: MODELS_OFFLINE=1 / `offline: true`), EmbeddingModelLoadError when the download fails.
+ */
+export async function pullEmbeddingModel(
+  options: { model?: string; dtype?: EmbeddingDtype; modelsDir?: string; offline?: boolean; remoteHost?: string; progress?: boolean } = {},
+): Promise<EmbeddingModelFiles> {
+  const config = loadConfig();
+  const files = embeddingModelFiles(options);
+  if (files.missing.length === 0) return files;
+  const missing = `es fehlt: ${files.missing.join(", ")}`;
+  if (!files.downloadable) throw new EmbeddingModelNotFoundError(files.model, [files.dir], `${missing} (lokaler Ordner, wird nicht heruntergeladen)`);
+  if (options.offline ?? config.modelsOffline) throw new EmbeddingModelNotFoundError(files.model, [files.dir], `${missing}, und MODELS_OFFLINE=1`);
+  const modelsDir = options.modelsDir ? resolve(config.root, options.modelsDir) : config.modelsDir;
+  let extractor: FeatureExtractionPipeline;
+  try {
+    extractor = await loadFromHub(files.model, { dtype: files.dtype, modelsDir, remoteHost: options.remoteHost, progress: options.progress !== false });
+  } catch (error) {
+    throw new EmbeddingModelLoadError(files.model, error instanceof Error ? error.message : String(error));
+  }
+  await extractor.dispose();
+  const still = files.required.filter((f) => !existsSync(join(files.dir, f)));
+  if (still.length > 0) throw new EmbeddingModelLoadError(files.model, `nach dem Download fehlt noch: ${still.join(", ")} (in ${files.dir})`);
+  return files;
+}
 
 /** Loads the embedding model (see the file comment for how it is found). */
 export async function createEmbedder(options: EmbedderOptions = {}): Promise<Embedder> {
@@ -171,7 +319,7 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
     throw new RagInputError(`Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${Object.keys(DTYPE_FILES).join(", ")}.`, options.dtype);
   }
   const resolved = resolveEmbeddingModel(model, { modelsDir, root: config.root, offline });
-  const { pipeline, env } = await loadTransformers();
+  const { pipeline } = await loadTransformers();
   const sessionOptions = options.threads ? { intraOpNumThreads: options.threads, interOpNumThreads: 1 } : undefined;
 
   let dir: string;
@@ -186,35 +334,20 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
     } else {
       dir = resolved.targetDir;
       dtype = options.dtype ?? DEFAULT_EMBEDDING_DTYPE;
-      const load = async () => {
-        const saved = { remoteHost: env.remoteHost, allowRemoteModels: env.allowRemoteModels };
-        env.remoteHost = options.remoteHost ?? process.env.HF_ENDPOINT ?? saved.remoteHost;
-        env.allowRemoteModels = true;
-        try {
-          return await pipeline("feature-extraction", resolved.id, {
-            dtype,
-            device: "cpu",
-            cache_dir: modelsDir,
-            session_options: sessionOptions,
-            progress_callback: options.progress === false ? undefined : downloadReporter(resolved.id),
-          });
-        } finally {
-          env.remoteHost = saved.remoteHost;
-          env.allowRemoteModels = saved.allowRemoteModels;
-        }
-      };
-      const next = remoteLock.then(load, load);
-      remoteLock = next.catch(() => undefined);
-      extractor = await next;
+      extractor = await loadFromHub(resolved.id, {
+        dtype,
+        modelsDir,
+        remoteHost: options.remoteHost,
+        progress: options.progress !== false,
+        sessionOptions,
+      });
     }
   } catch (error) {
     if (error instanceof EmbeddingModelNotFoundError) throw error;
     throw new EmbeddingModelLoadError(model, error instanceof Error ? error.message : String(error));
   }
 
-  const weights = join(dir, "onnx", DTYPE_FILES[dtype]);
-  const stat = existsSync(weights) ? statSync(weights) : undefined;
-  const fingerprint = `${model}|${dtype}|${stat ? `${stat.size}:${Math.round(stat.mtimeMs)}` : "?"}`;
+  const fingerprint = `${model}|${dtype}|${modelContentHash(dir, dtype)}`;
 
   const runBatch = async (texts: string[]): Promise<Float32Array[]> => {
     const output = await extractor(texts, { pooling: "mean", normalize: true });

@@ -147,5 +147,30 @@ export const NUMBER_LABELS: readonly string[] = [
   "Zimmer",
 ];
 
+/**
+ * Capitalised function words that start sentences but never follow a German ordinal: an ordinal is
+ * followed by a noun or an adjective ("am 3. Mai", "der 2. Platz", "im 19. Jahrhundert"), not by an
+ * article, pronoun, preposition, conjunction or sentence adverb. So "meist 4. Die Jungen …" ends a
+ * sentence after "4.". Left out on purpose: words that are also nouns or abbreviations after an
+ * ordinal ("Aus" – "das 3. Aus", "So" – "jeden 1. So. im Monat", weekday abbreviations, "Ab", "Bis").
+ * sentences.ts only uses a word when it stands alone (not "Es-Dur", not "In-Line").
+ */
+export const SENTENCE_START_WORDS: ReadonlySet<string> = new Set([
+  // articles and demonstratives
+  "Der", "Die", "Das", "Den", "Dem", "Des", "Ein", "Eine", "Einen", "Einem", "Einer", "Eines",
+  "Dies", "Diese", "Dieser", "Dieses", "Diesen", "Diesem", "Jede", "Jeder", "Jedes", "Alle", "Beide", "Viele", "Manche",
+  // personal and possessive pronouns
+  "Ich", "Du", "Er", "Sie", "Es", "Wir", "Ihr", "Man", "Mein", "Meine", "Sein", "Seine", "Ihre", "Unser", "Unsere",
+  // prepositions and their contractions with an article
+  "Im", "Am", "Ins", "Ans", "Beim", "Vom", "Zum", "Zur", "In", "An", "Auf", "Bei", "Mit", "Nach", "Seit", "Von", "Vor",
+  "Für", "Über", "Unter", "Um", "Durch", "Gegen", "Ohne", "Zwischen", "Während",
+  // conjunctions, question words and sentence adverbs
+  "Und", "Oder", "Aber", "Doch", "Denn", "Sondern", "Wenn", "Weil", "Als", "Ob", "Obwohl", "Dass",
+  "Wie", "Was", "Wo", "Wann", "Warum", "Wer", "Welche", "Welcher", "Welches",
+  "Dann", "Danach", "Davor", "Dabei", "Damit", "Darum", "Daher", "Deshalb", "Dazu", "Da", "Dort", "Hier",
+  "Auch", "Nur", "Noch", "Schon", "Heute", "Jetzt", "Nun", "Später", "Seitdem", "Zuvor", "Zudem", "Außerdem",
+  "Trotzdem", "Allerdings", "Jedoch", "Also", "Meist", "Oft", "Manchmal", "Immer", "Nie", "Kein", "Keine",
+]);
+
 /** Street words: "Hauptstraße 12." / "Balmesstr. 5." end with a house number, not an ordinal. */
 export const STREET_SUFFIX = /(?:str\.|straße|strasse|weg|gasse|platz|allee|damm|ufer|ring)$/iu;

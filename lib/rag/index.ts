@@ -14,14 +14,19 @@ export { defaultCorpusDir, loadCorpus, type LoadCorpusOptions } from "./corpus.j
 export {
   createEmbedder,
   DEFAULT_EMBEDDING_DTYPE,
+  EMBEDDING_DTYPES,
+  embeddingModelFiles,
+  pullEmbeddingModel,
   resolveEmbeddingModel,
+  type EmbeddingModelFiles,
   type EmbedOptions,
   type Embedder,
   type EmbedderOptions,
   type EmbeddingDtype,
 } from "./embedder.js";
-export { VectorIndex, type IndexKind, type IndexMetric, type SearchHit, type VectorIndexOptions } from "./vector-index.js";
+export { DEFAULT_HNSW_EF_SEARCH, VectorIndex, type IndexKind, type IndexMetric, type SearchHit, type VectorIndexOptions } from "./vector-index.js";
 export {
+  chunkingFingerprint,
   CONTEXT_SEPARATOR,
   defaultRagCacheDir,
   getRagContext,
@@ -29,6 +34,7 @@ export {
   RagStore,
   searchText,
   storeHash,
+  type ChunkingPipeline,
   type OpenRagStoreOptions,
   type RagContext,
   type RetrievedChunk,

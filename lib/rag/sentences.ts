@@ -2,7 +2,7 @@
 // the library cannot express (multi-part abbreviations such as "z. B.", years and house numbers before
 // a sentence end, sentence ends inside „…“ quotes). Every sentence is an exact slice of the input.
 import { split } from "sentence-splitter";
-import { GERMAN_LANGUAGE, MULTI_PART_ABBREVIATIONS, NUMBER_LABELS, STREET_SUFFIX } from "./german-abbreviations.js";
+import { GERMAN_LANGUAGE, MULTI_PART_ABBREVIATIONS, NUMBER_LABELS, SENTENCE_START_WORDS, STREET_SUFFIX } from "./german-abbreviations.js";
 
 /** A sentence and where it is: `text === source.slice(start, end)`. */
 export interface SentenceSpan {
@@ -169,10 +169,15 @@ function shouldMerge(text: string, prev: Range, next: Range, keep: ProtectedRang
 const NUMBER_END = /(?<![\p{L}\p{N}.,])(\p{N}+)\.(?=\s+[„"»«([]?\p{Lu})/gu;
 const CLOSING_MARK_END = /[.!?…]+["“”»«’')\]]+(?=\s+[„"»«([]?\p{Lu})/gu;
 
+/** The word after a number's period, if it stands alone (followed by white space, punctuation or the end). */
+const NEXT_WORD = /^\s+(\p{L}+)(?=[\s,;:.!?…]|$)/u;
+
 /**
- * Splits where sentence-splitter keeps going: after a year or a labelled number ("… 1958. Danach",
- * "Heft Nr. 27. Sie …"; other numbers before a capital are ordinals: "am 3. Mai") and after a sentence
- * end followed by a closing quote or bracket ("… geht.“ Dann …").
+ * Splits where sentence-splitter keeps going: after a year, a labelled number ("… 1958. Danach",
+ * "Heft Nr. 27. Sie …") or a number followed by a word that starts sentences but never follows an
+ * ordinal ("meist 4. Die Jungen …"); other numbers before a capital are ordinals ("am 3. Mai",
+ * "der 2. Platz"). A number with no word before it in the sentence (a list item "1. Die …") is never
+ * cut off. Also splits after a sentence end followed by a closing quote or bracket ("… geht.“ Dann …").
  */
 function splitMissedEnds(text: string, r: Range): Range[] {
   const slice = text.slice(r.start, r.end);
@@ -180,10 +185,14 @@ function splitMissedEnds(text: string, r: Range): Range[] {
   for (const m of slice.matchAll(NUMBER_END)) {
     const digits = m[1] ?? "";
     const at = m.index ?? 0;
+    const end = at + m[0].length;
+    if (!/[\p{L}\p{N}]/u.test(slice.slice(0, at))) continue;
     const label = lastWord(slice, at, 0);
     const isYear = digits.length === 4;
     const isLabelled = NUMBER_LABELS.includes(label) || STREET_SUFFIX.test(label);
-    if (isYear || isLabelled) cuts.push(at + m[0].length);
+    const nextWord = NEXT_WORD.exec(slice.slice(end))?.[1];
+    const startsSentence = nextWord !== undefined && SENTENCE_START_WORDS.has(nextWord);
+    if (isYear || isLabelled || startsSentence) cuts.push(end);
   }
   for (const m of slice.matchAll(CLOSING_MARK_END)) cuts.push((m.index ?? 0) + m[0].length);
   if (cuts.length === 0) return [r];

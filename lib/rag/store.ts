@@ -1,20 +1,22 @@
 // The RAG store: chunks + their embeddings in a FAISS index, persisted as `<name>.faiss` (the index)
 // and `<name>.json` (manifest + chunk texts and metadata). A content hash over the corpus text, the
-// embedding model (id, dtype, weight file), the chunking parameters and the index settings decides
-// whether a persisted store can be reused; any change rebuilds it.
+// embedding model (id, dtype, weight file), the chunking parameters, the index settings and the
+// behaviour of the sentence splitter and chunker (chunkingFingerprint) decides whether a persisted
+// store can be reused; any change rebuilds it.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config.js";
-import { chunkDocuments, DEFAULT_CHUNKING, type Chunk, type CorpusDocument } from "./chunking.js";
+import { chunkDocuments, DEFAULT_CHUNKING, type Chunk, type ChunkingOptions, type CorpusDocument } from "./chunking.js";
 import { loadCorpus } from "./corpus.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.js";
 import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 import type { ProgressMode } from "./progress.js";
-import { VectorIndex, type IndexKind } from "./vector-index.js";
+import { splitSentences } from "./sentences.js";
+import { DEFAULT_HNSW_EF_SEARCH, VectorIndex, type IndexKind } from "./vector-index.js";
 
-const FORMAT = "rag-store/1";
+const FORMAT = "rag-store/2";
 export const CONTEXT_SEPARATOR = "\n\n---\n\n";
 
 export interface StoreBuildOptions {
@@ -27,6 +29,11 @@ export interface StoreBuildOptions {
   /** Progress bar while embedding (default "auto": terminal only). */
   progress?: ProgressMode;
   batchSize?: number;
+  /**
+   * Fingerprint of the sentence splitter and chunker that goes into the content hash (default:
+   * {@link chunkingFingerprint}()). Only for tests and custom pipelines.
+   */
+  chunkingFingerprint?: string;
 }
 
 export interface RetrievedChunk {
@@ -65,6 +72,7 @@ const manifestSchema = z.object({
   index: z.enum(["flat", "hnsw"]),
   chunking: z.object({ maxChars: z.number().int().min(1), overlapSentences: z.number().int().min(0) }),
   embedHeadings: z.boolean(),
+  chunker: z.string(),
   documents: z.array(z.object({ name: z.string(), sha256: z.string(), chars: z.number().int().min(0) })),
   chunks: z.array(z.object({ text: z.string(), metadata: metadataSchema })),
 });
@@ -75,33 +83,113 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/** Checks every build option (throws RagInputError) and fills in the defaults. */
 function normalizeBuildOptions(options: StoreBuildOptions) {
   const chunking = {
     maxChars: options.chunking?.maxChars ?? DEFAULT_CHUNKING.maxChars,
     overlapSentences: options.chunking?.overlapSentences ?? DEFAULT_CHUNKING.overlapSentences,
   };
+  if (!Number.isInteger(chunking.maxChars) || chunking.maxChars < 1) {
+    throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(chunking.maxChars)}. / maxChars must be an integer ≥ 1.`, chunking.maxChars);
+  }
+  if (!Number.isInteger(chunking.overlapSentences) || chunking.overlapSentences < 0) {
+    throw new RagInputError(
+      `overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(chunking.overlapSentences)}. / overlapSentences must be an integer ≥ 0.`,
+      chunking.overlapSentences,
+    );
+  }
   const index = options.index ?? "flat";
   if (index !== "flat" && index !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(index)}" (erlaubt: flat, hnsw).`, index);
-  return { chunking, index, embedHeadings: options.embedHeadings ?? true };
+  const embedHeadings = options.embedHeadings ?? true;
+  if (typeof embedHeadings !== "boolean") throw new RagInputError(`embedHeadings muss true oder false sein, erhalten: ${String(embedHeadings)}.`, embedHeadings);
+  const chunker = options.chunkingFingerprint ?? chunkingFingerprint();
+  return { chunking, index, embedHeadings, chunker };
 }
 
-/** The content hash a store is keyed by (corpus text, model fingerprint incl. dtype, chunking, index settings). */
+/** The text that is embedded (and BM25-indexed) for a chunk: its headings, then its text. */
+export function searchText(chunk: Chunk, embedHeadings: boolean): string {
+  return embedHeadings && chunk.metadata.headings.length > 0 ? `${chunk.metadata.headings.join(" › ")}\n${chunk.text}` : chunk.text;
+}
+
+/**
+ * German text with the cases where sentence and chunk boundaries are easy to get wrong: abbreviations,
+ * dates, ordinals, decimals, years and numbers before a sentence end, quotes, headings, list items,
+ * line breaks, an over-long sentence and an over-long word. Changing it changes every store hash.
+ */
+const CHUNKING_PROBE = [
+  "# Probe",
+  "",
+  "## Abschnitt eins",
+  "Das Tier lebt z. B. in Parks, u. a. bei Freising, d. h. nahe der Isar. Es wiegt ca. 3,5 kg bzw. etwas mehr.",
+  "Am 3. Mai beginnt die Schonzeit; im 19. Jahrhundert war es häufig. Die letzte Zählung war 2023. Seitdem fehlen Daten.",
+  "Siehe Heft Nr. 27. Danach folgten weitere. Ein Wurf umfasst meist 4. Die Jungen sind blind.",
+  "Er rief: „Da ist es. Schnell!“ Dann war es weg. Meldungen an die Waldstr. 12 oder an Dr. Brandl usw. Ist es scheu? Ja!",
+  "Er zögerte … und ging weiter.",
+  "",
+  "### Liste",
+  "- erster Punkt",
+  "- zweiter Punkt. Noch einer.",
+  "1. Die Jungen bleiben sechs Wochen im Nest.",
+  "",
+  "## Abschnitt zwei",
+  "Einsehrlangeswortohneleerzeichendasüberdiegrenzegehtundhartgeteiltwerdenmuss und danach ein Satz aus vielen kurzen " +
+    "Wörtern, der allein länger ist als die Grenze und deshalb an einer Wortgrenze geteilt werden muss.",
+  "",
+].join("\n");
+
+/** Chunking parameters the probe is cut with: small sizes so that overlap and word cuts happen. */
+const PROBE_CHUNKINGS: ReadonlyArray<Omit<ChunkingOptions, "document">> = [
+  { maxChars: 60, overlapSentences: 1 },
+  { maxChars: 150, overlapSentences: 0 },
+  { maxChars: 250, overlapSentences: 2 },
+];
+
+/** The code whose behaviour {@link chunkingFingerprint} records; replaceable to test the fingerprint. */
+export interface ChunkingPipeline {
+  splitSentences: (text: string) => string[];
+  chunkDocuments: (documents: readonly CorpusDocument[], options: Omit<ChunkingOptions, "document">) => Chunk[];
+  searchText: (chunk: Chunk, embedHeadings: boolean) => string;
+}
+
+let defaultChunkingFingerprint: string | undefined;
+
+/**
+ * A hash of what the sentence splitter and chunker make of a fixed German probe text (sentences,
+ * chunk texts, offsets, headings, embedded text). A kit update that moves a sentence or chunk
+ * boundary changes it, so stores cached by older code are rebuilt instead of silently reused.
+ */
+export function chunkingFingerprint(pipeline: Partial<ChunkingPipeline> = {}): string {
+  const isDefault = Object.keys(pipeline).length === 0;
+  if (isDefault && defaultChunkingFingerprint) return defaultChunkingFingerprint;
+  const p: ChunkingPipeline = { splitSentences, chunkDocuments, searchText, ...pipeline };
+  const documents = [{ name: "probe.md", text: CHUNKING_PROBE }];
+  const behaviour = {
+    sentences: p.splitSentences(CHUNKING_PROBE),
+    chunks: PROBE_CHUNKINGS.map((options) => p.chunkDocuments(documents, options).map((c) => [c, p.searchText(c, true)])),
+  };
+  const fingerprint = sha256(JSON.stringify(behaviour)).slice(0, 16);
+  if (isDefault) defaultChunkingFingerprint = fingerprint;
+  return fingerprint;
+}
+
+/**
+ * The content hash a store is keyed by: corpus text, model fingerprint (incl. dtype), chunking
+ * parameters, index settings and the chunking code's fingerprint.
+ */
 export function storeHash(documents: readonly CorpusDocument[], embedder: Pick<Embedder, "fingerprint">, options: StoreBuildOptions = {}): string {
   const o = normalizeBuildOptions(options);
   const key = {
     format: FORMAT,
     model: embedder.fingerprint,
     chunking: o.chunking,
+    chunker: o.chunker,
     index: o.index,
+    // HNSW keeps its search breadth in the index file, so a new default needs a new file.
+    efSearch: o.index === "hnsw" ? DEFAULT_HNSW_EF_SEARCH : undefined,
     embedHeadings: o.embedHeadings,
     documents: documents.map((d) => [d.name, sha256(d.text)]),
   };
   return sha256(JSON.stringify(key));
-}
-
-/** The text that is embedded (and BM25-indexed) for a chunk: its headings, then its text. */
-export function searchText(chunk: Chunk, embedHeadings: boolean): string {
-  return embedHeadings && chunk.metadata.headings.length > 0 ? `${chunk.metadata.headings.join(" › ")}\n${chunk.text}` : chunk.text;
 }
 
 function checkQuery(query: string, k: number): void {
@@ -156,6 +244,7 @@ export class RagStore {
       index: o.index,
       chunking: o.chunking,
       embedHeadings: o.embedHeadings,
+      chunker: o.chunker,
       documents: documents.map((d) => ({ name: d.name, sha256: sha256(d.text), chars: d.text.length })),
       chunks,
     };
@@ -274,6 +363,9 @@ export function defaultRagCacheDir(): string {
  * otherwise builds it and saves it for next time.
  */
 export async function openRagStore(options: OpenRagStoreOptions = {}): Promise<RagStore> {
+  // Bad options fail here, before the corpus is read, the model loaded or the cache looked at.
+  normalizeBuildOptions(options);
+  storeFiles(options.cacheDir ?? ".", options.name ?? "default");
   const documents = options.documents ?? loadCorpus(options.corpusDir);
   if (documents.length === 0) throw new EmptyCorpusError("übergebene Dokumentliste");
   const ownsEmbedder = !options.embedder;

@@ -1,8 +1,9 @@
 // Real transformers.js + onnxruntime on the generated tiny ONNX model (hidden size 64).
 import assert from "node:assert/strict";
-import { cpSync, existsSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { modelContentHash } from "../../lib/rag/embedder.js";
 import { createEmbedder, EmbeddingModelNotFoundError, RagInputError, type Embedder } from "../../lib/rag/index.js";
 import { maxAbsDiff, norm, startFakeHub, tempDir, tinyBertDir } from "./helpers.js";
 
@@ -54,6 +55,43 @@ test("dtype q8 loads onnx/model_quantized.onnx; the fingerprint changes with the
     assert.ok(Math.abs(norm(v ?? []) - 1) < 1e-5);
   } finally {
     await q8.dispose();
+  }
+});
+
+test("the model content hash reads size, first and last MiB and the tokenizer files, not file times", () => {
+  const tmp = tempDir();
+  try {
+    const dir = join(tmp.dir, "gross");
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    const weights = join(dir, "onnx", "model.onnx");
+    const mib = 1024 * 1024;
+    const bytes = Buffer.alloc(3 * mib, 7);
+    const write = (patch: (b: Buffer) => void) => {
+      const b = Buffer.from(bytes);
+      patch(b);
+      writeFileSync(weights, b);
+      return modelContentHash(dir, "fp32");
+    };
+    writeFileSync(join(dir, "tokenizer.json"), '{"model":{"vocab":{"a":0}}}');
+    const base = write(() => {});
+    utimesSync(weights, new Date(0), new Date(0));
+    assert.equal(modelContentHash(dir, "fp32"), base, "file times do not count");
+    assert.notEqual(write((b) => (b[10] = 1)), base, "first MiB");
+    assert.notEqual(write((b) => (b[3 * mib - 10] = 1)), base, "last MiB");
+    assert.notEqual(
+      (() => {
+        writeFileSync(weights, Buffer.alloc(3 * mib + 1, 7));
+        return modelContentHash(dir, "fp32");
+      })(),
+      base,
+      "size",
+    );
+    write(() => {});
+    writeFileSync(join(dir, "tokenizer.json"), '{"model":{"vocab":{"b":0}}}');
+    assert.notEqual(modelContentHash(dir, "fp32"), base, "tokenizer.json");
+    assert.notEqual(modelContentHash(dir, "q8"), modelContentHash(dir, "fp32"), "another weight file");
+  } finally {
+    tmp.cleanup();
   }
 });
 

@@ -32,6 +32,31 @@ test("German abbreviations, dates, ordinals and decimals stay inside sentences; 
   for (const [text, expected] of cases) assert.deepEqual(splitSentences(text), expected, text);
 });
 
+test("a number before a sentence-starting function word ends the sentence", () => {
+  const ends: Array<[string, string[]]> = [
+    ["Ein Wurf umfasst meist 4. Die Jungen sind blind.", ["Ein Wurf umfasst meist 4.", "Die Jungen sind blind."]],
+    ["Im Nest lagen 3. Sie waren winzig.", ["Im Nest lagen 3.", "Sie waren winzig."]],
+    ["Es gab nur 12. Im Jahr darauf waren es 15.", ["Es gab nur 12.", "Im Jahr darauf waren es 15."]],
+    ["Gehen Sie zu Schritt 2. Dann weiter.", ["Gehen Sie zu Schritt 2.", "Dann weiter."]],
+    ["Die Zahl stieg auf 7, dann auf 9. Aber nicht lange.", ["Die Zahl stieg auf 7, dann auf 9.", "Aber nicht lange."]],
+  ];
+  for (const [text, expected] of ends) assert.deepEqual(splitSentences(text), expected, text);
+});
+
+test("ordinals before nouns and adjectives stay inside the sentence; list numbers are not cut off", () => {
+  const ordinals: Array<[string, string[]]> = [
+    ["Am 3. Mai beginnt die Schonzeit. Sie endet im Juli.", ["Am 3. Mai beginnt die Schonzeit.", "Sie endet im Juli."]],
+    ["Er belegte den 2. Platz im Lauf. Das freute ihn.", ["Er belegte den 2. Platz im Lauf.", "Das freute ihn."]],
+    ["Zum 1. Mal kam es am 14. Juli. Danach nie wieder.", ["Zum 1. Mal kam es am 14. Juli.", "Danach nie wieder."]],
+    ["Das war der 3. Große Preis. Er war toll.", ["Das war der 3. Große Preis.", "Er war toll."]],
+    ["Wir hören die 5. Es-Dur-Sinfonie. Sie ist lang.", ["Wir hören die 5. Es-Dur-Sinfonie.", "Sie ist lang."]],
+    ["Der Treff ist jeden 1. So. im Monat. Dann geht es los.", ["Der Treff ist jeden 1. So. im Monat.", "Dann geht es los."]],
+    ["1. Die Jungen sind blind.", ["1. Die Jungen sind blind."]],
+    ["- 3. Die Jungen sind blind.\n- 4. Sie sehen nichts.", ["- 3. Die Jungen sind blind.", "- 4. Sie sehen nichts."]],
+  ];
+  for (const [text, expected] of ordinals) assert.deepEqual(splitSentences(text), expected, text);
+});
+
 test("blank lines, headings and list items end sentences; a single line break does not", () => {
   const text = "# Titel\n\n## Lebensraum\nDas Tier lebt\nim Wald. Es ist scheu\n\n- erster Punkt\n- zweiter Punkt. Noch einer.";
   assert.deepEqual(splitSentences(text), [

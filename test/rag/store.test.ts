@@ -1,9 +1,10 @@
 // The RAG store end to end on real components: tiny ONNX model, FAISS, files in a temp folder.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import {
+  chunkingFingerprint,
   CONTEXT_SEPARATOR,
   createEmbedder,
   DimensionMismatchError,
@@ -15,6 +16,7 @@ import {
   RagFileNotFoundError,
   RagInputError,
   RagStore,
+  splitSentences,
   type CorpusDocument,
   type Embedder,
 } from "../../lib/rag/index.js";
@@ -121,6 +123,92 @@ test("the cache is reused until corpus, model, dtype, chunking or index settings
   } finally {
     await other.dispose();
   }
+});
+
+test("the chunking fingerprint follows the splitter's behaviour; a changed fingerprint rebuilds the cache", async () => {
+  const current = chunkingFingerprint();
+  assert.match(current, /^[0-9a-f]{16}$/);
+  assert.equal(chunkingFingerprint(), current, "stable across calls");
+  assert.equal(chunkingFingerprint({ splitSentences }), current, "same code → same fingerprint");
+  // A splitter that behaves like an older kit version: "meist 4. Die Jungen …" stays one sentence.
+  const olderSplitter = (text: string) =>
+    splitSentences(text).reduce<string[]>((out, s) => {
+      const last = out[out.length - 1];
+      if (last !== undefined && /\d\.$/u.test(last) && s.startsWith("Die ")) out[out.length - 1] = `${last} ${s}`;
+      else out.push(s);
+      return out;
+    }, []);
+  const older = chunkingFingerprint({ splitSentences: olderSplitter });
+  assert.notEqual(older, current, "a moved sentence boundary must change the fingerprint");
+  const otherHeadingJoin = chunkingFingerprint({ searchText: (c) => `${c.metadata.headings.join(" / ")}\n${c.text}` });
+  assert.notEqual(otherHeadingJoin, current, "the embedded text's format is part of it");
+
+  const cacheDir = join(tmp.dir, "cache-chunker");
+  const built = await openRagStore({ documents, embedder, cacheDir, chunkingFingerprint: older });
+  assert.equal(built.loadedFromCache, false);
+  assert.equal(built.manifest.chunker, older);
+  assert.equal((await openRagStore({ documents, embedder, cacheDir, chunkingFingerprint: older })).loadedFromCache, true);
+  const lines: string[] = [];
+  const updated = await openRagStore({ documents, embedder, cacheDir, onStatus: (l) => lines.push(l) });
+  assert.equal(updated.loadedFromCache, false, "store from an older chunker must be rebuilt");
+  assert.equal(updated.manifest.chunker, current);
+  assert.match(lines.join("\n"), /neu gebaut/);
+});
+
+test("bad options fail before the corpus, the model or the cache are touched", async () => {
+  const lines: string[] = [];
+  const bad: Array<Parameters<typeof openRagStore>[0]> = [
+    { chunking: { maxChars: 0 } },
+    { chunking: { maxChars: 2.5 } },
+    { chunking: { overlapSentences: -1 } },
+    { index: "ivf" as "flat" },
+    { name: "../ausbruch" },
+  ];
+  for (const options of bad) {
+    await assert.rejects(
+      // A corpus folder and a model that do not exist: an error about them would mean they were tried first.
+      openRagStore({ corpusDir: join(tmp.dir, "gibt-es-nicht"), embedderOptions: { model: "./gibt/es/nicht", offline: true }, onStatus: (l) => lines.push(l), ...options }),
+      RagInputError,
+      JSON.stringify(options),
+    );
+  }
+  assert.deepEqual(lines, []);
+  await assert.rejects(RagStore.build(documents, embedder, { chunking: { maxChars: -3 } }), RagInputError);
+});
+
+test("a copied or touched model reuses the cache; changed model files rebuild it", async () => {
+  const cacheDir = join(tmp.dir, "cache-model-copy");
+  const stick = join(tmp.dir, "usb-stick");
+  const laptop = join(tmp.dir, "laptop-models");
+  // A plain copy (new file times), as from a USB stick into another MODELS_DIR.
+  cpSync(await tinyBertDir(), join(stick, "kit-test", "tiny-bert"), { recursive: true });
+  cpSync(join(stick, "kit-test"), join(laptop, "kit-test"), { recursive: true });
+  const open = async (modelsDir: string) => {
+    const e = await createEmbedder({ model: "kit-test/tiny-bert", modelsDir, offline: true, dtype: "fp32", progress: false });
+    try {
+      const store = await openRagStore({ documents, embedder: e, cacheDir });
+      return { fromCache: store.loadedFromCache, fingerprint: e.fingerprint };
+    } finally {
+      await e.dispose();
+    }
+  };
+  const first = await open(stick);
+  assert.equal(first.fromCache, false);
+  assert.equal((await open(laptop)).fromCache, true, "copied model → same fingerprint → cache");
+  const weights = join(laptop, "kit-test", "tiny-bert", "onnx", "model.onnx");
+  utimesSync(weights, new Date("2001-02-03T04:05:06Z"), new Date("2001-02-03T04:05:06Z"));
+  assert.equal((await open(laptop)).fromCache, true, "touched weights → cache");
+
+  const config = join(laptop, "kit-test", "tiny-bert", "config.json");
+  writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), kit_note: "geändert" }));
+  const changedConfig = await open(laptop);
+  assert.equal(changedConfig.fromCache, false, "changed config.json → rebuild");
+  assert.notEqual(changedConfig.fingerprint, first.fingerprint);
+
+  const otherWeights = join(tmp.dir, "tiny-bert-seed-2");
+  await writeTinyBert(otherWeights, { seed: 2 });
+  cpSync(join(otherWeights, "onnx", "model.onnx"), join(stick, "kit-test", "tiny-bert", "onnx", "model.onnx"));
+  assert.equal((await open(stick)).fromCache, false, "changed weights → rebuild");
 });
 
 test("empty corpus, missing files and broken stores give typed errors", async () => {
