@@ -16,7 +16,7 @@ export interface CheckCase<F extends AnyFunction> {
   call?: (fn: F) => unknown;
   /** How to show the input (default: the call with its arguments). */
   input?: string;
-  /** Expected return value (compared as JSON data: key order and `undefined` fields do not matter). */
+  /** Expected return value (compared with sameData: key order and `undefined` object fields do not matter). */
   expect?: unknown;
   /** Own check of the returned value: a German description of the problem, or undefined when fine. */
   verify?: (actual: unknown, args: Parameters<F>) => string | undefined;
@@ -34,6 +34,11 @@ export interface CheckSet<F extends AnyFunction> {
   /** Short German title of the task. */
   title: string;
   cases: ReadonlyArray<CheckCase<F>>;
+  /**
+   * Shared test data that case inputs refer to by name (`hitAtK(R, 3)`), as German lines ("R = …").
+   * Printed once above the cases when a case fails, so a failing line need not repeat large objects.
+   */
+  context?: readonly string[];
 }
 
 export interface CheckOptions {
@@ -41,7 +46,7 @@ export interface CheckOptions {
   strict?: boolean;
   /** Time limit per case for async functions in ms (default 5000). */
   timeoutMs?: number;
-  /** Where the verdict lines go (default console.log). */
+  /** Where the verdict lines go, one call per line (default: one console.log call with all lines). */
   log?: (line: string) => void;
 }
 
@@ -89,20 +94,35 @@ export function copyArgs<T>(value: T): T {
   return value;
 }
 
-/** JSON view of a value for comparisons (undefined fields vanish, key order is irrelevant). */
-function asData(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    const json = JSON.stringify(value);
-    return json === undefined ? value : (JSON.parse(json) as unknown);
-  } catch {
-    return value;
-  }
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
-/** True when both values are equal as JSON data. */
+/**
+ * True when both values are the same data: key order and object fields whose value is `undefined` do not
+ * matter (`{ a: 1, b: undefined }` equals `{ a: 1 }`), but everything JSON would blur does: `undefined` is
+ * not `null` (also in arrays), `Infinity` and `NaN` are not `null`, NaN equals NaN, 0 equals -0.
+ * Other objects (Date, Map, class instances, …) are compared with util.isDeepStrictEqual.
+ */
 export function sameData(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(asData(a), asData(b));
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+    return true;
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    const keysA = keys(a);
+    const keysB = keys(b);
+    if (keysA.length !== keysB.length || keysA.some((k, i) => k !== keysB[i])) return false;
+    return keysA.every((k) => sameData(a[k], b[k]));
+  }
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  return isDeepStrictEqual(a, b);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -192,8 +212,12 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   return { name: c.name, ok: true, input };
 }
 
-function verdictLines(report: CheckReport): string[] {
+function verdictLines(report: CheckReport, context: readonly string[] = []): string[] {
   const lines = [`🔎 Selbsttest „${report.functionName}“ – ${report.title} (${report.total} Fälle)`];
+  if (!report.ok && context.length > 0) {
+    lines.push("   Testdaten, auf die sich die Eingaben unten beziehen:");
+    for (const line of context) lines.push(`     ${line}`);
+  }
   report.cases.forEach((c, i) => {
     lines.push(`${c.ok ? "✅" : "❌"} ${i + 1}. ${c.name}`);
     if (c.ok) return;
@@ -212,7 +236,6 @@ function verdictLines(report: CheckReport): string[] {
 
 /** Runs `fn` against every case of `set`, prints the verdict and returns the report. */
 export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, options: CheckOptions = {}): Promise<CheckReport> {
-  const log = options.log ?? ((line: string) => console.log(line));
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   let cases: CaseOutcome[];
   if (typeof fn !== "function") {
@@ -235,7 +258,11 @@ export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, 
   // A notebook cell ending in `await checkX(fn)` displays the returned value with util.inspect; the
   // verdict is already printed, so the report shows as nothing there (its fields stay readable).
   Object.defineProperty(report, inspect.custom, { enumerable: false, value: () => "" });
-  for (const line of verdictLines(report)) log(line);
+  const lines = verdictLines(report, set.context);
+  // Under tslab every console.log is one message to Jupyter, and a burst of them can lose its tail when the
+  // kernel is busy; one call per verdict arrives whole.
+  if (options.log) for (const line of lines) options.log(line);
+  else console.log(lines.join("\n"));
   if (options.strict && !report.ok) throw new CheckFailedError(report);
   return report;
 }

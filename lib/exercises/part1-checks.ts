@@ -89,7 +89,7 @@ export function countWords(text: string): number {
 const LONG_HISTORY: ChatMessage[] = [
   sys("Du planst Reisen."),
   user("Ich heiße Max."),
-  bot("Hallo Max, schön dich!"),
+  bot("Hallo Max, freut mich!"),
   user("Ich mag Museen."),
   bot("Dann passt Wien gut dazu."),
   user("Wie heiße ich?"),

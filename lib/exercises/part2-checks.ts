@@ -161,12 +161,28 @@ const R: RetrievalResult[] = [
 ];
 
 function approx(expected: number) {
-  return (actual: unknown) =>
-    typeof actual === "number" && Math.abs(actual - expected) < 1e-9 ? undefined : `Erwartet wird der Anteil ${expected} (eine Zahl zwischen 0 und 1), bekommen ${showValue(actual)}.`;
+  return (actual: unknown) => {
+    if (typeof actual === "number" && Math.abs(actual - expected) < 1e-9) return undefined;
+    if (typeof actual !== "number" || Number.isNaN(actual)) return "Erwartet wird eine Zahl: der Anteil der Fragen mit Treffer (0 bis 1).";
+    if (actual > 1) return "Ein Anteil liegt zwischen 0 und 1 – ist das ein Prozentwert?";
+    return `Der Anteil stimmt nicht: erwartet ${expected}.`;
+  };
+}
+
+/** The shared results, one line per question, printed once above the cases when one fails. */
+const R_CONTEXT = R.map((r, i) => `R[${i}] = ${showValue(r)}`);
+
+/** The input of a case: `R` by name (R_CONTEXT shows it), other results in full. */
+function resultsInput(fn: string, results: RetrievalResult[], second: number): string {
+  return `${fn}(${results === R ? "R" : showValue(results)}, ${second})`;
 }
 
 function hitCase(name: string, results: RetrievalResult[], k: number, expected: number) {
-  return { name, args: [results, k] as [RetrievalResult[], number], expectation: String(expected), verify: approx(expected) };
+  return { name, args: [results, k] as [RetrievalResult[], number], input: resultsInput("hitAtK", results, k), expectation: String(expected), verify: approx(expected) };
+}
+
+function smallestCase(name: string, results: RetrievalResult[], target: number, expected: number | null) {
+  return { name, args: [results, target] as [RetrievalResult[], number], input: resultsInput("smallestK", results, target), expect: expected };
 }
 
 export const checkHitAtK = defineCheck<HitAtKFn>({
@@ -187,29 +203,29 @@ export const checkHitAtK = defineCheck<HitAtKFn>({
       0.5,
     ),
     hitCase("Keine Fragen → 0", [], 3, 0),
-    { name: "Eingabe bleibt unverändert", args: [R, 3], unchangedInput: true, expectation: "0.75", verify: approx(0.75) },
+    { ...hitCase("Eingabe bleibt unverändert", R, 3, 0.75), unchangedInput: true },
   ],
+  context: R_CONTEXT,
 });
 
 export const checkSmallestK = defineCheck<SmallestKFn>({
   functionName: "smallestK",
   title: "Das kleinste k, das reicht",
   cases: [
-    { name: "Ziel 0.25 wird schon mit k = 1 erreicht", args: [R, 0.25], expect: 1 },
-    { name: "Ziel 0.5 braucht k = 3 (k = 2 bringt noch nichts dazu)", args: [R, 0.5], expect: 3 },
-    { name: "Ziel genau erreicht (0.75 bei k = 3) zählt", args: [R, 0.75], expect: 3 },
-    { name: "Unerreichbares Ziel → null", args: [R, 0.8], expect: null },
-    { name: "Ziel 0 → k = 1 (k beginnt bei 1)", args: [R, 0], expect: 1 },
-    {
-      name: "Sucht bis zur längsten Ergebnisliste (Treffer erst auf Platz 6)",
-      args: [
-        [
-          { question: "a", retrieved: ["a1", "a2", "a3", "a4", "a5", "a6"], relevant: ["a6"] },
-          { question: "b", retrieved: ["b1"], relevant: ["b1"] },
-        ],
-        1,
+    smallestCase("Ziel 0.25 wird schon mit k = 1 erreicht", R, 0.25, 1),
+    smallestCase("Ziel 0.5 braucht k = 3 (k = 2 bringt noch nichts dazu)", R, 0.5, 3),
+    smallestCase("Ziel genau erreicht (0.75 bei k = 3) zählt", R, 0.75, 3),
+    smallestCase("Unerreichbares Ziel → null", R, 0.8, null),
+    smallestCase("Ziel 0 → k = 1 (k beginnt bei 1)", R, 0, 1),
+    smallestCase(
+      "Sucht bis zur längsten Ergebnisliste (Treffer erst auf Platz 6)",
+      [
+        { question: "a", retrieved: ["a1", "a2", "a3", "a4", "a5", "a6"], relevant: ["a6"] },
+        { question: "b", retrieved: ["b1"], relevant: ["b1"] },
       ],
-      expect: 6,
-    },
+      1,
+      6,
+    ),
   ],
+  context: R_CONTEXT,
 });

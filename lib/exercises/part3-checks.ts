@@ -1,6 +1,7 @@
 // Self-checks for Aufgabe 3 (MCP half-agent): one tool call out of messy model output, missing
 // required arguments, and the stored coordinates for a follow-up question.
 import { defineCheck } from "./check-runner.js";
+import { showValue } from "./show.js";
 
 /** One tool call as the half-agent format has it: {"tool": "<name>", "arguments": {…}}. */
 export interface ToolCall {
@@ -82,20 +83,36 @@ const WEATHER_SCHEMA = {
 const GEOCODE_SCHEMA = { type: "object", properties: { destination: { type: "string" } }, required: ["destination"] };
 const FULL = { lat: 41.39, lon: 2.17, start_date: "2025-06-01", end_date: "2025-06-02" };
 
+const SCHEMA_NAMES = new Map<unknown, string>([
+  [WEATHER_SCHEMA, "wetterSchema"],
+  [GEOCODE_SCHEMA, "geocodeSchema"],
+]);
+
+/** A case whose input names the shared schemas (printed once as context) instead of repeating them. */
+function missingCase(name: string, args: Record<string, unknown>, schema: Record<string, unknown>, expected: string[]) {
+  return {
+    name,
+    args: [args, schema] as [Record<string, unknown>, Record<string, unknown>],
+    input: `missingArguments(${showValue(args)}, ${SCHEMA_NAMES.get(schema) ?? showValue(schema)})`,
+    expect: expected,
+  };
+}
+
 export const checkMissingArguments = defineCheck<MissingArgumentsFn>({
   functionName: "missingArguments",
   title: "Fehlende Pflicht-Argumente finden",
   cases: [
-    { name: "Alles da → []", args: [FULL, WEATHER_SCHEMA], expect: [], unchangedInput: true },
-    { name: "Ein Pflichtfeld fehlt", args: [{ lat: 41.39, lon: 2.17, start_date: "2025-06-01" }, WEATHER_SCHEMA], expect: ["end_date"] },
-    { name: "Mehrere fehlen → in der Reihenfolge von required", args: [{ start_date: "2025-06-01" }, WEATHER_SCHEMA], expect: ["lat", "lon", "end_date"] },
-    { name: "null zählt als fehlend", args: [{ ...FULL, lon: null }, WEATHER_SCHEMA], expect: ["lon"] },
-    { name: "Leerer Text (auch nur Leerzeichen) zählt als fehlend", args: [{ destination: "  " }, GEOCODE_SCHEMA], expect: ["destination"] },
-    { name: "0 und false sind gültige Werte", args: [{ lat: 0, lon: 0, start_date: "2025-06-01", end_date: "2025-06-01", include_raw: false }, WEATHER_SCHEMA], expect: [] },
-    { name: "Optionale Felder (nicht in required) fehlen nie", args: [FULL, WEATHER_SCHEMA], expect: [] },
-    { name: "Schema ohne required → []", args: [{}, { type: "object", properties: { q: { type: "string" } } }], expect: [] },
-    { name: "Zusätzliche Argumente stören nicht", args: [{ destination: "Rom", land: "Italien" }, GEOCODE_SCHEMA], expect: [] },
+    { ...missingCase("Alles da → []", FULL, WEATHER_SCHEMA, []), unchangedInput: true },
+    missingCase("Ein Pflichtfeld fehlt", { lat: 41.39, lon: 2.17, start_date: "2025-06-01" }, WEATHER_SCHEMA, ["end_date"]),
+    missingCase("Mehrere fehlen → in der Reihenfolge von required", { start_date: "2025-06-01" }, WEATHER_SCHEMA, ["lat", "lon", "end_date"]),
+    missingCase("null zählt als fehlend", { ...FULL, lon: null }, WEATHER_SCHEMA, ["lon"]),
+    missingCase("Leerer Text (auch nur Leerzeichen) zählt als fehlend", { destination: "  " }, GEOCODE_SCHEMA, ["destination"]),
+    missingCase("0 und false sind gültige Werte", { lat: 0, lon: 0, start_date: "2025-06-01", end_date: "2025-06-01", include_raw: false }, WEATHER_SCHEMA, []),
+    missingCase("Optionale Felder (nicht in required) fehlen nie", FULL, WEATHER_SCHEMA, []),
+    missingCase("Schema ohne required → []", {}, { type: "object", properties: { q: { type: "string" } } }, []),
+    missingCase("Zusätzliche Argumente stören nicht", { destination: "Rom", land: "Italien" }, GEOCODE_SCHEMA, []),
   ],
+  context: [...SCHEMA_NAMES].map(([schema, name]) => `${name} = ${showValue(schema)}`),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -113,17 +130,43 @@ const WEATHER_ENTRY: HistoryEntry = {
   result: { lat: 40.4, lon: -3.7, days: [], source: "offline" },
 };
 
+const BARCELONA_OLD = geocodeEntry("Barcelona", 41.0, 2.0);
+// History entries shared by the cases: inputs name them, the verdict shows each once.
+const ENTRY_NAMES = new Map<HistoryEntry, string>([
+  [BARCELONA, "barcelona"],
+  [BARCELONA_OLD, "barcelonaAlt"],
+  [WEATHER_ENTRY, "wetter"],
+]);
+
+function historyCase(name: string, history: HistoryEntry[], destination: string, expected: { lat: number; lon: number } | null) {
+  const shown = history.map((entry) => ENTRY_NAMES.get(entry) ?? showValue(entry)).join(", ");
+  return {
+    name,
+    args: [history, destination] as [HistoryEntry[], string],
+    input: `coordinatesFromHistory([${shown}], ${showValue(destination)})`,
+    expect: expected,
+  };
+}
+
+const BCN_COORDINATES = { lat: 41.3874, lon: 2.1686 };
+
 export const checkCoordinatesFromHistory = defineCheck<CoordinatesFromHistoryFn>({
   functionName: "coordinatesFromHistory",
   title: "Koordinaten aus der Tool-Historie wiederverwenden",
   cases: [
-    { name: "Ein geocode-Ergebnis → nur lat und lon", args: [[BARCELONA], "Barcelona"], expect: { lat: 41.3874, lon: 2.1686 }, unchangedInput: true },
-    { name: "Ziel unabhängig von Groß-/Kleinschreibung und Leerzeichen", args: [[BARCELONA], "  barcelona "], expect: { lat: 41.3874, lon: 2.1686 } },
-    { name: "Andere Tools mit lat/lon zählen nicht (nur geocode)", args: [[WEATHER_ENTRY, BARCELONA], "Barcelona"], expect: { lat: 41.3874, lon: 2.1686 } },
-    { name: "Nur ein anderes Tool in der Historie → null", args: [[WEATHER_ENTRY], "Barcelona"], expect: null },
-    { name: "Fehlgeschlagene Aufrufe (error) werden übersprungen", args: [[{ tool: "geocode", arguments: { destination: "Barcelona" }, error: "Zeitüberschreitung" }], "Barcelona"], expect: null },
-    { name: "Gibt es mehrere, gilt das neueste Ergebnis", args: [[geocodeEntry("Barcelona", 41.0, 2.0), WEATHER_ENTRY, BARCELONA], "Barcelona"], expect: { lat: 41.3874, lon: 2.1686 } },
-    { name: "Anderes Ziel → null", args: [[BARCELONA], "Madrid"], expect: null },
-    { name: "Leere Historie → null", args: [[], "Barcelona"], expect: null },
+    { ...historyCase("Ein geocode-Ergebnis → nur lat und lon", [BARCELONA], "Barcelona", BCN_COORDINATES), unchangedInput: true },
+    historyCase("Ziel unabhängig von Groß-/Kleinschreibung und Leerzeichen", [BARCELONA], "  barcelona ", BCN_COORDINATES),
+    historyCase("Andere Tools mit lat/lon zählen nicht (nur geocode)", [WEATHER_ENTRY, BARCELONA], "Barcelona", BCN_COORDINATES),
+    historyCase("Nur ein anderes Tool in der Historie → null", [WEATHER_ENTRY], "Barcelona", null),
+    historyCase(
+      "Fehlgeschlagene Aufrufe (error) werden übersprungen",
+      [{ tool: "geocode", arguments: { destination: "Barcelona" }, error: "Zeitüberschreitung" }],
+      "Barcelona",
+      null,
+    ),
+    historyCase("Gibt es mehrere, gilt das neueste Ergebnis", [BARCELONA_OLD, WEATHER_ENTRY, BARCELONA], "Barcelona", BCN_COORDINATES),
+    historyCase("Anderes Ziel → null", [BARCELONA], "Madrid", null),
+    historyCase("Leere Historie → null", [], "Barcelona", null),
   ],
+  context: [...ENTRY_NAMES].map(([entry, name]) => `${name} = ${showValue(entry)}`),
 });

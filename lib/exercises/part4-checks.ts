@@ -1,6 +1,7 @@
 // Self-checks for Aufgabe 4 (plan executor): `$ref` resolution, the ids a call depends on, and which
 // planned calls are ready to run.
 import { defineCheck } from "./check-runner.js";
+import { showValue } from "./show.js";
 
 export type ResolveRefsFn = (value: unknown, results: Record<string, unknown>, user: Record<string, unknown>) => unknown;
 export type ReferencedIdsFn = (value: unknown) => string[] | Promise<string[]>;
@@ -29,14 +30,20 @@ const USER: Record<string, unknown> = {
   reise: { ziel: "Barcelona", tage: 3 },
 };
 
+// Every case runs against the same `results` and `user`; the verdict shows them once (context) and each
+// failing input only names them.
+const refArgs = (value: unknown) => [value, RESULTS, USER] as [unknown, Record<string, unknown>, Record<string, unknown>];
+const refInput = (value: unknown) => `resolveRefs(${showValue(value)}, results, user)`;
+
 function refCase(name: string, value: unknown, expected: unknown) {
-  return { name, args: [value, RESULTS, USER] as [unknown, Record<string, unknown>, Record<string, unknown>], expect: expected };
+  return { name, args: refArgs(value), input: refInput(value), expect: expected };
 }
 
 function refErrorCase(name: string, value: unknown, ref: string) {
   return {
     name,
-    args: [value, RESULTS, USER] as [unknown, Record<string, unknown>, Record<string, unknown>],
+    args: refArgs(value),
+    input: refInput(value),
     throws: { messageIncludes: [ref] },
     expectation: `ein Fehler (throw), dessen Meldung „${ref}“ nennt`,
   };
@@ -55,16 +62,15 @@ export const checkResolveRefs = defineCheck<ResolveRefsFn>({
     refCase("Zahl im Pfad = Index in einer Liste", { name: { $ref: "orte.spots.1.name" } }, { name: "Montjuïc" }),
     refCase("Ein Feld mit dem Wert null ist ein gültiges Ziel", { w: { $ref: "leer.wert" } }, { w: null }),
     {
-      name: "Normale Werte bleiben, wie sie sind; Eingabe wird nicht verändert",
-      args: [
+      ...refCase(
+        "Normale Werte bleiben, wie sie sind; Eingabe wird nicht verändert",
         { lat: { $ref: "geo_bcn.lat" }, lon: "$ref:geo_bcn.lon", start_date: "2025-06-01", radius_km: 5, include_raw: false, notiz: null },
-        RESULTS,
-        USER,
-      ],
-      expect: { lat: 41.3874, lon: 2.1686, start_date: "2025-06-01", radius_km: 5, include_raw: false, notiz: null },
+        { lat: 41.3874, lon: 2.1686, start_date: "2025-06-01", radius_km: 5, include_raw: false, notiz: null },
+      ),
       unchangedInput: true,
     },
     refCase("Verweise in Listen", { punkte: [{ $ref: "geo_bcn.lat" }, "$ref:geo_bcn.lon", 3] }, { punkte: [41.3874, 2.1686, 3] }),
+    refCase("null in Listen bleibt null (auch als Verweisziel), nicht undefined", { werte: [null, { $ref: "leer.wert" }, 0] }, { werte: [null, null, 0] }),
     refCase("Tief verschachtelte Objekte", { a: { b: { c: "$ref:user.today" } } }, { a: { b: { c: "2025-06-01" } } }),
     refCase("Text, der nur mittendrin „$ref:“ enthält, ist kein Verweis", { text: "Preis laut $ref:geo_bcn.lat" }, { text: "Preis laut $ref:geo_bcn.lat" }),
     refErrorCase("Unbekannte id → Fehler, der den Verweis nennt", { lat: { $ref: "geo_rom.lat" } }, "geo_rom.lat"),
@@ -75,6 +81,7 @@ export const checkResolveRefs = defineCheck<ResolveRefsFn>({
     refErrorCase("Keine Wanderung in den Prototyp: user.__proto__", { x: { $ref: "user.__proto__" } }, "user.__proto__"),
     refErrorCase("Eine id wie „constructor“ ist kein Tool-Ergebnis", { x: { $ref: "constructor.name" } }, "constructor.name"),
   ],
+  context: [`results = ${showValue(RESULTS)}`, `user = ${showValue(USER)}`],
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -118,26 +125,39 @@ const TWO_CITIES: PlannedCall[] = [
   { id: "vergleich", name: "compare", arguments: { links: { $ref: "wetter_a.aggregates" }, rechts: "$ref:wetter_b.aggregates" } },
 ];
 
+// The two plans are shared by the cases: inputs name them, the verdict shows them once (one call a line).
+const PLAN_NAMES = new Map<PlannedCall[], string>([
+  [CHAIN, "kette"],
+  [TWO_CITIES, "zweiStaedte"],
+]);
+
+function readyCase(name: string, calls: PlannedCall[], finished: string[], expected: string[]) {
+  return {
+    name,
+    args: [calls, finished] as [PlannedCall[], string[]],
+    input: `readyCalls(${PLAN_NAMES.get(calls) ?? showValue(calls)}, ${showValue(finished)})`,
+    expect: expected,
+  };
+}
+
 export const checkReadyCalls = defineCheck<ReadyCallsFn>({
   functionName: "readyCalls",
   title: "Welche Tools dürfen jetzt laufen?",
   cases: [
-    { name: "Kette, noch nichts fertig → nur geocode", args: [CHAIN, []], expect: ["geo_bcn"], unchangedInput: true },
-    { name: "Kette, geocode fertig → jetzt das Wetter", args: [CHAIN, ["geo_bcn"]], expect: ["wetter_bcn"] },
-    { name: "Alles fertig → nichts mehr zu tun", args: [CHAIN, ["geo_bcn", "wetter_bcn"]], expect: [] },
-    { name: "Zwei Städte, nichts fertig → beide geocodes gleichzeitig", args: [TWO_CITIES, []], expect: ["geo_a", "geo_b"] },
-    { name: "Ein geocode fertig → das andere und das passende Wetter (Plan-Reihenfolge)", args: [TWO_CITIES, ["geo_a"]], expect: ["geo_b", "wetter_a"] },
-    { name: "Ein Aufruf mit zwei Abhängigkeiten wartet auf beide", args: [TWO_CITIES, ["geo_a", "geo_b", "wetter_a"]], expect: ["wetter_b"] },
-    { name: "… und läuft, sobald beide fertig sind (Reihenfolge von finished egal)", args: [TWO_CITIES, ["wetter_b", "geo_b", "wetter_a", "geo_a"]], expect: ["vergleich"] },
-    {
-      name: "Verweise nur auf user.* → sofort bereit",
-      args: [[{ id: "geo_x", name: "geocode", arguments: { destination: "$ref:user.reise.ziel" } }], []],
-      expect: ["geo_x"],
-    },
-    {
-      name: "Verweis auf eine id, die nie fertig wird → nicht bereit",
-      args: [[{ id: "wetter_z", name: "get_weather", arguments: { lat: { $ref: "geo_z.lat" }, lon: { $ref: "geo_z.lon" } } }], ["geo_a"]],
-      expect: [],
-    },
+    { ...readyCase("Kette, noch nichts fertig → nur geocode", CHAIN, [], ["geo_bcn"]), unchangedInput: true },
+    readyCase("Kette, geocode fertig → jetzt das Wetter", CHAIN, ["geo_bcn"], ["wetter_bcn"]),
+    readyCase("Alles fertig → nichts mehr zu tun", CHAIN, ["geo_bcn", "wetter_bcn"], []),
+    readyCase("Zwei Städte, nichts fertig → beide geocodes gleichzeitig", TWO_CITIES, [], ["geo_a", "geo_b"]),
+    readyCase("Ein geocode fertig → das andere und das passende Wetter (Plan-Reihenfolge)", TWO_CITIES, ["geo_a"], ["geo_b", "wetter_a"]),
+    readyCase("Ein Aufruf mit zwei Abhängigkeiten wartet auf beide", TWO_CITIES, ["geo_a", "geo_b", "wetter_a"], ["wetter_b"]),
+    readyCase("… und läuft, sobald beide fertig sind (Reihenfolge von finished egal)", TWO_CITIES, ["wetter_b", "geo_b", "wetter_a", "geo_a"], ["vergleich"]),
+    readyCase("Verweise nur auf user.* → sofort bereit", [{ id: "geo_x", name: "geocode", arguments: { destination: "$ref:user.reise.ziel" } }], [], ["geo_x"]),
+    readyCase(
+      "Verweis auf eine id, die nie fertig wird → nicht bereit",
+      [{ id: "wetter_z", name: "get_weather", arguments: { lat: { $ref: "geo_z.lat" }, lon: { $ref: "geo_z.lon" } } }],
+      ["geo_a"],
+      [],
+    ),
   ],
+  context: [...PLAN_NAMES].flatMap(([calls, name]) => calls.map((call, i) => `${name}[${i}] = ${showValue(call)}`)),
 });

@@ -7,6 +7,12 @@ function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)} … (${text.length - max} Zeichen mehr)`;
 }
 
+// Values JSON cannot show are written as a marked string by the replacer and unquoted afterwards, so
+// `[undefined]` reads `[undefined]` (not `[null]`) and `{"a":Infinity}` is not `{"a":null}`.
+const MARK = "\u{E000}";
+const MARKED = new RegExp(`"${MARK}([^"${MARK}]*)${MARK}"`, "gu");
+const mark = (text: string) => `${MARK}${text}${MARK}`;
+
 /** One line for a value: JSON for JSON-like data, `undefined`, functions by name, otherwise util.inspect. */
 export function showValue(value: unknown, max = DEFAULT_MAX): string {
   if (value === undefined) return "undefined";
@@ -15,15 +21,16 @@ export function showValue(value: unknown, max = DEFAULT_MAX): string {
   if (typeof value === "bigint") return `${value}n`;
   try {
     const json = JSON.stringify(value, (_key, v: unknown) => {
-      if (v === undefined) return "‹undefined›";
-      if (typeof v === "function") return `‹Funktion ${(v as { name?: string }).name || ""}›`;
-      if (typeof v === "number" && !Number.isFinite(v)) return `‹${String(v)}›`;
+      if (v === undefined) return mark("undefined");
+      if (typeof v === "function") return mark(`‹Funktion ${(v as { name?: string }).name || "(ohne Namen)"}›`);
+      if (typeof v === "number" && !Number.isFinite(v)) return mark(String(v));
+      if (typeof v === "string" && v.includes(MARK)) throw new Error("marker inside a text");
       if (v instanceof Map || v instanceof Set) throw new Error("not JSON");
       return v;
     });
-    if (json !== undefined) return shorten(json, max);
+    if (json !== undefined) return shorten(json.replace(MARKED, "$1"), max);
   } catch {
-    // cyclic or not JSON-like: fall through to inspect
+    // cyclic, a BigInt inside, or not JSON-like: fall through to inspect
   }
   return shorten(inspect(value, { depth: 4, breakLength: Infinity }), max);
 }

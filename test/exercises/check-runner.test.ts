@@ -2,7 +2,22 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
-import { CheckFailedError, defineCheck, runChecks, sameData, type CheckSet } from "../../lib/exercises/index.js";
+import {
+  CheckFailedError,
+  checkCoordinatesFromHistory,
+  checkHitAtK,
+  checkMissingArguments,
+  checkReadyCalls,
+  checkResolveRefs,
+  checkSmallestK,
+  defineCheck,
+  runChecks,
+  sameData,
+  showValue,
+  type AnyFunction,
+  type CheckFunction,
+  type CheckSet,
+} from "../../lib/exercises/index.js";
 
 type Add = (a: number, b: number) => number | Promise<number>;
 
@@ -64,6 +79,17 @@ describe("runChecks", () => {
     assert.equal(report.failed, 2);
     assert.match(out.lines.join("\n"), /nach 50 ms nicht geantwortet/u);
     assert.ok(Date.now() - started < 5000, "bounded by the per-case time limit");
+  });
+
+  test("without a log option the whole verdict goes out in one console.log call (tslab sends each call as one message)", async (t) => {
+    const calls: unknown[][] = [];
+    t.mock.method(console, "log", (...args: unknown[]) => void calls.push(args));
+    await runChecks(addSet, (a, b) => a - b);
+    assert.equal(calls.length, 1);
+    const text = String(calls[0]?.[0]);
+    assert.match(text, /^🔎 Selbsttest „add“/u);
+    assert.match(text, /\n❌ 2\. negative Zahlen\n/u);
+    assert.match(text, /\nErgebnis: 0 von 2 Fällen bestanden/u);
   });
 
   test("async functions are awaited", async () => {
@@ -155,11 +181,88 @@ describe("runChecks", () => {
     assert.equal(JSON.parse(JSON.stringify(report)).passed, 2, "fields stay plain data");
   });
 
-  test("sameData compares as JSON data: key order and undefined fields do not matter", () => {
+  test("sameData: key order and undefined object fields do not matter", () => {
     assert.ok(sameData({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }));
     assert.ok(sameData({ a: 1, b: undefined }, { a: 1 }));
+    assert.ok(sameData(NaN, NaN));
+    assert.ok(sameData(0, -0));
     assert.ok(!sameData([1, 2], [2, 1]));
     assert.ok(!sameData(null, undefined));
     assert.ok(!sameData(1, "1"));
+    assert.ok(!sameData({ a: 1 }, [1]));
   });
+
+  test("sameData keeps apart what JSON blurs: Infinity/NaN vs null, undefined vs null in arrays", () => {
+    assert.ok(!sameData(Infinity, null));
+    assert.ok(!sameData(-Infinity, null));
+    assert.ok(!sameData(NaN, null));
+    assert.ok(!sameData({ k: Infinity }, { k: null }));
+    assert.ok(!sameData([undefined], [null]));
+    assert.ok(!sameData({ werte: [null, undefined] }, { werte: [null, null] }));
+    assert.ok(!sameData([undefined], []), "an undefined array element still counts");
+    assert.ok(!sameData({ a: null }, { a: undefined }), "null is a value, undefined a missing field");
+  });
+
+  test("a function returning Infinity where null is expected fails, and the verdict says Infinity", async () => {
+    type Find = (xs: number[]) => number | null;
+    const set: CheckSet<Find> = { functionName: "finde", title: "Finden", cases: [{ name: "nichts da → null", args: [[]], expect: null }] };
+    const out = collect();
+    const report = await runChecks(set, () => Infinity, { log: out.log });
+    assert.equal(report.ok, false);
+    assert.match(out.lines.join("\n"), /Erwartet: null\n {5}Bekommen: Infinity/u);
+    const listSet: CheckSet<(xs: number[]) => unknown[]> = { functionName: "liste", title: "Liste", cases: [{ name: "Liste mit null", args: [[1]], expect: [null] }] };
+    const nested = await runChecks(listSet, () => [undefined], { log: () => {} });
+    assert.equal(nested.ok, false);
+    assert.equal(nested.cases[0]?.actual, "[undefined]");
+  });
+
+  test("showValue shows undefined, Infinity and NaN inside data as they are (not as null or a string)", () => {
+    assert.equal(showValue([undefined, null, Infinity, -Infinity, NaN, "x"]), '[undefined,null,Infinity,-Infinity,NaN,"x"]');
+    assert.equal(showValue({ a: undefined, b: NaN }), '{"a":undefined,"b":NaN}');
+    assert.equal(showValue(Infinity), "Infinity");
+    assert.equal(showValue({ f: function rechne() {} }), '{"f":‹Funktion rechne›}');
+    assert.equal(showValue("Infinity"), '"Infinity"', "a text stays quoted");
+  });
+
+  test("context lines are printed once, above the cases, only when a case fails", async () => {
+    const set: CheckSet<Add> = { ...addSet, context: ["R = [1, 2, 3]"] };
+    const passing = collect();
+    await runChecks(set, (a, b) => a + b, { log: passing.log });
+    assert.ok(!passing.lines.some((l) => l.includes("R = [1, 2, 3]")), "nothing extra when all pass");
+    const failing = collect();
+    await runChecks(set, () => 0, { log: failing.log });
+    assert.equal(failing.lines.filter((l) => l.includes("R = [1, 2, 3]")).length, 1, "once per check, not per case");
+    const at = failing.lines.findIndex((l) => l.includes("R = [1, 2, 3]"));
+    const firstCase = failing.lines.findIndex((l) => l.startsWith("❌ 1."));
+    assert.ok(at > 0 && at < firstCase, "between the header and the first case");
+  });
+});
+
+describe("exercise verdicts stay readable", () => {
+  // A wrong function fails most cases; the shared data (results/user, schemas, R, plans, history entries)
+  // must show once, not per case.
+  const wrong: [string, CheckFunction<AnyFunction>, AnyFunction, RegExp][] = [
+    ["resolveRefs", checkResolveRefs as CheckFunction<AnyFunction>, (v: unknown) => v, /^resolveRefs\(\{"lat":\{"\$ref":"geo_rom\.lat"\}\}, results, user\)$/u],
+    ["missingArguments", checkMissingArguments as CheckFunction<AnyFunction>, () => [], /^missingArguments\(\{"start_date":"2025-06-01"\}, wetterSchema\)$/u],
+    ["hitAtK", checkHitAtK as CheckFunction<AnyFunction>, () => 0, /^hitAtK\(R, 3\)$/u],
+    ["smallestK", checkSmallestK as CheckFunction<AnyFunction>, () => 99, /^smallestK\(R, 0\.5\)$/u],
+    ["readyCalls", checkReadyCalls as CheckFunction<AnyFunction>, () => [], /^readyCalls\(zweiStaedte, \["geo_a"\]\)$/u],
+    ["coordinatesFromHistory", checkCoordinatesFromHistory as CheckFunction<AnyFunction>, () => null, /^coordinatesFromHistory\(\[barcelonaAlt, wetter, barcelona\], "Barcelona"\)$/u],
+  ];
+  for (const [name, check, fn, sampleInput] of wrong) {
+    test(`${name}: shared data printed once, failing inputs name it and stay short`, async () => {
+      const out = collect();
+      const report = await check(fn, { log: out.log });
+      assert.ok(report.failed >= 3);
+      const context = check.set.context ?? [];
+      assert.ok(context.length > 0, "the check has context lines");
+      for (const line of context) assert.equal(out.lines.filter((l) => l.includes(line)).length, 1, `printed once: ${line.slice(0, 40)}`);
+      const inputs = report.cases.filter((c) => !c.ok).map((c) => c.input);
+      assert.ok(inputs.some((i) => sampleInput.test(i)), `an input like ${sampleInput}; got ${inputs.join(" | ")}`);
+      for (const i of inputs) assert.ok(i.length <= 200, `input short: ${i}`);
+      const longest = context.reduce((a, b) => (a.length > b.length ? a : b));
+      const body = out.lines.filter((l) => !context.some((c) => l.includes(c))).join("\n");
+      assert.ok(!body.includes(longest.slice(longest.indexOf("=") + 2)), "the largest shared object is not repeated per case");
+    });
+  }
 });

@@ -100,6 +100,17 @@ describe("Teil 2 mutants", () => {
       return null;
     }, /längsten Ergebnisliste/u);
   });
+
+  test("smallestK that returns Infinity for an unreachable target (JSON would make it null)", async () => {
+    await failsOn(checkSmallestK, (results: RetrievalResult[], target: number) => {
+      const longest = Math.max(0, ...results.map((r) => r.retrieved.length));
+      for (let k = 1; k <= longest; k++) {
+        const share = results.filter((r) => r.retrieved.slice(0, k).some((id) => r.relevant.includes(id))).length / results.length;
+        if (share >= target) return k;
+      }
+      return Infinity;
+    }, /Unerreichbares Ziel/u);
+  });
 });
 
 describe("Teil 3 mutants", () => {
@@ -164,6 +175,27 @@ describe("Teil 4 mutants", () => {
       return value;
     };
     await failsOn(checkResolveRefs, resolve, /Prototyp|constructor/u);
+  });
+
+  test("resolveRefs that turns null into undefined (JSON would not see it inside a list)", async () => {
+    const resolve = (value: unknown, results: Record<string, unknown>, user: Record<string, unknown>): unknown => {
+      if (value === null || value === undefined) return undefined; // "nothing to resolve"
+      const ref = refOf(value);
+      if (ref !== undefined) {
+        const [root = "", ...path] = ref.split(".");
+        let cur: unknown = root === "user" ? user : Object.hasOwn(results, root) ? results[root] : undefined;
+        if (cur === undefined) throw new Error(`unbekannt: ${ref}`);
+        for (const p of path) {
+          if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, p)) throw new Error(`fehlt: ${ref}`);
+          cur = (cur as Record<string, unknown>)[p];
+        }
+        return cur ?? undefined;
+      }
+      if (Array.isArray(value)) return value.map((v) => resolve(v, results, user));
+      if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v, results, user)]));
+      return value;
+    };
+    await failsOn(checkResolveRefs, resolve, /null in Listen/u);
   });
 
   test("resolveRefs that only knows the object form", async () => {

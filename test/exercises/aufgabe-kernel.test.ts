@@ -1,0 +1,98 @@
+// The empty exercises fail under the real notebook kernel, too. One throwaway notebook holds the
+// // AUFGABE skeletons and self-check cells of aufgabe-1 … aufgabe-4 (no set-up cells: no model, no
+// server) and runs once under Jupyter + tslab; every self-check cell must print ❌ lines and its summary.
+// notebooks.test.ts proves the same under tsx; the notebook stage of `npm test` only proves that each
+// aufgabe-N runs without a crashing cell. One kernel start keeps this to about ten seconds.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { after, before, test } from "node:test";
+import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
+import { testEnvironment } from "../../scripts/test-env.js";
+import { EXERCISE_CHECKS } from "../../lib/exercises/index.js";
+import { CHECK_CALL, markerOf, notebookPairs, root } from "./notebook-cells.js";
+
+interface Output {
+  output_type: string;
+  name?: string;
+  text?: string | string[];
+}
+
+// Inside the project (git-ignored .cache), so the kernel finds node_modules; lib is linked in as notebooks/lib is.
+mkdirSync(join(root, ".cache"), { recursive: true });
+const dir = mkdtempSync(join(root, ".cache", "aufgaben-kernel-"));
+const file = join(dir, `.aufgaben-selbsttests-${process.pid}.ipynb`);
+const kept = join(root, ".cache", "notebooks", basename(file));
+
+// The checks and types the skeleton and check cells use, imported from the modules that define them:
+// the notebooks' own import cells go through lib/exercises/index, which also loads the set-up code (model,
+// RAG store, MCP client) – compiling all of that under tslab would cost far more than the checks themselves.
+const IMPORTS = `import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt, checkTrimHistory, type Turn } from "./lib/exercises/part1-checks";
+import type { ChatMessage } from "./lib/llm/types";
+import { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult } from "./lib/exercises/part2-checks";
+import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall, type HistoryEntry, type ToolCall } from "./lib/exercises/part3-checks";
+import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "./lib/exercises/part4-checks";`;
+
+/** One import cell, then the // AUFGABE skeletons and self-check cells of aufgabe-1 … aufgabe-4 in order. */
+function combinedCells(): { source: string; checkedFunction?: string }[] {
+  const cells: { source: string; checkedFunction?: string }[] = [{ source: IMPORTS }];
+  for (const { exercise } of notebookPairs()) {
+    for (const cell of exercise.cells) {
+      if (cell.type !== "code") continue;
+      if (markerOf(cell) === "task") {
+        cells.push({ source: cell.source });
+      } else {
+        const call = CHECK_CALL.exec(cell.source.trim());
+        if (call) cells.push({ source: cell.source, checkedFunction: call[2] });
+      }
+    }
+  }
+  return cells;
+}
+
+const cells = combinedCells();
+let result: NotebookResult;
+let outputs: string[];
+
+before(async () => {
+  // As in the real notebooks, the last self-check is not the last cell.
+  const all = [...cells, { source: 'console.log("Ende.");' }];
+  const nb = {
+    cells: all.map((c, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source: c.source })),
+    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  writeFileSync(file, JSON.stringify(nb));
+  symlinkSync(join(root, "lib"), join(dir, "lib")); // as notebooks/lib: the cells import "./lib/…"
+  result = await runNotebook(root, file, await testEnvironment({ tinyModels: false }), true);
+  const executed = existsSync(kept) ? (JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs?: Output[] }[] }) : { cells: [] };
+  outputs = executed.cells.map((c) =>
+    (c.outputs ?? [])
+      .filter((o) => o.output_type === "stream" && o.name === "stdout")
+      .map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? "")))
+      .join(""),
+  );
+});
+
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(kept, { force: true });
+});
+
+test("the combined skeleton notebook runs under tslab without a failing cell", () => {
+  assert.deepEqual(result.failures, [], result.failures.map((f) => `cell ${f.cell}: ${f.error}`).join("\n"));
+  assert.equal(outputs.length, cells.length + 1, "the executed notebook was read back");
+});
+
+test("every self-check cell prints its header, ❌ lines and the summary for the empty skeleton", () => {
+  const checked = cells.flatMap((c, i) => (c.checkedFunction ? [{ fn: c.checkedFunction, text: outputs[i] ?? "" }] : []));
+  const tasks = Object.values(EXERCISE_CHECKS).flatMap((checks) => checks.map((c) => c.set.functionName));
+  assert.deepEqual(checked.map((c) => c.fn), tasks, "one self-check cell per task of aufgabe-1 … aufgabe-4, in order");
+  for (const { fn, text } of checked) {
+    assert.match(text, new RegExp(`^🔎 Selbsttest „${fn}“`, "mu"), `${fn}: header printed`);
+    assert.match(text, /^❌ \d+\. /mu, `${fn}: at least one ❌ line`);
+    assert.match(text, /^ {5}Eingabe: {2}\S/mu, `${fn}: a failing case shows its input`);
+    assert.match(text, /^Ergebnis: \d+ von \d+ Fällen bestanden, [1-9]\d* fehlgeschlagen/mu, `${fn}: summary with failures`);
+  }
+});
