@@ -28,7 +28,8 @@ export interface PullOptions {
   llm: ModelChoice | undefined;
   /** Whether to fetch the embedding model (false with --no-embedding). */
   embedding: boolean;
-  embeddingDtype: EmbeddingDtype;
+  /** Undefined: the default (q8), or fp32 weights that are already there. */
+  embeddingDtype: EmbeddingDtype | undefined;
   list: boolean;
 }
 
@@ -73,8 +74,8 @@ export function parsePullArgs(argv: string[]): PullOptions {
   const id = positionals[0] ?? MODEL_CHOICES[0]?.id;
   const choice = MODEL_CHOICES.find((m) => m.id === id);
   if (!choice) throw new PullUsageError(`Unbekanntes Modell "${id}". Wähle eines von / choose one of: ${MODEL_CHOICES.map((m) => m.id).join(", ")}`);
-  const dtype = values["embedding-dtype"] ?? DEFAULT_EMBEDDING_DTYPE;
-  if (!(EMBEDDING_DTYPES as string[]).includes(dtype)) {
+  const dtype = values["embedding-dtype"];
+  if (dtype !== undefined && !(EMBEDDING_DTYPES as string[]).includes(dtype)) {
     throw new PullUsageError(`Unbekannter --embedding-dtype "${dtype}"; erlaubt / allowed: ${EMBEDDING_DTYPES.join(", ")}.`);
   }
   if (values["no-embedding"] && values["embedding-dtype"] !== undefined) {
@@ -83,7 +84,7 @@ export function parsePullArgs(argv: string[]): PullOptions {
   return {
     llm: values["embedding-only"] ? undefined : choice,
     embedding: !values["no-embedding"],
-    embeddingDtype: dtype as EmbeddingDtype,
+    embeddingDtype: dtype as EmbeddingDtype | undefined,
     list: values.list || values.help,
   };
 }
@@ -178,16 +179,16 @@ export async function main(argv: string[]): Promise<number> {
   if (embedding && !embeddingMissing) console.log(`Schon vorhanden / already there: ${embedding.dir} (${embedding.model}, dtype ${embedding.dtype})`);
   if (!llmMissing && !embeddingMissing) return 0;
 
-  if (config.modelsOffline) {
-    console.error(offlineMessage(llmMissing ? llm : undefined, embeddingMissing ? embedding : undefined));
-    return 1;
-  }
   if (embedding && embeddingMissing && !embedding.downloadable) {
     console.error(
       `EMBEDDING_MODEL zeigt auf den lokalen Ordner ${embedding.dir}; dort fehlt: ${embedding.missing.join(", ")}.\n` +
         `  → Die Dateien dorthin kopieren, oder EMBEDDING_MODEL auf eine Modell-ID setzen (z. B. Xenova/paraphrase-multilingual-MiniLM-L12-v2).\n` +
         `EMBEDDING_MODEL is a local folder (${embedding.dir}) missing ${embedding.missing.join(", ")}; a local folder is not downloaded.`,
     );
+    return 1;
+  }
+  if (config.modelsOffline) {
+    console.error(offlineMessage(llmMissing ? llm : undefined, embeddingMissing ? embedding : undefined));
     return 1;
   }
   let ok = true;

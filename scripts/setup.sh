@@ -51,14 +51,15 @@ fi
 step "npm dependencies"
 lock_hash=$(node -e 'const c=require("crypto");process.stdout.write(c.createHash("sha256").update(require("fs").readFileSync("package-lock.json")).digest("hex"))')
 stamp=node_modules/.setup-lock-hash
-npm_major=$(npm --version | cut -d. -f1)
+# npm reads "allowScripts" from 11.16 on; older versions run every install script.
+npm_honours_allow_scripts=$(npm --version | awk -F. '{ print ($1 > 11 || ($1 == 11 && $2 >= 16)) ? "yes" : "no" }')
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_hash" ]; then
   echo "node_modules up to date"
-elif [ "$npm_major" -ge 11 ]; then
+elif [ "$npm_honours_allow_scripts" = yes ]; then
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
   echo "$lock_hash" > "$stamp"
 else
-  # npm <= 10 ignores "allowScripts" and would run every install script (faiss-node's downloads from
+  # This npm ignores "allowScripts" and would run every install script (faiss-node's downloads from
   # GitHub). Apply the same decisions by hand: no scripts, then only the allowed ones (esbuild).
   echo "npm $(npm --version) ignores allowScripts: installing with --ignore-scripts, then running the allowed ones"
   ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --ignore-scripts

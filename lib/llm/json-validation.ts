@@ -62,7 +62,8 @@ export const RETRY_TEMPERATURE = 0.7;
 /**
  * Asks `generate` for JSON text until the value matches `schema`, at most `attempts` times. The first
  * attempt uses the caller's sampling; each retry uses a new seed and at least RETRY_TEMPERATURE, because
- * the default (temperature 0, greedy) would reproduce the same invalid output. Model output is
+ * node-llama-cpp's default (temperature 0, greedy) would reproduce the same invalid output. A higher
+ * explicit temperature is kept (an HTTP server's own default may be higher, too). Model output is
  * untrusted: ajv on the caller's schema decides. Throws LlmOutputError with the last output and reason.
  */
 export async function generateValidJson<T>(

@@ -102,8 +102,9 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   }
   let model: LlamaModel | undefined;
   let context: LlamaContext | undefined;
-  const vramBefore = (await llama.getVramState()).used;
+  let vramBefore: number;
   try {
+    vramBefore = (await llama.getVramState()).used;
     model = await loadModelWithFallback(llama, modelPath, options.gpuLayers ?? config.llmGpuLayers, notes);
     const totalLayers = model.fileInsights.totalLayers;
     if (llama.gpu !== false && model.gpuLayers < totalLayers) {

@@ -268,12 +268,16 @@ export function embeddingModelFiles(options: { model?: string; dtype?: Embedding
   const config = loadConfig();
   const model = options.model ?? config.embeddingModel;
   const modelsDir = options.modelsDir ? resolve(config.root, options.modelsDir) : config.modelsDir;
-  const dtype = options.dtype ?? DEFAULT_EMBEDDING_DTYPE;
-  if (!(dtype in DTYPE_FILES)) throw new RagInputError(`Unbekannter dtype "${String(dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`, dtype);
+  if (options.dtype !== undefined && !(options.dtype in DTYPE_FILES)) {
+    throw new RagInputError(`Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`, options.dtype);
+  }
   const asPath = resolve(config.root, model);
   const isPath = looksLikePath(model) || (existsSync(asPath) && statSync(asPath).isDirectory());
   if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [join(modelsDir, model)], "weder Ordner noch gültige Modell-ID");
   const dir = isPath ? asPath : join(modelsDir, model);
+  // Without an explicit dtype, fp32 weights that are already there do (as in createEmbedder's pickDtype).
+  const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
+  const dtype = options.dtype ?? (!has(DEFAULT_EMBEDDING_DTYPE) && has("fp32") ? "fp32" : DEFAULT_EMBEDDING_DTYPE);
   const required = [...REQUIRED_MODEL_FILES, `onnx/${DTYPE_FILES[dtype]}`];
   return { model, dir, dtype, required, missing: required.filter((f) => !existsSync(join(dir, f))), downloadable: !isPath };
 }

@@ -172,27 +172,43 @@ const CLOSING_MARK_END = /[.!?…]+["“”»«’')\]]+(?=\s+[„"»«([]?\p{Lu
 /** The word after a number's period, if it stands alone (followed by white space, punctuation or the end). */
 const NEXT_WORD = /^\s+(\p{L}+)(?=[\s,;:.!?…]|$)/u;
 
+/** Whether `before` leaves a bracket or a „…“ / »…« quote open (a cut there would split the pair). */
+function insideOpenPair(before: string): boolean {
+  const count = (ch: string) => before.split(ch).length - 1;
+  return count("(") > count(")") || count("„") > count("“") || count("»") > count("«");
+}
+
+/**
+ * Whether "<number>. <Word>" ends a sentence because <Word> starts sentences but never follows an
+ * ordinal ("meist 4. Die Jungen …"). Not for a list item with nothing before it ("1. Die …"), inside
+ * brackets or quotes, or in an enumeration (more than one "<number>. <Capital>" in the sentence:
+ * "Schritte: 1. Den Ofen vorheizen, 2. Den Teig kneten.").
+ */
+function endsBeforeStartWord(slice: string, at: number, end: number, numberEnds: number): boolean {
+  const nextWord = NEXT_WORD.exec(slice.slice(end))?.[1];
+  if (nextWord === undefined || !SENTENCE_START_WORDS.has(nextWord)) return false;
+  const before = slice.slice(0, at);
+  return numberEnds === 1 && /[\p{L}\p{N}]/u.test(before) && !insideOpenPair(before);
+}
+
 /**
  * Splits where sentence-splitter keeps going: after a year, a labelled number ("… 1958. Danach",
- * "Heft Nr. 27. Sie …") or a number followed by a word that starts sentences but never follows an
- * ordinal ("meist 4. Die Jungen …"); other numbers before a capital are ordinals ("am 3. Mai",
- * "der 2. Platz"). A number with no word before it in the sentence (a list item "1. Die …") is never
- * cut off. Also splits after a sentence end followed by a closing quote or bracket ("… geht.“ Dann …").
+ * "Heft Nr. 27. Sie …") or before a sentence-starting word (endsBeforeStartWord); other numbers
+ * before a capital are ordinals ("am 3. Mai", "der 2. Platz"). Also splits after a sentence end
+ * followed by a closing quote or bracket ("… geht.“ Dann …").
  */
 function splitMissedEnds(text: string, r: Range): Range[] {
   const slice = text.slice(r.start, r.end);
   const cuts: number[] = [];
-  for (const m of slice.matchAll(NUMBER_END)) {
+  const numberEnds = [...slice.matchAll(NUMBER_END)];
+  for (const m of numberEnds) {
     const digits = m[1] ?? "";
     const at = m.index ?? 0;
     const end = at + m[0].length;
-    if (!/[\p{L}\p{N}]/u.test(slice.slice(0, at))) continue;
     const label = lastWord(slice, at, 0);
     const isYear = digits.length === 4;
     const isLabelled = NUMBER_LABELS.includes(label) || STREET_SUFFIX.test(label);
-    const nextWord = NEXT_WORD.exec(slice.slice(end))?.[1];
-    const startsSentence = nextWord !== undefined && SENTENCE_START_WORDS.has(nextWord);
-    if (isYear || isLabelled || startsSentence) cuts.push(end);
+    if (isYear || isLabelled || endsBeforeStartWord(slice, at, end, numberEnds.length)) cuts.push(end);
   }
   for (const m of slice.matchAll(CLOSING_MARK_END)) cuts.push((m.index ?? 0) + m[0].length);
   if (cuts.length === 0) return [r];

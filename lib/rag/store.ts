@@ -13,6 +13,7 @@ import { loadCorpus } from "./corpus.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.js";
 import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 import type { ProgressMode } from "./progress.js";
+import { GERMAN_LANGUAGE, MULTI_PART_ABBREVIATIONS, NUMBER_LABELS, SENTENCE_START_WORDS, STREET_SUFFIX } from "./german-abbreviations.js";
 import { splitSentences } from "./sentences.js";
 import { DEFAULT_HNSW_EF_SEARCH, VectorIndex, type IndexKind } from "./vector-index.js";
 
@@ -149,21 +150,33 @@ export interface ChunkingPipeline {
   splitSentences: (text: string) => string[];
   chunkDocuments: (documents: readonly CorpusDocument[], options: Omit<ChunkingOptions, "document">) => Chunk[];
   searchText: (chunk: Chunk, embedHeadings: boolean) => string;
+  /** The splitter's rule tables, hashed as they are: a rule the probe text does not exercise still counts. */
+  rules: unknown;
 }
+
+const SPLITTER_RULES = {
+  language: GERMAN_LANGUAGE,
+  multiPart: MULTI_PART_ABBREVIATIONS,
+  numberLabels: NUMBER_LABELS,
+  startWords: [...SENTENCE_START_WORDS],
+  street: STREET_SUFFIX.source,
+};
 
 let defaultChunkingFingerprint: string | undefined;
 
 /**
- * A hash of what the sentence splitter and chunker make of a fixed German probe text (sentences,
- * chunk texts, offsets, headings, embedded text). A kit update that moves a sentence or chunk
- * boundary changes it, so stores cached by older code are rebuilt instead of silently reused.
+ * A hash of the splitter's rule tables and of what the sentence splitter and chunker make of a fixed
+ * German probe text (sentences, chunk texts, offsets, headings, embedded text). A kit update that
+ * changes a rule table or moves a boundary in the probe changes it, so stores cached by older code are
+ * rebuilt instead of silently reused. (A code change that the probe does not exercise is not seen.)
  */
 export function chunkingFingerprint(pipeline: Partial<ChunkingPipeline> = {}): string {
   const isDefault = Object.keys(pipeline).length === 0;
   if (isDefault && defaultChunkingFingerprint) return defaultChunkingFingerprint;
-  const p: ChunkingPipeline = { splitSentences, chunkDocuments, searchText, ...pipeline };
+  const p: ChunkingPipeline = { splitSentences, chunkDocuments, searchText, rules: SPLITTER_RULES, ...pipeline };
   const documents = [{ name: "probe.md", text: CHUNKING_PROBE }];
   const behaviour = {
+    rules: p.rules,
     sentences: p.splitSentences(CHUNKING_PROBE),
     chunks: PROBE_CHUNKINGS.map((options) => p.chunkDocuments(documents, options).map((c) => [c, p.searchText(c, true)])),
   };

@@ -27,7 +27,7 @@ export interface VectorIndexOptions {
 }
 
 /**
- * Default HNSW efSearch. bench/rag-faiss.bench.ts on 100k synthetic 384-d vectors (one run, 50 queries,
+ * Default HNSW efSearch. bench/rag-faiss.bench.ts on 100k synthetic 384-d vectors (50 queries,
  * recall@5 against exact search, two runs): FAISS' default 16 → 0.81, 64 → 0.94, 128 → 0.98, at 0.6–0.7 ms
  * per query (100–140× the JS loop). On workshop-sized corpora the extra cost is well under a millisecond.
  */

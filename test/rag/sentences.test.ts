@@ -57,6 +57,17 @@ test("ordinals before nouns and adjectives stay inside the sentence; list number
   for (const [text, expected] of ordinals) assert.deepEqual(splitSentences(text), expected, text);
 });
 
+test("enumerations, brackets and quotes keep a number before a function word inside the sentence", () => {
+  const kept: Array<[string, string[]]> = [
+    ["Schritte: 1. Den Ofen vorheizen, 2. Den Teig kneten.", ["Schritte: 1. Den Ofen vorheizen, 2. Den Teig kneten."]],
+    ["Die Route (Etappe 3. Die steile) ist lang. Sie lohnt sich.", ["Die Route (Etappe 3. Die steile) ist lang.", "Sie lohnt sich."]],
+    ["Er sagte: „Wir waren 3. Die anderen kamen später.“ Dann ging er.", ["Er sagte: „Wir waren 3. Die anderen kamen später.“", "Dann ging er."]],
+  ];
+  for (const [text, expected] of kept) assert.deepEqual(splitSentences(text), expected, text);
+  // A year still ends a sentence wherever it stands.
+  assert.deepEqual(splitSentences("1958. Danach kam die Wende."), ["1958.", "Danach kam die Wende."]);
+});
+
 test("blank lines, headings and list items end sentences; a single line break does not", () => {
   const text = "# Titel\n\n## Lebensraum\nDas Tier lebt\nim Wald. Es ist scheu\n\n- erster Punkt\n- zweiter Punkt. Noch einer.";
   assert.deepEqual(splitSentences(text), [

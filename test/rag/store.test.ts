@@ -1,4 +1,5 @@
 // The RAG store end to end on real components: tiny ONNX model, FAISS, files in a temp folder.
+import { GERMAN_LANGUAGE, MULTI_PART_ABBREVIATIONS, NUMBER_LABELS, SENTENCE_START_WORDS, STREET_SUFFIX } from "../../lib/rag/german-abbreviations.js";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -142,6 +143,12 @@ test("the chunking fingerprint follows the splitter's behaviour; a changed finge
   assert.notEqual(older, current, "a moved sentence boundary must change the fingerprint");
   const otherHeadingJoin = chunkingFingerprint({ searchText: (c) => `${c.metadata.headings.join(" / ")}\n${c.text}` });
   assert.notEqual(otherHeadingJoin, current, "the embedded text's format is part of it");
+  // A rule the probe text never exercises (one more sentence-start word) still changes it.
+  const startWords = [...SENTENCE_START_WORDS, "Mal"];
+  const moreRules = chunkingFingerprint({
+    rules: { language: GERMAN_LANGUAGE, multiPart: MULTI_PART_ABBREVIATIONS, numberLabels: NUMBER_LABELS, startWords, street: STREET_SUFFIX.source },
+  });
+  assert.notEqual(moreRules, current, "a changed rule table must change the fingerprint");
 
   const cacheDir = join(tmp.dir, "cache-chunker");
   const built = await openRagStore({ documents, embedder, cacheDir, chunkingFingerprint: older });

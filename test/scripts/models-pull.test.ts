@@ -1,7 +1,7 @@
 // `npm run models:pull`: argument parsing, the MODELS_OFFLINE=1 check, and the embedding-model download
 // as a real subprocess against a fake Hugging Face hub on 127.0.0.1 (no internet involved).
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DEFAULT_LLM_FILE } from "../../lib/config.js";
@@ -26,7 +26,7 @@ test("arguments: LLM and embedding model by default; --no-embedding, --embedding
   const all = parsePullArgs([]);
   assert.equal(all.llm?.id, MODEL_CHOICES[0]?.id);
   assert.equal(all.embedding, true);
-  assert.equal(all.embeddingDtype, "q8");
+  assert.equal(all.embeddingDtype, undefined, "default: q8, or fp32 weights already there");
   assert.equal(all.list, false);
 
   const llmOnly = parsePullArgs(["llama-3.2-3b", "--no-embedding"]);
@@ -83,6 +83,17 @@ test("MODELS_OFFLINE=1: fails at once, saying in German and English which files 
     const fp16 = await runScript("models-pull.ts", ["--embedding-only", "--embedding-dtype", "fp16"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(fp16.code, 1);
     assert.ok(fp16.stderr.includes(join(embeddingDir, "onnx", "model_fp16.onnx")), fp16.stderr);
+    // Only fp32 weights copied: the embedder uses them, so nothing is missing (no q8 download).
+    rmSync(join(embeddingDir, "onnx", "model_quantized.onnx"));
+    const fp32Only = await runScript("models-pull.ts", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    assert.equal(fp32Only.code, 0, fp32Only.stderr);
+    assert.match(fp32Only.stdout, /dtype fp32/);
+    // A local folder (EMBEDDING_MODEL=path) with files missing: copy advice, not "unset MODELS_OFFLINE".
+    rmSync(join(embeddingDir, "tokenizer.json"));
+    const local = await runScript("models-pull.ts", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1", EMBEDDING_MODEL: embeddingDir }));
+    assert.equal(local.code, 1);
+    assert.match(local.stderr, /zeigt auf den lokalen Ordner/);
+    assert.doesNotMatch(local.stderr, /MODELS_OFFLINE=1 ist gesetzt/);
   } finally {
     tmp.cleanup();
   }
