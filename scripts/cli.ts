@@ -7,6 +7,7 @@ import {
   McpConnectionError,
   RagError,
   SCHEDULE_MODES,
+  SCHEDULE_MODE_LABELS,
   TravelServerStartError,
   connectTravelClient,
   describeAgentEvent,
@@ -29,15 +30,15 @@ Optionen:
   --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
   --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
   --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
-  --mode <m>               Ausführung der Tools: dependency (nach Abhängigkeiten, Standard),
-                           step-parallel (Schritt für Schritt, parallel) oder sequential (nacheinander)
+  --mode <m>               Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),
+                           step-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})
   --trace <datei.json>     kompletten Ablauf als JSON speichern
   --rag-k <n>              so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)
   --rag-min-score <s>      nur Textstellen mit Ähnlichkeit ≥ s (Standard 0.35)
   -h, --help               diese Hilfe
 
-Das heutige Datum (für den Prompt und user.today) ist das lokale Datum;
-TRAVEL_TODAY=JJJJ-MM-TT legt es fest (wie beim Reise-Server).
+Das heutige Datum (für den Prompt, user.today und den gestarteten Reise-Server)
+ist das lokale Datum; TRAVEL_TODAY=JJJJ-MM-TT legt es fest.
 
 Beispiel: npm start -- "Wie ist heute das Wetter in Barcelona?"`;
 
@@ -50,7 +51,9 @@ class UsageError extends Error {
 function germanParseArgsError(error: unknown): UsageError | undefined {
   const code = (error as { code?: unknown }).code;
   if (!(error instanceof TypeError) || typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return undefined;
-  const option = /'(-[^' ]*)/.exec(error.message)?.[1] ?? "";
+  // Node quotes the option as '--model' or, with a short alias, as '-h, --help': name the long form.
+  const quoted = /'(-[^']*)'/.exec(error.message)?.[1] ?? "";
+  const option = quoted.split(/[\s,]+/).filter((t) => t.startsWith("-")).at(-1) ?? "";
   switch (code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return new UsageError(`Unbekannte Option "${option}". Eine Frage, die mit "-" beginnt, gehört hinter "--".`);
@@ -156,7 +159,8 @@ async function main(): Promise<number> {
   let client: McpToolClient | undefined;
   try {
     // Model and travel server start in parallel; both take a moment.
-    const serverStart = startTravelServer({ offline: args.offline || undefined });
+    // The server gets the CLI's date: on its own it would use the UTC date, which differs near midnight.
+    const serverStart = startTravelServer({ offline: args.offline || undefined, env: { TRAVEL_TODAY: today } });
     serverStart.catch(() => {}); // handled below; avoids an unhandled rejection while the model loads
     try {
       llm = await loadLlm(args.model ? { modelPath: args.model } : {});

@@ -43,7 +43,22 @@ function typeText(type: unknown): string {
     .join(" oder ");
 }
 
-const quoted = (values: unknown) => (Array.isArray(values) ? values.map((v) => `"${String(v)}"`).join(", ") : `"${String(values)}"`);
+/** ["a", "b", "c"] → `"a", "b" und "c"`. */
+function quotedList(names: readonly string[]): string {
+  const q = names.map((n) => `"${n}"`);
+  return q.length <= 1 ? (q[0] ?? "") : `${q.slice(0, -1).join(", ")} und ${q.at(-1)}`;
+}
+
+/** ajv reports the missing dependencies as one joined string "b, c" (`deps`), or one `missingProperty`. */
+function dependencyNames(params: Record<string, unknown>): string[] {
+  const deps = params.deps;
+  if (Array.isArray(deps)) return deps.map(String);
+  if (typeof deps === "string" && deps !== "") return deps.split(", ");
+  return [String(params.missingProperty)];
+}
+
+/** 1 → "1 Eintrag", 2 → "2 Einträge" (singular only for exactly one). */
+const count = (n: unknown, singular: string, plural: string) => `${String(n)} ${Number(n) === 1 ? singular : plural}`;
 
 /**
  * A German message for one ajv error. Covers the validation keywords of JSON Schema draft-07 and
@@ -94,18 +109,17 @@ function germanIssue(error: ErrorObject): ArgumentIssue {
       message = `${field} hat nicht das verlangte Muster ${String(p.pattern)}.`;
       break;
     case "minItems":
-      message = `${field} braucht mindestens ${String(p.limit)} Einträge.`;
+      message = `${field} braucht mindestens ${count(p.limit, "Eintrag", "Einträge")}.`;
       break;
     case "maxItems":
     case "additionalItems":
-      message = `${field} darf höchstens ${String(p.limit)} Einträge haben.`;
+    case "unevaluatedItems":
+      message = `${field} darf höchstens ${count(p.limit, "Eintrag", "Einträge")} haben.`;
       break;
     case "items":
       // 2020-12: `items: false` after prefixItems limits the length.
-      message = p.limit !== undefined ? `${field} darf höchstens ${String(p.limit)} Einträge haben.` : `${field}: ein Eintrag passt nicht zum Schema.`;
-      break;
-    case "unevaluatedItems":
-      message = `${field} darf höchstens ${String(p.len)} Einträge haben.`;
+      message =
+        p.limit !== undefined ? `${field} darf höchstens ${count(p.limit, "Eintrag", "Einträge")} haben.` : `${field}: ein Eintrag passt nicht zum Schema.`;
       break;
     case "uniqueItems":
       message = `${field} darf keine doppelten Einträge haben (Eintrag ${String(p.j)} und ${String(p.i)} sind gleich).`;
@@ -114,17 +128,17 @@ function germanIssue(error: ErrorObject): ArgumentIssue {
       message =
         p.maxContains !== undefined
           ? `${field} braucht zwischen ${String(p.minContains)} und ${String(p.maxContains)} passende Einträge.`
-          : `${field} braucht mindestens ${String(p.minContains ?? 1)} passenden Eintrag.`;
+          : `${field} braucht mindestens ${count(p.minContains ?? 1, "passenden Eintrag", "passende Einträge")}.`;
       break;
     case "minProperties":
-      message = `${field} braucht mindestens ${String(p.limit)} Felder.`;
+      message = `${field} braucht mindestens ${count(p.limit, "Feld", "Felder")}.`;
       break;
     case "maxProperties":
-      message = `${field} darf höchstens ${String(p.limit)} Felder haben.`;
+      message = `${field} darf höchstens ${count(p.limit, "Feld", "Felder")} haben.`;
       break;
     case "dependencies":
     case "dependentRequired":
-      message = `Wenn "${inside(p.property)}" angegeben ist, braucht es auch ${quoted(p.deps ?? p.missingProperty)}.`;
+      message = `Wenn "${inside(p.property)}" angegeben ist, braucht es auch ${quotedList(dependencyNames(p).map(inside))}.`;
       break;
     case "propertyNames":
       message = `${field}: der Feldname "${String(p.propertyName)}" ist nicht erlaubt.`;

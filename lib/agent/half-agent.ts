@@ -93,8 +93,17 @@ export interface UnsupportedArgument {
 /** Numbers as written in a text: "41.39", "-9.14", German "41,39"; the "-" in "2025-07-01" is no sign. */
 const NUMBER_IN_TEXT = /(?<!\d)-?\d+(?:[.,]\d+)?/g;
 
+/**
+ * Every number in `text`. A comma is ambiguous ("41,39" is a German decimal, "[1,2]" a list), so
+ * "a,b" counts as a,b and also as the two integers a and b.
+ */
 function numbersIn(text: string): Set<number> {
-  return new Set((text.match(NUMBER_IN_TEXT) ?? []).map((n) => Number(n.replace(",", "."))));
+  const out = new Set<number>();
+  for (const n of text.match(NUMBER_IN_TEXT) ?? []) {
+    out.add(Number(n.replace(",", ".")));
+    if (n.includes(",")) for (const part of n.split(",")) out.add(Number(part));
+  }
+  return out;
 }
 
 /**

@@ -16,7 +16,7 @@ export class ToolReportedError extends Error {
 export class UnknownToolError extends Error {
   override name = "UnknownToolError";
   constructor(readonly toolName: string) {
-    super(`Unbekanntes Werkzeug „${toolName}“.`);
+    super(`Unbekanntes Tool "${toolName}".`);
   }
 }
 

@@ -65,20 +65,22 @@ function shortText(text: string, max: number): string {
 /** Description of a class instance (Date, Map, …): what it is, not its (usually empty) own fields. */
 function describeInstance(value: object, name: string, max: number): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "ein ungültiges Datum (Date)" : `ein Datum (Date ${value.toISOString()})`;
-  if (value instanceof Map) return `eine Map mit ${value.size} Einträgen`;
-  if (value instanceof Set) return `eine Menge (Set) mit ${value.size} Einträgen`;
+  if (value instanceof Map) return `eine Map mit ${entries(value.size)}`;
+  if (value instanceof Set) return `eine Menge (Set) mit ${entries(value.size)}`;
   if (value instanceof RegExp) return `ein regulärer Ausdruck ${shortText(String(value), max)}`;
   if (value instanceof Error) return `ein Fehler (${shortText(`${value.name}: ${value.message}`, max)})`;
   if (value instanceof Promise) return "ein Promise (noch nicht abgewartet)";
   return name === "?" ? "ein Objekt mit eigenem Prototyp (keine reinen JSON-Daten)" : `ein Objekt der Klasse ${name} (keine reinen JSON-Daten)`;
 }
 
+const entries = (n: number) => `${n} ${n === 1 ? "Eintrag" : "Einträgen"}`;
+
 /** Short, safe description of a value for error messages. */
 export function describeValue(value: unknown, max = 120): string {
   if (value === undefined) return "nichts (undefined)";
   if (value === null) return "null";
   if (typeof value === "function") return "eine Funktion";
-  if (Array.isArray(value)) return `eine Liste mit ${value.length} Einträgen`;
+  if (Array.isArray(value)) return `eine Liste mit ${entries(value.length)}`;
   if (typeof value === "object") {
     const name = className(value);
     if (name !== undefined) return describeInstance(value, name, max);

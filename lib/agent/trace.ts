@@ -83,7 +83,9 @@ export interface TraceSummary {
   plans: number;
   planErrors: number;
   validationRounds: number;
+  /** Tool calls that ran (at least one attempt); calls that were held back or blocked do not count. */
   toolCalls: number;
+  /** Of those, how many ended in an error. */
   toolErrors: number;
   nudges: number;
   status?: RunStatus;
@@ -91,14 +93,16 @@ export interface TraceSummary {
 
 export function summarizeTrace(trace: AgentTrace): TraceSummary {
   const count = (type: AgentEventType) => trace.events.filter((e) => e.type === type).length;
+  // An error with attempts 0 (held back, refused, unresolvable $ref …) never reached the tool.
+  const ranAndFailed = trace.events.filter((e) => e.type === "tool_error" && e.attempts > 0).length;
   return {
     iterations: new Set(trace.events.filter((e) => e.iteration > 0).map((e) => e.iteration)).size,
     llmCalls: count("llm_request"),
     plans: count("plan"),
     planErrors: count("plan_error"),
     validationRounds: count("validation_problems"),
-    toolCalls: count("tool_result") + count("tool_error"),
-    toolErrors: count("tool_error"),
+    toolCalls: count("tool_result") + ranAndFailed,
+    toolErrors: ranAndFailed,
     nudges: count("nudge"),
     status: trace.status,
   };
@@ -220,7 +224,17 @@ export function renderTraceMermaid(trace: AgentTrace): string | undefined {
   if (!last) return undefined;
   // The last plan often only answers; show the last one that had tools.
   const withTools = [...plans].reverse().find((p) => p.plan.steps.some((s) => s.tools.length > 0)) ?? last;
-  const succeeded = new Set(trace.events.filter((e) => e.type === "tool_result").map((e) => (e as { toolId: string }).toolId));
-  const failed = new Set(trace.events.filter((e) => e.type === "tool_error").map((e) => (e as { toolId: string }).toolId));
+  // The latest outcome per id wins: a call held back in one round and run in a later one is "ok" only.
+  const succeeded = new Set<string>();
+  const failed = new Set<string>();
+  for (const e of trace.events) {
+    if (e.type === "tool_result") {
+      succeeded.add(e.toolId);
+      failed.delete(e.toolId);
+    } else if (e.type === "tool_error") {
+      failed.add(e.toolId);
+      succeeded.delete(e.toolId);
+    }
+  }
   return renderPlanMermaid(withTools.plan, { succeeded, failed });
 }

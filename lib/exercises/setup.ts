@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { loadConfig } from "../config.js";
 import { loadLlm } from "../llm/load.js";
 import { describeLlm } from "../llm/report.js";
-import type { LocalLlm } from "../llm/local.js";
+import { tokenCounter } from "../llm/tokens.js";
 import type { ChatMessage, Llm } from "../llm/types.js";
 import { connectTravelClient, type McpToolClient } from "../mcp/client.js";
 import { startTravelServer, type TravelServerHandle } from "../mcp/server-process.js";
@@ -52,13 +52,11 @@ export interface Part1Kit {
 export async function setupPart1(options: SetupOptions = {}): Promise<Part1Kit> {
   const log = options.log ?? ((line: string) => console.log(line));
   const llm = await loadLlm();
-  const local = llm as Partial<LocalLlm>;
-  const exact = typeof local.countTokens === "function";
-  const countTokens = exact ? (text: string) => (local.countTokens as (t: string) => number)(text) : (text: string) => Math.ceil(text.length / 4);
+  const tokens = tokenCounter(llm);
   log(describeLlm(llm.info));
-  log(`Token-Zähler: ${exact ? "der Tokenizer des geladenen Modells" : "Schätzung (Zeichen / 4) – der Server verrät seinen Tokenizer nicht"}`);
+  log(`Token-Zähler: ${tokens.source}`);
   printTasks(1, log);
-  return { llm, countTokens, close: () => llm.dispose() };
+  return { llm, countTokens: tokens.count, close: () => llm.dispose() };
 }
 
 export interface RefusalProbeOptions {

@@ -6,6 +6,7 @@ export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 export { MODEL_CHOICES, modelChoicePath, resolveModelPath, type ModelChoice } from "./model-files.js";
 export { describeLlm } from "./report.js";
 export { formatMeter } from "./meter.js";
+export { CHARS_PER_TOKEN_ESTIMATE, tokenCounter, type TokenCounter } from "./tokens.js";
 export { schemaProblems } from "./json-validation.js";
 export {
   ContextOverflowError,

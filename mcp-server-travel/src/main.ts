@@ -53,7 +53,8 @@ async function decideOffline(cli: CliOptions, upstream: ReturnType<typeof upstre
 }
 
 function today(): number {
-  const fixed = process.env.TRAVEL_TODAY;
+  // Trimmed like the kit's CLI does, so " 2025-06-10" from a shell or .env file still counts.
+  const fixed = process.env.TRAVEL_TODAY?.trim();
   if (fixed) {
     const day = parseIsoDate(fixed);
     if (day === undefined) throw new UsageError(`TRAVEL_TODAY muss ein Datum JJJJ-MM-TT sein, nicht "${fixed}".`);

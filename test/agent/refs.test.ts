@@ -115,7 +115,7 @@ describe("resolveRefs", () => {
   test("describeValue names class instances for what they are, not as empty objects", () => {
     assert.equal(describeValue(new Date("2026-01-29T00:00:00Z")), "ein Datum (Date 2026-01-29T00:00:00.000Z)");
     assert.equal(describeValue(new Date(Number.NaN)), "ein ungültiges Datum (Date)");
-    assert.equal(describeValue(new Map([["a", 1]])), "eine Map mit 1 Einträgen");
+    assert.equal(describeValue(new Map([["a", 1]])), "eine Map mit 1 Eintrag");
     assert.equal(describeValue(new Set()), "eine Menge (Set) mit 0 Einträgen");
     assert.equal(describeValue(/ab+c/), "ein regulärer Ausdruck /ab+c/");
     assert.equal(describeValue(new TypeError("kaputt")), "ein Fehler (TypeError: kaputt)");

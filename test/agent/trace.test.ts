@@ -7,7 +7,7 @@ import { describeAgentEvent, runStatusLabel, scheduleModeLabel } from "../../lib
 import { runAgent } from "../../lib/agent/loop.js";
 import { parsePlanValue } from "../../lib/agent/plan.js";
 import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
-import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, saveTrace, summarizeTrace, type AgentTrace } from "../../lib/agent/trace.js";
+import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, saveTrace, summarizeTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
 import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
 
 async function sampleTrace(): Promise<AgentTrace> {
@@ -103,6 +103,30 @@ describe("trace", () => {
     assert.match(mermaid, /user -.->\|"destination"\| t0/);
     assert.match(mermaid, /class t0 ok/);
     assert.match(mermaid, /class t1 failed/);
+  });
+
+  test("a call held back in one round and run in a later one counts once and is only 'ok'", async () => {
+    const hotel = { id: "hotel", name: "book_hotel", arguments: { city: "Rom", nights: 2 } };
+    const first = {
+      steps: [
+        { description: "Ort", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] },
+        { description: "Buchen", tools: [hotel] },
+      ],
+      final: null,
+    };
+    const second = { steps: [{ description: "Buchen", tools: [hotel] }], final: null };
+    const llm = new ScriptedLlm([first, second, { steps: [], final: "Gebucht." }]);
+    const { trace } = await runAgent({ question: "Hotel in Rom?", llm, tools: createTravelFake({ withBooking: true }), today: TODAY, approve: () => true });
+    const errors = trace.events.filter((e): e is Extract<AgentEvent, { type: "tool_error" }> => e.type === "tool_error");
+    assert.deepEqual(errors.map((e) => [e.toolId, e.errorKind, e.attempts]), [["geo_a", "tool", 1], ["hotel", "held_back", 0]]);
+    assert.ok(trace.events.some((e) => e.type === "tool_result" && e.toolId === "hotel"));
+    const summary = summarizeTrace(trace);
+    assert.equal(summary.toolCalls, 2, "geo_a and hotel ran once each; the held-back attempt is no call");
+    assert.equal(summary.toolErrors, 1);
+    const mermaid = renderTraceMermaid(trace) ?? "";
+    assert.match(mermaid, /t0\["hotel: book_hotel"\]/);
+    assert.match(mermaid, /class t0 ok/);
+    assert.doesNotMatch(mermaid, /class .* failed/);
   });
 
   test("the trace renders the last plan that had tools", async () => {

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { tinyModelPaths } from "../../lib/config.js";
+import { SCHEDULE_MODE_LABELS } from "../../lib/agent/index.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 import { runScript } from "../helpers/run-script.js";
 
 
@@ -63,6 +65,44 @@ test("without TRAVEL_TODAY the local date reaches the agent", async () => {
   assert.match(r.stdout, new RegExp(`Datum: (${before}|${after})\n`));
 });
 
+test("without TRAVEL_TODAY the travel server it starts uses the CLI's local date, not the UTC date", async () => {
+  // A zone whose date differs from UTC's right now: UTC+14 in the UTC afternoon, UTC-12 in the morning.
+  const tz = new Date().getUTCHours() >= 12 ? "Etc/GMT-14" : "Etc/GMT+12";
+  const cliDate = new Intl.DateTimeFormat("en-CA", { timeZone: tz }).format(new Date());
+  assert.notEqual(cliDate, new Date().toISOString().slice(0, 10));
+  // A scripted model: one weather call too far ahead (the error names the server's "heute"), then an answer.
+  const far = { lat: 41.3874, lon: 2.1686, start_date: "2099-01-01", end_date: "2099-01-01", include_raw: null };
+  const plan = { steps: [{ description: "Wetter", tools: [{ id: "w", name: "get_weather", arguments: far }] }], final: null };
+  const llm = await startFakeOpenAiServer([
+    { kind: "text", text: JSON.stringify(plan) },
+    { kind: "text", text: JSON.stringify({ steps: [], final: "Dafür gibt es keine Schätzung." }) },
+  ]);
+  try {
+    const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
+    const r = await runCli(["Wetter in Barcelona 2099?", "--offline", "--max-iterations", "2", "--rag-k", "0", "--trace", trace], {
+      TRAVEL_TODAY: "",
+      TZ: tz,
+      LLM_BACKEND: "openai",
+      LLM_BASE_URL: llm.baseUrl,
+    });
+    assert.ok(r.code === 0 || r.code === 3, r.stderr);
+    assert.match(r.stdout, new RegExp(`Datum: ${cliDate}\n`));
+    const saved = JSON.parse(readFileSync(trace, "utf8")) as { events: { type: string; message?: string }[] };
+    const error = saved.events.find((e) => e.type === "tool_error");
+    assert.ok(error, r.stdout);
+    assert.match(error.message ?? "", new RegExp(`\\(heute: ${cliDate}\\)`));
+  } finally {
+    await llm.close();
+  }
+});
+
+test("the help names the schedule modes with the labels the run uses", async () => {
+  const r = await runCli(["--help"]);
+  assert.equal(r.code, 0);
+  for (const label of Object.values(SCHEDULE_MODE_LABELS)) assert.ok(r.stdout.includes(`(${label}`), label);
+  assert.match(r.stdout, /lokale Datum; TRAVEL_TODAY=JJJJ-MM-TT/);
+});
+
 test("a malformed TRAVEL_TODAY is a German usage error before anything loads", async () => {
   const r = await runCli(["Wie ist heute das Wetter in Rom?", "--offline"], { TRAVEL_TODAY: "gestern" });
   assert.equal(r.code, 2);
@@ -101,4 +141,8 @@ test("bad options and a missing question print usage and exit 2", async () => {
   const valueForFlag = await runCli(["Frage?", "--offline=ja"]);
   assert.equal(valueForFlag.code, 2);
   assert.match(valueForFlag.stderr, /Die Option "--offline" nimmt keinen Wert\./);
+  // Node names an option with a short alias as '-h, --help'; the message names the long form.
+  const valueForHelp = await runCli(["--help=ja"]);
+  assert.equal(valueForHelp.code, 2);
+  assert.match(valueForHelp.stderr, /Die Option "--help" nimmt keinen Wert\./);
 });

@@ -15,6 +15,7 @@ import {
   ModelNotFoundError,
   describeLlm,
   loadLocalLlm,
+  tokenCounter,
   type LocalLlm,
 } from "../../lib/llm/index.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
@@ -141,6 +142,14 @@ test("generateJson retries sample anew instead of repeating the greedy output", 
   assert.equal(outputs.length, 4, "three attempts were generated");
   // Greedy decoding (the default) would give three identical texts; retries must differ.
   assert.ok(second !== first || third !== first, `all attempts identical: ${first}`);
+});
+
+test("the token counter of the in-process backend is its own tokenizer", () => {
+  const tokens = tokenCounter(llm);
+  const text = "Grüße aus Köln: {\"tage\": 3}";
+  assert.equal(tokens.exact, true);
+  assert.equal(tokens.count(text), llm.countTokens(text));
+  assert.equal(tokens.describe(text), `${llm.countTokens(text)} Tokens`);
 });
 
 test("a prompt larger than the context is a typed error, not a silent cut", async () => {

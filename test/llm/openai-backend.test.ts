@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
-import { LlmConnectionError, LlmInputError, LlmOutputError, loadLlm } from "../../lib/llm/index.js";
+import { LlmConnectionError, LlmInputError, LlmOutputError, loadLlm, tokenCounter } from "../../lib/llm/index.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 
 const schema = {
@@ -104,6 +104,20 @@ test("invalid messages are rejected before any request is sent", async () => {
     await assert.rejects(llm.chat([{ role: "assistant", content: "hi" }]), LlmInputError);
     await assert.rejects(llm.chat([{ role: "wizard" as never, content: "hi" }]), LlmInputError);
     assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test("token counts for an HTTP backend are marked as estimates", async () => {
+  const server = await startFakeOpenAiServer([]);
+  try {
+    const tokens = tokenCounter(await loadLlm({ backend: "openai", baseUrl: server.baseUrl }));
+    assert.equal(tokens.exact, false);
+    assert.equal(tokens.count("Wie wird das Wetter?"), 5);
+    assert.equal(tokens.describe("Wie wird das Wetter?"), "≈ 5 Tokens (geschätzt)");
+    assert.match(tokens.source, /Schätzung/);
+    assert.equal(server.requests.length, 0, "counting sends nothing to the server");
   } finally {
     await server.close();
   }

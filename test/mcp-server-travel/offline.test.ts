@@ -11,7 +11,7 @@ import { parseIsoDate } from "../../mcp-server-travel/src/dates.js";
 import { distanceKm } from "../../mcp-server-travel/src/geo.js";
 import { InvalidArgumentError, NotFoundError, OfflineDataError } from "../../mcp-server-travel/src/errors.js";
 import { loadOfflineData, type City, type OfflineData } from "../../mcp-server-travel/src/offline/data.js";
-import { Gazetteer } from "../../mcp-server-travel/src/offline/gazetteer.js";
+import { Gazetteer, placeKeys } from "../../mcp-server-travel/src/offline/gazetteer.js";
 import { estimateDay } from "../../mcp-server-travel/src/offline/weather-offline.js";
 import { offlineServices } from "../../mcp-server-travel/src/services/create.js";
 import type { TravelServices } from "../../mcp-server-travel/src/services/types.js";
@@ -65,6 +65,21 @@ describe("Gazetteer", () => {
     for (const q of ["München", "münchen", "MUENCHEN", "Munchen"]) assert.equal(gazetteer.lookup(q).name, "München", q);
     assert.equal(gazetteer.lookup("malaga").name, "Málaga");
     assert.equal(gazetteer.lookup("  zürich ").name, "Zürich");
+  });
+  it("keeps non-Latin words whole: a mark that makes another letter is no accent", () => {
+    assert.deepEqual(placeKeys("ぎふ"), ["ぎふ"], "the dakuten does not split the word");
+    assert.deepEqual(placeKeys("Йошкар-Ола"), ["йошкар ола"]);
+    assert.deepEqual(placeKeys("Αθήνα"), ["αθηνα"], "Greek accents fold like Latin ones");
+    assert.deepEqual(placeKeys("Ko\u0308ln"), ["koeln", "koln"], "a decomposed umlaut too");
+    // Each pair differs in one such letter; with a shared key one city could be found under the other's name.
+    const pairs = [["ぎふ", "きふ"], ["Мой", "Мои"], ["ばす", "はす"]];
+    for (const [a, b] of pairs) {
+      const shared = placeKeys(a!).filter((k) => placeKeys(b!).includes(k));
+      assert.deepEqual(shared, [], `${a} / ${b}`);
+    }
+    const cities = [{ ...city("Berlin"), name: "ぎふ", aliases: [] }, { ...city("Rom"), name: "きふ", aliases: [] }];
+    assert.equal(new Gazetteer(cities).lookup("ぎふ").name, "ぎふ");
+    assert.equal(new Gazetteer(cities).lookup("きふ").name, "きふ");
   });
   it("understands 'City, Country' in German and English", () => {
     assert.equal(gazetteer.lookup("Barcelona, Spanien").name, "Barcelona");

@@ -92,6 +92,11 @@ describe("travel server online against a fake upstream", () => {
     const near = await source("2025-06-10", "2025-06-12");
     assert.deepEqual([near.source, near.is_estimate, near.reference_years], ["forecast", false, null]);
     assert.equal((await source("2024-03-01", "2024-03-03")).source, "archive");
+    // Long ago up to the last days: measured values plus the forecast API's last days, passes the output schema.
+    const split = await client.callTool("get_weather", { ...at, start_date: "2025-03-11", end_date: "2025-06-10" });
+    assert.equal(split.isError, false, split.text);
+    assert.deepEqual([(split.data as { source: string }).source, (split.data as { is_estimate: boolean }).is_estimate], ["archive+forecast", false]);
+    assert.match(split.text, /Quelle: Open-Meteo-Archiv \(Messwerte\), die letzten Tage aus der Open-Meteo-Vorhersage/);
     const far = await source("2025-08-01", "2025-08-03");
     assert.equal(far.source, "historical_fallback");
     assert.equal(far.is_estimate, true);

@@ -90,7 +90,7 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
     assert.deepEqual(asked, ["/ar/v1/archive 2025-03-11..2025-06-04", "/fc/v1/forecast 2025-06-05..2025-06-10"]);
     assert.deepEqual(r.days.map((d) => d.date), isoDates("2025-03-11", "2025-06-10"), "every day once, in order");
     assert.ok(r.days.every((d) => d.tmax_c === (d.date < "2025-06-05" ? 25 : 125)), "old days measured, recent days from the forecast API");
-    assert.equal(r.source, "archive");
+    assert.equal(r.source, "archive+forecast", "not only measured values");
     assert.equal(r.is_estimate, false);
     assert.match(r.note, /Archiv .* bis 2025-06-04; die Tage ab 2025-06-05 stammen aus der Open-Meteo-Vorhersage-API/);
   });

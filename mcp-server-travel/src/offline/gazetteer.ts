@@ -1,29 +1,33 @@
 // Offline geocoding: looks a place up by name or alias in the bundled city list.
 // Matching ignores case, accents and umlaut spelling ("Köln" = "koeln" = "Koln"); a part after a comma
 // ("Valencia, Spanien") picks between cities of the same name.
-import { foldText } from "../activities.js";
 import { NotFoundError } from "../errors.js";
 import { distanceKm } from "../geo.js";
 import type { GeoPlace, GeocodeService } from "../services/types.js";
 import type { City } from "./data.js";
 
-/** Everything but letters (any script: "Αθήνα", "София", "東京") and digits separates words. */
-const NON_WORD = /[^\p{L}\p{N}]+/gu;
+/**
+ * Everything but letters, their combining marks and digits separates words (any script: "Αθήνα",
+ * "София", "東京", "ぎふ" – whose dakuten stays a mark after NFD).
+ */
+const NON_WORD = /[^\p{L}\p{M}\p{N}]+/gu;
+
+/** Accents on Latin and Greek letters ("á" → "a", "ή" → "η"); marks that make another letter elsewhere stay ("й", "ぎ"). */
+const ACCENT_ON_LATIN_OR_GREEK = /([\p{Script=Latin}\p{Script=Greek}])[\u0300-\u036f]+/gu;
+
+function withoutAccents(text: string): string {
+  return text.normalize("NFD").replace(ACCENT_ON_LATIN_OR_GREEK, "$1").normalize("NFC");
+}
 
 /**
  * Folds text for comparison; umlauts are folded both as "ae" and as "a" by comparing two keys.
  * Empty keys (text without letters or digits) are left out.
  */
 export function placeKeys(text: string): string[] {
-  const base = foldText(text).replace(NON_WORD, " ").trim();
-  const plain = text
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/ß/g, "ss")
-    .replace(NON_WORD, " ")
-    .trim();
-  return [...new Set([base, plain])].filter((k) => k !== "");
+  const lower = text.normalize("NFC").toLowerCase().replace(/ß/g, "ss");
+  const umlautsAsE = lower.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue");
+  const key = (t: string) => withoutAccents(t).replace(NON_WORD, " ").trim();
+  return [...new Set([key(umlautsAsE), key(lower)])].filter((k) => k !== "");
 }
 
 const COUNTRY_WORDS: Record<string, string[]> = {

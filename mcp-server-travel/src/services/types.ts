@@ -4,7 +4,7 @@ import type { Activity } from "../activities.js";
 import type { LatLon } from "../geo.js";
 
 export type GeocodeSource = "nominatim" | "offline";
-export type WeatherSource = "forecast" | "archive" | "historical_fallback" | "offline";
+export type WeatherSource = "forecast" | "archive" | "archive+forecast" | "historical_fallback" | "offline";
 export type PlacesSource = "overpass" | "offline";
 
 export interface GeoPlace extends LatLon {

@@ -91,7 +91,8 @@ export class OnlineWeather implements WeatherService {
     ]);
     return {
       days: [...older.days, ...recent.days],
-      source: "archive",
+      // Not "archive": the last days are the forecast API's values, not measurements.
+      source: "archive+forecast",
       is_estimate: false,
       reference_years: null,
       note:

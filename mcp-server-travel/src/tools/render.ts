@@ -7,6 +7,7 @@ const SOURCE_DE: Record<string, string> = {
   overpass: "OpenStreetMap Overpass",
   forecast: "Open-Meteo-Vorhersage",
   archive: "Open-Meteo-Archiv (Messwerte)",
+  "archive+forecast": "Open-Meteo-Archiv (Messwerte), die letzten Tage aus der Open-Meteo-Vorhersage",
   historical_fallback: "Mittelwerte vergangener Jahre (Schätzung)",
   offline: "mitgelieferte Offline-Daten",
 };

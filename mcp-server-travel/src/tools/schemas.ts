@@ -134,8 +134,11 @@ export const weatherAggregates = z.object({
 });
 
 const weatherSource = z
-  .enum(["forecast", "archive", "historical_fallback", "offline"])
-  .describe("forecast = Vorhersage, archive = Messwerte, historical_fallback = Mittel vergangener Jahre, offline = Schätzung aus Klimadaten");
+  .enum(["forecast", "archive", "archive+forecast", "historical_fallback", "offline"])
+  .describe(
+    "forecast = Vorhersage, archive = Messwerte, archive+forecast = Messwerte, die letzten Tage aus der Vorhersage-API, " +
+      "historical_fallback = Mittel vergangener Jahre, offline = Schätzung aus Klimadaten",
+  );
 
 export const weatherOutput = {
   lat: z.number(),
