@@ -259,8 +259,8 @@ export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, 
   // verdict is already printed, so the report shows as nothing there (its fields stay readable).
   Object.defineProperty(report, inspect.custom, { enumerable: false, value: () => "" });
   const lines = verdictLines(report, set.context);
-  // Under tslab every console.log is one message to Jupyter, and a burst of them can lose its tail when the
-  // kernel is busy; one call per verdict arrives whole.
+  // Under tslab every console.log is one message to Jupyter; with one call per line the tail of a
+  // verdict was seen missing twice on a busy machine (cause not pinned down). One call arrives whole.
   if (options.log) for (const line of lines) options.log(line);
   else console.log(lines.join("\n"));
   if (options.strict && !report.ok) throw new CheckFailedError(report);
