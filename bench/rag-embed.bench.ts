@@ -22,6 +22,7 @@ import {
   type CorpusDocument,
   type EmbeddingDtype,
 } from "../lib/rag/index.js";
+import { printMarkdownTable } from "./markdown-table.js";
 
 const { values } = parseArgs({ options: { texts: { type: "string" }, batches: { type: "string" } } });
 const textCount = Number(values.texts ?? 256);
@@ -72,16 +73,8 @@ for (const dtype of ["fp32", "q8"] as EmbeddingDtype[]) {
   await embedder.dispose();
 }
 
-function print(header: string[], body: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ") + " |";
-  console.log(line(header));
-  console.log("|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|");
-  for (const r of body) console.log(line(r));
-}
-
 console.log(`Embedding throughput — model ${model}, ${texts.length} chunks (mean ${avgChars.toFixed(0)} chars), best of 2 runs\n`);
-print(["dtype", "Batch", "Chunks/s", "ms/chunk"], rows);
+printMarkdownTable(["dtype", "Batch", "Chunks/s", "ms/chunk"], rows);
 
 // Store: rebuild (chunk + embed + index + save) vs load from the cache.
 const cacheDir = mkdtempSync(join(tmpdir(), "rag-embed-bench-"));
@@ -94,7 +87,7 @@ try {
   const loaded = await openRagStore({ documents, embedder, cacheDir });
   const loadMs = performance.now() - t1;
   console.log(`\nRAG store (${built.chunks.length} chunks, dtype ${embedder.dtype}; default dtype ${DEFAULT_EMBEDDING_DTYPE})\n`);
-  print(
+  printMarkdownTable(
     ["Step", "ms"],
     [
       ["rebuild (chunk, embed, index, save)", buildMs.toFixed(0)],

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_HNSW_EF_SEARCH, VectorIndex } from "../lib/rag/index.js";
+import { printMarkdownTable } from "./markdown-table.js";
 
 const D = 384;
 const K = 5;
@@ -216,24 +217,16 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-function print(header: string[], body: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ") + " |";
-  console.log(line(header));
-  console.log("|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|");
-  for (const r of body) console.log(line(r));
-}
-
 console.log(
   `FAISS vs JS brute force — d=${D}, k=${K}, ${queryCount} queries (JS loop at 100k: 10), unit vectors (mixture of 256 directions), ` +
     `inner product.\nms/q: median of single queries over 3 passes; batch: all queries in one call (best of 3) / query count.\n`,
 );
 console.log("Flat index (IndexFlatIP, exact)\n");
-print(["Vectors", "Build ms", "JS ms/q", "flat ms/q", "Speed-up", "batch ms/q", "Speed-up batch", "flat = JS"], flatTable);
+printMarkdownTable(["Vectors", "Build ms", "JS ms/q", "flat ms/q", "Speed-up", "batch ms/q", "Speed-up batch", "flat = JS"], flatTable);
 console.log(`\nHNSW index (HNSW32, approximate; recall@${K} against the exact flat result over all ${queryCount} queries)\n`);
-print(["Vectors", "Build ms", "efSearch", "ms/q", "Speed-up", `recall@${K}`], hnswTable);
+printMarkdownTable(["Vectors", "Build ms", "efSearch", "ms/q", "Speed-up", `recall@${K}`], hnswTable);
 console.log("\nSave/load vs rebuild (index only, no embeddings)\n");
-print(["Vectors", "Index", "save ms", "load ms", "build ms", "build/load"], loadTable);
+printMarkdownTable(["Vectors", "Index", "save ms", "load ms", "build ms", "build/load"], loadTable);
 
 if (goal) {
   const verdict = (speedup: number) => (speedup >= GOAL_SPEEDUP ? "met" : "NOT met");

@@ -13,7 +13,7 @@
 //   retrieved chunk can be labelled with its section. Headings never count as paragraphs.
 // - Overlap never crosses a paragraph boundary (as in the original).
 import { RagInputError } from "./errors.js";
-import { splitSentencesWithOffsets, trimRange, type SentenceSpan } from "./sentences.js";
+import { linesOf, splitSentencesWithOffsets, trimRange, type SentenceSpan } from "./sentences.js";
 
 export interface ChunkingOptions {
   /** Maximum characters per chunk (default 500). */
@@ -78,11 +78,7 @@ export function paragraphsOf(text: string): Paragraph[] {
     if (start !== -1) paragraphs.push({ start, end, headings: stack.map((h) => h.text) });
     start = -1;
   };
-  let pos = 0;
-  for (;;) {
-    const nl = text.indexOf("\n", pos);
-    const lineEnd = nl === -1 ? text.length : nl;
-    const line = text.slice(pos, lineEnd);
+  for (const { line, start: lineStart, end: lineEnd } of linesOf(text)) {
     const heading = HEADING.exec(line.replace(/\r$/u, ""));
     if (line.trim() === "") {
       close();
@@ -93,11 +89,9 @@ export function paragraphsOf(text: string): Paragraph[] {
       const title = (heading[2] ?? "").trim();
       if (title) stack.push({ level, text: title });
     } else {
-      if (start === -1) start = pos;
+      if (start === -1) start = lineStart;
       end = lineEnd;
     }
-    if (nl === -1) break;
-    pos = nl + 1;
   }
   close();
   return paragraphs.map((p) => ({ ...p, ...trimRange(text, p) })).filter((p) => p.end > p.start);

@@ -43,6 +43,18 @@ export function splitSentencesWithOffsets(text: string): SentenceSpan[] {
   return out;
 }
 
+/** The lines of `text` (without "\n") with their offsets: `line === text.slice(start, end)`. */
+export function* linesOf(text: string): Generator<{ line: string; start: number; end: number }> {
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    yield { line: text.slice(start, end), start, end };
+    if (nl === -1) return;
+    start = nl + 1;
+  }
+}
+
 /** Blocks of text that never share a sentence: separated by blank lines, headings and list items. */
 export function textBlocks(text: string): Range[] {
   const blocks: Range[] = [];
@@ -52,21 +64,15 @@ export function textBlocks(text: string): Range[] {
     if (start !== -1) blocks.push({ start, end });
     start = -1;
   };
-  let pos = 0;
-  for (;;) {
-    const nl = text.indexOf("\n", pos);
-    const lineEnd = nl === -1 ? text.length : nl;
-    const line = text.slice(pos, lineEnd);
+  for (const { line, start: lineStart, end: lineEnd } of linesOf(text)) {
     if (line.trim() === "") {
       close();
     } else {
       if (start !== -1 && BLOCK_START.test(line)) close();
-      if (start === -1) start = pos;
+      if (start === -1) start = lineStart;
       end = lineEnd;
       if (HEADING_LINE.test(line)) close();
     }
-    if (nl === -1) break;
-    pos = nl + 1;
   }
   close();
   return blocks.map((b) => trimRange(text, b)).filter((b) => b.end > b.start);

@@ -1,7 +1,6 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { Llama } from "node-llama-cpp";
 import {
   buildFinalAnswerMessages,
   buildHalfAgentJsonSchema,
@@ -19,6 +18,7 @@ import {
 import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/agent/prompts.js";
 import * as lib from "../../lib/index.js";
 import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
+import { useCpuLlama } from "../helpers/cpu-llama.js";
 
 const CALL = '{"tool": "geocode", "arguments": {"destination": "Barcelona"}}';
 
@@ -212,16 +212,9 @@ describe("buildHalfAgentJsonSchema", () => {
   });
 
   describe("with node-llama-cpp's grammar generator", () => {
-    let llama: Llama;
-    before(async () => {
-      const { getLlama } = await import("node-llama-cpp");
-      llama = await getLlama({ gpu: false, build: "never" });
-    });
-    after(async () => {
-      await llama?.dispose();
-    });
+    const llama = useCpuLlama();
     test("compiles; its parser accepts both shapes", async () => {
-      const grammar = await llama.createGrammarForJsonSchema(schema as never);
+      const grammar = await llama().createGrammarForJsonSchema(schema as never);
       assert.deepEqual(grammar.parse('{"answer": "Sonnig"}'), { answer: "Sonnig" });
       assert.deepEqual(grammar.parse(JSON.stringify({ tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } })), { tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } });
     });

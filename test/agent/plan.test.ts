@@ -1,9 +1,9 @@
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { Llama } from "node-llama-cpp";
 import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, PlanParseError } from "../../lib/agent/plan.js";
 import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
+import { useCpuLlama } from "../helpers/cpu-llama.js";
 
 const PLAN_JSON = JSON.stringify(geoWeatherPlan());
 
@@ -146,24 +146,17 @@ describe("buildPlanJsonSchema", () => {
   });
 
   describe("with node-llama-cpp's grammar generator", () => {
-    let llama: Llama;
-    before(async () => {
-      const { getLlama } = await import("node-llama-cpp");
-      llama = await getLlama({ gpu: false, build: "never" });
-    });
-    after(async () => {
-      await llama?.dispose();
-    });
+    const llama = useCpuLlama();
 
     test("the plan schema compiles and its parser accepts a valid plan", async () => {
-      const grammar = await llama.createGrammarForJsonSchema(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]) as never);
+      const grammar = await llama().createGrammarForJsonSchema(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]) as never);
       assert.match(grammar.grammar, /"\\"get_weather\\""/);
       const parsed = grammar.parse(JSON.stringify(geoWeatherPlan()));
       assert.deepEqual(parsePlanValue(parsed).ok, true);
     });
 
     test("the final-answer schema compiles and forbids steps", async () => {
-      const grammar = await llama.createGrammarForJsonSchema(buildFinalAnswerJsonSchema() as never);
+      const grammar = await llama().createGrammarForJsonSchema(buildFinalAnswerJsonSchema() as never);
       assert.deepEqual(grammar.parse('{"steps": [], "final": "Sonnig."}'), { steps: [], final: "Sonnig." });
       assert.throws(() => grammar.parse(JSON.stringify(geoWeatherPlan())));
     });
