@@ -381,8 +381,15 @@ export async function runDoctor(overrides: Partial<DoctorDeps> = {}): Promise<Ch
     return [fail("config", "Einstellungen", firstLine(err), "Die genannte Umgebungsvariable korrigieren oder entfernen")];
   }
   // Independent groups run side by side (Jupyter and the network are slow); the list keeps its order.
-  const group = async (ids: string[], fn: () => Promise<Check[]> | Check[]): Promise<Check[]> =>
-    ids.some(want) ? (await fn()).filter((c) => want(c.id)) : [];
+  // A check that throws unexpectedly becomes a ❌ line, never a stack trace.
+  const group = async (ids: string[], fn: () => Promise<Check[]> | Check[]): Promise<Check[]> => {
+    if (!ids.some(want)) return [];
+    try {
+      return (await fn()).filter((c) => want(c.id));
+    } catch (err) {
+      return [fail(ids[0]!, `Prüfung „${ids.join(", ")}“`, `unerwarteter Fehler: ${firstLine(err)}`, "npm run setup erneut ausführen; bleibt der Fehler, die Ausgabe an die Kursleitung schicken")];
+    }
+  };
   const llamaGroup = async () => {
     const llama = await checkLlama(d, config);
     try {
@@ -407,6 +414,9 @@ export async function runDoctor(overrides: Partial<DoctorDeps> = {}): Promise<Ch
   return groups.flat();
 }
 
+/** Every check id, in checklist order (for `--only`). */
+export const CHECK_IDS = ["node", "npm", "deps", "jupyter", "kernel", "faiss", "onnxruntime", "llama", "gpu", "model", "embedding", "ram", "disk", "ports", "travel", "online"];
+
 const ICON: Record<Status, string> = { ok: "✅", warn: "⚠️ ", fail: "❌" };
 
 export function renderChecklist(checks: Check[], header: string): string {
@@ -425,7 +435,12 @@ export function renderChecklist(checks: Check[], header: string): string {
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes("--json");
   const onlyAt = argv.indexOf("--only");
-  const only = onlyAt >= 0 ? argv[onlyAt + 1]?.split(",") : undefined;
+  const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",").filter(Boolean) : undefined;
+  const unknown = only?.filter((id) => !CHECK_IDS.includes(id)) ?? [];
+  if (only && (only.length === 0 || unknown.length > 0)) {
+    console.error(`--only erwartet Prüfungen aus: ${CHECK_IDS.join(", ")}${unknown.length ? ` (unbekannt: ${unknown.join(", ")})` : ""}`);
+    return 2;
+  }
   const checks = await runDoctor({ checksum: argv.includes("--checksum"), only });
   const failed = checks.some((c) => c.status === "fail");
   if (json) {

@@ -304,7 +304,13 @@ export async function setup(options = {}) {
   const results = [];
   for (const [name, step] of STEPS) {
     ctx.log(`\n==> ${name}`);
-    const result = await step(ctx);
+    let result;
+    try {
+      result = await step(ctx);
+    } catch (err) {
+      // An unexpected error (permissions, a full disk) is reported like any failed step, without a stack trace.
+      result = { status: "failed", detail: `unerwarteter Fehler: ${err instanceof Error ? err.message : String(err)}` };
+    }
     results.push({ name, ...result });
     ctx.log(`${result.status === "ok" ? "✅" : result.status === "skipped" ? "➖" : result.status === "todo" ? "⚠️ " : "❌"} ${result.detail}`);
     // Without a working Node.js or npm install nothing after this can work.

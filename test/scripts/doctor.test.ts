@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { runDoctor, WORKSHOP_PORTS, type Check, type DoctorDeps } from "../../scripts/doctor.js";
+import { CHECK_IDS, runDoctor, WORKSHOP_PORTS, type Check, type DoctorDeps } from "../../scripts/doctor.js";
 import type { RunResult } from "../../scripts/setup.mjs";
 import { testEnvironment } from "../../scripts/test-env.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
@@ -48,7 +48,7 @@ test("on this machine with the tiny models: every check ✅, exit code 0, --json
   const { code, stdout } = await cli(["--json"], {});
   const report = JSON.parse(stdout) as { ok: boolean; platform: string; checks: Check[] };
   const ids = report.checks.map((c) => c.id);
-  assert.deepEqual(ids, ["node", "npm", "deps", "jupyter", "kernel", "faiss", "onnxruntime", "llama", "gpu", "model", "embedding", "ram", "disk", "ports", "travel", "online"]);
+  assert.deepEqual(ids, CHECK_IDS);
   for (const c of report.checks) {
     // Another process may hold a workshop port right now; that is a warning by design, never a failure.
     if (c.id === "ports" && c.status === "warn") continue;
@@ -129,6 +129,15 @@ test("per platform: Jupyter and faiss-node fixes name the right installer", asyn
   }
   const intelMac = await runDoctor(injected({ platform: "darwin", arch: "x64", loadAddon: async () => { throw new Error("no binary for darwin/x64"); }, only: ["onnxruntime"] }));
   assert.match(intelMac[0]!.fix!, /Intel-Macs/);
+});
+
+test("a check that throws is a ❌ line, not a crash; --only rejects unknown ids", async () => {
+  const checks = await runDoctor(injected({ run: async () => { throw new Error("spawn EACCES"); }, only: ["npm", "travel"] }));
+  assert.equal(byId(checks, "npm").status, "fail");
+  assert.match(byId(checks, "npm").detail, /unerwarteter Fehler: spawn EACCES/);
+  assert.equal(byId(checks, "travel").status, "ok");
+  const { code } = await cli(["--only", "modell"], {});
+  assert.equal(code, 2);
 });
 
 test("Node, npm and settings: too old is ❌, old npm is ⚠️, a bad variable is one clear ❌", async () => {

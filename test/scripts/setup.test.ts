@@ -223,3 +223,16 @@ test("Node.js older than 20.19 stops at once with what to install", async () => 
   assert.equal(fake.calls.length, 0);
   assert.match(log.join("\n"), /Node\.js 18\.20\.4 ist zu alt.*20\.19/);
 });
+
+test("an unexpected error in a step is reported as ❌ with its message; later steps still run", async () => {
+  const fake = fakeRunner((line) => {
+    if (line.startsWith("dpkg-query -W")) throw new Error("EACCES: permission denied");
+    return line === "npm --version" ? { stdout: "11.19.0" } : undefined;
+  });
+  const log: string[] = [];
+  const { code, results } = await setup(options(project(), "linux", fake.run, { log: (l) => log.push(l) }));
+  assert.equal(code, 1);
+  assert.match(results.find((r) => r.name === "Systempakete")!.detail, /unerwarteter Fehler: EACCES/);
+  assert.equal(results.find((r) => r.name === "Jupyter-Kernel")!.status, "ok");
+  assert.ok(!log.join("\n").includes("    at "), "no stack trace");
+});
