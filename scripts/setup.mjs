@@ -77,7 +77,8 @@ export function manualInstructions(platform, arch, missing) {
       lines.push(
         "faiss-node (Teil 2) hat keine fertige Binärdatei bekommen (Download von GitHub fehlgeschlagen).",
         "  Mit Internet: npm run setup erneut ausführen. Sonst aus den Quellen bauen:",
-        "  xcode-select --install && brew install cmake libomp   und dann:   npm rebuild faiss-node --foreground-scripts",
+        "  xcode-select --install && brew install cmake libomp   und dann (faiss-nodes eigenes Installationsskript,",
+        "  das npm wegen allowScripts nicht von selbst startet):   cd node_modules/faiss-node && npm run install && cd ../..",
       );
     } else if (platform === "win32") {
       lines.push(
