@@ -47,8 +47,6 @@ export {
   executeScope,
   createExecutionState,
   toolResultValue,
-  isTransientError,
-  ToolTimeoutError,
   DEFAULT_RETRY_POLICY,
   type ExecutionState,
   type ToolOutcome,
@@ -114,8 +112,9 @@ export {
   type ToolHistory,
   type ToolHistoryEntry,
 } from "./half-agent.js";
-export { ScriptedLlm, scriptedFailure, ScriptExhaustedError, JsonNotSupportedError, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
-export { InMemoryToolClient, ToolReportedError, delay, type InMemoryTool } from "./in-memory-tools.js";
+export { ScriptedLlm, scriptedFailure, ScriptExhaustedError, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
+export { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "./in-memory-tools.js";
+export { delay } from "../util.js";
 export { toGrammarSchema, dropNullOptionals } from "./grammar-schema.js";
 export { extractJsonObject } from "./json-extract.js";
 export { describeAgentEvent, runStatusLabel, scheduleModeLabel, RUN_STATUS_LABELS, SCHEDULE_MODE_LABELS } from "./event-text.js";

@@ -2,6 +2,8 @@
 // is replaced by a value from an earlier tool result (root = tool id) or from the user context
 // (root = "user"). Pure; walks own properties of plain objects and arrays only.
 
+import { hasOwn, isPlainObject } from "../util.js";
+
 export const REF_KEY = "$ref";
 export const REF_STRING_PREFIX = "$ref:";
 export const USER_ROOT = "user";
@@ -10,8 +12,8 @@ export const FORBIDDEN_FIRST_SEGMENTS: readonly string[] = ["result", "arguments
 /** Never allowed anywhere in a path. */
 export const FORBIDDEN_SEGMENTS: readonly string[] = ["__proto__", "constructor", "prototype"];
 
-/** Results of executed tools by tool id (a Map, or a plain record read through own properties). */
-export type ToolResults = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
+/** Results of executed tools by tool id, read through own properties only. */
+export type ToolResults = Readonly<Record<string, unknown>>;
 export type UserContext = Readonly<Record<string, unknown>>;
 
 export interface ParsedRef {
@@ -38,13 +40,6 @@ export class RefError extends Error {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function hasOwn(target: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(target, key);
-}
 
 /** The class name of an object that is not plain data (read without calling getters), if any. */
 function className(value: object): string | undefined {
@@ -160,13 +155,6 @@ export function parseRef(ref: string): ParsedRef {
   return { ref, root, path };
 }
 
-function resultsHas(results: ToolResults, id: string): boolean {
-  return results instanceof Map ? results.has(id) : hasOwn(results, id);
-}
-
-function resultsGet(results: ToolResults, id: string): unknown {
-  return results instanceof Map ? results.get(id) : hasOwn(results, id) ? (results as Record<string, unknown>)[id] : undefined;
-}
 
 /** Follows `path` from `start` through own properties and array indices; throws RefError. */
 export function walkPath(start: unknown, parsed: ParsedRef): unknown {
@@ -200,7 +188,7 @@ export function walkPath(start: unknown, parsed: ParsedRef): unknown {
 export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserContext): unknown {
   const parsed = parseRef(ref);
   if (parsed.root === USER_ROOT) return walkPath(userCtx, parsed);
-  if (!resultsHas(toolResults, parsed.root)) {
+  if (!hasOwn(toolResults, parsed.root)) {
     throw new RefError(
       "unknown_root",
       ref,
@@ -208,7 +196,7 @@ export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserC
       parsed.root,
     );
   }
-  return walkPath(resultsGet(toolResults, parsed.root), parsed);
+  return walkPath(toolResults[parsed.root], parsed);
 }
 
 /**

@@ -2,11 +2,14 @@
 
 export class LlmError extends Error {
   override name = "LlmError";
+  /** True when asking again cannot help (missing model, server down, prompt too long, bad input). */
+  readonly fatal: boolean = false;
 }
 
 /** The GGUF file is not where it should be. */
 export class ModelNotFoundError extends LlmError {
   override name = "ModelNotFoundError";
+  override readonly fatal: boolean = true;
   /** `pullId`: the models:pull id that downloads exactly this file, when there is one. */
   constructor(readonly modelPath: string, readonly modelsDir: string, readonly pullId?: string) {
     super(
@@ -28,6 +31,7 @@ export class ModelNotFoundError extends LlmError {
 /** The file exists but node-llama-cpp cannot load it (corrupt, not a GGUF, unsupported architecture, no memory). */
 export class ModelLoadError extends LlmError {
   override name = "ModelLoadError";
+  override readonly fatal: boolean = true;
   constructor(readonly modelPath: string, readonly reason: string) {
     super(
       `Das Modell konnte nicht geladen werden: ${modelPath}\n  Grund: ${reason}\n` +
@@ -52,6 +56,7 @@ export class GpuBackendError extends LlmError {
 /** The prompt (system prompt + history + question) does not fit into the context window. */
 export class ContextOverflowError extends LlmError {
   override name = "ContextOverflowError";
+  override readonly fatal: boolean = true;
   constructor(readonly promptTokens: number, readonly reservedForAnswer: number, readonly contextSize: number) {
     super(
       `Der Prompt ist zu lang: ${promptTokens} Tokens + ${reservedForAnswer} für die Antwort > Kontext ${contextSize}.\n` +
@@ -65,6 +70,7 @@ export class ContextOverflowError extends LlmError {
 /** The OpenAI-compatible server cannot be reached or answered with an error. */
 export class LlmConnectionError extends LlmError {
   override name = "LlmConnectionError";
+  override readonly fatal: boolean = true;
   constructor(readonly url: string, readonly reason: string, readonly status?: number) {
     super(
       `LLM-Server nicht erreichbar oder Fehler: ${url}\n  Grund: ${reason}\n` +
@@ -89,4 +95,10 @@ export class LlmOutputError extends LlmError {
 /** The caller passed something the LLM layer cannot use (empty messages, wrong roles, bad schema). */
 export class LlmInputError extends LlmError {
   override name = "LlmInputError";
+  override readonly fatal: boolean = true;
+}
+
+/** The backend cannot constrain output to this JSON schema; callers may fall back to plain chat. */
+export class JsonNotSupportedError extends LlmInputError {
+  override name = "JsonNotSupportedError";
 }

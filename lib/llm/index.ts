@@ -13,6 +13,7 @@ export {
   LlmConnectionError,
   LlmError,
   LlmInputError,
+  JsonNotSupportedError,
   GpuBackendError,
   LlmOutputError,
   ModelLoadError,

@@ -3,4 +3,4 @@ export type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
 export { startTravelServer, type StartTravelServerOptions, type TravelServerHandle } from "./server-process.js";
 export { McpToolClient, connectTravelClient, connectTravelClientStdio, normalizeToolResult, germanSdkError, type McpClientOptions } from "./client.js";
 export { formatToolsForPrompt, type CatalogOptions } from "./catalog.js";
-export { McpConnectionError, McpToolTimeoutError, TravelServerStartError } from "./errors.js";
+export { McpConnectionError, ToolTimeoutError, TravelServerStartError } from "./errors.js";

@@ -7,7 +7,7 @@ import {
   connectTravelClient,
   connectTravelClientStdio,
   McpConnectionError,
-  McpToolTimeoutError,
+  ToolTimeoutError,
   normalizeToolResult,
   startTravelServer,
   type McpToolClient,
@@ -145,10 +145,10 @@ describe("McpToolClient against a small in-process server", () => {
     assert.deepEqual(r, { isError: false, data: { temp: 21 }, text: '{"temp": 21}' });
   });
 
-  it("turns a call that takes too long into McpToolTimeoutError and stays usable", async () => {
+  it("turns a call that takes too long into ToolTimeoutError and stays usable", async () => {
     await assert.rejects(client.callTool("slow", { ms: 5000 }, { timeoutMs: 100 }), (e: unknown) => {
-      assert.ok(e instanceof McpToolTimeoutError);
-      assert.deepEqual(e.input, { tool: "slow", args: { ms: 5000 }, timeoutMs: 100 });
+      assert.ok(e instanceof ToolTimeoutError);
+      assert.deepEqual([e.toolName, e.timeoutMs], ["slow", 100]);
       return true;
     });
     const r = await client.callTool("slow", { ms: 1 });
