@@ -3,16 +3,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import {
-  connectTravelClient,
-  connectTravelClientStdio,
-  McpConnectionError,
-  ToolTimeoutError,
-  normalizeToolResult,
-  startTravelServer,
-  type McpToolClient,
-  type TravelServerHandle,
-} from "../../lib/mcp/index.js";
+import { connectTravelClient, connectTravelClientStdio, McpConnectionError, ToolTimeoutError, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import { normalizeToolResult } from "../../lib/mcp/client.js";
 import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
 import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
 

@@ -4,23 +4,8 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import {
-  chunkingFingerprint,
-  CONTEXT_SEPARATOR,
-  createEmbedder,
-  DimensionMismatchError,
-  EmptyCorpusError,
-  getRagContext,
-  IndexStoreError,
-  loadCorpus,
-  openRagStore,
-  RagFileNotFoundError,
-  RagInputError,
-  RagStore,
-  splitSentences,
-  type CorpusDocument,
-  type Embedder,
-} from "../../lib/rag/index.js";
+import { createEmbedder, DimensionMismatchError, EmptyCorpusError, getRagContext, IndexStoreError, loadCorpus, openRagStore, RagFileNotFoundError, RagInputError, RagStore, splitSentences, type CorpusDocument, type Embedder } from "../../lib/rag/index.js";
+import { chunkingFingerprint, CONTEXT_SEPARATOR } from "../../lib/rag/store.js";
 import { writeTinyBert } from "../../scripts/tiny-models/tiny-bert.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 
