@@ -2,6 +2,7 @@
 // call the tool with a timeout and retries for transient errors, normalize the result. Concurrency
 // follows the schedule mode (schedule.ts). Tool failures become outcomes, never exceptions.
 import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
+import { toolResultValue } from "../mcp/result.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
 import { delay } from "../util.js";
 import { decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
@@ -138,11 +139,6 @@ async function callWithTimeout(
     if (timer !== undefined) clearTimeout(timer);
     outer?.removeEventListener("abort", onOuterAbort);
   }
-}
-
-/** The value the model and later `$ref`s see: structured data when present, else the text. */
-export function toolResultValue(result: ToolCallResult): unknown {
-  return result.data !== undefined && result.data !== null ? result.data : result.text;
 }
 
 /**

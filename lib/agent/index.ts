@@ -7,7 +7,8 @@ export { parsePlan, parsePlanValue, buildPlanJsonSchema, PlanParseError, type Pl
 export { validatePlan, type PlanProblem, type PlanProblemKind } from "./validate.js";
 export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserContext } from "./refs.js";
 export { SCHEDULE_MODES, iterationScope, type ScheduleMode, type ScheduledCall } from "./schedule.js";
-export { toolResultValue, DEFAULT_RETRY_POLICY, type ToolOutcome, type RetryPolicy } from "./executor.js";
+export { DEFAULT_RETRY_POLICY, type ToolOutcome, type RetryPolicy } from "./executor.js";
+export { toolResultValue } from "../mcp/result.js";
 // Teil 4: running the agent, approval, trace and its renderings
 export { runAgent, type RunAgentOptions, type AgentRunResult } from "./loop.js";
 export { classifyTool, type ToolSafety, type ApprovalPolicy, type ApprovalRequest, type ApproveFn, type ApprovalOutcome } from "./approval.js";
