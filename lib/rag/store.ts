@@ -207,7 +207,7 @@ export function storeHash(documents: readonly CorpusDocument[], embedder: Pick<E
 
 function checkQuery(query: string, k: number): void {
   if (typeof query !== "string" || query.trim() === "") {
-    throw new RagInputError("Die Suchanfrage ist leer; bitte eine Frage als Text übergeben. / The query is empty.", query);
+    throw new RagInputError("Die Suchanfrage ist leer; bitte eine Frage als Text übergeben.", query);
   }
   if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
 }
