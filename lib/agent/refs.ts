@@ -17,6 +17,11 @@ export const FORBIDDEN_SEGMENTS: readonly string[] = ["__proto__", "constructor"
 export type ToolResults = Readonly<Record<string, unknown>>;
 export type UserContext = Readonly<Record<string, unknown>>;
 
+/** Notebooks may keep results in a Map; it is turned into the one shape at the public entry. */
+export function asToolResults(results: ToolResults | ReadonlyMap<string, unknown>): ToolResults {
+  return results instanceof Map ? Object.fromEntries(results) : (results as ToolResults);
+}
+
 export interface ParsedRef {
   /** The reference as written (without the "$ref:" prefix). */
   ref: string;
@@ -149,7 +154,8 @@ export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserC
  * `{"$ref": "..."}` or a string "$ref:..." becomes the whole referenced value. Returns a new value
  * (objects built from own enumerable keys); throws RefError for a malformed, forbidden or missing reference.
  */
-export function resolveRefs(value: unknown, toolResults: ToolResults, userCtx: UserContext = {}): unknown {
+export function resolveRefs(value: unknown, results: ToolResults | ReadonlyMap<string, unknown>, userCtx: UserContext = {}): unknown {
+  const toolResults = asToolResults(results);
   const target = refTarget(value);
   if (target !== undefined) return resolveRef(target, toolResults, userCtx);
   if (Array.isArray(value)) return value.map((item) => resolveRefs(item, toolResults, userCtx));

@@ -14,6 +14,7 @@ import {
   resolveRef,
   USER_ROOT,
   walkPath,
+  asToolResults,
   type ToolResults,
   type UserContext,
 } from "./refs.js";
@@ -58,7 +59,7 @@ export interface ExecutedTool {
 export interface ValidationContext {
   executed?: ReadonlyMap<string, ExecutedTool>;
   /** Results of successfully executed tools (checks paths of references to them). */
-  toolResults?: ToolResults;
+  toolResults?: ToolResults | ReadonlyMap<string, unknown>;
   /** The user context for `user.*` references (checked when given). */
   userCtx?: UserContext;
   /** Tool names that must not be used. */
@@ -118,7 +119,7 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
   const problems: PlanProblem[] = [];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const executed = context.executed ?? new Map<string, ExecutedTool>();
-  const toolResults = context.toolResults ?? {};
+  const toolResults = asToolResults(context.toolResults ?? {});
   const blocked = new Set(context.blocked ?? []);
   const validator = context.argumentValidator ?? defaultValidator;
   const toolNames = tools.map((t) => t.name);
