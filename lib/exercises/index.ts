@@ -5,6 +5,7 @@ export {
   sameData,
   CheckFailedError,
   DEFAULT_CHECK_TIMEOUT_MS,
+  NOT_SOLVED,
   type AnyFunction,
   type CheckCase,
   type CheckSet,
@@ -13,7 +14,8 @@ export {
   type CaseOutcome,
   type CheckFunction,
 } from "./check-runner.js";
-export { showValue } from "./show.js";
+export { showValue, showResult, germanNumber, countOf } from "./show.js";
+export { jsonObjectsIn, refPath, lookUpRef } from "./helpers.js";
 export { EXERCISE_CHECKS, taskOverview, type WorkshopPart } from "./tasks.js";
 export {
   checkBuildMessages,
