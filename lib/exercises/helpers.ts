@@ -98,3 +98,60 @@ export async function whenSolved<T>(task: string, run: () => T | Promise<T>): Pr
     return undefined;
   }
 }
+
+/** One planned call as Aufgabe 4 has it. */
+interface PlannedStep {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The participant's functions a mini executor runs on. */
+export interface ExecutorParts {
+  readyCalls: (calls: PlannedStep[], finished: string[]) => string[];
+  resolveRefs: (value: unknown, results: Record<string, unknown>, user: Record<string, unknown>) => unknown;
+}
+
+interface CallingClient {
+  callTool(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data?: unknown }>;
+}
+
+/**
+ * A tiny plan executor driven by the participant's `readyCalls` and `resolveRefs`: each round asks which
+ * calls may run, starts them at the same time, and stores their results under their ids. Prints one
+ * line per round and per failure; returns the results.
+ */
+export async function runPlanWith(
+  parts: ExecutorParts,
+  calls: PlannedStep[],
+  client: CallingClient,
+  user: Record<string, unknown>,
+  maxRounds = 5,
+): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {};
+  const finished: string[] = [];
+  const failed = new Set<string>();
+  for (let round = 1; round <= maxRounds; round++) {
+    const ready = parts.readyCalls(calls, finished).filter((id) => !failed.has(id) && !finished.includes(id));
+    if (ready.length === 0) break;
+    console.log(`Runde ${round}: ${ready.join(", ")} – gleichzeitig`);
+    await Promise.all(ready.map(async (id) => {
+      const call = calls.find((c) => c.id === id);
+      try {
+        if (call === undefined) throw new Error("diese id steht nicht im Plan");
+        const args = parts.resolveRefs(call.arguments, results, user) as Record<string, unknown>;
+        const answer = await client.callTool(call.name, args);
+        if (answer.isError) throw new Error(answer.text);
+        results[id] = answer.data;
+        finished.push(id);
+      } catch (error) {
+        if (isNotSolved(error)) throw error;
+        failed.add(id);
+        console.log(`  ✗ ${id}: ${String(error).slice(0, 200)}`);
+      }
+    }));
+  }
+  const open = calls.filter((c) => !finished.includes(c.id)).map((c) => c.id);
+  console.log(open.length === 0 ? "Alle Aufrufe erledigt." : `Nicht gelaufen: ${open.join(", ")}`);
+  return results;
+}
