@@ -1,6 +1,6 @@
 // What a participant reads: every notebook (presentations, exercises, solutions) keeps to short code
-// cells and lines that fit the screen, and its text – Markdown, code strings that end up in the output,
-// committed outputs – says nothing meant for the kit's authors (tests, CI, the Python original).
+// cells and lines that fit the screen, and its text – Markdown, strings and comments in code, committed
+// outputs – says nothing meant for the kit's authors (tests, CI, the Python original).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -30,12 +30,32 @@ interface RawCell {
 
 const joined = (s: string | string[] | undefined) => (Array.isArray(s) ? s.join("") : (s ?? ""));
 
+// What of a code cell a participant reads as text: string literals (they end up in the output) and comments.
+const READABLE_IN_CODE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|\/\/[^\n]*/gu;
+
+function readableText(cell: RawCell): string {
+  const source = joined(cell.source);
+  const text = cell.cell_type === "code" ? (source.match(READABLE_IN_CODE) ?? []).join("\n") : source;
+  const outputs = (cell.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join(""));
+  return [text, ...outputs].join("\n");
+}
+
 const notebooks = listNotebooks(root).map((file) => ({
   name: relative(root, file),
   cells: (JSON.parse(readFileSync(file, "utf8")) as { cells: RawCell[] }).cells,
 }));
 
 describe("notebook lint", () => {
+  test("the rules catch what they forbid, in Markdown, code strings and outputs – not in code itself", () => {
+    const hits = (cell: RawCell) => FORBIDDEN.filter(([p]) => p.test(readableText(cell))).map(([, what]) => what);
+    assert.equal(hits({ cell_type: "markdown", source: "Im automatischen Test läuft ein Zufallsmodell." }).length, 1);
+    assert.equal(hits({ cell_type: "markdown", source: "wie in der Python-Vorlage" }).length, 2);
+    assert.equal(hits({ cell_type: "markdown", source: "Die Chat-Vorlage des Modells" }).length, 0);
+    assert.equal(hits({ cell_type: "code", source: 'console.log(`${n} Schritt(e)`); // in CI' }).length, 2);
+    assert.equal(hits({ cell_type: "code", source: "const ok = muster.test(s);" }).length, 0);
+    assert.equal(hits({ cell_type: "code", source: "x;", outputs: [{ text: "3 Plan/Pläne" }] }).length, 1);
+  });
+
   test("the notebooks are there, in the order of the day", () => {
     const names = notebooks.map((n) => n.name.replace(/^notebooks\//u, ""));
     assert.equal(names[0], "00-start.ipynb");
@@ -64,9 +84,8 @@ describe("notebook lint", () => {
     test(`${nb.name}: no author notes, copied phrases or "(en)" plurals in text and output`, () => {
       const problems: string[] = [];
       nb.cells.forEach((cell, i) => {
-        const outputs = (cell.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join("")).join("");
         for (const [pattern, what] of FORBIDDEN) {
-          const hit = pattern.exec(joined(cell.source) + outputs);
+          const hit = pattern.exec(readableText(cell));
           if (hit) problems.push(`cell ${i + 1}: ${what} („${hit[0]}“)`);
         }
       });
