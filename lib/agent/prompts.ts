@@ -223,7 +223,7 @@ ${catalog}`;
 
 /** Added as a system message in the answer round of the half-agent. */
 export const NO_TOOLS_INSTRUCTION =
-  "Jetzt ist die Antwortrunde: Rufe kein Tool auf, und das JSON-Format von oben gilt hier nicht. Schreib deine Antwort als gewöhnlichen Text, nur auf Grundlage von Verlauf und Tool-Historie – ohne JSON und ohne Codeblöcke.";
+  "Jetzt ist die Antwortrunde: Rufe kein Tool auf, und das JSON-Format von oben gilt nicht. Schreib deine Antwort als gewöhnlichen Text, nur auf Grundlage von Verlauf und Tool-Historie – ohne JSON und ohne Codeblöcke.";
 
 export function toolHistoryMessage(entriesJson: string): string {
   return `Tool-Historie (Ergebnisse früherer Tool-Aufrufe; nutze sie für Argumente und Antworten):\n${entriesJson}`;
