@@ -201,3 +201,15 @@ export {
   type UnsupportedArgument,
   type UserContext,
 } from "./agent/index.js";
+
+// Helpers the presentation notebooks call in one line (scripted plan, slow client, timeline, previews)
+export {
+  firstLines,
+  jsonPreview,
+  mermaidMarkdown,
+  scriptedPlan,
+  shortJson,
+  toolTimeline,
+  traceDurationMs,
+  withDelay,
+} from "./agent/demo-helpers.js";
