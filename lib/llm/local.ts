@@ -210,8 +210,10 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     // Evaluate just the prefix (the generation reuses it), then save it for the next process.
     const keep = restored ? 0 : cachedLength;
     if (sequence.nextTokenIndex > keep) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    const evaluateStarted = performance.now();
     await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(keep));
-    const saved = await states.save(sequence, key, prefix, modelPath);
+    const evaluateMs = performance.now() - evaluateStarted;
+    const saved = { ...(await states.save(sequence, key, prefix, modelPath)), evaluateMs };
     if (saved.note) info.notes.push(saved.note);
     lastPromptState = restored?.note && saved.action === "saved" ? { ...saved, note: restored.note } : saved;
   }

@@ -28,6 +28,8 @@ export interface PromptStateEvent {
   /** Size of the state file in bytes. */
   bytes: number;
   file: string;
+  /** Set when the prefix was evaluated in this call: time for that evaluation, in ms. */
+  evaluateMs?: number;
   /** German explanation when a file was ignored or could not be written. */
   note?: string;
 }
