@@ -4,7 +4,8 @@
 // BENCH_REAL_MODEL=1.
 import { loadLocalLlm, type ChatMessage } from "../lib/llm/index.js";
 
-const llm = await loadLocalLlm();
+// In-memory KV reuse only: no saved prompt state (that is bench/prompt-state.bench.ts).
+const llm = await loadLocalLlm({ promptStateDir: false });
 const system: ChatMessage = {
   role: "system",
   content:
