@@ -1,10 +1,14 @@
 // A typed-array path into faiss-node for flat indexes. faiss-node's `add` only takes a plain JS array
-// and converts it number by number (about 10 s for 100k × 384 floats), but `Index.fromBuffer` reads a
-// serialised index at memcpy speed. A flat index's serialised form is just a small header plus the
-// float32 vectors, so vectors are appended by writing that form directly.
+// and converts it number by number (about 10 s for 100k × 384 floats), but `Index.read` reads a
+// serialised index at file-copy speed. A flat index's serialised form is just a small header plus the
+// float32 vectors, so vectors are appended by writing that form to a temporary file and reading it.
+// (Not via toBuffer/fromBuffer: faiss-node 0.5.1 leaks its IO buffer, a full copy, on every call.)
 //
 // The layout is checked once per process against what the addon itself writes (byte for byte, for
 // both metrics); if a future FAISS writes anything else, callers fall back to the slow array path.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import faiss from "faiss-node";
 
 type FaissIndex = InstanceType<typeof faiss.Index>;
@@ -34,26 +38,15 @@ function storedCount(buf: Buffer, metric: FlatMetric, d: number): number | undef
   return ntotal;
 }
 
-/**
- * A serialised flat index with `existing`'s vectors (if any) and room for `n` more, plus a float32
- * view of that room to fill (row-major). The buffer starts 3 bytes into its memory so the 45-byte
- * header leaves the vectors 4-byte aligned: they are written in place, without another copy.
- */
-export function flatIndexBuffer(metric: FlatMetric, d: number, n: number, existing?: Buffer): { bytes: Buffer; rows: Float32Array } {
-  const before = existing ? storedCount(existing, metric, d) : 0;
-  if (before === undefined) throw new Error("unexpected FAISS flat index layout");
-  const length = HEADER_BYTES + (before + n) * d * 4;
-  const memory = new ArrayBuffer(length + 3);
-  const bytes = Buffer.from(memory, 3, length);
-  writeHeader(bytes, metric, d, before + n);
-  if (existing) existing.copy(bytes, HEADER_BYTES, HEADER_BYTES);
-  return { bytes, rows: new Float32Array(memory, 3 + HEADER_BYTES + before * d * 4, n * d) };
-}
-
 /** The serialised flat index holding `existing`'s vectors (if any) followed by `vectors` (n × d, row-major). */
 export function flatIndexBytes(metric: FlatMetric, d: number, vectors: Float32Array, existing?: Buffer): Buffer {
-  const { bytes, rows } = flatIndexBuffer(metric, d, vectors.length / d, existing);
-  rows.set(vectors);
+  const before = existing ? storedCount(existing, metric, d) : 0;
+  if (before === undefined) throw new Error("unexpected FAISS flat index layout");
+  const n = vectors.length / d;
+  const bytes = Buffer.alloc(HEADER_BYTES + (before + n) * d * 4);
+  writeHeader(bytes, metric, d, before + n);
+  existing?.copy(bytes, HEADER_BYTES, HEADER_BYTES);
+  Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength).copy(bytes, HEADER_BYTES + before * d * 4);
   return bytes;
 }
 
@@ -78,14 +71,36 @@ export function flatLayoutMatches(metric: FlatMetric): boolean {
 
 /**
  * A new flat index with `index`'s vectors (empty: none) plus `n` more that `fill` writes into the
- * float32 view it gets (row-major), read by the addon via fromBuffer.
+ * float32 array it gets (row-major). `fill` may throw (bad input): nothing has changed then.
  */
 export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fill: (rows: Float32Array) => void): FaissIndex {
   const d = index.getDimension();
-  const { bytes, rows } = flatIndexBuffer(metric, d, n, index.ntotal() > 0 ? index.toBuffer() : undefined);
+  const rows = new Float32Array(n * d);
   fill(rows);
-  const next = faiss.Index.fromBuffer(bytes);
-  const expected = index.ntotal() + n;
-  if (next.ntotal() !== expected) throw new Error(`FAISS read ${next.ntotal()} vectors instead of ${expected}`);
-  return next;
+  const before = index.ntotal();
+  const dir = mkdtempSync(join(tmpdir(), "flat-index-"));
+  const file = join(dir, "index.faiss");
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    if (before > 0) index.write(file);
+    const fd = openSync(file, before > 0 ? "r+" : "w");
+    try {
+      if (before > 0) {
+        readSync(fd, header, 0, HEADER_BYTES, 0);
+        const expected = Buffer.alloc(HEADER_BYTES);
+        writeHeader(expected, metric, d, before);
+        if (!header.equals(expected)) throw new Error("unexpected FAISS flat index layout");
+      }
+      writeHeader(header, metric, d, before + n);
+      writeSync(fd, header, 0, HEADER_BYTES, 0);
+      writeSync(fd, new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength), 0, rows.byteLength, HEADER_BYTES + before * d * 4);
+    } finally {
+      closeSync(fd);
+    }
+    const next = faiss.Index.read(file);
+    if (next.ntotal() !== before + n) throw new Error(`FAISS read ${next.ntotal()} vectors instead of ${before + n}`);
+    return next;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
