@@ -200,7 +200,15 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     const cachedLength = cachedPrefixLength(prompt);
     if (cachedLength >= prefix.length) return;
     modelIdentity ??= modelFileIdentity(modelPath);
-    const key = promptStateKey(await modelIdentity, stateSettings, prefix);
+    let identity: string;
+    try {
+      identity = await modelIdentity;
+    } catch (error) {
+      modelIdentity = undefined;
+      info.notes.push(`Prompt-Zustand nicht nutzbar: Modelldatei nicht lesbar (${(error as Error).message}).`);
+      return;
+    }
+    const key = promptStateKey(identity, stateSettings, prefix);
     const restored = await states.restore(sequence, key, prefix);
     if (restored?.note) info.notes.push(restored.note);
     if (restored?.action === "loaded") {
