@@ -36,3 +36,8 @@ export class McpToolTimeoutError extends Error {
     super(message);
   }
 }
+
+/** The math server did not start or did not answer in time (same shape as TravelServerStartError). */
+export class MathServerStartError extends TravelServerStartError {
+  override name = "MathServerStartError";
+}

@@ -1,6 +1,6 @@
 // Teil 3 — public names of lib/mcp.
 export type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
-export { startTravelServer, type StartTravelServerOptions, type TravelServerHandle } from "./server-process.js";
-export { McpToolClient, connectTravelClient, connectTravelClientStdio, normalizeToolResult, germanSdkError, type McpClientOptions } from "./client.js";
+export { startTravelServer, startMathServer, type StartTravelServerOptions, type StartMathServerOptions, type TravelServerHandle, type ServerHandle } from "./server-process.js";
+export { McpToolClient, connectTravelClient, connectTravelClientStdio, connectMathClientStdio, normalizeToolResult, germanSdkError, type McpClientOptions } from "./client.js";
 export { formatToolsForPrompt, type CatalogOptions } from "./catalog.js";
-export { McpConnectionError, McpToolTimeoutError, TravelServerStartError } from "./errors.js";
+export { McpConnectionError, McpToolTimeoutError, TravelServerStartError, MathServerStartError } from "./errors.js";
