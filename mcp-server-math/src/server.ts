@@ -51,13 +51,12 @@ const BINARY_TOOLS: BinaryTool[] = [
     symbol: "÷",
     op: divide,
     roles: ["Dividend (wird geteilt)", "Divisor (teilt, nicht 0)"],
-    description: `Dividiert a durch b. Exakt, wenn die Division aufgeht; sonst auf ${DIVISION_DIGITS} gültige Stellen gerundet (exact: false). b darf nicht 0 sein.`,
+    description: `Dividiert a durch b (b nicht 0): exakt, wenn die Division aufgeht, sonst auf ${DIVISION_DIGITS} gültige Stellen gerundet.`,
   },
 ];
 
-const COMMON =
-  " Ganze Zahlen jeder Größe und Dezimalzahlen werden exakt gerechnet (keine Rundungsfehler wie bei 0.1 + 0.2). " +
-  "Eingaben als Zahl oder als Text; das Ergebnis steht in result (Zahl oder, wenn zu groß für eine JSON-Zahl, Text) und immer als Text in text.";
+// Kept short: small models read every description in their prompt. The details live in the schemas.
+const COMMON = " Ergebnis in result (Zahl, oder Text wenn größer als 2^53).";
 
 export function createMathMcpServer(options: MathServerOptions): McpServer {
   const server = new McpServer(
@@ -108,8 +107,7 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
     {
       title: "Ausdruck ausrechnen",
       description:
-        "Rechnet einen ganzen Ausdruck exakt aus, z. B. \"(58952 * 21448) / 2\" oder \"2^64\": Zahlen, + - * / , ^ (Potenz mit ganzer Hochzahl) und Klammern; " +
-        `× und ÷ sowie ein Dezimalkomma sind erlaubt. Keine Variablen oder Funktionen. Divisionen, die nicht aufgehen, werden auf ${DIVISION_DIGITS} gültige Stellen gerundet.`,
+        "Rechnet einen Ausdruck exakt aus, z. B. \"(58952 * 21448) / 2\": Zahlen, + - * / ^ und Klammern, keine Variablen oder Funktionen." + COMMON,
       inputSchema: expressionInput,
       outputSchema: expressionOutput,
       annotations: annotations("Ausdruck ausrechnen"),
