@@ -2,7 +2,8 @@
 // over stdio (connectMathClientStdio): every tool, exact results, German isError results, Host/Origin checks.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connectMathClientStdio, McpToolClient, startMathServer, type ServerHandle, type ToolCallResult } from "../../lib/mcp/index.js";
+import { connectMathClientStdio, MathServerStartError, McpToolClient, startMathServer, type ServerHandle, type ToolCallResult } from "../../lib/mcp/index.js";
+import { parseCli, UsageError } from "../../mcp-server-math/src/cli.js";
 import { INITIALIZE, MCP_HEADERS, isAlive, rawRequest, waitGone } from "../mcp-server-travel/helpers.js";
 
 const data = (r: ToolCallResult) => r.data as { result: number | string; text: string; exact: boolean; note?: string; ausdruck?: string };
@@ -92,6 +93,17 @@ describe("math server over Streamable HTTP (startMathServer)", () => {
     assert.equal(ok.status, 200);
   });
 
+  it("a busy port fails with a German MathServerStartError and leaves nothing behind", async () => {
+    const port = Number(new URL(server.url).port);
+    await assert.rejects(startMathServer({ port }), (e: unknown) => {
+      assert.ok(e instanceof MathServerStartError);
+      assert.match(e.message, /Der Rechen-Server hat sich beim Start beendet/);
+      assert.match(e.message, new RegExp(`Port ${port} ist bereits belegt \\(läuft der Rechen-Server schon\\?\\)`));
+      assert.ok(e.input.pid && !isAlive(e.input.pid));
+      return true;
+    });
+  });
+
   it("stop() leaves no process behind", async () => {
     const other = await startMathServer();
     assert.match(other.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -117,5 +129,15 @@ describe("math server over stdio (connectMathClientStdio)", () => {
     assert.ok(pid);
     await client.close();
     assert.equal(await waitGone(pid), true);
+  });
+});
+
+describe("math server command line", () => {
+  it("reads its flags and explains wrong ones in German", () => {
+    assert.deepEqual(parseCli([]), { host: "127.0.0.1", port: 8766, stdio: false, parentPid: undefined, allowedHosts: undefined });
+    assert.deepEqual(parseCli(["--stdio", "--port", "0", "--allowed-host", "kurs.local"]).allowedHosts, ["kurs.local"]);
+    assert.throws(() => parseCli(["--port", "x"]), (e: unknown) => e instanceof UsageError && /--port muss eine ganze Zahl/.test(e.message));
+    assert.throws(() => parseCli(["--offline"]), (e: unknown) => e instanceof UsageError && e.exitCode === 2);
+    assert.throws(() => parseCli(["--help"]), (e: unknown) => e instanceof UsageError && e.exitCode === 0 && /npm run math-server/.test(e.message));
   });
 });
