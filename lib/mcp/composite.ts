@@ -128,7 +128,18 @@ export class CompositeToolClient implements ToolClient {
   }
 }
 
-/** A single client as it is; several (by alias) as one CompositeToolClient. */
+const combined = new WeakMap<ToolClients, CompositeToolClient>();
+
+/**
+ * A single client as it is; several (by alias) as one CompositeToolClient — the same one for the same
+ * record object, so functions that take either (runAgent, executeToolCall) list the tools only once.
+ */
 export function combineToolClients(tools: ToolClient | ToolClients): ToolClient {
-  return isToolClient(tools) ? tools : new CompositeToolClient(tools);
+  if (isToolClient(tools)) return tools;
+  let composite = combined.get(tools);
+  if (!composite) {
+    composite = new CompositeToolClient(tools);
+    combined.set(tools, composite);
+  }
+  return composite;
 }

@@ -74,7 +74,9 @@ describe("CompositeToolClient with in-process clients", () => {
 
   it("passes a single client through and closes all clients of a composite", async () => {
     assert.equal(combineToolClients(reise), reise);
-    assert.ok(combineToolClients({ reise, mathe }) instanceof CompositeToolClient);
+    const record = { reise, mathe };
+    assert.ok(combineToolClients(record) instanceof CompositeToolClient);
+    assert.equal(combineToolClients(record), combineToolClients(record), "one composite per record object");
     await both.close();
     await assert.rejects(reise.callTool("geocode", {}), /geschlossen/);
     await assert.rejects(mathe.callTool("suche", {}), /geschlossen/);
