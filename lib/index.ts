@@ -172,6 +172,7 @@ export {
   summarizeTrace,
   ToolReportedError,
   toolResultValue,
+  TRAVEL_MATH_ROLE,
   validatePlan,
   type AgentEvent,
   type AgentEventType,

@@ -6,7 +6,8 @@ import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { runAgent } from "../../lib/agent/loop.js";
 import { buildPlanJsonSchema } from "../../lib/agent/plan.js";
-import { buildPlannerSystemPrompt } from "../../lib/agent/prompts.js";
+import { executeToolCall } from "../../lib/agent/half-agent.js";
+import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, TRAVEL_MATH_ROLE } from "../../lib/agent/prompts.js";
 import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { validatePlan } from "../../lib/agent/validate.js";
@@ -63,8 +64,11 @@ describe("runAgent over the travel and the math server", () => {
   test("one run plans across both servers: geocode + weather → subtraktion, exact", async () => {
     const llm = new ScriptedLlm([romOsloPlan(), romOsloPlan(), romOsloPlan(), { steps: [], final: "In Rom ist es heute wärmer als in Oslo." }]);
     const events: AgentEvent[] = [];
-    const result = await runAgent({ question: QUESTION, llm, tools, catalog, today: TODAY, onEvent: (e) => events.push(e) });
+    // Several clients by alias, straight into runAgent (it merges them and lists the catalog itself).
+    const { reise, mathe } = tools.clients;
+    const result = await runAgent({ question: QUESTION, llm, tools: { reise: reise!, mathe: mathe! }, role: TRAVEL_MATH_ROLE, today: TODAY, onEvent: (e) => events.push(e) });
     assert.equal(result.status, "answered", result.error);
+    assert.ok(llm.requests[0]!.messages[0]!.content.startsWith(TRAVEL_MATH_ROLE), "the role replaces the travel persona");
     const tmax = (id: string) => (result.toolResults[id] as { aggregates: { tmax_c: number } }).aggregates.tmax_c;
     const [rom, oslo] = [tmax("wetter_Rom"), tmax("wetter_Oslo")];
     assert.ok(rom > oslo, `offline climate: Rom ${rom} °C, Oslo ${oslo} °C`);
@@ -75,6 +79,19 @@ describe("runAgent over the travel and the math server", () => {
     const calls = events.filter((e): e is Extract<AgentEvent, { type: "tool_call" }> => e.type === "tool_call");
     assert.deepEqual(calls.map((e) => e.toolName), ["geocode", "geocode", "get_weather", "get_weather", "subtraktion"]);
     assert.deepEqual(calls.at(-1)?.arguments, { a: rom, b: oslo });
+  });
+
+  test("the half-agent runs one call through several clients by alias; its prompt takes the role", async () => {
+    const { reise, mathe } = tools.clients;
+    const clients = { reise: reise!, mathe: mathe! };
+    const entry = await executeToolCall(clients, { tool: "multiplikation", arguments: { a: 58952, b: 21448 } }, { tools: catalog });
+    assert.deepEqual(entry.result, { result: 1264402496, text: "1264402496", exact: true });
+    const geo = await executeToolCall(clients, { tool: "geocode", arguments: { destination: "Oslo" } }, { tools: catalog });
+    assert.equal((geo.result as { source: string }).source, "offline");
+    const prompt = buildHalfAgentSystemPrompt(catalog, { role: TRAVEL_MATH_ROLE });
+    assert.ok(prompt.startsWith(TRAVEL_MATH_ROLE));
+    assert.doesNotMatch(prompt, /Fragen ohne Reisebezug/);
+    assert.match(buildHalfAgentSystemPrompt(catalog), /^Du bist ein Reiseassistent[\s\S]*Fragen ohne Reisebezug lehnst du freundlich ab/);
   });
 
   test("two servers offering the same tools: namespaced names in grammar, validation and calls", async () => {
