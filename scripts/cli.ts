@@ -1,5 +1,6 @@
 // `npm start -- "<Frage>" [options]` — the whole stack from the command line:
-// model (lib/llm) + RAG context (lib/rag) + travel server subprocess (lib/mcp) + agent (lib/agent).
+// model (lib/llm) + RAG context (lib/rag) + travel server subprocess (lib/mcp, with --mathe also the
+// math server) + agent (lib/agent).
 import { parseArgs } from "node:util";
 import {
   ConfigError,
@@ -16,9 +17,12 @@ import {
   openRagStore,
   runAgent,
   saveTrace,
+  startMathServer,
   startTravelServer,
+  TRAVEL_MATH_ROLE,
   type Llm,
-  type McpToolClient,
+  McpToolClient,
+  type ServerHandle,
   type RagStore,
   type ScheduleMode,
   type TravelServerHandle,
@@ -29,6 +33,8 @@ const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 Optionen:
   --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
   --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
+  --mathe                  zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,
+                           subtraktion, multiplikation, division, rechne)
   --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
   --mode <m>               Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),
                            step-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})
@@ -92,6 +98,7 @@ function parse() {
       options: {
         model: { type: "string" },
         offline: { type: "boolean", default: false },
+        mathe: { type: "boolean", default: false },
         "max-iterations": { type: "string", default: "6" },
         mode: { type: "string", default: "dependency" },
         trace: { type: "string" },
@@ -118,6 +125,7 @@ function parse() {
     question,
     model: values.model,
     offline: values.offline,
+    mathe: values.mathe,
     maxIterations: Math.floor(number("max-iterations", values["max-iterations"], 1)),
     mode: values.mode as ScheduleMode,
     trace: values.trace,
@@ -157,11 +165,14 @@ async function main(): Promise<number> {
   let llm: Llm | undefined;
   let server: TravelServerHandle | undefined;
   let client: McpToolClient | undefined;
+  const math: { start?: Promise<ServerHandle>; client?: McpToolClient } = {};
   try {
     // Model and travel server start in parallel; both take a moment.
     // The server gets the CLI's date: on its own it would use the UTC date, which differs near midnight.
     const serverStart = startTravelServer({ offline: args.offline || undefined, env: { TRAVEL_TODAY: today } });
     serverStart.catch(() => {}); // handled below; avoids an unhandled rejection while the model loads
+    math.start = args.mathe ? startMathServer() : undefined;
+    math.start?.catch(() => {}); // stopped in finally
     try {
       llm = await loadLlm(args.model ? { modelPath: args.model } : {});
     } catch (error) {
@@ -172,6 +183,11 @@ async function main(): Promise<number> {
     server = await serverStart;
     console.log(`Reise-Server: ${server.url} (${server.mode === "offline" ? "Offline-Daten" : "online"})`);
     client = await connectTravelClient(server.url);
+    if (math.start) {
+      const mathServer = await math.start;
+      console.log(`Rechen-Server: ${mathServer.url}`);
+      math.client = await McpToolClient.connect(mathServer.url);
+    }
     const context = await retrieveContext(args.question, args.ragK, args.ragMinScore);
 
     console.log(`Datum: ${today}${fixed ? " (aus TRAVEL_TODAY)" : ""}`);
@@ -180,7 +196,9 @@ async function main(): Promise<number> {
     const result = await runAgent({
       question: args.question,
       llm,
-      tools: client,
+      // With --mathe: both servers as one tool client (names namespaced only on collision, see lib/mcp/composite.ts).
+      tools: math.client ? { reise: client, mathe: math.client } : client,
+      ...(math.client ? { role: TRAVEL_MATH_ROLE } : {}),
       today,
       context,
       maxIterations: args.maxIterations,
@@ -198,7 +216,9 @@ async function main(): Promise<number> {
     return result.status === "answered" ? 0 : 3;
   } finally {
     await client?.close().catch(() => {});
+    await math.client?.close().catch(() => {});
     await server?.stop().catch(() => {});
+    await math.start?.then((s) => s.stop()).catch(() => {});
     await llm?.dispose().catch(() => {});
   }
 }

@@ -33,6 +33,7 @@ export {
   planProblemsMessage,
   HALF_AGENT_RULES,
   NO_TOOLS_INSTRUCTION,
+  TRAVEL_MATH_ROLE,
   type PlannerPromptOptions,
   type HalfAgentPromptOptions,
 } from "./prompts.js";

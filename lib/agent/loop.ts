@@ -15,6 +15,7 @@
 // [assistant: plan] [user: tool results | problems | nudge].
 import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
+import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ArgumentValidator } from "./arguments.js";
@@ -38,7 +39,8 @@ import { validatePlan } from "./validate.js";
 export interface RunAgentOptions {
   question: string;
   llm: Llm;
-  tools: ToolClient;
+  /** One tool client, or several by alias ({ reise, mathe }): merged by lib/mcp's CompositeToolClient. */
+  tools: ToolClient | ToolClients;
   /** The tool catalog; default `await tools.listTools()`. */
   catalog?: ToolInfo[];
   /** Earlier conversation, inserted between the system messages and the question. */
@@ -47,6 +49,8 @@ export interface RunAgentOptions {
   context?: string;
   /** Replaces the planner system prompt (default buildPlannerSystemPrompt(catalog, …)). */
   systemPrompt?: string;
+  /** Replaces the travel persona of the default planner prompt (e.g. TRAVEL_MATH_ROLE with the math server). */
+  role?: string;
   /** Today's date for the prompt and `user.today` (YYYY-MM-DD). */
   today?: string;
   /** Planning rounds before giving up (default 8). */
@@ -111,10 +115,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     options.onEvent?.(full);
   };
 
-  const catalog = options.catalog ?? (await options.tools.listTools());
+  const tools = combineToolClients(options.tools);
+  const catalog = options.catalog ?? (await tools.listTools());
   const byName = new Map(catalog.map((t) => [t.name, t]));
   const userCtx: Record<string, unknown> = { raw: options.question, ...(options.today ? { today: options.today } : {}), ...options.userCtx };
-  const systemPrompt = options.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), today: options.today });
+  const systemPrompt = options.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), today: options.today, role: options.role });
   const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }];
   if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
   messages.push(...(options.history ?? []), { role: "user", content: options.question });
@@ -224,7 +229,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       const isReadOnly = (call: PlanToolCall) => classifyTool(byName.get(call.name), call.name, options.approval) === "read-only";
       const scope = iterationScope(plan, hasRun, mode, { isReadOnly });
       const outcomes = await executeScope(plan, scope, state, {
-        client: options.tools,
+        client: tools,
         catalog: byName,
         mode,
         toolTimeoutMs: options.toolTimeoutMs ?? 30_000,

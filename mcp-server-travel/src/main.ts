@@ -12,29 +12,13 @@ import { createTravelMcpServer } from "./server.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
 import { DEFAULT_ALLOWED_HOSTS, startHttpServer } from "./transports/http.js";
+import { watchParent } from "./transports/parent-watch.js";
 import { serveStdio } from "./transports/stdio.js";
 
 const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);
 
 // zod's own messages in German (the tool schemas bring their own; this covers the rest, e.g. invalid offline data).
 z.config(z.locales.de());
-
-/** Exits when the parent process is gone: its pid disappears or (HTTP mode) our stdin pipe closes. */
-function watchParent(parentPid: number, stdinIsOurs: boolean, shutdown: (why: string) => void): void {
-  const timer = setInterval(() => {
-    try {
-      process.kill(parentPid, 0);
-    } catch {
-      shutdown(`Elternprozess ${parentPid} beendet`);
-    }
-  }, 1000);
-  timer.unref();
-  if (stdinIsOurs && !process.stdin.isTTY) {
-    process.stdin.on("end", () => shutdown("stdin geschlossen (Elternprozess beendet)"));
-    process.stdin.on("error", () => shutdown("stdin-Fehler (Elternprozess beendet)"));
-    process.stdin.resume();
-  }
-}
 
 async function decideOffline(cli: CliOptions, upstream: ReturnType<typeof upstreamConfigFromEnv>): Promise<boolean> {
   if (cli.offline) {
