@@ -120,3 +120,11 @@ export { toGrammarSchema, dropNullOptionals } from "./grammar-schema.js";
 export { extractJsonObject } from "./json-extract.js";
 export { describeAgentEvent, runStatusLabel, scheduleModeLabel, RUN_STATUS_LABELS, SCHEDULE_MODE_LABELS } from "./event-text.js";
 export { findUnsupportedArguments, reviewToolProposal, type UnsupportedArgument } from "./half-agent.js";
+// Issue 14: staged writes with preview, ask_user, answer writer, groundedness, sessions with a bounded history.
+export { StagedWorkspace, StagingError, supportsPreview, hideStagingFields, type ChangePreview, type StagedChange, type StagedStatus } from "./workspace.js";
+export { unifiedDiff } from "./line-diff.js";
+export { ASK_USER_TOOL, ASK_USER_TOOL_NAME, ASK_USER_UNAVAILABLE, type AskUserFn } from "./ask-user.js";
+export { ANSWER_WRITER_PROMPT, buildAnswerWriterMessages, writeAnswer, type AnswerWriterInput } from "./answer-writer.js";
+export { checkGroundedness, isTravelQuestion, type Claim, type GroundednessInput, type GroundednessReport } from "./groundedness.js";
+export { fitToWindow, summariseFeedback, type PromptParts, type WindowOptions, type WindowReport, type WindowResult } from "./window.js";
+export { AgentSession, SessionFileError, turnsToHistory, SESSION_FILE_VERSION, type AgentSessionOptions, type SessionTurn, type SessionFile, type SessionFileErrorKind } from "./session.js";

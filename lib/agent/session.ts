@@ -89,7 +89,7 @@ export class AgentSession {
   async ask(question: string, overrides: Partial<Omit<RunAgentOptions, "question" | "history">> = {}): Promise<AgentRunResult> {
     const result = await runAgent({ ...this.options, ...overrides, question, history: this.history() });
     const facts = Object.keys(result.toolResults).length > 0 ? compactJson(result.toolResults, this.options.factsChars ?? 600) : "";
-    this.#turns.push({ question, answer: result.final, status: result.status, facts, warnings: (result as { warnings?: string[] }).warnings ?? [] });
+    this.#turns.push({ question, answer: result.final, status: result.status, facts, warnings: result.warnings });
     const max = this.options.maxTurns ?? 6;
     if (this.#turns.length > max) this.#turns = this.#turns.slice(-max);
     return result;

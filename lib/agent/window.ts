@@ -104,6 +104,7 @@ export function fitToWindow(parts: PromptParts, options: WindowOptions): WindowR
     rounds.shift();
     report.droppedRounds++;
   }
+  report.summarisedRounds = Math.max(0, report.summarisedRounds - report.droppedRounds);
   if (report.droppedRounds > 0) {
     const note: ChatMessage = { role: "user", content: `(${report.droppedRounds} ältere Planungsrunde(n) ausgelassen, weil der Kontext voll ist.)` };
     const first = rounds[0];
