@@ -40,7 +40,7 @@ const DOT_DATE = /\b(\d{1,2})\.\s?(\d{1,2})\.(?:\s?(\d{4}|\d{2})\b)?/g;
 const NAMED_DATE = new RegExp(String.raw`\b(\d{1,2})\.\s?(${MONTHS.join("|")})(?:\s(\d{4}))?`, "giu");
 const LIST_MARKER = /^\s*\d+[.)]\s/gmu;
 /** A capitalised word after a place preposition: „in Rom", „nach Paris", „bei Trastevere". */
-const PLACE = /\b(?:[Ii]n|[Nn]ach|[Bb]ei|[Aa]us|[Vv]on|[Uu]m|Richtung)\s+((?:\p{Lu}[\p{L}-]+)(?:\s\p{Lu}[\p{L}-]+)?)/gu;
+const PLACE = /\b(?:[Ii]n|[Nn]ach|[Bb]ei|[Aa]us|[Vv]on|[Uu]m|Richtung)\s+(\p{Lu}[\p{L}-]+)/gu;
 const NOT_PLACES = new Set([
   ...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)),
   "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag",
