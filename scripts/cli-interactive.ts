@@ -37,15 +37,32 @@ export interface Terminal {
 
 export function openTerminal(print: (text: string) => void = console.log): Terminal {
   const rl: Interface = createInterface({ input: process.stdin, output: process.stdout });
+  // Lines are queued: piped input arrives all at once, before anyone asks for it.
+  const lines: string[] = [];
+  let waiting: ((line: string | null) => void) | undefined;
   let ended = false;
-  rl.on("close", () => (ended = true));
-  const ask = async (prompt: string, signal?: AbortSignal): Promise<string | null> => {
-    if (ended) return null;
-    try {
-      return await rl.question(prompt, signal ? { signal } : {});
-    } catch {
-      return null; // aborted (timeout) or input closed
-    }
+  rl.on("line", (line) => (waiting ? (waiting(line), (waiting = undefined)) : lines.push(line)));
+  rl.on("close", () => {
+    ended = true;
+    waiting?.(null);
+    waiting = undefined;
+  });
+  const ask = (prompt: string, signal?: AbortSignal): Promise<string | null> => {
+    process.stdout.write(prompt);
+    if (lines.length > 0) return Promise.resolve(lines.shift() ?? null);
+    if (ended || signal?.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        waiting = undefined;
+        process.stdout.write("\n");
+        resolve(null);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      waiting = (line) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(line);
+      };
+    });
   };
   return {
     async approve(request, signal) {

@@ -11,6 +11,7 @@ import { ScriptedLlm, type ScriptedReply, type ScriptedRequest } from "../../lib
 import type { ApprovalRequest } from "../../lib/agent/approval.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { ASK_USER_UNAVAILABLE } from "../../lib/agent/ask-user.js";
+import { executeToolCall } from "../../lib/agent/half-agent.js";
 import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 import { TODAY } from "./fixtures.js";
@@ -123,6 +124,12 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
     assert.match(of(events, "tool_error")[0]?.message ?? "", /führt aus dem Arbeitsordner heraus/);
     assert.match(lastUser(llm.requests[1]!), /Arbeitsordner/);
   });
+});
+
+test("the Teil 3 half-agent never runs a side-effecting tool (it has no approval step)", async () => {
+  const entry = await executeToolCall(client, { tool: "save_trip_plan", arguments: { file_name: "x", title: "x", content: "x" } }, { tools: catalog });
+  assert.match(entry.error ?? "", /braucht eine Freigabe; hier laufen nur lesende Tools/);
+  assert.deepEqual(await readdir(dir), []);
 });
 
 describe("ask_user", () => {
