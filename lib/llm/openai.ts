@@ -9,6 +9,9 @@ import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 
+/** Shown in the load report: everyone in the class shares this server. */
+export const SHARED_SERVER_NOTE = "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
+
 export interface OpenAiLlmOptions {
   /** e.g. http://127.0.0.1:8080/v1 (default LLM_BASE_URL). */
   baseUrl?: string;
@@ -131,7 +134,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     return { text, meter };
   }
 
-  const info: LlmInfo = { backend: "openai-compatible", gpu: baseUrl, modelName: model, notes: [`Server: ${baseUrl}`] };
+  const info: LlmInfo = { backend: "openai-compatible", gpu: baseUrl, modelName: model, notes: [SHARED_SERVER_NOTE] };
   return {
     info,
     get lastMeter() {
