@@ -35,7 +35,7 @@ import { iterationScope, openCalls, type ScheduleMode } from "./schedule.js";
 import { createTrace, type AgentEvent, type AgentTrace, type PlanVia, type RunStatus } from "./trace.js";
 import { validatePlan } from "./validate.js";
 import { tokenCounter } from "../llm/tokens.js";
-import { writeAnswer } from "./answer-writer.js";
+import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME, type AskUserFn } from "./ask-user.js";
 import { checkGroundedness, type GroundednessReport } from "./groundedness.js";
 import { fitToWindow, wasTrimmed, type WindowReport } from "./window.js";
@@ -228,7 +228,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     let groundedness: GroundednessReport | undefined;
     if (status === "answered" && options.answerWriter) {
       try {
-        final = await writeAnswer(options.llm, { question: options.question, context: options.context, toolResults: Object.fromEntries(state.results), today: options.today }, { signal: options.signal });
+        const input = { question: options.question, context: options.context, toolResults: Object.fromEntries(state.results), today: options.today, maxResultChars: 1500 };
+        // Many results: shorten each until the writer's prompt fits the window.
+        const size = () => buildAnswerWriterMessages(input).reduce((sum, m) => sum + (window?.count(m.content) ?? 0) + 8, 0);
+        while (window && input.maxResultChars > 100 && size() > window.budget) input.maxResultChars = Math.floor(input.maxResultChars / 2);
+        final = await writeAnswer(options.llm, input, { signal: options.signal });
         emit({ type: "answer_writer", draft: planned, text: final });
       } catch (writerError) {
         if (options.signal?.aborted) throw writerError;
