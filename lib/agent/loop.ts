@@ -4,16 +4,16 @@
 //
 // Plan output: with `planOutput: "auto"` (default) plans come from `llm.generateJson` with the plan
 // grammar (buildPlanJsonSchema), so they always parse. If generateJson throws an error that says the
-// backend cannot do it (name or message matching "not supported" / "unsupported" / "nicht
-// unterstützt"), the loop switches to `llm.chat` + parsePlan for the rest of the run and emits an
-// `output_fallback` event. Any other generation error counts as a failed round: the model is told and
+// backend cannot do it (JsonNotSupportedError), the loop switches to `llm.chat` + parsePlan for the
+// rest of the run and emits an `output_fallback` event. Any other generation error counts as a failed round: the model is told and
 // asked again; a second one in a row, or one that more rounds cannot fix (context overflow, lost
-// connection, model not loadable), ends the run with status "llm_error".
+// connection, model not loadable: LlmError.fatal), ends the run with status "llm_error".
 // "grammar" never falls back; "text" always uses chat + parsePlan.
 //
 // Prompt layout (stable prefix for KV-cache reuse): [system: planner prompt + catalog]
 // [system: context] [history…] [user: question], then per iteration only appended messages:
 // [assistant: plan] [user: tool results | problems | nudge].
+import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
@@ -113,16 +113,9 @@ export interface AgentRunResult {
   workspace: StagedWorkspace;
 }
 
-const NOT_SUPPORTED = /not[\s_-]?supported|unsupported|nicht unterstützt/i;
 /** Generation errors another round cannot fix (the prompt only grows, the server stays down). */
-const FATAL_LLM_ERROR = /ContextOverflow|Connection|ModelLoad|ModelNotFound|LlmInput/i;
-
-function isNotSupported(error: unknown): boolean {
-  return error instanceof Error && (NOT_SUPPORTED.test(error.name) || NOT_SUPPORTED.test(error.message));
-}
-
 function isFatalLlmError(error: unknown): boolean {
-  return error instanceof Error && FATAL_LLM_ERROR.test(error.name);
+  return error instanceof LlmError && error.fatal;
 }
 
 function errorMessage(error: unknown): string {
@@ -204,7 +197,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         return parsed.ok ? { ok: true, plan: parsed.plan, raw, via } : { ok: false, error: parsed.error, raw, via };
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        if (!(options.planOutput !== "grammar" && isNotSupported(error))) {
+        if (!(options.planOutput !== "grammar" && error instanceof JsonNotSupportedError)) {
           return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: isFatalLlmError(error) }, raw: "", via };
         }
         via = "text";
@@ -228,7 +221,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     let groundedness: GroundednessReport | undefined;
     if (status === "answered" && options.answerWriter) {
       try {
-        const input = { question: options.question, context: options.context, toolResults: Object.fromEntries(state.results), today: options.today, maxResultChars: 1500 };
+        const input = { question: options.question, context: options.context, toolResults: { ...state.results }, today: options.today, maxResultChars: 1500 };
         // Many results: shorten each until the writer's prompt fits the window.
         const size = () => buildAnswerWriterMessages(input).reduce((sum, m) => sum + (window?.count(m.content) ?? 0) + 8, 0);
         while (window && input.maxResultChars > 100 && size() > window.budget) input.maxResultChars = Math.floor(input.maxResultChars / 2);
@@ -246,7 +239,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         final,
         question: options.question,
         context: options.context,
-        toolResults: [...state.results.values()],
+        toolResults: Object.values(state.results),
         otherSources: [...(options.history ?? []).map((m) => m.content), options.today ?? ""],
         toolCalls,
       });
@@ -262,7 +255,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       trace,
       iterations: iteration,
       messages,
-      toolResults: Object.fromEntries(state.results),
+      toolResults: { ...state.results },
       lastPlan,
       warnings,
       workspace,
