@@ -22,6 +22,9 @@ const DailyResponse = z.looseObject({
   }),
 });
 
+/** A cached response: the same shape, and every series as long as the list of days. */
+const CachedDaily = DailyResponse.refine((r) => DAILY_FIELDS.every((f) => r.daily[f].length === r.daily.time.length));
+
 export type OpenMeteoDaily = z.output<typeof DailyResponse>;
 
 export interface OpenMeteoOptions {
@@ -65,14 +68,12 @@ export class OpenMeteoClient {
       wind_speed_unit: "kmh",
     });
     const url = `${endpoint}?${params}`;
-    const cached = DailyResponse.safeParse(await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind]));
-    let raw = cached.success ? cached.data : undefined;
-    if (!raw) {
-      raw = await this.http.json({ service: "Open-Meteo", url, signal }, DailyResponse);
-      toDays(raw, url); // validate before caching
-      await this.cache.set(`open-meteo-${kind}`, url, raw);
-    }
-    return { days: toDays(raw, url), raw };
+    const cached = await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind], CachedDaily);
+    if (cached) return { days: toDays(cached, url), raw: cached };
+    const raw = await this.http.json({ service: "Open-Meteo", url, signal }, DailyResponse);
+    const days = toDays(raw, url); // validate before caching
+    await this.cache.set(`open-meteo-${kind}`, url, raw, TTL_MS[kind]);
+    return { days, raw };
   }
 }
 
