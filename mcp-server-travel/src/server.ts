@@ -2,6 +2,7 @@
 // German text rendering. Tool errors come back as `isError` results; the server keeps serving.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { guardToolArguments } from "./arguments-guard.js";
 import { TravelError, errorMessage } from "./errors.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
@@ -126,5 +127,6 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
     (args, extra) => run("rank_spots", args, extra.signal, (ctx) => handlers.rankSpots(services, args, ctx), render.renderRank),
   );
 
+  guardToolArguments(server);
   return server;
 }

@@ -4,6 +4,7 @@ import { NotFoundError, UpstreamResponseError } from "../errors.js";
 import type { JsonCache } from "./cache.js";
 import type { HttpJsonClient } from "./http.js";
 import { geocodeOutput } from "../tools/schemas.js";
+import { InFlight } from "./in-flight.js";
 import { RateLimiter } from "./rate-limit.js";
 import type { GeoPlace, GeocodeService } from "./types.js";
 
@@ -40,9 +41,16 @@ export class NominatimGeocoder implements GeocodeService {
     this.limiter = options.limiter ?? new RateLimiter(options.intervalMs);
   }
 
-  async geocode(query: string, signal?: AbortSignal): Promise<GeoPlace> {
+  /** Identical concurrent lookups share one (cache check, request, cache write). */
+  private readonly inFlight = new InFlight<GeoPlace>();
+
+  geocode(query: string, signal?: AbortSignal): Promise<GeoPlace> {
     const q = query.trim();
     const key = q.toLowerCase();
+    return this.inFlight.run(key, signal, (shared) => this.lookup(query, q, key, shared));
+  }
+
+  private async lookup(query: string, q: string, key: string, signal: AbortSignal): Promise<GeoPlace> {
     const cached = await this.cache.get("nominatim", key, GEOCODE_TTL_MS, CachedPlace);
     if (cached) return cached;
 

@@ -4,6 +4,7 @@ import type { Activity } from "../activities.js";
 import type { LatLon } from "../geo.js";
 import type { JsonCache } from "./cache.js";
 import type { HttpJsonClient } from "./http.js";
+import { InFlight } from "./in-flight.js";
 import { ConcurrencyLimit } from "./rate-limit.js";
 import type { Place, PlacesResult, PlacesService } from "./types.js";
 
@@ -66,8 +67,15 @@ export class OverpassPlaces implements PlacesService {
     return this.query(activity, center, radiusKm, signal);
   }
 
-  private async query(kind: Activity | "park", center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
+  /** Identical concurrent queries share one (cache check, request, cache write). */
+  private readonly inFlight = new InFlight<PlacesResult>();
+
+  private query(kind: Activity | "park", center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
     const ql = overpassQuery(kind, center, radiusKm);
+    return this.inFlight.run(ql, signal, (shared) => this.load(ql, shared));
+  }
+
+  private async load(ql: string, signal: AbortSignal): Promise<PlacesResult> {
     let places: Place[] | undefined = await this.cache.get("overpass", ql, TTL_MS, CachedPlaces);
     if (!places) {
       const response = await this.http.json(
