@@ -16,6 +16,7 @@ const { values } = parseArgs({
     calls: { type: "string", default: "200" },
     "timeout-ms": { type: "string", default: "60000" },
     modes: { type: "string", default: "healthy,503,refused,silent" },
+    sessions: { type: "string", default: "2000" },
   },
 });
 const CALLS = Math.max(20, Number(values.calls));
@@ -169,7 +170,53 @@ async function runMode(mode: Mode): Promise<Row> {
   }
 }
 
+/** Opens `count` sessions without ever closing them (clients that vanish); the server's RSS before and after. */
+async function sessionChurn(count: number): Promise<{ startMb: number; endMb: number; open: number }> {
+  const server = await startTravelServer({ offline: true, timeoutMs: 60_000 });
+  try {
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+    });
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const open = async () => {
+      const r = await fetch(server.url, { method: "POST", headers, body: init });
+      await r.text();
+    };
+    for (let i = 0; i < 20; i++) await open(); // warm-up
+    await new Promise((r) => setTimeout(r, 500));
+    const startKb = await rssKb(server.pid);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < count) {
+          next++;
+          await open();
+        }
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    const health = (await (await fetch(new URL("/healthz", server.url))).json()) as { sessions: number };
+    return { startMb: startKb / 1024, endMb: (await rssKb(server.pid)) / 1024, open: health.sessions };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
+  const sessions = Number(values.sessions);
+  if (sessions > 0) {
+    const s = await sessionChurn(sessions);
+    console.log(`Session churn: ${sessions} sessions opened and never closed (offline server, default cap)`);
+    console.log("goal (issue 15): RSS after ≤ 1.3 × RSS before\n");
+    printMarkdownTable(
+      ["sessions opened", "sessions open at end", "RSS before MB", "RSS after MB", "ratio"],
+      [[String(sessions), String(s.open), s.startMb.toFixed(0), s.endMb.toFixed(0), (s.endMb / s.startMb).toFixed(2)]],
+    );
+    console.log("");
+  }
   const rows: Row[] = [];
   for (const mode of MODES) rows.push(await runMode(mode));
   console.log(
