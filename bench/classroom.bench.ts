@@ -36,7 +36,7 @@ const CITIES = [
 
 /** The i-th call of the mix: 20 % geocode, 30 % weather (forecast/archive/far future), 25 % parks, 25 % spots/rank. */
 function mixedCall(i: number): { name: string; args: Record<string, unknown> } {
-  const city = CITIES[i % CITIES.length]!;
+  const city = CITIES[(i + Math.floor(i / 20)) % CITIES.length]!; // every kind of call for every city
   const at = { lat: city.lat, lon: city.lon };
   switch (i % 20) {
     case 0: case 1: case 2: case 3:

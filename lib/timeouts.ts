@@ -4,7 +4,7 @@
 // arrives before the agent gives up on the tool. No import.meta here (tslab loads lib as CommonJS).
 
 /** Longest time one upstream request of the travel server may take (queue, attempts, backoff). */
-export const TRAVEL_UPSTREAM_DEADLINE_MS = 8_000;
+export const TRAVEL_UPSTREAM_DEADLINE_MS = 6_000;
 
 /** Time the server needs after its deadline to answer from offline data and send the result. */
 export const FALLBACK_MARGIN_MS = 10_000;

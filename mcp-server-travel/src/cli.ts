@@ -38,7 +38,7 @@ export const USAGE =
   "  --allowed-host N  erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich; auch\n" +
   "                    TRAVEL_ALLOWED_HOSTS=a,b). Pflicht, wenn --host nicht 127.0.0.1/::1/localhost ist:\n" +
   "                    dann kann jedes Gerät im Netz die Werkzeuge aufrufen\n" +
-  "  --max-sessions N  höchstens N offene Sitzungen, die am längsten unbenutzte weicht (Standard 100;\n" +
+  "  --max-sessions N  höchstens N offene Sitzungen, die am längsten unbenutzte weicht (Standard 50;\n" +
   "                    auch TRAVEL_MAX_SESSIONS)\n" +
   "  --session-idle S  Sitzungen ohne Anfrage nach S Sekunden schließen (Standard 900;\n" +
   "                    auch TRAVEL_SESSION_IDLE_S)";

@@ -5,7 +5,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 
-export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_MAX_SESSIONS = 50;
 export const DEFAULT_SESSION_IDLE_MS = 15 * 60_000;
 
 export interface Session {
