@@ -30,6 +30,7 @@ import {
   type ScheduleMode,
   type TravelServerHandle,
 } from "../lib/index.js";
+import { groupAncestors, watchAncestors } from "./process-watch.js";
 
 const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 
@@ -180,6 +181,42 @@ async function retrieveContext(question: string, k: number, minScore: number): P
   }
 }
 
+/** Longest time between a stop request (signal, npm gone) and the exit, whatever is still running. */
+const STOP_GRACE_MS = 1000;
+
+/**
+ * Ctrl+C, `kill` of this process or of any process of our job (npm, sh, tsx, the travel server): abort the
+ * run, clean up, and exit within STOP_GRACE_MS. process.exit() also kills the travel server (its exit hook).
+ */
+function installStop(): { signal: AbortSignal; watchServer(server: TravelServerHandle): void } {
+  const controller = new AbortController();
+  let code = 130;
+  const stop = (why: string, exitCode: number) => {
+    if (controller.signal.aborted) return;
+    code = exitCode;
+    console.error(`\nAbbruch (${why}): räume auf und beende.`);
+    controller.abort(new Error(`Abbruch: ${why}`));
+    setTimeout(() => process.exit(code), STOP_GRACE_MS).unref();
+  };
+  const exitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+  for (const name of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(name, () => (controller.signal.aborted ? process.exit(exitCodes[name]) : stop(name, exitCodes[name])));
+  }
+  watchAncestors(groupAncestors(), (pid) => stop(`aufrufender Prozess ${pid} beendet`, 143));
+  return {
+    signal: controller.signal,
+    watchServer(server) {
+      const timer = setInterval(() => {
+        if (server.exited) stop("Reise-Server beendet", 143);
+      }, 200);
+      timer.unref();
+      controller.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+    },
+  };
+}
+
+const stopping = installStop();
+
 async function main(): Promise<number> {
   const args = parse();
   if (args.help || (!args.question && !args.chat)) {
@@ -207,6 +244,8 @@ async function main(): Promise<number> {
     }
     console.log(describeLlm(llm.info));
     server = await serverStart;
+    stopping.signal.throwIfAborted();
+    stopping.watchServer(server);
     console.log(`Reise-Server: ${server.url} (${server.mode === "offline" ? "Offline-Daten" : "online"})`);
     client = await connectTravelClient(server.url);
     if (math.start) {
@@ -234,6 +273,7 @@ async function main(): Promise<number> {
       maxIterations: args.maxIterations,
       mode: args.mode,
       answerWriter: args.answerWriter,
+      signal: stopping.signal,
       approve: args.yes ? autoApprove() : interactive ? terminal?.approve : undefined,
       approval: { timeoutMs: args.approvalTimeoutMs },
       askUser: interactive ? terminal?.askUser : undefined,
@@ -253,6 +293,7 @@ async function main(): Promise<number> {
         question = line.trim();
       }
       const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });
+      if (stopping.signal.aborted) return 130;
       status = result.status;
       console.log(`\nAntwort:\n${result.final}`);
       if (result.warnings.length > 0) console.log(`\nHinweise:\n${result.warnings.map((w) => `  ⚠ ${w}`).join("\n")}`);
@@ -282,7 +323,9 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (KNOWN_ERRORS.some((E) => error instanceof E)) {
+    if (stopping.signal.aborted) {
+      process.exitCode = 130; // stopped on request: the reason is printed already
+    } else if (KNOWN_ERRORS.some((E) => error instanceof E)) {
       // Expected problems (missing model, bad option, server down): the message says what to do.
       console.error(`\n${(error as Error).message}`);
       process.exitCode = 2;

@@ -37,6 +37,7 @@ export const PLAN_ERROR_LABELS: Readonly<Record<PlanParseErrorKind | "generation
   truncated: "abgeschnitten",
   rejected: "kein Plan",
   not_a_plan: "kein Plan",
+  too_deep: "zu tief verschachtelt",
   schema: "falsche Form",
   generation: "Generierung gescheitert",
 };

@@ -20,14 +20,17 @@ export interface JsonExtractOptions {
 }
 
 const MAX_INPUT_CHARS = 1_000_000;
-const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)```/g;
 
-/** Index just past the `}` that closes the object opened at `start`, or -1 when it never closes. */
-export function balancedObjectEnd(text: string, start: number): number {
+/**
+ * Index just past the `}` that closes the object opened at `start`, or -1 when it does not close within
+ * `limit` characters (default: the rest of the text).
+ */
+export function balancedObjectEnd(text: string, start: number, limit = text.length): number {
   let depth = 0;
   let inString = false;
   let escaped = false;
-  for (let i = start; i < text.length; i++) {
+  const stop = Math.min(text.length, start + limit);
+  for (let i = start; i < stop; i++) {
     const ch = text[i];
     if (inString) {
       if (escaped) escaped = false;
@@ -92,14 +95,29 @@ function tryParse(text: string): { ok: true; value: unknown; error?: undefined }
   }
 }
 
+/**
+ * The bodies of ``` fenced blocks (the opening line, e.g. "```json", is skipped). A scan with indexOf,
+ * linear in the text: a regex here backtracked quadratically on "```" followed by a long line.
+ */
+export function fencedBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("```", from);
+    if (open === -1) break;
+    const lineEnd = text.indexOf("\n", open + 3);
+    if (lineEnd === -1) break;
+    const close = text.indexOf("```", lineEnd + 1);
+    if (close === -1) break;
+    blocks.push(text.slice(lineEnd + 1, close));
+    from = close + 3;
+  }
+  return blocks;
+}
+
 /** The regions to search, most specific first: fenced blocks, then the whole text. */
 function regions(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(FENCE)) {
-    if (m[2] !== undefined && m[2].includes("{")) found.push(m[2]);
-  }
-  found.push(text);
-  return found;
+  return [...fencedBlocks(text).filter((block) => block.includes("{")), text];
 }
 
 function shorten(text: string, max = 200): string {
@@ -120,11 +138,15 @@ export function extractJsonObject(input: unknown, options: JsonExtractOptions = 
 
   for (const region of regions(text)) {
     let from = 0;
-    while (attempts < maxCandidates) {
+    // Scanning and parsing may touch each character of the region a few times, not once per candidate:
+    // that keeps the work linear even for "{{{{…" or prose with many unclosed braces.
+    let budget = 4 * region.length + 4096;
+    while (attempts < maxCandidates && budget > 0) {
       const start = region.indexOf("{", from);
       if (start === -1) break;
       attempts++;
-      const end = balancedObjectEnd(region, start);
+      const end = balancedObjectEnd(region, start, budget);
+      budget -= end === -1 ? Math.min(budget, region.length - start) : 2 * (end - start); // scan, then parse
       if (end === -1) {
         truncated ??= region.slice(start);
         // Everything after an unclosed brace is inside it; a later brace rarely starts a complete object.

@@ -39,3 +39,23 @@ export function compactJson(value: unknown, max = Infinity): string {
   if (text.length <= max) return text;
   return `${text.slice(0, Math.max(0, max - 12))}… (gekürzt)`;
 }
+
+/**
+ * Nesting depth of a JSON-like value (a scalar is 0, `{}` and `[]` are 1), counted without recursion
+ * and only up to `limit + 1`: enough to tell "too deep" without walking a hostile value to its end.
+ */
+export function jsonDepth(value: unknown, limit = Infinity): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    const here = depth + 1;
+    if (here > max) max = here;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === "object" && child !== null) stack.push([child, here]);
+    }
+  }
+  return max;
+}

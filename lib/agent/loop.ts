@@ -13,6 +13,7 @@
 // Prompt layout (stable prefix for KV-cache reuse): [system: planner prompt + catalog]
 // [system: context] [history…] [user: question], then per iteration only appended messages:
 // [assistant: plan] [user: tool results | problems | nudge].
+import { DEFAULT_TOOL_TIMEOUT_MS } from "../timeouts.js";
 import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
@@ -66,7 +67,7 @@ export interface RunAgentOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Extra fields for `user.*` references; `raw` (the question) is always there. */
   userCtx?: Record<string, unknown>;
-  /** Per tool call (default 30 000 ms). */
+  /** Per tool call (default DEFAULT_TOOL_TIMEOUT_MS = 30 000 ms, longer than the travel server's upstream deadline; lib/timeouts.ts). */
   toolTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /** How tool calls run (default "dependency"; see schedule.ts). */
@@ -140,6 +141,32 @@ function windowSettings(options: RunAgentOptions): { budget: number; count: (tex
   return { budget, count: settings.countTokens ?? tokenCounter(options.llm).count, keepRecentRounds: settings.keepRecentRounds };
 }
 
+/**
+ * Settles like `promise`, or rejects as soon as `signal` aborts: a backend that ignores the signal
+ * (a stuck HTTP server, a model that keeps generating) cannot hold the run after an abort.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
   const started = performance.now();
   const mode = options.mode ?? "dependency";
@@ -196,7 +223,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     emit({ type: "llm_request", via, forceFinal, messageCount: sent.length });
     if (via === "grammar") {
       try {
-        const value = await options.llm.generateJson(forceFinal ? finalSchema : planSchema, sent, generation);
+        const value = await untilAborted(options.llm.generateJson(forceFinal ? finalSchema : planSchema, sent, generation), options.signal);
         const raw = JSON.stringify(value) ?? "";
         const parsed = parsePlanValue(value, raw);
         return parsed.ok ? { ok: true, plan: parsed.plan, raw, via } : { ok: false, error: parsed.error, raw, via };
@@ -211,7 +238,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     }
     let text: string;
     try {
-      text = (await options.llm.chat(sent, generation)).text;
+      text = (await untilAborted(options.llm.chat(sent, generation), options.signal)).text;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: isFatalLlmError(error) }, raw: "", via };
@@ -331,7 +358,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         client: tools,
         catalog: byName,
         mode,
-        toolTimeoutMs: options.toolTimeoutMs ?? 30_000,
+        toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
         retry,
         approval: options.approval ?? {},
         approve: options.approve,

@@ -8,10 +8,16 @@ import type { JsonSchema } from "../llm/types.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { extractJsonObject, type JsonExtractFailureKind } from "./json-extract.js";
 import { inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
+import { jsonDepth } from "./json-util.js";
 
 /** Tool ids: letters, digits, `_` and `-` (a dot would split a `$ref` path). */
 export const TOOL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const TOOL_ID_MAX_LENGTH = 64;
+/**
+ * Deepest nesting a plan may have (the plan object itself is level 1, its tool arguments start at 5).
+ * Deeper plans are a plan problem the model sees, never a stack overflow in the recursive checks.
+ */
+export const MAX_PLAN_DEPTH = 64;
 
 export const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict();
 
@@ -58,7 +64,7 @@ export type RefObject = z.output<typeof RefObjectSchema>;
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-export type PlanParseErrorKind = JsonExtractFailureKind | "not_a_plan" | "schema";
+export type PlanParseErrorKind = JsonExtractFailureKind | "not_a_plan" | "too_deep" | "schema";
 
 export class PlanParseError extends Error {
   override name = "PlanParseError";
@@ -109,6 +115,14 @@ function safeText(value: unknown): string {
   }
 }
 
+/** German message for a value nested deeper than MAX_PLAN_DEPTH (`subject`: "Der Plan ist", "Die Argumente sind"). */
+export function tooDeepMessage(subject: string): string {
+  return (
+    `${subject} zu tief verschachtelt (mehr als ${MAX_PLAN_DEPTH} Ebenen aus Objekten und Listen). ` +
+    `Schreibe Argumente flach, z. B. {"destination": "Rom"}, und verweise mit $ref auf frühere Ergebnisse.`
+  );
+}
+
 /** Checks an already parsed JSON value against the plan schema (used after grammar generation too). */
 export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanResult {
   const json = sourceText ?? safeText(value);
@@ -117,6 +131,9 @@ export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanRe
       ok: false,
       error: new PlanParseError("not_a_plan", 'Das JSON ist kein Plan: erwartet ein Objekt mit "steps" und "final".', shortInput(json)),
     };
+  }
+  if (jsonDepth(value, MAX_PLAN_DEPTH) > MAX_PLAN_DEPTH) {
+    return { ok: false, error: new PlanParseError("too_deep", tooDeepMessage("Der Plan ist"), shortInput(json)) };
   }
   const parsed = PlanSchema.safeParse(value, { error: germanErrors });
   if (parsed.success) return { ok: true, plan: parsed.data, json };

@@ -4,6 +4,7 @@
 
 import { hasOwn, isPlainObject } from "../util.js";
 import { describeValue } from "./describe-value.js";
+import { jsonDepth } from "./json-util.js";
 
 export const REF_KEY = "$ref";
 export const REF_STRING_PREFIX = "$ref:";
@@ -29,7 +30,19 @@ export interface ParsedRef {
   path: string[];
 }
 
-export type RefErrorKind = "malformed" | "forbidden_segment" | "unknown_root" | "missing_path";
+export type RefErrorKind = "malformed" | "forbidden_segment" | "unknown_root" | "missing_path" | "too_deep";
+
+/** Deepest arguments resolveRefs and collectRefs walk (the same limit as MAX_PLAN_DEPTH in plan.ts). */
+export const MAX_REF_DEPTH = 64;
+
+function tooDeep(value: unknown): RefError | undefined {
+  if (jsonDepth(value, MAX_REF_DEPTH) <= MAX_REF_DEPTH) return undefined;
+  return new RefError(
+    "too_deep",
+    "",
+    `Die Argumente sind zu tief verschachtelt (mehr als ${MAX_REF_DEPTH} Ebenen); schreibe sie flacher.`,
+  );
+}
 
 export class RefError extends Error {
   override name = "RefError";
@@ -155,13 +168,18 @@ export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserC
  * (objects built from own enumerable keys); throws RefError for a malformed, forbidden or missing reference.
  */
 export function resolveRefs(value: unknown, results: ToolResults | ReadonlyMap<string, unknown>, userCtx: UserContext = {}): unknown {
-  const toolResults = asToolResults(results);
+  const deep = tooDeep(value);
+  if (deep) throw deep;
+  return resolveWithin(value, asToolResults(results), userCtx);
+}
+
+function resolveWithin(value: unknown, toolResults: ToolResults, userCtx: UserContext): unknown {
   const target = refTarget(value);
   if (target !== undefined) return resolveRef(target, toolResults, userCtx);
-  if (Array.isArray(value)) return value.map((item) => resolveRefs(item, toolResults, userCtx));
+  if (Array.isArray(value)) return value.map((item) => resolveWithin(item, toolResults, userCtx));
   if (isPlainObject(value)) {
     if (hasOwn(value, REF_KEY)) throw malformedRefObject(value);
-    return Object.fromEntries(Object.keys(value).map((key) => [key, resolveRefs(value[key], toolResults, userCtx)]));
+    return Object.fromEntries(Object.keys(value).map((key) => [key, resolveWithin(value[key], toolResults, userCtx)]));
   }
   return value;
 }
@@ -178,6 +196,11 @@ export interface RefOccurrence {
 
 /** All references inside `value`, in document order, with parse errors instead of throwing. */
 export function collectRefs(value: unknown, location: string[] = []): RefOccurrence[] {
+  const deep = tooDeep(value);
+  return deep ? [{ location, error: deep }] : collectWithin(value, location);
+}
+
+function collectWithin(value: unknown, location: string[]): RefOccurrence[] {
   const target = refTarget(value);
   if (target !== undefined) {
     try {
@@ -186,10 +209,10 @@ export function collectRefs(value: unknown, location: string[] = []): RefOccurre
       return [{ ref: target, location, error: error as RefError }];
     }
   }
-  if (Array.isArray(value)) return value.flatMap((item, i) => collectRefs(item, [...location, String(i)]));
+  if (Array.isArray(value)) return value.flatMap((item, i) => collectWithin(item, [...location, String(i)]));
   if (isPlainObject(value)) {
     if (hasOwn(value, REF_KEY)) return [{ location, error: malformedRefObject(value) }];
-    return Object.keys(value).flatMap((key) => collectRefs(value[key], [...location, key]));
+    return Object.keys(value).flatMap((key) => collectWithin(value[key], [...location, key]));
   }
   return [];
 }

@@ -4,8 +4,8 @@ import type { ToolInfo } from "../mcp/types.js";
 import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
 import { dropNullOptionals } from "./grammar-schema.js";
 import { hasOwn } from "../util.js";
-import { compactJson, sameJson } from "./json-util.js";
-import { TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, type Plan, type PlanToolCall } from "./plan.js";
+import { compactJson, jsonDepth, sameJson } from "./json-util.js";
+import { MAX_PLAN_DEPTH, TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, tooDeepMessage, type Plan, type PlanToolCall } from "./plan.js";
 import {
   collectRefs,
   FORBIDDEN_SEGMENTS,
@@ -31,7 +31,8 @@ export type PlanProblemKind =
   | "ref_not_earlier"
   | "ref_to_failed_tool"
   | "ref_unresolvable"
-  | "invalid_arguments";
+  | "invalid_arguments"
+  | "too_deep";
 
 export interface PlanProblem {
   kind: PlanProblemKind;
@@ -124,12 +125,18 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
   const validator = context.argumentValidator ?? defaultValidator;
   const toolNames = tools.map((t) => t.name);
 
-  // Pass 1: ids.
+  // Pass 1: ids (and nesting depth: the checks below walk arguments recursively).
   const firstStepOf = new Map<string, number>();
   const duplicateReported = new Set<string>();
+  const tooDeep = new Set<PlanToolCall>();
   plan.steps.forEach((s, stepIndex) => {
     for (const call of s.tools) {
       const base = { stepIndex, toolId: call.id, toolName: call.name };
+      // Arguments sit 4 levels below the plan object (plan → steps → step → tools → call).
+      if (jsonDepth(call.arguments, MAX_PLAN_DEPTH - 4) > MAX_PLAN_DEPTH - 4) {
+        tooDeep.add(call);
+        problems.push({ kind: "too_deep", ...base, message: `${step(stepIndex)}, id "${call.id}": ${tooDeepMessage("Die Argumente sind")}` });
+      }
       if (FORBIDDEN_SEGMENTS.includes(call.id)) {
         // Matches the pattern, but a reference to it could never resolve (refs.ts forbids the segment).
         problems.push({
@@ -155,7 +162,7 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
         });
       }
       const done = executed.get(call.id);
-      if (done && (done.name !== call.name || !sameJson(done.arguments, call.arguments))) {
+      if (done && !tooDeep.has(call) && (done.name !== call.name || !sameJson(done.arguments, call.arguments))) {
         problems.push({
           kind: "executed_id_changed",
           ...base,
@@ -170,6 +177,7 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
   // Pass 2: tools, references, arguments.
   plan.steps.forEach((s, stepIndex) => {
     for (const call of s.tools) {
+      if (tooDeep.has(call)) continue; // reported in pass 1
       const base = { stepIndex, toolId: call.id, toolName: call.name };
       const done = executed.get(call.id);
       if (done && done.name === call.name && sameJson(done.arguments, call.arguments)) continue; // already ran, nothing to check

@@ -19,7 +19,9 @@ function kitServerCommand(folder: string, label: string, flags: string[], root: 
     throw new Error(`${label} nicht gefunden: ${main}. Ist WORKSHOP_ROOT bzw. der Projektordner richtig?`);
   }
   const tsx = createRequire(join(root, "package.json")).resolve("tsx");
-  return { command: process.execPath, args: ["--import", pathToFileURL(tsx).href, main, ...flags], cwd: root };
+  // A small young generation: V8 would otherwise grow it to ~48 MB under many short requests and keep the
+  // pages (RSS after 2000 sessions 1.4× the start value instead of 1.1×; measured in bench/classroom.bench.ts).
+  return { command: process.execPath, args: ["--max-semi-space-size=2", "--import", pathToFileURL(tsx).href, main, ...flags], cwd: root };
 }
 
 export function travelServerCommand(flags: string[], root: string = loadConfig().root): ServerCommand {

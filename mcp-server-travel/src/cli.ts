@@ -8,7 +8,12 @@ export interface CliOptions {
   stdio: boolean;
   /** Exit when this process disappears (set by lib/mcp's startTravelServer). */
   parentPid: number | undefined;
+  /** From --allowed-host (repeatable) or TRAVEL_ALLOWED_HOSTS (comma-separated). */
   allowedHosts: string[] | undefined;
+  /** From --max-sessions or TRAVEL_MAX_SESSIONS; undefined = the transport's default. */
+  maxSessions: number | undefined;
+  /** From --session-idle (seconds) or TRAVEL_SESSION_IDLE_S, in milliseconds. */
+  sessionIdleMs: number | undefined;
 }
 
 export class UsageError extends Error {
@@ -24,12 +29,19 @@ export class UsageError extends Error {
 
 export const USAGE =
   "Aufruf: npm run travel-server -- [--host 127.0.0.1] [--port 8765] [--offline] [--stdio] [--allowed-host NAME …]\n" +
+  "       [--max-sessions N] [--session-idle SEKUNDEN]\n" +
   "  --host H          Adresse für HTTP (Standard 127.0.0.1)\n" +
   "  --port P          Port für HTTP (Standard 8765, 0 = freier Port)\n" +
   "  --offline         nur mitgelieferte Daten verwenden (auch TRAVEL_OFFLINE=1)\n" +
   "  --stdio           MCP über stdin/stdout statt HTTP (für MCP Inspector, Claude Desktop);\n" +
   "                    mit npm dann -s: npm run -s travel-server -- --stdio (sonst stört npms Kopfzeile)\n" +
-  "  --allowed-host N  zusätzlich erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich)";
+  "  --allowed-host N  erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich; auch\n" +
+  "                    TRAVEL_ALLOWED_HOSTS=a,b). Pflicht, wenn --host nicht 127.0.0.1/::1/localhost ist:\n" +
+  "                    dann kann jedes Gerät im Netz die Werkzeuge aufrufen\n" +
+  "  --max-sessions N  höchstens N offene Sitzungen, die am längsten unbenutzte weicht (Standard 50;\n" +
+  "                    auch TRAVEL_MAX_SESSIONS)\n" +
+  "  --session-idle S  Sitzungen ohne Anfrage nach S Sekunden schließen (Standard 900;\n" +
+  "                    auch TRAVEL_SESSION_IDLE_S)";
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   let values;
@@ -43,6 +55,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
         stdio: { type: "boolean", default: false },
         "parent-pid": { type: "string" },
         "allowed-host": { type: "string", multiple: true },
+        "max-sessions": { type: "string" },
+        "session-idle": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -57,7 +71,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const parentPid = values["parent-pid"] === undefined ? undefined : Number(values["parent-pid"]);
   if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError(`--parent-pid muss eine Prozessnummer sein.`);
   const envOffline = ["1", "true", "yes", "on"].includes((env.TRAVEL_OFFLINE ?? "").trim().toLowerCase());
-  const extraHosts = values["allowed-host"];
+  const extraHosts = values["allowed-host"] ?? env.TRAVEL_ALLOWED_HOSTS?.split(",").map((h) => h.trim()).filter(Boolean);
+  const maxSessions = positive("--max-sessions", values["max-sessions"] ?? env.TRAVEL_MAX_SESSIONS, true);
+  const idleSeconds = positive("--session-idle", values["session-idle"] ?? env.TRAVEL_SESSION_IDLE_S, false);
   return {
     host: values.host,
     port,
@@ -65,5 +81,17 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     stdio: values.stdio,
     parentPid,
     allowedHosts: extraHosts && extraHosts.length ? extraHosts : undefined,
+    maxSessions,
+    sessionIdleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
   };
+}
+
+/** A positive number from a flag or env var (trimmed); undefined when not given. */
+function positive(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw.trim());
+  if (!(Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)))) {
+    throw new UsageError(`${flag} muss eine ${integer ? "ganze " : ""}Zahl größer als 0 sein, nicht "${raw}".\n${USAGE}`);
+  }
+  return n;
 }

@@ -2,6 +2,7 @@
 // constructor options override env vars (tests point everything at a fake upstream on 127.0.0.1).
 import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
+import { MAX_TRAVEL_UPSTREAM_DEADLINE_MS, TRAVEL_UPSTREAM_DEADLINE_MS } from "../../lib/timeouts.js";
 
 export interface UpstreamConfig {
   nominatimUrl: string;
@@ -9,8 +10,12 @@ export interface UpstreamConfig {
   archiveUrl: string;
   overpassUrl: string;
   userAgent: string;
-  /** Per-attempt timeout in milliseconds. */
+  /** Per-attempt timeout in milliseconds (never longer than what is left of the deadline). */
   timeoutMs: number;
+  /** Longest time one upstream request may take in all; then the offline fallback answers (lib/timeouts.ts). */
+  deadlineMs: number;
+  /** How long an upstream that just failed is skipped (circuit breaker); 0 turns the breaker off. */
+  breakerOpenMs: number;
   /** Extra attempts after the first one on 429, 5xx, network errors and timeouts. */
   retries: number;
   /** First backoff delay; doubles per retry (with jitter, capped by maxBackoffMs). */
@@ -18,6 +23,8 @@ export interface UpstreamConfig {
   maxBackoffMs: number;
   /** Minimum gap between two Nominatim requests (their usage policy: at most one per second). */
   nominatimIntervalMs: number;
+  /** Most Overpass requests running at once (their usage policy asks for few parallel queries). */
+  overpassConcurrency: number;
   /** Folder of the file cache, or null to disable caching. */
   cacheDir: string | null;
 }
@@ -49,10 +56,13 @@ export function upstreamConfigFromEnv(env: NodeJS.ProcessEnv = process.env, root
     overpassUrl: trimSlash(env.TRAVEL_OVERPASS_URL || "https://overpass-api.de/api/interpreter"),
     userAgent: env.TRAVEL_USER_AGENT || DEFAULT_USER_AGENT,
     timeoutMs: num(env.TRAVEL_HTTP_TIMEOUT_MS, 15_000),
+    deadlineMs: Math.min(num(env.TRAVEL_UPSTREAM_DEADLINE_MS, TRAVEL_UPSTREAM_DEADLINE_MS), MAX_TRAVEL_UPSTREAM_DEADLINE_MS),
+    breakerOpenMs: num(env.TRAVEL_BREAKER_OPEN_MS, 30_000),
     retries: num(env.TRAVEL_HTTP_RETRIES, 2),
     backoffMs: num(env.TRAVEL_HTTP_BACKOFF_MS, 500),
     maxBackoffMs: 8_000,
     nominatimIntervalMs: num(env.TRAVEL_NOMINATIM_INTERVAL_MS, 1_000),
+    overpassConcurrency: Math.max(1, Math.min(2, num(env.TRAVEL_OVERPASS_CONCURRENCY, 2))),
     cacheDir: cache === "off" ? null : cache ? cache : join(root ?? findProjectRoot(), ".cache", "travel"),
   };
 }

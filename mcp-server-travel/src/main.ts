@@ -12,7 +12,8 @@ import { createTravelMcpServer } from "./server.js";
 import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
-import { DEFAULT_ALLOWED_HOSTS, startHttpServer } from "./transports/http.js";
+import { BindError, startHttpServer } from "./transports/http.js";
+import { planBind } from "./transports/bind.js";
 import { watchParent } from "./transports/parent-watch.js";
 import { serveStdio } from "./transports/stdio.js";
 
@@ -51,6 +52,7 @@ function today(): number {
 async function main(): Promise<void> {
   const cli = parseCli(process.argv.slice(2));
   today(); // validate TRAVEL_TODAY early
+  if (!cli.stdio) planBind(cli.host, cli.allowedHosts); // a bind beyond loopback needs its Host list: say so before the slow start
   // Found from this file, not the working directory: Claude Desktop starts us from anywhere.
   const root = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
   const upstream = upstreamConfigFromEnv(process.env, root);
@@ -80,7 +82,9 @@ async function main(): Promise<void> {
   const running = await startHttpServer({
     host: cli.host,
     port: cli.port,
-    allowedHosts: cli.allowedHosts ? [...DEFAULT_ALLOWED_HOSTS, ...cli.allowedHosts] : undefined,
+    allowedHosts: cli.allowedHosts,
+    maxSessions: cli.maxSessions,
+    sessionIdleMs: cli.sessionIdleMs,
     createServer: create,
     log,
   });
@@ -90,6 +94,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof BindError) {
+    log(error.message);
+    process.exit(2);
+  }
   log(error instanceof UsageError ? error.message : `Start fehlgeschlagen: ${errorMessage(error)}`);
   process.exit(error instanceof UsageError ? error.exitCode : 1);
 });

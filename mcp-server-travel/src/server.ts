@@ -2,6 +2,7 @@
 // German text rendering. Tool errors come back as `isError` results; the server keeps serving.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { guardToolArguments } from "./arguments-guard.js";
 import { TravelError, errorMessage } from "./errors.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
@@ -131,5 +132,6 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
 
   registerSaveTripPlan(server, { workspaceDir: () => options.workspaceDir ?? workspaceDirFromEnv(), log: options.log });
 
+  guardToolArguments(server);
   return server;
 }

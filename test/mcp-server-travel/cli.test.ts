@@ -10,11 +10,30 @@ import { parseCli, UsageError } from "../../mcp-server-travel/src/cli.js";
 
 describe("parseCli", () => {
   it("defaults to HTTP on 127.0.0.1:8765, online", () => {
-    assert.deepEqual(parseCli([], {}), { host: "127.0.0.1", port: 8765, offline: false, stdio: false, parentPid: undefined, allowedHosts: undefined });
+    assert.deepEqual(parseCli([], {}), {
+      host: "127.0.0.1",
+      port: 8765,
+      offline: false,
+      stdio: false,
+      parentPid: undefined,
+      allowedHosts: undefined,
+      maxSessions: undefined,
+      sessionIdleMs: undefined,
+    });
   });
   it("reads --host, --port, --offline, --stdio and --allowed-host", () => {
     const o = parseCli(["--host", "0.0.0.0", "--port", "0", "--offline", "--stdio", "--allowed-host", "kurs.local", "--allowed-host", "pc1"], {});
-    assert.deepEqual(o, { host: "0.0.0.0", port: 0, offline: true, stdio: true, parentPid: undefined, allowedHosts: ["kurs.local", "pc1"] });
+    assert.deepEqual(o, { host: "0.0.0.0", port: 0, offline: true, stdio: true, parentPid: undefined, allowedHosts: ["kurs.local", "pc1"], maxSessions: undefined, sessionIdleMs: undefined });
+  });
+  it("reads the session cap, the idle timeout and the Host list from flags or env", () => {
+    assert.deepEqual(
+      [parseCli(["--max-sessions", "5", "--session-idle", "90"], {})].map((o) => [o.maxSessions, o.sessionIdleMs]),
+      [[5, 90_000]],
+    );
+    const env = parseCli([], { TRAVEL_MAX_SESSIONS: "7", TRAVEL_SESSION_IDLE_S: "1.5", TRAVEL_ALLOWED_HOSTS: "kurs.local, 10.0.0.5" });
+    assert.deepEqual([env.maxSessions, env.sessionIdleMs, env.allowedHosts], [7, 1500, ["kurs.local", "10.0.0.5"]]);
+    assert.throws(() => parseCli(["--max-sessions", "0"], {}), (e: unknown) => e instanceof UsageError && /--max-sessions muss eine ganze Zahl größer als 0 sein/.test(e.message));
+    assert.throws(() => parseCli([], { TRAVEL_SESSION_IDLE_S: "bald" }), (e: unknown) => e instanceof UsageError && /--session-idle muss eine Zahl/.test(e.message));
   });
   it("treats TRAVEL_OFFLINE=1 like --offline", () => {
     assert.equal(parseCli([], { TRAVEL_OFFLINE: "1" }).offline, true);

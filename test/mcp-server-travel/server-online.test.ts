@@ -100,7 +100,7 @@ describe("travel server online against a fake upstream", () => {
     const far = await source("2025-08-01", "2025-08-03");
     assert.equal(far.source, "historical_fallback");
     assert.equal(far.is_estimate, true);
-    assert.deepEqual(far.reference_years, [2024, 2023, 2022]);
+    assert.deepEqual(far.reference_years, [2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015], "up to ten past years");
   });
 
   it("finds parks and ranks spots from Overpass", async () => {
@@ -111,6 +111,14 @@ describe("travel server online against a fake upstream", () => {
     const d = ranked.data as { source: string; ranking: { name: string }[] };
     assert.equal(d.source, "overpass + forecast");
     assert.equal(d.ranking[0]!.name, "Platja de la Barceloneta");
+  });
+
+  it("merges identical concurrent calls into one upstream request", async () => {
+    const searches = () => fake.requests.filter((q) => q.path === "/nominatim/search").length;
+    const n = searches();
+    const results = await Promise.all(Array.from({ length: 10 }, () => client.callTool("geocode", { destination: "Barcelona, Spanien" })));
+    assert.ok(results.every((r) => (r.data as { source: string }).source === "nominatim"));
+    assert.equal(searches() - n, 1);
   });
 
   it("reports an unknown place from Nominatim as a tool error", async () => {
@@ -127,6 +135,12 @@ describe("travel server online against a fake upstream", () => {
       const d = r.data as { source: string; note?: string };
       assert.equal(d.source, "offline");
       assert.match(d.note ?? "", /Online-Dienst nicht erreichbar.*Nominatim ist nicht erreichbar \(HTTP 503/);
+      // The breaker remembers the failure: the next geocode goes straight to the offline data.
+      const n = fake.requests.length;
+      const next = await client.callTool("geocode", { destination: "Wien" });
+      assert.equal((next.data as { source: string }).source, "offline");
+      assert.match((next.data as { note?: string }).note ?? "", /Nominatim hat eben nicht geantwortet; der Reise-Server fragt dort erst in \d+(\.\d)? s wieder nach/);
+      assert.equal(fake.requests.length, n, "no upstream request while the breaker is open");
       const w = await client.callTool("get_weather", { ...BCN, start_date: "2025-06-20", end_date: "2025-06-21" });
       assert.equal((w.data as { source: string }).source, "offline");
     } finally {

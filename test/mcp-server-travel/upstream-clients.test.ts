@@ -218,14 +218,15 @@ describe("FileCache", () => {
     let now = 1_000_000;
     const cache = new FileCache(join(cacheDir, "ttl"), () => now);
     await cache.set("ns", "key", { v: 1 });
-    assert.deepEqual(await cache.get("ns", "key", 10_000), { v: 1 });
+    const V = z.object({ v: z.number() });
+    assert.deepEqual(await cache.get("ns", "key", 10_000, V), { v: 1 });
     now += 10_001;
-    assert.equal(await cache.get("ns", "key", 10_000), undefined);
+    assert.equal(await cache.get("ns", "key", 10_000, V), undefined);
     const [file] = await readdir(join(cacheDir, "ttl", "ns"));
     assert.ok(file);
     assert.doesNotMatch(file, /\.tmp$/, "atomic write leaves no temp file behind");
     await writeFile(join(cacheDir, "ttl", "ns", file), "{ half a fi");
-    assert.equal(await cache.get("ns", "key", Infinity), undefined);
+    assert.equal(await cache.get("ns", "key", Infinity, V), undefined);
   });
 
   it("never fails a request when the cache folder cannot be written", async () => {
@@ -235,7 +236,7 @@ describe("FileCache", () => {
     const cache = new FileCache(join(blocker, "sub"), Date.now, (e) => errors.push(e));
     await cache.set("ns", "k", 1);
     assert.equal(errors.length, 1);
-    assert.equal(await cache.get("ns", "k", Infinity), undefined);
+    assert.equal(await cache.get("ns", "k", Infinity, z.number()), undefined);
   });
 });
 

@@ -35,9 +35,10 @@ describe("routeWeather", () => {
     assert.equal(routeWeather(day("2025-03-12"), TODAY, TODAY), "forecast", "90 days back the forecast API still answers");
   });
   it("picks reference years that lie completely in the archive", () => {
-    assert.deepEqual(referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY), [1, 2, 3]);
-    assert.deepEqual(referenceShifts(day("2026-12-30"), day("2027-01-02"), TODAY), [2, 3, 4]);
-    assert.deepEqual(referenceShifts(day("2025-06-20"), day("2025-07-01"), TODAY), [1, 2, 3]);
+    assert.deepEqual(referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY, 3), [1, 2, 3]);
+    assert.deepEqual(referenceShifts(day("2026-12-30"), day("2027-01-02"), TODAY, 3), [2, 3, 4]);
+    assert.deepEqual(referenceShifts(day("2025-06-20"), day("2025-07-01"), TODAY, 3), [1, 2, 3]);
+    assert.deepEqual(referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "ten years by default");
   });
 });
 
@@ -95,22 +96,23 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
     assert.match(r.note, /Archiv .* bis 2025-06-04; die Tage ab 2025-06-05 stammen aus der Open-Meteo-Vorhersage-API/);
   });
 
-  it("averages the same days of three recent years for a far-future range", async () => {
+  it("averages the same days of the ten most recent years for a far-future range", async () => {
     serve();
     const n = fake.requests.length;
     const r = await weather.daily({ lat: 41.39, lon: 2.17, start: day("2025-08-01"), end: day("2025-08-03"), today: TODAY });
     assert.equal(r.source, "historical_fallback");
     assert.equal(r.is_estimate, true);
-    assert.deepEqual(r.reference_years, [2024, 2023, 2022]);
+    const years = [2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015];
+    assert.deepEqual(r.reference_years, years);
     const asked = fake.requests.slice(n).map((q) => `${q.path} ${q.query.get("start_date")}..${q.query.get("end_date")}`).sort();
-    assert.deepEqual(asked, ["/ar/v1/archive 2022-08-01..2022-08-03", "/ar/v1/archive 2023-08-01..2023-08-03", "/ar/v1/archive 2024-08-01..2024-08-03"]);
+    assert.deepEqual(asked, [...years].reverse().map((y) => `/ar/v1/archive ${y}-08-01..${y}-08-03`));
     assert.deepEqual(r.days.map((d) => d.date), ["2025-08-01", "2025-08-02", "2025-08-03"]);
     const d0 = r.days[0]!;
-    assert.equal(d0.tmax_c, 23); // mean of 24, 23, 22
-    assert.equal(d0.precip_mm, 0.7); // mean of 0, 2, 0
-    assert.equal(d0.wind_max_kmh, 11); // mean of 10+0, 10+2, 10+1
-    assert.equal(d0.weather_code, 1); // most frequent of 1, 61, 1
-    assert.match(r.note, /2022, 2023, 2024/);
+    assert.equal(d0.tmax_c, 19.5); // mean of 24 … 15
+    assert.equal(d0.precip_mm, 1); // 2 mm in the five odd years, 0 in the even ones
+    assert.equal(d0.wind_max_kmh, 11.1); // mean of 10 + year % 3
+    assert.equal(d0.weather_code, 61); // 61 and 1 five times each: the higher code wins the tie
+    assert.match(r.note, /2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024 \(10 von 10 Jahren/);
   });
 
   it("maps 29 February onto 28 February in non-leap reference years", async () => {
@@ -118,7 +120,7 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
     const today = day("2027-06-01");
     const r = await weather.daily({ lat: 41.39, lon: 2.17, start: day("2028-02-28"), end: day("2028-02-29"), today });
     assert.equal(r.source, "historical_fallback");
-    assert.deepEqual(r.reference_years, [2027, 2026, 2025]);
+    assert.deepEqual(r.reference_years, [2027, 2026, 2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018]);
     assert.equal(r.days.length, 2);
     assert.deepEqual(r.days[1], { ...r.days[0]!, date: "2028-02-29" });
   });

@@ -5,7 +5,7 @@ import { OfflinePlaces } from "../offline/places-offline.js";
 import { OfflineWeather } from "../offline/weather-offline.js";
 import type { UpstreamConfig } from "../config.js";
 import { errorMessage } from "../errors.js";
-import { FileCache, NoCache } from "./cache.js";
+import { FileCache, NoCache, type JsonCache } from "./cache.js";
 import { FallbackGeocoder, FallbackPlaces, FallbackWeather } from "./fallback.js";
 import { HttpJsonClient } from "./http.js";
 import { NominatimGeocoder } from "./nominatim.js";
@@ -19,12 +19,11 @@ export function offlineServices(data: OfflineData): TravelServices {
   return { mode: "offline", geocoder: gazetteer, weather: new OfflineWeather(gazetteer), places: new OfflinePlaces(data.places) };
 }
 
-export function onlineServices(config: UpstreamConfig, offline?: TravelServices): TravelServices {
+export function onlineServices(config: UpstreamConfig, offline?: TravelServices, cache: JsonCache = config.cacheDir ? new FileCache(config.cacheDir) : new NoCache()): TravelServices {
   const http = new HttpJsonClient(config);
-  const cache = config.cacheDir ? new FileCache(config.cacheDir) : new NoCache();
   const geocoder = new NominatimGeocoder(http, cache, { baseUrl: config.nominatimUrl, intervalMs: config.nominatimIntervalMs });
   const weather = new OnlineWeather(new OpenMeteoClient(http, cache, { forecastUrl: config.forecastUrl, archiveUrl: config.archiveUrl }));
-  const places = new OverpassPlaces(http, cache, { overpassUrl: config.overpassUrl });
+  const places = new OverpassPlaces(http, cache, { overpassUrl: config.overpassUrl, concurrency: config.overpassConcurrency });
   if (!offline) return { mode: "online", geocoder, weather, places };
   return {
     mode: "online",
@@ -42,11 +41,18 @@ export async function createServices(options: {
   log: (line: string) => void;
 }): Promise<TravelServices> {
   if (options.offline) return offlineServices(await loadOfflineData(options.dataDir));
+  const cache = options.upstream.cacheDir ? new FileCache(options.upstream.cacheDir) : new NoCache();
+  if (cache instanceof FileCache) {
+    const swept = await cache.sweep();
+    if (swept.tempFiles + swept.expired > 0) {
+      options.log(`Cache aufgeräumt: ${swept.tempFiles} Reste abgebrochener Schreibvorgänge, ${swept.expired} abgelaufene Einträge entfernt.`);
+    }
+  }
   let fallback: TravelServices | undefined;
   try {
     fallback = offlineServices(await loadOfflineData(options.dataDir));
   } catch (error) {
     options.log(`Offline-Daten nicht geladen, daher kein Offline-Ersatz bei Netzproblemen: ${errorMessage(error)}`);
   }
-  return onlineServices(options.upstream, fallback);
+  return onlineServices(options.upstream, fallback, cache);
 }

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { NotFoundError, UpstreamResponseError } from "../errors.js";
 import type { JsonCache } from "./cache.js";
 import type { HttpJsonClient } from "./http.js";
+import { geocodeOutput } from "../tools/schemas.js";
+import { InFlight } from "./in-flight.js";
 import { RateLimiter } from "./rate-limit.js";
 import type { GeoPlace, GeocodeService } from "./types.js";
 
@@ -17,13 +19,8 @@ const SearchResponse = z.array(
   }),
 );
 
-const CachedPlace = z.object({
-  lat: z.number(),
-  lon: z.number(),
-  display_name: z.string(),
-  country: z.string().nullable(),
-  source: z.literal("nominatim"),
-});
+/** What the cache holds: the geocode tool's output fields (checked on every read). */
+const CachedPlace = z.object(geocodeOutput).omit({ query: true, note: true }).extend({ source: z.literal("nominatim") });
 
 const GEOCODE_TTL_MS = 30 * 86_400_000;
 
@@ -44,16 +41,23 @@ export class NominatimGeocoder implements GeocodeService {
     this.limiter = options.limiter ?? new RateLimiter(options.intervalMs);
   }
 
-  async geocode(query: string, signal?: AbortSignal): Promise<GeoPlace> {
+  /** Identical concurrent lookups share one (cache check, request, cache write). */
+  private readonly inFlight = new InFlight<GeoPlace>();
+
+  geocode(query: string, signal?: AbortSignal): Promise<GeoPlace> {
     const q = query.trim();
     const key = q.toLowerCase();
-    const cached = CachedPlace.safeParse(await this.cache.get("nominatim", key, GEOCODE_TTL_MS));
-    if (cached.success) return cached.data;
+    return this.inFlight.run(key, signal, (shared) => this.lookup(query, q, key, shared));
+  }
+
+  private async lookup(query: string, q: string, key: string, signal: AbortSignal): Promise<GeoPlace> {
+    const cached = await this.cache.get("nominatim", key, GEOCODE_TTL_MS, CachedPlace);
+    if (cached) return cached;
 
     const params = new URLSearchParams({ q, format: "jsonv2", limit: "1", addressdetails: "1", "accept-language": "de" });
     const url = `${this.options.baseUrl}/search?${params}`;
     // Every attempt (retries too) waits for its own slot: at most one request per second reaches Nominatim.
-    const hits = await this.http.json({ service: "Nominatim", url, signal, beforeAttempt: () => this.limiter.acquire() }, SearchResponse);
+    const hits = await this.http.json({ service: "Nominatim", url, signal, rateLimit: this.limiter }, SearchResponse);
     const first = hits[0];
     if (!first) {
       throw new NotFoundError(
@@ -71,7 +75,7 @@ export class NominatimGeocoder implements GeocodeService {
       country: first.address?.country ?? null,
       source: "nominatim",
     };
-    await this.cache.set("nominatim", key, place);
+    await this.cache.set("nominatim", key, place, GEOCODE_TTL_MS);
     return place;
   }
 }

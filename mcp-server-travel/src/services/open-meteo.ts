@@ -3,6 +3,7 @@ import { z } from "zod";
 import { UpstreamResponseError } from "../errors.js";
 import type { JsonCache } from "./cache.js";
 import type { HttpJsonClient } from "./http.js";
+import { InFlight } from "./in-flight.js";
 import type { DailyWeather } from "./types.js";
 
 const DAILY_FIELDS = ["temperature_2m_min", "temperature_2m_max", "precipitation_sum", "wind_speed_10m_max", "weather_code"] as const;
@@ -22,6 +23,9 @@ const DailyResponse = z.looseObject({
   }),
 });
 
+/** A cached response: the same shape, and every series as long as the list of days. */
+const CachedDaily = DailyResponse.refine((r) => DAILY_FIELDS.every((f) => r.daily[f].length === r.daily.time.length));
+
 export type OpenMeteoDaily = z.output<typeof DailyResponse>;
 
 export interface OpenMeteoOptions {
@@ -37,6 +41,9 @@ export class OpenMeteoClient {
     private readonly cache: JsonCache,
     private readonly options: OpenMeteoOptions,
   ) {}
+
+  /** Identical concurrent requests share one (cache check, request, cache write). */
+  private readonly inFlight = new InFlight<{ days: DailyWeather[]; raw: OpenMeteoDaily }>();
 
   forecast(lat: number, lon: number, startDate: string, endDate: string, signal?: AbortSignal) {
     return this.fetchDaily("forecast", `${this.options.forecastUrl}/v1/forecast`, lat, lon, startDate, endDate, signal);
@@ -65,14 +72,16 @@ export class OpenMeteoClient {
       wind_speed_unit: "kmh",
     });
     const url = `${endpoint}?${params}`;
-    const cached = DailyResponse.safeParse(await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind]));
-    let raw = cached.success ? cached.data : undefined;
-    if (!raw) {
-      raw = await this.http.json({ service: "Open-Meteo", url, signal }, DailyResponse);
-      toDays(raw, url); // validate before caching
-      await this.cache.set(`open-meteo-${kind}`, url, raw);
-    }
-    return { days: toDays(raw, url), raw };
+    return this.inFlight.run(url, signal, (shared) => this.load(kind, url, shared));
+  }
+
+  private async load(kind: "forecast" | "archive", url: string, signal: AbortSignal): Promise<{ days: DailyWeather[]; raw: OpenMeteoDaily }> {
+    const cached = await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind], CachedDaily);
+    if (cached) return { days: toDays(cached, url), raw: cached };
+    const raw = await this.http.json({ service: "Open-Meteo", url, signal }, DailyResponse);
+    const days = toDays(raw, url); // validate before caching
+    await this.cache.set(`open-meteo-${kind}`, url, raw, TTL_MS[kind]);
+    return { days, raw };
   }
 }
 

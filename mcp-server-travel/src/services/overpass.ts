@@ -4,6 +4,8 @@ import type { Activity } from "../activities.js";
 import type { LatLon } from "../geo.js";
 import type { JsonCache } from "./cache.js";
 import type { HttpJsonClient } from "./http.js";
+import { InFlight } from "./in-flight.js";
+import { ConcurrencyLimit } from "./rate-limit.js";
 import type { Place, PlacesResult, PlacesService } from "./types.js";
 
 const point = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
@@ -33,9 +35,7 @@ const SELECTORS: Record<Activity | "park", string[]> = {
   ],
 };
 
-const CachedPlaces = z.array(
-  z.object({ name: z.string(), lat: z.number(), lon: z.number(), kind: z.string(), description: z.string().nullable() }),
-);
+const CachedPlaces = z.array(point.extend({ name: z.string(), kind: z.string(), description: z.string().nullable() }));
 
 const KIND_TAGS = ["leisure", "route", "natural", "tourism", "historic"] as const;
 const TTL_MS = 7 * 86_400_000;
@@ -48,11 +48,16 @@ export function overpassQuery(kind: Activity | "park", center: LatLon, radiusKm:
 }
 
 export class OverpassPlaces implements PlacesService {
+  /** Overpass asks for few parallel queries per client; more only queue up there (and then time out). */
+  private readonly slots: ConcurrencyLimit;
+
   constructor(
     private readonly http: HttpJsonClient,
     private readonly cache: JsonCache,
-    private readonly options: { overpassUrl: string },
-  ) {}
+    private readonly options: { overpassUrl: string; concurrency?: number },
+  ) {
+    this.slots = new ConcurrencyLimit(options.concurrency ?? 2);
+  }
 
   parks(center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
     return this.query("park", center, radiusKm, signal);
@@ -62,10 +67,16 @@ export class OverpassPlaces implements PlacesService {
     return this.query(activity, center, radiusKm, signal);
   }
 
-  private async query(kind: Activity | "park", center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
+  /** Identical concurrent queries share one (cache check, request, cache write). */
+  private readonly inFlight = new InFlight<PlacesResult>();
+
+  private query(kind: Activity | "park", center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
     const ql = overpassQuery(kind, center, radiusKm);
-    const cached = CachedPlaces.safeParse(await this.cache.get("overpass", ql, TTL_MS));
-    let places: Place[] | undefined = cached.success ? cached.data : undefined;
+    return this.inFlight.run(ql, signal, (shared) => this.load(ql, shared));
+  }
+
+  private async load(ql: string, signal: AbortSignal): Promise<PlacesResult> {
+    let places: Place[] | undefined = await this.cache.get("overpass", ql, TTL_MS, CachedPlaces);
     if (!places) {
       const response = await this.http.json(
         {
@@ -75,11 +86,12 @@ export class OverpassPlaces implements PlacesService {
           body: new URLSearchParams({ data: ql }).toString(),
           contentType: "application/x-www-form-urlencoded",
           signal,
+          concurrency: this.slots,
         },
         OverpassResponse,
       );
       places = toPlaces(response.elements);
-      await this.cache.set("overpass", ql, places);
+      await this.cache.set("overpass", ql, places, TTL_MS);
     }
     return { places, source: "overpass" };
   }

@@ -4,13 +4,17 @@
 //   start more than 90 days ago, end recent    → archive up to 6 days ago, forecast API for the rest
 //   otherwise                                  → forecast (covers today … +15 days and the recent past)
 import { dayRange, formatDay, dayParts, shiftYears } from "../dates.js";
+import { UpstreamUnavailableError, errorMessage } from "../errors.js";
 import type { OpenMeteoClient } from "./open-meteo.js";
 import type { DailyWeather, WeatherQuery, WeatherSeries, WeatherService } from "./types.js";
 
 export const FORECAST_DAYS_AHEAD = 15;
 export const ARCHIVE_LAG_DAYS = 5;
 export const FORECAST_PAST_DAYS = 90;
-export const REFERENCE_YEAR_COUNT = 3;
+/** The climate estimate asks this many past years … */
+export const REFERENCE_YEAR_COUNT = 10;
+/** … and needs at least this many of them to answer. */
+export const MIN_REFERENCE_YEARS = 3;
 
 export type WeatherRoute = "forecast" | "archive" | "archive+forecast" | "historical_fallback";
 
@@ -102,10 +106,11 @@ export class OnlineWeather implements WeatherService {
     };
   }
 
+  /** Mean of the same calendar days in up to ten past years; years whose request fails are skipped. */
   private async historicalFallback(q: WeatherQuery): Promise<WeatherSeries> {
     const shifts = referenceShifts(q.start, q.end, q.today);
     const targetDays = dayRange(q.start, q.end);
-    const perYear = await Promise.all(
+    const settled = await Promise.allSettled(
       shifts.map(async (k) => {
         const { days, raw } = await this.openMeteo.archive(
           q.lat,
@@ -117,6 +122,17 @@ export class OnlineWeather implements WeatherService {
         return { k, byDate: new Map(days.map((d) => [d.date, d])), raw };
       }),
     );
+    q.signal?.throwIfAborted();
+    const perYear = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    if (perYear.length < MIN_REFERENCE_YEARS) {
+      const firstProblem = settled.find((s): s is PromiseRejectedResult => s.status === "rejected")?.reason;
+      throw new UpstreamUnavailableError(
+        `Für die Schätzung aus vergangenen Jahren kamen nur ${perYear.length} von ${shifts.length} Jahren aus dem ` +
+          `Open-Meteo-Archiv (nötig sind ${MIN_REFERENCE_YEARS}): ${errorMessage(firstProblem)}`,
+        { url: "archive" },
+        { cause: firstProblem },
+      );
+    }
     const days: DailyWeather[] = targetDays.map((day) => {
       const samples = perYear.map(({ k, byDate }) => byDate.get(formatDay(shiftYears(day, k))));
       const pick = (f: keyof Omit<DailyWeather, "date">) => present(samples.map((s) => (s ? s[f] : null)));
@@ -129,7 +145,8 @@ export class OnlineWeather implements WeatherService {
         weather_code: mode(pick("weather_code")),
       };
     });
-    const years = shifts.map((k) => dayParts(shiftYears(q.start, k)).year);
+    const years = perYear.map(({ k }) => dayParts(shiftYears(q.start, k)).year);
+    const skipped = shifts.length - perYear.length;
     return {
       days,
       source: "historical_fallback",
@@ -137,7 +154,8 @@ export class OnlineWeather implements WeatherService {
       reference_years: years,
       note:
         `Schätzung: Der Zeitraum reicht weiter als 16 Tage in die Zukunft. Die Werte sind Mittelwerte derselben ` +
-        `Kalendertage aus den Jahren ${[...years].sort().join(", ")} (Open-Meteo-Archiv), keine Vorhersage.`,
+        `Kalendertage aus den Jahren ${[...years].sort().join(", ")} (${years.length} von ${shifts.length} Jahren aus dem ` +
+        `Open-Meteo-Archiv${skipped > 0 ? `; ${skipped} nicht abrufbar und daher weggelassen` : ""}), keine Vorhersage.`,
       raw: perYear.map((p) => p.raw),
     };
   }

@@ -105,8 +105,8 @@ const note = z.string().optional().describe("Hinweis zur Herkunft oder Vollstän
 
 export const geocodeOutput = {
   query: z.string().describe("Die Anfrage, wie sie gestellt wurde"),
-  lat: z.number().describe("Breitengrad in Dezimalgrad (WGS84)"),
-  lon: z.number().describe("Längengrad in Dezimalgrad (WGS84)"),
+  lat: z.number().min(-90).max(90).describe("Breitengrad in Dezimalgrad (WGS84)"),
+  lon: z.number().min(-180).max(180).describe("Längengrad in Dezimalgrad (WGS84)"),
   display_name: z.string().describe("Vollständiger Ortsname"),
   country: z.string().nullable().describe("Land, falls bekannt"),
   source: z.enum(["nominatim", "offline"]).describe("Datenquelle: nominatim (OpenStreetMap) oder offline (mitgelieferte Daten)"),

@@ -1,5 +1,7 @@
 // Streamable HTTP transport at /mcp with one MCP session per client. Host header validation (SDK
 // middleware via createMcpExpressApp) and an Origin check protect the local server against DNS rebinding.
+// Sessions are capped and closed when idle (sessions.ts); every error answer is JSON-RPC (http-errors.ts);
+// binds beyond loopback need an explicit Host list (bind.ts).
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server as HttpServer } from "node:http";
@@ -8,37 +10,37 @@ import { createMcpExpressApp } from "@modelcontextprotocol/sdk/server/express.js
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { formatUrl, planBind } from "./bind.js";
+import { bodyErrorHandler, jsonRpcError, notFound } from "./http-errors.js";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, SessionPool } from "./sessions.js";
 
-export const DEFAULT_ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+export { BindError, DEFAULT_ALLOWED_HOSTS, formatUrl, isLoopback } from "./bind.js";
 
 export interface HttpServerOptions {
   host: string;
   port: number;
-  /** Host names (without port) accepted in the Host and Origin headers. */
+  /**
+   * Extra Host names (without port) accepted in the Host and Origin headers. Required for a bind
+   * beyond loopback (then they are the only accepted names); added to the loopback names otherwise.
+   */
   allowedHosts?: string[];
   createServer: () => McpServer;
-  log: (line: string) => void;
   /** The server's German name in messages (default "Reise-Server"; the math server passes its own). */
   label?: string;
+  log: (line: string) => void;
   /** Sessions without a request for this long are closed (clients that never said goodbye). */
   sessionIdleMs?: number;
+  /** At most this many open sessions; a new one replaces the one idle longest. */
+  maxSessions?: number;
 }
 
 export interface RunningHttpServer {
   url: string;
   port: number;
+  /** Host names accepted in the Host and Origin headers. */
+  allowedHosts: string[];
   sessionCount(): number;
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer;
-  lastSeen: number;
-}
-
-function jsonRpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
 }
 
 /** Rejects requests whose Origin header names a host outside the allowed list (browsers always send it). */
@@ -57,25 +59,39 @@ function originValidation(allowed: string[]) {
   };
 }
 
-export function formatUrl(host: string, port: number): string {
-  const h = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
-  return `http://${h}:${port}/mcp`;
-}
+const UNKNOWN_SESSION = "Sitzung unbekannt oder abgelaufen; bitte neu verbinden (initialize).";
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  const allowed = [...new Set([...(options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS)])];
   const label = options.label ?? "Reise-Server";
-  const app = createMcpExpressApp({ host: options.host, allowedHosts: allowed });
-  app.use(originValidation(allowed));
-  const sessions = new Map<string, Session>();
-  const idleMs = options.sessionIdleMs ?? 15 * 60_000;
+  const bind = planBind(options.host, options.allowedHosts);
+  if (bind.warning) options.log(bind.warning);
+  const app = createMcpExpressApp({ host: options.host, allowedHosts: bind.allowedHosts });
+  app.use(originValidation(bind.allowedHosts));
+  const sessions = new SessionPool(options.maxSessions ?? DEFAULT_MAX_SESSIONS, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.log);
 
-  const closeSession = async (id: string) => {
-    const s = sessions.get(id);
-    if (!s) return;
-    sessions.delete(id);
-    await s.transport.close().catch(() => undefined);
-    await s.server.close().catch(() => undefined);
+  const failed = (res: Response, error: unknown) => {
+    options.log(`HTTP-Anfrage fehlgeschlagen: ${(error as Error)?.stack ?? String(error)}`);
+    if (!res.headersSent) jsonRpcError(res, 500, -32603, `Interner Fehler im ${label}.`);
+  };
+
+  /** A new session for an initialize request. */
+  const openSession = async (req: Request, res: Response) => {
+    if (!sessions.makeRoom()) {
+      return jsonRpcError(res, 503, -32000, `Zu viele gleichzeitige Sitzungen (höchstens ${sessions.maxSessions}); bitte gleich noch einmal versuchen.`);
+    }
+    const server = options.createServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // Plain JSON answers: the tools send no progress notifications, and JSON is cheaper than an SSE stream per call.
+      enableJsonResponse: true,
+      onsessioninitialized: (sid) => sessions.add(sid, { transport, server }),
+      onsessionclosed: (sid) => void sessions.close(sid),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.forget(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
   };
 
   app.post("/mcp", async (req: Request, res: Response) => {
@@ -83,33 +99,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     try {
       if (typeof id === "string") {
         const session = sessions.get(id);
-        if (!session) return jsonRpcError(res, 404, -32001, "Sitzung unbekannt oder abgelaufen; bitte neu verbinden (initialize).");
-        session.lastSeen = Date.now();
-        return await session.transport.handleRequest(req, res, req.body);
+        if (!session) return jsonRpcError(res, 404, -32001, UNKNOWN_SESSION);
+        return await sessions.use(session, () => session.transport.handleRequest(req, res, req.body));
       }
       if (!isInitializeRequest(req.body)) {
         return jsonRpcError(res, 400, -32000, "Keine gültige Sitzung: zuerst initialize ohne mcp-session-id senden.");
       }
-      const server = options.createServer();
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        // Plain JSON answers: the tools send no progress notifications, and JSON is cheaper than an SSE stream per call.
-        enableJsonResponse: true,
-        onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, server, lastSeen: Date.now() });
-        },
-        onsessionclosed: (sid) => {
-          void closeSession(sid);
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await openSession(req, res);
     } catch (error) {
-      options.log(`HTTP-Anfrage fehlgeschlagen: ${(error as Error)?.stack ?? String(error)}`);
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Interner Fehler im ${label}.`);
+      failed(res, error);
     }
   });
 
@@ -117,16 +115,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const id = req.headers["mcp-session-id"];
     const session = typeof id === "string" ? sessions.get(id) : undefined;
     if (!session) {
-      return typeof id === "string"
-        ? jsonRpcError(res, 404, -32001, "Sitzung unbekannt oder abgelaufen; bitte neu verbinden (initialize).")
-        : jsonRpcError(res, 400, -32000, "Header mcp-session-id fehlt.");
+      return typeof id === "string" ? jsonRpcError(res, 404, -32001, UNKNOWN_SESSION) : jsonRpcError(res, 400, -32000, "Header mcp-session-id fehlt.");
     }
-    session.lastSeen = Date.now();
     try {
-      await session.transport.handleRequest(req, res);
+      // An open GET event stream does not keep the session busy (it would never be evicted otherwise).
+      await sessions.use(session, () => session.transport.handleRequest(req, res), req.method !== "GET");
     } catch (error) {
-      options.log(`HTTP-Anfrage fehlgeschlagen: ${String(error)}`);
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Interner Fehler im ${label}.`);
+      failed(res, error);
     }
   };
   app.get("/mcp", bySession);
@@ -134,6 +129,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.get("/healthz", (_req: Request, res: Response) => {
     res.json({ status: "ok", sessions: sessions.size });
   });
+  app.use(notFound);
+  app.use(bodyErrorHandler(options.log));
 
   const httpServer: HttpServer = await new Promise((resolve, reject) => {
     const srv = app.listen(options.port, options.host);
@@ -147,20 +144,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   });
 
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, s] of sessions) if (s.lastSeen < cutoff) void closeSession(id);
-  }, Math.min(60_000, idleMs));
-  sweeper.unref();
-
   const port = (httpServer.address() as AddressInfo).port;
   return {
-    url: formatUrl(options.host, port),
+    url: formatUrl(bind.urlHost, port),
     port,
+    allowedHosts: bind.allowedHosts,
     sessionCount: () => sessions.size,
     async close() {
-      clearInterval(sweeper);
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await sessions.closeAll();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

@@ -1,0 +1,57 @@
+// Which address the HTTP server listens on, which Host names it accepts, and the URL it prints.
+// Loopback binds accept the loopback names; any other bind (0.0.0.0, ::, a LAN address) opens the
+// tools to the whole network, so it needs an explicit list of Host names and prints a warning.
+import { isIP } from "node:net";
+
+export const DEFAULT_ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+export class BindError extends Error {
+  override name = "BindError";
+}
+
+/** True for 127.0.0.0/8, ::1 and "localhost". */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost" || h === "::1") return true;
+  return isIP(h) === 4 && h.startsWith("127.");
+}
+
+/** A Host name as it appears in a Host header / URL: IPv6 literals in brackets. */
+export function hostForUrl(host: string): string {
+  const h = host.replace(/^\[|\]$/g, "");
+  return isIP(h) === 6 ? `[${h}]` : h;
+}
+
+export interface BindPlan {
+  /** Host names (without port) accepted in the Host and Origin headers. */
+  allowedHosts: string[];
+  /** The host part of the URL to print. */
+  urlHost: string;
+  /** German warning to log, for binds beyond this computer. */
+  warning?: string;
+}
+
+export function planBind(host: string, explicitAllowedHosts: string[] | undefined): BindPlan {
+  const explicit = (explicitAllowedHosts ?? []).map((h) => hostForUrl(h.trim())).filter((h) => h !== "");
+  if (isLoopback(host)) {
+    return { allowedHosts: [...new Set([...DEFAULT_ALLOWED_HOSTS, ...explicit])], urlHost: hostForUrl(host) };
+  }
+  if (explicit.length === 0) {
+    throw new BindError(
+      `--host ${host} macht den Reise-Server im ganzen Netz erreichbar. Gib dafür ausdrücklich die erlaubten ` +
+        `Host-Namen an, unter denen er angesprochen wird (z. B. --allowed-host kurs-pc.local oder ` +
+        `TRAVEL_ALLOWED_HOSTS=kurs-pc.local,192.168.1.20), oder bleib bei --host 127.0.0.1.`,
+    );
+  }
+  return {
+    allowedHosts: [...new Set(explicit)],
+    urlHost: explicit[0]!,
+    warning:
+      `WARNUNG: Der Reise-Server lauscht auf ${host} und ist damit für jedes Gerät im Netz erreichbar; ` +
+      `jedes kann die Werkzeuge aufrufen. Erlaubte Host-Namen: ${explicit.join(", ")}.`,
+  };
+}
+
+export function formatUrl(urlHost: string, port: number): string {
+  return `http://${hostForUrl(urlHost)}:${port}/mcp`;
+}
