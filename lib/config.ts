@@ -12,6 +12,9 @@ export const DEFAULT_LLM_FILE = "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf";
 /** Default embedding model for Teil 2 (transformers.js id on the Hugging Face hub). */
 export const DEFAULT_EMBEDDING_MODEL = "Xenova/paraphrase-multilingual-MiniLM-L12-v2";
 
+/** What every set-up cell says in practice mode (WORKSHOP_PRACTICE=1, `npm run workshop -- --uebung`). */
+export const PRACTICE_NOTICE = "Übungsmodus: winziges Zufallsmodell – die Antworten sind Kauderwelsch";
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -72,6 +75,8 @@ export interface KitConfig {
   llmModelName: string | undefined;
   /** API key for the OpenAI-compatible server (LLM_API_KEY). */
   llmApiKey: string | undefined;
+  /** Practice mode (WORKSHOP_PRACTICE=1): the notebooks run on the generated tiny models and say so. */
+  practiceMode: boolean;
 }
 
 function flag(value: string | undefined): boolean {
@@ -123,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     llmBaseUrl: env.LLM_BASE_URL || undefined,
     llmModelName: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
+    practiceMode: flag(env.WORKSHOP_PRACTICE),
   };
 }
 

@@ -5,3 +5,4 @@ export * from "./rag/index.js";
 export * from "./mcp/index.js";
 export * from "./agent/index.js";
 export * from "./exercises/index.js";
+export * from "./display/index.js";
