@@ -48,9 +48,9 @@ export function germanPart(message: string): string {
  * thrown error with console.error, i.e. util.inspect, which honours inspect.custom). The error keeps its
  * class, message (German + English) and fields for scripts. Outside a notebook: unchanged.
  */
-export function forParticipants<T>(error: T): T {
+export function forParticipants<T>(error: T, hint?: string): T {
   if (!inNotebook() || !(error instanceof Error)) return error;
-  const text = `${NOTEBOOK_ERROR_MARK} ${germanPart(error.message)}`;
+  const text = `${NOTEBOOK_ERROR_MARK} ${germanPart(error.message)}${hint ? `\n${hint}` : ""}`;
   Object.defineProperty(error, inspect.custom, { value: () => text, configurable: true });
   return error;
 }

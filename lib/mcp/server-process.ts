@@ -3,6 +3,9 @@
 // stdin pipe itself (covers Ctrl-C, a crashed script, a restarted notebook kernel).
 import { spawn, type ChildProcess } from "node:child_process";
 import { loadConfig } from "../config.js";
+import { forParticipants } from "../display/notices.js";
+import { inNotebook } from "../display/notebook.js";
+import { liveInstance, releaseLiveInstance } from "../live-instances.js";
 import { TravelServerStartError } from "./errors.js";
 import { childEnv, travelServerCommand } from "./server-command.js";
 
@@ -80,7 +83,30 @@ async function answers(url: string, timeoutMs: number): Promise<boolean> {
   }
 }
 
+const SLOT = "travel-server";
+
+/**
+ * Starts the travel server. Inside a notebook kernel it is kept once: running the set-up cell again with
+ * the same options returns the running server ("Run All"), other options stop it first; a failure prints
+ * one German paragraph. Elsewhere every call starts its own process.
+ */
 export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
+  if (!inNotebook()) return spawnTravelServer(options);
+  const { onLog, ...rest } = options;
+  const key = JSON.stringify({ ...rest, offline: options.offline ?? loadConfig().travelOffline, onLog: onLog ? String(onLog) : undefined });
+  try {
+    return await liveInstance(SLOT, key, {
+      create: () => spawnTravelServer(options),
+      dispose: (server) => server.stop(),
+      isAlive: (server) => !server.exited,
+      onEvent: (event) => console.log(event === "reused" ? "Reise-Server läuft schon – er wird wiederverwendet." : "Vorheriger Reise-Server beendet (andere Einstellungen)."),
+    });
+  } catch (error) {
+    throw forParticipants(error);
+  }
+}
+
+async function spawnTravelServer(options: StartTravelServerOptions): Promise<TravelServerHandle> {
   const config = loadConfig();
   const offline = options.offline ?? config.travelOffline;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -151,7 +177,7 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
   child.unref();
   for (const stream of [child.stdin, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
 
-  return {
+  const handle: TravelServerHandle = {
     url: ready.url,
     pid: child.pid!,
     mode: ready.mode,
@@ -159,6 +185,10 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
     get exited() {
       return child.exitCode !== null || child.signalCode !== null;
     },
-    stop: () => killChild(child),
+    stop: () => {
+      releaseLiveInstance(SLOT, handle);
+      return killChild(child);
+    },
   };
+  return handle;
 }
