@@ -33,7 +33,7 @@ const plan: Plan = {
   final: null,
 };
 
-function traceOf(events: Omit<AgentEvent, "iteration">[]): AgentTrace {
+function traceOf(events: Record<string, unknown>[]): AgentTrace {
   const trace = createTrace("Wetter?", "step-parallel");
   trace.events.push(...events.map((e) => ({ iteration: 1, ...e }) as AgentEvent));
   return trace;
