@@ -4,8 +4,7 @@
 // --sources measures the old way (tslab compiling lib/*.ts) for comparison.
 // Run: npx tsx bench/notebook-import.bench.ts [--runs 5] [--sources]
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { findProjectRoot } from "../lib/config.js";
@@ -57,8 +56,10 @@ const median = (xs: number[]) => {
 async function main(): Promise<void> {
   console.log(ensureNotebookLib());
   const env = await testEnvironment({ tinyModels: false });
-  // A scratch folder like notebooks/: the lib link is what differs between the two variants.
-  const dir = mkdtempSync(join(tmpdir(), "kit-import-bench-"));
+  // A scratch folder like notebooks/, inside the project (tslab keeps symlinked paths, so packages
+  // resolve from there): the lib link is what differs between the two variants.
+  mkdirSync(join(root, ".cache"), { recursive: true });
+  const dir = mkdtempSync(join(root, ".cache", "import-bench-"));
   symlinkSync(values.sources ? join(root, "lib") : join(root, ".cache", "notebook-lib"), join(dir, "lib"));
   const results: Record<string, number[]> = { import: [], trivial: [] };
   try {
