@@ -9,6 +9,9 @@ import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 
+/** Shown in the load report: everyone in the class shares this server. */
+export const SHARED_SERVER_NOTE = "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
+
 export interface OpenAiLlmOptions {
   /** e.g. http://127.0.0.1:8080/v1 (default LLM_BASE_URL). */
   baseUrl?: string;
@@ -44,7 +47,7 @@ function sseEvents(buffer: string): { events: string[]; rest: string } {
 export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
   const config = loadConfig();
   const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
-  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1). / Set LLM_BASE_URL.");
+  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
   const model = options.model ?? config.llmModelName ?? "default";
   const apiKey = options.apiKey ?? config.llmApiKey;
   const timeoutMs = options.timeoutMs ?? 120_000;
@@ -131,7 +134,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     return { text, meter };
   }
 
-  const info: LlmInfo = { backend: "openai-compatible", gpu: baseUrl, modelName: model, notes: [`Server: ${baseUrl}`] };
+  const info: LlmInfo = { backend: "openai-compatible", gpu: baseUrl, modelName: model, notes: [SHARED_SERVER_NOTE] };
   return {
     info,
     get lastMeter() {

@@ -2,6 +2,7 @@
 import type { LlmInfo } from "./types.js";
 
 export function describeLlm(info: LlmInfo): string {
+  if (info.backend === "openai-compatible") return describeClassServer(info);
   const lines = [`Backend: ${info.backend} (${info.gpu})`];
   if (info.modelPath) lines.push(`Modell: ${info.modelName ? `${info.modelName} — ` : ""}${info.modelPath}`);
   else if (info.modelName) lines.push(`Modell: ${info.modelName}`);
@@ -12,6 +13,15 @@ export function describeLlm(info: LlmInfo): string {
   if (info.contextSize !== undefined) lines.push(`Kontextgröße: ${info.contextSize} Tokens`);
   if (info.chatWrapper) lines.push(`Chat-Vorlage: ${info.chatWrapper}`);
   if (info.threads !== undefined) lines.push(`CPU-Threads: ${info.threads}`);
+  for (const note of info.notes) lines.push(`Hinweis: ${note}`);
+  return lines.join("\n");
+}
+
+/** An OpenAI-compatible server (the class GPU server): layers and VRAM are the server's business. */
+function describeClassServer(info: LlmInfo): string {
+  const lines = [`Backend: Kurs-Server (OpenAI-kompatibel) unter ${info.gpu}`];
+  if (info.modelName) lines.push(`Modell: ${info.modelName}`);
+  lines.push("GPU-Schichten: Kurs-Server – das Modell läuft dort, dieser Laptop rechnet nicht mit");
   for (const note of info.notes) lines.push(`Hinweis: ${note}`);
   return lines.join("\n");
 }
