@@ -3,12 +3,12 @@
 // notebooks, runs all cells and checks the rendered page: no error output, the expected pictures and
 // tables, nothing wider than the cell at 1280 px. Screenshots go to .cache/browser/.
 // Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
-// Usage: tsx scripts/browser-check.ts [notebook-name-filter ...]
+// Usage: tsx scripts/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK } from "../lib/display/notices.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
@@ -62,6 +62,12 @@ const CHROMIUM_FLAGS = [
   "--no-first-run",
 ];
 const RUN_TIMEOUT_MS = 6 * 60_000;
+const CLOSE_UPS: Record<string, string> = {
+  diagram: "svg.kit-diagram",
+  "trace-table": "table.kit-trace-table",
+  timeline: "svg.kit-timeline",
+  progress: ".kit-progress",
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -153,7 +159,8 @@ export function cellProblems(cell: CellReport): string[] {
   return problems;
 }
 
-export async function runBrowserCheck(filters: string[] = []): Promise<BrowserCheckResult> {
+/** `notebooksDir` (default notebooks/) is served as Jupyter's notebook folder; it needs a lib link. */
+export async function runBrowserCheck(filters: string[] = [], options: { notebooksDir?: string } = {}): Promise<BrowserCheckResult> {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const chromium = CHROMIUM_CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p as string));
@@ -163,7 +170,7 @@ export async function runBrowserCheck(filters: string[] = []): Promise<BrowserCh
 
   const root = findProjectRoot();
   console.log(ensureNotebookLib());
-  const notebooksDir = join(root, "notebooks");
+  const notebooksDir = options.notebooksDir ?? join(root, "notebooks");
   const files = readdirSync(notebooksDir);
   const wanted = EXPECTATIONS.map((e) => ({ e, file: files.filter((f) => e.notebook.test(f)).sort()[0] }))
     .filter((w) => filters.length === 0 || filters.some((q) => w.file?.includes(q)));
@@ -173,7 +180,7 @@ export async function runBrowserCheck(filters: string[] = []): Promise<BrowserCh
   const port = await freePort();
   const token = randomBytes(16).toString("hex");
   const env = await practiceEnvironment();
-  const args = ["notebook", "--no-browser", `--port=${port}`, "--ip=127.0.0.1", "--notebook-dir=notebooks", `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
+  const args = ["notebook", "--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--notebook-dir=${notebooksDir}`, `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
   if (process.getuid?.() === 0) args.push("--allow-root");
   const server = spawn("jupyter", args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let serverLog = "";
@@ -224,6 +231,11 @@ export async function runBrowserCheck(filters: string[] = []): Promise<BrowserCh
         await page.setViewportSize({ width: 1280, height: Math.min(16_000, Math.max(900, Math.ceil(height))) });
         screenshot = join(shots, file.replace(/\.ipynb$/, ".png"));
         await page.screenshot({ path: screenshot, fullPage: true });
+        // Close-ups for review: the first of each kind of picture and table.
+        for (const [what, selector] of Object.entries(CLOSE_UPS)) {
+          const element = await page.$(`.output_area ${selector}`);
+          await element?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) }).catch(() => undefined);
+        }
       } catch (error) {
         problems.push(error instanceof Error ? error.message.split("\n")[0] ?? String(error) : String(error));
         screenshot = join(shots, file.replace(/\.ipynb$/, ".failed.png"));
@@ -253,7 +265,12 @@ export function formatBrowserResult(r: BrowserCheckResult): string {
 }
 
 if (process.argv[1]?.endsWith("browser-check.ts")) {
-  const r = await runBrowserCheck(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const dir = args.indexOf("--dir");
+  const r = await runBrowserCheck(
+    args.filter((_, i) => dir < 0 || (i !== dir && i !== dir + 1)),
+    { notebooksDir: dir >= 0 ? resolve(args[dir + 1] ?? "notebooks") : undefined },
+  );
   console.log(formatBrowserResult(r));
   process.exitCode = r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
 }
