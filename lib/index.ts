@@ -213,3 +213,15 @@ export {
   showTraceTable,
   type DiagramOptions,
 } from "./display/index.js";
+
+// Helpers the presentation notebooks call in one line (scripted plan, slow client, timeline, previews)
+export {
+  firstLines,
+  jsonPreview,
+  mermaidMarkdown,
+  scriptedPlan,
+  shortJson,
+  toolTimeline,
+  traceDurationMs,
+  withDelay,
+} from "./agent/demo-helpers.js";
