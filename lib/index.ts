@@ -214,14 +214,12 @@ export {
   type DiagramOptions,
 } from "./display/index.js";
 
-// Helpers the presentation notebooks call in one line (scripted plan, slow client, timeline, previews)
+// Helpers the presentation notebooks call in one line (scripted plan, slow client, previews)
 export {
   firstLines,
   jsonPreview,
-  mermaidMarkdown,
   scriptedPlan,
   shortJson,
-  toolTimeline,
   traceDurationMs,
   withDelay,
 } from "./agent/demo-helpers.js";
