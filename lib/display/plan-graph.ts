@@ -15,7 +15,9 @@ export interface PlanGraphOptions {
 
 const FILL: Record<CallStatus, string> = { ok: "#dafbe1", failed: "#ffebe9", not_run: "#eaeef2" };
 const STROKE: Record<CallStatus, string> = { ok: "#1a7f37", failed: "#cf222e", not_run: "#8c959f" };
-const FONT = "Helvetica,Arial,sans-serif";
+// Graphviz measures text with its built-in Helvetica metrics only when the name is exactly "Helvetica";
+// browsers without it use a metric-compatible sans-serif (Arial, Liberation Sans), so labels fit.
+const FONT = "Helvetica";
 
 /** A DOT string literal. */
 function q(text: string): string {
@@ -31,7 +33,7 @@ function shorten(text: string, max: number): string {
 export function planToDot(plan: Plan, options: PlanGraphOptions = {}): string {
   const lines = [
     "digraph plan {",
-    `  rankdir=${options.direction ?? "LR"}; bgcolor="transparent"; nodesep=0.3; ranksep=0.45;`,
+    `  rankdir=${options.direction ?? "LR"}; bgcolor="transparent"; nodesep=0.3; ranksep=0.45; pad=0.1;`,
     `  node [shape=box, style="rounded,filled", fillcolor="#ffffff", color="#57606a", fontname=${q(FONT)}, fontsize=11];`,
     `  edge [color="#57606a", fontname=${q(FONT)}, fontsize=9, fontcolor="#57606a"];`,
     `  graph [fontname=${q(FONT)}, fontsize=10, labeljust=l, style="rounded,dashed", color="#8c959f"];`,

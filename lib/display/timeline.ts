@@ -70,7 +70,10 @@ export function renderTimelineSvg(trace: AgentTrace, options: { title?: string }
       `<text x="4" y="${y + 14}">${escapeHtml(b.toolId)}</text>`,
       `<text x="${labelWidth - 6}" y="${y + 14}" text-anchor="end" fill="#57606a">${escapeHtml(b.toolName)}</text>`,
       `<rect x="${x0.toFixed(1)}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowHeight - 8}" rx="3" fill="${fill}"/>`,
-      `<text x="${Math.min(x0 + w + 4, width - 60).toFixed(1)}" y="${y + 14}" fill="#24292f">${Math.round(b.endMs - b.startMs)} ms</text>`,
+      // The duration right of the bar, or inside its end when there is no room left.
+      x0 + w + 50 <= width
+        ? `<text x="${(x0 + w + 4).toFixed(1)}" y="${y + 14}" fill="#24292f">${Math.round(b.endMs - b.startMs)} ms</text>`
+        : `<text x="${(x0 + w - 4).toFixed(1)}" y="${y + 14}" text-anchor="end" fill="#ffffff">${Math.round(b.endMs - b.startMs)} ms</text>`,
       `</g>`,
     );
   });
