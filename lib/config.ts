@@ -12,6 +12,9 @@ export const DEFAULT_LLM_FILE = "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf";
 /** Default embedding model for Teil 2 (transformers.js id on the Hugging Face hub). */
 export const DEFAULT_EMBEDDING_MODEL = "Xenova/paraphrase-multilingual-MiniLM-L12-v2";
 
+/** What every set-up cell says in practice mode (WORKSHOP_PRACTICE=1, `npm run workshop -- --uebung`). */
+export const PRACTICE_NOTICE = "Übungsmodus: winziges Zufallsmodell – die Antworten sind Kauderwelsch";
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -74,6 +77,8 @@ export interface KitConfig {
   llmApiKey: string | undefined;
   /** Folder for saved prompt KV states (LLM_STATE_DIR, default `<root>/.cache/llm-state`; "off" disables). */
   llmStateDir: string | undefined;
+  /** Practice mode (WORKSHOP_PRACTICE=1): the notebooks run on the generated tiny models and say so. */
+  practiceMode: boolean;
 }
 
 function flag(value: string | undefined): boolean {
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     llmModelName: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmStateDir: env.LLM_STATE_DIR?.trim().toLowerCase() === "off" ? undefined : resolve(root, env.LLM_STATE_DIR || join(".cache", "llm-state")),
+    practiceMode: flag(env.WORKSHOP_PRACTICE),
   };
 }
 

@@ -212,14 +212,24 @@ export {
   type UserContext,
 } from "./agent/index.js";
 
-// Helpers the presentation notebooks call in one line (scripted plan, slow client, timeline, previews)
+// What notebooks show: SVG diagrams, HTML tables (text forms outside a notebook)
+export {
+  showKvReuse,
+  showMetrics,
+  showPlan,
+  showTimeline,
+  showToolCatalog,
+  showTraceDiagram,
+  showTraceTable,
+  type DiagramOptions,
+} from "./display/index.js";
+
+// Helpers the presentation notebooks call in one line (scripted plan, slow client, previews)
 export {
   firstLines,
   jsonPreview,
-  mermaidMarkdown,
   scriptedPlan,
   shortJson,
-  toolTimeline,
   traceDurationMs,
   withDelay,
 } from "./agent/demo-helpers.js";

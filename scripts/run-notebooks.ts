@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { basename, join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
+import { NOTEBOOK_ERROR_MARK } from "../lib/display/notices.js";
+import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { testEnvironment } from "./test-env.js";
 
 export interface NotebookFailure {
@@ -66,7 +68,8 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
         failures.push({ cell: i + 1, source: text(cell.source), error: `TypeScript error (tslab, TS 5.0 non-strict):\n${stderr.trim()}` });
         continue;
       }
-      if (TSLAB_THROWN.test(stderr)) {
+      // A set-up helper's error, printed for participants as one German paragraph (lib/display/notices.ts).
+      if (TSLAB_THROWN.test(stderr) || stderr.trimStart().startsWith(NOTEBOOK_ERROR_MARK)) {
         failures.push({ cell: i + 1, source: text(cell.source), error: stderr.trim().split("\n").slice(0, 12).join("\n") });
         continue;
       }
@@ -117,6 +120,8 @@ export function formatFailure(r: NotebookResult): string {
 
 export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv, keep = false): Promise<NotebookResult[]> {
   const root = findProjectRoot();
+  // Notebooks import the built lib (notebooks/lib → .cache/notebook-lib); rebuild it when lib changed.
+  console.log(ensureNotebookLib());
   const results: NotebookResult[] = [];
   for (const nb of listNotebooks(root, filters)) {
     const r = await runNotebook(root, nb, env, keep);

@@ -1,11 +1,12 @@
-// `npm test`: typecheck, lint, unit tests, notebook execution — all on the generated tiny models.
+// `npm test`: typecheck, lint, unit tests, notebook execution, the browser check — all on the generated tiny models.
 // Every stage runs even when an earlier one fails; the last line sums up all checks.
-// Usage: tsx scripts/test.ts [--only typecheck|lint|unit|notebooks] [test file or notebook filters]
+// Usage: tsx scripts/test.ts [--only typecheck|lint|unit|notebooks|browser] [test file or notebook filters]
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
+import { formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { runAllNotebooks } from "./run-notebooks.js";
 import { testEnvironment } from "./test-env.js";
 
@@ -14,6 +15,8 @@ interface StageResult {
   passed: number;
   failed: number;
   seconds: number;
+  /** Why the stage did not run (shown instead of counts; never counts as passed). */
+  skipped?: string;
 }
 
 const root = findProjectRoot();
@@ -79,6 +82,14 @@ async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
   return { stage: "notebooks", passed: results.length - failed, failed, seconds: (performance.now() - t) / 1000 };
 }
 
+async function browser(): Promise<StageResult> {
+  console.log("\n=== browser (Chromium against Jupyter Notebook, practice mode)");
+  const r = await runBrowserCheck(filters);
+  console.log(formatBrowserResult(r));
+  const failed = r.results.filter((n) => !n.ok).length;
+  return { stage: "browser", passed: r.results.length - failed, failed, seconds: r.seconds, skipped: r.skipped };
+}
+
 const env = await testEnvironment({ tinyModels: true });
 const results: StageResult[] = [];
 const wants = (s: string) => !only || only === s;
@@ -86,12 +97,15 @@ if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_mo
 if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
 if (wants("unit")) results.push(await unitTests(env));
 if (wants("notebooks")) results.push(await notebooks(env));
+if (wants("browser")) results.push(await browser());
 
 console.log("\n=== summary");
 for (const r of results) {
-  console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`);
+  if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
+  else console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 process.exitCode = failed > 0 ? 1 : 0;
-console.log(`checks: ${passed} passed, ${failed} failed`);
+const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
+console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);

@@ -1,6 +1,6 @@
 // Helpers the presentation notebooks (Teil 3 and 4) call in one line: a scripted "good model" for a
-// plan, a tool client that answers slowly, a text timeline of tool calls, and short previews of long
-// texts and JSON. They show the agent at work; they are not what the notebooks teach.
+// plan, a tool client that answers slowly, and short previews of long texts and JSON (pictures and
+// tables of a run: lib/display). They show the agent at work; they are not what the notebooks teach.
 import type { ToolClient } from "../mcp/types.js";
 import type { PlanStep } from "./plan.js";
 import { ScriptedLlm } from "./scripted-planner.js";
@@ -23,11 +23,6 @@ export function jsonPreview(value: unknown, maxLines = 12): string {
 export function shortJson(value: unknown, max = 200): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** A Mermaid diagram as a Markdown code block (JupyterLab ≥ 4.1 and VS Code draw it), or a note when there is none. */
-export function mermaidMarkdown(diagram: string | undefined): string {
-  return diagram === undefined ? "*(kein Plan mit Tools – nichts zu zeichnen)*" : `\`\`\`mermaid\n${diagram}\n\`\`\``;
 }
 
 export interface ScriptedPlanRun {
@@ -69,21 +64,6 @@ export function withDelay(inner: ToolClient, ms: number): ToolClient {
     },
     close: async () => {},
   };
-}
-
-/** One line per tool call of a trace: id, start → end in ms, and a bar (one █ per `msPerBlock`). */
-export function toolTimeline(trace: AgentTrace, msPerBlock = 50): string {
-  const started = new Map<string, number>();
-  const lines: string[] = [];
-  for (const e of trace.events) {
-    if (e.type === "tool_call") started.set(e.toolId, e.atMs);
-    if (e.type !== "tool_result" && e.type !== "tool_error") continue;
-    const from = started.get(e.toolId) ?? e.atMs;
-    const bar = " ".repeat(Math.round(from / msPerBlock)) + "█".repeat(Math.max(1, Math.round((e.atMs - from) / msPerBlock)));
-    const span = `${String(Math.round(from)).padStart(5)} → ${String(Math.round(e.atMs)).padStart(5)} ms`;
-    lines.push(`${e.toolId.padEnd(11)} ${span}  ${bar}`);
-  }
-  return lines.join("\n");
 }
 
 /** Total duration of a run in ms (time of its last event). */

@@ -13,6 +13,7 @@ import type { CorpusDocument } from "../rag/chunking.js";
 import { loadCorpus } from "../rag/corpus.js";
 import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag/evaluation.js";
 import { openRagStore, type RagStore } from "../rag/store.js";
+import { announcePracticeMode } from "../display/notices.js";
 import { showError } from "./show.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
@@ -246,6 +247,7 @@ export interface Part4Kit extends TravelKit {
 /** Aufgabe 4: the travel server and one client session (the tasks themselves need no model). */
 export async function setupPart4(options: SetupOptions = {}): Promise<Part4Kit> {
   const log = options.log ?? ((line: string) => console.log(line));
+  announcePracticeMode(log);
   const travel = await openTravel(log);
   printTasks(4, log);
   return { ...travel, close: () => closeTravel(travel) };

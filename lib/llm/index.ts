@@ -1,7 +1,7 @@
 // Teil 1 — public names of lib/llm: load a model (local GGUF or OpenAI-compatible server), chat, JSON.
 export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
-export { loadLlm, type LoadLlmOptions } from "./load.js";
-export { loadLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
+export { loadLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
+export type { LocalLlm, LocalLlmOptions } from "./local.js";
 export type { PromptStateEvent } from "./prompt-state.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 export { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "./model-files.js";

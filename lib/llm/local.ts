@@ -34,6 +34,8 @@ export interface LocalLlmOptions {
    */
   promptStateDir?: string | false;
   promptStateMinTokens?: number;
+  /** Called while the weights load, with the fraction done (0…1). */
+  onLoadProgress?: (fraction: number) => void;
 }
 
 /** The in-process LLM, with extras the notebooks use to teach. */
@@ -65,14 +67,15 @@ async function loadModelWithFallback(
   modelPath: string,
   gpuLayers: LocalLlmOptions["gpuLayers"],
   notes: string[],
+  onLoadProgress?: (fraction: number) => void,
 ): Promise<LlamaModel> {
   try {
-    return await llama.loadModel({ modelPath, gpuLayers: gpuLayers ?? "auto" });
+    return await llama.loadModel({ modelPath, gpuLayers: gpuLayers ?? "auto", onLoadProgress });
   } catch (err) {
     if (gpuLayers !== undefined && gpuLayers !== "auto" && llama.gpu !== false) {
       notes.push(`Zu wenig VRAM für gpuLayers=${gpuLayers} (${(err as Error).message}); lade mit "auto" (weniger Schichten auf der GPU).`);
       try {
-        return await llama.loadModel({ modelPath, gpuLayers: "auto" });
+        return await llama.loadModel({ modelPath, gpuLayers: "auto", onLoadProgress });
       } catch (err2) {
         throw new ModelLoadError(modelPath, (err2 as Error).message);
       }
@@ -115,7 +118,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   let vramBefore: number;
   try {
     vramBefore = (await llama.getVramState()).used;
-    model = await loadModelWithFallback(llama, modelPath, options.gpuLayers ?? config.llmGpuLayers, notes);
+    model = await loadModelWithFallback(llama, modelPath, options.gpuLayers ?? config.llmGpuLayers, notes, options.onLoadProgress);
     const totalLayers = model.fileInsights.totalLayers;
     if (llama.gpu !== false && model.gpuLayers < totalLayers) {
       notes.push(`Nur ${model.gpuLayers} von ${totalLayers} Schichten passen in den VRAM; der Rest rechnet auf der CPU (langsamer).`);

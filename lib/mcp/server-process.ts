@@ -3,6 +3,9 @@
 // stdin pipe itself (covers Ctrl-C, a crashed script, a restarted notebook kernel).
 import { spawn, type ChildProcess } from "node:child_process";
 import { loadConfig } from "../config.js";
+import { forParticipants } from "../display/notices.js";
+import { inNotebook } from "../display/notebook.js";
+import { liveInstance, releaseLiveInstance } from "../live-instances.js";
 import { MathServerStartError, TravelServerStartError } from "./errors.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 
@@ -170,24 +173,51 @@ async function spawnServer(spec: SpawnSpec): Promise<Spawned> {
   return { child, ready, logs: () => log };
 }
 
-function handleOf(spawned: Spawned): ServerHandle {
+function handleOf(spawned: Spawned, onStop?: (handle: ServerHandle) => void): ServerHandle {
   const { child } = spawned;
-  return {
+  const handle: ServerHandle = {
     url: spawned.ready[1]!,
     pid: child.pid!,
     logs: spawned.logs,
     get exited() {
       return child.exitCode !== null || child.signalCode !== null;
     },
-    stop: () => killChild(child),
+    stop: () => {
+      onStop?.(handle);
+      return killChild(child);
+    },
   };
+  return handle;
 }
 
 function serverFlags(options: { host?: string; port?: number }): string[] {
   return ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0), "--parent-pid", String(process.pid)];
 }
 
+const SLOT = "travel-server";
+
+/**
+ * Starts the travel server. Inside a notebook kernel it is kept once: running the set-up cell again with
+ * the same options returns the running server ("Run All"), other options stop it first; a failure prints
+ * one German paragraph. Elsewhere every call starts its own process.
+ */
 export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
+  if (!inNotebook()) return spawnTravelServer(options);
+  const { onLog, ...rest } = options;
+  const key = JSON.stringify({ ...rest, offline: options.offline ?? loadConfig().travelOffline, onLog: onLog ? String(onLog) : undefined });
+  try {
+    return await liveInstance(SLOT, key, {
+      create: () => spawnTravelServer(options),
+      dispose: (server) => server.stop(),
+      isAlive: (server) => !server.exited,
+      onEvent: (event) => console.log(event === "reused" ? "Reise-Server läuft schon – er wird wiederverwendet." : "Vorheriger Reise-Server beendet (andere Einstellungen)."),
+    });
+  } catch (error) {
+    throw forParticipants(error);
+  }
+}
+
+async function spawnTravelServer(options: StartTravelServerOptions): Promise<TravelServerHandle> {
   const config = loadConfig();
   const offline = options.offline ?? config.travelOffline;
   const flags = serverFlags(options);
@@ -201,7 +231,8 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
     onLog: options.onLog,
     startError: TravelServerStartError,
   });
-  return Object.assign(handleOf(spawned), { mode: spawned.ready[2] as "online" | "offline" });
+  const handle = handleOf(spawned, (h) => releaseLiveInstance(SLOT, h as TravelServerHandle));
+  return Object.assign(handle, { mode: spawned.ready[2] as "online" | "offline" });
 }
 
 /** Starts the math server (exact arithmetic, mcp-server-math) as a child process on a free port. */

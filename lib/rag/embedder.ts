@@ -12,6 +12,10 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
 import { loadConfig } from "../config.js";
 import { EmbeddingModelLoadError, EmbeddingModelNotFoundError, RagInputError } from "./errors.js";
+import { announcePracticeMode, forParticipants } from "../display/notices.js";
+import { inNotebook } from "../display/notebook.js";
+import { progressLine, type ProgressLine } from "../display/progress.js";
+import { liveInstance, releaseLiveInstance } from "../live-instances.js";
 import { createProgress, type ProgressMode } from "./progress.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */
@@ -153,8 +157,18 @@ function positiveInt(name: string, value: number | undefined, fallback: number):
 function downloadReporter(model: string) {
   const tty = Boolean(process.stderr.isTTY);
   const lastPercent = new Map<string, number>();
+  const lines = new Map<string, ProgressLine | null>();
   return (info: { status: string; file?: string; progress?: number; loaded?: number; total?: number }) => {
     if (info.status !== "progress" || !info.file) return;
+    if (inNotebook()) {
+      // In a notebook: one line per file that updates in place.
+      if (!lines.has(info.file)) lines.set(info.file, progressLine(`Lade ${model}/${info.file}`));
+      const line = lines.get(info.file);
+      const mb = `${((info.loaded ?? 0) / 1e6).toFixed(1)} von ${((info.total ?? 0) / 1e6).toFixed(1)} MB`;
+      if ((info.progress ?? 0) >= 100) line?.done(mb);
+      else line?.update((info.progress ?? 0) / 100, mb);
+      return;
+    }
     const percent = Math.floor(info.progress ?? 0);
     const step = tty ? 1 : 25;
     const last = lastPercent.get(info.file) ?? -step;
@@ -311,8 +325,25 @@ export async function pullEmbeddingModel(
   return files;
 }
 
-/** Loads the embedding model (see the file comment for how it is found). */
+const SLOT = "embedder";
+
+/**
+ * Loads the embedding model (see the file comment for how it is found). Inside a notebook kernel the
+ * embedder is kept once: running the cell again with the same options returns the live one ("Run All"),
+ * other options dispose it first; a failure prints one German paragraph.
+ */
 export async function createEmbedder(options: EmbedderOptions = {}): Promise<Embedder> {
+  if (!inNotebook()) return openEmbedder(options);
+  announcePracticeMode();
+  try {
+    const key = JSON.stringify({ ...options, model: options.model ?? loadConfig().embeddingModel });
+    return await liveInstance(SLOT, key, { create: () => openEmbedder(options), dispose: (e) => e.dispose() });
+  } catch (error) {
+    throw forParticipants(error);
+  }
+}
+
+async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
   const config = loadConfig();
   const model = options.model ?? config.embeddingModel;
   const modelsDir = options.modelsDir ? resolve(config.root, options.modelsDir) : config.modelsDir;
@@ -393,7 +424,8 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
     return result;
   };
 
-  return {
+  let disposed: Promise<void> | undefined;
+  const embedder: Embedder = {
     model,
     modelDir: dir,
     dtype,
@@ -406,8 +438,11 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
       if (!v) throw new EmbeddingModelLoadError(model, "keine Ausgabe für den Text");
       return v;
     },
-    async dispose() {
-      await extractor.dispose();
+    dispose() {
+      releaseLiveInstance(SLOT, embedder);
+      disposed ??= extractor.dispose();
+      return disposed;
     },
   };
+  return embedder;
 }

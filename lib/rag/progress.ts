@@ -1,5 +1,7 @@
 // A progress bar (cli-progress, on stderr) for long-running RAG steps: only in a terminal, unless asked.
 import cliProgress from "cli-progress";
+import { inNotebook } from "../display/notebook.js";
+import { progressLine } from "../display/progress.js";
 
 /** `true`: always show (also when stderr is not a terminal); `false`: never; `"auto"`: terminal only. */
 export type ProgressMode = boolean | "auto";
@@ -11,8 +13,26 @@ export interface Progress {
 
 const SILENT: Progress = { increment: () => {}, stop: () => {} };
 
-/** A bar over `total` steps, or a silent no-op when `mode` says no (or `total` is below `minTotal`). */
+/**
+ * A bar over `total` steps, or a silent no-op when `mode` says no (or `total` is below `minTotal`).
+ * In a notebook (mode not false) the bar is a line in the cell that updates in place.
+ */
 export function createProgress(label: string, total: number, mode: ProgressMode, minTotal = 1): Progress {
+  if (mode !== false && inNotebook() && total >= minTotal && total > 0) {
+    const line = progressLine(label);
+    if (line) {
+      let done = 0;
+      return {
+        increment(n: number) {
+          done += n;
+          line.update(Math.min(done, total) / total, `${Math.min(done, total)} / ${total}`);
+        },
+        stop() {
+          line.done(`${Math.min(done, total)} / ${total}`);
+        },
+      };
+    }
+  }
   const tty = Boolean(process.stderr.isTTY);
   const show = mode === true || (mode === "auto" && tty && total >= minTotal);
   if (!show || total <= 0) return SILENT;

@@ -1,0 +1,56 @@
+// What a participant reads when something is set up: the practice-mode line, and errors as one short
+// German paragraph (no English copy, no stack trace, no object dump) inside a notebook.
+import { inspect } from "node:util";
+import { loadConfig, PRACTICE_NOTICE } from "../config.js";
+import { currentCell, inNotebook } from "./notebook.js";
+
+/** How notebook errors from set-up helpers begin (the notebook runner looks for it, too). */
+export const NOTEBOOK_ERROR_MARK = "⛔";
+
+let lastAnnounced: unknown;
+
+/**
+ * Prints PRACTICE_NOTICE when practice mode is on (WORKSHOP_PRACTICE=1, set by `npm run workshop --
+ * --uebung`), at most once per notebook cell (or once per process outside notebooks).
+ */
+export function announcePracticeMode(log: (line: string) => void = (line) => console.log(line)): boolean {
+  let practice: boolean;
+  try {
+    practice = loadConfig().practiceMode;
+  } catch {
+    practice = false; // an invalid setting is reported by the loader itself
+  }
+  if (!practice) return false;
+  const cell = currentCell();
+  if (cell !== undefined && cell === lastAnnounced) return false;
+  lastAnnounced = cell ?? "process";
+  log(`🧪 ${PRACTICE_NOTICE}`);
+  return true;
+}
+
+/**
+ * The German part of a kit error message: the first line and the indented lines after it (lib's
+ * messages put the English copy on a later, unindented line, or after " / " in one-line messages).
+ */
+export function germanPart(message: string): string {
+  const lines = message.split("\n");
+  const first = lines[0] ?? "";
+  const german = [first.includes(" / ") && lines.length === 1 ? (first.split(" / ")[0] ?? first) : first];
+  for (const line of lines.slice(1)) {
+    if (!/^\s/.test(line)) break;
+    german.push(line);
+  }
+  return german.join("\n").trim();
+}
+
+/**
+ * Inside a notebook: makes `error` print as one German paragraph when tslab shows it (tslab prints a
+ * thrown error with console.error, i.e. util.inspect, which honours inspect.custom). The error keeps its
+ * class, message (German + English) and fields for scripts. Outside a notebook: unchanged.
+ */
+export function forParticipants<T>(error: T, hint?: string): T {
+  if (!inNotebook() || !(error instanceof Error)) return error;
+  const text = `${NOTEBOOK_ERROR_MARK} ${germanPart(error.message)}${hint ? `\n${hint}` : ""}`;
+  Object.defineProperty(error, inspect.custom, { value: () => text, configurable: true });
+  return error;
+}

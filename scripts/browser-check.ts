@@ -1,0 +1,276 @@
+// What a participant sees, tested in a real browser: starts the workshop's Jupyter (classic Notebook 6.4)
+// in practice mode on a free port, drives Debian's Chromium headless with playwright-core, opens
+// notebooks, runs all cells and checks the rendered page: no error output, the expected pictures and
+// tables, nothing wider than the cell at 1280 px. Screenshots go to .cache/browser/.
+// Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
+// Usage: tsx scripts/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { findProjectRoot } from "../lib/config.js";
+import { NOTEBOOK_ERROR_MARK } from "../lib/display/notices.js";
+import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { practiceEnvironment } from "./workshop.js";
+
+/** What one notebook must show after "Run All". */
+export interface BrowserExpectation {
+  /** Matches the notebook's file name (the first match in notebooks/ is used). */
+  notebook: RegExp;
+  /** Tool ids that must appear as node labels of at least one SVG diagram. */
+  diagramIds?: string[];
+  /** CSS selectors that must match at least one element in the outputs. */
+  selectors?: string[];
+  /** Texts (regex) that must appear in some output. */
+  texts?: RegExp[];
+}
+
+export const EXPECTATIONS: BrowserExpectation[] = [
+  {
+    notebook: /^(?:\d+-)?teil-4.*\.ipynb$/,
+    diagramIds: ["geo_bcn", "wetter_bcn"],
+    selectors: ["table.kit-trace-table", "svg.kit-timeline"],
+  },
+  {
+    notebook: /^(?:\d+-)?aufgabe-4.*\.ipynb$/,
+    texts: [/Ergebnis: (?:alle \d+ Fälle bestanden|\d+ von \d+ Fällen bestanden)/],
+  },
+];
+
+export interface BrowserNotebookResult {
+  notebook: string;
+  ok: boolean;
+  seconds: number;
+  problems: string[];
+  screenshot?: string;
+}
+
+export interface BrowserCheckResult {
+  skipped?: string;
+  results: BrowserNotebookResult[];
+  seconds: number;
+}
+
+const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const RUN_TIMEOUT_MS = 6 * 60_000;
+const CLOSE_UPS: Record<string, string> = {
+  diagram: "svg.kit-diagram",
+  "trace-table": "table.kit-trace-table",
+  timeline: "svg.kit-timeline",
+  progress: ".kit-progress",
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`Jupyter exited early (code ${child.exitCode})`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`Jupyter did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), "SIGKILL");
+      } catch {
+        // already gone
+      }
+      resolve();
+    }, 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      // The server and its kernels form one process group (detached below).
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {
+      resolve();
+    }
+  });
+}
+
+// Code run inside the page (as strings: this project compiles without the DOM library).
+// Notebook 6.4 exposes window.Jupyter.notebook (see docs/ENVIRONMENT notes).
+const IN_PAGE = {
+  kernelReady: `Boolean(window.Jupyter?.notebook?.kernel?.is_connected()) &&
+    document.querySelector("#kernel_indicator_icon.kernel_idle_icon") !== null`,
+  keepFileUnchanged: `Jupyter.notebook.set_autosave_interval(0)`,
+  // Done when no code cell is queued or running ("*") and the kernel is idle.
+  allDone: `!Jupyter.notebook.get_cells().some((c) => c.cell_type === "code" && c.input_prompt_number === "*") &&
+    document.querySelector("#kernel_indicator_icon.kernel_idle_icon") !== null`,
+  cells: `Jupyter.notebook.get_cells().map((c, i) => ({
+    index: i + 1,
+    type: c.cell_type,
+    prompt: c.input_prompt_number === undefined || c.input_prompt_number === null ? null : String(c.input_prompt_number),
+    outputs: ((c.output_area && c.output_area.outputs) || []).map((o) => ({ ...o, text: Array.isArray(o.text) ? o.text.join("") : o.text })),
+  }))`,
+  svgLabels: `[...document.querySelectorAll(".output_svg svg")].map((s) => [...s.querySelectorAll("text")].map((t) => t.textContent || ""))`,
+  contentHeight: `document.querySelector("#header").offsetHeight + document.querySelector("#notebook").scrollHeight + 40`,
+  wideOutputs: `[...document.querySelectorAll(".output_subarea")].filter((el) => el.scrollWidth > el.clientWidth + 2).length`,
+};
+
+interface CellReport {
+  index: number;
+  prompt: string | null;
+  outputs: { output_type: string; name?: string; text?: string; ename?: string; evalue?: string }[];
+}
+
+/** Problems in one cell's outputs: error outputs, thrown errors (stderr with a stack), TS diagnostics, set-up errors. */
+export function cellProblems(cell: CellReport): string[] {
+  const problems: string[] = [];
+  for (const out of cell.outputs) {
+    if (out.output_type === "error") problems.push(`cell ${cell.index}: ${out.ename}: ${out.evalue}`);
+    const text = out.output_type === "stream" && out.name === "stderr" ? (out.text ?? "") : "";
+    if (/^\d+:\d+ - /m.test(text) || /^\s+at /m.test(text) || text.trimStart().startsWith(NOTEBOOK_ERROR_MARK)) {
+      problems.push(`cell ${cell.index}: ${text.trim().split("\n").slice(0, 4).join(" | ")}`);
+    }
+  }
+  return problems;
+}
+
+/** `notebooksDir` (default notebooks/) is served as Jupyter's notebook folder; it needs a lib link. */
+export async function runBrowserCheck(filters: string[] = [], options: { notebooksDir?: string } = {}): Promise<BrowserCheckResult> {
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  const chromium = CHROMIUM_CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p as string));
+  if (!chromium) return { skipped: "no Chromium", results: [], seconds: elapsed() };
+  const version = spawnSync("jupyter", ["notebook", "--version"], { encoding: "utf8" });
+  if (version.status !== 0 || !/^6\./.test(version.stdout.trim())) return { skipped: "no classic Jupyter Notebook 6", results: [], seconds: elapsed() };
+
+  const root = findProjectRoot();
+  console.log(ensureNotebookLib());
+  const notebooksDir = options.notebooksDir ?? join(root, "notebooks");
+  const files = readdirSync(notebooksDir);
+  const wanted = EXPECTATIONS.map((e) => ({ e, file: files.filter((f) => e.notebook.test(f)).sort()[0] }))
+    .filter((w) => filters.length === 0 || filters.some((q) => w.file?.includes(q)));
+  const shots = join(root, ".cache", "browser");
+  mkdirSync(shots, { recursive: true });
+
+  const port = await freePort();
+  const token = randomBytes(16).toString("hex");
+  const env = await practiceEnvironment();
+  const args = ["notebook", "--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--notebook-dir=${notebooksDir}`, `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
+  if (process.getuid?.() === 0) args.push("--allow-root");
+  const server = spawn("jupyter", args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  let serverLog = "";
+  server.stderr?.on("data", (d: Buffer) => (serverLog = (serverLog + d.toString()).slice(-4000)));
+  const base = `http://127.0.0.1:${port}`;
+  const { chromium: launcher } = await import("playwright-core");
+  const results: BrowserNotebookResult[] = [];
+  let browser: Awaited<ReturnType<typeof launcher.launch>> | undefined;
+  try {
+    await waitForServer(`${base}/api?token=${token}`, server, 30_000);
+    browser = await launcher.launch({ executablePath: chromium, headless: true, args: CHROMIUM_FLAGS });
+    for (const { e, file } of wanted) {
+      if (!file) {
+        results.push({ notebook: String(e.notebook), ok: false, seconds: 0, problems: ["no notebook matches"] });
+        continue;
+      }
+      const t = performance.now();
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const problems: string[] = [];
+      let screenshot: string | undefined;
+      try {
+        await page.goto(`${base}/notebooks/${encodeURIComponent(file)}?token=${token}`);
+        await page.waitForFunction(IN_PAGE.kernelReady, undefined, { timeout: 60_000 });
+        await page.evaluate(IN_PAGE.keepFileUnchanged);
+        await page.click("#celllink");
+        await page.click("#run_all_cells");
+        await page.waitForFunction(IN_PAGE.allDone, undefined, { timeout: RUN_TIMEOUT_MS, polling: 500 });
+        const cells = (await page.evaluate(IN_PAGE.cells)) as (CellReport & { type: string })[];
+        for (const cell of cells.filter((c) => c.type === "code")) {
+          problems.push(...cellProblems(cell));
+          if (cell.prompt === null || !/^\d+$/.test(cell.prompt)) problems.push(`cell ${cell.index} did not run (prompt ${cell.prompt ?? "empty"})`);
+        }
+        if (e.diagramIds) {
+          const labels = (await page.evaluate(IN_PAGE.svgLabels)) as string[][];
+          if (!labels.some((l) => e.diagramIds!.every((id) => l.includes(id)))) {
+            problems.push(`no SVG diagram with nodes ${e.diagramIds.join(", ")} (${labels.length} SVG outputs)`);
+          }
+        }
+        for (const selector of e.selectors ?? []) {
+          if ((await page.$$(`.output_area ${selector}`)).length === 0) problems.push(`no output matches ${selector}`);
+        }
+        const outputText = cells.flatMap((c) => c.outputs.map((o) => o.text ?? "")).join("\n");
+        for (const re of e.texts ?? []) if (!re.test(outputText)) problems.push(`no output text matches ${re}`);
+        const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as number;
+        if (wide > 0) problems.push(`${wide} output(s) wider than the cell at 1280 px (horizontal scroll)`);
+        // Notebook 6 scrolls inside #site, so a "full page" shot needs a viewport as tall as the notebook.
+        const height = (await page.evaluate(IN_PAGE.contentHeight)) as number;
+        await page.setViewportSize({ width: 1280, height: Math.min(16_000, Math.max(900, Math.ceil(height))) });
+        screenshot = join(shots, file.replace(/\.ipynb$/, ".png"));
+        await page.screenshot({ path: screenshot, fullPage: true });
+        // Close-ups for review: the first of each kind of picture and table.
+        for (const [what, selector] of Object.entries(CLOSE_UPS)) {
+          const element = await page.$(`.output_area ${selector}`);
+          await element?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) }).catch(() => undefined);
+        }
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message.split("\n")[0] ?? String(error) : String(error));
+        screenshot = join(shots, file.replace(/\.ipynb$/, ".failed.png"));
+        await page.screenshot({ path: screenshot, fullPage: true }).catch(() => undefined);
+      } finally {
+        await page.close();
+      }
+      results.push({ notebook: file, ok: problems.length === 0, seconds: (performance.now() - t) / 1000, problems, screenshot });
+    }
+  } catch (error) {
+    results.push({ notebook: "(jupyter/browser)", ok: false, seconds: elapsed(), problems: [String(error), serverLog.slice(-1500)] });
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await stopServer(server);
+  }
+  return { results, seconds: elapsed() };
+}
+
+/** One result line per notebook plus a summary line; "skipped: …" when the browser check could not run. */
+export function formatBrowserResult(r: BrowserCheckResult): string {
+  if (r.skipped) return `browser: skipped: ${r.skipped}`;
+  const lines = r.results.map((n) =>
+    [`${n.ok ? "ok  " : "FAIL"} ${n.notebook} (${n.seconds.toFixed(1)} s)${n.screenshot ? ` → ${n.screenshot}` : ""}`, ...n.problems.map((p) => `    ${p}`)].join("\n"),
+  );
+  const failed = r.results.filter((n) => !n.ok).length;
+  return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join("\n");
+}
+
+if (process.argv[1]?.endsWith("browser-check.ts")) {
+  const args = process.argv.slice(2);
+  const dir = args.indexOf("--dir");
+  const r = await runBrowserCheck(
+    args.filter((_, i) => dir < 0 || (i !== dir && i !== dir + 1)),
+    { notebooksDir: dir >= 0 ? resolve(args[dir + 1] ?? "notebooks") : undefined },
+  );
+  console.log(formatBrowserResult(r));
+  process.exitCode = r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
+}
