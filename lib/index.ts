@@ -213,3 +213,22 @@ export {
   traceDurationMs,
   withDelay,
 } from "./agent/demo-helpers.js";
+
+// Teil 4 — approval with a preview of staged writes, ask_user, grounded answers, sessions
+export {
+  AgentSession,
+  ASK_USER_UNAVAILABLE,
+  buildAnswerWriterMessages,
+  checkGroundedness,
+  SessionFileError,
+  StagedWorkspace,
+  StagingError,
+  type AgentSessionOptions,
+  type ApprovalDecision,
+  type AskUserFn,
+  type ChangePreview,
+  type GroundednessReport,
+  type SessionTurn,
+  type StagedChange,
+  type WindowReport,
+} from "./agent/index.js";

@@ -199,6 +199,10 @@ export async function executeToolCall(
 ): Promise<ToolHistoryEntry> {
   const info = options.tools?.find((t) => t.name === call.tool);
   const args = (info ? dropNullOptionals(call.arguments, info.inputSchema) : call.arguments) as Record<string, unknown>;
+  if (info?.annotations?.readOnlyHint === false) {
+    // No approval step in Teil 3: tools that change something run only in the Teil 4 agent.
+    return { tool: call.tool, arguments: args, error: `"${call.tool}" verändert etwas und braucht eine Freigabe; hier laufen nur lesende Tools.` };
+  }
   try {
     const result = await client.callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs });
     if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };

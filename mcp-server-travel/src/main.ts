@@ -9,6 +9,7 @@ import { parseCli, UsageError, type CliOptions } from "./cli.js";
 import { parseIsoDate, todayDay } from "./dates.js";
 import { errorMessage } from "./errors.js";
 import { createTravelMcpServer } from "./server.js";
+import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
 import { DEFAULT_ALLOWED_HOSTS, startHttpServer } from "./transports/http.js";
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   const upstream = upstreamConfigFromEnv(process.env, root);
   const offline = await decideOffline(cli, upstream);
   const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv(process.env, root).dataDir, log });
-  const create = () => createTravelMcpServer(services, { today, log });
+  const create = () => createTravelMcpServer(services, { today, log, workspaceDir: workspaceDirFromEnv(process.env, root) });
 
   let stopping = false;
   let stop: () => Promise<void> = async () => undefined;
