@@ -232,3 +232,14 @@ export {
   type StagedChange,
   type WindowReport,
 } from "./agent/index.js";
+
+// Teil 4 — voting over k isolated runs (MAKER pattern)
+export {
+  noisyPlanner,
+  normalizeAnswer,
+  runVote,
+  voteHtml,
+  type VoteOptions,
+  type VoteResult,
+  type VoteRule,
+} from "./agent/index.js";
