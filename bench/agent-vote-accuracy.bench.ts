@@ -51,7 +51,7 @@ function binomialError(k: number, p: number): number {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const catalog: never[] = [];
-const tools = { listTools: async () => catalog, callTool: async () => ({ isError: true, data: null, text: "keine Tools" }) };
+const tools = { listTools: async () => catalog, callTool: async () => ({ isError: true, data: null, text: "keine Tools" }), close: async () => {} };
 let checked = 0;
 const body: string[][] = [];
 for (const p of [0.6, 0.8, 0.9]) {

@@ -235,6 +235,7 @@ export {
 
 // Teil 4 — voting over k isolated runs (MAKER pattern)
 export {
+  describeVoteEvent,
   noisyPlanner,
   normalizeAnswer,
   runVote,

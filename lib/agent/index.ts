@@ -68,6 +68,7 @@ export type { WindowReport } from "./window.js";
 // Voting: k isolated runs, a vote on their outcomes, the winner's staged changes committed
 export {
   decideVote,
+  describeVoteEvent,
   normalizeAnswer,
   outcomeKey,
   runVote,

@@ -18,7 +18,7 @@
 // question) is reused from run to run; each run only varies the seed.
 import { createHash } from "node:crypto";
 import type { Llm } from "../llm/types.js";
-import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
+import type { ToolCallResult, ToolInfo } from "../mcp/types.js";
 import { decideApproval, type ApprovalOutcome, type ApproveFn } from "./approval.js";
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
 import type { AgentEvent } from "./trace.js";
@@ -365,4 +365,25 @@ export function voteHtml(result: Pick<VoteResult, "decision" | "runs" | "redFlag
     `<tbody>${rows.join("")}</tbody></table>` +
     `<p>${verdict}; ${result.runsUsed} Läufe, ${result.runsSaved} gespart.</p>`
   );
+}
+
+/** One German line per vote event (CLI and logs; the notebook renders voteHtml). */
+export function describeVoteEvent(event: VoteEvent): string {
+  switch (event.type) {
+    case "vote_run": {
+      const r = event.run;
+      const what = r.key ? `Stimme für ${r.key}` : `ungültig (${r.redFlag})`;
+      return `Abstimmung: Lauf ${r.run + 1} (Seed ${r.seed}) – ${what}, ${r.durationMs} ms`;
+    }
+    case "vote_decision": {
+      const counts = event.decision.tally.map((t) => `${t.key}: ${t.count}`).join(", ") || "keine";
+      const verdict = event.decision.winner ? `Gewinner ${event.decision.winner}` : "kein Gewinner, nichts übernommen";
+      const rule = event.rule === "ahead-by" ? `${event.margin} Stimmen Vorsprung` : "Mehrheit";
+      return `Abstimmung (${rule}): ${counts}; ${event.redFlagged} ungültig; ${verdict}; ${event.runsUsed} Läufe, ${event.runsSaved} gespart`;
+    }
+    case "vote_approval":
+      return `Abstimmung: ${event.toolName} → ${event.path} ${event.outcome.allowed ? "freigegeben" : `nicht freigegeben (${event.outcome.message})`}`;
+    case "vote_commit":
+      return `Abstimmung: ${event.path} ${event.ok ? "geschrieben" : `nicht geschrieben: ${event.message}`}`;
+  }
 }
