@@ -137,6 +137,9 @@ function parse() {
   if (!SCHEDULE_MODES.includes(values.mode as ScheduleMode)) {
     throw new ConfigError(`--mode muss eines von ${SCHEDULE_MODES.join(", ")} sein, nicht "${values.mode}".`);
   }
+  if (Number(values.votes) > 1 && (values.chat || values.session)) {
+    throw new ConfigError("--votes geht nur mit einer einzelnen Frage (ohne --chat und --session).");
+  }
   return {
     help: values.help,
     question,
@@ -241,7 +244,6 @@ async function main(): Promise<number> {
       }
       if (args.votes > 1) {
         // Voting: k isolated runs, only the winner's staged changes are committed (after approval).
-        if (args.chat || args.session) throw new ConfigError("--votes geht nur mit einer einzelnen Frage (ohne --chat und --session).");
         const { onEvent: _, ...single } = sessionOptions;
         const vote = await runVote({ ...single, question, context, k: args.votes, onEvent: (e) => console.log(describeVoteEvent(e)) });
         console.log(`\nAntwort:\n${vote.final}`);
