@@ -31,7 +31,10 @@ export const ASK_USER_TOOL: ToolInfo = {
 export const ASK_USER_UNAVAILABLE =
   "Rückfrage nicht möglich: hier kann niemand antworten. Beantworte die Frage ohne diese Angabe und sage dabei, was fehlt.";
 
-export type AskUserOutcome = { ok: true; result: { question: string; answer: string } } | { ok: false; message: string };
+// Both branches name both fields: tslab's non-strict TypeScript does not narrow on `ok` alone.
+export type AskUserOutcome =
+  | { ok: true; result: { question: string; answer: string }; message?: undefined }
+  | { ok: false; message: string; result?: undefined };
 
 /** Asks via the callback; never throws (no callback, an empty answer or an error become a failed outcome). */
 export async function askUser(question: string, callback: AskUserFn | undefined, signal?: AbortSignal): Promise<AskUserOutcome> {
