@@ -252,3 +252,15 @@ export {
   type StagedChange,
   type WindowReport,
 } from "./agent/index.js";
+
+// Teil 4 — voting over k isolated runs (MAKER pattern)
+export {
+  describeVoteEvent,
+  noisyPlanner,
+  normalizeAnswer,
+  runVote,
+  voteHtml,
+  type VoteOptions,
+  type VoteResult,
+  type VoteRule,
+} from "./agent/index.js";

@@ -31,6 +31,7 @@ import {
   type TravelServerHandle,
 } from "../lib/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
+import { describeVoteEvent, runVote } from "../lib/index.js";
 
 const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 
@@ -51,6 +52,8 @@ Optionen:
   --yes                    alle Tools, die etwas verändern (save_trip_plan), ohne Nachfrage freigeben
   --approval-timeout <s>   so viele Sekunden auf eine Freigabe warten, dann ablehnen (Standard 120)
   --answer-writer          die Antwort schreibt ein zweiter Modellaufruf nur aus Frage, Kontext und Tool-Ergebnissen
+  --votes <k>              die Frage bis zu k-mal unabhängig beantworten lassen und abstimmen (Standard 1);
+                           übernommen wird nur das Ergebnis, das 2 Stimmen Vorsprung hat (bzw. nach k Läufen vorn liegt)
   -h, --help               diese Hilfe
 
 Freigaben: Tools, die etwas verändern (save_trip_plan schreibt Reisepläne in den Ordner workspace/),
@@ -125,6 +128,7 @@ function parse() {
         yes: { type: "boolean", default: false },
         "approval-timeout": { type: "string", default: "120" },
         "answer-writer": { type: "boolean", default: false },
+        votes: { type: "string", default: "1" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -140,6 +144,9 @@ function parse() {
   };
   if (!SCHEDULE_MODES.includes(values.mode as ScheduleMode)) {
     throw new ConfigError(`--mode muss eines von ${SCHEDULE_MODES.join(", ")} sein, nicht "${values.mode}".`);
+  }
+  if (Number(values.votes) > 1 && (values.chat || values.session)) {
+    throw new ConfigError("--votes geht nur mit einer einzelnen Frage (ohne --chat und --session).");
   }
   return {
     help: values.help,
@@ -157,6 +164,7 @@ function parse() {
     yes: values.yes,
     approvalTimeoutMs: Math.round(number("approval-timeout", values["approval-timeout"], 1) * 1000),
     answerWriter: values["answer-writer"],
+    votes: Math.floor(number("votes", values.votes, 1)),
   };
 }
 
@@ -291,6 +299,13 @@ async function main(): Promise<number> {
         const line = terminal ? await terminal.readLine("\nFrage (leer = Ende) › ") : null;
         if (line === null || line.trim() === "" || /^(exit|quit|ende)$/i.test(line.trim())) break;
         question = line.trim();
+      }
+      if (args.votes > 1) {
+        // Voting: k isolated runs, only the winner's staged changes are committed (after approval).
+        const { onEvent: _, ...single } = sessionOptions;
+        const vote = await runVote({ ...single, question, context, k: args.votes, onEvent: (e) => console.log(describeVoteEvent(e)) });
+        console.log(`\nAntwort:\n${vote.final}`);
+        return vote.decision.winner ? 0 : 3;
       }
       const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });
       if (stopping.signal.aborted) return 130;

@@ -65,3 +65,25 @@ export { buildAnswerWriterMessages } from "./answer-writer.js";
 export { checkGroundedness, type GroundednessReport } from "./groundedness.js";
 export { AgentSession, SessionFileError, type AgentSessionOptions, type SessionTurn } from "./session.js";
 export type { WindowReport } from "./window.js";
+
+// Voting: k isolated runs, a vote on their outcomes, the winner's staged changes committed
+export {
+  decideVote,
+  describeVoteEvent,
+  normalizeAnswer,
+  outcomeKey,
+  runVote,
+  tallyVotes,
+  voteDecided,
+  voteHtml,
+  VoteWorkspace,
+  VOTE_MIN_TEMPERATURE,
+  type VoteDecision,
+  type VoteEvent,
+  type VoteOptions,
+  type VoteResult,
+  type VoteRule,
+  type VoteRun,
+  type VoteTally,
+} from "./vote.js";
+export { noisyAnswer, noisyPlanner, seededRandom, type NoisyPlannerOptions } from "./noisy-planner.js";
