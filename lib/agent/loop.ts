@@ -33,7 +33,7 @@ import {
 } from "./prompts.js";
 import { iterationScope, openCalls, type ScheduleMode } from "./schedule.js";
 import { createTrace, type AgentEvent, type AgentTrace, type PlanVia, type RunStatus } from "./trace.js";
-import { validatePlan } from "./validate.js";
+import { checkPlan } from "./validate.js";
 
 export interface RunAgentOptions {
   question: string;
@@ -193,7 +193,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       emit({ type: "plan", plan, raw: reply.raw, via: reply.via, meter });
       const final = plan.final !== null && plan.final.trim() !== "" ? plan.final : null;
 
-      const problems = validatePlan(plan, catalog, {
+      const { problems, prepared } = checkPlan(plan, catalog, {
         executed: state.executed,
         toolResults: state.results,
         userCtx,
@@ -233,6 +233,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         approve: options.approve,
         userCtx,
         validator,
+        prepared,
         emit,
         signal: options.signal,
       });
