@@ -2,7 +2,7 @@
 // can act on; the loop sends them back for a replan instead of failing.
 import type { ToolInfo } from "../mcp/types.js";
 import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
-import { dropNullOptionals } from "./grammar-schema.js";
+import { dropNullOptionals } from "../llm/grammar-schema.js";
 import { hasOwn } from "../util.js";
 import { compactJson, sameJson } from "./json-util.js";
 import { TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, type Plan, type PlanToolCall } from "./plan.js";
