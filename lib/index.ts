@@ -53,7 +53,6 @@ export {
   createEmbedder,
   DEFAULT_CHUNKING,
   DEFAULT_EMBEDDING_DTYPE,
-  DEFAULT_HNSW_EF_SEARCH,
   defaultCorpusDir,
   defaultRagCacheDir,
   DimensionMismatchError,

@@ -2,7 +2,9 @@
 // model can act on. Schemas are compiled once per tool and cached.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { TYPE_DE } from "../mcp/catalog.js";
 import type { ToolInfo } from "../mcp/types.js";
+import { hasOwn } from "../util.js";
 import { stableStringify } from "./json-util.js";
 
 export interface ArgumentIssue {
@@ -25,21 +27,11 @@ function pointerToName(pointer: string): string {
     .join(".");
 }
 
-const TYPE_NAMES: Readonly<Record<string, string>> = {
-  string: "Text",
-  number: "Zahl",
-  integer: "ganze Zahl",
-  boolean: "Wahrheitswert",
-  object: "Objekt",
-  array: "Liste",
-  null: "null",
-};
-
 /** "number" → "number (Zahl)"; "string,null" → "string (Text) oder null". */
 function typeText(type: unknown): string {
   return String(type)
     .split(",")
-    .map((t) => (Object.prototype.hasOwnProperty.call(TYPE_NAMES, t) && t !== "null" ? `${t} (${TYPE_NAMES[t]})` : t))
+    .map((t) => (hasOwn(TYPE_DE, t) && t !== "null" ? `${t} (${TYPE_DE[t]})` : t))
     .join(" oder ");
 }
 

@@ -1,6 +1,7 @@
-// Runs the planned tool calls of one iteration: resolve `$ref`s, check arguments, ask for approval,
-// call the tool with a timeout and retries for transient errors, normalize the result. Concurrency
-// follows the schedule mode (schedule.ts). Tool failures become outcomes, never exceptions.
+// Runs the planned tool calls of one iteration: resolve `$ref`s and check arguments (only for calls
+// checkPlan could not prepare), ask for approval, call the tool with a timeout and retries for transient
+// errors, normalize the result. Concurrency follows the schedule mode (schedule.ts). Tool failures
+// become outcomes, never exceptions.
 import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
 import { toolResultValue } from "../mcp/result.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
@@ -12,7 +13,7 @@ import type { Plan } from "./plan.js";
 import { RefError, resolveRefs, type UserContext } from "./refs.js";
 import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "./schedule.js";
 import type { AgentEvent, ToolErrorKind } from "./trace.js";
-import { prepareArguments, type ExecutedTool } from "./validate.js";
+import { cleanArguments, type ExecutedTool } from "./validate.js";
 import { StagingError, type StagedChange, type StagedWorkspace } from "./workspace.js";
 
 /**
@@ -72,6 +73,11 @@ export interface ExecutorOptions {
   approve?: ApproveFn;
   userCtx: UserContext;
   validator: ArgumentValidator;
+  /**
+   * Arguments checkPlan already resolved and checked, by tool id (sent as they are). Calls not in it
+   * (they wait for a result of this plan) are resolved and checked here, right before they run.
+   */
+  prepared?: ReadonlyMap<string, Record<string, unknown>>;
   emit: (event: ExecutorEvent) => void;
   signal?: AbortSignal;
   now?: () => number;
@@ -229,15 +235,15 @@ async function runOne(
     return { outcome: { ...base, arguments: args, ok: false, error: message, errorKind, durationMs, attempts }, executed };
   };
 
-  let args: Record<string, unknown>;
-  try {
-    args = prepareArguments(call, tool, (v) => resolveRefs(v, state.results, options.userCtx));
-  } catch (error) {
-    if (error instanceof RefError) return fail("ref", error.message, call.arguments, 0, false);
-    return fail("ref", errorText(error), call.arguments, 0, false);
-  }
-  if (tool) {
-    const check = options.validator.check(tool, args);
+  let args = options.prepared?.get(call.id);
+  if (args === undefined) {
+    try {
+      args = cleanArguments(resolveRefs(call.arguments, state.results, options.userCtx), tool);
+    } catch (error) {
+      if (error instanceof RefError) return fail("ref", error.message, call.arguments, 0, false);
+      return fail("ref", errorText(error), call.arguments, 0, false);
+    }
+    const check = tool ? options.validator.check(tool, args) : { ok: true, issues: [] };
     if (!check.ok) {
       return fail("invalid_arguments", `Argumente passen nicht zum Eingabe-Schema: ${check.issues.map((i) => i.message).join(" ")}`, args, 0, false);
     }

@@ -6,7 +6,7 @@ import type { ChatMessage, JsonSchema } from "../llm/types.js";
 import { toolResultValue } from "../mcp/result.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
-import { dropNullOptionals, inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
+import { dropNullOptionals, grammarArguments, toGrammarDialect } from "../llm/grammar-schema.js";
 import { extractJsonObject } from "./json-extract.js";
 import { sameJson } from "./json-util.js";
 import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
@@ -255,13 +255,7 @@ export function buildHalfAgentJsonSchema(tools: readonly ToolInfo[]): JsonSchema
   const registry = z.registry<Record<string, unknown>>();
   const answer = z.object({ answer: z.string() }).strict();
   const calls = tools.map((tool) => {
-    const args: Record<string, z.ZodType> = {};
-    for (const prop of inputProperties(tool.inputSchema)) {
-      const declared = z.unknown();
-      const converted = toGrammarSchema(prop.schema, tool.inputSchema);
-      registry.add(declared, prop.required ? converted : nullable(converted));
-      args[prop.name] = declared;
-    }
+    const args = grammarArguments(tool.inputSchema, registry);
     return z.object({ tool: z.literal(tool.name), arguments: z.object(args).strict() }).strict();
   });
   const schema = calls.length === 0 ? answer : z.union([answer, ...calls]);

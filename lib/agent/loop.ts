@@ -35,7 +35,7 @@ import {
 } from "./prompts.js";
 import { iterationScope, openCalls, type ScheduleMode } from "./schedule.js";
 import { createTrace, type AgentEvent, type AgentTrace, type PlanVia, type RunStatus } from "./trace.js";
-import { validatePlan } from "./validate.js";
+import { checkPlan } from "./validate.js";
 import { tokenCounter } from "../llm/tokens.js";
 import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME, type AskUserFn } from "./ask-user.js";
@@ -324,7 +324,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       emit({ type: "plan", plan, raw: reply.raw, via: reply.via, meter });
       const final = plan.final !== null && plan.final.trim() !== "" ? plan.final : null;
 
-      const problems = validatePlan(plan, catalog, {
+      const { problems, prepared } = checkPlan(plan, catalog, {
         executed: state.executed,
         toolResults: state.results,
         userCtx,
@@ -366,6 +366,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         askUser: options.askUser,
         userCtx,
         validator,
+        prepared,
         emit,
         signal: options.signal,
       });

@@ -7,7 +7,7 @@ import * as z from "zod";
 import type { JsonSchema } from "../llm/types.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { extractJsonObject, type JsonExtractFailureKind } from "./json-extract.js";
-import { inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
+import { grammarArguments, toGrammarDialect } from "../llm/grammar-schema.js";
 import { jsonDepth } from "./json-util.js";
 
 /** Tool ids: letters, digits, `_` and `-` (a dot would split a `$ref` path). */
@@ -183,11 +183,8 @@ export function buildPlanJsonSchema(tools: readonly ToolInfo[], options: PlanJso
   const registry = z.registry<Record<string, unknown>>();
   const variants = tools.map((tool) => {
     const args: Record<string, z.ZodType> = {};
-    for (const prop of inputProperties(tool.inputSchema)) {
-      const declared = z.unknown();
-      const converted = toGrammarSchema(prop.schema, tool.inputSchema);
-      registry.add(declared, prop.required ? converted : nullable(converted));
-      args[prop.name] = z.union([declared, RefObjectSchema]);
+    for (const [name, declared] of Object.entries(grammarArguments(tool.inputSchema, registry))) {
+      args[name] = z.union([declared, RefObjectSchema]);
     }
     return z.object({ id: ToolIdSchema, name: z.literal(tool.name), arguments: z.object(args).strict() });
   });

@@ -2,7 +2,7 @@
 // can act on; the loop sends them back for a replan instead of failing.
 import type { ToolInfo } from "../mcp/types.js";
 import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
-import { dropNullOptionals } from "./grammar-schema.js";
+import { dropNullOptionals } from "../llm/grammar-schema.js";
 import { hasOwn } from "../util.js";
 import { compactJson, jsonDepth, sameJson } from "./json-util.js";
 import { MAX_PLAN_DEPTH, TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, tooDeepMessage, type Plan, type PlanToolCall } from "./plan.js";
@@ -112,12 +112,29 @@ function closestNames(name: string, names: readonly string[]): string[] {
   return names.filter((n) => n.toLowerCase().includes(lower) || lower.includes(n.toLowerCase()));
 }
 
+/** What checkPlan found: the problems, and the arguments it could already resolve and check in full. */
+export interface PlanCheck {
+  problems: PlanProblem[];
+  /**
+   * By tool id: resolved, cleaned arguments that passed the schema check, for every call whose
+   * references all have results now. The executor sends these as they are; only calls that wait for a
+   * result of this plan are resolved and checked there (so each call is resolved and checked once).
+   */
+  prepared: Map<string, Record<string, unknown>>;
+}
+
 /**
  * Problems of `plan` against the tool catalog and what already happened (`context`).
  * An empty list means the plan may run. Never throws on any parsed plan.
  */
 export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: ValidationContext = {}): PlanProblem[] {
+  return checkPlan(plan, tools, context).problems;
+}
+
+/** validatePlan plus the prepared arguments of the calls it could check in full (see PlanCheck). */
+export function checkPlan(plan: Plan, tools: readonly ToolInfo[], context: ValidationContext = {}): PlanCheck {
   const problems: PlanProblem[] = [];
+  const prepared = new Map<string, Record<string, unknown>>();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const executed = context.executed ?? new Map<string, ExecutedTool>();
   const toolResults = asToolResults(context.toolResults ?? {});
@@ -204,7 +221,8 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
       const refProblems = checkRefs(call, stepIndex, firstStepOf, executed, toolResults, context.userCtx);
       problems.push(...refProblems);
       if (tool && !blocked.has(call.name) && refProblems.length === 0) {
-        const issues = checkArguments(call, tool, executed, toolResults, context.userCtx, validator);
+        const { issues, args } = checkArguments(call, tool, executed, toolResults, context.userCtx, validator);
+        if (args !== undefined) prepared.set(call.id, args);
         if (issues.length > 0) {
           problems.push({
             kind: "invalid_arguments",
@@ -216,7 +234,7 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
       }
     }
   });
-  return problems;
+  return { problems, prepared };
 }
 
 function checkRefs(
@@ -312,7 +330,7 @@ function checkArguments(
   toolResults: ToolResults,
   userCtx: UserContext | undefined,
   validator: ArgumentValidator,
-): ArgumentIssue[] {
+): { issues: ArgumentIssue[]; args?: Record<string, unknown> } {
   const pending: string[][] = [];
   const hasResult = (root: string) =>
     root === USER_ROOT ? userCtx !== undefined :
@@ -321,21 +339,17 @@ function checkArguments(
   try {
     resolved = resolveAvailable(call.arguments, hasResult, toolResults, userCtx ?? {}, [], pending);
   } catch (error) {
-    if (error instanceof RefError) return []; // already reported by checkRefs (or user ctx not checked)
+    if (error instanceof RefError) return { issues: [] }; // already reported by checkRefs (or user ctx not checked)
     throw error;
   }
-  const cleaned = dropNullOptionals(resolved, tool.inputSchema);
-  const check = validator.check(tool, cleaned, pending.map(toPointer));
-  return check.ok ? [] : check.issues;
+  const args = cleanArguments(resolved, tool);
+  const check = validator.check(tool, args, pending.map(toPointer));
+  if (!check.ok) return { issues: check.issues };
+  return pending.length === 0 ? { issues: [], args } : { issues: [] };
 }
 
-/** Resolved, cleaned arguments for the call (throws RefError); the executor's final check uses it. */
-export function prepareArguments(
-  call: PlanToolCall,
-  tool: ToolInfo | undefined,
-  resolve: (value: unknown) => unknown,
-): Record<string, unknown> {
-  const resolved = resolve(call.arguments);
+/** Resolved arguments without the nulls the grammar writes for omitted optionals, as an object. */
+export function cleanArguments(resolved: unknown, tool: ToolInfo | undefined): Record<string, unknown> {
   const cleaned = tool ? dropNullOptionals(resolved, tool.inputSchema) : resolved;
   return (typeof cleaned === "object" && cleaned !== null && !Array.isArray(cleaned) ? cleaned : {}) as Record<string, unknown>;
 }

@@ -4,7 +4,7 @@ import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { ContextOverflowError, GpuBackendError, JsonNotSupportedError, ModelLoadError } from "./errors.js";
-import { toGrammarSchema } from "./grammar-schema.js";
+import { toGrammarDialect } from "./grammar-schema.js";
 import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
@@ -287,7 +287,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
         if (!grammar) {
           checkSchema(schema);
           try {
-            grammar = await llama.createGrammarForJsonSchema(toGrammarSchema(schema) as never);
+            grammar = await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never);
           } catch (err) {
             throw new JsonNotSupportedError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${(err as Error).message}`);
           }

@@ -11,7 +11,8 @@ export interface CatalogOptions {
   maxDepth?: number;
 }
 
-const TYPE_DE: Record<string, string> = {
+/** The one German type-name table (catalog, argument errors). */
+export const TYPE_DE: Readonly<Record<string, string>> = {
   string: "Text",
   number: "Zahl",
   integer: "ganze Zahl",

@@ -85,7 +85,9 @@ const SDK_ISSUE_PATH = /^(.*) at ((?:[\w$-]+|\[\d+\])(?:\.[\w$-]+|\[\d+\])*|obje
 /**
  * The MCP SDK reports invalid arguments and unknown tools with an English frame around the server's
  * (German) details. Participants and the model read these texts, so the frame is put into German;
- * the details stay as they are. Any other text is returned unchanged.
+ * the details stay as they are. Any other text is returned unchanged. Matched on text because the
+ * SDK's McpServer turns its McpError (code -32602) into a tool result carrying only
+ * `error.message` (server/mcp.js, createToolError): no code field reaches the client.
  */
 export function germanSdkError(text: string): string {
   const invalid = SDK_INVALID_ARGUMENTS.exec(text);

@@ -13,7 +13,7 @@ export {
   type EmbedderOptions,
   type EmbeddingDtype,
 } from "./embedder.js";
-export { DEFAULT_HNSW_EF_SEARCH, VectorIndex, type IndexKind, type IndexMetric, type SearchHit, type VectorIndexOptions } from "./vector-index.js";
+export { VectorIndex, type IndexKind, type IndexMetric, type SearchHit, type VectorIndexOptions } from "./vector-index.js";
 export {
   defaultRagCacheDir,
   getRagContext,

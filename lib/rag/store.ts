@@ -13,7 +13,7 @@ import { loadCorpus } from "./corpus.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.js";
 import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 import type { ProgressMode } from "./progress.js";
-import { DEFAULT_HNSW_EF_SEARCH, VectorIndex, type IndexKind } from "./vector-index.js";
+import { VectorIndex, type IndexKind } from "./vector-index.js";
 
 const FORMAT = "rag-store/2";
 export const CONTEXT_SEPARATOR = "\n\n---\n\n";
@@ -131,8 +131,6 @@ export function storeHash(documents: readonly CorpusDocument[], embedder: Pick<E
     chunking: o.chunking,
     chunker: o.chunker,
     index: o.index,
-    // HNSW keeps its search breadth in the index file, so a new default needs a new file.
-    efSearch: o.index === "hnsw" ? DEFAULT_HNSW_EF_SEARCH : undefined,
     embedHeadings: o.embedHeadings,
     documents: documents.map((d) => [d.name, sha256(d.text)]),
   };

@@ -2,15 +2,15 @@
 // (IndexFlatIP), the Python original's squared L2 (IndexFlatL2), or an approximate HNSW graph.
 // For unit vectors ‖a − b‖² = 2 − 2·a·b, so L2 and inner product give the same ranking.
 //
-// HNSW search breadth (efSearch): faiss-node has no setter for it, but FAISS stores it in the
-// serialised index, so it is set by patching that field in the index's buffer (see hnsw-layout.ts).
-import { existsSync, readFileSync } from "node:fs";
+// HNSW runs with FAISS' factory defaults: faiss-node has no setter for the search breadth (efSearch
+// stays 16). bench/rag-faiss.bench.ts reports the recall that costs (recall@5 ≈ 0.81 at 100k synthetic
+// 384-d vectors); the notebooks use the exact flat index.
+import { existsSync } from "node:fs";
 import faiss from "faiss-node";
 import { appendFlat, flatLayoutMatches } from "./flat-layout.js";
-import { bufferReader, efSearchInFile, efSearchOffset } from "./hnsw-layout.js";
-import { DimensionMismatchError, IndexStoreError, RagError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import { DimensionMismatchError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 
-/** "flat": exact search over all vectors; "hnsw": approximate graph search (HNSW32) for large corpora. */
+/** "flat": exact search over all vectors; "hnsw": approximate graph search (HNSW32, FAISS defaults). */
 export type IndexKind = "flat" | "hnsw";
 /** "ip": inner product (cosine on unit vectors, higher = closer); "l2": squared L2 distance (lower = closer). */
 export type IndexMetric = "ip" | "l2";
@@ -20,19 +20,7 @@ export interface VectorIndexOptions {
   metric?: IndexMetric;
   /** Neighbours per node of the HNSW graph (default 32). */
   hnswM?: number;
-  /**
-   * HNSW only: candidates kept while searching (default {@link DEFAULT_HNSW_EF_SEARCH}); higher = better
-   * recall, slower queries. FAISS' own default, 16, misses many true neighbours on large corpora.
-   */
-  efSearch?: number;
 }
-
-/**
- * Default HNSW efSearch. bench/rag-faiss.bench.ts on 100k synthetic 384-d vectors (50 queries,
- * recall@5 against exact search, two runs): FAISS' default 16 → 0.81, 64 → 0.94, 128 → 0.98, at 0.6–0.7 ms
- * per query (100–140× the JS loop). On workshop-sized corpora the extra cost is well under a millisecond.
- */
-export const DEFAULT_HNSW_EF_SEARCH = 128;
 
 export interface SearchHit {
   /** Position of the vector in insertion order. */
@@ -42,13 +30,6 @@ export interface SearchHit {
 }
 
 type FaissIndex = InstanceType<typeof faiss.Index>;
-
-function checkEfSearch(ef: unknown): number {
-  if (typeof ef !== "number" || !Number.isInteger(ef) || ef < 1) {
-    throw new RagInputError(`efSearch muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(ef)}. / efSearch must be an integer ≥ 1.`, ef);
-  }
-  return ef;
-}
 
 function checkDimension(d: number): number {
   if (!Number.isInteger(d) || d < 1) throw new RagInputError(`Die Dimension muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(d)}.`, d);
@@ -61,28 +42,7 @@ export class VectorIndex {
     readonly dimension: number,
     readonly kind: IndexKind,
     readonly metric: IndexMetric,
-    private ef: number | undefined,
   ) {}
-
-  /** HNSW: the efSearch in force (undefined for flat indexes or an unrecognised HNSW file layout). */
-  get efSearch(): number | undefined {
-    return this.ef;
-  }
-
-  /**
-   * HNSW: changes efSearch (a serialise–patch–deserialise round trip, so it costs about as much as
-   * save + load). Throws RagInputError for flat indexes.
-   */
-  setEfSearch(efSearch: number): void {
-    const ef = checkEfSearch(efSearch);
-    if (this.kind !== "hnsw") throw new RagInputError("efSearch gibt es nur beim HNSW-Index. / efSearch applies to HNSW indexes only.", efSearch);
-    const buf = this.index.toBuffer();
-    const at = efSearchOffset(bufferReader(buf), buf.length);
-    if (at === undefined) throw new RagError("efSearch nicht setzbar: unbekanntes FAISS-Format des HNSW-Index.");
-    buf.writeInt32LE(ef, at);
-    this.index = faiss.Index.fromBuffer(buf);
-    this.ef = ef;
-  }
 
   static create(dimension: number, options: VectorIndexOptions = {}): VectorIndex {
     const d = checkDimension(dimension);
@@ -92,53 +52,25 @@ export class VectorIndex {
     if (metric !== "ip" && metric !== "l2") throw new RagInputError(`Unbekannte Metrik "${String(metric)}" (erlaubt: ip, l2).`, metric);
     const m = options.hnswM ?? 32;
     if (!Number.isInteger(m) || m < 2) throw new RagInputError(`hnswM muss eine ganze Zahl ≥ 2 sein, erhalten: ${String(m)}.`, m);
-    if (options.efSearch !== undefined) checkEfSearch(options.efSearch);
-    if (options.efSearch !== undefined && kind !== "hnsw") throw new RagInputError("efSearch gibt es nur beim HNSW-Index. / efSearch applies to HNSW indexes only.", options.efSearch);
     if (kind === "hnsw") {
       const faissMetric = metric === "ip" ? faiss.MetricType.METRIC_INNER_PRODUCT : faiss.MetricType.METRIC_L2;
-      const index = new VectorIndex(faiss.Index.fromFactory(d, `HNSW${m}`, faissMetric), d, kind, metric, undefined);
-      // Still empty, so the round trip is cheap. An explicit efSearch must take effect; the default is
-      // skipped (FAISS keeps 16) if a future FAISS changes the file layout.
-      const empty = index.index.toBuffer();
-      if (options.efSearch !== undefined || efSearchOffset(bufferReader(empty), empty.length) !== undefined) {
-        index.setEfSearch(options.efSearch ?? DEFAULT_HNSW_EF_SEARCH);
-      }
-      return index;
+      return new VectorIndex(faiss.Index.fromFactory(d, `HNSW${m}`, faissMetric), d, kind, metric);
     }
-    return new VectorIndex(metric === "ip" ? new faiss.IndexFlatIP(d) : new faiss.IndexFlatL2(d), d, kind, metric, undefined);
+    return new VectorIndex(metric === "ip" ? new faiss.IndexFlatIP(d) : new faiss.IndexFlatL2(d), d, kind, metric);
   }
 
-  /**
-   * Reads an index written by {@link save}; `kind` and `metric` come from the caller's manifest.
-   * An HNSW file keeps the efSearch it was saved with unless `efSearch` is given.
-   */
-  static load(file: string, options: { kind: IndexKind; metric: IndexMetric; dimension?: number; efSearch?: number }): VectorIndex {
+  /** Reads an index written by {@link save}; `kind` and `metric` come from the caller's manifest. */
+  static load(file: string, options: { kind: IndexKind; metric: IndexMetric; dimension?: number }): VectorIndex {
     if (!existsSync(file)) throw new RagFileNotFoundError(file, "Index-Datei");
-    if (options.efSearch !== undefined) checkEfSearch(options.efSearch);
-    if (options.efSearch !== undefined && options.kind !== "hnsw") throw new RagInputError("efSearch gibt es nur beim HNSW-Index. / efSearch applies to HNSW indexes only.", options.efSearch);
     let index: FaissIndex;
-    let ef: number | undefined;
     try {
-      if (options.efSearch === undefined) {
-        index = faiss.Index.read(file);
-        ef = options.kind === "hnsw" ? efSearchInFile(file) : undefined;
-      } else {
-        // Patch the stored efSearch before FAISS reads the index.
-        const buf = readFileSync(file);
-        const at = efSearchOffset(bufferReader(buf), buf.length);
-        if (at !== undefined) buf.writeInt32LE(options.efSearch, at);
-        ef = at === undefined ? undefined : options.efSearch;
-        index = faiss.Index.fromBuffer(buf);
-      }
+      index = faiss.Index.read(file);
     } catch (error) {
       throw new IndexStoreError(file, error instanceof Error ? error.message : String(error));
     }
-    if (options.kind === "hnsw" && options.efSearch !== undefined && ef === undefined) {
-      throw new IndexStoreError(file, "kein HNSW-Index in bekanntem Format, efSearch nicht setzbar / not an HNSW index in a known layout");
-    }
     const d = index.getDimension();
     if (options.dimension !== undefined && d !== options.dimension) throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);
-    return new VectorIndex(index, d, options.kind, options.metric, options.kind === "hnsw" ? ef : undefined);
+    return new VectorIndex(index, d, options.kind, options.metric);
   }
 
   get size(): number {

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePlanValue, type Plan } from "../../lib/agent/plan.js";
-import { validatePlan, type ExecutedTool, type PlanProblemKind } from "../../lib/agent/validate.js";
+import { checkPlan, validatePlan, type ExecutedTool, type PlanProblemKind } from "../../lib/agent/validate.js";
 import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
 
 function plan(value: unknown): Plan {
@@ -136,6 +136,20 @@ describe("validatePlan", () => {
     const badLiteral = kinds(plan({ steps: [step(geo("g")), step(call("p", "get_parks", { lat: { $ref: "g.lat" }, lon: { $ref: "g.lon" }, radius_km: -3 }))], final: null }));
     assert.deepEqual(badLiteral, ["invalid_arguments"]);
     assert.deepEqual(kinds(plan({ steps: [step(call("g", "geocode", { destination: 5 }))], final: null })), ["invalid_arguments"]);
+  });
+
+  test("checkPlan prepares the calls it could resolve and check in full; waiting calls are left to the executor", () => {
+    const executed = new Map<string, ExecutedTool>([["g", { id: "g", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
+    const { problems, prepared } = checkPlan(
+      plan({ steps: [step(call("w", "get_weather", { lat: { $ref: "g.lat" }, lon: { $ref: "g.lon" }, start_date: "2026-01-29", end_date: "2026-01-29", include_raw: null })), step(geo("g2")), step(weather("w2", "g2"))], final: null }),
+      TRAVEL_TOOLS,
+      { executed, toolResults: { g: { lat: 41.9, lon: 12.5 } } },
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual([...prepared.keys()], ["w", "g2"]);
+    assert.deepEqual(prepared.get("w"), { lat: 41.9, lon: 12.5, start_date: "2026-01-29", end_date: "2026-01-29" });
+    const bad = checkPlan(plan({ steps: [step(call("g", "geocode", { destination: 5 }))], final: null }), TRAVEL_TOOLS);
+    assert.deepEqual(bad.prepared.size, 0);
   });
 
   test("null for an optional argument means 'not given'; for a required one it is wrong", () => {

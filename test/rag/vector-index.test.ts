@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DEFAULT_HNSW_EF_SEARCH, DimensionMismatchError, IndexStoreError, RagFileNotFoundError, RagInputError, VectorIndex } from "../../lib/rag/index.js";
+import { DimensionMismatchError, IndexStoreError, RagFileNotFoundError, RagInputError, VectorIndex } from "../../lib/rag/index.js";
 import { tempDir } from "./helpers.js";
 
 /** Deterministic pseudo-random unit vectors. */
@@ -63,42 +63,24 @@ function recallAtK(flat: VectorIndex, index: VectorIndex, queries: Float32Array[
   return hits / (queries.length * k);
 }
 
-test("HNSW recall@10 against exact search on random unit vectors; efSearch trades recall for speed", () => {
+test("HNSW with FAISS defaults: recall@10 against exact search on random unit vectors, kept by save/load", () => {
   const data = unitVectors(3000, 32, 5);
   const queries = unitVectors(100, 32, 6);
   const flat = VectorIndex.create(32);
   flat.add(data);
   const hnsw = VectorIndex.create(32, { kind: "hnsw" });
   hnsw.add(data);
-  assert.equal(hnsw.efSearch, DEFAULT_HNSW_EF_SEARCH);
-  assert.equal(flat.efSearch, undefined);
-  const recallDefault = recallAtK(flat, hnsw, queries, 10);
-  assert.ok(recallDefault >= 0.95, `recall@10 with the default efSearch: ${recallDefault}`);
-
-  hnsw.setEfSearch(4);
-  assert.equal(hnsw.efSearch, 4);
-  const recallNarrow = recallAtK(flat, hnsw, queries, 10);
-  assert.ok(recallNarrow < 0.8, `recall@10 with efSearch 4 should drop clearly: ${recallNarrow}`);
-  hnsw.setEfSearch(DEFAULT_HNSW_EF_SEARCH);
-  assert.equal(recallAtK(flat, hnsw, queries, 10), recallDefault, "setting it back restores the results");
-
+  const recall = recallAtK(flat, hnsw, queries, 10);
+  // Measured 0.92 on these seeded vectors (efSearch 16); the bench reports the recall at 100k vectors.
+  assert.ok(recall >= 0.85, `recall@10 with FAISS defaults: ${recall}`);
   const tmp = tempDir();
   try {
     const file = join(tmp.dir, "hnsw.faiss");
     hnsw.save(file);
-    const loaded = VectorIndex.load(file, { kind: "hnsw", metric: "ip" });
-    assert.equal(loaded.efSearch, DEFAULT_HNSW_EF_SEARCH, "efSearch is stored in the file");
-    assert.equal(recallAtK(flat, loaded, queries, 10), recallDefault);
-    const narrow = VectorIndex.load(file, { kind: "hnsw", metric: "ip", efSearch: 4 });
-    assert.equal(narrow.efSearch, 4);
-    assert.equal(recallAtK(flat, narrow, queries, 10), recallNarrow);
-    assert.throws(() => VectorIndex.load(file, { kind: "flat", metric: "ip", efSearch: 4 }), RagInputError);
+    assert.equal(recallAtK(flat, VectorIndex.load(file, { kind: "hnsw", metric: "ip" }), queries, 10), recall);
   } finally {
     tmp.cleanup();
   }
-  assert.throws(() => hnsw.setEfSearch(0), RagInputError);
-  assert.throws(() => flat.setEfSearch(64), RagInputError);
-  assert.throws(() => VectorIndex.create(8, { kind: "flat", efSearch: 64 }), RagInputError);
 });
 
 test("save and load return identical results (flat and HNSW)", () => {

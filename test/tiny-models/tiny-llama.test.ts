@@ -12,7 +12,7 @@ import {
   type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel,
 } from "node-llama-cpp";
 import { tinyModelPaths } from "../../lib/config.js";
-import { toGrammarSchema } from "../../lib/llm/grammar-schema.js";
+import { toGrammarDialect } from "../../lib/llm/grammar-schema.js";
 import {
   encodeGguf, float32ToFloat16Bits, GgmlType, gguf, GgufValueType, GgufWriteError, writeGgufFile,
 } from "../../scripts/tiny-models/gguf-writer.js";
@@ -298,7 +298,7 @@ describe("tiny Llama GGUF", { timeout: 120_000 }, () => {
     const failures: string[] = [];
     const outputTokensBefore = sequence.tokenMeter.getState().usedOutputTokens;
     for (const [name, schema] of Object.entries(SCHEMAS)) {
-      const grammar = await llama.createGrammarForJsonSchema(toGrammarSchema(schema) as never);
+      const grammar = await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never);
       const validate = ajv.compile(schema);
       for (let i = 0; i < 18; i++) {
         const started = performance.now();
