@@ -52,8 +52,8 @@ const romOsloPlan = (subtract = "subtraktion") => ({
 });
 
 describe("runAgent over the travel and the math server", () => {
-  test("the merged catalog: all ten tools under their own names (no collision), one grammar over both", () => {
-    assert.deepEqual(catalog.map((t) => t.name).sort(), ["addition", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "subtraktion"]);
+  test("the merged catalog: all eleven tools under their own names (no collision), one grammar over both", () => {
+    assert.deepEqual(catalog.map((t) => t.name).sort(), ["addition", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "save_trip_plan", "subtraktion"]);
     const schema = JSON.stringify(buildPlanJsonSchema(catalog));
     assert.ok(schema.includes('"const":"geocode"') && schema.includes('"const":"subtraktion"'));
     assert.deepEqual(validatePlan(romOsloPlan() as never, catalog), []);

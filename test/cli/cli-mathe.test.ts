@@ -32,7 +32,7 @@ test("--mathe attaches the math server: one run over the tools of both servers, 
   assert.match(r.stdout, /\nAntwort:\n\S/);
   const saved = JSON.parse(readFileSync(trace, "utf8")) as { events: { type: string; tools?: string[] }[] };
   const tools = saved.events[0]?.tools ?? [];
-  assert.deepEqual([...tools].sort(), ["addition", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "subtraktion"]);
+  assert.deepEqual([...tools].sort(), ["addition", "ask_user", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "save_trip_plan", "subtraktion"]);
   assert.equal(saved.events.at(-1)?.type, "final");
 });
 
