@@ -15,8 +15,7 @@ export class NativeToolsUnsupportedError extends LlmError {
   constructor(readonly url: string, readonly detail: string) {
     super(
       `Der Server ${url} unterstützt keine Werkzeugaufrufe (tools): ${detail}\n` +
-        `  → llama-server mit --jinja starten, oder den Agenten mit $ref-Plan (runAgent) verwenden.\n` +
-        `The server does not support the tools parameter; start llama-server with --jinja or use runAgent.`,
+        `  → llama-server mit --jinja starten, oder den Agenten mit $ref-Plan (runAgent) verwenden.`,
     );
   }
 }
@@ -74,7 +73,7 @@ function parseArguments(text: string): unknown {
 export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCallingLlm {
   const config = loadConfig();
   const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
-  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1). / Set LLM_BASE_URL.");
+  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
   const model = options.model ?? config.llmModelName ?? "default";
   const apiKey = options.apiKey ?? config.llmApiKey;
   const timeoutMs = options.timeoutMs ?? 120_000;
