@@ -71,7 +71,8 @@ export function halfAgentRow(run: HalfAgentRun): StyleRow {
   };
 }
 
-export function refPlanRow(result: AgentRunResult): StyleRow {
+/** `meters`: every generation of the run (pass `generation: { onMeter }` to runAgent), retries included. */
+export function refPlanRow(result: AgentRunResult, meters?: readonly GenerationMeter[]): StyleRow {
   const events = result.trace.events;
   const perStep = new Map<string, number>();
   for (const e of events) {
@@ -79,12 +80,12 @@ export function refPlanRow(result: AgentRunResult): StyleRow {
     const key = `${e.iteration}/${e.stepIndex}`;
     perStep.set(key, (perStep.get(key) ?? 0) + 1);
   }
-  const meters = events.map((e) => (e.type === "plan" || e.type === "plan_error" ? e.meter : undefined));
+  const planMeters = meters ?? events.map((e) => (e.type === "plan" || e.type === "plan_error" ? e.meter : undefined));
   return {
     style: "ref-plan",
     label: "$ref-Plan (runAgent)",
-    rounds: events.filter((e) => e.type === "llm_request").length,
-    promptTokensEvaluated: sumEvaluated(meters),
+    rounds: meters ? meters.length : events.filter((e) => e.type === "llm_request").length,
+    promptTokensEvaluated: sumEvaluated(planMeters),
     toolCalls: [...perStep.values()].reduce((a, b) => a + b, 0),
     parallelCalls: Math.max(0, ...perStep.values()),
     modelSees: "Katalog als Text, Plan-Grammatik; Ergebnisse als JSON, Verweise per $ref",
