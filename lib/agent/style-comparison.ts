@@ -41,10 +41,12 @@ export async function runHalfAgentOnce(options: {
   question: string;
   catalog?: ToolInfo[];
   today?: string;
+  /** Default: the travel half-agent prompt (buildHalfAgentSystemPrompt). */
+  systemPrompt?: string;
   generation?: GenerationOptions;
 }): Promise<HalfAgentRun> {
   const catalog = options.catalog ?? (await options.tools.listTools());
-  const systemPrompt = buildHalfAgentSystemPrompt(catalog, { today: options.today });
+  const systemPrompt = options.systemPrompt ?? buildHalfAgentSystemPrompt(catalog, { today: options.today });
   const meters: GenerationMeter[] = [];
   const onMeter = (m: GenerationMeter) => meters.push(m);
   const gen = { ...options.generation, onMeter };
