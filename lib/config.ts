@@ -97,7 +97,7 @@ function gpuLayers(value: string | undefined): KitConfig["llmGpuLayers"] {
   if (value === "max") return "max";
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(
-      `LLM_GPU_LAYERS muss auto, max oder eine Zahl ≥ 0 sein, nicht "${value}". / LLM_GPU_LAYERS must be auto, max or a number ≥ 0, got "${value}".`,
+      `LLM_GPU_LAYERS muss auto, max oder eine Zahl ≥ 0 sein, nicht "${value}".`,
     );
   return n;
 }

@@ -12,7 +12,7 @@ import type { Llama } from "node-llama-cpp";
 import esmImport from "../lib/esm.cjs";
 import { findProjectRoot, loadConfig, type KitConfig } from "../lib/config.js";
 import { MODEL_CHOICES } from "../lib/llm/model-files.js";
-import { resolveEmbeddingModel } from "../lib/rag/index.js";
+import { resolveEmbeddingModel } from "../lib/rag/embedder.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "./setup.mjs";
 
 export type Status = "ok" | "warn" | "fail";

@@ -3,7 +3,7 @@
 import { compactJson } from "./json-util.js";
 import type { PlanParseErrorKind } from "./plan.js";
 import type { ScheduleMode } from "./schedule.js";
-import type { AgentEvent, RunStatus, ToolErrorKind } from "./trace.js";
+import type { AgentEvent, RunStatus, ToolErrorKind } from "./events.js";
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   answered: "beantwortet",

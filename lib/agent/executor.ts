@@ -1,7 +1,10 @@
 // Runs the planned tool calls of one iteration: resolve `$ref`s, check arguments, ask for approval,
 // call the tool with a timeout and retries for transient errors, normalize the result. Concurrency
 // follows the schedule mode (schedule.ts). Tool failures become outcomes, never exceptions.
+import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
+import { toolResultValue } from "../mcp/result.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
+import { delay } from "../util.js";
 import { decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import type { ArgumentValidator } from "./arguments.js";
 import type { Plan } from "./plan.js";
@@ -10,13 +13,17 @@ import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type Schedule
 import type { AgentEvent, ToolErrorKind } from "./trace.js";
 import { prepareArguments, type ExecutedTool } from "./validate.js";
 
+/**
+ * Retries of one tool call. The executor is the only place that sends a call again: a call is sent at
+ * most 1 + `retries` times (the MCP client reconnects within one send only when nothing reached a tool).
+ */
 export interface RetryPolicy {
-  /** Extra attempts after the first one for transient failures (default 1). */
+  /** N: extra sends after the first one for transient failures (default 1, so at most 2 sends). */
   retries: number;
   /** Backoff before retry n is baseDelayMs · 2^(n-1), capped at maxDelayMs. */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Whether a thrown error is worth another try (default: connection resets, 429/5xx, …). */
+  /** Whether a thrown error is worth another try (default isTransientError: by class and error code). */
   isTransient?: (error: unknown) => boolean;
   /** Retry after a timeout as well (default false: a slow tool stays slow). */
   retryTimeouts?: boolean;
@@ -24,34 +31,16 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 1, baseDelayMs: 200, maxDelayMs: 2000 };
 
-const TRANSIENT = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|socket hang up|fetch failed|network|\b(429|502|503|504)\b|temporar|try again|session.*(closed|expired)/i;
-
-export function isTransientError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return TRANSIENT.test(`${error.name} ${error.message} ${typeof code === "string" || typeof code === "number" ? code : ""}`);
-}
-
-export class ToolTimeoutError extends Error {
-  override name = "ToolTimeoutError";
-  constructor(
-    readonly toolName: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`Das Tool "${toolName}" hat nicht innerhalb von ${timeoutMs} ms geantwortet.`);
-  }
-}
-
 /** Everything the loop keeps about tool calls across iterations (mutated by the executor). */
 export interface ExecutionState {
-  /** Results of successful calls by tool id (what `$ref`s read). */
-  results: Map<string, unknown>;
+  /** Results of successful calls by tool id (what `$ref`s read); no prototype, so any id is safe. */
+  results: Record<string, unknown>;
   /** Every call that ran or was refused, by id: such an id never runs again. */
   executed: Map<string, ExecutedTool>;
 }
 
 export function createExecutionState(): ExecutionState {
-  return { results: new Map(), executed: new Map() };
+  return { results: Object.create(null) as Record<string, unknown>, executed: new Map() };
 }
 
 export interface ToolOutcome {
@@ -86,19 +75,6 @@ export interface ExecutorOptions {
   now?: () => number;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
@@ -130,7 +106,10 @@ export function blockedMessage(c: BlockedCall): { message: string; errorKind: To
   return { errorKind: "held_back", message };
 }
 
-/** Calls the tool, rejecting with ToolTimeoutError after `timeoutMs` even if the client ignores the signal. */
+/**
+ * The one owner of the per-call time limit: rejects with ToolTimeoutError after `timeoutMs` and aborts
+ * the client's request, even if the client ignores the signal.
+ */
 async function callWithTimeout(
   client: ToolClient,
   name: string,
@@ -155,16 +134,11 @@ async function callWithTimeout(
     controller.signal.addEventListener("abort", () => reject(controller.signal.reason ?? new Error("abgebrochen")), { once: true });
   });
   try {
-    return await Promise.race([client.callTool(name, args, { signal: controller.signal, timeoutMs }), timeout, aborted]);
+    return await Promise.race([client.callTool(name, args, { signal: controller.signal }), timeout, aborted]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     outer?.removeEventListener("abort", onOuterAbort);
   }
-}
-
-/** The value the model and later `$ref`s see: structured data when present, else the text. */
-export function toolResultValue(result: ToolCallResult): unknown {
-  return result.data !== undefined && result.data !== null ? result.data : result.text;
 }
 
 /**
@@ -191,20 +165,19 @@ export async function executeScope(plan: Plan, scope: readonly ScheduledCall[], 
     });
   };
 
-  const record = (outcome: ToolOutcome, executed: boolean) => {
+  const record = (call: ScheduledCall["call"], outcome: ToolOutcome, executed: boolean) => {
     outcomes.push(outcome);
     if (outcome.ok) {
       succeeded.add(outcome.toolId);
-      state.results.set(outcome.toolId, outcome.result);
+      state.results[outcome.toolId] = outcome.result;
     } else {
       failed.add(outcome.toolId);
     }
     if (executed) {
-      const call = scope.find((c) => c.call.id === outcome.toolId)?.call;
       state.executed.set(outcome.toolId, {
         id: outcome.toolId,
         name: outcome.toolName,
-        arguments: call?.arguments ?? {},
+        arguments: call.arguments,
         ok: outcome.ok,
       });
     }
@@ -217,7 +190,7 @@ export async function executeScope(plan: Plan, scope: readonly ScheduledCall[], 
         startStep(c.stepIndex);
         const task = runOne(c, state, options, now).then(({ outcome, executed }) => {
           running.delete(c.call.id);
-          record(outcome, executed);
+          record(c.call, outcome, executed);
         });
         running.set(c.call.id, task);
       }
@@ -286,7 +259,7 @@ async function runOne(
       const isTimeout = error instanceof ToolTimeoutError;
       const retryable = !options.signal?.aborted && attempt <= policy.retries && (isTimeout ? policy.retryTimeouts === true : transient(error));
       if (retryable) {
-        await sleep(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal);
+        await delay(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal).catch(() => undefined);
         continue;
       }
       if (isTimeout) return fail("timeout", error.message, args, attempt, true);

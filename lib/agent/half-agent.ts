@@ -3,12 +3,12 @@
 // produces the answer. These helpers keep that teaching flow small and explicit.
 import * as z from "zod";
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
+import { toolResultValue } from "../mcp/result.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { dropNullOptionals, inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
 import { extractJsonObject } from "./json-extract.js";
 import { sameJson } from "./json-util.js";
 import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
-import { toolResultValue } from "./executor.js";
 
 export interface HalfAgentToolCall {
   tool: string;

@@ -75,18 +75,3 @@ export class InMemoryToolClient implements ToolClient {
   }
 }
 
-/** Resolves after `ms`, or rejects when `signal` aborts first. */
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error("abgebrochen"));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error("abgebrochen"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}

@@ -1,74 +1,18 @@
-// Public names of lib/agent (Teil 3 half-agent, Teil 4 plan executor).
-export {
-  PlanSchema,
-  PlanToolCallSchema,
-  RefObjectSchema,
-  PlanParseError,
-  parsePlan,
-  parsePlanValue,
-  buildPlanJsonSchema,
-  buildFinalAnswerJsonSchema,
-  planToolCalls,
-  finalPlan,
-  type Plan,
-  type PlanStep,
-  type PlanToolCall,
-  type ParsePlanResult,
-  type PlanParseErrorKind,
-  type PlanJsonSchemaOptions,
-} from "./plan.js";
-export { validatePlan, type PlanProblem, type PlanProblemKind, type ExecutedTool, type ValidationContext } from "./validate.js";
-export { ArgumentValidator, type ArgumentIssue, type ArgumentCheck } from "./arguments.js";
-export {
-  resolveRefs,
-  resolveRef,
-  parseRef,
-  collectRefs,
-  refTarget,
-  RefError,
-  type RefErrorKind,
-  type ParsedRef,
-  type ToolResults,
-  type UserContext,
-} from "./refs.js";
-export {
-  SCHEDULE_MODES,
-  callDependencies,
-  openCalls,
-  nextOpenStep,
-  iterationScope,
-  readyCalls,
-  blockedCalls,
-  type ScheduleMode,
-  type ScheduledCall,
-  type ScheduleState,
-} from "./schedule.js";
-export {
-  executeScope,
-  createExecutionState,
-  toolResultValue,
-  isTransientError,
-  ToolTimeoutError,
-  DEFAULT_RETRY_POLICY,
-  type ExecutionState,
-  type ToolOutcome,
-  type RetryPolicy,
-  type ExecutorOptions,
-} from "./executor.js";
+// Public names of lib/agent: Teil 3 half-agent (one tool call per turn) and Teil 4 plan agent
+// (plan → validate → schedule → resolve → call). Internals (executor state, grammar transforms) stay
+// unexported; tests import them by path.
+
+// Teil 4: the plan, its grammar and its checks
+export { parsePlan, parsePlanValue, buildPlanJsonSchema, PlanParseError, type Plan, type PlanStep, type PlanToolCall, type ParsePlanResult } from "./plan.js";
+export { validatePlan, type PlanProblem, type PlanProblemKind } from "./validate.js";
+export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserContext } from "./refs.js";
+export { SCHEDULE_MODES, iterationScope, type ScheduleMode, type ScheduledCall } from "./schedule.js";
+export { DEFAULT_RETRY_POLICY, type ToolOutcome, type RetryPolicy } from "./executor.js";
+export { toolResultValue } from "../mcp/result.js";
+// Teil 4: running the agent, approval, trace and its renderings
 export { runAgent, type RunAgentOptions, type AgentRunResult } from "./loop.js";
+export { classifyTool, type ToolSafety, type ApprovalPolicy, type ApprovalRequest, type ApproveFn, type ApprovalOutcome } from "./approval.js";
 export {
-  classifyTool,
-  decideApproval,
-  type ToolSafety,
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  type ApprovalDecision,
-  type ApproveFn,
-  type ApprovalOutcome,
-} from "./approval.js";
-export {
-  createTrace,
-  traceToJson,
   saveTrace,
   summarizeTrace,
   renderTraceTable,
@@ -81,25 +25,18 @@ export {
   type RunStatus,
   type ToolErrorKind,
 } from "./trace.js";
+export { describeAgentEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "./event-text.js";
+// Prompts of both agents (German texts the notebooks show)
 export {
-  formatToolCatalog,
-  formatToolSignatures,
   buildPlannerSystemPrompt,
   buildHalfAgentSystemPrompt,
-  contextMessage,
-  toolResultsMessage,
   planProblemsMessage,
-  planParseErrorMessage,
   HALF_AGENT_RULES,
-  HALF_AGENT_FORMAT,
   NO_TOOLS_INSTRUCTION,
-  NUDGE_MESSAGE,
-  FALLBACK_ANSWER,
-  ABORTED_ANSWER,
-  llmErrorAnswer,
   type PlannerPromptOptions,
   type HalfAgentPromptOptions,
 } from "./prompts.js";
+// Teil 3: the half-agent
 export {
   parseToolCall,
   halfAgentReplyFromJson,
@@ -109,14 +46,14 @@ export {
   buildHalfAgentMessages,
   buildFinalAnswerMessages,
   buildHalfAgentJsonSchema,
+  findUnsupportedArguments,
+  reviewToolProposal,
   type HalfAgentReply,
   type HalfAgentToolCall,
   type ToolHistory,
   type ToolHistoryEntry,
+  type UnsupportedArgument,
 } from "./half-agent.js";
-export { ScriptedLlm, scriptedFailure, ScriptExhaustedError, JsonNotSupportedError, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
-export { InMemoryToolClient, ToolReportedError, delay, type InMemoryTool } from "./in-memory-tools.js";
-export { toGrammarSchema, dropNullOptionals } from "./grammar-schema.js";
-export { extractJsonObject } from "./json-extract.js";
-export { describeAgentEvent, runStatusLabel, scheduleModeLabel, RUN_STATUS_LABELS, SCHEDULE_MODE_LABELS } from "./event-text.js";
-export { findUnsupportedArguments, reviewToolProposal, type UnsupportedArgument } from "./half-agent.js";
+// Stand-ins for demos without a model or a server
+export { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
+export { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "./in-memory-tools.js";

@@ -1,7 +1,7 @@
 // Finds one JSON object inside model output that may carry chatter around it: a leading role label
 // ("assistant\n\n"), ```json fences, prose before or after, // and /* */ comments, trailing commas.
 // Pure and total: never throws, bounded work on any input.
-import { describeValue } from "./refs.js";
+import { describeValue } from "./describe-value.js";
 
 /** "not_text": the input is not a string at all (e.g. an already parsed value); "empty": blank text. */
 export type JsonExtractFailureKind = "not_text" | "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";

@@ -4,16 +4,16 @@
 //
 // Plan output: with `planOutput: "auto"` (default) plans come from `llm.generateJson` with the plan
 // grammar (buildPlanJsonSchema), so they always parse. If generateJson throws an error that says the
-// backend cannot do it (name or message matching "not supported" / "unsupported" / "nicht
-// unterstützt"), the loop switches to `llm.chat` + parsePlan for the rest of the run and emits an
-// `output_fallback` event. Any other generation error counts as a failed round: the model is told and
+// backend cannot do it (JsonNotSupportedError), the loop switches to `llm.chat` + parsePlan for the
+// rest of the run and emits an `output_fallback` event. Any other generation error counts as a failed round: the model is told and
 // asked again; a second one in a row, or one that more rounds cannot fix (context overflow, lost
-// connection, model not loadable), ends the run with status "llm_error".
+// connection, model not loadable: LlmError.fatal), ends the run with status "llm_error".
 // "grammar" never falls back; "text" always uses chat + parsePlan.
 //
 // Prompt layout (stable prefix for KV-cache reuse): [system: planner prompt + catalog]
 // [system: context] [history…] [user: question], then per iteration only appended messages:
 // [assistant: plan] [user: tool results | problems | nudge].
+import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
@@ -87,16 +87,9 @@ export interface AgentRunResult {
   error?: string;
 }
 
-const NOT_SUPPORTED = /not[\s_-]?supported|unsupported|nicht unterstützt/i;
 /** Generation errors another round cannot fix (the prompt only grows, the server stays down). */
-const FATAL_LLM_ERROR = /ContextOverflow|Connection|ModelLoad|ModelNotFound|LlmInput/i;
-
-function isNotSupported(error: unknown): boolean {
-  return error instanceof Error && (NOT_SUPPORTED.test(error.name) || NOT_SUPPORTED.test(error.message));
-}
-
 function isFatalLlmError(error: unknown): boolean {
-  return error instanceof Error && FATAL_LLM_ERROR.test(error.name);
+  return error instanceof LlmError && error.fatal;
 }
 
 function errorMessage(error: unknown): string {
@@ -147,7 +140,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         return parsed.ok ? { ok: true, plan: parsed.plan, raw, via } : { ok: false, error: parsed.error, raw, via };
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        if (!(options.planOutput !== "grammar" && isNotSupported(error))) {
+        if (!(options.planOutput !== "grammar" && error instanceof JsonNotSupportedError)) {
           return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: isFatalLlmError(error) }, raw: "", via };
         }
         via = "text";
@@ -169,7 +162,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     emit({ type: "final", text: final, status });
     trace.final = final;
     trace.status = status;
-    return { final, status, trace, iterations: iteration, messages, toolResults: Object.fromEntries(state.results), lastPlan, ...(error ? { error } : {}) };
+    return { final, status, trace, iterations: iteration, messages, toolResults: { ...state.results }, lastPlan, ...(error ? { error } : {}) };
   };
 
   let forceFinal = false;

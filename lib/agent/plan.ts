@@ -206,16 +206,3 @@ function flattenOptionalUnions(node: unknown): unknown {
   }
   return out;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers over plans
-
-/** All tool calls of a plan with their step index, in plan order. */
-export function planToolCalls(plan: Plan): { call: PlanToolCall; stepIndex: number }[] {
-  return plan.steps.flatMap((step, stepIndex) => step.tools.map((call) => ({ call, stepIndex })));
-}
-
-/** A plan that only answers. */
-export function finalPlan(text: string): Plan {
-  return { steps: [], final: text };
-}

@@ -2,6 +2,9 @@
 // is replaced by a value from an earlier tool result (root = tool id) or from the user context
 // (root = "user"). Pure; walks own properties of plain objects and arrays only.
 
+import { hasOwn, isPlainObject } from "../util.js";
+import { describeValue } from "./describe-value.js";
+
 export const REF_KEY = "$ref";
 export const REF_STRING_PREFIX = "$ref:";
 export const USER_ROOT = "user";
@@ -10,9 +13,14 @@ export const FORBIDDEN_FIRST_SEGMENTS: readonly string[] = ["result", "arguments
 /** Never allowed anywhere in a path. */
 export const FORBIDDEN_SEGMENTS: readonly string[] = ["__proto__", "constructor", "prototype"];
 
-/** Results of executed tools by tool id (a Map, or a plain record read through own properties). */
-export type ToolResults = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
+/** Results of executed tools by tool id, read through own properties only. */
+export type ToolResults = Readonly<Record<string, unknown>>;
 export type UserContext = Readonly<Record<string, unknown>>;
+
+/** Notebooks may keep results in a Map; it is turned into the one shape at the public entry. */
+export function asToolResults(results: ToolResults | ReadonlyMap<string, unknown>): ToolResults {
+  return results instanceof Map ? Object.fromEntries(results) : (results as ToolResults);
+}
 
 export interface ParsedRef {
   /** The reference as written (without the "$ref:" prefix). */
@@ -38,69 +46,6 @@ export class RefError extends Error {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function hasOwn(target: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(target, key);
-}
-
-/** The class name of an object that is not plain data (read without calling getters), if any. */
-function className(value: object): string | undefined {
-  try {
-    const proto = Object.getPrototypeOf(value) as object | null;
-    if (proto === null || proto === Object.prototype) return undefined;
-    const ctor = Object.getOwnPropertyDescriptor(proto, "constructor")?.value as unknown;
-    return typeof ctor === "function" && ctor.name !== "" ? ctor.name : "?";
-  } catch {
-    return "?";
-  }
-}
-
-function shortText(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** Description of a class instance (Date, Map, …): what it is, not its (usually empty) own fields. */
-function describeInstance(value: object, name: string, max: number): string {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "ein ungültiges Datum (Date)" : `ein Datum (Date ${value.toISOString()})`;
-  if (value instanceof Map) return `eine Map mit ${entries(value.size)}`;
-  if (value instanceof Set) return `eine Menge (Set) mit ${entries(value.size)}`;
-  if (value instanceof RegExp) return `ein regulärer Ausdruck ${shortText(String(value), max)}`;
-  if (value instanceof Error) return `ein Fehler (${shortText(`${value.name}: ${value.message}`, max)})`;
-  if (value instanceof Promise) return "ein Promise (noch nicht abgewartet)";
-  return name === "?" ? "ein Objekt mit eigenem Prototyp (keine reinen JSON-Daten)" : `ein Objekt der Klasse ${name} (keine reinen JSON-Daten)`;
-}
-
-const entries = (n: number) => `${n} ${n === 1 ? "Eintrag" : "Einträgen"}`;
-
-/** Short, safe description of a value for error messages. */
-export function describeValue(value: unknown, max = 120): string {
-  if (value === undefined) return "nichts (undefined)";
-  if (value === null) return "null";
-  if (typeof value === "function") return "eine Funktion";
-  if (Array.isArray(value)) return `eine Liste mit ${entries(value.length)}`;
-  if (typeof value === "object") {
-    const name = className(value);
-    if (name !== undefined) return describeInstance(value, name, max);
-  }
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 0) return "ein leeres Objekt";
-    const shown = keys.slice(0, 12).map((k) => JSON.stringify(k)).join(", ");
-    return `ein Objekt mit den Feldern ${shown}${keys.length > 12 ? ", …" : ""}`;
-  }
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  if (text.length > max) text = `${text.slice(0, max)}…`;
-  const kind = typeof value === "string" ? "der Text" : typeof value === "number" ? "die Zahl" : typeof value === "boolean" ? "der Wahrheitswert" : "der Wert";
-  return `${kind} ${text}`;
-}
 
 /**
  * The reference string if `value` is a reference: an object whose only key is "$ref" with a string
@@ -160,13 +105,6 @@ export function parseRef(ref: string): ParsedRef {
   return { ref, root, path };
 }
 
-function resultsHas(results: ToolResults, id: string): boolean {
-  return results instanceof Map ? results.has(id) : hasOwn(results, id);
-}
-
-function resultsGet(results: ToolResults, id: string): unknown {
-  return results instanceof Map ? results.get(id) : hasOwn(results, id) ? (results as Record<string, unknown>)[id] : undefined;
-}
 
 /** Follows `path` from `start` through own properties and array indices; throws RefError. */
 export function walkPath(start: unknown, parsed: ParsedRef): unknown {
@@ -200,7 +138,7 @@ export function walkPath(start: unknown, parsed: ParsedRef): unknown {
 export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserContext): unknown {
   const parsed = parseRef(ref);
   if (parsed.root === USER_ROOT) return walkPath(userCtx, parsed);
-  if (!resultsHas(toolResults, parsed.root)) {
+  if (!hasOwn(toolResults, parsed.root)) {
     throw new RefError(
       "unknown_root",
       ref,
@@ -208,7 +146,7 @@ export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserC
       parsed.root,
     );
   }
-  return walkPath(resultsGet(toolResults, parsed.root), parsed);
+  return walkPath(toolResults[parsed.root], parsed);
 }
 
 /**
@@ -216,7 +154,8 @@ export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserC
  * `{"$ref": "..."}` or a string "$ref:..." becomes the whole referenced value. Returns a new value
  * (objects built from own enumerable keys); throws RefError for a malformed, forbidden or missing reference.
  */
-export function resolveRefs(value: unknown, toolResults: ToolResults, userCtx: UserContext = {}): unknown {
+export function resolveRefs(value: unknown, results: ToolResults | ReadonlyMap<string, unknown>, userCtx: UserContext = {}): unknown {
+  const toolResults = asToolResults(results);
   const target = refTarget(value);
   if (target !== undefined) return resolveRef(target, toolResults, userCtx);
   if (Array.isArray(value)) return value.map((item) => resolveRefs(item, toolResults, userCtx));

@@ -2,6 +2,7 @@
 // loop tests and notebook demos without a model file. It records every request, and meters prompts
 // as a KV cache would (approximate tokens = characters / 4; the prefix shared with the previous
 // request counts as reused), so prompt-prefix stability can be shown without a model.
+import { JsonNotSupportedError } from "../llm/errors.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "../llm/types.js";
 
 export interface ScriptedRequest {
@@ -38,13 +39,6 @@ export class ScriptExhaustedError extends Error {
   }
 }
 
-export class JsonNotSupportedError extends Error {
-  override name = "JsonNotSupportedError";
-  constructor() {
-    // German, and still recognisable as "not supported" for the loop's fallback (loop.ts).
-    super("generateJson wird von diesem vorgespielten Backend nicht unterstützt (jsonSupported: false).");
-  }
-}
 
 export interface ScriptedLlmOptions {
   /** When false, generateJson throws JsonNotSupportedError like a backend without grammars (default true). */
@@ -140,7 +134,7 @@ export class ScriptedLlm implements Llm {
   }
 
   async generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T> {
-    if (this.options.jsonSupported === false) throw new JsonNotSupportedError();
+    if (this.options.jsonSupported === false) throw new JsonNotSupportedError("generateJson wird von diesem vorgespielten Backend nicht unterstützt (jsonSupported: false).");
     const startedAt = performance.now();
     const request = this.record("generateJson", messages, schema);
     const reply = await this.next(request, options?.signal);

@@ -3,6 +3,7 @@
 import type { ToolInfo } from "../mcp/types.js";
 import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
 import { dropNullOptionals } from "./grammar-schema.js";
+import { hasOwn } from "../util.js";
 import { compactJson, sameJson } from "./json-util.js";
 import { TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, type Plan, type PlanToolCall } from "./plan.js";
 import {
@@ -13,6 +14,7 @@ import {
   resolveRef,
   USER_ROOT,
   walkPath,
+  asToolResults,
   type ToolResults,
   type UserContext,
 } from "./refs.js";
@@ -57,7 +59,7 @@ export interface ExecutedTool {
 export interface ValidationContext {
   executed?: ReadonlyMap<string, ExecutedTool>;
   /** Results of successfully executed tools (checks paths of references to them). */
-  toolResults?: ToolResults;
+  toolResults?: ToolResults | ReadonlyMap<string, unknown>;
   /** The user context for `user.*` references (checked when given). */
   userCtx?: UserContext;
   /** Tool names that must not be used. */
@@ -117,7 +119,7 @@ export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: Va
   const problems: PlanProblem[] = [];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const executed = context.executed ?? new Map<string, ExecutedTool>();
-  const toolResults = context.toolResults ?? new Map<string, unknown>();
+  const toolResults = asToolResults(context.toolResults ?? {});
   const blocked = new Set(context.blocked ?? []);
   const validator = context.argumentValidator ?? defaultValidator;
   const toolNames = tools.map((t) => t.name);
@@ -259,7 +261,7 @@ function checkRefs(
         });
         continue;
       }
-      const has = toolResults instanceof Map ? toolResults.has(root) : Object.prototype.hasOwnProperty.call(toolResults, root);
+      const has = hasOwn(toolResults, root);
       if (has) {
         try {
           resolveRef(parsed.ref, toolResults, {});
@@ -306,7 +308,7 @@ function checkArguments(
   const pending: string[][] = [];
   const hasResult = (root: string) =>
     root === USER_ROOT ? userCtx !== undefined :
-    (executed.get(root)?.ok === true && (toolResults instanceof Map ? toolResults.has(root) : Object.prototype.hasOwnProperty.call(toolResults, root)));
+    (executed.get(root)?.ok === true && hasOwn(toolResults, root));
   let resolved: unknown;
   try {
     resolved = resolveAvailable(call.arguments, hasResult, toolResults, userCtx ?? {}, [], pending);

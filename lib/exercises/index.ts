@@ -1,26 +1,11 @@
-// Exercise notebooks (Aufgabe N / Lösung N): set-up calls, self-check runner and the check sets per part.
-export {
-  runChecks,
-  defineCheck,
-  sameData,
-  CheckFailedError,
-  DEFAULT_CHECK_TIMEOUT_MS,
-  type AnyFunction,
-  type CheckCase,
-  type CheckSet,
-  type CheckOptions,
-  type CheckReport,
-  type CaseOutcome,
-  type CheckFunction,
-} from "./check-runner.js";
-export { showValue } from "./show.js";
-export { EXERCISE_CHECKS, taskOverview, type WorkshopPart } from "./tasks.js";
+// Exercise notebooks (Aufgabe N / Lösung N): set-up calls and the self-check sets per part; the check
+// runner and EXERCISE_CHECKS are internals (tests import them by path).
+export { CheckFailedError, type CheckReport } from "./check-runner.js";
 export {
   checkBuildMessages,
   checkTrimHistory,
   checkRefusalPrompt,
   checkIsRefusal,
-  countWords,
   DEFAULT_REFUSAL,
   type Turn,
   type BuildMessagesFn,
@@ -32,7 +17,6 @@ export {
   checkChunkSentences,
   checkHitAtK,
   checkSmallestK,
-  chunkProblem,
   type RetrievalResult,
   type ChunkSentencesFn,
   type HitAtKFn,
@@ -42,7 +26,6 @@ export {
   checkParseToolCall,
   checkMissingArguments,
   checkCoordinatesFromHistory,
-  TRAVEL_TOOL_NAMES,
   type ToolCall,
   type HistoryEntry,
   type ParseToolCallFn,
@@ -64,8 +47,6 @@ export {
   setupPart3,
   setupPart4,
   probeRefusals,
-  retrievalResults,
-  chunkId,
   type SetupOptions,
   type Part2Options,
   type Part1Kit,

@@ -1,19 +1,19 @@
-// Teil 1 — public names of lib/llm.
+// Teil 1 — public names of lib/llm: load a model (local GGUF or OpenAI-compatible server), chat, JSON.
 export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 export { loadLlm, type LoadLlmOptions } from "./load.js";
 export { loadLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
-export { MODEL_CHOICES, modelChoicePath, resolveModelPath, type ModelChoice } from "./model-files.js";
+export { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "./model-files.js";
 export { describeLlm } from "./report.js";
 export { formatMeter } from "./meter.js";
-export { CHARS_PER_TOKEN_ESTIMATE, tokenCounter, type TokenCounter } from "./tokens.js";
-export { schemaProblems } from "./json-validation.js";
+export { tokenCounter, type TokenCounter } from "./tokens.js";
 export {
   ContextOverflowError,
+  GpuBackendError,
+  JsonNotSupportedError,
   LlmConnectionError,
   LlmError,
   LlmInputError,
-  GpuBackendError,
   LlmOutputError,
   ModelLoadError,
   ModelNotFoundError,

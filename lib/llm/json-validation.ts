@@ -19,7 +19,7 @@ function compile(schema: JsonSchema): ValidateFunction {
     try {
       validate = ajv.compile(rest);
     } catch (err) {
-      throw new LlmInputError(`Ungültiges JSON-Schema / invalid JSON schema: ${(err as Error).message}`);
+      throw new LlmInputError(`Ungültiges JSON-Schema: ${(err as Error).message}`);
     }
     cache.set(key, validate);
   }

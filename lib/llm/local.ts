@@ -3,7 +3,7 @@
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
-import { ContextOverflowError, GpuBackendError, LlmInputError, ModelLoadError } from "./errors.js";
+import { ContextOverflowError, GpuBackendError, JsonNotSupportedError, ModelLoadError } from "./errors.js";
 import { toGrammarSchema } from "./grammar-schema.js";
 import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
@@ -203,7 +203,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
           try {
             grammar = await llama.createGrammarForJsonSchema(toGrammarSchema(schema) as never);
           } catch (err) {
-            throw new LlmInputError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${(err as Error).message}`);
+            throw new JsonNotSupportedError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${(err as Error).message}`);
           }
           grammars.set(key, grammar);
         }

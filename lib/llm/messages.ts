@@ -7,7 +7,7 @@ const ROLES = new Set(["system", "user", "assistant"]);
 /** Throws LlmInputError unless `messages` is a non-empty list of {role, content} ending with a user turn. */
 export function checkMessages(messages: ChatMessage[]): void {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new LlmInputError("Keine Nachrichten übergeben: chat([{ role: \"user\", content: \"…\" }]). / No messages given.");
+    throw new LlmInputError("Keine Nachrichten übergeben: chat([{ role: \"user\", content: \"…\" }]).");
   }
   messages.forEach((m, i) => {
     if (!m || typeof m !== "object" || !ROLES.has(m.role) || typeof m.content !== "string") {
@@ -18,6 +18,6 @@ export function checkMessages(messages: ChatMessage[]): void {
   });
   const last = messages[messages.length - 1];
   if (last?.role !== "user") {
-    throw new LlmInputError(`Die letzte Nachricht muss vom Nutzer kommen (role "user"), nicht "${last?.role}". / The last message must be a user message.`);
+    throw new LlmInputError(`Die letzte Nachricht muss vom Nutzer kommen (role "user"), nicht "${last?.role}".`);
   }
 }

@@ -33,7 +33,7 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
 
 /**
  * Resolves the GGUF path: explicit option, else LLM_MODEL_PATH, else the default file in MODELS_DIR.
- * Throws ModelNotFoundError (German + English, says what to do) when the file is missing.
+ * Throws ModelNotFoundError (German, says what to do) when the file is missing.
  */
 export function resolveModelPath(explicitPath?: string): string {
   const config = loadConfig();

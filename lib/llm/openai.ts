@@ -47,7 +47,7 @@ function sseEvents(buffer: string): { events: string[]; rest: string } {
 export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
   const config = loadConfig();
   const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
-  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1). / Set LLM_BASE_URL.");
+  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
   const model = options.model ?? config.llmModelName ?? "default";
   const apiKey = options.apiKey ?? config.llmApiKey;
   const timeoutMs = options.timeoutMs ?? 120_000;

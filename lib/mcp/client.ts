@@ -1,5 +1,8 @@
-// McpToolClient: one MCP session, opened once and reused for every call (the anchor opened a new HTTP
-// session per call). Reconnects once when the session is gone (server restarted) or the connection broke.
+// McpToolClient: one MCP session, opened once and reused for every call. Within one request it opens a
+// new session when the old one is gone before the request reached a tool (server restarted: HTTP 404,
+// connection refused, stdio child exited) and sends again. A connection lost while a tool may have run
+// becomes a transient McpConnectionError: retrying is the caller's decision (the executor's, see
+// agent/executor.ts). SDK errors are mapped by class and error code to ToolTimeoutError / McpConnectionError.
 import { setMaxListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -7,7 +10,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../config.js";
-import { McpConnectionError, McpToolTimeoutError } from "./errors.js";
+import { McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
 import { childEnv, travelServerCommand } from "./server-command.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
 
@@ -42,14 +45,20 @@ const sessionFetch: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
-/** Session gone (HTTP 404 after a server restart) or connection lost (refused, reset, process died). */
-export function isReconnectable(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
-  if (error instanceof TypeError && /fetch failed/i.test(error.message)) return true;
-  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
-  if (typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "EPIPE", "UND_ERR_SOCKET"].includes(code)) return true;
-  return error instanceof Error && /^Not connected$/.test(error.message);
+/** HTTP statuses after which a later attempt may succeed. */
+const RETRY_LATER_STATUS = new Set([429, 502, 503, 504]);
+
+/**
+ * How a failed request is handled: "not_sent" (no tool ran: reconnect and send again), "lost" (the
+ * connection broke while a tool may have run: reconnect, report as transient), "busy" (transient, no
+ * reconnect) or "other" (passed on).
+ */
+export function failureKind(error: unknown): "not_sent" | "lost" | "busy" | "other" {
+  if (error instanceof StreamableHTTPError) return error.code === 404 ? "not_sent" : RETRY_LATER_STATUS.has(error.code ?? 0) ? "busy" : "other";
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed ? "lost" : "other";
+  const code = networkCode(error);
+  if (code === "ECONNREFUSED") return "not_sent";
+  return code ? "lost" : "other";
 }
 
 function message(error: unknown): string {
@@ -209,7 +218,7 @@ export class McpToolClient implements ToolClient {
   }
 
   private connection(): Promise<Connection> {
-    if (this.closed) return Promise.reject(new McpConnectionError("Der MCP-Client wurde bereits geschlossen.", { target: this.factory.target }));
+    if (this.closed) return Promise.reject(new McpConnectionError("Der MCP-Client wurde bereits geschlossen.", { target: this.factory.target }, { transient: false }));
     if (!this.connecting) {
       this.connecting = this.open();
       this.connecting.catch(() => {
@@ -229,24 +238,37 @@ export class McpToolClient implements ToolClient {
     return this.connection();
   }
 
-  private async withSession<T>(what: string, op: (client: Client) => Promise<T>): Promise<T> {
+  /** A live connection: a session whose transport has closed (stdio child exited) is replaced first. */
+  private async liveConnection(): Promise<Connection> {
     const conn = await this.connection();
+    return conn.client.transport ? conn : this.reconnect(conn);
+  }
+
+  /** Runs `op` once; sends again on a fresh session only when the first send reached no tool (or `idempotent`). */
+  private async withSession<T>(what: string, idempotent: boolean, op: (client: Client) => Promise<T>): Promise<T> {
+    const conn = await this.liveConnection();
     try {
       return await op(conn.client);
     } catch (error) {
-      if (!isReconnectable(error) || this.closed) throw error;
+      const kind = failureKind(error);
+      if (kind === "other" || this.closed) throw error;
+      const detail = `${what} fehlgeschlagen: ${message(error)}`;
+      if (kind === "busy") throw new McpConnectionError(`${detail}. Später noch einmal versuchen.`, { target: this.factory.target }, { cause: error });
       const fresh = await this.reconnect(conn);
+      if (kind === "lost" && !idempotent) {
+        throw new McpConnectionError(`${detail}. Die Verbindung wurde neu aufgebaut; der Aufruf kann wiederholt werden.`, { target: this.factory.target }, { cause: error });
+      }
       try {
         return await op(fresh.client);
       } catch (again) {
-        if (!isReconnectable(again)) throw again;
+        if (failureKind(again) === "other") throw again;
         throw new McpConnectionError(`${what} fehlgeschlagen, auch nach einem Neuverbinden: ${message(again)}`, { target: this.factory.target }, { cause: again });
       }
     }
   }
 
   async listTools(): Promise<ToolInfo[]> {
-    return this.withSession("tools/list", async (client) => {
+    return this.withSession("tools/list", true, async (client) => {
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {
@@ -259,17 +281,16 @@ export class McpToolClient implements ToolClient {
     });
   }
 
+  /** One call; `timeoutMs` (default: the client's) bounds it with ToolTimeoutError. */
   async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolCallResult> {
     const timeout = options.timeoutMs ?? this.timeoutMs;
     try {
-      return await this.withSession(`Aufruf von ${name}`, async (client) => {
+      return await this.withSession(`Aufruf von ${name}`, false, async (client) => {
         const result = await client.callTool({ name, arguments: args }, undefined, { timeout, signal: options.signal });
         return normalizeToolResult(result as CallToolResult);
       });
     } catch (error) {
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new McpToolTimeoutError(`Das Werkzeug ${name} hat nicht innerhalb von ${timeout} ms geantwortet.`, { tool: name, args, timeoutMs: timeout });
-      }
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new ToolTimeoutError(name, timeout);
       throw error;
     }
   }

@@ -12,27 +12,46 @@ export class TravelServerStartError extends Error {
   }
 }
 
-/** The MCP server could not be reached (also not after one reconnect). */
+/** The MCP server could not be reached or the connection broke during a request. */
 export class McpConnectionError extends Error {
   override name = "McpConnectionError";
+  /** Whether trying again later may help (connection lost or refused; not: client already closed). */
+  readonly transient: boolean;
   constructor(
     message: string,
     readonly input: { target: string; tool?: string },
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; transient?: boolean },
   ) {
     super(message);
+    this.transient = options?.transient ?? true;
     // set by hand: tslab compiles lib files against an older lib where Error has no options argument
     if (options && "cause" in options) Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
   }
 }
 
-/** A tool call did not finish within its time limit. */
-export class McpToolTimeoutError extends Error {
-  override name = "McpToolTimeoutError";
+/** A tool call did not finish within its time limit (the executor's limit or the client's default). */
+export class ToolTimeoutError extends Error {
+  override name = "ToolTimeoutError";
   constructor(
-    message: string,
-    readonly input: { tool: string; args: Record<string, unknown>; timeoutMs: number },
+    readonly toolName: string,
+    readonly timeoutMs: number,
   ) {
-    super(message);
+    super(`Das Tool "${toolName}" hat nicht innerhalb von ${timeoutMs} ms geantwortet.`);
   }
+}
+
+/** Node's network error codes: on the error itself or on its `cause` (fetch wraps them). */
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "UND_ERR_SOCKET"]);
+
+/** The system error code of `error` or of its cause, e.g. "ECONNRESET". */
+export function networkCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === "string" && NETWORK_CODES.has(code) ? code : undefined;
+}
+
+/** Whether another attempt of a failed call may succeed: decided by class and error code, never by text. */
+export function isTransientError(error: unknown): boolean {
+  if (error instanceof McpConnectionError) return error.transient;
+  return networkCode(error) !== undefined;
 }

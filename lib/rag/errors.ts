@@ -1,4 +1,4 @@
-// Typed errors of lib/rag. Each message says what to do; German first (participants), then English.
+// Typed errors of lib/rag. Each message says what to do, in German (participants read them).
 
 export class RagError extends Error {
   override name = "RagError";
@@ -21,8 +21,7 @@ export class EmptyCorpusError extends RagError {
   constructor(readonly source: string) {
     super(
       `Der Korpus ist leer (${source}): keine Dokumente mit Text gefunden.\n` +
-        `  → Markdown-Dateien (*.md) mit Text in den Korpus-Ordner legen (z. B. data/corpus/) oder andere Dokumente übergeben.\n` +
-        `The corpus is empty (${source}); add Markdown files with text or pass other documents.`,
+        `  → Markdown-Dateien (*.md) mit Text in den Korpus-Ordner legen (z. B. data/corpus/) oder andere Dokumente übergeben.`,
     );
   }
 }
@@ -35,8 +34,7 @@ export class RagFileNotFoundError extends RagError {
     readonly what: string,
   ) {
     super(
-      `${what} nicht gefunden: ${path}\n  → Pfad prüfen (relativ zum Projektordner) oder die Datei anlegen.\n` +
-        `${what} not found: ${path}. Check the path or create the file.`,
+      `${what} nicht gefunden: ${path}\n  → Pfad prüfen (relativ zum Projektordner) oder die Datei anlegen.`,
     );
   }
 }
@@ -51,9 +49,7 @@ export class DimensionMismatchError extends RagError {
   ) {
     super(
       `Falsche Vektor-Dimension (${context}): erwartet ${expected}, erhalten ${actual}.\n` +
-        `  → Index und Anfrage müssen mit demselben Embedding-Modell erzeugt werden; ggf. den Index neu bauen.\n` +
-        `Wrong vector dimension (${context}): expected ${expected}, got ${actual}. Use the same embedding model for ` +
-        `index and query, or rebuild the index.`,
+        `  → Index und Anfrage müssen mit demselben Embedding-Modell erzeugt werden; ggf. den Index neu bauen.`,
     );
   }
 }
@@ -72,10 +68,7 @@ export class EmbeddingModelNotFoundError extends RagError {
         `  → Modellordner mit config.json, tokenizer.json, tokenizer_config.json und onnx/model.onnx ` +
         `(bzw. onnx/model_quantized.onnx für dtype q8) nach ${searched[0] ?? "models/<id>"} kopieren,\n` +
         `  → oder EMBEDDING_MODEL auf einen lokalen Modellordner setzen,\n` +
-        `  → oder mit Internet MODELS_OFFLINE nicht setzen, dann wird das Modell heruntergeladen.\n` +
-        `Embedding model "${model}" not found (${reason}). Put its files (config.json, tokenizer.json, ` +
-        `tokenizer_config.json, onnx/model.onnx or onnx/model_quantized.onnx) into ${searched[0] ?? "models/<id>"}, ` +
-        `point EMBEDDING_MODEL at a local folder, or allow downloads (unset MODELS_OFFLINE).`,
+        `  → oder mit Internet MODELS_OFFLINE nicht setzen, dann wird das Modell heruntergeladen.`,
     );
   }
 }
@@ -90,9 +83,7 @@ export class EmbeddingModelLoadError extends RagError {
     super(
       `Embedding-Modell "${model}" konnte nicht geladen werden: ${reason}\n` +
         `  → Ohne Internet: MODELS_OFFLINE=1 setzen und die Dateien lokal ablegen; bei defekten Dateien den ` +
-        `Modellordner löschen und neu laden.\n` +
-        `Could not load embedding model "${model}": ${reason}. Offline? Set MODELS_OFFLINE=1 and provide local ` +
-        `files; if files are corrupt, delete the folder and download again.`,
+        `Modellordner löschen und neu laden.`,
     );
   }
 }
@@ -106,8 +97,7 @@ export class IndexStoreError extends RagError {
   ) {
     super(
       `Gespeicherter Index unbrauchbar: ${path}\n  Grund: ${reason}\n` +
-        `  → Den Ordner löschen bzw. mit { rebuild: true } neu bauen.\n` +
-        `Stored index unusable at ${path}: ${reason}. Delete it or rebuild with { rebuild: true }.`,
+        `  → Den Ordner löschen bzw. mit { rebuild: true } neu bauen.`,
     );
   }
 }

@@ -67,7 +67,7 @@ export function locatePassages(items: readonly QaItem[], documents: readonly Cor
     return { document: item.document, start: where?.start ?? 0, end: where?.end ?? 0 };
   });
   if (missing.length > 0) {
-    throw new RagInputError(`Q&A-Einträge passen nicht zum Korpus: ${missing.join(", ")}. / Q&A items do not match the corpus.`, missing);
+    throw new RagInputError(`Q&A-Einträge passen nicht zum Korpus: ${missing.join(", ")}.`, missing);
   }
   return located;
 }

@@ -37,7 +37,7 @@ function neutralizeMarkers(text: string): string {
  */
 export function buildRagMessages(question: string, context: string, persona: string = TRAVEL_PLANNER_PERSONA): ChatMessage[] {
   if (typeof question !== "string" || question.trim() === "") {
-    throw new RagInputError("Die Frage ist leer; buildRagMessages braucht eine Frage als Text. / The question is empty.", question);
+    throw new RagInputError("Die Frage ist leer; buildRagMessages braucht eine Frage als Text.", question);
   }
   if (typeof context !== "string") throw new RagInputError("context muss ein Text (string) sein. / context must be a string.", context);
   const body = context.trim() === "" ? "(Keine passenden Auszüge gefunden.)" : neutralizeMarkers(context.trim());

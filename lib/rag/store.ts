@@ -1,20 +1,18 @@
 // The RAG store: chunks + their embeddings in a FAISS index, persisted as `<name>.faiss` (the index)
 // and `<name>.json` (manifest + chunk texts and metadata). A content hash over the corpus text, the
 // embedding model (id, dtype, weight file), the chunking parameters, the index settings and the
-// behaviour of the sentence splitter and chunker (chunkingFingerprint) decides whether a persisted
+// version of the sentence splitter and chunker (CHUNKER_VERSION) decides whether a persisted
 // store can be reused; any change rebuilds it.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config.js";
-import { chunkDocuments, DEFAULT_CHUNKING, type Chunk, type ChunkingOptions, type CorpusDocument } from "./chunking.js";
+import { chunkDocuments, DEFAULT_CHUNKING, type Chunk, type CorpusDocument } from "./chunking.js";
 import { loadCorpus } from "./corpus.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.js";
 import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 import type { ProgressMode } from "./progress.js";
-import { GERMAN_LANGUAGE, MULTI_PART_ABBREVIATIONS, NUMBER_LABELS, SENTENCE_START_WORDS, STREET_SUFFIX } from "./german-abbreviations.js";
-import { splitSentences } from "./sentences.js";
 import { DEFAULT_HNSW_EF_SEARCH, VectorIndex, type IndexKind } from "./vector-index.js";
 
 const FORMAT = "rag-store/2";
@@ -30,11 +28,8 @@ export interface StoreBuildOptions {
   /** Progress bar while embedding (default "auto": terminal only). */
   progress?: ProgressMode;
   batchSize?: number;
-  /**
-   * Fingerprint of the sentence splitter and chunker that goes into the content hash (default:
-   * {@link chunkingFingerprint}()). Only for tests and custom pipelines.
-   */
-  chunkingFingerprint?: string;
+  /** Chunker version that goes into the content hash (default {@link CHUNKER_VERSION}); for tests. */
+  chunkerVersion?: string;
 }
 
 export interface RetrievedChunk {
@@ -103,7 +98,7 @@ function normalizeBuildOptions(options: StoreBuildOptions) {
   if (index !== "flat" && index !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(index)}" (erlaubt: flat, hnsw).`, index);
   const embedHeadings = options.embedHeadings ?? true;
   if (typeof embedHeadings !== "boolean") throw new RagInputError(`embedHeadings muss true oder false sein, erhalten: ${String(embedHeadings)}.`, embedHeadings);
-  const chunker = options.chunkingFingerprint ?? chunkingFingerprint();
+  const chunker = options.chunkerVersion ?? CHUNKER_VERSION;
   return { chunking, index, embedHeadings, chunker };
 }
 
@@ -117,77 +112,16 @@ export function searchText(chunk: Chunk, embedHeadings: boolean): string {
  * dates, ordinals, decimals, years and numbers before a sentence end, quotes, headings, list items,
  * line breaks, an over-long sentence and an over-long word. Changing it changes every store hash.
  */
-const CHUNKING_PROBE = [
-  "# Probe",
-  "",
-  "## Abschnitt eins",
-  "Das Tier lebt z. B. in Parks, u. a. bei Freising, d. h. nahe der Isar. Es wiegt ca. 3,5 kg bzw. etwas mehr.",
-  "Am 3. Mai beginnt die Schonzeit; im 19. Jahrhundert war es häufig. Die letzte Zählung war 2023. Seitdem fehlen Daten.",
-  "Siehe Heft Nr. 27. Danach folgten weitere. Ein Wurf umfasst meist 4. Die Jungen sind blind.",
-  "Er rief: „Da ist es. Schnell!“ Dann war es weg. Meldungen an die Waldstr. 12 oder an Dr. Brandl usw. Ist es scheu? Ja!",
-  "Er zögerte … und ging weiter.",
-  "",
-  "### Liste",
-  "- erster Punkt",
-  "- zweiter Punkt. Noch einer.",
-  "1. Die Jungen bleiben sechs Wochen im Nest.",
-  "",
-  "## Abschnitt zwei",
-  "Einsehrlangeswortohneleerzeichendasüberdiegrenzegehtundhartgeteiltwerdenmuss und danach ein Satz aus vielen kurzen " +
-    "Wörtern, der allein länger ist als die Grenze und deshalb an einer Wortgrenze geteilt werden muss.",
-  "",
-].join("\n");
-
-/** Chunking parameters the probe is cut with: small sizes so that overlap and word cuts happen. */
-const PROBE_CHUNKINGS: ReadonlyArray<Omit<ChunkingOptions, "document">> = [
-  { maxChars: 60, overlapSentences: 1 },
-  { maxChars: 150, overlapSentences: 0 },
-  { maxChars: 250, overlapSentences: 2 },
-];
-
-/** The code whose behaviour {@link chunkingFingerprint} records; replaceable to test the fingerprint. */
-export interface ChunkingPipeline {
-  splitSentences: (text: string) => string[];
-  chunkDocuments: (documents: readonly CorpusDocument[], options: Omit<ChunkingOptions, "document">) => Chunk[];
-  searchText: (chunk: Chunk, embedHeadings: boolean) => string;
-  /** The splitter's rule tables, hashed as they are: a rule the probe text does not exercise still counts. */
-  rules: unknown;
-}
-
-const SPLITTER_RULES = {
-  language: GERMAN_LANGUAGE,
-  multiPart: MULTI_PART_ABBREVIATIONS,
-  numberLabels: NUMBER_LABELS,
-  startWords: [...SENTENCE_START_WORDS],
-  street: STREET_SUFFIX.source,
-};
-
-let defaultChunkingFingerprint: string | undefined;
-
 /**
- * A hash of the splitter's rule tables and of what the sentence splitter and chunker make of a fixed
- * German probe text (sentences, chunk texts, offsets, headings, embedded text). A kit update that
- * changes a rule table or moves a boundary in the probe changes it, so stores cached by older code are
- * rebuilt instead of silently reused. (A code change that the probe does not exercise is not seen.)
+ * Version of the sentence splitter, its rule tables, the chunker and the embedded text (searchText).
+ * Bump it with any change to lib/rag/sentences.ts, german-abbreviations.ts, chunking.ts or searchText:
+ * stores cached by older code are then rebuilt instead of silently reused.
  */
-export function chunkingFingerprint(pipeline: Partial<ChunkingPipeline> = {}): string {
-  const isDefault = Object.keys(pipeline).length === 0;
-  if (isDefault && defaultChunkingFingerprint) return defaultChunkingFingerprint;
-  const p: ChunkingPipeline = { splitSentences, chunkDocuments, searchText, rules: SPLITTER_RULES, ...pipeline };
-  const documents = [{ name: "probe.md", text: CHUNKING_PROBE }];
-  const behaviour = {
-    rules: p.rules,
-    sentences: p.splitSentences(CHUNKING_PROBE),
-    chunks: PROBE_CHUNKINGS.map((options) => p.chunkDocuments(documents, options).map((c) => [c, p.searchText(c, true)])),
-  };
-  const fingerprint = sha256(JSON.stringify(behaviour)).slice(0, 16);
-  if (isDefault) defaultChunkingFingerprint = fingerprint;
-  return fingerprint;
-}
+export const CHUNKER_VERSION = "2";
 
 /**
  * The content hash a store is keyed by: corpus text, model fingerprint (incl. dtype), chunking
- * parameters, index settings and the chunking code's fingerprint.
+ * parameters, index settings and the chunker version.
  */
 export function storeHash(documents: readonly CorpusDocument[], embedder: Pick<Embedder, "fingerprint">, options: StoreBuildOptions = {}): string {
   const o = normalizeBuildOptions(options);
@@ -207,7 +141,7 @@ export function storeHash(documents: readonly CorpusDocument[], embedder: Pick<E
 
 function checkQuery(query: string, k: number): void {
   if (typeof query !== "string" || query.trim() === "") {
-    throw new RagInputError("Die Suchanfrage ist leer; bitte eine Frage als Text übergeben. / The query is empty.", query);
+    throw new RagInputError("Die Suchanfrage ist leer; bitte eine Frage als Text übergeben.", query);
   }
   if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
 }

@@ -77,7 +77,7 @@ export class VectorIndex {
     if (this.kind !== "hnsw") throw new RagInputError("efSearch gibt es nur beim HNSW-Index. / efSearch applies to HNSW indexes only.", efSearch);
     const buf = this.index.toBuffer();
     const at = efSearchOffset(bufferReader(buf), buf.length);
-    if (at === undefined) throw new RagError("efSearch nicht setzbar: unbekanntes FAISS-Format des HNSW-Index. / Cannot set efSearch: unknown FAISS HNSW layout.");
+    if (at === undefined) throw new RagError("efSearch nicht setzbar: unbekanntes FAISS-Format des HNSW-Index.");
     buf.writeInt32LE(ef, at);
     this.index = faiss.Index.fromBuffer(buf);
     this.ef = ef;

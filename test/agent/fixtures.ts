@@ -1,6 +1,7 @@
 // In-process travel-like tools for the agent tests (schemas shaped like the travel server's).
 import type { ToolInfo } from "../../lib/mcp/types.js";
-import { delay, InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/agent/in-memory-tools.js";
+import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/agent/in-memory-tools.js";
+import { delay } from "../../lib/util.js";
 
 export const CITIES: Record<string, { lat: number; lon: number }> = {
   Barcelona: { lat: 41.3874, lon: 2.1686 },

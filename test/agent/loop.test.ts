@@ -5,6 +5,7 @@ import { FALLBACK_ANSWER, NUDGE_MESSAGE } from "../../lib/agent/prompts.js";
 import { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "../../lib/agent/scripted-planner.js";
 import { ToolReportedError } from "../../lib/agent/in-memory-tools.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
+import { ContextOverflowError } from "../../lib/llm/errors.js";
 import { createTravelFake, geocodeHandler, geoWeatherPlan, latch, TODAY, weatherHandler, type TravelFakeOptions } from "./fixtures.js";
 
 const QUESTION = `Wie ist heute (${TODAY}) das Wetter in Barcelona?`;
@@ -169,6 +170,19 @@ describe("runAgent", () => {
     assert.equal(result.status, "answered");
     assert.equal(tools.calls.filter((c) => c.name === "geocode").length, 3);
     assert.equal(of(events, "tool_result").find((e) => e.toolId === "geo_barcelona")?.attempts, 3);
+  });
+
+  test("a call is sent at most 1 + N times (N = retry.retries), then reported", async () => {
+    for (const retries of [0, 1, 3]) {
+      const { result, tools, events } = await run([geoWeatherPlan(), FINAL], {
+        retry: { retries, baseDelayMs: 1, maxDelayMs: 2 },
+        fake: { handlers: { geocode: () => { throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }); } } },
+      });
+      assert.equal(result.status, "answered");
+      const sends = tools.calls.filter((c) => c.name === "geocode").length;
+      assert.equal(sends, 1 + retries);
+      assert.equal(of(events, "tool_error").find((e) => e.toolId === "geo_barcelona")?.attempts, 1 + retries);
+    }
   });
 
   test("per-tool timeout: the call is aborted and reported", async () => {
@@ -360,11 +374,11 @@ describe("runAgent", () => {
   });
 
   test("backend failures that another round cannot fix end the run with llm_error", async () => {
-    const overflow = Object.assign(new Error("Prompt zu lang"), { name: "ContextOverflowError" });
+    const overflow = new ContextOverflowError(9000, 500, 8192);
     const fatal = await run([scriptedFailure(overflow), FINAL]);
     assert.equal(fatal.result.status, "llm_error");
     assert.equal(fatal.result.iterations, 1);
-    assert.match(fatal.result.error ?? "", /ContextOverflowError: Prompt zu lang/);
+    assert.match(fatal.result.error ?? "", /ContextOverflowError: Der Prompt ist zu lang/);
     assert.match(fatal.result.final, /Sprachmodell/);
 
     const flaky = await run([scriptedFailure(new Error("eins")), scriptedFailure(new Error("zwei")), FINAL]);

@@ -1,13 +1,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { collectRefs, describeValue, RefError, resolveRefs } from "../../lib/agent/refs.js";
+import { collectRefs, RefError, resolveRefs } from "../../lib/agent/refs.js";
+import { describeValue } from "../../lib/agent/describe-value.js";
 
-const results = new Map<string, unknown>([
-  ["geo_bcn", { lat: 41.39, lon: 2.17, names: ["Barcelona", "Barna"], meta: { source: "offline" } }],
-  ["parks", { parks: [{ name: "Parc Güell", distance_km: 1.2 }, { name: "Ciutadella", distance_km: 0.4 }] }],
-  ["plain", 42],
-]);
+const results: Record<string, unknown> = {
+  geo_bcn: { lat: 41.39, lon: 2.17, names: ["Barcelona", "Barna"], meta: { source: "offline" } },
+  parks: { parks: [{ name: "Parc Güell", distance_km: 1.2 }, { name: "Ciutadella", distance_km: 0.4 }] },
+  plain: 42,
+};
 const user = { raw: "Wie ist das Wetter in Barcelona?", destination: "Barcelona", dates: ["2026-01-29"] };
 
 function refError(fn: () => unknown): RefError {
@@ -46,7 +47,7 @@ describe("resolveRefs", () => {
   test("a bare {$ref: id} is replaced by the whole result; nested objects and arrays are walked", () => {
     const args = { all: { $ref: "geo_bcn" }, nested: { points: [{ $ref: "geo_bcn.lat" }, ["$ref:plain"]], keep: [1, "x", null] } };
     assert.deepEqual(resolveRefs(args, results, user), {
-      all: results.get("geo_bcn"),
+      all: results.geo_bcn,
       nested: { points: [41.39, [42]], keep: [1, "x", null] },
     });
   });
@@ -210,7 +211,7 @@ describe("resolveRefs properties", () => {
       fc.property(jsonWithRefs, fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 3 })), fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 2 })), (value, store, userCtx) => {
         try {
           assertPlainJsonData(resolveRefs(value, store, userCtx));
-          assertPlainJsonData(resolveRefs(value, new Map(Object.entries(store)), userCtx));
+          assertPlainJsonData(resolveRefs(value, store, userCtx));
         } catch (error) {
           if (error instanceof assert.AssertionError) throw error;
           assert.ok(error instanceof RefError, String(error));
@@ -227,7 +228,7 @@ describe("resolveRefs properties", () => {
       fc.property(
         fc.jsonValue({ maxDepth: 4 }).filter((v) => !containsRef(v)),
         (value) => {
-          assert.deepEqual(resolveRefs(value, new Map(), {}), value);
+          assert.deepEqual(resolveRefs(value, {}, {}), value);
         },
       ),
       { numRuns: 300 },

@@ -60,7 +60,7 @@ describe("validatePlan", () => {
 
   test("an id that already ran with other arguments", () => {
     const executed = new Map<string, ExecutedTool>([["g", { id: "g", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
-    const results = new Map([["g", { lat: 41.9, lon: 12.5 }]]);
+    const results = { g: { lat: 41.9, lon: 12.5 } };
     assert.deepEqual(kinds(plan({ steps: [step(geo("g", "Berlin"))], final: null }), { executed, toolResults: results }), ["executed_id_changed"]);
     // Unchanged (key order does not matter) is fine and not checked again.
     assert.deepEqual(kinds(plan({ steps: [step(geo("g", "Rom")), step(weather("w", "g"))], final: null }), { executed, toolResults: results }), []);
@@ -108,7 +108,7 @@ describe("validatePlan", () => {
     const problems = validatePlan(
       plan({ steps: [step(call("p", "get_parks", { lat: { $ref: "g.latitude" }, lon: { $ref: "g.lon" }, radius_km: { $ref: "user.radius" } }))], final: null }),
       TRAVEL_TOOLS,
-      { executed, toolResults: new Map([["g", { lat: 41.9, lon: 12.5 }]]), userCtx: { raw: "Frage" } },
+      { executed, toolResults: { g: { lat: 41.9, lon: 12.5 } }, userCtx: { raw: "Frage" } },
     );
     assert.deepEqual(problems.map((p) => p.kind), ["ref_unresolvable", "ref_unresolvable"]);
     assert.match(problems[0]!.message, /"latitude"/);
@@ -117,7 +117,7 @@ describe("validatePlan", () => {
 
   test("arguments that do not match the input schema after resolution", () => {
     const executed = new Map<string, ExecutedTool>([["g", { id: "g", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
-    const toolResults = new Map([["g", { lat: "nördlich", lon: 12.5, display_name: "Rom" }]]);
+    const toolResults = { g: { lat: "nördlich", lon: 12.5, display_name: "Rom" } };
     const problems = validatePlan(
       plan({ steps: [step(call("w", "get_weather", { lat: { $ref: "g.lat" }, lon: { $ref: "g.lon" }, start_date: "2026-01-29", wind: true }))], final: null }),
       TRAVEL_TOOLS,

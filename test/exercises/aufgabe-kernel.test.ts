@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { after, before, test } from "node:test";
 import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
 import { testEnvironment } from "../../scripts/test-env.js";
-import { EXERCISE_CHECKS } from "../../lib/exercises/index.js";
+import { EXERCISE_CHECKS } from "../../lib/exercises/tasks.js";
 import { CHECK_CALL, markerOf, notebookPairs, root } from "./notebook-cells.js";
 
 interface Output {

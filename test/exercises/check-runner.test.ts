@@ -2,22 +2,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
-import {
-  CheckFailedError,
-  checkCoordinatesFromHistory,
-  checkHitAtK,
-  checkMissingArguments,
-  checkReadyCalls,
-  checkResolveRefs,
-  checkSmallestK,
-  defineCheck,
-  runChecks,
-  sameData,
-  showValue,
-  type AnyFunction,
-  type CheckFunction,
-  type CheckSet,
-} from "../../lib/exercises/index.js";
+import { CheckFailedError, checkCoordinatesFromHistory, checkHitAtK, checkMissingArguments, checkReadyCalls, checkResolveRefs, checkSmallestK } from "../../lib/exercises/index.js";
+import { defineCheck, runChecks, sameData, type AnyFunction, type CheckFunction, type CheckSet } from "../../lib/exercises/check-runner.js";
+import { showValue } from "../../lib/exercises/show.js";
 
 type Add = (a: number, b: number) => number | Promise<number>;
 

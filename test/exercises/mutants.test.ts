@@ -3,26 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChatMessage } from "../../lib/llm/types.js";
-import {
-  checkBuildMessages,
-  checkChunkSentences,
-  checkCoordinatesFromHistory,
-  checkHitAtK,
-  checkIsRefusal,
-  checkMissingArguments,
-  checkParseToolCall,
-  checkReadyCalls,
-  checkReferencedIds,
-  checkRefusalPrompt,
-  checkResolveRefs,
-  checkSmallestK,
-  checkTrimHistory,
-  type AnyFunction,
-  type CheckFunction,
-  type HistoryEntry,
-  type PlannedCall,
-  type RetrievalResult,
-} from "../../lib/exercises/index.js";
+import { checkBuildMessages, checkChunkSentences, checkCoordinatesFromHistory, checkHitAtK, checkIsRefusal, checkMissingArguments, checkParseToolCall, checkReadyCalls, checkReferencedIds, checkRefusalPrompt, checkResolveRefs, checkSmallestK, checkTrimHistory, type HistoryEntry, type PlannedCall, type RetrievalResult } from "../../lib/exercises/index.js";
+import { type AnyFunction, type CheckFunction } from "../../lib/exercises/check-runner.js";
 
 async function failsOn<F extends AnyFunction>(check: CheckFunction<F>, fn: F, caseName: RegExp): Promise<void> {
   const report = await check(fn, { log: () => {} });

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../lib/config.js";
-import type { WorkshopPart } from "../../lib/exercises/index.js";
+import type { WorkshopPart } from "../../lib/exercises/tasks.js";
 
 export const root = findProjectRoot();
 export const notebooksDir = join(root, "notebooks");

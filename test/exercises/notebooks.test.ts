@@ -4,7 +4,8 @@
 // filled in" is exactly loesung-N, which CI executes under tslab (`npx tsx scripts/run-notebooks.ts loesung`).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { EXERCISE_CHECKS, type CheckReport } from "../../lib/exercises/index.js";
+import { type CheckReport } from "../../lib/exercises/index.js";
+import { EXERCISE_CHECKS } from "../../lib/exercises/tasks.js";
 import { checkCalls, loadMarkedFunctions, markerOf, notebookPairs, type Notebook } from "./notebook-cells.js";
 
 const pairs = notebookPairs();

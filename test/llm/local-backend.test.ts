@@ -217,7 +217,7 @@ test("a corrupt model file is a ModelLoadError", async () => {
 });
 
 test("formats in schemas are validated (a date must be a date)", async () => {
-  const { schemaProblems } = await import("../../lib/llm/index.js");
+  const { schemaProblems } = await import("../../lib/llm/json-validation.js");
   const schema = { type: "object", properties: { datum: { type: "string", format: "date" } }, required: ["datum"] };
   assert.deepEqual(schemaProblems(schema, { datum: "2026-05-01" }), []);
   assert.equal(schemaProblems(schema, { datum: "morgen" }).length, 1);

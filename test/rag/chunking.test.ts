@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { chunkDocuments, chunkText, RagInputError, splitSentencesWithOffsets, type Chunk } from "../../lib/rag/index.js";
+import { chunkDocuments, chunkText, RagInputError, type Chunk } from "../../lib/rag/index.js";
+import { splitSentencesWithOffsets } from "../../lib/rag/sentences.js";
 
 test("a paragraph that fits is one chunk; a longer one is packed sentence by sentence with overlap", () => {
   const short = "Kurzer Absatz. Noch ein Satz.";

@@ -2,21 +2,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import {
-  Bm25Index,
-  bm25Tokenize,
-  chunkDocuments,
-  firstHitRank,
-  formatMetricsTable,
-  IndexStoreError,
-  isHit,
-  loadCorpus,
-  loadQaSet,
-  locatePassages,
-  RagFileNotFoundError,
-  RagInputError,
-  retrievalMetrics,
-} from "../../lib/rag/index.js";
+import { Bm25Index, chunkDocuments, firstHitRank, formatMetricsTable, IndexStoreError, loadCorpus, loadQaSet, locatePassages, RagFileNotFoundError, RagInputError, retrievalMetrics } from "../../lib/rag/index.js";
+import { tokenize as bm25Tokenize } from "../../lib/rag/bm25.js";
+import { isHit } from "../../lib/rag/evaluation.js";
 import { FIXTURE_CORPUS, FIXTURES } from "./helpers.js";
 
 test("BM25 ranks the text that shares the rare query terms first", () => {

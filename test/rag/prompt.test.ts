@@ -1,7 +1,8 @@
 // RAG prompt: context separate from the user's words, delimited, marked as data.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildRagMessages, CONTEXT_END, CONTEXT_START, RagInputError, TRAVEL_PLANNER_PERSONA } from "../../lib/rag/index.js";
+import { buildRagMessages, RagInputError, TRAVEL_PLANNER_PERSONA } from "../../lib/rag/index.js";
+import { CONTEXT_END, CONTEXT_START } from "../../lib/rag/prompt.js";
 
 test("persona + rules, then the delimited context, then only the user's question", () => {
   const context = "Der Nebelfuchs wiegt ca. 3,5 kg.\n\n---\n\nDer Uferweg ist 12 km lang.";

@@ -1,7 +1,8 @@
 // German sentence splitting: abbreviations, dates and decimals stay inside sentences; real ends split.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { splitSentences, splitSentencesWithOffsets } from "../../lib/rag/index.js";
+import { splitSentences } from "../../lib/rag/index.js";
+import { splitSentencesWithOffsets } from "../../lib/rag/sentences.js";
 
 const cases: Array<[string, string[]]> = [
   ["Das Tier lebt z. B. in Parks. Es ist scheu.", ["Das Tier lebt z. B. in Parks.", "Es ist scheu."]],
