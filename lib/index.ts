@@ -201,3 +201,27 @@ export {
   type UnsupportedArgument,
   type UserContext,
 } from "./agent/index.js";
+
+// Teil 1/4 — arithmetic hook and native function calling (model's own tool-call format)
+export {
+  checkArithmetic,
+  createToolCaller,
+  describeArithmetic,
+  NativeToolsUnsupportedError,
+  numbersInText,
+  type ArithmeticVerdict,
+  type NativeFunction,
+  type ToolCallingLlm,
+} from "./llm/index.js";
+export {
+  halfAgentRow,
+  nativeRow,
+  refPlanRow,
+  runHalfAgentOnce,
+  runNativeToolChat,
+  ScriptedToolCaller,
+  styleTableMarkdown,
+  type NativeCallRecord,
+  type NativeToolChatResult,
+  type StyleRow,
+} from "./agent/index.js";

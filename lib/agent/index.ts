@@ -57,3 +57,22 @@ export {
 // Stand-ins for demos without a model or a server
 export { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
 export { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "./in-memory-tools.js";
+export {
+  runNativeToolChat,
+  toNativeFunctions,
+  type NativeCallRecord,
+  type NativeRunStatus,
+  type NativeToolChatOptions,
+  type NativeToolChatResult,
+} from "./native-tools.js";
+export { ScriptedToolCaller, type ScriptedToolRequest, type ScriptedToolRound } from "./scripted-tool-caller.js";
+export {
+  halfAgentRow,
+  nativeRow,
+  refPlanRow,
+  runHalfAgentOnce,
+  styleTableMarkdown,
+  type HalfAgentRun,
+  type StyleRow,
+  type ToolCallingStyle,
+} from "./style-comparison.js";

@@ -9,6 +9,7 @@ import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
+import { createLocalToolCaller, type LocalToolCaller } from "./local-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
@@ -38,6 +39,8 @@ export interface LocalLlm extends Llm {
   countPromptTokens(messages: ChatMessage[]): number;
   /** Forget the KV cache (the next call evaluates the whole prompt again). */
   resetCache(): Promise<void>;
+  /** Native function calling (Llama 3.1 format) on the same context sequence and call queue. */
+  createToolCaller(options?: { today?: Date }): Promise<LocalToolCaller>;
 }
 
 const GPU_NAMES: Record<string, string> = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal", cpu: "CPU" };
@@ -226,6 +229,9 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     },
     resetCache(): Promise<void> {
       return queue.run(() => sequence.clearHistory());
+    },
+    createToolCaller(options = {}): Promise<LocalToolCaller> {
+      return createLocalToolCaller(sequence, { ...options, queue });
     },
     async dispose(): Promise<void> {
       chat.dispose({ disposeSequence: true });

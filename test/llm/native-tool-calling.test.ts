@@ -2,10 +2,11 @@
 // fake server, and node-llama-cpp's own function calling (Llama 3.1 format) on the tiny GGUF.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Llama, LlamaContext, LlamaModel } from "node-llama-cpp";
 import { tinyModelPaths } from "../../lib/config.js";
 import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
-import { createLocalToolCaller, type LocalToolCaller } from "../../lib/llm/local-tool-calling.js";
+import type { LocalToolCaller } from "../../lib/llm/local-tool-calling.js";
+import { loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
+import { createToolCaller } from "../../lib/llm/tool-caller.js";
 import { runNativeToolChat, toNativeFunctions } from "../../lib/agent/native-tools.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
@@ -60,22 +61,30 @@ describe("OpenAI-compatible tools parameter", () => {
 });
 
 describe("node-llama-cpp function calling on the tiny GGUF", () => {
-  let llama: Llama;
-  let model: LlamaModel;
-  let context: LlamaContext;
+  let llm: LocalLlm;
   let caller: LocalToolCaller;
   before(async () => {
-    const { getLlama } = await import("node-llama-cpp");
-    llama = await getLlama({ gpu: false, build: "never", maxThreads: 1 });
-    model = await llama.loadModel({ modelPath: tinyModelPaths().gguf });
-    context = await model.createContext({ contextSize: 2048, threads: 1 });
-    caller = await createLocalToolCaller(context.getSequence());
+    llm = await loadLocalLlm({ modelPath: tinyModelPaths().gguf, gpu: "cpu", threads: 1, contextSize: 16384 });
+    caller = await llm.createToolCaller();
   });
   after(async () => {
     caller?.dispose();
-    await context?.dispose();
-    await model?.dispose();
-    await llama?.dispose();
+    await llm?.dispose();
+  });
+
+  test("createToolCaller picks the backend's native format; plain chat still works on the shared sequence", async () => {
+    const picked = await createToolCaller(llm);
+    assert.equal(picked.toolCallFormat, "Llama 3.1");
+    const fake = await startFakeOpenAiServer([{ kind: "text", text: "x" }]);
+    try {
+      const remote = await createToolCaller(await loadOpenAiLlm({ baseUrl: fake.baseUrl }));
+      assert.equal(remote.toolCallFormat, "OpenAI tools");
+    } finally {
+      await fake.close();
+    }
+    await runNativeToolChat({ llm: picked, tools: createTravelFake(), question: "Hallo?", generation: { maxTokens: 16, seed: 1 } });
+    const reply = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 16, seed: 1 });
+    assert.ok(reply.text.length > 0);
   });
 
   test("the Llama 3.1 prompt documents the functions and renders earlier calls with results", () => {
