@@ -1,38 +1,50 @@
 // Self-checks for the domain transfer: the retrieval step on a second short text (Aufgabe 2), and
 // arithmetic against the math server – one tool call by hand (Aufgabe 3) and a $ref plan (Aufgabe 4).
 // The math checks compare numbers with exact results (decimal.js), never wording.
-import { join } from "node:path";
 import { Decimal } from "decimal.js";
-import { loadConfig } from "../config.js";
-import { loadCorpus } from "../rag/corpus.js";
-import { openRagStore, type OpenRagStoreOptions, type RagStore } from "../rag/store.js";
+import type { RagContext, RagStore } from "../rag/store.js";
 import type { ToolClient } from "../mcp/types.js";
 import { runAgent } from "../agent/loop.js";
 import { ScriptedLlm } from "../agent/scripted-planner.js";
 import type { PlanStep } from "../agent/plan.js";
-import { defineCheck, type CheckFunction } from "./check-runner.js";
+import { defineCheck } from "./check-runner.js";
+import { mathClientForChecks, uebungStoreForChecks } from "./transfer-resources.js";
 import { showValue } from "./show.js";
 
 // ---------------------------------------------------------------------------------------------
 // Aufgabe 2: the retrieval step on the second text
 
-export type RetrieveContextFn = (store: RagStore, question: string, k: number) => string | Promise<string>;
-
-/** The second short text (data/uebung) as its own small store, cached like Teil 2's. */
-export function openUebungStore(options: Pick<OpenRagStoreOptions, "cacheDir" | "onStatus" | "embedder"> = {}): Promise<RagStore> {
-  const documents = loadCorpus(join(loadConfig().root, "data", "uebung"));
-  return openRagStore({ ...options, documents, name: "uebung-2", chunking: { maxChars: 300 } });
+/** The two steps lib's store offers: embed a text, search the index with a vector (best first). */
+export interface RetrievalParts {
+  embed(text: string): Promise<Float32Array>;
+  search(vector: ArrayLike<number>, k: number): Promise<{ text: string; score: number }[]>;
 }
+
+export type RetrieveContextFn = (question: string, k: number, index: RetrievalParts) => string | Promise<string>;
+
+/** The retrieval parts of `store` (what the notebook passes to retrieveContext). */
+export function retrievalParts(store: RagStore): RetrievalParts {
+  return { embed: (text) => store.embedder.embedOne(text), search: async (vector, k) => store.searchVector(vector, k) };
+}
+
+/** Opens the store only when the participant's function first uses it. */
+const lazyParts: RetrievalParts = {
+  embed: async (text) => retrievalParts(await uebungStoreForChecks()).embed(text),
+  search: async (vector, k) => retrievalParts(await uebungStoreForChecks()).search(vector, k),
+};
 
 export const UEBUNG_QUESTIONS = [
   "Wie viele Ziffernräder hat die Zahlenmühle?",
   "Was passierte beim Hochwasser 1927?",
   "Was kostet der Eintritt ins Rechenhaus?",
+  "Wer hat die Zahlenmühle gebaut?",
 ] as const;
 
-function retrievalProblem(actual: unknown, expected: string, chunks: readonly string[]): string | undefined {
+function retrievalProblem(actual: unknown, expected: RagContext | undefined): string | undefined {
+  if (!expected) return "Die Vergleichssuche lief nicht.";
   if (typeof actual !== "string") return "Erwartet wird ein Text: die Chunks der Treffer, verbunden mit CONTEXT_SEPARATOR.";
-  if (actual === expected) return undefined;
+  if (actual === expected.context) return undefined;
+  const chunks = expected.chunks.map((c) => c.text);
   const found = chunks.filter((c) => actual.includes(c)).length;
   if (found < chunks.length) return `Von den ${chunks.length} erwarteten Chunks stehen ${found} im Text – stimmen Suche und k?`;
   const order = chunks.map((c) => actual.indexOf(c));
@@ -40,22 +52,31 @@ function retrievalProblem(actual: unknown, expected: string, chunks: readonly st
   return "Die Chunks stimmen, aber nicht die Verbindung: zwischen zwei Chunks steht genau CONTEXT_SEPARATOR, sonst nichts.";
 }
 
-/** Check set for `retrieveContext`, with the expected results computed by lib on `store`. */
-export async function retrieveContextCheck(store: RagStore): Promise<CheckFunction<RetrieveContextFn>> {
-  const cases = [];
-  for (const [question, k] of [[UEBUNG_QUESTIONS[0], 1], [UEBUNG_QUESTIONS[1], 2], [UEBUNG_QUESTIONS[2], 3]] as const) {
-    const expected = await store.getRagContext(question, k);
-    const chunks = expected.chunks.map((c) => c.text);
-    cases.push({
-      name: `„${question}“ mit k = ${k}: ${k === 1 ? "derselbe Chunk" : `dieselben ${k} Chunks`} wie lib, bester zuerst`,
-      args: [store, question, k] as [RagStore, string, number],
-      input: `retrieveContext(store, ${showValue(question)}, ${k})`,
-      expectation: `${k === 1 ? "ein Chunk" : `${k} Chunks`} ab „${(chunks[0] ?? "").slice(0, 40)}…“`,
-      verify: (actual: unknown) => retrievalProblem(actual, expected.context, chunks),
-    });
-  }
-  return defineCheck<RetrieveContextFn>({ functionName: "retrieveContext", title: "Abruf: Frage einbetten → suchen → Top-k verbinden", cases });
+function retrievalCase(question: string, k: number) {
+  let expected: RagContext | undefined;
+  return {
+    name: `„${question}“ mit k = ${k}: ${k === 1 ? "derselbe Chunk" : `dieselben ${k} Chunks`} wie lib, bester zuerst`,
+    input: `retrieveContext(${showValue(question)}, ${k}, index)`,
+    call: async (fn: RetrieveContextFn) => {
+      const actual = await fn(question, k, lazyParts);
+      expected = await (await uebungStoreForChecks()).getRagContext(question, k);
+      return actual;
+    },
+    expectation: `${k === 1 ? "ein Chunk" : `${k} Chunks`} wie getRagContext, verbunden mit CONTEXT_SEPARATOR`,
+    verify: (actual: unknown) => retrievalProblem(actual, expected),
+  };
 }
+
+export const checkRetrieveContext = defineCheck<RetrieveContextFn>({
+  functionName: "retrieveContext",
+  title: "Abruf: Frage einbetten → suchen → Top-k verbinden",
+  cases: [
+    retrievalCase(UEBUNG_QUESTIONS[0], 1),
+    retrievalCase(UEBUNG_QUESTIONS[1], 2),
+    retrievalCase(UEBUNG_QUESTIONS[2], 3),
+    retrievalCase(UEBUNG_QUESTIONS[3], 2),
+  ],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Aufgabe 3: one arithmetic tool call by hand
@@ -81,20 +102,27 @@ function numberProblem(actual: unknown, expected: string): string | undefined {
   return `Die Zahl stimmt nicht: erwartet ${expected}.`;
 }
 
-function mathCase(name: string, call: MathCall, expected: string, client: () => ToolClient) {
+/** Starts the math server only when the participant's function first calls it. */
+const lazyMath: ToolClient = {
+  listTools: async () => (await mathClientForChecks()).listTools(),
+  callTool: async (name, args, options) => (await mathClientForChecks()).callTool(name, args, options),
+  close: async () => {},
+};
+
+function mathCase(name: string, call: MathCall, expected: string) {
   return {
     name,
-    args: () => [call, client()] as [MathCall, ToolClient],
+    args: () => [call, lazyMath] as [MathCall, ToolClient],
     input: `rechneAufruf(${showValue(call)}, client)`,
     expectation: expected,
     verify: (actual: unknown) => numberProblem(actual, expected),
   };
 }
 
-function errorCase(name: string, call: MathCall, client: () => ToolClient) {
+function errorCase(name: string, call: MathCall) {
   return {
     name,
-    args: () => [call, client()] as [MathCall, ToolClient],
+    args: () => [call, lazyMath] as [MathCall, ToolClient],
     input: `rechneAufruf(${showValue(call)}, client)`,
     expectation: "ein Text, der mit „Fehler:“ beginnt (kein throw)",
     verify: (actual: unknown) =>
@@ -104,27 +132,23 @@ function errorCase(name: string, call: MathCall, client: () => ToolClient) {
   };
 }
 
-/** Check set for `rechneAufruf`, run against the math server behind `client`. */
-export function rechneAufrufCheck(client: ToolClient): CheckFunction<RechneAufrufFn> {
-  const get = () => client;
-  return defineCheck<RechneAufrufFn>({
-    functionName: "rechneAufruf",
-    title: "Ein Rechen-Aufruf von Hand",
-    cases: [
-      mathCase("58952 × 21448 exakt", { tool: "multiplikation", arguments: { a: 58952, b: 21448 } }, "1264402496", get),
-      mathCase("0,1 + 0,2 ohne Rundungsfehler", { tool: "addition", arguments: { a: 0.1, b: 0.2 } }, "0.3", get),
-      mathCase(
-        "Ganze Zahlen über 2^53 als Text: alle Ziffern",
-        { tool: "multiplikation", arguments: { a: "9007199254740993", b: "1000" } },
-        digits("9007199254740993000"),
-        get,
-      ),
-      mathCase("Division, die aufgeht", { tool: "division", arguments: { a: 1264402496, b: 21448 } }, "58952", get),
-      errorCase("Division durch 0 → Fehlermeldung des Servers", { tool: "division", arguments: { a: 1, b: 0 } }, get),
-      errorCase("Unbekanntes Werkzeug → Fehlermeldung", { tool: "wurzel", arguments: { a: 2 } }, get),
-    ],
-  });
-}
+/** Check set for `rechneAufruf`, run against the math server. */
+export const checkRechneAufruf = defineCheck<RechneAufrufFn>({
+  functionName: "rechneAufruf",
+  title: "Ein Rechen-Aufruf von Hand",
+  cases: [
+    mathCase("58952 × 21448 exakt", { tool: "multiplikation", arguments: { a: 58952, b: 21448 } }, "1264402496"),
+    mathCase("0,1 + 0,2 ohne Rundungsfehler", { tool: "addition", arguments: { a: 0.1, b: 0.2 } }, "0.3"),
+    mathCase(
+      "Ganze Zahlen über 2^53 als Text: alle Ziffern",
+      { tool: "multiplikation", arguments: { a: "9007199254740993", b: "1000" } },
+      digits("9007199254740993000"),
+    ),
+    mathCase("Division, die aufgeht", { tool: "division", arguments: { a: 1264402496, b: 21448 } }, "58952"),
+    errorCase("Division durch 0 → Fehlermeldung des Servers", { tool: "division", arguments: { a: 1, b: 0 } }),
+    errorCase("Unbekanntes Werkzeug → Fehlermeldung", { tool: "wurzel", arguments: { a: 2 } }),
+  ],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Aufgabe 4: a $ref plan for a distance in two legs (v1·t1 + v2·t2)
@@ -154,7 +178,7 @@ function resultText(value: unknown): string | undefined {
   return undefined;
 }
 
-function planCase(v1: number, t1: number, v2: number, t2: number, client: () => ToolClient) {
+function planCase(v1: number, t1: number, v2: number, t2: number) {
   const expected = new Decimal(v1).times(t1).plus(new Decimal(v2).times(t2)).toFixed();
   return {
     name: `${v1} km/h · ${t1} h + ${v2} km/h · ${t2} h = ${expected} km`,
@@ -162,7 +186,7 @@ function planCase(v1: number, t1: number, v2: number, t2: number, client: () => 
       const steps = await fn(v1, t1, v2, t2);
       const problem = planProblem(steps);
       if (problem) return { problem };
-      const results = await runMathPlan(steps, client());
+      const results = await runMathPlan(steps, await mathClientForChecks());
       const sum = steps.slice(1).flatMap((s) => s.tools).find((t) => t.name === "addition");
       return { summe: sum ? resultText(results[sum.id]) : undefined };
     },
@@ -178,11 +202,8 @@ function planCase(v1: number, t1: number, v2: number, t2: number, client: () => 
 }
 
 /** Check set for `streckenPlan`: the plan runs against the math server; the sum must be exact. */
-export function streckenPlanCheck(client: ToolClient): CheckFunction<StreckenPlanFn> {
-  const get = () => client;
-  return defineCheck<StreckenPlanFn>({
-    functionName: "streckenPlan",
-    title: "Ein $ref-Plan für den Rechen-Server",
-    cases: [planCase(87.5, 3, 112.25, 2, get), planCase(58952, 21448, 1, 1, get), planCase(0.1, 3, 0.2, 3, get)],
-  });
-}
+export const checkStreckenPlan = defineCheck<StreckenPlanFn>({
+  functionName: "streckenPlan",
+  title: "Ein $ref-Plan für den Rechen-Server",
+  cases: [planCase(87.5, 3, 112.25, 2), planCase(58952, 21448, 1, 1), planCase(0.1, 3, 0.2, 3), planCase(120, 0.75, 80, 1.25)],
+});
