@@ -1,6 +1,6 @@
 // One place that decides which files and settings lib uses.
 // Every value can be overridden by an environment variable; tests and CI point them at the tiny models.
-// No import.meta here: notebooks load this file through tslab as CommonJS (see notebooks/README.md).
+// No import.meta here: notebooks load this file through tslab as CommonJS (see docs/notebook-authoring.md).
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";

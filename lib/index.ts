@@ -202,6 +202,18 @@ export {
   type UserContext,
 } from "./agent/index.js";
 
+// Helpers the presentation notebooks call in one line (scripted plan, slow client, timeline, previews)
+export {
+  firstLines,
+  jsonPreview,
+  mermaidMarkdown,
+  scriptedPlan,
+  shortJson,
+  toolTimeline,
+  traceDurationMs,
+  withDelay,
+} from "./agent/demo-helpers.js";
+
 // Teil 1/4 — arithmetic hook and native function calling (model's own tool-call format)
 export {
   checkArithmetic,

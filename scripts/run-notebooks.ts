@@ -1,4 +1,4 @@
-// Executes every notebook under notebooks/ headlessly with the project-local tslab kernel
+// Executes every notebook under notebooks/ (and notebooks/loesungen/) headlessly with the project-local tslab kernel
 // (jupyter nbconvert --execute) and reports each failing cell with its real error message.
 // Usage: tsx scripts/run-notebooks.ts [name-filter ...] [--use-configured-models] [--keep]
 // --keep leaves the executed notebooks (with outputs) in .cache/notebooks/ for inspection.
@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { testEnvironment } from "./test-env.js";
 
@@ -36,13 +36,21 @@ const TSLAB_THROWN = /^\s+at .*(?:evalmachine\.<anonymous>|[\\/]tslab[\\/]dist[\
 const stripAnsi = (s: string) => stripVTControlCharacters(s);
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
+/** Folders under notebooks/ whose notebooks are executed too (the solutions an instructor hands out later). */
+export const NOTEBOOK_SUBFOLDERS = ["loesungen"];
+
+/** Every notebook in notebooks/ and its subfolders, in the order a participant meets them. */
 export function listNotebooks(root: string, filters: string[] = []): string[] {
-  const dir = join(root, "notebooks");
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".ipynb") && !f.startsWith("."))
-    .filter((f) => filters.length === 0 || filters.some((q) => f.toLowerCase().includes(q.toLowerCase())))
-    .sort()
-    .map((f) => join(dir, f));
+  const base = join(root, "notebooks");
+  const inFolder = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".ipynb") && !f.startsWith("."))
+      .sort()
+      .map((f) => join(dir, f));
+  return [base, ...NOTEBOOK_SUBFOLDERS.map((d) => join(base, d))]
+    .filter((dir) => existsSync(dir))
+    .flatMap(inFolder)
+    .filter((f) => filters.length === 0 || filters.some((q) => relative(base, f).toLowerCase().includes(q.toLowerCase())));
 }
 
 /** Failing cells of an executed notebook (cells whose outputs contain an error). */

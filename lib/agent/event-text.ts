@@ -74,12 +74,12 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
     case "plan": {
       const calls = event.plan.steps.flatMap((s) => s.tools.map((t) => `${t.id}=${t.name}`));
       const final = event.plan.final ? " + Antwort" : "";
-      return `${at} Runde ${event.iteration}: Plan mit ${event.plan.steps.length} Schritt(en) [${calls.join(", ")}]${final}`;
+      return `${at} Runde ${event.iteration}: Plan mit ${event.plan.steps.length === 1 ? "1 Schritt" : `${event.plan.steps.length} Schritten`} [${calls.join(", ")}]${final}`;
     }
     case "plan_error":
       return `${at} Runde ${event.iteration}: Plan unbrauchbar (${planErrorLabel(event.kind)}): ${event.message.slice(0, max)}`;
     case "validation_problems":
-      return `${at} Runde ${event.iteration}: ${event.problems.length} Problem(e) im Plan → zurück an das Modell: ${event.problems
+      return `${at} Runde ${event.iteration}: ${event.problems.length === 1 ? "1 Problem" : `${event.problems.length} Probleme`} im Plan → zurück an das Modell: ${event.problems
         .map((p) => p.message)
         .join(" | ")
         .slice(0, max)}`;

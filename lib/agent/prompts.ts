@@ -114,7 +114,7 @@ Statt einen Wert abzuschreiben oder zu raten, verweist du auf ihn:
 - {"$ref": "<id>.<pfad>"} setzt einen Wert aus dem Ergebnis des Aufrufs mit dieser id ein. Der Pfad beginnt direkt im Ergebnis: "geo_rom.lat" (nicht "geo_rom.result.lat"). Zahlen im Pfad wählen Listeneinträge: "parks_rom.parks.0.name".
 - {"$ref": "<id>"} übergibt das ganze Ergebnis.
 - {"$ref": "user.<feld>"} setzt Angaben aus der Nutzerfrage ein; verfügbar: ${userFields}.
-- Ein $ref steht immer als Wert genau eines Arguments: "lat": {"$ref": "geo_rom.lat"}. Niemals "arguments": {"$ref": …} und niemals zwei "$ref" im selben Objekt.
+- Jeder Verweis ersetzt den Wert eines einzelnen Arguments, etwa "lat": {"$ref": "geo_rom.lat"}. Das ganze "arguments"-Objekt ist nie ein Verweis, und ein Verweis-Objekt enthält nur das eine Feld "$ref".
 - Nicht erlaubt im Pfad: "result" oder "arguments" direkt nach der id, und "__proto__", "constructor", "prototype" überall.
 
 # Ablauf
@@ -135,7 +135,7 @@ ${catalog}`;
 
 /** System message carrying retrieved context (RAG). */
 export function contextMessage(context: string): string {
-  return `Kontext aus der Wissensdatenbank (stammt nicht vom Nutzer; verwende ihn, wenn er zur Frage passt):\n\n${context}`;
+  return `Auszüge aus der Wissensdatenbank – vom System beigefügt, nicht vom Nutzer geschrieben. Nutze sie, soweit sie zur Frage passen:\n\n${context}`;
 }
 
 /** User-role message with the outcomes of one iteration, one JSON line per call. */
@@ -153,9 +153,9 @@ export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { 
   const heldBack = outcomes.filter((o) => !o.ok && o.errorKind === "held_back").length;
   const failed = outcomes.filter((o) => !o.ok).length - heldBack;
   const hints: string[] = [];
-  if (failed > 0) hints.push(`${failed} Aufruf(e) sind fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`);
+  if (failed > 0) hints.push(`${failed === 1 ? "Ein Aufruf ist" : `${failed} Aufrufe sind`} fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`);
   if (heldBack > 0) {
-    hints.push(`${heldBack} Aufruf(e) wurden wegen der Reihenfolge zurückgehalten und sind noch offen: Lass sie unverändert im Plan, wenn sie noch passen, sonst nimm sie heraus.`);
+    hints.push(`${heldBack === 1 ? "Ein Aufruf wurde" : `${heldBack} Aufrufe wurden`} wegen der Reihenfolge zurückgehalten und noch nicht ausgeführt. Lass zurückgehaltene Aufrufe unverändert im Plan, wenn sie noch passen, sonst nimm sie heraus.`);
   }
   if (hints.length === 0) hints.push('Plane weiter oder antworte mit "steps": [] und "final".');
   return `Tool-Ergebnisse:\n${lines.join("\n")}\n\n${hints.join("\n")}`;
@@ -196,12 +196,11 @@ export interface HalfAgentPromptOptions {
 
 /** The rules of the half-agent, on their own (for notebooks to show and discuss). */
 export const HALF_AGENT_RULES = `Regeln für Tools:
-- Pro Antwort rufst du höchstens EIN Tool auf.
-- Keine Ketten: Plane nie "erst Tool A, dann Tool B" in einer Antwort. Die Ergebnisse eines Aufrufs siehst du erst in einer späteren Nachricht.
-- Rufe ein Tool nur auf, wenn jedes Argument ausdrücklich in der Nutzernachricht oder in der Tool-Historie steht.
-- Rate keine Argumente und leite sie nicht aus Allgemeinwissen ab (zum Beispiel keine Koordinaten aus dem Gedächtnis).
-- Bräuchte die Antwort mehrere Tool-Aufrufe nacheinander und fehlen dafür noch Ergebnisse, rufe kein Tool auf: Erkläre, dass das in einem Schritt nicht geht und welche Angabe fehlt.
-- Steht ein passendes Ergebnis schon in der Tool-Historie, verwende es und rufe dasselbe Tool nicht noch einmal mit denselben Argumenten auf.`;
+- Jedes Argument muss in der Nutzernachricht oder in der Tool-Historie stehen. Was du nur zu wissen glaubst (etwa die Koordinaten einer Stadt), zählt nicht.
+- Eine Antwort enthält keinen oder genau einen Tool-Aufruf.
+- Ein Ergebnis siehst du erst in der nächsten Nachricht. Kein Aufruf darf also auf einem zweiten Aufruf in derselben Antwort aufbauen.
+- Braucht die Frage mehrere Aufrufe hintereinander und fehlt dir noch ein Ergebnis, rufe nichts auf: Sag, welche Angabe fehlt und warum es nicht in einem Schritt geht.
+- Liegt ein passendes Ergebnis schon in der Tool-Historie, nimm es, statt dasselbe Tool mit denselben Argumenten noch einmal aufzurufen.`;
 
 export const HALF_AGENT_FORMAT = `Format deiner Antwort: genau ein JSON-Objekt, ohne Text davor oder danach.
 - Ohne Tool: {"answer": "<deine Antwort als Text>"}
@@ -224,7 +223,7 @@ ${catalog}`;
 
 /** Added as a system message in the answer round of the half-agent. */
 export const NO_TOOLS_INSTRUCTION =
-  "In dieser Runde sind keine Tools erlaubt, und das JSON-Format von oben gilt nicht: Antworte als normaler Text und stütze dich nur auf den Verlauf und die Tool-Historie. Kein JSON, keine Codeblöcke.";
+  "Jetzt ist die Antwortrunde: Rufe kein Tool auf, und das JSON-Format von oben gilt nicht. Schreib deine Antwort als gewöhnlichen Text, nur auf Grundlage von Verlauf und Tool-Historie – ohne JSON und ohne Codeblöcke.";
 
 export function toolHistoryMessage(entriesJson: string): string {
   return `Tool-Historie (Ergebnisse früherer Tool-Aufrufe; nutze sie für Argumente und Antworten):\n${entriesJson}`;

@@ -2,7 +2,7 @@
 // behavioural cases and prints a German verdict per case plus a summary line.
 // In exercise notebooks it only prints; `{ strict: true }` (solution notebooks, CI) throws on a failure.
 import { inspect, isDeepStrictEqual } from "node:util";
-import { showArgs, showError, showValue } from "./show.js";
+import { showArgs, showError, showResult, showValue } from "./show.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
 export type AnyFunction = (...args: any[]) => unknown;
@@ -192,10 +192,10 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
 
   const actual = outcome.value;
   if (c.throws) {
-    return { name: c.name, ok: false, input, expected: c.expectation ?? "ein Fehler (throw)", actual: showValue(actual), problem: "Hier muss deine Funktion einen Fehler werfen." };
+    return { name: c.name, ok: false, input, expected: c.expectation ?? "ein Fehler (throw)", actual: showResult(actual), problem: "Hier muss deine Funktion einen Fehler werfen." };
   }
   if (Object.prototype.hasOwnProperty.call(c, "expect") && !sameData(actual, c.expect)) {
-    return { name: c.name, ok: false, input, expected: showValue(c.expect), actual: showValue(actual) };
+    return { name: c.name, ok: false, input, expected: showResult(c.expect), actual: showResult(actual) };
   }
   if (c.verify) {
     let problem: string | undefined;
@@ -204,7 +204,7 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
     } catch (error) {
       problem = `Das Ergebnis hat nicht die erwartete Form (${showError(error)}).`;
     }
-    if (problem) return { name: c.name, ok: false, input, expected: c.expectation, actual: showValue(actual), problem };
+    if (problem) return { name: c.name, ok: false, input, expected: c.expectation, actual: showResult(actual), problem };
   }
   if (before !== undefined && !isDeepStrictEqual(args, before)) {
     return { name: c.name, ok: false, input, expected: `unveränderte Eingabe ${showValue(before)}`, actual: `danach ${showValue(args)}`, problem: "Deine Funktion hat ihre Eingabe verändert – gib lieber ein neues Objekt zurück." };
@@ -212,8 +212,38 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   return { name: c.name, ok: true, input };
 }
 
+/** The text skeleton cells throw until the participant writes their own code. */
+export const NOT_SOLVED = "Noch nicht gelöst";
+
+/** True when every case failed the same way (a placeholder that throws, or not a function at all). */
+function failedAlike(report: CheckReport): boolean {
+  const [first] = report.cases;
+  return (
+    report.passed === 0 && first !== undefined && report.cases.length > 1 &&
+    report.cases.every((c) => c.actual === first.actual && c.problem === first.problem && c.expected === undefined)
+  );
+}
+
+function summaryLine(report: CheckReport): string {
+  return report.ok
+    ? `Ergebnis: alle ${report.total} Fälle bestanden. 🎉`
+    : `Ergebnis: ${report.passed} von ${report.total} Fällen bestanden, ${report.failed} fehlgeschlagen – schau dir die ❌ oben an.`;
+}
+
 function verdictLines(report: CheckReport, context: readonly string[] = []): string[] {
   const lines = [`🔎 Selbsttest „${report.functionName}“ – ${report.title} (${report.total} Fälle)`];
+  const first = report.cases[0];
+  // One line instead of the same failure N times: the empty exercise, or a cell not run yet.
+  const notSolved = report.passed === 0 && report.cases.every((c) => c.actual?.includes(NOT_SOLVED));
+  if (first && (notSolved || failedAlike(report))) {
+    lines.push(
+      notSolved
+        ? `❌ ${NOT_SOLVED}: Ersetze in der Zelle mit ${report.functionName} die Zeile mit throw durch deinen Code.`
+        : `❌ Alle ${report.total} Fälle scheitern gleich: ${first.problem ?? ""} ${first.actual ?? ""}`.trimEnd(),
+    );
+    lines.push(summaryLine(report));
+    return lines;
+  }
   if (!report.ok && context.length > 0) {
     lines.push("   Testdaten, auf die sich die Eingaben unten beziehen:");
     for (const line of context) lines.push(`     ${line}`);
@@ -226,11 +256,7 @@ function verdictLines(report: CheckReport, context: readonly string[] = []): str
     if (c.actual !== undefined) lines.push(`     Bekommen: ${c.actual}`);
     if (c.problem !== undefined) lines.push(`     Problem:  ${c.problem}`);
   });
-  lines.push(
-    report.ok
-      ? `Ergebnis: alle ${report.total} Fälle bestanden. 🎉`
-      : `Ergebnis: ${report.passed} von ${report.total} Fällen bestanden, ${report.failed} fehlgeschlagen – schau dir die ❌ oben an.`,
-  );
+  lines.push(summaryLine(report));
   return lines;
 }
 

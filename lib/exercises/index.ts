@@ -1,6 +1,22 @@
-// Exercise notebooks (Aufgabe N / Lösung N): set-up calls and the self-check sets per part; the check
-// runner and EXERCISE_CHECKS are internals (tests import them by path).
-export { CheckFailedError, type CheckReport } from "./check-runner.js";
+// Exercise notebooks (Aufgabe N / Lösung N): set-up calls, self-check runner and the check sets per part.
+export {
+  runChecks,
+  defineCheck,
+  sameData,
+  CheckFailedError,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  NOT_SOLVED,
+  type AnyFunction,
+  type CheckCase,
+  type CheckSet,
+  type CheckOptions,
+  type CheckReport,
+  type CaseOutcome,
+  type CheckFunction,
+} from "./check-runner.js";
+export { showValue, showResult, germanNumber, countOf } from "./show.js";
+export { jsonObjectsIn, refPath, lookUpRef, whenSolved, runPlanWith, type ExecutorParts } from "./helpers.js";
+export { EXERCISE_CHECKS, taskOverview, type WorkshopPart } from "./tasks.js";
 export {
   checkBuildMessages,
   checkTrimHistory,

@@ -45,3 +45,18 @@ export function showError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `geworfen wurde ${showValue(error)}`;
 }
+
+/** A number the German way (0,25; 1.234,5), for verdict lines meant to be read rather than pasted. */
+export function germanNumber(value: number): string {
+  return value.toLocaleString("de-DE", { maximumFractionDigits: 6 });
+}
+
+/** "1 Satz", "3 Sätze": a count with the right noun form. */
+export function countOf(n: number, singular: string, plural: string): string {
+  return `${germanNumber(n)} ${n === 1 ? singular : plural}`;
+}
+
+/** An expected or returned value: numbers in German format, everything else as showValue. */
+export function showResult(value: unknown, max = DEFAULT_MAX): string {
+  return typeof value === "number" && Number.isFinite(value) ? germanNumber(value) : showValue(value, max);
+}

@@ -76,7 +76,7 @@ export class LlmOutputError extends LlmError {
   override name = "LlmOutputError";
   constructor(readonly output: string, readonly reason: string, readonly attempts: number) {
     super(
-      `Die Modellausgabe passt nach ${attempts} Versuch(en) nicht zum JSON-Schema: ${reason}\n` +
+      `Die Modellausgabe passt nach ${attempts === 1 ? "einem Versuch" : `${attempts} Versuchen`} nicht zum JSON-Schema: ${reason}\n` +
         `  Ausgabe: ${output.length > 300 ? output.slice(0, 300) + " …" : output}`,
     );
   }

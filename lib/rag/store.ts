@@ -171,7 +171,7 @@ export class RagStore {
     const o = normalizeBuildOptions(options);
     if (!Array.isArray(documents) || documents.length === 0) throw new EmptyCorpusError("übergebene Dokumentliste");
     const chunks = chunkDocuments(documents, o.chunking);
-    if (chunks.length === 0) throw new EmptyCorpusError(`${documents.length} Dokument(e) ohne Text`);
+    if (chunks.length === 0) throw new EmptyCorpusError(`${documents.length === 1 ? "1 Dokument" : `${documents.length} Dokumente`} ohne Text`);
     const vectors = await embedder.embed(
       chunks.map((c) => searchText(c, o.embedHeadings)),
       { progress: options.progress, batchSize: options.batchSize },

@@ -318,7 +318,7 @@ describe("runAgent", () => {
     assert.equal(held?.errorKind, "held_back");
     assert.match(held?.message ?? "", /verändert etwas und läuft erst, wenn alle früheren Schritte geklappt haben; "geo_a" ist fehlgeschlagen/);
     assert.match(lastUserMessage(llm.requests[1]!), /"id":"hotel".*Nicht ausgeführt/);
-    assert.match(lastUserMessage(llm.requests[1]!), /1 Aufruf\(e\) sind fehlgeschlagen\.[^\n]*\n1 Aufruf\(e\) wurden wegen der Reihenfolge zurückgehalten und sind noch offen/);
+    assert.match(lastUserMessage(llm.requests[1]!), /Ein Aufruf ist fehlgeschlagen\.[^\n]*\nEin Aufruf wurde wegen der Reihenfolge zurückgehalten und noch nicht ausgeführt/);
   });
 
   test("a held-back call runs when the model keeps it after seeing the failure", async () => {

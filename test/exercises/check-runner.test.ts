@@ -42,6 +42,25 @@ describe("runChecks", () => {
     assert.equal(out.lines.at(-1), "Ergebnis: 0 von 2 Fällen bestanden, 2 fehlgeschlagen – schau dir die ❌ oben an.");
   });
 
+  test("an unsolved skeleton (throws „Noch nicht gelöst“): one ❌ line and the summary, every case failed", async () => {
+    const out = collect();
+    const report = await runChecks(addSet, () => { throw new Error("Noch nicht gelöst"); }, { log: out.log });
+    assert.deepEqual([report.passed, report.failed], [0, 2]);
+    assert.deepEqual(out.lines, [
+      "🔎 Selbsttest „add“ – Addieren (2 Fälle)",
+      "❌ Noch nicht gelöst: Ersetze in der Zelle mit add die Zeile mit throw durch deinen Code.",
+      "Ergebnis: 0 von 2 Fällen bestanden, 2 fehlgeschlagen – schau dir die ❌ oben an.",
+    ]);
+  });
+
+  test("numbers in Erwartet/Bekommen are written the German way (0,25), inputs stay code", async () => {
+    const out = collect();
+    const half: CheckSet<(x: number) => number> = { functionName: "half", title: "Hälfte", cases: [{ name: "0,5", args: [0.5], expect: 0.25 }] };
+    await runChecks(half, (x) => x * 0.3, { log: out.log });
+    const text = out.lines.join("\n");
+    assert.match(text, /Eingabe: {2}half\(0\.5\)\n {5}Erwartet: 0,25\n {5}Bekommen: 0,15/u);
+  });
+
   test("a thrown error is a failed case with its message, and later cases still run", async () => {
     const out = collect();
     let calls = 0;

@@ -9,6 +9,7 @@ import type { WorkshopPart } from "../../lib/exercises/tasks.js";
 
 export const root = findProjectRoot();
 export const notebooksDir = join(root, "notebooks");
+export const solutionsDir = join(notebooksDir, "loesungen");
 
 export interface Cell {
   type: "markdown" | "code";
@@ -61,16 +62,17 @@ export function markerOf(cell: Cell): Marker {
   return undefined;
 }
 
-/** aufgabe-N-<topic>.ipynb with its loesung-N-<topic>.ipynb, for N = 1..4. */
+/** NN-aufgabe-N-<topic>.ipynb in notebooks/ with loesungen/loesung-N-<topic>.ipynb, for N = 1..4. */
 export function notebookPairs(): NotebookPair[] {
   const files = readdirSync(notebooksDir);
+  const solutions = readdirSync(solutionsDir);
   const pairs: NotebookPair[] = [];
   for (const part of [1, 2, 3, 4] as WorkshopPart[]) {
-    const exercise = files.find((f) => f.startsWith(`aufgabe-${part}-`) && f.endsWith(".ipynb"));
-    if (!exercise) throw new Error(`notebooks/aufgabe-${part}-*.ipynb fehlt`);
-    const solution = `loesung-${exercise.slice("aufgabe-".length)}`;
-    if (!files.includes(solution)) throw new Error(`notebooks/${solution} fehlt (Gegenstück zu ${exercise})`);
-    pairs.push({ part, exercise: readNotebook(join(notebooksDir, exercise)), solution: readNotebook(join(notebooksDir, solution)) });
+    const exercise = files.find((f) => new RegExp(`^${part}1-aufgabe-${part}-.+\\.ipynb$`, "u").test(f));
+    if (!exercise) throw new Error(`notebooks/${part}1-aufgabe-${part}-*.ipynb fehlt`);
+    const solution = `loesung-${exercise.slice(`${part}1-aufgabe-`.length)}`;
+    if (!solutions.includes(solution)) throw new Error(`notebooks/loesungen/${solution} fehlt (Gegenstück zu ${exercise})`);
+    pairs.push({ part, exercise: readNotebook(join(notebooksDir, exercise)), solution: readNotebook(join(solutionsDir, solution)) });
   }
   return pairs;
 }
@@ -94,7 +96,7 @@ function importsOf(nb: Notebook): string[] {
     if (cell.type !== "code") continue;
     for (const m of cell.source.matchAll(/^import\s[\s\S]*?\sfrom\s+"(\.\/lib\/[^"]+)";/gmu)) {
       const spec = m[1] as string;
-      // notebooks/lib is a symlink to ../lib (made by the set-up); point at lib itself.
+      // notebooks/lib and notebooks/loesungen/lib are symlinks to lib; point at lib itself.
       const url = pathToFileURL(join(root, `${spec.slice(2)}.ts`)).href;
       imports.push((m[0] as string).replace(`"${spec}"`, `"${url}"`));
     }
