@@ -237,3 +237,4 @@ export {
   type NativeToolChatResult,
   type StyleRow,
 } from "./agent/index.js";
+export { CONTEXT_SEPARATOR } from "./rag/store.js";

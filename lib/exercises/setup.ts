@@ -16,6 +16,8 @@ import { openRagStore, type RagStore } from "../rag/store.js";
 import { showError } from "./show.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
+import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
+import { openUebungStore, provideUebungStore } from "./transfer-resources.js";
 
 type Log = (line: string) => void;
 
@@ -139,6 +141,8 @@ export interface Part2Kit {
   qa: QaItem[];
   /** Top-10 retrieval per Q&A question, with the chunk ids that answer it. */
   results: RetrievalResult[];
+  /** Aufgabe 2.4: embed and search over the second text (data/uebung), same embedding model. */
+  uebung: RetrievalParts;
   close(): Promise<void>;
 }
 
@@ -174,8 +178,12 @@ export async function setupPart2(options: Part2Options = {}): Promise<Part2Kit> 
     log(`Embedding-Modell: ${store.embedder.model} (${store.embedder.dimension} Dimensionen), ${store.chunks.length} Chunks im Index`);
     log(`Sätze für die Chunking-Aufgabe: ${sentences.length} (aus laternenbilch.md)`);
     log(`Fragen mit Antwortstelle: ${qa.length}; für jede die 10 ähnlichsten Chunks in \`results\``);
+    const uebungStore = await openUebungStore({ embedder: store.embedder, cacheDir: options.ragCacheDir });
+    provideUebungStore(uebungStore);
+    log(`Zweiter Text für Aufgabe 2.4: ${uebungStore.chunks.length} Chunks in \`kit.uebung\``);
     printTasks(2, log);
-    return { documents, sentences, store, qa, results, close: () => store.dispose() };
+    const uebung = retrievalParts(uebungStore);
+    return { documents, sentences, store, qa, results, uebung, close: () => store.dispose() };
   } catch (error) {
     await store.dispose();
     throw error;

@@ -11,6 +11,9 @@ import { defineCheck } from "./check-runner.js";
 import { mathClientForChecks, uebungStoreForChecks } from "./transfer-resources.js";
 import { showValue } from "./show.js";
 
+/** The first case may open the index (embedding model) or start the math server. */
+const FIRST_USE_TIMEOUT_MS = 60_000;
+
 // ---------------------------------------------------------------------------------------------
 // Aufgabe 2: the retrieval step on the second text
 
@@ -70,6 +73,7 @@ function retrievalCase(question: string, k: number) {
 export const checkRetrieveContext = defineCheck<RetrieveContextFn>({
   functionName: "retrieveContext",
   title: "Abruf: Frage einbetten → suchen → Top-k verbinden",
+  timeoutMs: FIRST_USE_TIMEOUT_MS,
   cases: [
     retrievalCase(UEBUNG_QUESTIONS[0], 1),
     retrievalCase(UEBUNG_QUESTIONS[1], 2),
@@ -136,6 +140,7 @@ function errorCase(name: string, call: MathCall) {
 export const checkRechneAufruf = defineCheck<RechneAufrufFn>({
   functionName: "rechneAufruf",
   title: "Ein Rechen-Aufruf von Hand",
+  timeoutMs: FIRST_USE_TIMEOUT_MS,
   cases: [
     mathCase("58952 × 21448 exakt", { tool: "multiplikation", arguments: { a: 58952, b: 21448 } }, "1264402496"),
     mathCase("0,1 + 0,2 ohne Rundungsfehler", { tool: "addition", arguments: { a: 0.1, b: 0.2 } }, "0.3"),
@@ -205,5 +210,6 @@ function planCase(v1: number, t1: number, v2: number, t2: number) {
 export const checkStreckenPlan = defineCheck<StreckenPlanFn>({
   functionName: "streckenPlan",
   title: "Ein $ref-Plan für den Rechen-Server",
+  timeoutMs: FIRST_USE_TIMEOUT_MS,
   cases: [planCase(87.5, 3, 112.25, 2), planCase(58952, 21448, 1, 1), planCase(0.1, 3, 0.2, 3), planCase(120, 0.75, 80, 1.25)],
 });
