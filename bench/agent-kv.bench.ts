@@ -3,7 +3,8 @@
 // Uses the configured GGUF (tiny model under `npm run bench`) and the travel server in offline mode.
 import { connectTravelClient, loadLocalLlm, runAgent, startTravelServer, type AgentEvent, type Llm, type LocalLlm } from "../lib/index.js";
 
-const llm = await loadLocalLlm();
+// In-memory KV reuse only: no saved prompt state (that is bench/prompt-state.bench.ts).
+const llm = await loadLocalLlm({ promptStateDir: false });
 const server = await startTravelServer({ offline: true });
 const client = await connectTravelClient(server.url);
 

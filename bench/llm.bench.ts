@@ -3,8 +3,10 @@
 // Uses the configured model (LLM_MODEL_PATH …); `npm run bench` points it at the tiny GGUF unless
 // BENCH_REAL_MODEL=1.
 import { loadLocalLlm, type ChatMessage } from "../lib/llm/index.js";
+import { reportNumericGoal } from "./summary.js";
 
-const llm = await loadLocalLlm();
+// In-memory KV reuse only: no saved prompt state (that is bench/prompt-state.bench.ts).
+const llm = await loadLocalLlm({ promptStateDir: false });
 const system: ChatMessage = {
   role: "system",
   content:
@@ -46,4 +48,5 @@ console.table({
   "turn 2 prompt tokens evaluated, without reuse": { value: withoutReuse.promptTokensEvaluated },
   "turn 2 share reused (goal ≥ 80 %)": { value: `${((withReuse.promptTokensReused / total) * 100).toFixed(1)} %` },
 });
+reportNumericGoal("Teil 1: turn 2 prompt share reused from the KV cache", (withReuse.promptTokensReused / total) * 100, 80, { atLeast: true, unit: " %", digits: 1 });
 await llm.dispose();

@@ -1,10 +1,16 @@
 // How much cheaper is one persistent MCP session than a new session per call (the anchor's pattern)?
 // Same travel server (offline mode, subprocess), same tool call, concurrency 1/8/32.
+// And how close does a persistent-session call come to the HTTP floor: a bare JSON POST round trip
+// (fetch, like the MCP client) to a minimal Node server in its own process, measured interleaved with
+// the MCP call in the same run (goal ≤ 1.5×).
 // Run: npx tsx bench/mcp-session.bench.ts [--calls N]
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { connectTravelClient, startTravelServer } from "../lib/mcp/index.js";
+import { reportGoal } from "./summary.js";
 
 const { values } = parseArgs({ options: { calls: { type: "string", default: "256" } } });
 const CALLS = Math.max(32, Number(values.calls));
@@ -37,6 +43,64 @@ async function run(calls: number, concurrency: number, one: () => Promise<void>)
   return { wallMs: performance.now() - start, meanLatencyMs: latencySum / calls };
 }
 
+/** A minimal Node HTTP server in a child process: reads the JSON body, answers a small JSON-RPC result. */
+const BARE_SERVER = `
+const http = require("node:http");
+const srv = http.createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString());
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { lat: 41.39, lon: 2.17, name: "Barcelona" } }));
+  });
+});
+srv.listen(0, "127.0.0.1", () => console.log(srv.address().port));
+`;
+
+/** Median per-call latency of `a` and `b`, called alternately (same machine state for both). */
+async function interleaved(rounds: number, a: () => Promise<void>, b: () => Promise<void>): Promise<[number, number]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1] ?? Number.NaN;
+  return [median(ta), median(tb)];
+}
+
+async function bareHttpVsMcp(persistentCall: () => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, ["-e", BARE_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const [chunk] = (await once(child.stdout, "data")) as [Buffer];
+    const url = `http://127.0.0.1:${chunk.toString().trim()}/`;
+    let id = 0;
+    const bare = async () => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: TOOL });
+      const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
+      await r.json();
+    };
+    await interleaved(100, bare, persistentCall); // warm-up
+    const [bareMs, mcpMs] = await interleaved(Math.max(200, CALLS), bare, persistentCall);
+    const ratio = mcpMs / bareMs;
+    console.log(`\nPersistent MCP call vs bare HTTP POST (fetch to a minimal Node server process), interleaved, median of ${Math.max(200, CALLS)}:`);
+    console.log(`  bare HTTP POST ${bareMs.toFixed(3)} ms · MCP geocode ${mcpMs.toFixed(3)} ms · ratio ${ratio.toFixed(2)}×`);
+    reportGoal({
+      metric: "MCP geocode call (persistent session) vs bare HTTP POST",
+      goal: "≤ 1.5×",
+      measured: `${ratio.toFixed(2)}× (${mcpMs.toFixed(2)} vs ${bareMs.toFixed(2)} ms)`,
+      met: ratio <= 1.5,
+    });
+  } finally {
+    child.kill();
+  }
+}
+
 async function main(): Promise<void> {
   const server = await startTravelServer({ offline: true });
   const rows: Row[] = [];
@@ -59,6 +123,7 @@ async function main(): Promise<void> {
 
     await run(20, 4, sessionPerCall); // warm-up (JIT, sockets)
     await run(50, 4, persistentCall);
+    await bareHttpVsMcp(persistentCall);
     for (const c of CONCURRENCY) {
       const perCallCalls = Math.max(c * 2, Math.floor(CALLS / 4));
       rows.push({ mode: "session-per-call", concurrency: c, calls: perCallCalls, ...(await run(perCallCalls, c, sessionPerCall)) });
@@ -86,6 +151,7 @@ async function main(): Promise<void> {
     console.log(
       `${String(c).padStart(4)} ${(a.wallMs / a.calls).toFixed(3).padStart(25)} ${(b.wallMs / b.calls).toFixed(3).padStart(19)} ${ratio.toFixed(1).padStart(6)}x  ${ratio >= 10 ? "met" : "missed"}`,
     );
+    if (c === 1) reportGoal({ metric: "persistent MCP session vs session per call (conc. 1)", goal: "≥ 10× cheaper", measured: `${ratio.toFixed(1)}×`, met: ratio >= 10 });
   }
 }
 

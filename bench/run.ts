@@ -1,23 +1,32 @@
-// `npm run bench [-- filter]` — runs every bench/*.bench.ts in its own process and prints its table.
+// `npm run bench [-- filter]` — runs every bench/*.bench.ts in its own process and prints its table,
+// then one summary table of all goals the bench files reported (bench/summary.ts).
 // By default on the tiny generated models (mechanics and ratios); BENCH_REAL_MODEL=1 uses the
 // configured models (LLM_MODEL_PATH, EMBEDDING_MODEL) for real speed numbers.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { testEnvironment } from "../scripts/test-env.js";
+import { printSummary, readGoals, SUMMARY_ENV, type GoalResult } from "./summary.js";
 
 const root = findProjectRoot();
 const filters = process.argv.slice(2);
-const env = await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" });
+const summaryDir = mkdtempSync(join(tmpdir(), "bench-summary-"));
+const summaryFile = join(summaryDir, "goals.jsonl");
+const env = { ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })), [SUMMARY_ENV]: summaryFile };
 const files = readdirSync(join(root, "bench"))
   .filter((f) => f.endsWith(".bench.ts"))
   .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
   .sort();
-let failed = 0;
+const failures: GoalResult[] = [];
 for (const file of files) {
   console.log(`\n=== ${file}`);
   const r = spawnSync(process.execPath, ["--import", "tsx", join("bench", file)], { cwd: root, env, stdio: "inherit" });
-  if (r.status !== 0) failed++;
+  if (r.status !== 0) failures.push({ metric: "bench run", goal: "exit code 0", measured: `exit ${r.status ?? r.signal}`, met: false, source: file });
 }
-process.exitCode = failed ? 1 : 0;
+const goals = [...readGoals(summaryFile), ...failures];
+rmSync(summaryDir, { recursive: true, force: true });
+console.log(`\n=== Summary (${process.env.BENCH_REAL_MODEL === "1" ? "configured models" : "tiny models"}; ${goals.length} goals)\n`);
+printSummary(goals);
+process.exitCode = failures.length ? 1 : 0;

@@ -72,6 +72,8 @@ export interface KitConfig {
   llmModelName: string | undefined;
   /** API key for the OpenAI-compatible server (LLM_API_KEY). */
   llmApiKey: string | undefined;
+  /** Folder for saved prompt KV states (LLM_STATE_DIR, default `<root>/.cache/llm-state`; "off" disables). */
+  llmStateDir: string | undefined;
 }
 
 function flag(value: string | undefined): boolean {
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     llmBaseUrl: env.LLM_BASE_URL || undefined,
     llmModelName: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
+    llmStateDir: env.LLM_STATE_DIR?.trim().toLowerCase() === "off" ? undefined : resolve(root, env.LLM_STATE_DIR || join(".cache", "llm-state")),
   };
 }
 

@@ -103,21 +103,30 @@ export {
   type VectorIndexOptions,
 } from "./rag/index.js";
 
-// Teil 3 — tools over MCP: travel server, client session, tool catalog
+// Teil 3 — tools over MCP: travel and math servers, client sessions, several clients as one, tool catalog
 export {
+  combineToolClients,
+  CompositeToolClient,
+  connectMathClientStdio,
   connectTravelClient,
   connectTravelClientStdio,
   formatToolsForPrompt,
+  MathServerStartError,
   McpConnectionError,
   McpToolClient,
+  startMathServer,
   startTravelServer,
+  ToolClientSetupError,
   ToolTimeoutError,
   TravelServerStartError,
   type CatalogOptions,
   type McpClientOptions,
+  type ServerHandle,
+  type StartMathServerOptions,
   type StartTravelServerOptions,
   type ToolCallResult,
   type ToolClient,
+  type ToolClients,
   type ToolInfo,
   type TravelServerHandle,
 } from "./mcp/index.js";
@@ -163,6 +172,7 @@ export {
   summarizeTrace,
   ToolReportedError,
   toolResultValue,
+  TRAVEL_MATH_ROLE,
   validatePlan,
   type AgentEvent,
   type AgentEventType,
@@ -214,6 +224,24 @@ export {
   withDelay,
 } from "./agent/demo-helpers.js";
 
+// Teil 4 — approval with a preview of staged writes, ask_user, grounded answers, sessions
+export {
+  AgentSession,
+  ASK_USER_UNAVAILABLE,
+  buildAnswerWriterMessages,
+  checkGroundedness,
+  SessionFileError,
+  StagedWorkspace,
+  StagingError,
+  type AgentSessionOptions,
+  type ApprovalDecision,
+  type AskUserFn,
+  type ChangePreview,
+  type GroundednessReport,
+  type SessionTurn,
+  type StagedChange,
+  type WindowReport,
+} from "./agent/index.js";
 // Teil 1/4 — arithmetic hook and native function calling (model's own tool-call format)
 export {
   checkArithmetic,

@@ -1,7 +1,12 @@
 // `npm start -- "<Frage>" [options]` — the whole stack from the command line:
-// model (lib/llm) + RAG context (lib/rag) + travel server subprocess (lib/mcp) + agent (lib/agent).
+// model (lib/llm) + RAG context (lib/rag) + travel server subprocess (lib/mcp, with --mathe also the
+// math server) + agent (lib/agent).
 import { parseArgs } from "node:util";
+import { existsSync } from "node:fs";
+import { autoApprove, openTerminal, type Terminal } from "./cli-interactive.js";
 import {
+  AgentSession,
+  SessionFileError,
   ConfigError,
   LlmError,
   McpConnectionError,
@@ -14,11 +19,13 @@ import {
   describeLlm,
   loadLlm,
   openRagStore,
-  runAgent,
   saveTrace,
+  startMathServer,
   startTravelServer,
+  TRAVEL_MATH_ROLE,
   type Llm,
-  type McpToolClient,
+  McpToolClient,
+  type ServerHandle,
   type RagStore,
   type ScheduleMode,
   type TravelServerHandle,
@@ -29,13 +36,27 @@ const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 Optionen:
   --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
   --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
+  --mathe                  zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,
+                           subtraktion, multiplikation, division, rechne)
   --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
   --mode <m>               Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),
                            step-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})
   --trace <datei.json>     kompletten Ablauf als JSON speichern
   --rag-k <n>              so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)
   --rag-min-score <s>      nur Textstellen mit Ähnlichkeit ≥ s (Standard 0.35)
+  --chat                   Gespräch: nach der Antwort weitere Fragen stellen (Rückfragen wie „Und morgen?"),
+                           Ende mit leerer Zeile, „exit" oder Strg+D
+  --session <datei.json>   Gespräch dort speichern und beim nächsten Start fortsetzen
+  --yes                    alle Tools, die etwas verändern (save_trip_plan), ohne Nachfrage freigeben
+  --approval-timeout <s>   so viele Sekunden auf eine Freigabe warten, dann ablehnen (Standard 120)
+  --answer-writer          die Antwort schreibt ein zweiter Modellaufruf nur aus Frage, Kontext und Tool-Ergebnissen
   -h, --help               diese Hilfe
+
+Freigaben: Tools, die etwas verändern (save_trip_plan schreibt Reisepläne in den Ordner workspace/),
+zeigen erst eine Vorschau mit Diff und fragen „Freigeben? [j]a / [n]ein / n: <Begründung>". Eine
+Begründung bekommt das Modell zu lesen und plant neu. Ohne Terminal (Pipe, CI) werden solche Aufrufe
+abgelehnt und Rückfragen des Agenten (ask_user) beantwortet niemand – es hängt nichts.
+Unter der Antwort stehen Hinweise, wenn Zahlen, Daten oder Orte in keinem Tool-Ergebnis vorkommen.
 
 Das heutige Datum (für den Prompt, user.today und den gestarteten Reise-Server)
 ist das lokale Datum; TRAVEL_TODAY=JJJJ-MM-TT legt es fest.
@@ -92,11 +113,17 @@ function parse() {
       options: {
         model: { type: "string" },
         offline: { type: "boolean", default: false },
+        mathe: { type: "boolean", default: false },
         "max-iterations": { type: "string", default: "6" },
         mode: { type: "string", default: "dependency" },
         trace: { type: "string" },
         "rag-k": { type: "string", default: "3" },
         "rag-min-score": { type: "string", default: "0.35" },
+        chat: { type: "boolean", default: false },
+        session: { type: "string" },
+        yes: { type: "boolean", default: false },
+        "approval-timeout": { type: "string", default: "120" },
+        "answer-writer": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -118,11 +145,17 @@ function parse() {
     question,
     model: values.model,
     offline: values.offline,
+    mathe: values.mathe,
     maxIterations: Math.floor(number("max-iterations", values["max-iterations"], 1)),
     mode: values.mode as ScheduleMode,
     trace: values.trace,
     ragK: Math.floor(number("rag-k", values["rag-k"], 0)),
     ragMinScore: number("rag-min-score", values["rag-min-score"], -1),
+    chat: values.chat,
+    session: values.session,
+    yes: values.yes,
+    approvalTimeoutMs: Math.round(number("approval-timeout", values["approval-timeout"], 1) * 1000),
+    answerWriter: values["answer-writer"],
   };
 }
 
@@ -149,7 +182,7 @@ async function retrieveContext(question: string, k: number, minScore: number): P
 
 async function main(): Promise<number> {
   const args = parse();
-  if (args.help || !args.question) {
+  if (args.help || (!args.question && !args.chat)) {
     console.log(USAGE);
     return args.help ? 0 : 2;
   }
@@ -157,11 +190,15 @@ async function main(): Promise<number> {
   let llm: Llm | undefined;
   let server: TravelServerHandle | undefined;
   let client: McpToolClient | undefined;
+  const math: { start?: Promise<ServerHandle>; client?: McpToolClient } = {};
+  let terminal: Terminal | undefined;
   try {
     // Model and travel server start in parallel; both take a moment.
     // The server gets the CLI's date: on its own it would use the UTC date, which differs near midnight.
     const serverStart = startTravelServer({ offline: args.offline || undefined, env: { TRAVEL_TODAY: today } });
     serverStart.catch(() => {}); // handled below; avoids an unhandled rejection while the model loads
+    math.start = args.mathe ? startMathServer() : undefined;
+    math.start?.catch(() => {}); // stopped in finally
     try {
       llm = await loadLlm(args.model ? { modelPath: args.model } : {});
     } catch (error) {
@@ -172,38 +209,73 @@ async function main(): Promise<number> {
     server = await serverStart;
     console.log(`Reise-Server: ${server.url} (${server.mode === "offline" ? "Offline-Daten" : "online"})`);
     client = await connectTravelClient(server.url);
-    const context = await retrieveContext(args.question, args.ragK, args.ragMinScore);
+    if (math.start) {
+      const mathServer = await math.start;
+      console.log(`Rechen-Server: ${mathServer.url}`);
+      math.client = await McpToolClient.connect(mathServer.url);
+    }
+    const context = args.question ? await retrieveContext(args.question, args.ragK, args.ragMinScore) : undefined;
 
     console.log(`Datum: ${today}${fixed ? " (aus TRAVEL_TODAY)" : ""}`);
 
     console.log("");
-    const result = await runAgent({
-      question: args.question,
+    // A person at a terminal approves writes and answers ask_user; without one nothing may wait for input.
+    const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    terminal = interactive || args.chat ? openTerminal() : undefined;
+    if (!interactive && !args.yes) {
+      console.log("Kein Terminal: Tools, die etwas verändern, werden abgelehnt (--yes gibt sie frei); Rückfragen sind nicht möglich.");
+    }
+    const sessionOptions = {
       llm,
-      tools: client,
+      // With --mathe: both servers as one tool client (names namespaced only on collision, see lib/mcp/composite.ts).
+      tools: math.client ? { reise: client, mathe: math.client } : client,
+      ...(math.client ? { role: TRAVEL_MATH_ROLE } : {}),
       today,
-      context,
       maxIterations: args.maxIterations,
       mode: args.mode,
-      onEvent: (event) => {
+      answerWriter: args.answerWriter,
+      approve: args.yes ? autoApprove() : interactive ? terminal?.approve : undefined,
+      approval: { timeoutMs: args.approvalTimeoutMs },
+      askUser: interactive ? terminal?.askUser : undefined,
+      onEvent: (event: Parameters<typeof describeAgentEvent>[0]) => {
         const line = describeAgentEvent(event);
         if (line) console.log(line);
       },
-    });
-    console.log(`\nAntwort:\n${result.final}`);
-    if (args.trace) {
-      await saveTrace(result.trace, args.trace);
-      console.log(`\nAblauf gespeichert: ${args.trace}`);
+    };
+    const session = args.session && existsSync(args.session) ? await AgentSession.load(args.session, sessionOptions) : new AgentSession(sessionOptions);
+    if (args.session && session.turns.length > 0) console.log(`Gespräch fortgesetzt: ${session.turns.length} frühere Frage(n) aus ${args.session}`);
+    let question = args.question;
+    let status = "answered";
+    for (;;) {
+      if (!question) {
+        const line = terminal ? await terminal.readLine("\nFrage (leer = Ende) › ") : null;
+        if (line === null || line.trim() === "" || /^(exit|quit|ende)$/i.test(line.trim())) break;
+        question = line.trim();
+      }
+      const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });
+      status = result.status;
+      console.log(`\nAntwort:\n${result.final}`);
+      if (result.warnings.length > 0) console.log(`\nHinweise:\n${result.warnings.map((w) => `  ⚠ ${w}`).join("\n")}`);
+      if (args.session) await session.save(args.session);
+      if (args.trace) {
+        await saveTrace(result.trace, args.trace);
+        console.log(`\nAblauf gespeichert: ${args.trace}`);
+      }
+      if (!args.chat) break;
+      question = "";
     }
-    return result.status === "answered" ? 0 : 3;
+    return status === "answered" ? 0 : 3;
   } finally {
+    terminal?.close();
     await client?.close().catch(() => {});
+    await math.client?.close().catch(() => {});
     await server?.stop().catch(() => {});
+    await math.start?.then((s) => s.stop()).catch(() => {});
     await llm?.dispose().catch(() => {});
   }
 }
 
-const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, TravelServerStartError];
+const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, TravelServerStartError, SessionFileError];
 
 main().then(
   (code) => {

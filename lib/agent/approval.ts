@@ -2,6 +2,7 @@
 // approval callback (approve, or reject with feedback the model sees as the tool's error), blocked
 // tools never run. Classification: config override first, then MCP annotations, then the default.
 import type { ToolInfo } from "../mcp/types.js";
+import type { ChangePreview } from "./workspace.js";
 
 export type ToolSafety = "read-only" | "side-effecting" | "blocked";
 
@@ -27,6 +28,8 @@ export interface ApprovalRequest {
   safety: ToolSafety;
   /** Annotation hints, for display (e.g. "destruktiv"). */
   destructive: boolean;
+  /** For a staged write: the file and a diff against what is on disk (workspace.ts). */
+  preview?: ChangePreview;
 }
 
 /** `feedback` (on rejection) is shown to the model as the tool's error. */
@@ -35,7 +38,8 @@ export interface ApprovalDecision {
   feedback?: string;
 }
 
-export type ApproveFn = (request: ApprovalRequest) => ApprovalDecision | boolean | Promise<ApprovalDecision | boolean>;
+/** `signal` aborts when the decision is no longer wanted (timeout, run aborted): stop asking then. */
+export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalDecision | boolean | Promise<ApprovalDecision | boolean>;
 
 export type ApprovalOutcome =
   | { allowed: true; by: "read-only" | "callback"; message?: undefined; feedback?: undefined }
@@ -77,8 +81,9 @@ export async function decideApproval(
   const full: ApprovalRequest = { ...request, safety, destructive: request.tool?.annotations?.destructiveHint === true };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
+  const stop = new AbortController();
   try {
-    const pending = Promise.resolve().then(() => approve(full));
+    const pending = Promise.resolve().then(() => approve(full, stop.signal));
     const racers: Promise<ApprovalDecision | boolean | "timeout" | "aborted">[] = [pending];
     if (policy.timeoutMs !== undefined) {
       racers.push(new Promise((resolve) => (timer = setTimeout(() => resolve("timeout"), policy.timeoutMs))));
@@ -116,6 +121,7 @@ export async function decideApproval(
       message: `Die Freigabe für "${request.toolName}" ist fehlgeschlagen (${error instanceof Error ? error.message : String(error)}); das Tool wurde nicht ausgeführt.`,
     };
   } finally {
+    stop.abort();
     if (timer !== undefined) clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }

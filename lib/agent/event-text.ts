@@ -88,7 +88,9 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
     case "step_start":
       return `${at}   Schritt ${event.stepIndex + 1}: ${event.description}`;
     case "approval":
-      return event.outcome.allowed ? undefined : `${at}   ✋ ${event.toolId} (${event.toolName}) abgelehnt: ${event.outcome.message}`;
+      return event.outcome.allowed
+        ? `${at}   ✔ ${event.toolId} (${event.toolName}) freigegeben`
+        : `${at}   ✋ ${event.toolId} (${event.toolName}) abgelehnt: ${event.outcome.message}`;
     case "tool_call":
       return `${at}   → ${event.toolId}: ${event.toolName}(${compactJson(event.arguments, max)})${event.attempt > 1 ? ` – Versuch ${event.attempt}` : ""}`;
     case "tool_result":
@@ -97,6 +99,20 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
       return `${at}   ✗ ${event.toolId} (${toolErrorLabel(event.errorKind)}): ${event.message.slice(0, max)}`;
     case "nudge":
       return `${at} Hinweis an das Modell: ${event.message.slice(0, max)}`;
+    case "history_trimmed": {
+      const r = event.report;
+      const parts = [
+        r.summarisedRounds ? `${r.summarisedRounds} ältere Runde(n) zusammengefasst` : "",
+        r.droppedHistoryMessages ? `${r.droppedHistoryMessages} Nachricht(en) früherer Fragen weggelassen` : "",
+        r.droppedRounds ? `${r.droppedRounds} Runde(n) weggelassen` : "",
+        r.shortened ? "Text gekürzt" : "",
+      ].filter((p) => p !== "");
+      return `${at} Verlauf gekürzt, damit er in den Kontext passt (${r.tokens} Tokens): ${parts.join(", ")}`;
+    }
+    case "answer_writer":
+      return `${at} Antwort-Schreiber: ${event.error ? `fehlgeschlagen (${event.error.slice(0, max)}), Antwort des Planers bleibt` : "Antwort aus Frage, Kontext und Tool-Ergebnissen neu geschrieben"}`;
+    case "groundedness":
+      return event.warnings.length > 0 ? `${at} ⚠ ${event.warnings.join(" | ").slice(0, max)}` : `${at} Alle Zahlen, Daten und Orte der Antwort sind belegt.`;
     case "final":
       return `${at} Fertig: ${runStatusLabel(event.status)}.`;
     default:

@@ -5,6 +5,7 @@ import type { ApprovalOutcome } from "./approval.js";
 import type { Plan, PlanParseErrorKind } from "./plan.js";
 import type { ScheduleMode } from "./schedule.js";
 import type { PlanProblem } from "./validate.js";
+import type { WindowReport } from "./window.js";
 
 export type RunStatus = "answered" | "max_iterations" | "aborted" | "llm_error";
 export type PlanVia = "grammar" | "text";
@@ -46,6 +47,9 @@ export type AgentEvent =
       attempts: number;
     })
   | (Base & { type: "nudge"; message: string })
+  | (Base & { type: "history_trimmed"; report: WindowReport })
+  | (Base & { type: "answer_writer"; draft: string; text: string; error?: string })
+  | (Base & { type: "groundedness"; warnings: string[]; unsupported: string[]; noToolCalls: boolean })
   | (Base & { type: "final"; text: string; status: RunStatus });
 
 export type AgentEventType = AgentEvent["type"];

@@ -5,13 +5,15 @@ import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
 import { toolResultValue } from "../mcp/result.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
 import { delay } from "../util.js";
-import { decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
+import { classifyTool, decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
+import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
 import type { ArgumentValidator } from "./arguments.js";
 import type { Plan } from "./plan.js";
 import { RefError, resolveRefs, type UserContext } from "./refs.js";
 import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "./schedule.js";
 import type { AgentEvent, ToolErrorKind } from "./trace.js";
 import { prepareArguments, type ExecutedTool } from "./validate.js";
+import { StagingError, type StagedChange, type StagedWorkspace } from "./workspace.js";
 
 /**
  * Retries of one tool call. The executor is the only place that sends a call again: a call is sent at
@@ -73,6 +75,10 @@ export interface ExecutorOptions {
   emit: (event: ExecutorEvent) => void;
   signal?: AbortSignal;
   now?: () => number;
+  /** Stages side-effecting calls that offer a preview: approval shows the diff, commit writes (workspace.ts). */
+  workspace?: StagedWorkspace;
+  /** Answers `ask_user` calls; without it they fail with „Rückfrage nicht möglich". */
+  askUser?: AskUserFn;
 }
 
 function errorText(error: unknown): string {
@@ -237,16 +243,49 @@ async function runOne(
     }
   }
 
-  const approval = await decideApproval({ toolId: call.id, toolName: call.name, arguments: args, tool }, options.approval, options.approve, options.signal);
+  if (call.name === ASK_USER_TOOL_NAME) {
+    // Answered by the person, not a server: no tool timeout (people read slowly), no retry.
+    options.emit({ type: "tool_call", ...base, arguments: args, attempt: 1 });
+    const asked = await askUser(typeof args.question === "string" ? args.question : "", options.askUser, options.signal);
+    if (!asked.ok) return fail("tool", asked.message, args, 1, true);
+    const durationMs = now() - started;
+    options.emit({ type: "tool_result", ...base, result: asked.result, durationMs, attempts: 1 });
+    return { outcome: { ...base, arguments: args, ok: true, result: asked.result, durationMs, attempts: 1 }, executed: true };
+  }
+
+  // A write is staged first: the server previews it (nothing written), the approval shows the diff.
+  const workspace = options.workspace;
+  let staged: StagedChange | undefined;
+  if (workspace?.stages(call.name) && classifyTool(tool, call.name, options.approval) === "side-effecting") {
+    try {
+      staged = await workspace.stage(call.id, call.name, args, { signal: options.signal, timeoutMs: options.toolTimeoutMs });
+    } catch (error) {
+      const message = error instanceof StagingError ? error.message : `Vorschau für "${call.name}" fehlgeschlagen: ${errorText(error)}`;
+      return fail("tool", message, args, 1, true);
+    }
+  }
+
+  const approval = await decideApproval(
+    { toolId: call.id, toolName: call.name, arguments: args, tool, ...(staged ? { preview: staged.preview } : {}) },
+    options.approval,
+    options.approve,
+    options.signal,
+  );
   if (approval.by !== "read-only") options.emit({ type: "approval", toolId: call.id, toolName: call.name, outcome: approval });
-  if (!approval.allowed) return fail("rejected", approval.message, args, 0, true);
+  if (!approval.allowed) {
+    if (staged) workspace?.discard(call.id, approval.message);
+    return fail("rejected", approval.message, args, 0, true);
+  }
 
   const policy = options.retry;
   const transient = policy.isTransient ?? isTransientError;
   for (let attempt = 1; ; attempt++) {
     options.emit({ type: "tool_call", ...base, arguments: args, attempt });
     try {
-      const result = await callWithTimeout(options.client, call.name, args, options.toolTimeoutMs, options.signal);
+      const result =
+        staged && workspace
+          ? await workspace.commit(call.id, { signal: options.signal, timeoutMs: options.toolTimeoutMs })
+          : await callWithTimeout(options.client, call.name, args, options.toolTimeoutMs, options.signal);
       if (result.isError) {
         const text = result.text || (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
         return fail("tool", text || `Das Tool "${call.name}" meldete einen Fehler ohne Text.`, args, attempt, true);
@@ -257,7 +296,8 @@ async function runOne(
       return { outcome: { ...base, arguments: args, ok: true, result: value, durationMs, attempts: attempt }, executed: true };
     } catch (error) {
       const isTimeout = error instanceof ToolTimeoutError;
-      const retryable = !options.signal?.aborted && attempt <= policy.retries && (isTimeout ? policy.retryTimeouts === true : transient(error));
+      // A staged commit is sent once: the change is settled either way.
+      const retryable = !staged && !options.signal?.aborted && attempt <= policy.retries && (isTimeout ? policy.retryTimeouts === true : transient(error));
       if (retryable) {
         await delay(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal).catch(() => undefined);
         continue;

@@ -4,6 +4,7 @@
 import * as z from "zod";
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
 import { toolResultValue } from "../mcp/result.js";
+import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { dropNullOptionals, inputProperties, nullable, toGrammarDialect, toGrammarSchema } from "./grammar-schema.js";
 import { extractJsonObject } from "./json-extract.js";
@@ -193,14 +194,18 @@ export function findInToolHistory(history: readonly ToolHistoryEntry[], call: Ha
 
 /** Runs one tool call by hand and returns the history entry (tool errors become `error`, never throws). */
 export async function executeToolCall(
-  client: ToolClient,
+  client: ToolClient | ToolClients,
   call: HalfAgentToolCall,
   options: { tools?: readonly ToolInfo[]; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ToolHistoryEntry> {
   const info = options.tools?.find((t) => t.name === call.tool);
   const args = (info ? dropNullOptionals(call.arguments, info.inputSchema) : call.arguments) as Record<string, unknown>;
+  if (info?.annotations?.readOnlyHint === false) {
+    // No approval step in Teil 3: tools that change something run only in the Teil 4 agent.
+    return { tool: call.tool, arguments: args, error: `"${call.tool}" verändert etwas und braucht eine Freigabe; hier laufen nur lesende Tools.` };
+  }
   try {
-    const result = await client.callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const result = await combineToolClients(client).callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs });
     if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
     return { tool: call.tool, arguments: args, result: toolResultValue(result) };
   } catch (error) {

@@ -11,7 +11,7 @@ export { DEFAULT_RETRY_POLICY, type ToolOutcome, type RetryPolicy } from "./exec
 export { toolResultValue } from "../mcp/result.js";
 // Teil 4: running the agent, approval, trace and its renderings
 export { runAgent, type RunAgentOptions, type AgentRunResult } from "./loop.js";
-export { classifyTool, type ToolSafety, type ApprovalPolicy, type ApprovalRequest, type ApproveFn, type ApprovalOutcome } from "./approval.js";
+export { classifyTool, type ToolSafety, type ApprovalPolicy, type ApprovalRequest, type ApprovalDecision, type ApproveFn, type ApprovalOutcome } from "./approval.js";
 export {
   saveTrace,
   summarizeTrace,
@@ -33,6 +33,7 @@ export {
   planProblemsMessage,
   HALF_AGENT_RULES,
   NO_TOOLS_INSTRUCTION,
+  TRAVEL_MATH_ROLE,
   type PlannerPromptOptions,
   type HalfAgentPromptOptions,
 } from "./prompts.js";
@@ -57,6 +58,13 @@ export {
 // Stand-ins for demos without a model or a server
 export { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
 export { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "./in-memory-tools.js";
+// Approval with preview (staged writes), ask_user, answer writer, groundedness, sessions with a bounded history
+export { StagedWorkspace, StagingError, type ChangePreview, type StagedChange } from "./workspace.js";
+export { ASK_USER_UNAVAILABLE, type AskUserFn } from "./ask-user.js";
+export { buildAnswerWriterMessages } from "./answer-writer.js";
+export { checkGroundedness, type GroundednessReport } from "./groundedness.js";
+export { AgentSession, SessionFileError, type AgentSessionOptions, type SessionTurn } from "./session.js";
+export type { WindowReport } from "./window.js";
 export {
   runNativeToolChat,
   toNativeFunctions,

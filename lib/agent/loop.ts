@@ -15,6 +15,7 @@
 // [assistant: plan] [user: tool results | problems | nudge].
 import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
+import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ArgumentValidator } from "./arguments.js";
@@ -34,11 +35,18 @@ import {
 import { iterationScope, openCalls, type ScheduleMode } from "./schedule.js";
 import { createTrace, type AgentEvent, type AgentTrace, type PlanVia, type RunStatus } from "./trace.js";
 import { validatePlan } from "./validate.js";
+import { tokenCounter } from "../llm/tokens.js";
+import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
+import { ASK_USER_TOOL, ASK_USER_TOOL_NAME, type AskUserFn } from "./ask-user.js";
+import { checkGroundedness, type GroundednessReport } from "./groundedness.js";
+import { fitToWindow, wasTrimmed, type WindowReport } from "./window.js";
+import { hideStagingFields, StagedWorkspace } from "./workspace.js";
 
 export interface RunAgentOptions {
   question: string;
   llm: Llm;
-  tools: ToolClient;
+  /** One tool client, or several by alias ({ reise, mathe }): merged by lib/mcp's CompositeToolClient. */
+  tools: ToolClient | ToolClients;
   /** The tool catalog; default `await tools.listTools()`. */
   catalog?: ToolInfo[];
   /** Earlier conversation, inserted between the system messages and the question. */
@@ -47,6 +55,8 @@ export interface RunAgentOptions {
   context?: string;
   /** Replaces the planner system prompt (default buildPlannerSystemPrompt(catalog, …)). */
   systemPrompt?: string;
+  /** Replaces the travel persona of the default planner prompt (e.g. TRAVEL_MATH_ROLE with the math server). */
+  role?: string;
   /** Today's date for the prompt and `user.today` (YYYY-MM-DD). */
   today?: string;
   /** Planning rounds before giving up (default 8). */
@@ -70,6 +80,21 @@ export interface RunAgentOptions {
   /** Longest tool result (characters of JSON) shown to the model (default 3000, so a few results fit an 8k context). */
   maxResultChars?: number;
   signal?: AbortSignal;
+  /** Answers the planner's `ask_user` calls (notebook input, terminal); without it they fail with „Rückfrage nicht möglich". */
+  askUser?: AskUserFn;
+  /** Offer the `ask_user` tool to the planner (default true). */
+  offerAskUser?: boolean;
+  /** Where side-effecting calls are staged before approval (default: a fresh StagedWorkspace for this run). */
+  workspace?: StagedWorkspace;
+  /** Let a second model call write the final answer from question, context and tool results only (default false). */
+  answerWriter?: boolean;
+  /** Check numbers, dates and places of the answer against the sources (default true; warnings in the trace). */
+  groundedness?: boolean;
+  /**
+   * The sliding window: tokens the prompt may use (default: the model's context size minus room for the
+   * reply) and how tokens are counted (default: the model's tokenizer, else an estimate). false = never trim.
+   */
+  contextWindow?: false | { maxPromptTokens?: number; countTokens?: (text: string) => number; keepRecentRounds?: number };
 }
 
 export interface AgentRunResult {
@@ -85,6 +110,11 @@ export interface AgentRunResult {
   lastPlan?: Plan;
   /** The backend's error when status is "llm_error". */
   error?: string;
+  /** Groundedness and answer-writer warnings (German), also in the trace. */
+  warnings: string[];
+  groundedness?: GroundednessReport;
+  /** The run's staged and committed changes. */
+  workspace: StagedWorkspace;
 }
 
 /** Generation errors another round cannot fix (the prompt only grows, the server stays down). */
@@ -99,6 +129,17 @@ function errorMessage(error: unknown): string {
 type ReplyError = Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string; fatal: boolean };
 type PlanReply = { ok: true; plan: Plan; raw: string; via: PlanVia; error?: undefined } | { ok: false; error: ReplyError; raw: string; via: PlanVia; plan?: undefined };
 
+/** The prompt budget: the model's context minus room for the reply and the chat template. */
+function windowSettings(options: RunAgentOptions): { budget: number; count: (text: string) => number; keepRecentRounds?: number } | undefined {
+  if (options.contextWindow === false) return undefined;
+  const settings = options.contextWindow ?? {};
+  const contextSize = options.llm.info.contextSize;
+  const reply = options.generation?.maxTokens ?? (contextSize ? Math.min(1024, Math.floor(contextSize / 4)) : 1024);
+  const budget = settings.maxPromptTokens ?? (contextSize ? contextSize - reply - 64 - Math.ceil(contextSize * 0.03) : undefined);
+  if (budget === undefined || budget <= 0) return undefined;
+  return { budget, count: settings.countTokens ?? tokenCounter(options.llm).count, keepRecentRounds: settings.keepRecentRounds };
+}
+
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
   const started = performance.now();
   const mode = options.mode ?? "dependency";
@@ -111,13 +152,33 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     options.onEvent?.(full);
   };
 
-  const catalog = options.catalog ?? (await options.tools.listTools());
+  const tools = combineToolClients(options.tools);
+  const serverCatalog = options.catalog ?? (await tools.listTools());
+  const workspace = options.workspace ?? new StagedWorkspace(tools, serverCatalog);
+  // The planner sees write tools without their staging fields, plus ask_user.
+  const offerAsk = options.offerAskUser !== false && !serverCatalog.some((t) => t.name === ASK_USER_TOOL_NAME);
+  const catalog = [...serverCatalog.map(hideStagingFields), ...(offerAsk ? [ASK_USER_TOOL] : [])];
   const byName = new Map(catalog.map((t) => [t.name, t]));
   const userCtx: Record<string, unknown> = { raw: options.question, ...(options.today ? { today: options.today } : {}), ...options.userCtx };
-  const systemPrompt = options.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), today: options.today });
+  const systemPrompt = options.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), today: options.today, role: options.role });
   const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }];
   if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
+  const headCount = messages.length;
   messages.push(...(options.history ?? []), { role: "user", content: options.question });
+  const questionIndex = messages.length - 1;
+  const window = windowSettings(options);
+  let lastWindow: WindowReport | undefined;
+  /** What is sent: the whole conversation, or the sliding window of it when it would not fit. */
+  const promptMessages = (): ChatMessage[] => {
+    if (!window) return messages;
+    const { messages: sent, report } = fitToWindow(
+      { head: messages.slice(0, headCount), history: messages.slice(headCount, questionIndex), question: messages[questionIndex]!, rounds: messages.slice(questionIndex + 1) },
+      { budgetTokens: window.budget, count: window.count, keepRecentRounds: window.keepRecentRounds },
+    );
+    if (wasTrimmed(report) && JSON.stringify(report) !== JSON.stringify(lastWindow)) emit({ type: "history_trimmed", report });
+    lastWindow = report;
+    return sent;
+  };
 
   const planSchema = buildPlanJsonSchema(catalog);
   const finalSchema = buildFinalAnswerJsonSchema();
@@ -131,10 +192,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   emit({ type: "run_start", question: options.question, mode, maxIterations, tools: catalog.map((t) => t.name), ...(options.today ? { today: options.today } : {}) });
 
   const askPlan = async (forceFinal: boolean): Promise<PlanReply> => {
-    emit({ type: "llm_request", via, forceFinal, messageCount: messages.length });
+    const sent = promptMessages();
+    emit({ type: "llm_request", via, forceFinal, messageCount: sent.length });
     if (via === "grammar") {
       try {
-        const value = await options.llm.generateJson(forceFinal ? finalSchema : planSchema, messages, generation);
+        const value = await options.llm.generateJson(forceFinal ? finalSchema : planSchema, sent, generation);
         const raw = JSON.stringify(value) ?? "";
         const parsed = parsePlanValue(value, raw);
         return parsed.ok ? { ok: true, plan: parsed.plan, raw, via } : { ok: false, error: parsed.error, raw, via };
@@ -149,7 +211,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     }
     let text: string;
     try {
-      text = (await options.llm.chat(messages, generation)).text;
+      text = (await options.llm.chat(sent, generation)).text;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: isFatalLlmError(error) }, raw: "", via };
@@ -158,18 +220,60 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
     return parsed.ok ? { ok: true, plan: parsed.plan, raw: text, via } : { ok: false, error: parsed.error, raw: text, via };
   };
 
-  const finish = (final: string, status: RunStatus, error?: string): AgentRunResult => {
+  const finish = async (planned: string, status: RunStatus, error?: string): Promise<AgentRunResult> => {
+    let final = planned;
+    const warnings: string[] = [];
+    let groundedness: GroundednessReport | undefined;
+    if (status === "answered" && options.answerWriter) {
+      try {
+        const input = { question: options.question, context: options.context, toolResults: { ...state.results }, today: options.today, maxResultChars: 1500 };
+        // Many results: shorten each until the writer's prompt fits the window.
+        const size = () => buildAnswerWriterMessages(input).reduce((sum, m) => sum + (window?.count(m.content) ?? 0) + 8, 0);
+        while (window && input.maxResultChars > 100 && size() > window.budget) input.maxResultChars = Math.floor(input.maxResultChars / 2);
+        final = await writeAnswer(options.llm, input, { signal: options.signal });
+        emit({ type: "answer_writer", draft: planned, text: final });
+      } catch (writerError) {
+        if (options.signal?.aborted) throw writerError;
+        emit({ type: "answer_writer", draft: planned, text: planned, error: errorMessage(writerError) });
+        warnings.push(`Antwort-Schreiber fehlgeschlagen, Antwort des Planers verwendet: ${errorMessage(writerError)}`);
+      }
+    }
+    if (status === "answered" && options.groundedness !== false) {
+      const toolCalls = trace.events.filter((e) => e.type === "tool_call" && e.toolName !== ASK_USER_TOOL_NAME).length;
+      groundedness = checkGroundedness({
+        final,
+        question: options.question,
+        context: options.context,
+        toolResults: Object.values(state.results),
+        otherSources: [...(options.history ?? []).map((m) => m.content), options.today ?? ""],
+        toolCalls,
+      });
+      emit({ type: "groundedness", warnings: groundedness.warnings, unsupported: groundedness.unsupported.map((c) => c.text), noToolCalls: groundedness.noToolCalls });
+      warnings.push(...groundedness.warnings);
+    }
     emit({ type: "final", text: final, status });
     trace.final = final;
     trace.status = status;
-    return { final, status, trace, iterations: iteration, messages, toolResults: { ...state.results }, lastPlan, ...(error ? { error } : {}) };
+    return {
+      final,
+      status,
+      trace,
+      iterations: iteration,
+      messages,
+      toolResults: { ...state.results },
+      lastPlan,
+      warnings,
+      workspace,
+      ...(groundedness ? { groundedness } : {}),
+      ...(error ? { error } : {}),
+    };
   };
 
   let forceFinal = false;
   let generationErrors = 0;
   try {
     for (iteration = 1; iteration <= maxIterations; iteration++) {
-      if (options.signal?.aborted) return finish(ABORTED_ANSWER, "aborted");
+      if (options.signal?.aborted) return await finish(ABORTED_ANSWER, "aborted");
       const finalRound = forceFinal || (iteration === maxIterations && options.forceFinalOnLastIteration !== false);
       const reply = await askPlan(finalRound);
       const meter = options.llm.lastMeter;
@@ -181,7 +285,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
           generationErrors++;
           if (("fatal" in reply.error && reply.error.fatal) || generationErrors >= 2) {
             messages.pop();
-            return finish(llmErrorAnswer(reply.error.message), "llm_error", reply.error.message);
+            return await finish(llmErrorAnswer(reply.error.message), "llm_error", reply.error.message);
           }
         }
         messages.push({ role: "user", content: planParseErrorMessage(reply.error) });
@@ -204,13 +308,13 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       const open = openCalls(plan, hasRun);
       if (problems.length > 0) {
         // An answer with broken leftovers in the plan is still an answer once nothing is open to run.
-        if (final !== null && (open.length === 0 || finalRound)) return finish(final, "answered");
+        if (final !== null && (open.length === 0 || finalRound)) return await finish(final, "answered");
         emit({ type: "validation_problems", problems });
         messages.push({ role: "user", content: planProblemsMessage(problems) });
         continue;
       }
       if (open.length === 0 || finalRound) {
-        if (final !== null) return finish(final, "answered");
+        if (final !== null) return await finish(final, "answered");
         // Steps ran out without an answer (or no room is left for tools): ask for the answer only.
         if (iteration < maxIterations) {
           emit({ type: "nudge", message: NUDGE_MESSAGE });
@@ -224,13 +328,15 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       const isReadOnly = (call: PlanToolCall) => classifyTool(byName.get(call.name), call.name, options.approval) === "read-only";
       const scope = iterationScope(plan, hasRun, mode, { isReadOnly });
       const outcomes = await executeScope(plan, scope, state, {
-        client: options.tools,
+        client: tools,
         catalog: byName,
         mode,
         toolTimeoutMs: options.toolTimeoutMs ?? 30_000,
         retry,
         approval: options.approval ?? {},
         approve: options.approve,
+        workspace,
+        askUser: options.askUser,
         userCtx,
         validator,
         emit,
@@ -239,9 +345,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       messages.push({ role: "user", content: toolResultsMessage(outcomes, { maxResultChars: options.maxResultChars }) });
     }
   } catch (error) {
-    if (options.signal?.aborted) return finish(ABORTED_ANSWER, "aborted");
+    if (options.signal?.aborted) return await finish(ABORTED_ANSWER, "aborted");
     throw error;
   }
   iteration = maxIterations;
-  return finish(FALLBACK_ANSWER, "max_iterations");
+  return await finish(FALLBACK_ANSWER, "max_iterations");
 }

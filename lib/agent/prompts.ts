@@ -58,7 +58,13 @@ export function formatToolCatalog(tools: readonly ToolInfo[]): string {
     .join("\n");
 }
 
+/** Who the assistant is when the math server is attached as well (CLI --mathe, notebooks): pass as `role`. */
+export const TRAVEL_MATH_ROLE =
+  "Du bist ein Assistent für Reisen und Rechnen: Reiseziele, Wetter, Ausflüge, Aktivitäten – und exakte Rechnungen mit den Rechen-Tools, auch mit Ergebnissen anderer Tools.";
+
 export interface PlannerPromptOptions {
+  /** Replaces the travel persona in the first line (e.g. TRAVEL_MATH_ROLE). */
+  role?: string;
   /** A ready catalog text (e.g. from lib/mcp's formatter); default formatToolCatalog(tools). */
   catalog?: string;
   /** Fields available as `user.<feld>` (default: raw). */
@@ -86,7 +92,7 @@ Antwort, nachdem die Tool-Ergebnisse da sind:
 export function buildPlannerSystemPrompt(tools: readonly ToolInfo[], options: PlannerPromptOptions = {}): string {
   const userFields = (options.userFields ?? ["raw"]).map((f) => `"user.${f}"`).join(", ");
   if (options.compact) {
-    return `Du bist ein Reiseassistent und planst Tool-Aufrufe.${options.today ? ` Heute ist ${options.today}.` : ""}
+    return `${options.role ? `${options.role} Du planst Tool-Aufrufe.` : "Du bist ein Reiseassistent und planst Tool-Aufrufe."}${options.today ? ` Heute ist ${options.today}.` : ""}
 Antworte immer nur mit einem JSON-Objekt: {"steps": [{"description": "…", "tools": [{"id": "…", "name": "…", "arguments": {…}}]}], "final": null}
 - Tools eines Schritts laufen gleichzeitig; wer ein Ergebnis braucht, steht in einem späteren Schritt.
 - Ergebnis weitergeben: {"$ref": "<id>.<feld>"}, z. B. "lat": {"$ref": "geo_rom.lat"}; Angaben des Nutzers: ${userFields}.
@@ -96,7 +102,7 @@ Tools:
 ${options.catalog ?? formatToolSignatures(tools)}`;
   }
   const catalog = options.catalog ?? formatToolCatalog(tools);
-  return `Du bist ein Reiseassistent. Du beantwortest Fragen rund ums Reisen: Ziele, Wetter, Ausflüge, Aktivitäten, Sehenswertes.
+  return `${options.role ?? "Du bist ein Reiseassistent. Du beantwortest Fragen rund ums Reisen: Ziele, Wetter, Ausflüge, Aktivitäten, Sehenswertes."}
 Was du nicht sicher weißt (Koordinaten, Wetter, Orte in der Nähe), holst du dir mit den Tools am Ende dieser Nachricht.
 Kontext, den das System mitschickt (z. B. aus einer Wissensdatenbank), gilt als verlässlich.${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
 
@@ -190,6 +196,8 @@ export function llmErrorAnswer(message: string): string {
 // Teil 3: half-agent
 
 export interface HalfAgentPromptOptions {
+  /** Replaces the travel persona and its "travel questions only" rule (e.g. TRAVEL_MATH_ROLE). */
+  role?: string;
   catalog?: string;
   today?: string;
 }
@@ -209,9 +217,9 @@ export const HALF_AGENT_FORMAT = `Format deiner Antwort: genau ein JSON-Objekt, 
 
 export function buildHalfAgentSystemPrompt(tools: readonly ToolInfo[], options: HalfAgentPromptOptions = {}): string {
   const catalog = options.catalog ?? formatToolCatalog(tools);
-  return `Du bist ein Reiseassistent für Fragen zu Reisezielen, Wetter, Ausflügen und Aktivitäten.
+  return `${options.role ?? "Du bist ein Reiseassistent für Fragen zu Reisezielen, Wetter, Ausflügen und Aktivitäten."}
 Für Fakten, die du nicht sicher weißt, stehen dir Tools zur Verfügung (unten). Kontext vom System gilt als verlässlich.
-Erfinde nichts; wenn dir eine Information fehlt, sag es. Fragen ohne Reisebezug lehnst du freundlich ab.${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
+Erfinde nichts; wenn dir eine Information fehlt, sag es.${options.role ? "" : " Fragen ohne Reisebezug lehnst du freundlich ab."}${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
 
 ${HALF_AGENT_RULES}
 

@@ -2,6 +2,7 @@
 export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 export { loadLlm, type LoadLlmOptions } from "./load.js";
 export { loadLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
+export type { PromptStateEvent } from "./prompt-state.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 export { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "./model-files.js";
 export { describeLlm } from "./report.js";

@@ -9,6 +9,7 @@ import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
+import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type PromptStateEvent } from "./prompt-state.js";
 import { createLocalToolCaller, type LocalToolCaller } from "./local-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 
@@ -27,6 +28,13 @@ export interface LocalLlmOptions {
   threads?: number;
   /** Attempts for generateJson before giving up with LlmOutputError. */
   jsonAttempts?: number;
+  /**
+   * Folder for saved prompt KV states (default LLM_STATE_DIR or `.cache/llm-state`); false disables.
+   * A first system message of at least `promptStateMinTokens` tokens (default 256) is evaluated once,
+   * saved there, and loaded from disk by the next process instead of being evaluated again.
+   */
+  promptStateDir?: string | false;
+  promptStateMinTokens?: number;
 }
 
 /** The in-process LLM, with extras the notebooks use to teach. */
@@ -37,8 +45,10 @@ export interface LocalLlm extends Llm {
   countTokens(text: string): number;
   /** Number of prompt tokens `messages` become with the chat template (what a call evaluates at most). */
   countPromptTokens(messages: ChatMessage[]): number;
-  /** Forget the KV cache (the next call evaluates the whole prompt again). */
+  /** Forget the KV cache (the next call evaluates the prompt again, or loads its saved prefix). */
   resetCache(): Promise<void>;
+  /** What the last call did with the saved prompt state (undefined: no persisted prefix involved). */
+  readonly lastPromptState: PromptStateEvent | undefined;
   /** Native function calling (Llama 3.1 format) on the same context sequence and call queue. */
   createToolCaller(options?: { today?: Date }): Promise<LocalToolCaller>;
 }
@@ -140,6 +150,22 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     chatWrapper: chat.chatWrapper.wrapperName,
     notes,
   };
+  const stateDir = options.promptStateDir === undefined ? config.llmStateDir : options.promptStateDir || undefined;
+  const states = stateDir ? new PromptStateCache({ dir: stateDir }) : undefined;
+  const minPrefixTokens = options.promptStateMinTokens ?? 256;
+  // Everything that shapes the saved KV state besides the model file and the tokens.
+  const stateSettings = {
+    contextSize: context.contextSize,
+    kvCache: [context.kvCacheKeyType, context.kvCacheValueType],
+    flashAttention: context.flashAttention,
+    gpu: llama.gpu,
+    gpuLayers: model.gpuLayers,
+    llamaCpp: llama.llamaCppRelease,
+    chatWrapper: chat.chatWrapper.wrapperName,
+  };
+  let modelIdentity: Promise<string> | undefined;
+  let lastPromptState: PromptStateEvent | undefined;
+  let firstMessageTokens: { text: string; tokens: Token[] } | undefined;
   const queue = new CallQueue();
   const grammars = new Map<string, JsonGrammar>();
   let lastMeter: GenerationMeter | undefined;
@@ -149,6 +175,60 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const promptTokens = (history: ChatHistoryItem[]): Token[] =>
     chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(loadedModel.tokenizer);
 
+  /** Length of the prompt's prefix that is already in the KV cache. */
+  const cachedPrefixLength = (prompt: Token[]) => {
+    const cached = sequence.contextTokens;
+    let n = 0;
+    while (n < cached.length && n < prompt.length - 1 && cached[n] === prompt[n]) n++;
+    return n;
+  };
+
+  /** The persistable prefix of `prompt`: its first system message (see stablePrefix). */
+  function persistablePrefix(messages: ChatMessage[], prompt: Token[]): Token[] | undefined {
+    const first = messages[0];
+    if (first?.role !== "system") return undefined;
+    if (firstMessageTokens?.text !== first.content) {
+      const alone = chat.chatWrapper.generateContextState({ chatHistory: [{ type: "system", text: first.content }] });
+      firstMessageTokens = { text: first.content, tokens: alone.contextText.tokenize(loadedModel.tokenizer) };
+    }
+    return stablePrefix(prompt, firstMessageTokens.tokens, minPrefixTokens);
+  }
+
+  /** Brings the prompt's persistable prefix into the KV cache: from disk, or evaluated and saved. */
+  async function preparePrefix(messages: ChatMessage[], prompt: Token[]): Promise<void> {
+    lastPromptState = undefined;
+    if (!states) return;
+    const prefix = persistablePrefix(messages, prompt);
+    if (!prefix) return;
+    const cachedLength = cachedPrefixLength(prompt);
+    if (cachedLength >= prefix.length) return;
+    modelIdentity ??= modelFileIdentity(modelPath);
+    let identity: string;
+    try {
+      identity = await modelIdentity;
+    } catch (error) {
+      modelIdentity = undefined;
+      info.notes.push(`Prompt-Zustand nicht nutzbar: Modelldatei nicht lesbar (${(error as Error).message}).`);
+      return;
+    }
+    const key = promptStateKey(identity, stateSettings, prefix);
+    const restored = await states.restore(sequence, key, prefix);
+    if (restored?.note) info.notes.push(restored.note);
+    if (restored?.action === "loaded") {
+      lastPromptState = restored;
+      return;
+    }
+    // Evaluate just the prefix (the generation reuses it), then save it for the next process.
+    const keep = restored ? 0 : cachedLength;
+    if (sequence.nextTokenIndex > keep) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    const evaluateStarted = performance.now();
+    await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(keep));
+    const evaluateMs = performance.now() - evaluateStarted;
+    const saved = { ...(await states.save(sequence, key, prefix, modelPath)), evaluateMs };
+    if (saved.note) info.notes.push(saved.note);
+    lastPromptState = restored?.note && saved.action === "saved" ? { ...saved, note: restored.note } : saved;
+  }
+
   async function generate(messages: ChatMessage[], options: GenerationOptions, grammar?: JsonGrammar) {
     checkMessages(messages);
     const history = toHistory(messages);
@@ -156,12 +236,12 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     const promptLength = prompt.length;
     const reserve = options.maxTokens ?? 1;
     if (promptLength + reserve > loadedContext.contextSize) throw new ContextOverflowError(promptLength, reserve, loadedContext.contextSize);
-    // Reused = the prompt's prefix that is already in the KV cache from the previous call.
-    const cached = sequence.contextTokens;
-    let reused = 0;
-    while (reused < cached.length && reused < prompt.length - 1 && cached[reused] === prompt[reused]) reused++;
     const before = sequence.tokenMeter.getState();
     const clock = new CallClock();
+    const inMemory = cachedPrefixLength(prompt);
+    await preparePrefix(messages, prompt);
+    // Reused = the prompt's prefix already in the KV cache: from the previous call, or loaded from disk.
+    const reused = lastPromptState?.action === "loaded" ? cachedPrefixLength(prompt) : Math.min(inMemory, cachedPrefixLength(prompt));
     const response = await chat.generateResponse(history, {
       maxTokens: options.maxTokens,
       temperature: options.temperature,
@@ -193,6 +273,9 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     info,
     get lastMeter() {
       return lastMeter;
+    },
+    get lastPromptState() {
+      return lastPromptState;
     },
     chat(messages: ChatMessage[], options: GenerationOptions = {}): Promise<ChatResult> {
       return queue.run(() => generate(messages, options));

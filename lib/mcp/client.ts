@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../config.js";
 import { McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
-import { childEnv, travelServerCommand } from "./server-command.js";
+import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
 
 const CLIENT_INFO = { name: "agentic-ai-workshop-kit", version: "0.1.0" };
@@ -158,7 +158,11 @@ export class McpToolClient implements ToolClient {
     const flags = ["--stdio", "--parent-pid", String(process.pid)];
     if (offline) flags.push("--offline");
     const env = childEnv({ ...options.env, TRAVEL_OFFLINE: offline ? "1" : "0" });
-    const cmd = travelServerCommand(flags, config.root);
+    return McpToolClient.connectCommand(travelServerCommand(flags, config.root), env, options);
+  }
+
+  /** Starts any MCP server command as a stdio child process and connects to it (its stderr goes into error messages). */
+  static async connectCommand(cmd: ServerCommand, env: Record<string, string>, options?: McpClientOptions): Promise<McpToolClient> {
     let stderr = "";
     const client = new McpToolClient(
       {
@@ -318,4 +322,10 @@ export function connectTravelClient(url: string, options?: McpClientOptions): Pr
 /** Starts the travel server over stdio (as MCP Inspector or Claude Desktop would) and connects to it. */
 export function connectTravelClientStdio(options?: McpClientOptions & { offline?: boolean; env?: Record<string, string> }): Promise<McpToolClient> {
   return McpToolClient.connectStdio(options);
+}
+
+/** Starts the math server over stdio (as MCP Inspector or Claude Desktop would) and connects to it. */
+export function connectMathClientStdio(options?: McpClientOptions & { env?: Record<string, string> }): Promise<McpToolClient> {
+  const cmd = mathServerCommand(["--stdio", "--parent-pid", String(process.pid)]);
+  return McpToolClient.connectCommand(cmd, childEnv(options?.env), options);
 }

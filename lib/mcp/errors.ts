@@ -55,3 +55,8 @@ export function isTransientError(error: unknown): boolean {
   if (error instanceof McpConnectionError) return error.transient;
   return networkCode(error) !== undefined;
 }
+
+/** The math server did not start or did not answer in time (same shape as TravelServerStartError). */
+export class MathServerStartError extends TravelServerStartError {
+  override name = "MathServerStartError";
+}

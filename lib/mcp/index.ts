@@ -1,6 +1,7 @@
 // Teil 3 — public names of lib/mcp: start the travel server, connect one session, list and call tools.
 export type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
-export { startTravelServer, type StartTravelServerOptions, type TravelServerHandle } from "./server-process.js";
-export { McpToolClient, connectTravelClient, connectTravelClientStdio, type McpClientOptions } from "./client.js";
+export { startTravelServer, startMathServer, type StartTravelServerOptions, type StartMathServerOptions, type TravelServerHandle, type ServerHandle } from "./server-process.js";
+export { McpToolClient, connectTravelClient, connectTravelClientStdio, connectMathClientStdio, type McpClientOptions } from "./client.js";
+export { CompositeToolClient, combineToolClients, ToolClientSetupError, type ToolClients } from "./composite.js";
 export { formatToolsForPrompt, type CatalogOptions } from "./catalog.js";
-export { McpConnectionError, ToolTimeoutError, TravelServerStartError } from "./errors.js";
+export { McpConnectionError, ToolTimeoutError, TravelServerStartError, MathServerStartError } from "./errors.js";

@@ -1,10 +1,10 @@
-// startTravelServer(): runs the travel server as a child process, waits until it answers and returns
+// startTravelServer() / startMathServer(): run a kit server as a child process, wait until it answers, return
 // its URL. The child never outlives its parent: it is killed on exit, and it watches our pid and its
 // stdin pipe itself (covers Ctrl-C, a crashed script, a restarted notebook kernel).
 import { spawn, type ChildProcess } from "node:child_process";
 import { loadConfig } from "../config.js";
-import { TravelServerStartError } from "./errors.js";
-import { childEnv, travelServerCommand } from "./server-command.js";
+import { MathServerStartError, TravelServerStartError } from "./errors.js";
+import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 
 export interface StartTravelServerOptions {
   /** Use only bundled data (default: TRAVEL_OFFLINE from the config). */
@@ -20,11 +20,11 @@ export interface StartTravelServerOptions {
   onLog?: (line: string) => void;
 }
 
-export interface TravelServerHandle {
+/** A kit server running as a child process. */
+export interface ServerHandle {
   /** Streamable HTTP endpoint, e.g. http://127.0.0.1:41234/mcp */
   url: string;
   pid: number;
-  mode: "online" | "offline";
   /** The server's stderr so far (last 64 KB). */
   logs(): string;
   /** True once the process has exited. */
@@ -33,8 +33,16 @@ export interface TravelServerHandle {
   stop(): Promise<void>;
 }
 
+export interface TravelServerHandle extends ServerHandle {
+  mode: "online" | "offline";
+}
+
+export type StartMathServerOptions = Omit<StartTravelServerOptions, "offline">;
+
 /** The line the server logs once it listens (mcp-server-travel/src/main.ts writes it). */
 const READY_LINE = /Reise-Server \(MCP\) bereit unter (http:\/\/\S+) \(Modus: (online|offline)\)/;
+/** The same for mcp-server-math/src/main.ts. */
+const MATH_READY_LINE = /Rechen-Server \(MCP\) bereit unter (http:\/\/\S+)/;
 const LOG_LIMIT = 64 * 1024;
 
 const running = new Set<ChildProcess>();
@@ -80,18 +88,30 @@ async function answers(url: string, timeoutMs: number): Promise<boolean> {
   }
 }
 
-export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
-  const config = loadConfig();
-  const offline = options.offline ?? config.travelOffline;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const flags = ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0), "--parent-pid", String(process.pid)];
-  if (offline) flags.push("--offline");
-  const cmd = travelServerCommand(flags, config.root);
-  const commandLine = [cmd.command, ...cmd.args];
+interface SpawnSpec {
+  /** German name for messages ("Reise-Server"). */
+  label: string;
+  cmd: ServerCommand;
+  env: Record<string, string>;
+  /** The line the server logs once it listens; group 1 is the URL. */
+  readyLine: RegExp;
+  timeoutMs: number;
+  onLog?: (line: string) => void;
+  startError: new (message: string, input: { command: string[]; timeoutMs: number; pid?: number }, output: string) => Error;
+}
 
+interface Spawned {
+  child: ChildProcess;
+  ready: RegExpExecArray;
+  logs(): string;
+}
+
+/** Spawns a kit server, waits for its ready line and a /healthz answer; kills it on any failure. */
+async function spawnServer(spec: SpawnSpec): Promise<Spawned> {
+  const { cmd, label, timeoutMs } = spec;
+  const commandLine = [cmd.command, ...cmd.args];
   installExitHook();
-  const env = childEnv({ ...options.env, TRAVEL_OFFLINE: offline ? "1" : "0" });
-  const child = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env, stdio: ["pipe", "ignore", "pipe"] });
+  const child = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env: spec.env, stdio: ["pipe", "ignore", "pipe"] });
   running.add(child);
   let log = "";
   let pending = "";
@@ -104,7 +124,7 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
     while ((nl = pending.indexOf("\n")) >= 0) {
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
-      options.onLog?.(line);
+      spec.onLog?.(line);
       onLine?.(line);
     }
   });
@@ -112,53 +132,88 @@ export async function startTravelServer(options: StartTravelServerOptions = {}):
 
   const fail = async (message: string): Promise<never> => {
     await killChild(child);
-    throw new TravelServerStartError(message, { command: commandLine, timeoutMs, pid: child.pid }, log);
+    throw new spec.startError(message, { command: commandLine, timeoutMs, pid: child.pid }, log);
   };
 
-  let ready: { url: string; mode: "online" | "offline" };
+  let ready: RegExpExecArray;
   try {
-    ready = await new Promise<{ url: string; mode: "online" | "offline" }>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`Der Reise-Server hat nach ${timeoutMs} ms noch nicht geantwortet.`)),
-        timeoutMs,
-      );
+    ready = await new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Der ${label} hat nach ${timeoutMs} ms noch nicht geantwortet.`)), timeoutMs);
       const done = () => clearTimeout(timer);
       onLine = (line) => {
-        const m = READY_LINE.exec(line);
+        const m = spec.readyLine.exec(line);
         if (m) {
           done();
-          resolve({ url: m[1]!, mode: m[2] as "online" | "offline" });
+          resolve(m);
         }
       };
       child.once("error", (error) => {
         done();
-        reject(new Error(`Der Reise-Server konnte nicht gestartet werden: ${error.message}`));
+        reject(new Error(`Der ${label} konnte nicht gestartet werden: ${error.message}`));
       });
       child.once("exit", (code, signal) => {
         done();
-        reject(new Error(`Der Reise-Server hat sich beim Start beendet (Exit-Code ${code ?? signal}).`));
+        reject(new Error(`Der ${label} hat sich beim Start beendet (Exit-Code ${code ?? signal}).`));
       });
     });
   } catch (error) {
     return fail((error as Error).message);
   }
   onLine = undefined;
-  if (!(await answers(ready.url, Math.min(5000, timeoutMs)))) {
-    return fail(`Der Reise-Server meldet ${ready.url}, antwortet dort aber nicht.`);
+  if (!(await answers(ready[1]!, Math.min(5000, timeoutMs)))) {
+    return fail(`Der ${label} meldet ${ready[1]}, antwortet dort aber nicht.`);
   }
 
   // Neither the child nor its pipes keep this process alive; the exit hook and the child's parent watch clean up.
   child.unref();
   for (const stream of [child.stdin, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+  return { child, ready, logs: () => log };
+}
 
+function handleOf(spawned: Spawned): ServerHandle {
+  const { child } = spawned;
   return {
-    url: ready.url,
+    url: spawned.ready[1]!,
     pid: child.pid!,
-    mode: ready.mode,
-    logs: () => log,
+    logs: spawned.logs,
     get exited() {
       return child.exitCode !== null || child.signalCode !== null;
     },
     stop: () => killChild(child),
   };
+}
+
+function serverFlags(options: { host?: string; port?: number }): string[] {
+  return ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0), "--parent-pid", String(process.pid)];
+}
+
+export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
+  const config = loadConfig();
+  const offline = options.offline ?? config.travelOffline;
+  const flags = serverFlags(options);
+  if (offline) flags.push("--offline");
+  const spawned = await spawnServer({
+    label: "Reise-Server",
+    cmd: travelServerCommand(flags, config.root),
+    env: childEnv({ ...options.env, TRAVEL_OFFLINE: offline ? "1" : "0" }),
+    readyLine: READY_LINE,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    onLog: options.onLog,
+    startError: TravelServerStartError,
+  });
+  return Object.assign(handleOf(spawned), { mode: spawned.ready[2] as "online" | "offline" });
+}
+
+/** Starts the math server (exact arithmetic, mcp-server-math) as a child process on a free port. */
+export async function startMathServer(options: StartMathServerOptions = {}): Promise<ServerHandle> {
+  const spawned = await spawnServer({
+    label: "Rechen-Server",
+    cmd: mathServerCommand(serverFlags(options), loadConfig().root),
+    env: childEnv(options.env),
+    readyLine: MATH_READY_LINE,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    onLog: options.onLog,
+    startError: MathServerStartError,
+  });
+  return handleOf(spawned);
 }

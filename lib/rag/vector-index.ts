@@ -6,6 +6,7 @@
 // serialised index, so it is set by patching that field in the index's buffer (see hnsw-layout.ts).
 import { existsSync, readFileSync } from "node:fs";
 import faiss from "faiss-node";
+import { appendFlat, flatLayoutMatches } from "./flat-layout.js";
 import { bufferReader, efSearchInFile, efSearchOffset } from "./hnsw-layout.js";
 import { DimensionMismatchError, IndexStoreError, RagError, RagFileNotFoundError, RagInputError } from "./errors.js";
 
@@ -149,8 +150,9 @@ export class VectorIndex {
     return this.metric === "ip";
   }
 
-  private flatten(vectors: ReadonlyArray<ArrayLike<number>>, context: string): number[] {
-    const flat = new Array<number>(vectors.length * this.dimension);
+  /** All vectors, checked, in one row-major array: a new number[] (the addon's array path) or `into`. */
+  private flatten(vectors: ReadonlyArray<ArrayLike<number>>, context: string, into?: Float32Array): number[] | Float32Array {
+    const flat = into ?? new Array<number>(vectors.length * this.dimension);
     vectors.forEach((v, i) => {
       if (v.length !== this.dimension) throw new DimensionMismatchError(this.dimension, v.length, `${context}, Vektor ${i}`);
       for (let j = 0; j < v.length; j++) {
@@ -162,10 +164,18 @@ export class VectorIndex {
     return flat;
   }
 
-  /** Appends vectors; their ids continue from the current size. */
+  /**
+   * Appends vectors; their ids continue from the current size. Flat indexes take a typed-array path
+   * (see flat-layout.ts: about 50× faster than faiss-node's number-by-number `add`), which copies the
+   * stored vectors once per call: add large batches, not one vector at a time.
+   */
   add(vectors: ReadonlyArray<ArrayLike<number>>): void {
     if (vectors.length === 0) return;
-    this.index.add(this.flatten(vectors, "add"));
+    if (this.kind === "flat" && flatLayoutMatches(this.metric)) {
+      this.index = appendFlat(this.index, this.metric, vectors.length, (rows) => this.flatten(vectors, "add", rows));
+      return;
+    }
+    this.index.add(this.flatten(vectors, "add") as number[]);
   }
 
   /** The k closest vectors, best first (fewer if the index holds fewer). */
@@ -176,7 +186,7 @@ export class VectorIndex {
   /** Batched search: one result list per query. */
   searchMany(queries: ReadonlyArray<ArrayLike<number>>, k: number): SearchHit[][] {
     if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
-    const flat = this.flatten(queries, "search");
+    const flat = this.flatten(queries, "search") as number[];
     const n = Math.min(k, this.size);
     if (n === 0 || queries.length === 0) return queries.map(() => []);
     const { distances, labels } = this.index.search(flat, n);

@@ -9,32 +9,17 @@ import { parseCli, UsageError, type CliOptions } from "./cli.js";
 import { parseIsoDate, todayDay } from "./dates.js";
 import { errorMessage } from "./errors.js";
 import { createTravelMcpServer } from "./server.js";
+import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
 import { DEFAULT_ALLOWED_HOSTS, startHttpServer } from "./transports/http.js";
+import { watchParent } from "./transports/parent-watch.js";
 import { serveStdio } from "./transports/stdio.js";
 
 const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);
 
 // zod's own messages in German (the tool schemas bring their own; this covers the rest, e.g. invalid offline data).
 z.config(z.locales.de());
-
-/** Exits when the parent process is gone: its pid disappears or (HTTP mode) our stdin pipe closes. */
-function watchParent(parentPid: number, stdinIsOurs: boolean, shutdown: (why: string) => void): void {
-  const timer = setInterval(() => {
-    try {
-      process.kill(parentPid, 0);
-    } catch {
-      shutdown(`Elternprozess ${parentPid} beendet`);
-    }
-  }, 1000);
-  timer.unref();
-  if (stdinIsOurs && !process.stdin.isTTY) {
-    process.stdin.on("end", () => shutdown("stdin geschlossen (Elternprozess beendet)"));
-    process.stdin.on("error", () => shutdown("stdin-Fehler (Elternprozess beendet)"));
-    process.stdin.resume();
-  }
-}
 
 async function decideOffline(cli: CliOptions, upstream: ReturnType<typeof upstreamConfigFromEnv>): Promise<boolean> {
   if (cli.offline) {
@@ -71,7 +56,7 @@ async function main(): Promise<void> {
   const upstream = upstreamConfigFromEnv(process.env, root);
   const offline = await decideOffline(cli, upstream);
   const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv(process.env, root).dataDir, log });
-  const create = () => createTravelMcpServer(services, { today, log });
+  const create = () => createTravelMcpServer(services, { today, log, workspaceDir: workspaceDirFromEnv(process.env, root) });
 
   let stopping = false;
   let stop: () => Promise<void> = async () => undefined;

@@ -1,4 +1,4 @@
-// The MCP server: five read-only tools with zod input and output schemas, structuredContent plus a
+// The MCP server: five read-only tools and save_trip_plan (writes into the workspace folder, tools/trip-plan.ts) with zod input and output schemas, structuredContent plus a
 // German text rendering. Tool errors come back as `isError` results; the server keeps serving.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -6,6 +6,7 @@ import { TravelError, errorMessage } from "./errors.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
 import * as render from "./tools/render.js";
+import { registerSaveTripPlan, workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { geocodeInput, geocodeOutput, parksInput, parksOutput, rankInput, rankOutput, spotsInput, spotsOutput, weatherInput, weatherOutput } from "./tools/schemas.js";
 
 export const SERVER_NAME = "travel";
@@ -15,6 +16,8 @@ export interface TravelServerOptions {
   /** UTC day number of today; called per request so a long-running server moves on at midnight. */
   today: () => number;
   log: (line: string) => void;
+  /** Folder save_trip_plan writes into (default TRAVEL_WORKSPACE_DIR or <project>/workspace). */
+  workspaceDir?: string;
 }
 
 export function createTravelMcpServer(services: TravelServices, options: TravelServerOptions): McpServer {
@@ -125,6 +128,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
     },
     (args, extra) => run("rank_spots", args, extra.signal, (ctx) => handlers.rankSpots(services, args, ctx), render.renderRank),
   );
+
+  registerSaveTripPlan(server, { workspaceDir: () => options.workspaceDir ?? workspaceDirFromEnv(), log: options.log });
 
   return server;
 }

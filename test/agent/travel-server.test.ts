@@ -39,9 +39,9 @@ async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> =
 }
 
 describe("runAgent with the real travel server (offline)", () => {
-  test("the catalog: five read-only tools; scripted plans fit its grammar schema", () => {
-    assert.deepEqual(catalog.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots"]);
-    assert.ok(catalog.every((t) => t.annotations?.readOnlyHint === true));
+  test("the catalog: five read-only tools and save_trip_plan; scripted plans fit its grammar schema", () => {
+    assert.deepEqual(catalog.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
+    assert.deepEqual(catalog.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), ["save_trip_plan"]);
     assert.ok(JSON.stringify(buildPlanJsonSchema(catalog)).includes('"const":"rank_spots"'));
     assert.deepEqual(validatePlan(geoWeatherPlan() as never, catalog), []);
   });

@@ -71,7 +71,7 @@ describe("exercise set-ups", () => {
   test("setupPart3: model, travel server and one session; close stops the server", async () => {
     const kit = await setupPart3({ log: () => {} });
     try {
-      assert.deepEqual(kit.toolNames.sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots"]);
+      assert.deepEqual(kit.toolNames.sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
       assert.equal(kit.server.mode, "offline");
       assert.equal(kit.llm.info.backend, "node-llama-cpp");
     } finally {

@@ -33,9 +33,9 @@ describe("travel server over HTTP (offline)", () => {
     assert.equal(server.mode, "offline");
   });
 
-  it("lists five read-only tools with German descriptions, input and output schemas", async () => {
+  it("lists five read-only tools and save_trip_plan with German descriptions, input and output schemas", async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
     // What each description has to say, in German words (a translation or a copy of another tool's text fails).
     const expected: Record<string, string[]> = {
       geocode: ["Reiseziel", "Koordinaten", "Ortsnamen", "Datenquelle"],
@@ -43,12 +43,13 @@ describe("travel server over HTTP (offline)", () => {
       get_parks: ["Parks", "Grünanlagen", "Umkreis", "Luftlinie"],
       get_spots: ["Orte für eine Aktivität", "wandern", "strand", "unbekannte Aktivität"],
       rank_spots: ["Bewertet", "Punktzahl", "Regentagen", "Anreisezeit"],
+      save_trip_plan: ["Reiseplan", "Markdown", "Arbeitsordner", "Freigabe"],
     };
     const english = /\b(the|and|with|for|from|returns?|within|nearest|days?|radius in)\b/i;
     for (const t of tools) {
       assert.equal(t.inputSchema.type, "object");
       assert.equal(t.outputSchema?.type, "object", t.name);
-      assert.equal(t.annotations?.readOnlyHint, true, t.name);
+      assert.equal(t.annotations?.readOnlyHint, t.name !== "save_trip_plan", t.name);
       assert.equal(t.annotations?.openWorldHint, false, "offline mode touches no outside world");
       for (const word of expected[t.name]!) assert.ok(t.description?.includes(word), `${t.name}: "${word}" missing in ${JSON.stringify(t.description)}`);
       assert.doesNotMatch(t.description ?? "", english, t.name);

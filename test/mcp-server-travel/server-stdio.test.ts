@@ -31,7 +31,7 @@ after(async () => {
 describe("travel server over stdio (offline)", () => {
   it("keeps stdout for the protocol and logs to stderr", async () => {
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 5);
+    assert.equal(tools.length, 6);
     assert.match(stderr, /Reise-Server \(MCP\) bereit über stdio \(Modus: offline\)/);
   });
 

@@ -206,7 +206,7 @@ describe("stdio client", () => {
       pid = client.serverPid;
       assert.ok(pid !== undefined && isAlive(pid), "the stdio server runs as a child process");
       const tools = await client.listTools();
-      assert.equal(tools.length, 5);
+      assert.equal(tools.length, 6);
       const r = await client.callTool("geocode", { destination: "Lissabon" });
       assert.equal((r.data as { source: string }).source, "offline");
       assert.equal(client.sessionId, undefined);

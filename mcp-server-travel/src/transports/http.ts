@@ -18,6 +18,8 @@ export interface HttpServerOptions {
   allowedHosts?: string[];
   createServer: () => McpServer;
   log: (line: string) => void;
+  /** The server's German name in messages (default "Reise-Server"; the math server passes its own). */
+  label?: string;
   /** Sessions without a request for this long are closed (clients that never said goodbye). */
   sessionIdleMs?: number;
 }
@@ -62,6 +64,7 @@ export function formatUrl(host: string, port: number): string {
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const allowed = [...new Set([...(options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS)])];
+  const label = options.label ?? "Reise-Server";
   const app = createMcpExpressApp({ host: options.host, allowedHosts: allowed });
   app.use(originValidation(allowed));
   const sessions = new Map<string, Session>();
@@ -106,7 +109,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
       options.log(`HTTP-Anfrage fehlgeschlagen: ${(error as Error)?.stack ?? String(error)}`);
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, "Interner Fehler im Reise-Server.");
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Interner Fehler im ${label}.`);
     }
   });
 
@@ -123,7 +126,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       await session.transport.handleRequest(req, res);
     } catch (error) {
       options.log(`HTTP-Anfrage fehlgeschlagen: ${String(error)}`);
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, "Interner Fehler im Reise-Server.");
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, `Interner Fehler im ${label}.`);
     }
   };
   app.get("/mcp", bySession);
@@ -138,7 +141,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     srv.once("error", (error: NodeJS.ErrnoException) => {
       const hint =
         error.code === "EADDRINUSE"
-          ? `Port ${options.port} ist bereits belegt (läuft der Reise-Server schon?). Wähle einen anderen mit --port oder --port 0 für einen freien.`
+          ? `Port ${options.port} ist bereits belegt (läuft der ${label} schon?). Wähle einen anderen mit --port oder --port 0 für einen freien.`
           : `Konnte ${options.host}:${options.port} nicht öffnen: ${error.message}`;
       reject(Object.assign(new Error(hint), { code: error.code }));
     });

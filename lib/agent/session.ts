@@ -1,0 +1,140 @@
+// A conversation across questions: AgentSession keeps the earlier turns (question, answer, a short
+// line of tool facts) and hands them to runAgent as history, so „Und morgen?" works. What is sent
+// stays bounded: only the newest `maxTurns` turns are kept, and runAgent's window (window.ts) drops
+// more when the model's context is tight. Sessions save to and load from JSON; a damaged file gives
+// a SessionFileError saying what is wrong.
+import { readFile, rename, writeFile } from "node:fs/promises";
+import * as z from "zod";
+import type { ChatMessage } from "../llm/types.js";
+import { compactJson } from "./json-util.js";
+import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
+import type { RunStatus } from "./trace.js";
+
+export const SESSION_FILE_VERSION = 1;
+
+export interface SessionTurn {
+  question: string;
+  answer: string;
+  status: RunStatus;
+  /** Compact JSON of the turn's tool results (cut to `factsChars`), "" without tools. */
+  facts: string;
+  /** Groundedness and other warnings of that turn. */
+  warnings: string[];
+}
+
+export interface AgentSessionOptions extends Omit<RunAgentOptions, "question" | "history"> {
+  /** Earlier turns sent along (default 6); older ones are forgotten. */
+  maxTurns?: number;
+  /** Longest facts line per turn in characters (default 600). */
+  factsChars?: number;
+}
+
+const TurnSchema = z.object({
+  question: z.string(),
+  answer: z.string(),
+  status: z.enum(["answered", "max_iterations", "aborted", "llm_error"]),
+  facts: z.string(),
+  warnings: z.array(z.string()),
+});
+
+const SessionFileSchema = z.object({
+  version: z.literal(SESSION_FILE_VERSION),
+  savedAt: z.string(),
+  turns: z.array(TurnSchema),
+});
+
+export type SessionFile = z.infer<typeof SessionFileSchema>;
+
+export type SessionFileErrorKind = "unreadable" | "not_json" | "invalid";
+
+/** A session file that cannot be loaded; the message says which file and what to do. */
+export class SessionFileError extends Error {
+  override name = "SessionFileError";
+  constructor(
+    readonly kind: SessionFileErrorKind,
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`Die Sitzungsdatei „${path}" ist ${kind === "unreadable" ? "nicht lesbar" : "beschädigt"}: ${detail}. Lösche sie oder starte eine neue Sitzung.`);
+  }
+}
+
+/** The history messages for earlier turns: question, then answer (plus the facts it rested on). */
+export function turnsToHistory(turns: readonly SessionTurn[]): ChatMessage[] {
+  return turns.flatMap((t) => [
+    { role: "user" as const, content: t.question },
+    { role: "assistant" as const, content: t.facts ? `${t.answer}\n\n(Werkzeug-Fakten dazu: ${t.facts})` : t.answer },
+  ]);
+}
+
+export class AgentSession {
+  readonly options: AgentSessionOptions;
+  #turns: SessionTurn[] = [];
+
+  constructor(options: AgentSessionOptions, turns: readonly SessionTurn[] = []) {
+    this.options = options;
+    this.#turns = turns.map((t) => ({ ...t, warnings: [...t.warnings] }));
+  }
+
+  get turns(): readonly SessionTurn[] {
+    return this.#turns;
+  }
+
+  /** The history the next question will be sent with. */
+  history(): ChatMessage[] {
+    return turnsToHistory(this.#turns.slice(-(this.options.maxTurns ?? 6)));
+  }
+
+  /** Runs the agent on `question` with the conversation so far and remembers the turn. */
+  async ask(question: string, overrides: Partial<Omit<RunAgentOptions, "question" | "history">> = {}): Promise<AgentRunResult> {
+    const result = await runAgent({ ...this.options, ...overrides, question, history: this.history() });
+    const facts = Object.keys(result.toolResults).length > 0 ? compactJson(result.toolResults, this.options.factsChars ?? 600) : "";
+    this.#turns.push({ question, answer: result.final, status: result.status, facts, warnings: result.warnings });
+    const max = this.options.maxTurns ?? 6;
+    if (this.#turns.length > max) this.#turns = this.#turns.slice(-max);
+    return result;
+  }
+
+  /** Forgets the conversation. */
+  reset(): void {
+    this.#turns = [];
+  }
+
+  toJSON(): SessionFile {
+    return { version: SESSION_FILE_VERSION, savedAt: new Date().toISOString(), turns: this.#turns.map((t) => ({ ...t })) };
+  }
+
+  /** Writes the session as JSON (temporary file + rename, so a crash never leaves half a file). */
+  async save(path: string): Promise<void> {
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, `${JSON.stringify(this.toJSON(), null, 2)}\n`, "utf8");
+    await rename(tmp, path);
+  }
+
+  /** A session from saved JSON; `options` supplies the model, tools and settings (they are not saved). */
+  static fromJSON(data: unknown, options: AgentSessionOptions, path = "(JSON)"): AgentSession {
+    const parsed = SessionFileSchema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `Feld ${issue.path.join(".")}` : "Aufbau";
+      throw new SessionFileError("invalid", path, `${where} passt nicht (erwartet: version ${SESSION_FILE_VERSION} und eine Liste turns)`);
+    }
+    return new AgentSession(options, parsed.data.turns);
+  }
+
+  static async load(path: string, options: AgentSessionOptions): Promise<AgentSession> {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      throw new SessionFileError("unreadable", path, (error as NodeJS.ErrnoException).code === "ENOENT" ? "sie existiert nicht" : String(error));
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new SessionFileError("not_json", path, `kein gültiges JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    return AgentSession.fromJSON(data, options, path);
+  }
+}

@@ -1,0 +1,19 @@
+// Typed errors of the math server. Messages are German: they reach the model and the participant.
+
+export type MathErrorCode = "not_a_number" | "division_by_zero" | "out_of_range" | "invalid_expression";
+
+/** Every error a tool reports: a machine-readable code, a German message, and the offending input. */
+export class MathError extends Error {
+  override name = "MathError";
+  constructor(
+    readonly code: MathErrorCode,
+    message: string,
+    readonly input?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

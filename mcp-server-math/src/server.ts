@@ -1,0 +1,124 @@
+// The MCP server: four exact arithmetic tools plus `rechne` for a small expression, each with zod input
+// and output schemas, structuredContent and a German text line. Errors come back as `isError` results
+// with a German message; the server keeps serving.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { MathError, errorMessage } from "./errors.js";
+import { add, divide, DIVISION_DIGITS, jsonValue, multiply, parseOperand, render, subtract, type Outcome, type Value } from "./exact.js";
+import { evaluateExpression } from "./expression.js";
+import { binaryInput, expressionInput, expressionOutput, resultOutput } from "./schemas.js";
+
+export const SERVER_NAME = "math";
+export const SERVER_VERSION = "0.1.0";
+
+export interface MathServerOptions {
+  log: (line: string) => void;
+}
+
+export interface ResultData {
+  result: number | string;
+  text: string;
+  exact: boolean;
+  note?: string;
+  [key: string]: unknown;
+}
+
+export function resultData(outcome: Outcome, notes: string[] = []): ResultData {
+  return {
+    result: jsonValue(outcome.value),
+    text: render(outcome.value),
+    exact: outcome.exact,
+    ...(notes.length ? { note: notes.join(" ") } : {}),
+  };
+}
+
+interface BinaryTool {
+  name: string;
+  title: string;
+  symbol: string;
+  description: string;
+  roles: [string, string];
+  op: (a: Value, b: Value) => Outcome;
+}
+
+const BINARY_TOOLS: BinaryTool[] = [
+  { name: "addition", title: "Addition a + b", symbol: "+", op: add, roles: ["Erster Summand", "Zweiter Summand"], description: "Addiert zwei Zahlen exakt: a + b." },
+  { name: "subtraktion", title: "Subtraktion a − b", symbol: "−", op: subtract, roles: ["Minuend (davon wird abgezogen)", "Subtrahend (wird abgezogen)"], description: "Subtrahiert exakt: a − b (b wird von a abgezogen)." },
+  { name: "multiplikation", title: "Multiplikation a × b", symbol: "×", op: multiply, roles: ["Erster Faktor", "Zweiter Faktor"], description: "Multipliziert zwei Zahlen exakt: a × b." },
+  {
+    name: "division",
+    title: "Division a ÷ b",
+    symbol: "÷",
+    op: divide,
+    roles: ["Dividend (wird geteilt)", "Divisor (teilt, nicht 0)"],
+    description: `Dividiert a durch b (b nicht 0): exakt, wenn die Division aufgeht, sonst auf ${DIVISION_DIGITS} gültige Stellen gerundet.`,
+  },
+];
+
+// Kept short: small models read every description in their prompt. The details live in the schemas.
+const COMMON = " Ergebnis in result (Zahl, oder Text wenn größer als 2^53).";
+
+export function createMathMcpServer(options: MathServerOptions): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      instructions:
+        "Rechen-Werkzeuge mit exakter Arithmetik: addition, subtraktion, multiplikation, division (je a und b) und rechne für einen " +
+        "ganzen Ausdruck. Große ganze Zahlen als Text übergeben. Ergebnisse über 2^53 kommen als Text.",
+    },
+  );
+  const annotations = (title: string) => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+
+  function run(tool: string, args: unknown, work: () => { data: ResultData; line: string }): CallToolResult {
+    try {
+      const { data, line } = work();
+      return { content: [{ type: "text", text: line }], structuredContent: data };
+    } catch (error) {
+      const message = error instanceof MathError ? error.message : `Interner Fehler im Rechen-Server bei ${tool}: ${errorMessage(error)}`;
+      options.log(`${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof MathError ? message : ((error as Error)?.stack ?? message)}`);
+      return { isError: true, content: [{ type: "text", text: message }] };
+    }
+  }
+
+  for (const tool of BINARY_TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description + COMMON,
+        inputSchema: binaryInput(...tool.roles),
+        outputSchema: resultOutput,
+        annotations: annotations(tool.title),
+      },
+      (args) =>
+        run(tool.name, args, () => {
+          const a = parseOperand("a", args.a);
+          const b = parseOperand("b", args.b);
+          const outcome = tool.op(a.value, b.value);
+          const data = resultData(outcome, [a.note, b.note].filter((n): n is string => n !== undefined));
+          const line = `${render(a.value)} ${tool.symbol} ${render(b.value)} ${outcome.exact ? "=" : "≈"} ${data.text}`;
+          return { data, line };
+        }),
+    );
+  }
+
+  server.registerTool(
+    "rechne",
+    {
+      title: "Ausdruck ausrechnen",
+      description:
+        "Rechnet einen Ausdruck exakt aus, z. B. \"(58952 * 21448) / 2\": Zahlen, + - * / ^ und Klammern, keine Variablen oder Funktionen." + COMMON,
+      inputSchema: expressionInput,
+      outputSchema: expressionOutput,
+      annotations: annotations("Ausdruck ausrechnen"),
+    },
+    (args) =>
+      run("rechne", args, () => {
+        const outcome = evaluateExpression(args.ausdruck);
+        const data = { ...resultData(outcome), ausdruck: outcome.normalized };
+        return { data, line: `${outcome.normalized} ${outcome.exact ? "=" : "≈"} ${data.text}` };
+      }),
+  );
+
+  return server;
+}

@@ -1,0 +1,143 @@
+// The agent over two real servers at once (travel + math, subprocesses, one MCP session each) through a
+// CompositeToolClient: one merged catalog, grammar and validation over it, $refs across servers.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { tinyModelPaths } from "../../lib/config.js";
+import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
+import { runAgent } from "../../lib/agent/loop.js";
+import { buildPlanJsonSchema } from "../../lib/agent/plan.js";
+import { executeToolCall } from "../../lib/agent/half-agent.js";
+import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, TRAVEL_MATH_ROLE } from "../../lib/agent/prompts.js";
+import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
+import type { AgentEvent } from "../../lib/agent/trace.js";
+import { validatePlan } from "../../lib/agent/validate.js";
+import { CompositeToolClient } from "../../lib/mcp/composite.js";
+import { connectMathClientStdio, McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
+import { TODAY } from "./fixtures.js";
+
+const QUESTION = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";
+let travel: ServerHandle;
+let math: ServerHandle;
+let tools: CompositeToolClient;
+let catalog: ToolInfo[];
+
+before(async () => {
+  [travel, math] = await Promise.all([startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 }), startMathServer()]);
+  const [reise, mathe] = await Promise.all([McpToolClient.connect(travel.url), McpToolClient.connect(math.url)]);
+  tools = new CompositeToolClient({ reise, mathe });
+  catalog = await tools.listTools();
+});
+
+after(async () => {
+  await tools?.close();
+  await Promise.all([travel?.stop(), math?.stop()]);
+});
+
+const geo = (city: string) => ({ id: `geo_${city}`, name: "geocode", arguments: { destination: city } });
+const weather = (city: string) => ({
+  id: `wetter_${city}`,
+  name: "get_weather",
+  arguments: { lat: { $ref: `geo_${city}.lat` }, lon: { $ref: `geo_${city}.lon` }, start_date: TODAY, end_date: TODAY },
+});
+const romOsloPlan = (subtract = "subtraktion") => ({
+  steps: [
+    { description: "Koordinaten", tools: [geo("Rom"), geo("Oslo")] },
+    { description: "Wetter heute", tools: [weather("Rom"), weather("Oslo")] },
+    {
+      description: "Differenz der Höchstwerte",
+      tools: [{ id: "differenz", name: subtract, arguments: { a: { $ref: "wetter_Rom.aggregates.tmax_c" }, b: { $ref: "wetter_Oslo.aggregates.tmax_c" } } }],
+    },
+  ],
+  final: null,
+});
+
+describe("runAgent over the travel and the math server", () => {
+  test("the merged catalog: all ten tools under their own names (no collision), one grammar over both", () => {
+    assert.deepEqual(catalog.map((t) => t.name).sort(), ["addition", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "subtraktion"]);
+    const schema = JSON.stringify(buildPlanJsonSchema(catalog));
+    assert.ok(schema.includes('"const":"geocode"') && schema.includes('"const":"subtraktion"'));
+    assert.deepEqual(validatePlan(romOsloPlan() as never, catalog), []);
+    const prompt = buildPlannerSystemPrompt(catalog, { today: TODAY });
+    for (const name of ["geocode", "get_weather", "subtraktion", "rechne"]) assert.ok(prompt.includes(name), name);
+  });
+
+  test("one run plans across both servers: geocode + weather → subtraktion, exact", async () => {
+    const llm = new ScriptedLlm([romOsloPlan(), romOsloPlan(), romOsloPlan(), { steps: [], final: "In Rom ist es heute wärmer als in Oslo." }]);
+    const events: AgentEvent[] = [];
+    // Several clients by alias, straight into runAgent (it merges them and lists the catalog itself).
+    const { reise, mathe } = tools.clients;
+    const result = await runAgent({ question: QUESTION, llm, tools: { reise: reise!, mathe: mathe! }, role: TRAVEL_MATH_ROLE, today: TODAY, onEvent: (e) => events.push(e) });
+    assert.equal(result.status, "answered", result.error);
+    assert.ok(llm.requests[0]!.messages[0]!.content.startsWith(TRAVEL_MATH_ROLE), "the role replaces the travel persona");
+    const tmax = (id: string) => (result.toolResults[id] as { aggregates: { tmax_c: number } }).aggregates.tmax_c;
+    const [rom, oslo] = [tmax("wetter_Rom"), tmax("wetter_Oslo")];
+    assert.ok(rom > oslo, `offline climate: Rom ${rom} °C, Oslo ${oslo} °C`);
+    const diff = result.toolResults.differenz as { result: number; text: string; exact: boolean };
+    // exact decimal difference of the two values as they were sent (no binary artefacts like 9.000000000000002)
+    assert.equal(diff.text, (Math.round((rom - oslo) * 1e6) / 1e6).toString());
+    assert.equal(diff.exact, true);
+    const calls = events.filter((e): e is Extract<AgentEvent, { type: "tool_call" }> => e.type === "tool_call");
+    assert.deepEqual(calls.map((e) => e.toolName), ["geocode", "geocode", "get_weather", "get_weather", "subtraktion"]);
+    assert.deepEqual(calls.at(-1)?.arguments, { a: rom, b: oslo });
+  });
+
+  test("the half-agent runs one call through several clients by alias; its prompt takes the role", async () => {
+    const { reise, mathe } = tools.clients;
+    const clients = { reise: reise!, mathe: mathe! };
+    const entry = await executeToolCall(clients, { tool: "multiplikation", arguments: { a: 58952, b: 21448 } }, { tools: catalog });
+    assert.deepEqual(entry.result, { result: 1264402496, text: "1264402496", exact: true });
+    const geo = await executeToolCall(clients, { tool: "geocode", arguments: { destination: "Oslo" } }, { tools: catalog });
+    assert.equal((geo.result as { source: string }).source, "offline");
+    const prompt = buildHalfAgentSystemPrompt(catalog, { role: TRAVEL_MATH_ROLE });
+    assert.ok(prompt.startsWith(TRAVEL_MATH_ROLE));
+    assert.doesNotMatch(prompt, /Fragen ohne Reisebezug/);
+    assert.match(buildHalfAgentSystemPrompt(catalog), /^Du bist ein Reiseassistent[\s\S]*Fragen ohne Reisebezug lehnst du freundlich ab/);
+  });
+
+  test("two servers offering the same tools: namespaced names in grammar, validation and calls", async () => {
+    const second = await connectMathClientStdio();
+    const shared = new CompositeToolClient({ reise: tools.clients.reise!, mathe: tools.clients.mathe!, rechner: second });
+    try {
+      const merged = await shared.listTools();
+      const names = merged.map((t) => t.name);
+      assert.ok(names.includes("geocode") && names.includes("mathe.subtraktion") && names.includes("rechner.subtraktion") && !names.includes("subtraktion"));
+      assert.deepEqual(validatePlan(romOsloPlan("rechner.subtraktion") as never, merged), []);
+      const problems = validatePlan(romOsloPlan("subtraktion") as never, merged);
+      assert.ok(problems.length > 0, "the bare shared name is not in the merged catalog");
+      assert.ok(JSON.stringify(buildPlanJsonSchema(merged)).includes('"const":"rechner.subtraktion"'));
+      const llm = new ScriptedLlm([romOsloPlan("rechner.subtraktion"), romOsloPlan("rechner.subtraktion"), romOsloPlan("rechner.subtraktion"), { steps: [], final: "fertig" }]);
+      const result = await runAgent({ question: QUESTION, llm, tools: shared, catalog: merged, today: TODAY });
+      assert.equal(result.status, "answered", result.error);
+      assert.equal((result.toolResults.differenz as { exact: boolean }).exact, true);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("the tiny GGUF over the merged catalog", () => {
+  let llm: LocalLlm;
+  before(async () => {
+    llm = await loadLocalLlm({ modelPath: tinyModelPaths().gguf, gpu: "cpu", threads: 1, contextSize: 4096 });
+  });
+  after(async () => {
+    await llm?.dispose();
+  });
+
+  test("grammar-valid plans over ten tools of two servers; the run terminates cleanly", async () => {
+    const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
+    const promptTokens = llm.countTokens(systemPrompt);
+    console.log(`compact prompt over ten tools: ${promptTokens} tokens`);
+    assert.ok(promptTokens < 3072, `the compact prompt (${promptTokens} tokens) leaves room in the context`);
+    for (const seed of [1, 2]) {
+      const events: AgentEvent[] = [];
+      const result = await runAgent({ question: QUESTION, llm, tools, catalog, systemPrompt, today: TODAY, maxIterations: 3, generation: { maxTokens: 200, temperature: 0.8, seed }, onEvent: (e) => events.push(e) });
+      assert.ok(["answered", "max_iterations"].includes(result.status), `${result.status}: ${result.error ?? ""}`);
+      assert.ok(result.iterations <= 3 && result.final.length > 0);
+      const plans = events.filter((e) => e.type === "plan");
+      assert.ok(plans.length >= 1 && plans.every((e) => e.type === "plan" && e.via === "grammar"));
+      assert.equal(events.filter((e) => e.type === "plan_error" && e.kind !== "generation").length, 0, "grammar output always parses as a plan");
+      assert.equal(events.at(-1)?.type, "final");
+    }
+  });
+});
