@@ -266,3 +266,4 @@ export {
   type StyleRow,
 } from "./agent/index.js";
 export { CONTEXT_SEPARATOR } from "./rag/store.js";
+export { HALF_AGENT_FORMAT } from "./agent/prompts.js";

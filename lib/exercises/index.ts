@@ -86,4 +86,4 @@ export {
   type RetrieveContextFn,
   type StreckenPlanFn,
 } from "./transfer-checks.js";
-export { openUebungStore, releaseTransferResources } from "./transfer-resources.js";
+export { openMathKit, openUebungStore, releaseTransferResources, type MathKit } from "./transfer-resources.js";

@@ -17,7 +17,7 @@ import { showError } from "./show.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
 import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
-import { openUebungStore, provideUebungStore } from "./transfer-resources.js";
+import { openMathKit, openUebungStore, provideMathClient, provideUebungStore, type MathKit } from "./transfer-resources.js";
 
 type Log = (line: string) => void;
 
@@ -221,7 +221,17 @@ async function closeTravel(kit: TravelKit): Promise<void> {
 
 export interface Part3Kit extends TravelKit {
   llm: Llm;
+  /** Aufgabe 3.4: the math server with one client session. */
+  mathe: MathKit;
   close(): Promise<void>;
+}
+
+/** The math server for the transfer tasks; the self-checks use the same session. */
+async function openMathForExercise(log: Log): Promise<MathKit> {
+  const mathe = await openMathKit();
+  provideMathClient(mathe.client);
+  log(`Rechen-Server: ${mathe.server.url} · Tools: ${mathe.toolNames.join(", ")}`);
+  return mathe;
 }
 
 /** Aufgabe 3: the LLM, the travel server (subprocess) and one client session with the tool list. */
@@ -229,8 +239,15 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
   const log = options.log ?? ((line: string) => console.log(line));
   const llm = await loadLlm();
   let travel: TravelKit;
+  let mathe: MathKit;
   try {
     travel = await openTravel(log);
+    try {
+      mathe = await openMathForExercise(log);
+    } catch (error) {
+      await closeTravel(travel);
+      throw error;
+    }
   } catch (error) {
     await llm.dispose();
     throw error;
@@ -240,7 +257,9 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
   return {
     ...travel,
     llm,
+    mathe,
     close: async () => {
+      await mathe.close();
       await closeTravel(travel);
       await llm.dispose();
     },
@@ -248,6 +267,8 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
 }
 
 export interface Part4Kit extends TravelKit {
+  /** Aufgabe 4.4: the math server with one client session. */
+  mathe: MathKit;
   close(): Promise<void>;
 }
 
@@ -255,6 +276,13 @@ export interface Part4Kit extends TravelKit {
 export async function setupPart4(options: SetupOptions = {}): Promise<Part4Kit> {
   const log = options.log ?? ((line: string) => console.log(line));
   const travel = await openTravel(log);
+  let mathe: MathKit;
+  try {
+    mathe = await openMathForExercise(log);
+  } catch (error) {
+    await closeTravel(travel);
+    throw error;
+  }
   printTasks(4, log);
-  return { ...travel, close: () => closeTravel(travel) };
+  return { ...travel, mathe, close: async () => (await mathe.close(), await closeTravel(travel)) };
 }

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { loadConfig } from "../config.js";
 import { loadCorpus } from "../rag/corpus.js";
 import { openRagStore, type OpenRagStoreOptions, type RagStore } from "../rag/store.js";
-import type { ToolClient } from "../mcp/types.js";
+import type { ToolClient, ToolInfo } from "../mcp/types.js";
+import { McpToolClient } from "../mcp/client.js";
+import { startMathServer, type ServerHandle } from "../mcp/server-process.js";
 
 /** The second short text (data/uebung) as its own small store, cached like Teil 2's. */
 export function openUebungStore(options: Pick<OpenRagStoreOptions, "cacheDir" | "onStatus" | "embedder"> = {}): Promise<RagStore> {
@@ -13,14 +15,35 @@ export function openUebungStore(options: Pick<OpenRagStoreOptions, "cacheDir" | 
   return openRagStore({ ...options, documents, name: "uebung-2", chunking: { maxChars: 300 } });
 }
 
-/** Opens a math client; set by the math kit module (keeps this file free of server code). */
-type MathOpener = () => Promise<{ client: ToolClient; close(): Promise<void> }>;
+export interface MathKit {
+  server: ServerHandle;
+  client: McpToolClient;
+  tools: ToolInfo[];
+  toolNames: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the math server (subprocess) with one client session. */
+export async function openMathKit(): Promise<MathKit> {
+  const server = await startMathServer();
+  try {
+    const client = await McpToolClient.connect(server.url);
+    const tools = await client.listTools();
+    const close = async () => {
+      await client.close().catch(() => undefined);
+      await server.stop();
+    };
+    return { server, client, tools, toolNames: tools.map((t) => t.name), close };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
 
 let store: Promise<RagStore> | undefined;
 let ownStore = false;
 let math: Promise<{ client: ToolClient; close(): Promise<void> }> | undefined;
 let ownMath = false;
-let mathOpener: MathOpener | undefined;
 
 export function provideUebungStore(value: RagStore): void {
   store = Promise.resolve(value);
@@ -30,10 +53,6 @@ export function provideUebungStore(value: RagStore): void {
 export function provideMathClient(client: ToolClient): void {
   math = Promise.resolve({ client, close: async () => {} });
   ownMath = false;
-}
-
-export function registerMathOpener(open: MathOpener): void {
-  mathOpener = open;
 }
 
 export function uebungStoreForChecks(): Promise<RagStore> {
@@ -46,9 +65,8 @@ export function uebungStoreForChecks(): Promise<RagStore> {
 
 export async function mathClientForChecks(): Promise<ToolClient> {
   if (!math) {
-    if (!mathOpener) throw new Error("Kein Rechen-Server: erst das Set-up des Notebooks ausführen.");
     ownMath = true;
-    math = mathOpener();
+    math = openMathKit();
   }
   return (await math).client;
 }
