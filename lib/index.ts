@@ -263,3 +263,28 @@ export {
   type VoteResult,
   type VoteRule,
 } from "./agent/index.js";
+// Teil 1/4 — arithmetic hook and native function calling (model's own tool-call format)
+export {
+  checkArithmetic,
+  createToolCaller,
+  describeArithmetic,
+  NativeToolsUnsupportedError,
+  numbersInText,
+  type ArithmeticVerdict,
+  type NativeFunction,
+  type ToolCallingLlm,
+} from "./llm/index.js";
+export {
+  halfAgentRow,
+  nativeRow,
+  refPlanRow,
+  runHalfAgentOnce,
+  runNativeToolChat,
+  ScriptedToolCaller,
+  styleTableMarkdown,
+  type NativeCallRecord,
+  type NativeToolChatResult,
+  type StyleRow,
+} from "./agent/index.js";
+export { CONTEXT_SEPARATOR } from "./rag/store.js";
+export { HALF_AGENT_FORMAT } from "./agent/prompts.js";

@@ -87,3 +87,22 @@ export {
   type VoteTally,
 } from "./vote.js";
 export { noisyAnswer, noisyPlanner, seededRandom, type NoisyPlannerOptions } from "./noisy-planner.js";
+export {
+  runNativeToolChat,
+  toNativeFunctions,
+  type NativeCallRecord,
+  type NativeRunStatus,
+  type NativeToolChatOptions,
+  type NativeToolChatResult,
+} from "./native-tools.js";
+export { ScriptedToolCaller, type ScriptedToolRequest, type ScriptedToolRound } from "./scripted-tool-caller.js";
+export {
+  halfAgentRow,
+  nativeRow,
+  refPlanRow,
+  runHalfAgentOnce,
+  styleTableMarkdown,
+  type HalfAgentRun,
+  type StyleRow,
+  type ToolCallingStyle,
+} from "./style-comparison.js";

@@ -39,6 +39,8 @@ export interface CheckSet<F extends AnyFunction> {
    * Printed once above the cases when a case fails, so a failing line need not repeat large objects.
    */
   context?: readonly string[];
+  /** Time limit per case when the caller gives none (default DEFAULT_CHECK_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 export interface CheckOptions {
@@ -262,7 +264,7 @@ function verdictLines(report: CheckReport, context: readonly string[] = []): str
 
 /** Runs `fn` against every case of `set`, prints the verdict and returns the report. */
 export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, options: CheckOptions = {}): Promise<CheckReport> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? set.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   let cases: CaseOutcome[];
   if (typeof fn !== "function") {
     const problem = `Statt einer Funktion wurde ${showValue(fn)} übergeben. Hast du die Zelle mit ${set.functionName} schon ausgeführt?`;

@@ -73,3 +73,17 @@ export {
   type RefusalProbeOptions,
   type RefusalProbeResult,
 } from "./setup.js";
+export {
+  checkRechneAufruf,
+  checkRetrieveContext,
+  checkStreckenPlan,
+  retrievalParts,
+  runMathPlan,
+  UEBUNG_QUESTIONS,
+  type MathCall,
+  type RechneAufrufFn,
+  type RetrievalParts,
+  type RetrieveContextFn,
+  type StreckenPlanFn,
+} from "./transfer-checks.js";
+export { openMathKit, openUebungStore, releaseTransferResources, type MathKit } from "./transfer-resources.js";

@@ -17,6 +17,8 @@ import { announcePracticeMode } from "../display/notices.js";
 import { showError } from "./show.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
+import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
+import { openMathKit, openUebungStore, provideMathClient, provideUebungStore, type MathKit } from "./transfer-resources.js";
 
 type Log = (line: string) => void;
 
@@ -140,6 +142,8 @@ export interface Part2Kit {
   qa: QaItem[];
   /** Top-10 retrieval per Q&A question, with the chunk ids that answer it. */
   results: RetrievalResult[];
+  /** Aufgabe 2.4: embed and search over the second text (data/uebung), same embedding model. */
+  uebung: RetrievalParts;
   close(): Promise<void>;
 }
 
@@ -175,8 +179,12 @@ export async function setupPart2(options: Part2Options = {}): Promise<Part2Kit> 
     log(`Embedding-Modell: ${store.embedder.model} (${store.embedder.dimension} Dimensionen), ${store.chunks.length} Chunks im Index`);
     log(`Sätze für die Chunking-Aufgabe: ${sentences.length} (aus laternenbilch.md)`);
     log(`Fragen mit Antwortstelle: ${qa.length}; für jede die 10 ähnlichsten Chunks in \`results\``);
+    const uebungStore = await openUebungStore({ embedder: store.embedder, cacheDir: options.ragCacheDir });
+    provideUebungStore(uebungStore);
+    log(`Zweiter Text für Aufgabe 2.4: ${uebungStore.chunks.length} Chunks in \`kit.uebung\``);
     printTasks(2, log);
-    return { documents, sentences, store, qa, results, close: () => store.dispose() };
+    const uebung = retrievalParts(uebungStore);
+    return { documents, sentences, store, qa, results, uebung, close: () => store.dispose() };
   } catch (error) {
     await store.dispose();
     throw error;
@@ -214,7 +222,17 @@ async function closeTravel(kit: TravelKit): Promise<void> {
 
 export interface Part3Kit extends TravelKit {
   llm: Llm;
+  /** Aufgabe 3.4: the math server with one client session. */
+  mathe: MathKit;
   close(): Promise<void>;
+}
+
+/** The math server for the transfer tasks; the self-checks use the same session. */
+async function openMathForExercise(log: Log): Promise<MathKit> {
+  const mathe = await openMathKit();
+  provideMathClient(mathe.client);
+  log(`Rechen-Server: ${mathe.server.url} · Tools: ${mathe.toolNames.join(", ")}`);
+  return mathe;
 }
 
 /** Aufgabe 3: the LLM, the travel server (subprocess) and one client session with the tool list. */
@@ -222,8 +240,15 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
   const log = options.log ?? ((line: string) => console.log(line));
   const llm = await loadLlm();
   let travel: TravelKit;
+  let mathe: MathKit;
   try {
     travel = await openTravel(log);
+    try {
+      mathe = await openMathForExercise(log);
+    } catch (error) {
+      await closeTravel(travel);
+      throw error;
+    }
   } catch (error) {
     await llm.dispose();
     throw error;
@@ -233,7 +258,9 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
   return {
     ...travel,
     llm,
+    mathe,
     close: async () => {
+      await mathe.close();
       await closeTravel(travel);
       await llm.dispose();
     },
@@ -241,6 +268,8 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
 }
 
 export interface Part4Kit extends TravelKit {
+  /** Aufgabe 4.4: the math server with one client session. */
+  mathe: MathKit;
   close(): Promise<void>;
 }
 
@@ -249,6 +278,13 @@ export async function setupPart4(options: SetupOptions = {}): Promise<Part4Kit> 
   const log = options.log ?? ((line: string) => console.log(line));
   announcePracticeMode(log);
   const travel = await openTravel(log);
+  let mathe: MathKit;
+  try {
+    mathe = await openMathForExercise(log);
+  } catch (error) {
+    await closeTravel(travel);
+    throw error;
+  }
   printTasks(4, log);
-  return { ...travel, close: () => closeTravel(travel) };
+  return { ...travel, mathe, close: async () => (await mathe.close(), await closeTravel(travel)) };
 }

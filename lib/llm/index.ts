@@ -19,3 +19,8 @@ export {
   ModelLoadError,
   ModelNotFoundError,
 } from "./errors.js";
+export type { AnsweredFunctionCall, NativeFunction, NativeFunctionCall, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
+export { createLocalToolCaller, type LocalToolCaller, type LocalToolCallerOptions } from "./local-tool-calling.js";
+export { createOpenAiToolCaller, NativeToolsUnsupportedError } from "./openai-tool-calling.js";
+export { createToolCaller } from "./tool-caller.js";
+export { checkArithmetic, describeArithmetic, numbersInText, type ArithmeticVerdict } from "./number-check.js";

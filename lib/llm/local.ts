@@ -10,6 +10,7 @@ import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type PromptStateEvent } from "./prompt-state.js";
+import { createLocalToolCaller, type LocalToolCaller } from "./local-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
@@ -50,6 +51,8 @@ export interface LocalLlm extends Llm {
   resetCache(): Promise<void>;
   /** What the last call did with the saved prompt state (undefined: no persisted prefix involved). */
   readonly lastPromptState: PromptStateEvent | undefined;
+  /** Native function calling (Llama 3.1 format) on the same context sequence and call queue. */
+  createToolCaller(options?: { today?: Date }): Promise<LocalToolCaller>;
 }
 
 const GPU_NAMES: Record<string, string> = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal", cpu: "CPU" };
@@ -312,6 +315,9 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     },
     resetCache(): Promise<void> {
       return queue.run(() => sequence.clearHistory());
+    },
+    createToolCaller(options = {}): Promise<LocalToolCaller> {
+      return createLocalToolCaller(sequence, { ...options, queue });
     },
     async dispose(): Promise<void> {
       chat.dispose({ disposeSequence: true });

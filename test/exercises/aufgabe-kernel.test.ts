@@ -32,7 +32,10 @@ const IMPORTS = `import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt
 import type { ChatMessage } from "./lib/llm/types";
 import { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult } from "./lib/exercises/part2-checks";
 import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall, type HistoryEntry, type ToolCall } from "./lib/exercises/part3-checks";
-import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "./lib/exercises/part4-checks";`;
+import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "./lib/exercises/part4-checks";
+import { checkRechneAufruf, checkRetrieveContext, checkStreckenPlan, type MathCall, type RetrievalParts } from "./lib/exercises/transfer-checks";
+import type { ToolClient } from "./lib/mcp/types";
+import type { PlanStep } from "./lib/agent/plan";`;
 
 /** One import cell, then the // AUFGABE skeletons and self-check cells of aufgabe-1 … aufgabe-4 in order. */
 function combinedCells(): { source: string; checkedFunction?: string }[] {

@@ -2,13 +2,16 @@
 // loesung-N, fails (at least one ❌ per task) on the skeleton cells of aufgabe-N, and the two notebooks
 // differ only in the marked cells and the strict flag of the checks. So "aufgabe-N with the solutions
 // filled in" is exactly loesung-N, which CI executes under tslab (`npx tsx scripts/run-notebooks.ts loesung`).
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CheckReport } from "../../lib/exercises/index.js";
 import { EXERCISE_CHECKS } from "../../lib/exercises/tasks.js";
+import { releaseTransferResources } from "../../lib/exercises/transfer-resources.js";
 import { checkCalls, loadMarkedFunctions, markerOf, notebookPairs, type Notebook } from "./notebook-cells.js";
 
 const pairs = notebookPairs();
+// The transfer checks open an index over the second text and a math server session on first use.
+after(() => releaseTransferResources());
 const quiet = { log: () => {} };
 
 function failingCases(report: CheckReport): string {

@@ -1,12 +1,15 @@
 // A local OpenAI-compatible chat server on 127.0.0.1 for testing the HTTP backend.
-// `replies` are served in order (the last one repeats); each is streamed as SSE chunks.
+// `replies` are served in order (the last one repeats); each is streamed as SSE chunks, or sent as one
+// JSON completion when the request has `stream: false` (native tool calls).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type FakeReply =
   | { kind: "text"; text: string; promptTokens?: number; cachedTokens?: number }
   | { kind: "status"; status: number; body: string }
-  | { kind: "garbage" };
+  | { kind: "garbage" }
+  /** Native function calling: answered as one JSON completion (the request must not stream). */
+  | { kind: "tool_calls"; calls: { name: string; arguments: string }[]; text?: string; promptTokens?: number };
 
 export interface FakeOpenAiServer {
   baseUrl: string;
@@ -29,6 +32,23 @@ export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeO
       const reply = replies[Math.min(served++, replies.length - 1)]!;
       if (reply.kind === "status") {
         res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
+        return;
+      }
+      const request = requests.at(-1)!;
+      if (request.stream === false && (reply.kind === "tool_calls" || reply.kind === "text")) {
+        const calls = reply.kind === "tool_calls" ? reply.calls : [];
+        const message = {
+          role: "assistant",
+          content: reply.text ?? null,
+          tool_calls: calls.length ? calls.map((c, i) => ({ id: `fake_${served}_${i}`, type: "function", function: c })) : undefined,
+        };
+        const usage = { prompt_tokens: reply.promptTokens ?? 20, completion_tokens: 5 };
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ choices: [{ index: 0, message, finish_reason: calls.length ? "tool_calls" : "stop" }], usage }));
+        return;
+      }
+      if (reply.kind === "tool_calls") {
+        res.writeHead(400, { "content-type": "application/json" }).end('{"error":"tool_calls replies need stream: false"}');
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });

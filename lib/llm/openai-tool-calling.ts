@@ -1,0 +1,143 @@
+// Native function calling over an OpenAI-compatible server: the `tools` parameter in, `tool_calls`
+// out, results back as `role: "tool"` messages. llama-server (with --jinja), vLLM and Ollama support
+// it; a server that does not gets a clear error instead of silently ignoring the tools.
+import { z } from "zod";
+import { loadConfig } from "../config.js";
+import { LlmConnectionError, LlmError, LlmInputError } from "./errors.js";
+import { CallClock, CallQueue } from "./meter.js";
+import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
+import type { GenerationOptions } from "./types.js";
+import type { OpenAiLlmOptions } from "./openai.js";
+
+/** The server rejected the `tools` parameter (or answers without understanding it). */
+export class NativeToolsUnsupportedError extends LlmError {
+  override name = "NativeToolsUnsupportedError";
+  constructor(readonly url: string, readonly detail: string) {
+    super(
+      `Der Server ${url} unterstützt keine Werkzeugaufrufe (tools): ${detail}\n` +
+        `  → llama-server mit --jinja starten, oder den Agenten mit $ref-Plan (runAgent) verwenden.`,
+    );
+  }
+}
+
+const Completion = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullish(),
+          tool_calls: z
+            .array(z.object({ id: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) }))
+            .nullish(),
+        }),
+      }),
+    )
+    .min(1),
+  usage: z
+    .object({
+      prompt_tokens: z.number().optional(),
+      completion_tokens: z.number().optional(),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().optional() }).nullish(),
+    })
+    .nullish(),
+  timings: z.object({ prompt_n: z.number().optional(), cache_n: z.number().optional() }).partial().nullish(),
+});
+
+const TOOLS_REJECTED = /tool/i;
+
+/** OpenAI messages for a tool chat: system, user, then per round assistant(tool_calls) + tool results. */
+export function toOpenAiMessages(history: ToolChatHistory): Record<string, unknown>[] {
+  const messages: Record<string, unknown>[] = [];
+  if (history.system) messages.push({ role: "system", content: history.system });
+  messages.push({ role: "user", content: history.question });
+  for (const round of history.rounds) {
+    messages.push({
+      role: "assistant",
+      content: round.text || null,
+      tool_calls: round.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.params) } })),
+    });
+    for (const call of round.calls) messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(call.result) });
+  }
+  return messages;
+}
+
+/** Parses a call's `arguments` string; unparsable JSON stays a string (validation then rejects it). */
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCallingLlm {
+  const config = loadConfig();
+  const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
+  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
+  const model = options.model ?? config.llmModelName ?? "default";
+  const apiKey = options.apiKey ?? config.llmApiKey;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const url = `${baseUrl}/chat/completions`;
+  const queue = new CallQueue();
+
+  async function round(history: ToolChatHistory, functions: NativeFunction[], opts: GenerationOptions): Promise<ToolChatRound> {
+    const body = {
+      model,
+      messages: toOpenAiMessages(history),
+      tools: functions.map((f) => ({ type: "function", function: { name: f.name, description: f.description, parameters: f.parameters } })),
+      stream: false,
+      max_tokens: opts.maxTokens,
+      temperature: opts.temperature,
+      top_p: opts.topP,
+      seed: opts.seed,
+    };
+    const clock = new CallClock();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      throw new LlmConnectionError(url, cause ?? (err as Error).message);
+    }
+    const raw = await res.text().catch(() => "");
+    if (!res.ok) {
+      if ((res.status === 400 || res.status === 501) && TOOLS_REJECTED.test(raw)) throw new NativeToolsUnsupportedError(url, raw.slice(0, 200));
+      throw new LlmConnectionError(url, `HTTP ${res.status} ${raw.slice(0, 300)}`.trim(), res.status);
+    }
+    let parsed: z.infer<typeof Completion>;
+    try {
+      parsed = Completion.parse(JSON.parse(raw));
+    } catch {
+      throw new LlmConnectionError(url, `unerwartete Antwortform: ${raw.slice(0, 120)}`);
+    }
+    clock.markFirstToken();
+    const message = parsed.choices[0]!.message;
+    const offset = history.rounds.reduce((n, r) => n + r.calls.length, 0);
+    const calls = (message.tool_calls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${offset + i + 1}`,
+      name: c.function.name,
+      params: parseArguments(c.function.arguments),
+    }));
+    const promptTokens = parsed.usage?.prompt_tokens ?? 0;
+    const reused = parsed.usage?.prompt_tokens_details?.cached_tokens ?? parsed.timings?.cache_n ?? 0;
+    const meter = clock.finish({
+      promptTokensEvaluated: parsed.timings?.prompt_n ?? Math.max(0, promptTokens - reused),
+      promptTokensReused: reused,
+      generatedTokens: parsed.usage?.completion_tokens ?? 0,
+    });
+    opts.onMeter?.(meter);
+    if (message.content) opts.onTextChunk?.(message.content);
+    return { text: message.content ?? "", calls, meter };
+  }
+
+  return {
+    toolCallFormat: "OpenAI tools",
+    respondWithTools: (history, functions, opts = {}) => queue.run(() => round(history, functions, opts)),
+  };
+}

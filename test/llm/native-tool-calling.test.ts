@@ -1,0 +1,123 @@
+// Native function calling on both backends: OpenAI-compatible `tools` / `tool_calls` against a local
+// fake server, and node-llama-cpp's own function calling (Llama 3.1 format) on the tiny GGUF.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { tinyModelPaths } from "../../lib/config.js";
+import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
+import type { LocalToolCaller } from "../../lib/llm/local-tool-calling.js";
+import { loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
+import { createToolCaller } from "../../lib/llm/tool-caller.js";
+import { runNativeToolChat, toNativeFunctions } from "../../lib/agent/native-tools.js";
+import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
+import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
+
+const WEATHER = { lat: 41.3874, lon: 2.1686, start_date: TODAY, end_date: TODAY };
+
+describe("OpenAI-compatible tools parameter", () => {
+  let fake: FakeOpenAiServer | undefined;
+  after(async () => {
+    await fake?.close();
+  });
+
+  test("sends tools, parses tool_calls, returns results as tool messages; invalid JSON arguments are rejected", async () => {
+    fake = await startFakeOpenAiServer([
+      { kind: "tool_calls", calls: [{ name: "geocode", arguments: '{"destination":"Barcelona"}' }, { name: "geocode", arguments: "{kaputt" }], promptTokens: 300 },
+      { kind: "tool_calls", calls: [{ name: "get_weather", arguments: JSON.stringify(WEATHER) }], promptTokens: 380 },
+      { kind: "text", text: "Heute 18,5 °C in Barcelona.", promptTokens: 420 },
+    ]);
+    const llm = createOpenAiToolCaller({ baseUrl: fake.baseUrl, model: "test" });
+    const tools = createTravelFake();
+    const result = await runNativeToolChat({ llm, tools, question: "Wetter in Barcelona?", system: "Du bist ein Reiseassistent." });
+    assert.equal(result.status, "answered");
+    assert.equal(result.answer, "Heute 18,5 °C in Barcelona.");
+    assert.equal(result.format, "OpenAI tools");
+    assert.deepEqual(result.calls.map((c) => [c.name, c.valid]), [["geocode", true], ["geocode", false], ["get_weather", true]]);
+    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "get_weather"]);
+    assert.equal(result.promptTokensEvaluated, 300 + 380 + 420);
+    const [first, , third] = fake.requests as { tools: { function: { name: string; parameters: unknown } }[]; messages: Record<string, unknown>[]; stream: boolean }[];
+    assert.equal(first!.stream, false);
+    assert.deepEqual(first!.tools.map((t) => t.function.name), TRAVEL_TOOLS.map((t) => t.name));
+    assert.deepEqual(first!.tools[0]!.function.parameters, TRAVEL_TOOLS[0]!.inputSchema);
+    const roles = third!.messages.map((m) => m.role);
+    assert.deepEqual(roles, ["system", "user", "assistant", "tool", "tool", "assistant", "tool"]);
+    const toolMessages = third!.messages.filter((m) => m.role === "tool");
+    assert.equal(toolMessages[0]!.tool_call_id, "fake_1_0");
+    assert.match(String(toolMessages[1]!.content), /Ungültige Argumente/);
+  });
+
+  test("a server that rejects tools gives a typed German error", async () => {
+    const server = await startFakeOpenAiServer([{ kind: "status", status: 400, body: '{"error":"tools param requires --jinja flag"}' }]);
+    try {
+      const llm = createOpenAiToolCaller({ baseUrl: server.baseUrl });
+      await assert.rejects(runNativeToolChat({ llm, tools: createTravelFake(), question: "Hallo" }), (err: Error) => {
+        assert.ok(err instanceof NativeToolsUnsupportedError);
+        assert.match(err.message, /unterstützt keine Werkzeugaufrufe/);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("node-llama-cpp function calling on the tiny GGUF", () => {
+  let llm: LocalLlm;
+  let caller: LocalToolCaller;
+  before(async () => {
+    llm = await loadLocalLlm({ modelPath: tinyModelPaths().gguf, gpu: "cpu", threads: 1, contextSize: 16384 });
+    caller = await llm.createToolCaller();
+  });
+  after(async () => {
+    caller?.dispose();
+    await llm?.dispose();
+  });
+
+  test("createToolCaller picks the backend's native format; plain chat still works on the shared sequence", async () => {
+    const picked = await createToolCaller(llm);
+    assert.equal(picked.toolCallFormat, "Llama 3.1");
+    const fake = await startFakeOpenAiServer([{ kind: "text", text: "x" }]);
+    try {
+      const remote = await createToolCaller(await loadOpenAiLlm({ baseUrl: fake.baseUrl }));
+      assert.equal(remote.toolCallFormat, "OpenAI tools");
+    } finally {
+      await fake.close();
+    }
+    await runNativeToolChat({ llm: picked, tools: createTravelFake(), question: "Hallo?", generation: { maxTokens: 16, seed: 1 } });
+    const reply = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 16, seed: 1 });
+    assert.ok(reply.text.length > 0);
+  });
+
+  test("the Llama 3.1 prompt documents the functions and renders earlier calls with results", () => {
+    const functions = toNativeFunctions(TRAVEL_TOOLS);
+    const prompt = caller.renderPrompt(
+      { question: "Wetter?", rounds: [{ text: "", calls: [{ id: "c1", name: "geocode", params: { destination: "Rom" }, result: { lat: 41.9 } }] }] },
+      functions,
+    );
+    assert.equal(caller.toolCallFormat, "Llama 3.1");
+    for (const f of functions) assert.ok(prompt.includes(f.name), `${f.name} documented`);
+    assert.match(prompt, /<function=geocode>\{"destination":\s*"Rom"\}/);
+    assert.match(prompt, /ipython[\s\S]*41\.9/);
+  });
+
+  test("terminates within maxRounds; every call the model makes is validated before any tool runs", async () => {
+    const tools = createTravelFake();
+    for (const seed of [1, 2, 3]) {
+      const result = await runNativeToolChat({
+        llm: caller,
+        tools,
+        question: "Wie ist heute das Wetter in Barcelona?",
+        maxCalls: 2,
+        generation: { maxTokens: 64, temperature: 0.8, seed },
+      });
+      assert.ok(["answered", "max_rounds"].includes(result.status));
+      assert.ok(result.rounds >= 1 && result.rounds <= 4);
+      assert.ok(result.answer.length > 0);
+      assert.equal(result.meters.length, result.rounds);
+      // the first run evaluates the whole prompt; later runs find the same prefix in the KV cache
+      if (seed === 1) assert.ok(result.promptTokensEvaluated > 500, `${result.promptTokensEvaluated}`);
+      else assert.ok(result.meters[0]!.promptTokensReused > 500, `${result.meters[0]!.promptTokensReused}`);
+      assert.ok(result.calls.filter((c) => c.executed).every((c) => c.valid));
+    }
+    assert.ok(tools.calls.length <= 6);
+  });
+});
