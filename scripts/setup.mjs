@@ -243,7 +243,7 @@ async function stepOnnxruntime(ctx) {
   return { status: "skipped", detail: "onnxruntime-node bringt seine Binärdatei mit" };
 }
 
-/** Registers the tslab kernel in the project-local prefix and makes sure notebooks/lib points at ../lib. */
+/** Registers the tslab kernel in the project-local prefix and makes sure notebooks/lib points at the built lib. */
 async function stepKernel(ctx) {
   const { root, platform } = ctx;
   const kernelDir = join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab");
@@ -254,15 +254,24 @@ async function stepKernel(ctx) {
     : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
   const spec = { argv, display_name: "TypeScript (Workshop)", language: "typescript" };
   writeFileSync(join(kernelDir, "kernel.json"), JSON.stringify(spec, null, 2) + "\n");
-  // tslab only compiles files under the notebook's folder: notebooks/lib points at ../lib. Checkouts can
-  // lose the link (zip download; Git for Windows writes it as a small text file): recreate it.
+  // tslab only compiles files under the notebook's folder: notebooks/lib points at the built lib
+  // (.cache/notebook-lib, made by the notebook-lib step below; dangling until then). Checkouts can lose
+  // the link (zip download; Git for Windows writes it as a small text file): recreate it.
   const link = join(root, "notebooks", "lib");
   let note = "";
-  const isDir = existsSync(link) && statSync(link).isDirectory();
-  if (!isDir) {
+  const isLink = (() => {
+    try {
+      return lstatSync(link).isSymbolicLink() || statSync(link).isDirectory();
+    } catch {
+      return false;
+    }
+  })();
+  if (!isLink) {
     rmSync(link, { force: true });
-    symlinkSync(platform === "win32" ? join(root, "lib") : join("..", "lib"), link, platform === "win32" ? "junction" : "dir");
-    note = "; notebooks/lib → ../lib angelegt";
+    const target = join(root, ".cache", "notebook-lib");
+    if (platform === "win32") mkdirSync(target, { recursive: true }); // a junction needs its target
+    symlinkSync(platform === "win32" ? target : join("..", ".cache", "notebook-lib"), link, platform === "win32" ? "junction" : "dir");
+    note = "; notebooks/lib → ../.cache/notebook-lib angelegt";
   }
   return { status: "ok", detail: `Kernel „TypeScript (Workshop)“ in .jupyter-prefix/ registriert${note}` };
 }
