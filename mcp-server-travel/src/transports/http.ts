@@ -59,6 +59,8 @@ function originValidation(allowed: string[]) {
   };
 }
 
+const KEEP_ALIVE_MS = 60_000;
+
 const UNKNOWN_SESSION = "Sitzung unbekannt oder abgelaufen; bitte neu verbinden (initialize).";
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
@@ -144,6 +146,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   });
 
+  // Idle keep-alive sockets: a client drops its own after the server's advertised timeout minus 1 s.
+  // With Node's 5 s default, a client whose event loop is busy for a few seconds (a notebook kernel
+  // compiling a cell) reuses a socket the server has just closed and gets "other side closed".
+  httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
+  httpServer.headersTimeout = KEEP_ALIVE_MS + 5_000;
   const port = (httpServer.address() as AddressInfo).port;
   return {
     url: formatUrl(bind.urlHost, port),
