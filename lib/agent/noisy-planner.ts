@@ -2,19 +2,10 @@
 // gets its own ScriptedLlm (no shared state); a seeded PRNG decides per run whether it answers
 // correctly or with one of several plausible wrong answers (picked uniformly), so wrong runs can
 // agree with each other or split — as a real model's mistakes do.
+import { seededRandom } from "../util.js";
 import { ScriptedLlm } from "./scripted-planner.js";
 
-/** mulberry32: a small, fast, seeded PRNG (values in [0, 1)). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 export interface NoisyPlannerOptions {
   /** Probability of the correct answer per run. */

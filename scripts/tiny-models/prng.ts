@@ -1,11 +1,2 @@
-/** Seeded PRNG (mulberry32): same seed → same sequence. Shared by the tiny model generators. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tiny model generators use the kit's one seeded PRNG (mulberry32).
+export { seededRandom as mulberry32 } from "../../lib/util.js";
