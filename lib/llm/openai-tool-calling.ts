@@ -7,7 +7,7 @@ import { LlmConnectionError, LlmError, LlmInputError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
 import type { GenerationOptions } from "./types.js";
-import type { OpenAiLlmOptions } from "./openai.js";
+import { postJson, type OpenAiLlmOptions } from "./openai.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
 export class NativeToolsUnsupportedError extends LlmError {
@@ -92,19 +92,7 @@ export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCall
       seed: opts.seed,
     };
     const clock = new CallClock();
-    const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause?.code;
-      throw new LlmConnectionError(url, cause ?? (err as Error).message);
-    }
+    const res = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal });
     const raw = await res.text().catch(() => "");
     if (!res.ok) {
       if ((res.status === 400 || res.status === 501) && TOOLS_REJECTED.test(raw)) throw new NativeToolsUnsupportedError(url, raw.slice(0, 200));

@@ -72,19 +72,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     };
     if (schema) body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema, strict: true } };
     const clock = new CallClock();
-    const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause?.code;
-      throw new LlmConnectionError(url, cause ?? (err as Error).message);
-    }
+    const res = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal });
     if (!res.ok || !res.body) {
       const detail = (await res.text().catch(() => "")).slice(0, 300);
       throw new LlmConnectionError(url, `HTTP ${res.status} ${detail}`.trim(), res.status);
@@ -149,4 +137,20 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       ),
     dispose: async () => {},
   };
+}
+
+/** POSTs a JSON body to an OpenAI-compatible endpoint; an unreachable server is an LlmConnectionError. */
+export async function postJson(url: string, body: unknown, options: { apiKey?: string; timeoutMs: number; signal?: AbortSignal }): Promise<Response> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  try {
+    return await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+      body: JSON.stringify(body),
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    throw new LlmConnectionError(url, cause ?? (err as Error).message);
+  }
 }
