@@ -1,7 +1,8 @@
 // Builds lib/ once to CommonJS JavaScript + declaration files for the notebooks (tslab).
 // Why: tslab compiles every imported .ts file on each kernel start (~6.5 s for lib's sources); with
-// built .js + .d.ts it only type-checks the cell (~0.6 s). lib/*.ts stays the one source of truth:
-// notebooks/lib is a symlink to the build folder (.cache/notebook-lib), rebuilt when lib changes.
+// built .js + .d.ts it only type-checks the cell (~0.5 s; lib's public types are plain interfaces,
+// so no package declarations such as zod's are parsed, see packagesReadByCell). lib/*.ts stays the
+// one source of truth: notebooks/lib is a symlink to the build folder (.cache/notebook-lib), rebuilt when lib changes.
 // Idempotent: a hash of lib's sources (and of this build's settings) is stored beside the output;
 // an unchanged hash means nothing to do. Usage: tsx scripts/build-notebook-lib.ts [--force] [--check]
 //   --check: exit 1 when the build is missing or stale, build nothing.
@@ -123,6 +124,36 @@ export function buildNotebookLib(paths: NotebookLibPaths = notebookLibPaths()): 
   renameSync(staging, paths.outDir);
   rmSync(old, { recursive: true, force: true });
   return { seconds: (performance.now() - started) / 1000, files: files.length };
+}
+
+/**
+ * The packages whose declarations a notebook cell importing the built lib makes the kernel parse,
+ * beyond those every cell reads anyway (Node's types). Each one costs the first cell time (zod's or the
+ * MCP SDK's types: ~0.2–0.4 s), so lib's public types are plain interfaces and this list stays empty
+ * (test/scripts/notebook-lib.test.ts).
+ */
+export function packagesReadByCell(paths: NotebookLibPaths = notebookLibPaths()): string[] {
+  const t = compiler();
+  const options = {
+    module: t.ModuleKind.CommonJS,
+    moduleResolution: t.ModuleResolutionKind.NodeJs,
+    types: ["node"],
+    typeRoots: [join(paths.root, "node_modules", "@types")],
+    noEmit: true,
+  };
+  // A virtual cell beside the built index, compiled the way the kernel compiles one.
+  const cellFile = join(paths.outDir, "__cell__.ts");
+  const packagesRead = (cell: string): Set<string> => {
+    const host = t.createCompilerHost(options);
+    const readFile = host.getSourceFile.bind(host);
+    host.getSourceFile = (file, target, ...rest) =>
+      file === cellFile ? t.createSourceFile(file, cell, target) : readFile(file, target, ...rest);
+    const program = t.createProgram([cellFile], options, host);
+    const names = program.getSourceFiles().map((f) => /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f.fileName)?.[1]);
+    return new Set(names.filter((n): n is string => n !== undefined).map((n) => n.replace(/\\/g, "/")));
+  };
+  const always = packagesRead("const x = 1;");
+  return [...packagesRead('import * as lib from "./index";')].filter((name) => !always.has(name)).sort();
 }
 
 /** Builds when missing or stale; returns what it did (for one log line). */

@@ -1,5 +1,6 @@
-// The plan the model writes every turn, defined once with zod: the TypeScript types, the parser's
-// validation and the JSON schema for grammar-constrained generation all derive from `planShape`.
+// The plan the model writes every turn, defined once with zod: the parser's validation and the JSON
+// schema for grammar-constrained generation both derive from `planShape`. The public types are plain
+// interfaces (notebooks type-check against declarations without zod's); `satisfies` ties them to it.
 //
 //   {"steps": [{"description": "...", "tools": [{"id": "geo_bcn", "name": "geocode", "arguments": {...}}]}],
 //    "final": null | "<Antwort>"}
@@ -19,7 +20,7 @@ export const TOOL_ID_MAX_LENGTH = 64;
  */
 export const MAX_PLAN_DEPTH = 64;
 
-export const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict();
+const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict() satisfies z.ZodType<RefObject>;
 
 // The grammar only bounds the id's length: node-llama-cpp's JSON-schema grammar (GbnfJsonStringSchema)
 // knows minLength/maxLength and three formats but no `pattern`, and the only other way to restrict the
@@ -48,18 +49,37 @@ function planShape<T extends z.ZodType>(toolCall: T, options: ShapeOptions = {})
   return z.object({ steps: steps.default([]), final: finalText.nullable().default(null) });
 }
 
-export const PlanToolCallSchema = z.object({
+/** One tool call of a step: `id` names its result for later `$ref`s. */
+export interface PlanToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One step: its tool calls run in parallel. */
+export interface PlanStep {
+  description: string;
+  tools: PlanToolCall[];
+}
+
+/** The model's plan: steps still to run, or `final` with the answer (then `steps` is empty). */
+export interface Plan {
+  steps: PlanStep[];
+  final: string | null;
+}
+
+/** A reference to an earlier result, e.g. `{"$ref": "geo_rom.lat"}`. */
+export interface RefObject {
+  $ref: string;
+}
+
+const PlanToolCallSchema = z.object({
   id: ToolIdSchema,
   name: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()).default({}),
-});
+}) satisfies z.ZodType<PlanToolCall>;
 
-export const PlanSchema = planShape(PlanToolCallSchema);
-
-export type Plan = z.output<typeof PlanSchema>;
-export type PlanStep = Plan["steps"][number];
-export type PlanToolCall = z.output<typeof PlanToolCallSchema>;
-export type RefObject = z.output<typeof RefObjectSchema>;
+const PlanSchema = planShape(PlanToolCallSchema) satisfies z.ZodType<Plan>;
 
 // ---------------------------------------------------------------------------------------------
 // Parsing

@@ -37,13 +37,18 @@ const TurnSchema = z.object({
   warnings: z.array(z.string()),
 });
 
+/** What a saved session file holds (the interface is public; the schema checks a file read back). */
+export interface SessionFile {
+  version: typeof SESSION_FILE_VERSION;
+  savedAt: string;
+  turns: SessionTurn[];
+}
+
 const SessionFileSchema = z.object({
   version: z.literal(SESSION_FILE_VERSION),
   savedAt: z.string(),
   turns: z.array(TurnSchema),
-});
-
-export type SessionFile = z.infer<typeof SessionFileSchema>;
+}) satisfies z.ZodType<SessionFile>;
 
 export type SessionFileErrorKind = "unreadable" | "not_json" | "invalid";
 

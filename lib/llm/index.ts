@@ -1,8 +1,7 @@
 // Teil 1 — public names of lib/llm: load a model (local GGUF or OpenAI-compatible server), chat, JSON.
-export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
+export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo, PromptStateEvent } from "./types.js";
 export { loadLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
 export type { LocalLlm, LocalLlmOptions } from "./local.js";
-export type { PromptStateEvent } from "./prompt-state.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 export { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "./model-files.js";
 export { describeLlm } from "./report.js";
@@ -19,8 +18,15 @@ export {
   ModelLoadError,
   ModelNotFoundError,
 } from "./errors.js";
-export type { AnsweredFunctionCall, NativeFunction, NativeFunctionCall, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
-export { createLocalToolCaller, type LocalToolCaller, type LocalToolCallerOptions } from "./local-tool-calling.js";
+export type {
+  AnsweredFunctionCall,
+  LocalToolCaller,
+  NativeFunction,
+  NativeFunctionCall,
+  ToolCallingLlm,
+  ToolChatHistory,
+  ToolChatRound,
+} from "./tool-calling.js";
 export { createOpenAiToolCaller, NativeToolsUnsupportedError } from "./openai-tool-calling.js";
 export { createToolCaller } from "./tool-caller.js";
 export { checkArithmetic, describeArithmetic, numbersInText, type ArithmeticVerdict } from "./number-check.js";

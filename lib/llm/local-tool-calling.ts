@@ -7,16 +7,10 @@ import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, LlamaC
 import esmImport from "../esm.cjs";
 import { ContextOverflowError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
-import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
+import type { LocalToolCaller, NativeFunction, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
 import type { GenerationOptions } from "./types.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
-
-export interface LocalToolCaller extends ToolCallingLlm {
-  /** The exact prompt (Llama 3.1 format, functions documented) a round would evaluate. */
-  renderPrompt(history: ToolChatHistory, functions: NativeFunction[]): string;
-  dispose(): void;
-}
 
 export interface LocalToolCallerOptions {
   /** Serializes with other users of the same sequence (the LocalLlm's queue). */

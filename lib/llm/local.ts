@@ -9,9 +9,10 @@ import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
-import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type PromptStateEvent } from "./prompt-state.js";
-import { createLocalToolCaller, type LocalToolCaller } from "./local-tool-calling.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
+import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix } from "./prompt-state.js";
+import { createLocalToolCaller } from "./local-tool-calling.js";
+import type { LocalToolCaller } from "./tool-calling.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo, PromptStateEvent } from "./types.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
 type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;

@@ -12,27 +12,11 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import type { PromptStateEvent } from "./types.js";
 
 const FORMAT = "workshop-kit prompt state v1";
 const SIDECAR = ".json";
 const STATE = ".kvstate";
-
-/** What happened to the prompt prefix of one call (see {@link PromptStateCache}). */
-export interface PromptStateEvent {
-  /** loaded: restored from disk; saved: evaluated and written; rejected: a file was there but unusable. */
-  action: "loaded" | "saved" | "rejected";
-  /** Tokens in the persisted prefix. */
-  tokens: number;
-  /** Time to load (incl. checksum) or to save (excl. evaluation), in ms. */
-  ms: number;
-  /** Size of the state file in bytes. */
-  bytes: number;
-  file: string;
-  /** Set when the prefix was evaluated in this call: time for that evaluation, in ms. */
-  evaluateMs?: number;
-  /** German explanation when a file was ignored or could not be written. */
-  note?: string;
-}
 
 interface Sidecar {
   format: string;

@@ -48,3 +48,10 @@ export interface ToolCallingLlm {
   /** Generates one round: text and/or calls. */
   respondWithTools(history: ToolChatHistory, functions: NativeFunction[], options?: GenerationOptions): Promise<ToolChatRound>;
 }
+
+/** Native function calling on the in-process model (see local-tool-calling.ts). */
+export interface LocalToolCaller extends ToolCallingLlm {
+  /** The exact prompt (Llama 3.1 format, functions documented) a round would evaluate. */
+  renderPrompt(history: ToolChatHistory, functions: NativeFunction[]): string;
+  dispose(): void;
+}

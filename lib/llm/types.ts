@@ -76,3 +76,20 @@ export interface Llm {
   generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T>;
   dispose(): Promise<void>;
 }
+
+/** What happened to the prompt prefix of one call (prompt-state.ts persists it). */
+export interface PromptStateEvent {
+  /** loaded: restored from disk; saved: evaluated and written; rejected: a file was there but unusable. */
+  action: "loaded" | "saved" | "rejected";
+  /** Tokens in the persisted prefix. */
+  tokens: number;
+  /** Time to load (incl. checksum) or to save (excl. evaluation), in ms. */
+  ms: number;
+  /** Size of the state file in bytes. */
+  bytes: number;
+  file: string;
+  /** Set when the prefix was evaluated in this call: time for that evaluation, in ms. */
+  evaluateMs?: number;
+  /** German explanation when a file was ignored or could not be written. */
+  note?: string;
+}

@@ -6,6 +6,17 @@ import { z } from "zod";
 import type { CorpusDocument } from "./chunking.js";
 import { IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 
+/** One question of the Q&A set and where its answer stands. */
+export interface QaItem {
+  id: string;
+  question: string;
+  document: string;
+  passage: string;
+  answer: string;
+}
+
+// Public types are plain interfaces (no zod in the declarations notebooks type-check against);
+// `satisfies` ties the schema's output to them.
 const qaSchema = z.array(
   z.object({
     id: z.union([z.string(), z.number()]).transform(String),
@@ -14,9 +25,7 @@ const qaSchema = z.array(
     passage: z.string().min(1),
     answer: z.string(),
   }),
-);
-
-export type QaItem = z.infer<typeof qaSchema>[number];
+) satisfies z.ZodType<QaItem[]>;
 
 export interface PassageLocation {
   document: string;

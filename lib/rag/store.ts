@@ -48,6 +48,25 @@ export interface RagContext {
   context: string;
 }
 
+/** What `store.json` records about a saved store: how it was built and its chunks. */
+export interface StoreManifest {
+  format: typeof FORMAT;
+  hash: string;
+  createdAt: string;
+  model: string;
+  dtype: string;
+  fingerprint: string;
+  dimension: number;
+  index: IndexKind;
+  chunking: { maxChars: number; overlapSentences: number };
+  embedHeadings: boolean;
+  chunker: string;
+  documents: { name: string; sha256: string; chars: number }[];
+  chunks: Chunk[];
+}
+
+// The schema checks a manifest read from disk; `satisfies` ties its output to the interface above
+// (public types stay plain interfaces, so notebooks type-check without zod's declarations).
 const metadataSchema = z.object({
   document: z.string(),
   paragraph: z.number().int().min(0),
@@ -71,9 +90,7 @@ const manifestSchema = z.object({
   chunker: z.string(),
   documents: z.array(z.object({ name: z.string(), sha256: z.string(), chars: z.number().int().min(0) })),
   chunks: z.array(z.object({ text: z.string(), metadata: metadataSchema })),
-});
-
-export type StoreManifest = z.infer<typeof manifestSchema>;
+}) satisfies z.ZodType<StoreManifest>;
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");

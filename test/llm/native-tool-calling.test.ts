@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
-import type { LocalToolCaller } from "../../lib/llm/local-tool-calling.js";
+import type { LocalToolCaller } from "../../lib/llm/tool-calling.js";
 import { loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { createToolCaller } from "../../lib/llm/tool-caller.js";
 import { runNativeToolChat, toNativeFunctions } from "../../lib/agent/native-tools.js";

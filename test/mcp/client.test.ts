@@ -4,7 +4,7 @@ import { after, before, describe, it } from "node:test";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { connectTravelClient, connectTravelClientStdio, McpConnectionError, ToolTimeoutError, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
-import { normalizeToolResult } from "../../lib/mcp/client.js";
+import { normalizeToolResult } from "../../lib/mcp/sdk-results.js";
 import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
 import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
 
