@@ -3,8 +3,7 @@
 // without a callback, the answer writer and the groundedness check.
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgent, type RunAgentOptions } from "../../lib/agent/loop.js";
 import { ScriptedLlm, type ScriptedReply, type ScriptedRequest } from "../../lib/agent/scripted-planner.js";
@@ -12,31 +11,26 @@ import type { ApprovalRequest } from "../../lib/agent/approval.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { ASK_USER_UNAVAILABLE } from "../../lib/agent/ask-user.js";
 import { executeToolCall } from "../../lib/agent/half-agent.js";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
+import { startTravelWorkspace, type TravelWorkspace } from "../helpers/travel-workspace.js";
 import { TODAY } from "./fixtures.js";
 
-let server: TravelServerHandle;
+let ws: TravelWorkspace;
 let client: McpToolClient;
 let catalog: ToolInfo[];
 let dir: string;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agent-ws-"));
-  server = await startTravelServer({ offline: true, timeoutMs: 60_000, env: { TRAVEL_WORKSPACE_DIR: dir, TRAVEL_TODAY: TODAY } });
-  client = await connectTravelClient(server.url);
-  catalog = await client.listTools();
+  ws = await startTravelWorkspace("agent-ws-", { today: TODAY });
+  ({ client, catalog, dir } = ws);
 });
 
 after(async () => {
-  await client?.close();
-  await server?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await ws?.close();
 });
 
-beforeEach(async () => {
-  for (const f of await readdir(dir)) await rm(join(dir, f), { recursive: true, force: true });
-});
+beforeEach(() => ws.clear());
 
 const savePlan = (id: string, file_name: string, content = "## Tag 1\n- Kolosseum am Vormittag\n- Abends Trastevere") => ({
   steps: [{ description: "Reiseplan speichern", tools: [{ id, name: "save_trip_plan", arguments: { file_name, title: "Rom", content } }] }],

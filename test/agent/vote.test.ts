@@ -3,15 +3,15 @@
 // ties, red flags, early stop, determinism.
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { decideVote, normalizeAnswer, outcomeKey, runVote, voteDecided, voteHtml, type VoteOptions } from "../../lib/agent/vote.js";
 import { noisyAnswer, noisyPlanner } from "../../lib/agent/noisy-planner.js";
 import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
 import type { ApprovalRequest } from "../../lib/agent/approval.js";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
+import { startTravelWorkspace, type TravelWorkspace } from "../helpers/travel-workspace.js";
 import { TODAY } from "./fixtures.js";
 
 describe("normalisation and keys", () => {
@@ -56,27 +56,21 @@ describe("decision rules (pure)", () => {
   });
 });
 
-let server: TravelServerHandle;
+let ws: TravelWorkspace;
 let client: McpToolClient;
 let catalog: ToolInfo[];
 let dir: string;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agent-vote-"));
-  server = await startTravelServer({ offline: true, timeoutMs: 60_000, env: { TRAVEL_WORKSPACE_DIR: dir, TRAVEL_TODAY: TODAY } });
-  client = await connectTravelClient(server.url);
-  catalog = await client.listTools();
+  ws = await startTravelWorkspace("agent-vote-", { today: TODAY });
+  ({ client, catalog, dir } = ws);
 });
 
 after(async () => {
-  await client?.close();
-  await server?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await ws?.close();
 });
 
-beforeEach(async () => {
-  for (const f of await readdir(dir)) await rm(join(dir, f), { recursive: true, force: true });
-});
+beforeEach(() => ws.clear());
 
 const save = (content: string) => ({
   steps: [{ description: "Plan speichern", tools: [{ id: "save", name: "save_trip_plan", arguments: { file_name: "rom", title: "Rom", content } }] }],

@@ -7,27 +7,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hideStagingFields, StagedWorkspace, StagingError, supportsPreview } from "../../lib/agent/workspace.js";
 import { unifiedDiff } from "../../lib/agent/line-diff.js";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
+import { startTravelWorkspace, type TravelWorkspace } from "../helpers/travel-workspace.js";
 
-let server: TravelServerHandle;
+let ws: TravelWorkspace;
 let client: McpToolClient;
 let catalog: ToolInfo[];
 let dir: string;
 let outside: string;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), "ws-"));
+  ws = await startTravelWorkspace("ws-");
+  ({ client, catalog, dir } = ws);
   outside = await mkdtemp(join(tmpdir(), "ws-outside-"));
-  server = await startTravelServer({ offline: true, timeoutMs: 60_000, env: { TRAVEL_WORKSPACE_DIR: dir } });
-  client = await connectTravelClient(server.url);
-  catalog = await client.listTools();
 });
 
 after(async () => {
-  await client?.close();
-  await server?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await ws?.close();
   await rm(outside, { recursive: true, force: true });
 });
 

@@ -2,37 +2,21 @@
 // hangs) and with --yes, warnings under the answer, --chat over piped input with --session, a damaged
 // session file, --help. Plans come from a local fake OpenAI server so the model's choice is fixed.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
 import { startFakeOpenAiServer, type FakeReply } from "../helpers/fake-openai-server.js";
+import { runCliOnTinyModels } from "../helpers/run-script.js";
 
 before(async () => {
   await ensureTinyModels();
 });
 
 /** Runs the CLI with `input` piped to stdin (not a terminal). */
-function runCli(args: string[], env: Record<string, string>, input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const tiny = tinyModelPaths();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(findProjectRoot(), "scripts", "cli.ts"), ...args], {
-      cwd: findProjectRoot(),
-      env: { ...process.env, LLM_MODEL_PATH: tiny.gguf, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local", TRAVEL_TODAY: "2026-01-29", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
-    child.stdin.end(input);
-  });
+function runCli(args: string[], env: Record<string, string>, input = "") {
+  return runCliOnTinyModels(args, { TRAVEL_TODAY: "2026-01-29", ...env }, { input });
 }
 
 const text = (value: unknown): FakeReply => ({ kind: "text", text: JSON.stringify(value) });

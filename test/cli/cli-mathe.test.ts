@@ -5,25 +5,17 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { tinyModelPaths } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCliOnTinyModels, runScript } from "../helpers/run-script.js";
 
 before(async () => {
   await ensureTinyModels();
 });
 
 test("--mathe attaches the math server: one run over the tools of both servers, ending cleanly", async () => {
-  const tiny = tinyModelPaths();
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-mathe-")), "trace.json");
   const question = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";
-  const r = await runScript("cli.ts", [question, "--mathe", "--offline", "--max-iterations", "2", "--rag-k", "0", "--trace", trace], {
-    LLM_MODEL_PATH: tiny.gguf,
-    EMBEDDING_MODEL: tiny.embeddingDir,
-    MODELS_OFFLINE: "1",
-    LLM_THREADS: "1",
-    LLM_GPU: "cpu",
-    LLM_BACKEND: "local",
+  const r = await runCliOnTinyModels([question, "--mathe", "--offline", "--max-iterations", "2", "--rag-k", "0", "--trace", trace], {
     TRAVEL_TODAY: "2026-01-29",
   });
   assert.ok([0, 3].includes(r.code ?? -1), `exit ${r.code}: ${r.stderr}`); // 3 = no answer within the rounds (random weights)

@@ -1,21 +1,10 @@
 // `--votes k` as a newcomer runs it: a real subprocess with the tiny GGUF and the offline travel server.
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { tinyModelPaths } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCliOnTinyModels } from "../helpers/run-script.js";
 
-function runCli(args: string[]) {
-  const tiny = tinyModelPaths();
-  return runScript("cli.ts", args, {
-    LLM_MODEL_PATH: tiny.gguf,
-    EMBEDDING_MODEL: tiny.embeddingDir,
-    MODELS_OFFLINE: "1",
-    LLM_THREADS: "1",
-    LLM_GPU: "cpu",
-    LLM_BACKEND: "local",
-  });
-}
+const runCli = (args: string[]) => runCliOnTinyModels(args);
 
 before(async () => {
   await ensureTinyModels();

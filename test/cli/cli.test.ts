@@ -5,25 +5,13 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { tinyModelPaths } from "../../lib/config.js";
 import { SCHEDULE_MODE_LABELS } from "../../lib/agent/index.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCliOnTinyModels } from "../helpers/run-script.js";
 
 
-function runCli(args: string[], env: Record<string, string> = {}) {
-  const tiny = tinyModelPaths();
-  return runScript("cli.ts", args, {
-    LLM_MODEL_PATH: tiny.gguf,
-    EMBEDDING_MODEL: tiny.embeddingDir,
-    MODELS_OFFLINE: "1",
-    LLM_THREADS: "1",
-    LLM_GPU: "cpu",
-    LLM_BACKEND: "local",
-    ...env,
-  });
-}
+const runCli = runCliOnTinyModels;
 
 before(async () => {
   await ensureTinyModels();

@@ -1,7 +1,7 @@
 // Runs one of the kit's scripts as a real subprocess (node + tsx), as `npm run …` would.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { findProjectRoot } from "../../lib/config.js";
+import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
 
 export interface ScriptRun {
   code: number | null;
@@ -9,24 +9,39 @@ export interface ScriptRun {
   stderr: string;
 }
 
-/** Runs `scripts/<script>` with `args`; the child is killed after `timeoutMs` (default 120 s). */
-export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<ScriptRun> {
+export interface ScriptOptions {
+  /** The child is killed after this (default 120 s). */
+  timeoutMs?: number;
+  /** Piped to stdin, which is never a terminal (default: closed at once). */
+  input?: string;
+}
+
+/** Runs `scripts/<script>` with `args`; `env` adds to this process's environment. */
+export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
   const root = findProjectRoot();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", script), ...args], {
       cwd: root,
       env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    child.stdin.end(options.input ?? "");
   });
+}
+
+/** The CLI (`npm start`) on the generated tiny models, CPU only, one thread; `env` adds or overrides. */
+export function runCliOnTinyModels(args: string[], env: Record<string, string> = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
+  const tiny = tinyModelPaths();
+  const modelEnv = { LLM_MODEL_PATH: tiny.gguf, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
+  return runScript("cli.ts", args, { ...modelEnv, ...env }, options);
 }

@@ -1,0 +1,39 @@
+// One real offline travel server (subprocess) per test file, writing into a fresh temporary workspace
+// folder: the set-up shared by the tests of staged writes, approval and voting.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import type { ToolInfo } from "../../lib/mcp/types.js";
+
+export interface TravelWorkspace {
+  server: TravelServerHandle;
+  client: McpToolClient;
+  catalog: ToolInfo[];
+  /** The server's TRAVEL_WORKSPACE_DIR. */
+  dir: string;
+  /** Empties the workspace folder (between tests). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTravelWorkspace(prefix: string, options: { today?: string } = {}): Promise<TravelWorkspace> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const env: Record<string, string> = { TRAVEL_WORKSPACE_DIR: dir, ...(options.today ? { TRAVEL_TODAY: options.today } : {}) };
+  const server = await startTravelServer({ offline: true, timeoutMs: 60_000, env });
+  const client = await connectTravelClient(server.url);
+  return {
+    server,
+    client,
+    catalog: await client.listTools(),
+    dir,
+    async clear() {
+      for (const f of await readdir(dir)) await rm(join(dir, f), { recursive: true, force: true });
+    },
+    async close() {
+      await client.close();
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
