@@ -8,6 +8,7 @@ import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
 import type { GenerationOptions } from "./types.js";
 import { postJson, type OpenAiLlmOptions } from "./openai.js";
+import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
 export class NativeToolsUnsupportedError extends LlmError {
@@ -33,14 +34,7 @@ const Completion = z.object({
       }),
     )
     .min(1),
-  usage: z
-    .object({
-      prompt_tokens: z.number().optional(),
-      completion_tokens: z.number().optional(),
-      prompt_tokens_details: z.object({ cached_tokens: z.number().optional() }).nullish(),
-    })
-    .nullish(),
-  timings: z.object({ prompt_n: z.number().optional(), cache_n: z.number().optional() }).partial().nullish(),
+  ...UsageFields,
 });
 
 const TOOLS_REJECTED = /tool/i;
@@ -112,13 +106,7 @@ export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCall
       name: c.function.name,
       params: parseArguments(c.function.arguments),
     }));
-    const promptTokens = parsed.usage?.prompt_tokens ?? 0;
-    const reused = parsed.usage?.prompt_tokens_details?.cached_tokens ?? parsed.timings?.cache_n ?? 0;
-    const meter = clock.finish({
-      promptTokensEvaluated: parsed.timings?.prompt_n ?? Math.max(0, promptTokens - reused),
-      promptTokensReused: reused,
-      generatedTokens: parsed.usage?.completion_tokens ?? 0,
-    });
+    const meter = clock.finish(tokenCounts(parsed));
     opts.onMeter?.(meter);
     if (message.content) opts.onTextChunk?.(message.content);
     return { text: message.content ?? "", calls, meter };

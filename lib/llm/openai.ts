@@ -2,6 +2,7 @@
 // GPU server. Streams the answer (time to first token, onTextChunk) and asks the server for JSON-schema
 // constrained output via `response_format`; the result is validated here as well (network input).
 import { z } from "zod";
+import { tokenCounts, UsageFields } from "./openai-usage.js";
 import { loadConfig } from "../config.js";
 import { LlmConnectionError, LlmInputError } from "./errors.js";
 import { generateValidJson } from "./json-validation.js";
@@ -24,14 +25,7 @@ export interface OpenAiLlmOptions {
 
 const Chunk = z.object({
   choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().nullish() }).partial()).optional(),
-  usage: z
-    .object({
-      prompt_tokens: z.number().optional(),
-      completion_tokens: z.number().optional(),
-      prompt_tokens_details: z.object({ cached_tokens: z.number().optional() }).nullish(),
-    })
-    .nullish(),
-  timings: z.object({ prompt_n: z.number().optional(), cache_n: z.number().optional() }).partial().nullish(),
+  ...UsageFields,
 });
 type Chunk = z.infer<typeof Chunk>;
 
@@ -110,13 +104,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       if (err instanceof LlmConnectionError) throw err;
       throw new LlmConnectionError(url, `Stream abgebrochen: ${(err as Error).message}`);
     }
-    const promptTokens = usage?.prompt_tokens ?? 0;
-    const reused = usage?.prompt_tokens_details?.cached_tokens ?? timings?.cache_n ?? 0;
-    const meter = clock.finish({
-      promptTokensEvaluated: timings?.prompt_n ?? Math.max(0, promptTokens - reused),
-      promptTokensReused: reused,
-      generatedTokens: usage?.completion_tokens ?? 0,
-    });
+    const meter = clock.finish(tokenCounts({ usage, timings }));
     lastMeter = meter;
     opts.onMeter?.(meter);
     return { text, meter };
