@@ -1,27 +1,11 @@
-// Command-line flags of the math server.
-import { parseArgs } from "node:util";
+// Command-line flags of the math server (the shared ones: ../../mcp-server-travel/src/transports/server-cli.ts).
+import { parseServerArgs, UsageError, type CommonFlags } from "../../mcp-server-travel/src/transports/server-cli.js";
+
+export { UsageError };
 
 export const DEFAULT_PORT = 8766;
 
-export interface CliOptions {
-  host: string;
-  port: number;
-  stdio: boolean;
-  /** Exit when this process disappears (set by lib/mcp's startMathServer). */
-  parentPid: number | undefined;
-  allowedHosts: string[] | undefined;
-}
-
-export class UsageError extends Error {
-  override name = "UsageError";
-  /** 0 for --help, 2 for wrong flags. */
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
+export type CliOptions = CommonFlags;
 
 export const USAGE =
   `Aufruf: npm run math-server -- [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--stdio] [--allowed-host NAME …]\n` +
@@ -29,32 +13,9 @@ export const USAGE =
   `  --port P          Port für HTTP (Standard ${DEFAULT_PORT}, 0 = freier Port)\n` +
   "  --stdio           MCP über stdin/stdout statt HTTP (für MCP Inspector, Claude Desktop);\n" +
   "                    mit npm dann -s: npm run -s math-server -- --stdio\n" +
-  "  --allowed-host N  zusätzlich erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich)";
+  "  --allowed-host N  erlaubter Host-Name im Host-/Origin-Header (mehrfach möglich). Pflicht, wenn\n" +
+  "                    --host nicht 127.0.0.1/::1/localhost ist: dann kann jedes Gerät im Netz rechnen lassen";
 
 export function parseCli(argv: string[]): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: "string", default: "127.0.0.1" },
-        port: { type: "string", default: String(DEFAULT_PORT) },
-        stdio: { type: "boolean", default: false },
-        "parent-pid": { type: "string" },
-        "allowed-host": { type: "string", multiple: true },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  if (values.help) throw new UsageError(USAGE, 0);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${values.port}".\n${USAGE}`);
-  const parentPid = values["parent-pid"] === undefined ? undefined : Number(values["parent-pid"]);
-  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError("--parent-pid muss eine Prozessnummer sein.");
-  const extraHosts = values["allowed-host"];
-  return { host: values.host, port, stdio: values.stdio, parentPid, allowedHosts: extraHosts && extraHosts.length ? extraHosts : undefined };
+  return parseServerArgs(argv, DEFAULT_PORT, USAGE, {}).common;
 }

@@ -1,30 +1,14 @@
-// Command-line flags of the travel server.
-import { parseArgs } from "node:util";
+// Command-line flags of the travel server (the shared ones: transports/server-cli.ts).
+import { parseServerArgs, UsageError, type CommonFlags } from "./transports/server-cli.js";
 
-export interface CliOptions {
-  host: string;
-  port: number;
+export { UsageError };
+
+export interface CliOptions extends CommonFlags {
   offline: boolean;
-  stdio: boolean;
-  /** Exit when this process disappears (set by lib/mcp's startTravelServer). */
-  parentPid: number | undefined;
-  /** From --allowed-host (repeatable) or TRAVEL_ALLOWED_HOSTS (comma-separated). */
-  allowedHosts: string[] | undefined;
   /** From --max-sessions or TRAVEL_MAX_SESSIONS; undefined = the transport's default. */
   maxSessions: number | undefined;
   /** From --session-idle (seconds) or TRAVEL_SESSION_IDLE_S, in milliseconds. */
   sessionIdleMs: number | undefined;
-}
-
-export class UsageError extends Error {
-  override name = "UsageError";
-  /** 0 for --help, 2 for wrong flags. */
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
 }
 
 export const USAGE =
@@ -44,43 +28,20 @@ export const USAGE =
   "                    auch TRAVEL_SESSION_IDLE_S)";
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: "string", default: "127.0.0.1" },
-        port: { type: "string", default: "8765" },
-        offline: { type: "boolean", default: false },
-        stdio: { type: "boolean", default: false },
-        "parent-pid": { type: "string" },
-        "allowed-host": { type: "string", multiple: true },
-        "max-sessions": { type: "string" },
-        "session-idle": { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  if (values.help) throw new UsageError(USAGE, 0);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${values.port}".\n${USAGE}`);
-  const parentPid = values["parent-pid"] === undefined ? undefined : Number(values["parent-pid"]);
-  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError(`--parent-pid muss eine Prozessnummer sein.`);
+  const args = parseServerArgs(argv, 8765, USAGE, {
+    offline: { type: "boolean", default: false },
+    "max-sessions": { type: "string" },
+    "session-idle": { type: "string" },
+  });
   const envOffline = ["1", "true", "yes", "on"].includes((env.TRAVEL_OFFLINE ?? "").trim().toLowerCase());
-  const extraHosts = values["allowed-host"] ?? env.TRAVEL_ALLOWED_HOSTS?.split(",").map((h) => h.trim()).filter(Boolean);
-  const maxSessions = positive("--max-sessions", values["max-sessions"] ?? env.TRAVEL_MAX_SESSIONS, true);
-  const idleSeconds = positive("--session-idle", values["session-idle"] ?? env.TRAVEL_SESSION_IDLE_S, false);
+  // --allowed-host wins over TRAVEL_ALLOWED_HOSTS (comma-separated).
+  const envHosts = env.TRAVEL_ALLOWED_HOSTS?.split(",").map((h) => h.trim()).filter(Boolean);
+  const maxSessions = positive("--max-sessions", args.text("max-sessions") ?? env.TRAVEL_MAX_SESSIONS, true);
+  const idleSeconds = positive("--session-idle", args.text("session-idle") ?? env.TRAVEL_SESSION_IDLE_S, false);
   return {
-    host: values.host,
-    port,
-    offline: values.offline || envOffline,
-    stdio: values.stdio,
-    parentPid,
-    allowedHosts: extraHosts && extraHosts.length ? extraHosts : undefined,
+    ...args.common,
+    allowedHosts: args.common.allowedHosts ?? (envHosts?.length ? envHosts : undefined),
+    offline: args.isSet("offline") || envOffline,
     maxSessions,
     sessionIdleMs: idleSeconds === undefined ? undefined : idleSeconds * 1000,
   };

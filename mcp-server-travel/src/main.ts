@@ -12,10 +12,9 @@ import { createTravelMcpServer } from "./server.js";
 import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
-import { BindError, startHttpServer } from "./transports/http.js";
-import { planBind } from "./transports/bind.js";
-import { watchParent } from "./transports/parent-watch.js";
-import { serveStdio } from "./transports/stdio.js";
+import { BindError } from "./transports/http.js";
+import { planBind, TRAVEL_HOSTS_HINT } from "./transports/bind.js";
+import { runServer } from "./transports/run-server.js";
 
 const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);
 
@@ -52,7 +51,7 @@ function today(): number {
 async function main(): Promise<void> {
   const cli = parseCli(process.argv.slice(2));
   today(); // validate TRAVEL_TODAY early
-  if (!cli.stdio) planBind(cli.host, cli.allowedHosts); // a bind beyond loopback needs its Host list: say so before the slow start
+  if (!cli.stdio) planBind(cli.host, cli.allowedHosts, "Reise-Server", TRAVEL_HOSTS_HINT); // a bind beyond loopback needs its Host list: say so before the slow start
   // Found from this file, not the working directory: Claude Desktop starts us from anywhere.
   const root = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
   const upstream = upstreamConfigFromEnv(process.env, root);
@@ -60,37 +59,14 @@ async function main(): Promise<void> {
   const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv(process.env, root).dataDir, log });
   const create = () => createTravelMcpServer(services, { today, log, workspaceDir: workspaceDirFromEnv(process.env, root) });
 
-  let stopping = false;
-  let stop: () => Promise<void> = async () => undefined;
-  const shutdown = (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`Beende Reise-Server (${why}).`);
-    const force = setTimeout(() => process.exit(0), 2000);
-    force.unref();
-    void stop().finally(() => process.exit(0));
-  };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal));
-  if (cli.parentPid !== undefined) watchParent(cli.parentPid, !cli.stdio, shutdown);
-
-  if (cli.stdio) {
-    log(`Reise-Server (MCP) bereit über stdio (Modus: ${services.mode})`);
-    await serveStdio(create());
-    shutdown("stdin geschlossen");
-    return;
-  }
-  const running = await startHttpServer({
-    host: cli.host,
-    port: cli.port,
-    allowedHosts: cli.allowedHosts,
-    maxSessions: cli.maxSessions,
-    sessionIdleMs: cli.sessionIdleMs,
+  await runServer({
+    flags: cli,
+    label: "Reise-Server",
     createServer: create,
     log,
+    readySuffix: ` (Modus: ${services.mode})`,
+    http: { maxSessions: cli.maxSessions, sessionIdleMs: cli.sessionIdleMs, allowedHostsHint: TRAVEL_HOSTS_HINT },
   });
-  stop = () => running.close();
-  // lib/mcp/server-process.ts parses this exact line (READY_LINE there); keep both in step.
-  log(`Reise-Server (MCP) bereit unter ${running.url} (Modus: ${services.mode})`);
 }
 
 main().catch((error: unknown) => {

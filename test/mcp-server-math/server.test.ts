@@ -104,6 +104,15 @@ describe("math server over Streamable HTTP (startMathServer)", () => {
     });
   });
 
+  it("refuses a bind beyond loopback without a Host list, naming itself (shared bind check)", async () => {
+    await assert.rejects(startMathServer({ host: "0.0.0.0" }), (e: unknown) => {
+      assert.ok(e instanceof MathServerStartError);
+      assert.match(e.message, /--host 0\.0\.0\.0 macht den Rechen-Server im ganzen Netz erreichbar.*--allowed-host kurs-pc\.local, mehrfach möglich/);
+      assert.doesNotMatch(e.message, /TRAVEL_ALLOWED_HOSTS|Start fehlgeschlagen/);
+      return true;
+    });
+  });
+
   it("stop() leaves no process behind", async () => {
     const other = await startMathServer();
     assert.match(other.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -31,23 +31,27 @@ export interface BindPlan {
   warning?: string;
 }
 
-export function planBind(host: string, explicitAllowedHosts: string[] | undefined): BindPlan {
+/** How a server may also be given its Host list, named in the message when it is missing. */
+export const TRAVEL_HOSTS_HINT = "TRAVEL_ALLOWED_HOSTS=kurs-pc.local,192.168.1.20";
+
+/** `label`: the server's German name in the messages; `envHint`: e.g. TRAVEL_HOSTS_HINT. */
+export function planBind(host: string, explicitAllowedHosts: string[] | undefined, label = "Reise-Server", envHint?: string): BindPlan {
   const explicit = (explicitAllowedHosts ?? []).map((h) => hostForUrl(h.trim())).filter((h) => h !== "");
   if (isLoopback(host)) {
     return { allowedHosts: [...new Set([...DEFAULT_ALLOWED_HOSTS, ...explicit])], urlHost: hostForUrl(host) };
   }
   if (explicit.length === 0) {
     throw new BindError(
-      `--host ${host} macht den Reise-Server im ganzen Netz erreichbar. Gib dafür ausdrücklich die erlaubten ` +
-        `Host-Namen an, unter denen er angesprochen wird (z. B. --allowed-host kurs-pc.local oder ` +
-        `TRAVEL_ALLOWED_HOSTS=kurs-pc.local,192.168.1.20), oder bleib bei --host 127.0.0.1.`,
+      `--host ${host} macht den ${label} im ganzen Netz erreichbar. Gib dafür ausdrücklich die erlaubten ` +
+        `Host-Namen an, unter denen er angesprochen wird (z. B. --allowed-host kurs-pc.local` +
+        `${envHint ? ` oder ${envHint}` : ", mehrfach möglich"}), oder bleib bei --host 127.0.0.1.`,
     );
   }
   return {
     allowedHosts: [...new Set(explicit)],
     urlHost: explicit[0]!,
     warning:
-      `WARNUNG: Der Reise-Server lauscht auf ${host} und ist damit für jedes Gerät im Netz erreichbar; ` +
+      `WARNUNG: Der ${label} lauscht auf ${host} und ist damit für jedes Gerät im Netz erreichbar; ` +
       `jedes kann die Werkzeuge aufrufen. Erlaubte Host-Namen: ${explicit.join(", ")}.`,
   };
 }

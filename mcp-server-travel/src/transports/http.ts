@@ -27,6 +27,8 @@ export interface HttpServerOptions {
   createServer: () => McpServer;
   /** The server's German name in messages (default "Reise-Server"; the math server passes its own). */
   label?: string;
+  /** Another way to give the Host list, named when a bind beyond loopback lacks one (bind.ts). */
+  allowedHostsHint?: string;
   log: (line: string) => void;
   /** Sessions without a request for this long are closed (clients that never said goodbye). */
   sessionIdleMs?: number;
@@ -65,7 +67,7 @@ const UNKNOWN_SESSION = "Sitzung unbekannt oder abgelaufen; bitte neu verbinden 
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const label = options.label ?? "Reise-Server";
-  const bind = planBind(options.host, options.allowedHosts);
+  const bind = planBind(options.host, options.allowedHosts, label, options.allowedHostsHint);
   if (bind.warning) options.log(bind.warning);
   const app = createMcpExpressApp({ host: options.host, allowedHosts: bind.allowedHosts });
   app.use(originValidation(bind.allowedHosts));

@@ -1,0 +1,71 @@
+// The command-line flags both MCP servers share (--host, --port, --stdio, --allowed-host, --parent-pid,
+// --help) and their checks; each server's cli.ts adds its own flags and usage text.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+export class UsageError extends Error {
+  override name = "UsageError";
+  /** 0 for --help, 2 for wrong flags. */
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+export interface CommonFlags {
+  host: string;
+  port: number;
+  stdio: boolean;
+  /** Exit when this process disappears (set by lib/mcp when it starts the server). */
+  parentPid: number | undefined;
+  /** From --allowed-host (repeatable); undefined when none was given. */
+  allowedHosts: string[] | undefined;
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+export interface ServerArgs {
+  common: CommonFlags;
+  /** A string flag of `extra` (undefined when not given). */
+  text(name: string): string | undefined;
+  /** A boolean flag of `extra`. */
+  isSet(name: string): boolean;
+}
+
+/** parseArgs with the shared flags plus `extra`; wrong flags and --help become UsageErrors with `usage`. */
+export function parseServerArgs(argv: string[], defaultPort: number, usage: string, extra: Options = {}): ServerArgs {
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: "string", default: "127.0.0.1" },
+        port: { type: "string", default: String(defaultPort) },
+        stdio: { type: "boolean", default: false },
+        "parent-pid": { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
+        help: { type: "boolean", short: "h", default: false },
+        ...extra,
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
+  }
+  const text = (name: string): string | undefined => {
+    const value = values[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  const isSet = (name: string) => values[name] === true;
+  if (isSet("help")) throw new UsageError(usage, 0);
+  const port = Number(text("port"));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${text("port")}".\n${usage}`);
+  const pidText = text("parent-pid");
+  const parentPid = pidText === undefined ? undefined : Number(pidText);
+  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError("--parent-pid muss eine Prozessnummer sein.");
+  const hosts = (values["allowed-host"] as string[] | undefined) ?? [];
+  const common: CommonFlags = { host: text("host") ?? "127.0.0.1", port, stdio: isSet("stdio"), parentPid, allowedHosts: hosts.length ? hosts : undefined };
+  return { common, text, isSet };
+}
