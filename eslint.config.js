@@ -18,6 +18,7 @@ export default tseslint.config(
   },
   {
     files: ["**/*.cjs"],
+    languageOptions: { globals: { require: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -36,8 +36,7 @@ export function findProjectRoot(start: string = process.cwd()): string {
     const parent = dirname(dir);
     if (parent === dir) {
       throw new ConfigError(
-        `Projektordner nicht gefunden (gestartet in ${start}). Setze WORKSHOP_ROOT auf den Ordner des Kits. / ` +
-          `Could not find the kit's package.json above ${start}; set WORKSHOP_ROOT.`,
+        `Projektordner nicht gefunden (gestartet in ${start}). Setze WORKSHOP_ROOT auf den Ordner des Kits.`,
       );
     }
     dir = parent;
@@ -88,14 +87,14 @@ function flag(value: string | undefined): boolean {
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} muss eine positive ganze Zahl sein, nicht "${value}". / ${name} must be a positive integer, got "${value}".`);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} muss eine positive ganze Zahl sein, nicht "${value}".`);
   return n;
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined || value.trim() === "") return fallback;
   const v = value.trim().toLowerCase() as T;
-  if (!allowed.includes(v)) throw new ConfigError(`${name} muss einer dieser Werte sein: ${allowed.join(", ")}, nicht "${value}". / ${name} must be one of ${allowed.join(", ")}, got "${value}".`);
+  if (!allowed.includes(v)) throw new ConfigError(`${name} muss einer dieser Werte sein: ${allowed.join(", ")}, nicht "${value}".`);
   return v;
 }
 

@@ -68,8 +68,9 @@ export function toNativeFunctions(catalog: readonly ToolInfo[]): NativeFunction[
   }));
 }
 
+/** The messages already name the field (lib/schema/validate.ts), so they are joined as they are. */
 function issuesText(issues: ArgumentIssue[]): string {
-  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+  return issues.map((i) => i.message).join(" ");
 }
 
 const validator = new ArgumentValidator();
@@ -90,7 +91,7 @@ async function answerCall(
   const check = validator.check(tool, args);
   record.valid = check.ok;
   record.issues = check.issues;
-  if (!check.ok) return { fehler: `Ungültige Argumente für ${tool.name}: ${issuesText(check.issues)}. Bitte korrigieren.` };
+  if (!check.ok) return { fehler: `Ungültige Argumente für ${tool.name}: ${issuesText(check.issues)} Bitte korrigieren.` };
   if (!budgetLeft) return { fehler: "Keine weiteren Werkzeugaufrufe erlaubt. Antworte jetzt mit dem, was du weißt." };
   const entry = await executeToolCall(tools, { tool: tool.name, arguments: args as Record<string, unknown> }, { tools: catalog, signal });
   record.executed = true;

@@ -1,62 +1,11 @@
 // German prompts and messages for the planner (Teil 4) and the half-agent (Teil 3).
-// Everything the model reads lives here, so notebooks can print and discuss it.
+// Everything the model reads lives here (tool catalogs: lib/schema/text.ts), so notebooks can print and discuss it.
 import type { ToolInfo } from "../mcp/types.js";
+import { formatToolCatalog, formatToolSignatures } from "../schema/text.js";
 import { compactJson } from "./json-util.js";
 import type { PlanParseError } from "./plan.js";
 import type { ToolOutcome } from "./executor.js";
 import type { PlanProblem } from "./validate.js";
-
-function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _schema, $id: _id, ...rest } = schema;
-  return rest;
-}
-
-function typeName(schema: unknown): string {
-  if (typeof schema !== "object" || schema === null) return "Wert";
-  const s = schema as Record<string, unknown>;
-  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join("|");
-  const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
-  if (union) return union.map(typeName).join("|");
-  const type = Array.isArray(s.type) ? s.type.join("|") : typeof s.type === "string" ? s.type : "Wert";
-  return type === "array" ? `${typeName(s.items)}[]` : type;
-}
-
-/** One line per tool: `name(arg: typ, optional?: typ) – description` (short prompts, small contexts). */
-export function formatToolSignatures(tools: readonly ToolInfo[]): string {
-  if (tools.length === 0) return "(keine Tools verfügbar)";
-  return tools
-    .map((t) => {
-      const schema = t.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
-      const required = Array.isArray(schema.required) ? schema.required : [];
-      const args = Object.entries(schema.properties ?? {}).map(([name, s]) => `${name}${required.includes(name) ? "" : "?"}: ${typeName(s)}`);
-      return `- ${t.name}(${args.join(", ")}) – ${t.description.split("\n")[0] || "(ohne Beschreibung)"}`;
-    })
-    .join("\n");
-}
-
-/** Result fields as a short shape, e.g. `{lat: number, lon: number, source: "nominatim"|"offline", note?: string}`. */
-export function formatOutputShape(schema: unknown, depth = 3): string {
-  if (typeof schema !== "object" || schema === null) return "Wert";
-  const s = schema as { type?: unknown; properties?: Record<string, unknown>; required?: unknown; items?: unknown };
-  if (s.properties && depth > 0) {
-    const required = Array.isArray(s.required) ? s.required : [];
-    const fields = Object.entries(s.properties).map(
-      ([name, sub]) => `${name}${required.includes(name) ? "" : "?"}: ${formatOutputShape(sub, depth - 1)}`,
-    );
-    return `{${fields.join(", ")}}`;
-  }
-  if (s.type === "array" && depth > 0) return `${formatOutputShape(s.items, depth - 1)}[]`;
-  return typeName(schema);
-}
-
-/** The planner's catalog: one signature line per tool plus the shape of its result (for `$ref` paths). */
-export function formatToolCatalog(tools: readonly ToolInfo[]): string {
-  if (tools.length === 0) return "(keine Tools verfügbar)";
-  const signatures = formatToolSignatures(tools).split("\n");
-  return tools
-    .map((t, i) => (t.outputSchema ? `${signatures[i]}\n  Ergebnis: ${formatOutputShape(withoutMeta(t.outputSchema))}` : signatures[i]))
-    .join("\n");
-}
 
 /** Who the assistant is when the math server is attached as well (CLI --mathe, notebooks): pass as `role`. */
 export const TRAVEL_MATH_ROLE =
@@ -65,7 +14,7 @@ export const TRAVEL_MATH_ROLE =
 export interface PlannerPromptOptions {
   /** Replaces the travel persona in the first line (e.g. TRAVEL_MATH_ROLE). */
   role?: string;
-  /** A ready catalog text (e.g. from lib/mcp's formatter); default formatToolCatalog(tools). */
+  /** A ready catalog text (e.g. formatToolsForPrompt); default formatToolCatalog(tools) from lib/schema/text.ts. */
   catalog?: string;
   /** Fields available as `user.<feld>` (default: raw). */
   userFields?: readonly string[];

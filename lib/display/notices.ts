@@ -30,12 +30,12 @@ export function announcePracticeMode(log: (line: string) => void = (line) => con
 
 /**
  * The German part of a kit error message: the first line and the indented lines after it (lib's
- * messages put the English copy on a later, unindented line, or after " / " in one-line messages).
+ * messages are German; an unindented later line is text appended from elsewhere, e.g. a library's
+ * English message, and is left out). " / " is ordinary text ("CUDA / Vulkan"), not a language split.
  */
 export function germanPart(message: string): string {
   const lines = message.split("\n");
-  const first = lines[0] ?? "";
-  const german = [first.includes(" / ") && lines.length === 1 ? (first.split(" / ")[0] ?? first) : first];
+  const german = [lines[0] ?? ""];
   for (const line of lines.slice(1)) {
     if (!/^\s/.test(line)) break;
     german.push(line);
@@ -46,7 +46,7 @@ export function germanPart(message: string): string {
 /**
  * Inside a notebook: makes `error` print as one German paragraph when tslab shows it (tslab prints a
  * thrown error with console.error, i.e. util.inspect, which honours inspect.custom). The error keeps its
- * class, message (German + English) and fields for scripts. Outside a notebook: unchanged.
+ * class, message and fields for scripts. Outside a notebook: unchanged.
  */
 export function forParticipants<T>(error: T, hint?: string): T {
   if (!inNotebook() || !(error instanceof Error)) return error;

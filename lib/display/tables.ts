@@ -2,7 +2,7 @@
 // metrics and the tool catalog. The CLI and logs keep the text forms (renderTraceTable, formatMetricsTable).
 import { TOOL_ERROR_LABELS, RUN_STATUS_LABELS } from "../agent/event-text.js";
 import type { AgentTrace } from "../agent/trace.js";
-import { describeType } from "../mcp/catalog.js";
+import { describeType, schemaFields } from "../schema/text.js";
 import type { ToolInfo } from "../mcp/types.js";
 import type { RetrievalMetrics } from "../rag/evaluation.js";
 import { escapeHtml, htmlTable, shortCell, statusBadge } from "./html.js";
@@ -109,14 +109,13 @@ export function metricsTableHtml(rows: ReadonlyArray<{ method: string; metrics: 
 }
 
 function fieldList(schema: Record<string, unknown> | undefined, markRequired: boolean): string {
-  const props = schema?.properties as Record<string, Record<string, unknown>> | undefined;
-  if (!props || Object.keys(props).length === 0) return "–";
-  const required = new Set(Array.isArray(schema?.required) ? (schema?.required as string[]) : []);
-  return Object.entries(props)
-    .map(([name, s]) => {
-      const mark = markRequired && required.has(name) ? "*" : "";
-      const desc = typeof s.description === "string" ? s.description : "";
-      return `<code>${escapeHtml(name)}${mark}</code>: ${escapeHtml(describeType(s))}${desc ? ` <span style="color:#57606a" title="${escapeHtml(desc)}">ⓘ</span>` : ""}`;
+  const fields = schemaFields(schema);
+  if (fields.length === 0) return "–";
+  return fields
+    .map((f) => {
+      const mark = markRequired && f.required ? "*" : "";
+      const info = f.description ? ` <span style="color:#57606a" title="${escapeHtml(f.description)}">ⓘ</span>` : "";
+      return `<code>${escapeHtml(f.name)}${mark}</code>: ${escapeHtml(describeType(f.schema))}${info}`;
     })
     .join("<br>");
 }

@@ -1,41 +1,29 @@
-// Validates values against a JSON schema with ajv, so every backend returns only schema-valid values.
-import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+// Validates values against a JSON schema, so every backend returns only schema-valid values.
+// Ajv and the German messages live in lib/schema/validate.ts (the one Ajv owner).
+import { compileSchema, InvalidSchemaError, schemaIssues } from "../schema/validate.js";
 import type { JsonSchema } from "./types.js";
 import { LlmInputError, LlmOutputError } from "./errors.js";
 
-// ajv-formats ships CommonJS with `exports.default`; depending on the loader the function is either.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-const cache = new Map<string, ValidateFunction>();
+/** How messages name the model's JSON value itself (path ""). */
+const OUTPUT_SUBJECT = "Die Antwort";
 
-function compile(schema: JsonSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = cache.get(key);
-  if (!validate) {
-    // A draft-07 "$schema" URI would make Ajv2020 look for that meta-schema; the keywords are the same.
-    const { $schema: _ignored, ...rest } = schema;
-    try {
-      validate = ajv.compile(rest);
-    } catch (err) {
-      throw new LlmInputError(`Ungültiges JSON-Schema: ${(err as Error).message}`);
-    }
-    cache.set(key, validate);
+function asLlmError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof InvalidSchemaError) throw new LlmInputError(error.message);
+    throw error;
   }
-  return validate;
 }
 
 /** Throws LlmInputError when `schema` itself is not a valid JSON schema. */
 export function checkSchema(schema: JsonSchema): void {
-  compile(schema);
+  asLlmError(() => compileSchema(schema));
 }
 
-/** Returns a readable list of problems, or an empty list when `value` matches `schema`. */
+/** German problems ("field" + what is expected), or an empty list when `value` matches `schema`. */
 export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
-  const validate = compile(schema);
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "invalid"}`);
+  return asLlmError(() => schemaIssues(schema, value, OUTPUT_SUBJECT)).map((i) => i.message);
 }
 
 /** Parses `text` as JSON and validates it; returns the value or the reason it is not acceptable. */

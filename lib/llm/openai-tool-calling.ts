@@ -37,7 +37,47 @@ const Completion = z.object({
   ...UsageFields,
 });
 
-const TOOLS_REJECTED = /tool/i;
+/** An error body: `{error: {message, type, code, param}}` (OpenAI, llama-server, Ollama), `{object: "error", …}` (vLLM) or `{error: "text"}`. */
+const ErrorFields = z.object({
+  message: z.string().catch(""),
+  type: z.string().nullish().catch(undefined),
+  param: z.string().nullish().catch(undefined),
+});
+const ErrorBody = z.union([
+  z.object({ error: ErrorFields }).transform((b) => b.error),
+  z.object({ object: z.literal("error") }).and(ErrorFields),
+  z.object({ error: z.string() }).transform((b) => ({ message: b.error, type: undefined, param: undefined })),
+]);
+type ServerError = z.infer<typeof ErrorFields>;
+
+function serverError(raw: string): ServerError | undefined {
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The refusals of llama-server without --jinja (HTTP 500, type "server_error") and of Ollama for a model
+ * without tool support (HTTP 400, type "api_error"): these servers send no field that names `tools`, so
+ * their message is the only signal. Compared as whole phrases on the parsed `message` field, only after
+ * the typed checks in toolsRefused found nothing.
+ */
+const TOOLS_REFUSAL_MESSAGES = ["tools param requires --jinja flag", "does not support tools"];
+
+/**
+ * Did the server refuse the `tools` parameter itself? By status and typed fields: 501 Not Implemented,
+ * or `param` naming "tools"/"tool_choice" (OpenAI's and vLLM's way to name the rejected parameter);
+ * then the documented fallback above. Any other error (context too long, server down …) is not a refusal.
+ */
+function toolsRefused(status: number, error: ServerError | undefined): boolean {
+  if (status === 501) return true;
+  if (!error) return false;
+  if (error.param === "tools" || error.param === "tool_choice") return true;
+  return TOOLS_REFUSAL_MESSAGES.some((phrase) => error.message.includes(phrase));
+}
 
 /** OpenAI messages for a tool chat: system, user, then per round assistant(tool_calls) + tool results. */
 export function toOpenAiMessages(history: ToolChatHistory): Record<string, unknown>[] {
@@ -89,7 +129,8 @@ export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCall
     const res = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal });
     const raw = await res.text().catch(() => "");
     if (!res.ok) {
-      if ((res.status === 400 || res.status === 501) && TOOLS_REJECTED.test(raw)) throw new NativeToolsUnsupportedError(url, raw.slice(0, 200));
+      const error = serverError(raw);
+      if (toolsRefused(res.status, error)) throw new NativeToolsUnsupportedError(url, (error?.message || raw).slice(0, 200));
       throw new LlmConnectionError(url, `HTTP ${res.status} ${raw.slice(0, 300)}`.trim(), res.status);
     }
     let parsed: z.infer<typeof Completion>;

@@ -231,7 +231,7 @@ export class McpToolClient implements ToolClient {
     try {
       return await this.withSession(`Aufruf von ${name}`, false, async (client) => {
         const result = await client.callTool({ name, arguments: args }, undefined, { timeout, signal: options.signal });
-        return normalizeToolResult(result as CallToolResult);
+        return normalizeToolResult(result as CallToolResult, name);
       });
     } catch (error) {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new ToolTimeoutError(name, timeout);

@@ -3,5 +3,6 @@ export type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
 export { startTravelServer, startMathServer, type StartTravelServerOptions, type StartMathServerOptions, type TravelServerHandle, type ServerHandle } from "./server-process.js";
 export { McpToolClient, connectTravelClient, connectTravelClientStdio, connectMathClientStdio, type McpClientOptions } from "./client.js";
 export { CompositeToolClient, combineToolClients, ToolClientSetupError, type ToolClients } from "./composite.js";
-export { formatToolsForPrompt, type CatalogOptions } from "./catalog.js";
+// The tool catalog text is formatted by the one schema-to-text formatter (lib/schema/text.ts).
+export { formatToolsForPrompt, type CatalogOptions } from "../schema/text.js";
 export { McpConnectionError, ToolTimeoutError, TravelServerStartError, MathServerStartError } from "./errors.js";

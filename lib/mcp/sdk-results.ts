@@ -1,7 +1,7 @@
 // What the MCP SDK hands back, turned into the kit's own shapes: tool descriptions (ToolInfo) and
 // tool results (ToolCallResult), with the SDK's English error frames put into German. Kept apart from
 // client.ts so that the client's public declarations do not pull in the SDK's types.
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallResult, ToolInfo } from "./types.js";
 
 export function toToolInfo(tool: Tool): ToolInfo {
@@ -14,43 +14,44 @@ export function toToolInfo(tool: Tool): ToolInfo {
   };
 }
 
-const SDK_INVALID_ARGUMENTS = /^MCP error -32602: Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/;
-const SDK_UNKNOWN_TOOL = /^MCP error -32602: Tool (\S+) not found$/;
-/** One zod issue as the SDK formats it: "<message> at <path>". */
+/** McpError's frame around its message (`MCP error <code>: `, sdk/types.js) for InvalidParams. */
+const INVALID_PARAMS_FRAME = `MCP error ${ErrorCode.InvalidParams}: `;
+/** One zod issue as the SDK formats it: "<message> at <path>" (formatting of details, not a decision). */
 const SDK_ISSUE_PATH = /^(.*) at ((?:[\w$-]+|\[\d+\])(?:\.[\w$-]+|\[\d+\])*|object root)$/;
 
 /**
- * The MCP SDK reports invalid arguments and unknown tools with an English frame around the server's
- * (German) details. Participants and the model read these texts, so the frame is put into German;
- * the details stay as they are. Any other text is returned unchanged. Matched on text because the
- * SDK's McpServer turns its McpError (code -32602) into a tool result carrying only
- * `error.message` (server/mcp.js, createToolError): no code field reaches the client.
+ * The MCP SDK reports invalid arguments and unknown tools as McpError(InvalidParams); its McpServer turns
+ * that into a tool result carrying only the error's message (server/mcp.js, createToolError), so no code
+ * field reaches the client — only McpError's frame `MCP error -32602: ` in the text. The code is read from
+ * that frame; the SDK's two templates for the called tool (`Tool <name> not found`, `Input validation
+ * error: Invalid arguments for tool <name>: …`) are compared exactly and get a German frame. Participants
+ * and the model read these texts; the server's (German) details stay as they are. Any other text is
+ * returned unchanged.
  */
-export function germanSdkError(text: string): string {
-  const invalid = SDK_INVALID_ARGUMENTS.exec(text);
-  if (invalid) {
-    const issues = invalid[2]!.split("\n").map((line) => {
-      const m = SDK_ISSUE_PATH.exec(line);
-      if (!m) return line;
-      return m[2] === "object root" ? m[1]! : `${m[1]} (Feld ${m[2]})`;
-    });
-    return `Ungültige Argumente für das Tool ${invalid[1]}: ${issues.join("\n")}`;
-  }
-  const unknown = SDK_UNKNOWN_TOOL.exec(text);
-  if (unknown) return `Ein Tool "${unknown[1]}" gibt es auf diesem Server nicht.`;
-  return text;
+export function germanSdkError(text: string, toolName: string): string {
+  if (!text.startsWith(INVALID_PARAMS_FRAME)) return text;
+  const detail = text.slice(INVALID_PARAMS_FRAME.length);
+  if (detail === `Tool ${toolName} not found`) return `Ein Tool "${toolName}" gibt es auf diesem Server nicht.`;
+  const invalid = `Input validation error: Invalid arguments for tool ${toolName}: `;
+  if (!detail.startsWith(invalid)) return text;
+  const issues = detail.slice(invalid.length).split("\n").map((line) => {
+    const m = SDK_ISSUE_PATH.exec(line);
+    if (!m) return line;
+    return m[2] === "object root" ? m[1]! : `${m[1]} (Feld ${m[2]})`;
+  });
+  return `Ungültige Argumente für das Tool ${toolName}: ${issues.join("\n")}`;
 }
 
 /**
- * structuredContent preferred; otherwise the text, parsed as JSON when it is JSON. Error texts from the
- * MCP SDK itself (invalid arguments, unknown tool) come back in German (see germanSdkError).
+ * structuredContent preferred; otherwise the text, parsed as JSON when it is JSON. With `toolName` (the
+ * tool that was called), error texts of the MCP SDK itself come back in German (see germanSdkError).
  */
-export function normalizeToolResult(result: CallToolResult): ToolCallResult {
+export function normalizeToolResult(result: CallToolResult, toolName?: string): ToolCallResult {
   const joined = (result.content ?? [])
     .filter((c): c is { type: "text"; text: string } => c.type === "text")
     .map((c) => c.text)
     .join("\n");
-  const text = result.isError === true ? germanSdkError(joined) : joined;
+  const text = result.isError === true && toolName !== undefined ? germanSdkError(joined, toolName) : joined;
   let data: unknown = text;
   if (result.structuredContent !== undefined && result.structuredContent !== null) {
     data = result.structuredContent;

@@ -57,11 +57,11 @@ function checkOptions(options: ChunkingOptions): { maxChars: number; overlap: nu
   const maxChars = options.maxChars ?? DEFAULT_CHUNKING.maxChars;
   const overlap = options.overlapSentences ?? DEFAULT_CHUNKING.overlapSentences;
   if (!Number.isInteger(maxChars) || maxChars < 1) {
-    throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(maxChars)}. / maxChars must be an integer ≥ 1.`, maxChars);
+    throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(maxChars)}.`, maxChars);
   }
   if (!Number.isInteger(overlap) || overlap < 0) {
     throw new RagInputError(
-      `overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(overlap)}. / overlapSentences must be an integer ≥ 0.`,
+      `overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(overlap)}.`,
       overlap,
     );
   }
@@ -137,7 +137,7 @@ function cutLongSentence(text: string, s: SentenceSpan, maxChars: number): Sente
  * `chunkText(text, { maxChars: 500, overlapSentences: 1, document: "tier.md" })`
  */
 export function chunkText(text: string, options: ChunkingOptions = {}): Chunk[] {
-  if (typeof text !== "string") throw new RagInputError("chunkText erwartet einen Text (string). / chunkText expects a string.", text);
+  if (typeof text !== "string") throw new RagInputError("chunkText erwartet einen Text (string).", text);
   const { maxChars, overlap, document } = checkOptions(options);
   const chunks: Chunk[] = [];
   const emit = (paragraph: number, headings: string[], start: number, end: number) => {

@@ -149,7 +149,7 @@ function pickDtype(dir: string, requested: EmbeddingDtype | undefined, model: st
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RagInputError(`${name} muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(value)}. / ${name} must be an integer ≥ 1.`, value);
+  if (!Number.isInteger(v) || v < 1) throw new RagInputError(`${name} muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(value)}.`, value);
   return v;
 }
 
@@ -400,7 +400,7 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
 
   const embed = async (texts: readonly string[], embedOptions: EmbedOptions = {}): Promise<Float32Array[]> => {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
-      throw new RagInputError("embed erwartet ein Array von Texten (string[]). / embed expects string[].", texts);
+      throw new RagInputError("embed erwartet ein Array von Texten (string[]).", texts);
     }
     const batchSize = positiveInt("batchSize", embedOptions.batchSize, defaultBatch);
     // Sort by length so that each batch pads to a similar length; restore the input order afterwards.
@@ -433,7 +433,7 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     fingerprint,
     embed,
     async embedOne(text: string) {
-      if (typeof text !== "string") throw new RagInputError("embedOne erwartet einen Text (string). / embedOne expects a string.", text);
+      if (typeof text !== "string") throw new RagInputError("embedOne erwartet einen Text (string).", text);
       const [v] = await runBatch([text]);
       if (!v) throw new EmbeddingModelLoadError(model, "keine Ausgabe für den Text");
       return v;

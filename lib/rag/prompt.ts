@@ -39,7 +39,7 @@ export function buildRagMessages(question: string, context: string, persona: str
   if (typeof question !== "string" || question.trim() === "") {
     throw new RagInputError("Die Frage ist leer; buildRagMessages braucht eine Frage als Text.", question);
   }
-  if (typeof context !== "string") throw new RagInputError("context muss ein Text (string) sein. / context must be a string.", context);
+  if (typeof context !== "string") throw new RagInputError("context muss ein Text (string) sein.", context);
   const body = context.trim() === "" ? "(Keine passenden Auszüge gefunden.)" : neutralizeMarkers(context.trim());
   return [
     { role: "system", content: `${persona.trim()}\n\n${CONTEXT_RULES}` },

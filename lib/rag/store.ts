@@ -103,11 +103,11 @@ function normalizeBuildOptions(options: StoreBuildOptions) {
     overlapSentences: options.chunking?.overlapSentences ?? DEFAULT_CHUNKING.overlapSentences,
   };
   if (!Number.isInteger(chunking.maxChars) || chunking.maxChars < 1) {
-    throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(chunking.maxChars)}. / maxChars must be an integer ≥ 1.`, chunking.maxChars);
+    throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(chunking.maxChars)}.`, chunking.maxChars);
   }
   if (!Number.isInteger(chunking.overlapSentences) || chunking.overlapSentences < 0) {
     throw new RagInputError(
-      `overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(chunking.overlapSentences)}. / overlapSentences must be an integer ≥ 0.`,
+      `overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(chunking.overlapSentences)}.`,
       chunking.overlapSentences,
     );
   }

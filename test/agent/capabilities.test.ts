@@ -51,9 +51,9 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
   test("the planner sees save_trip_plan without staging fields and ask_user", async () => {
     const { llm } = await run([answer("ok")]);
     const prompt = llm.requests[0]?.messages[0]?.content ?? "";
-    assert.match(prompt, /save_trip_plan\(file_name: string, title: string, content: string\)/);
+    assert.match(prompt, /save_trip_plan\(file_name: Text, title: Text, content: Text\)/);
     assert.doesNotMatch(prompt, /dry_run|expected_sha256/);
-    assert.match(prompt, /ask_user\(question: string\)/);
+    assert.match(prompt, /ask_user\(question: Text\)/);
   });
 
   test("approve: the request shows the file and a diff while nothing is on disk; then the complete file is written", async () => {

@@ -82,7 +82,7 @@ describe("half-agent flow", () => {
 
     const system = buildHalfAgentSystemPrompt(TRAVEL_TOOLS, { today: "2026-01-29" });
     assert.ok(system.includes(HALF_AGENT_RULES));
-    assert.match(system, /- get_weather\(lat: number, lon: number.*\) – Tageswetter/);
+    assert.match(system, /- get_weather\(lat: Zahl, lon: Zahl.*\) – Tageswetter/);
     const ask = buildHalfAgentMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history, context: "Kontext" });
     assert.deepEqual(ask.map((m) => m.role), ["system", "system", "system", "user"]);
     assert.match(ask[2]!.content, /^Tool-Historie/);

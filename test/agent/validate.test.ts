@@ -125,9 +125,10 @@ describe("validatePlan", () => {
     );
     assert.deepEqual(problems.map((p) => p.kind), ["invalid_arguments"]);
     const text = problems[0]!.details!.join("\n");
-    assert.match(text, /"lat" muss vom Typ number/);
-    assert.match(text, /Pflichtargument "end_date" fehlt/);
-    assert.match(text, /Unbekanntes Argument "wind"/);
+    // German (ajv-i18n): each message names the field and what is expected.
+    assert.match(text, /"lat" muss sein: number \(Zahl\)/);
+    assert.match(text, /erforderliche Attribut "end_date"/);
+    assert.match(text, /zusätzlichen Attribute haben: "wind"/);
   });
 
   test("pending references are not checked against the schema yet; literals are", () => {

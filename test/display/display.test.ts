@@ -116,7 +116,7 @@ describe("errors for participants", () => {
     assert.match(german, /^Modelldatei nicht gefunden/);
     assert.match(german, /npm run models:pull -- llama-8b/);
     assert.doesNotMatch(german, /Model file not found/);
-    assert.equal(germanPart("LLM_GPU muss … sein. / LLM_GPU must be …"), "LLM_GPU muss … sein.");
+    assert.equal(germanPart("LLM_GPU muss auto, cuda / vulkan / metal oder cpu sein."), "LLM_GPU muss auto, cuda / vulkan / metal oder cpu sein.", "\" / \" is ordinary text");
   });
 
   test("inside a notebook an error prints as one German paragraph; outside it is unchanged", () => {

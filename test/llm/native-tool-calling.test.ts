@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
 import type { LocalToolCaller } from "../../lib/llm/tool-calling.js";
-import { loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
+import { LlmConnectionError, loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { createToolCaller } from "../../lib/llm/tool-caller.js";
 import { runNativeToolChat, toNativeFunctions } from "../../lib/agent/native-tools.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
@@ -45,13 +45,37 @@ describe("OpenAI-compatible tools parameter", () => {
     assert.match(String(toolMessages[1]!.content), /Ungültige Argumente/);
   });
 
-  test("a server that rejects tools gives a typed German error", async () => {
-    const server = await startFakeOpenAiServer([{ kind: "status", status: 400, body: '{"error":"tools param requires --jinja flag"}' }]);
+  // The refusal as the servers send it: llama-server without --jinja, Ollama, OpenAI (param names the field), 501.
+  const refusals: [string, number, string][] = [
+    ["llama-server without --jinja", 500, '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}'],
+    ["Ollama, model without tools", 400, '{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}'],
+    ["OpenAI-style param field", 400, '{"error":{"message":"Unsupported parameter.","type":"invalid_request_error","param":"tools","code":"unsupported_parameter"}}'],
+    ["501 Not Implemented", 501, "nope"],
+  ];
+  for (const [name, status, body] of refusals) {
+    test(`a server that refuses tools gives a typed German error: ${name}`, async () => {
+      const server = await startFakeOpenAiServer([{ kind: "status", status, body }]);
+      try {
+        const llm = createOpenAiToolCaller({ baseUrl: server.baseUrl });
+        await assert.rejects(runNativeToolChat({ llm, tools: createTravelFake(), question: "Hallo" }), (err: Error) => {
+          assert.ok(err instanceof NativeToolsUnsupportedError, String(err));
+          assert.match(err.message, /unterstützt keine Werkzeugaufrufe/);
+          return true;
+        });
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  test("other errors of a tools request are not a refusal, even when they mention tools", async () => {
+    const body = '{"error":{"code":400,"message":"the request exceeds the available context size (tools: 3)","type":"exceed_context_size_error"}}';
+    const server = await startFakeOpenAiServer([{ kind: "status", status: 400, body }]);
     try {
       const llm = createOpenAiToolCaller({ baseUrl: server.baseUrl });
       await assert.rejects(runNativeToolChat({ llm, tools: createTravelFake(), question: "Hallo" }), (err: Error) => {
-        assert.ok(err instanceof NativeToolsUnsupportedError);
-        assert.match(err.message, /unterstützt keine Werkzeugaufrufe/);
+        assert.ok(err instanceof LlmConnectionError && !(err instanceof NativeToolsUnsupportedError), String(err));
+        assert.equal(err.status, 400);
         return true;
       });
     } finally {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatToolsForPrompt, type ToolInfo } from "../../lib/mcp/index.js";
-import { describeType } from "../../lib/mcp/catalog.js";
+import { describeType } from "../../lib/schema/text.js";
 
 const weather: ToolInfo = {
   name: "get_weather",

@@ -87,17 +87,19 @@ describe("normalizeToolResult", () => {
     assert.deepEqual(normalizeToolResult({ content: [] }), { isError: false, data: "", text: "" });
   });
 
-  it("puts the SDK's English error frame into German and keeps the details", () => {
-    const sdk = (text: string, isError = true) => normalizeToolResult({ content: [{ type: "text", text }], isError }).text;
+  it("puts the SDK's English error frame into German and keeps the details (by McpError's InvalidParams frame and the called tool)", () => {
+    const sdk = (name: string, text: string, isError = true) => normalizeToolResult({ content: [{ type: "text", text }], isError }, name).text;
     assert.equal(
-      sdk("MCP error -32602: Input validation error: Invalid arguments for tool get_spots: activity darf nicht leer sein. at activity\nZu groß at radius_km"),
+      sdk("get_spots", "MCP error -32602: Input validation error: Invalid arguments for tool get_spots: activity darf nicht leer sein. at activity\nZu groß at radius_km"),
       "Ungültige Argumente für das Tool get_spots: activity darf nicht leer sein. (Feld activity)\nZu groß (Feld radius_km)",
     );
-    assert.equal(sdk("MCP error -32602: Input validation error: Invalid arguments for tool t: Ungültige Eingabe at object root"), "Ungültige Argumente für das Tool t: Ungültige Eingabe");
-    assert.equal(sdk("MCP error -32602: Input validation error: Invalid arguments for tool t: Falsch at stops[2].name"), "Ungültige Argumente für das Tool t: Falsch (Feld stops[2].name)");
-    assert.equal(sdk("MCP error -32602: Tool teleport not found"), 'Ein Tool "teleport" gibt es auf diesem Server nicht.');
-    assert.equal(sdk("Kein Ort gefunden für \"X\"."), 'Kein Ort gefunden für "X".', "the server's own messages stay");
-    assert.equal(sdk("MCP error -32602: Tool teleport not found", false), "MCP error -32602: Tool teleport not found", "only error results");
+    assert.equal(sdk("t", "MCP error -32602: Input validation error: Invalid arguments for tool t: Ungültige Eingabe at object root"), "Ungültige Argumente für das Tool t: Ungültige Eingabe");
+    assert.equal(sdk("t", "MCP error -32602: Input validation error: Invalid arguments for tool t: Falsch at stops[2].name"), "Ungültige Argumente für das Tool t: Falsch (Feld stops[2].name)");
+    assert.equal(sdk("teleport", "MCP error -32602: Tool teleport not found"), 'Ein Tool "teleport" gibt es auf diesem Server nicht.');
+    assert.equal(sdk("geocode", "Kein Ort gefunden für \"X\"."), 'Kein Ort gefunden für "X".', "the server's own messages stay");
+    assert.equal(sdk("teleport", "MCP error -32602: Tool teleport not found", false), "MCP error -32602: Tool teleport not found", "only error results");
+    assert.equal(sdk("teleport", "MCP error -32603: Tool teleport not found"), "MCP error -32603: Tool teleport not found", "only InvalidParams");
+    assert.equal(normalizeToolResult({ content: [{ type: "text", text: "MCP error -32602: Tool teleport not found" }], isError: true }).text, "MCP error -32602: Tool teleport not found", "without the called tool: as sent");
   });
 });
 

@@ -1,0 +1,2 @@
+declare function cjsRequire<T = unknown>(id: string): T;
+export = cjsRequire;
