@@ -1,8 +1,11 @@
 // A classroom on flaky Wi-Fi: 200 concurrent mixed tool calls (20 participants × 10 calls) against the
 // travel server (subprocess, online mode) whose upstream is a local fake on 127.0.0.1 in four modes:
 // healthy, 503, refused (port closed) and silent (never answers). Prints latency p50/p99, client
-// timeouts, upstream requests and the server's RSS per mode.
+// timeouts, upstream requests and the server's RSS per mode. Before that, two memory checks on an offline server:
+// sessions opened and abandoned (the session cap), and sessions that stay open and make many calls (a
+// whole workshop day of one notebook each: the server must not keep what it answered).
 // Run: npx tsx bench/classroom.bench.ts [--calls 200] [--timeout-ms 60000] [--modes healthy,503,refused,silent]
+//        [--sessions 2000] [--session-calls 250]
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +20,7 @@ const { values } = parseArgs({
     "timeout-ms": { type: "string", default: "60000" },
     modes: { type: "string", default: "healthy,503,refused,silent" },
     sessions: { type: "string", default: "2000" },
+    "session-calls": { type: "string", default: "250" },
   },
 });
 const CALLS = Math.max(20, Number(values.calls));
@@ -205,6 +209,32 @@ async function sessionChurn(count: number): Promise<{ startMb: number; endMb: nu
   }
 }
 
+/** Every participant keeps one session open and makes `calls` calls in it, as a notebook does over a day. */
+async function longSessions(calls: number): Promise<{ startMb: number; endMb: number }> {
+  const server = await startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 });
+  const clients: McpToolClient[] = [];
+  try {
+    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await connectTravelClient(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
+    await Promise.all(clients.map((c) => c.callTool("get_parks", { lat: 41.8933, lon: 12.4829, radius_km: 5 })));
+    await new Promise((r) => setTimeout(r, 500));
+    const startKb = await rssKb(server.pid);
+    await Promise.all(
+      clients.map(async (client, p) => {
+        for (let i = 0; i < calls; i++) {
+          const call = mixedCall(p * calls + i);
+          // Offline: the weather and ranking calls answer from climate normals, the rest from bundled data.
+          await client.callTool(call.name, call.args, { timeoutMs: CLIENT_TIMEOUT_MS });
+        }
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    return { startMb: startKb / 1024, endMb: (await rssKb(server.pid)) / 1024 };
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const sessions = Number(values.sessions);
   if (sessions > 0) {
@@ -214,6 +244,17 @@ async function main(): Promise<void> {
     printMarkdownTable(
       ["sessions opened", "sessions open at end", "RSS before MB", "RSS after MB", "ratio"],
       [[String(sessions), String(s.open), s.startMb.toFixed(0), s.endMb.toFixed(0), (s.endMb / s.startMb).toFixed(2)]],
+    );
+    console.log("");
+  }
+  const sessionCalls = Number(values["session-calls"]);
+  if (sessionCalls > 0) {
+    const s = await longSessions(sessionCalls);
+    console.log(`Long sessions: ${PARTICIPANTS} sessions kept open, ${sessionCalls} mixed calls in each (offline server)`);
+    console.log("goal: RSS does not grow with the number of calls (a session keeps nothing per answered call)\n");
+    printMarkdownTable(
+      ["calls", "RSS before MB", "RSS after MB", "ratio"],
+      [[String(PARTICIPANTS * sessionCalls), s.startMb.toFixed(0), s.endMb.toFixed(0), (s.endMb / s.startMb).toFixed(2)]],
     );
     console.log("");
   }

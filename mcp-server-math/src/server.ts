@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MathError, errorMessage } from "./errors.js";
 import { add, divide, DIVISION_DIGITS, jsonValue, multiply, parseOperand, render, subtract, type Outcome, type Value } from "./exact.js";
 import { evaluateExpression } from "./expression.js";
+import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-travel/src/per-process.js";
 import { binaryInput, expressionInput, expressionOutput, resultOutput } from "./schemas.js";
 
 export const SERVER_NAME = "math";
@@ -41,6 +42,11 @@ interface BinaryTool {
   op: (a: Value, b: Value) => Outcome;
 }
 
+// Tool schemas and the JSON Schema validator are built once per process and shared by every session's server
+// (see mcp-server-travel/src/per-process.ts).
+const RESULT_OUTPUT = toolSchema(resultOutput);
+const EXPRESSION_SCHEMAS = { input: toolSchema(expressionInput), output: toolSchema(expressionOutput) };
+
 const BINARY_TOOLS: BinaryTool[] = [
   { name: "addition", title: "Addition a + b", symbol: "+", op: add, roles: ["Erster Summand", "Zweiter Summand"], description: "Addiert zwei Zahlen exakt: a + b." },
   { name: "subtraktion", title: "Subtraktion a − b", symbol: "−", op: subtract, roles: ["Minuend (davon wird abgezogen)", "Subtrahend (wird abgezogen)"], description: "Subtrahiert exakt: a − b (b wird von a abgezogen)." },
@@ -55,6 +61,8 @@ const BINARY_TOOLS: BinaryTool[] = [
   },
 ];
 
+const BINARY_INPUTS = BINARY_TOOLS.map((tool) => ({ tool, input: toolSchema(binaryInput(...tool.roles)) }));
+
 // Kept short: small models read every description in their prompt. The details live in the schemas.
 const COMMON = " Ergebnis in result (Zahl, oder Text wenn größer als 2^53).";
 
@@ -65,6 +73,7 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
       instructions:
         "Rechen-Werkzeuge mit exakter Arithmetik: addition, subtraktion, multiplikation, division (je a und b) und rechne für einen " +
         "ganzen Ausdruck. Große ganze Zahlen als Text übergeben. Ergebnisse über 2^53 kommen als Text.",
+      jsonSchemaValidator: sharedJsonSchemaValidator,
     },
   );
   const annotations = (title: string) => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -80,14 +89,14 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
     }
   }
 
-  for (const tool of BINARY_TOOLS) {
+  for (const { tool, input } of BINARY_INPUTS) {
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description + COMMON,
-        inputSchema: binaryInput(...tool.roles),
-        outputSchema: resultOutput,
+        inputSchema: input,
+        outputSchema: RESULT_OUTPUT,
         annotations: annotations(tool.title),
       },
       (args) =>
@@ -108,8 +117,8 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
       title: "Ausdruck ausrechnen",
       description:
         "Rechnet einen Ausdruck exakt aus, z. B. \"(58952 * 21448) / 2\": Zahlen, + - * / ^ und Klammern, keine Variablen oder Funktionen." + COMMON,
-      inputSchema: expressionInput,
-      outputSchema: expressionOutput,
+      inputSchema: EXPRESSION_SCHEMAS.input,
+      outputSchema: EXPRESSION_SCHEMAS.output,
       annotations: annotations("Ausdruck ausrechnen"),
     },
     (args) =>

@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { guardToolArguments } from "./arguments-guard.js";
 import { TravelError, errorMessage } from "./errors.js";
+import { sharedJsonSchemaValidator, toolSchema } from "./per-process.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
 import * as render from "./tools/render.js";
@@ -12,6 +13,15 @@ import { geocodeInput, geocodeOutput, parksInput, parksOutput, rankInput, rankOu
 
 export const SERVER_NAME = "travel";
 export const SERVER_VERSION = "0.1.0";
+
+// Built once per process, shared by every session's server (per-process.ts).
+const SCHEMAS = {
+  geocode: { input: toolSchema(geocodeInput), output: toolSchema(geocodeOutput) },
+  weather: { input: toolSchema(weatherInput), output: toolSchema(weatherOutput) },
+  parks: { input: toolSchema(parksInput), output: toolSchema(parksOutput) },
+  spots: { input: toolSchema(spotsInput), output: toolSchema(spotsOutput) },
+  rank: { input: toolSchema(rankInput), output: toolSchema(rankOutput) },
+};
 
 export interface TravelServerOptions {
   /** UTC day number of today; called per request so a long-running server moves on at midnight. */
@@ -28,6 +38,7 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       instructions:
         "Reise-Werkzeuge: erst geocode für Koordinaten, dann get_weather, get_parks, get_spots oder rank_spots mit lat/lon. " +
         "Jedes Ergebnis nennt seine Datenquelle (source).",
+      jsonSchemaValidator: sharedJsonSchemaValidator,
     },
   );
   const annotations = (title: string) => ({
@@ -63,8 +74,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       description:
         "Wandelt ein Reiseziel (Stadt oder Ort, optional mit Land) in Koordinaten um. Liefert lat/lon in Dezimalgrad, " +
         "den vollständigen Ortsnamen und die Datenquelle. lat und lon aus diesem Ergebnis sind die Eingabe für die anderen Werkzeuge.",
-      inputSchema: geocodeInput,
-      outputSchema: geocodeOutput,
+      inputSchema: SCHEMAS.geocode.input,
+      outputSchema: SCHEMAS.geocode.output,
       annotations: annotations("Ort → Koordinaten"),
     },
     (args, extra) => run("geocode", args, extra.signal, (ctx) => handlers.geocode(services, args, ctx), render.renderGeocode),
@@ -80,8 +91,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
         "(Tiefst- und Höchstwert, Niederschlagssumme, Regentage, Spitzenwind). Die Quelle wird nach Datum gewählt: " +
         "Vorhersage bis 16 Tage voraus, Messwerte für die Vergangenheit, Mittelwerte vergangener Jahre für spätere Zeiträume. " +
         "source, is_estimate und reference_years sagen, woher die Werte stammen.",
-      inputSchema: weatherInput,
-      outputSchema: weatherOutput,
+      inputSchema: SCHEMAS.weather.input,
+      outputSchema: SCHEMAS.weather.output,
       annotations: annotations("Tageswetter"),
     },
     (args, extra) => run("get_weather", args, extra.signal, (ctx) => handlers.getWeather(services, args, ctx), render.renderWeather),
@@ -93,8 +104,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       title: "Parks in der Nähe",
       description:
         "Parks und Grünanlagen im Umkreis von radius_km um die Koordinaten, der nächstgelegene zuerst, jeweils mit Luftlinie in km.",
-      inputSchema: parksInput,
-      outputSchema: parksOutput,
+      inputSchema: SCHEMAS.parks.input,
+      outputSchema: SCHEMAS.parks.output,
       annotations: annotations("Parks in der Nähe"),
     },
     (args, extra) => run("get_parks", args, extra.signal, (ctx) => handlers.getParks(services, args, ctx), render.renderParks),
@@ -108,8 +119,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
         "Orte für eine Aktivität im Umkreis von radius_km, der nächstgelegene zuerst. Aktivitäten: wandern/hiking, " +
         "joggen/laufen/running, strand/beach, kultur/museum/sightseeing. Eine unbekannte Aktivität wird als " +
         "sightseeing behandelt; activity_note sagt das dann.",
-      inputSchema: spotsInput,
-      outputSchema: spotsOutput,
+      inputSchema: SCHEMAS.spots.input,
+      outputSchema: SCHEMAS.spots.output,
       annotations: annotations("Orte für eine Aktivität"),
     },
     (args, extra) => run("get_spots", args, extra.signal, (ctx) => handlers.getSpots(services, args, ctx), render.renderSpots),
@@ -123,8 +134,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
         "Bewertet Orte für eine Aktivität in einem Zeitraum und sortiert sie nach Punktzahl (0 bis 100). Die Punktzahl " +
         "setzt sich nachvollziehbar aus Entfernung, Regentagen, Temperatur und Wind zusammen (score_parts, weights, explanation). " +
         "Je Ort: Entfernung in km und geschätzte Anreisezeit in Minuten.",
-      inputSchema: rankInput,
-      outputSchema: rankOutput,
+      inputSchema: SCHEMAS.rank.input,
+      outputSchema: SCHEMAS.rank.output,
       annotations: annotations("Orte bewerten"),
     },
     (args, extra) => run("rank_spots", args, extra.signal, (ctx) => handlers.rankSpots(services, args, ctx), render.renderRank),

@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { findProjectRoot } from "../../../lib/config.js";
 import { InvalidArgumentError, TravelError, errorMessage } from "../errors.js";
+import { toolSchema } from "../per-process.js";
 
 export const MAX_PLAN_CHARS = 20_000;
 const SAFE_NAME = /^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u;
@@ -187,6 +188,8 @@ export function renderSaveResult(r: SaveTripPlanResult): string {
   return `Reiseplan gespeichert: ${r.path} (${r.bytes} Bytes${r.existed ? ", vorherige Fassung ersetzt" : ""}).`;
 }
 
+const SAVE_SCHEMAS = { input: toolSchema(saveTripPlanInput), output: toolSchema(saveTripPlanOutput) };
+
 export interface TripPlanToolOptions {
   workspaceDir: () => string;
   log: (line: string) => void;
@@ -201,8 +204,8 @@ export function registerSaveTripPlan(server: McpServer, options: TripPlanToolOpt
         "Speichert einen Reiseplan als Markdown-Datei im Arbeitsordner des Workshops (nie außerhalb). Verändert Dateien: " +
         "der Aufruf braucht eine Freigabe durch den Menschen. Eine bestehende Datei gleichen Namens wird ersetzt. " +
         "Erst aufrufen, wenn die Fakten (Wetter, Orte) aus anderen Werkzeugen vorliegen.",
-      inputSchema: saveTripPlanInput,
-      outputSchema: saveTripPlanOutput,
+      inputSchema: SAVE_SCHEMAS.input,
+      outputSchema: SAVE_SCHEMAS.output,
       annotations: { title: "Reiseplan speichern", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args): Promise<CallToolResult> => {

@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { formatUrl, planBind } from "./bind.js";
 import { bodyErrorHandler, jsonRpcError, notFound } from "./http-errors.js";
+import { releaseAnsweredJsonStreams } from "./json-responses.js";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, SessionPool } from "./sessions.js";
 
 export { BindError, DEFAULT_ALLOWED_HOSTS, formatUrl, isLoopback } from "./bind.js";
@@ -65,6 +66,15 @@ const KEEP_ALIVE_MS = 60_000;
 
 const UNKNOWN_SESSION = "Sitzung unbekannt oder abgelaufen; bitte neu verbinden (initialize).";
 
+/** One request of a session; afterwards the transport lets go of the answers it sent (json-responses.ts). */
+async function handle(transport: StreamableHTTPServerTransport, req: Request, res: Response, body?: unknown): Promise<void> {
+  try {
+    await transport.handleRequest(req, res, body);
+  } finally {
+    releaseAnsweredJsonStreams(transport);
+  }
+}
+
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const label = options.label ?? "Reise-Server";
   const bind = planBind(options.host, options.allowedHosts, label, options.allowedHostsHint);
@@ -95,7 +105,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (transport.sessionId) sessions.forget(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await handle(transport, req, res, req.body);
   };
 
   app.post("/mcp", async (req: Request, res: Response) => {
@@ -104,7 +114,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (typeof id === "string") {
         const session = sessions.get(id);
         if (!session) return jsonRpcError(res, 404, -32001, UNKNOWN_SESSION);
-        return await sessions.use(session, () => session.transport.handleRequest(req, res, req.body));
+        return await sessions.use(session, () => handle(session.transport, req, res, req.body));
       }
       if (!isInitializeRequest(req.body)) {
         return jsonRpcError(res, 400, -32000, "Keine gültige Sitzung: zuerst initialize ohne mcp-session-id senden.");
@@ -123,7 +133,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     try {
       // An open GET event stream does not keep the session busy (it would never be evicted otherwise).
-      await sessions.use(session, () => session.transport.handleRequest(req, res), req.method !== "GET");
+      await sessions.use(session, () => handle(session.transport, req, res), req.method !== "GET");
     } catch (error) {
       failed(res, error);
     }

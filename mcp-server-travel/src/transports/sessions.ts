@@ -48,11 +48,18 @@ export class SessionPool {
   /** Makes room for one more session; false when every session is busy. */
   makeRoom(): boolean {
     while (this.sessions.size >= this.maxSessions) {
-      let oldest: [string, Session] | undefined;
-      for (const entry of this.sessions) if (entry[1].busy === 0 && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
-      if (!oldest) return false;
+      // forEach, not for…of over entries: no [id, session] array per open session on every new session.
+      let oldestId: string | undefined;
+      let oldestSeen = Infinity;
+      this.sessions.forEach((s, id) => {
+        if (s.busy === 0 && s.lastSeen < oldestSeen) {
+          oldestId = id;
+          oldestSeen = s.lastSeen;
+        }
+      });
+      if (oldestId === undefined) return false;
       this.log(`Höchstzahl von ${this.maxSessions} Sitzungen erreicht: schließe die am längsten unbenutzte.`);
-      void this.close(oldest[0]);
+      void this.close(oldestId);
     }
     return true;
   }
