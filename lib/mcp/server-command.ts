@@ -12,6 +12,17 @@ export interface ServerCommand {
   cwd: string;
 }
 
+/**
+ * Bounded memory for a server that runs all day (issue 15, bench/classroom.bench.ts "Session churn"):
+ * - a small young generation: V8 would otherwise grow it to ~48 MB under many short requests and keep the pages;
+ * - old space collected once it has grown by half its live size, not up to ~3× (V8's default for a fast-GC
+ *   heap): closed sessions and answered requests are garbage in old space until the next full GC, so with
+ *   the default RSS after 2000 abandoned sessions rose by ~45 MB (ratio 1.3–1.5, depending on where the
+ *   sawtooth stood); with 1.5× it stays at ~1.15×. A full GC of the ~20 MB live heap takes ~10–20 ms.
+ * The `travel-server` and `math-server` npm scripts pass the same flags (tested).
+ */
+export const SERVER_V8_FLAGS = ["--max-semi-space-size=2", "--heap-growing-percent=50"];
+
 /** How to run one of the kit's servers (`folder`/src/main.ts) with these flags. */
 function kitServerCommand(folder: string, label: string, flags: string[], root: string): ServerCommand {
   const main = join(root, folder, "src", "main.ts");
@@ -19,14 +30,7 @@ function kitServerCommand(folder: string, label: string, flags: string[], root: 
     throw new Error(`${label} nicht gefunden: ${main}. Ist WORKSHOP_ROOT bzw. der Projektordner richtig?`);
   }
   const tsx = createRequire(join(root, "package.json")).resolve("tsx");
-  // Bounded memory for a server that runs all day (issue 15, bench/classroom.bench.ts "Session churn"):
-  // - a small young generation: V8 would otherwise grow it to ~48 MB under many short requests and keep the pages;
-  // - old space collected once it has grown by half its live size, not up to ~3× (V8's default for a fast-GC
-  //   heap): closed sessions and answered requests are garbage in old space until the next full GC, so with
-  //   the default RSS after 2000 abandoned sessions rose by ~45 MB (ratio 1.3–1.5, depending on where the
-  //   sawtooth stood); with 1.5× it stays at ~1.15×. A full GC of the ~20 MB live heap takes ~10–20 ms.
-  const v8Flags = ["--max-semi-space-size=2", "--heap-growing-percent=50"];
-  return { command: process.execPath, args: [...v8Flags, "--import", pathToFileURL(tsx).href, main, ...flags], cwd: root };
+  return { command: process.execPath, args: [...SERVER_V8_FLAGS, "--import", pathToFileURL(tsx).href, main, ...flags], cwd: root };
 }
 
 export function travelServerCommand(flags: string[], root: string = loadConfig().root): ServerCommand {

@@ -2,11 +2,16 @@
 // a session does not keep the answers it sent, closed and evicted sessions are released, and the session
 // pool evicts the session idle longest. In-process, no timing; the RSS numbers are in bench/classroom.bench.ts.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { findProjectRoot } from "../../lib/config.js";
+import { SERVER_V8_FLAGS } from "../../lib/mcp/server-command.js";
 import { createMathMcpServer } from "../../mcp-server-math/src/server.js";
 import { dataConfigFromEnv } from "../../mcp-server-travel/src/config.js";
 import { loadOfflineData } from "../../mcp-server-travel/src/offline/data.js";
@@ -161,5 +166,17 @@ describe("SessionPool", () => {
     } finally {
       await pool.closeAll();
     }
+  });
+});
+
+describe("the servers' V8 memory flags", () => {
+  it("npm run travel-server / math-server pass the same flags as lib's child processes, and node accepts them", () => {
+    const scripts = (JSON.parse(readFileSync(join(findProjectRoot(), "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    for (const name of ["travel-server", "math-server"]) {
+      assert.equal(scripts[name]?.split(" --import tsx ")[0], `node ${SERVER_V8_FLAGS.join(" ")}`, name);
+    }
+    // node refuses to start with an unknown or misspelt V8 flag ("bad option").
+    const r = spawnSync(process.execPath, [...SERVER_V8_FLAGS, "-e", "process.exit(0)"], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
   });
 });
