@@ -2,12 +2,11 @@
 // out, results back as `role: "tool"` messages. llama-server (with --jinja), vLLM and Ollama support
 // it; a server that does not gets a clear error instead of silently ignoring the tools.
 import { z } from "zod";
-import { loadConfig } from "../config.js";
-import { LlmConnectionError, LlmError, LlmInputError } from "./errors.js";
+import { LlmConnectionError, LlmError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
 import type { GenerationOptions } from "./types.js";
-import { postJson, type OpenAiLlmOptions } from "./openai.js";
+import { openAiSettings, postJson, type OpenAiLlmOptions } from "./openai.js";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
@@ -105,13 +104,7 @@ function parseArguments(text: string): unknown {
 }
 
 export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCallingLlm {
-  const config = loadConfig();
-  const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
-  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
-  const model = options.model ?? config.llmModelName ?? "default";
-  const apiKey = options.apiKey ?? config.llmApiKey;
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const url = `${baseUrl}/chat/completions`;
+  const { url, model, apiKey, timeoutMs } = openAiSettings(options);
   const queue = new CallQueue();
 
   async function round(history: ToolChatHistory, functions: NativeFunction[], opts: GenerationOptions): Promise<ToolChatRound> {

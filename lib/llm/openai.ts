@@ -38,14 +38,22 @@ function sseEvents(buffer: string): { events: string[]; rest: string } {
   return { events, rest };
 }
 
-export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
+/** The server settings from `options`, else from the environment (LLM_BASE_URL, LLM_MODEL_NAME, LLM_API_KEY). */
+export function openAiSettings(options: OpenAiLlmOptions): { baseUrl: string; url: string; model: string; apiKey?: string; timeoutMs: number } {
   const config = loadConfig();
   const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
   if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
-  const model = options.model ?? config.llmModelName ?? "default";
-  const apiKey = options.apiKey ?? config.llmApiKey;
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const url = `${baseUrl}/chat/completions`;
+  return {
+    baseUrl,
+    url: `${baseUrl}/chat/completions`,
+    model: options.model ?? config.llmModelName ?? "default",
+    apiKey: options.apiKey ?? config.llmApiKey,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  };
+}
+
+export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
+  const { baseUrl, url, model, apiKey, timeoutMs } = openAiSettings(options);
   const queue = new CallQueue();
   let lastMeter: GenerationMeter | undefined;
 

@@ -18,6 +18,11 @@ const FORMAT = "workshop-kit prompt state v1";
 const SIDECAR = ".json";
 const STATE = ".kvstate";
 
+/** A state file that was not used (unreadable, foreign, stale) or could not be written; `note` says why. */
+function rejected(prefix: readonly Token[], started: number, file: string, note: string): PromptStateEvent {
+  return { action: "rejected", tokens: prefix.length, ms: performance.now() - started, bytes: 0, file, note };
+}
+
 interface Sidecar {
   format: string;
   key: string;
@@ -126,14 +131,7 @@ export class PromptStateCache {
     const reject = async (why: string): Promise<PromptStateEvent> => {
       await sequence.clearHistory().catch(() => undefined);
       await this.remove(key);
-      return {
-        action: "rejected",
-        tokens: prefix.length,
-        ms: performance.now() - started,
-        bytes: 0,
-        file,
-        note: `Gespeicherter Prompt-Zustand ${basename(file)} wird ignoriert (${why}); der Prompt wird neu berechnet.`,
-      };
+      return rejected(prefix, started, file, `Gespeicherter Prompt-Zustand ${basename(file)} wird ignoriert (${why}); der Prompt wird neu berechnet.`);
     };
     let meta: Sidecar;
     try {
@@ -191,14 +189,7 @@ export class PromptStateCache {
     } catch (error) {
       await rm(tmp, { force: true }).catch(() => undefined);
       await rm(`${tmp}${SIDECAR}`, { force: true }).catch(() => undefined);
-      return {
-        action: "rejected",
-        tokens: prefix.length,
-        ms: performance.now() - started,
-        bytes: 0,
-        file,
-        note: `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${(error as Error).message}); der nächste Start berechnet den Prompt neu.`,
-      };
+      return rejected(prefix, started, file, `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${(error as Error).message}); der nächste Start berechnet den Prompt neu.`);
     }
   }
 
