@@ -45,7 +45,7 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
   if (value === undefined) return fallback;
   const n = Number(value);
   if (value.trim() === "" || !Number.isInteger(n) || n < min) {
-    throw new RagInputError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}". / --${name} expects an integer ≥ ${min}.`, value);
+    throw new RagInputError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".`, value);
   }
   return n;
 }
@@ -72,13 +72,13 @@ function parseEvalArgs(argv: string[], root: string): EvalOptions {
       },
     }));
   } catch (error) {
-    throw new RagInputError(`Ungültige Option: ${error instanceof Error ? error.message : String(error)} / Invalid option.`, argv);
+    throw new RagInputError(`Ungültige Option: ${error instanceof Error ? error.message : String(error)}`, argv);
   }
   const index = values.index ?? "flat";
-  if (index !== "flat" && index !== "hnsw") throw new RagInputError(`--index erwartet flat oder hnsw, erhalten: "${index}". / --index expects flat or hnsw.`, index);
+  if (index !== "flat" && index !== "hnsw") throw new RagInputError(`--index erwartet flat oder hnsw, erhalten: "${index}".`, index);
   const dtype = values.dtype;
   if (dtype !== undefined && !(EMBEDDING_DTYPES as string[]).includes(dtype)) {
-    throw new RagInputError(`--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}". / Unknown --dtype.`, dtype);
+    throw new RagInputError(`--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}".`, dtype);
   }
   const corpusDir = resolve(root, values.corpus ?? join("data", "corpus"));
   return {
