@@ -3,6 +3,7 @@
 // And how close does a persistent-session call come to the HTTP floor: a bare JSON POST round trip
 // (fetch, like the MCP client) to a minimal Node server in its own process, measured interleaved with
 // the MCP call in the same run (goal ≤ 1.5×).
+// The same call through a minimal SDK server (bench/minimal-mcp-server.ts) shows the MCP SDK's own floor.
 // Run: npx tsx bench/mcp-session.bench.ts [--calls N]
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -58,46 +59,60 @@ const srv = http.createServer((req, res) => {
 srv.listen(0, "127.0.0.1", () => console.log(srv.address().port));
 `;
 
-/** Median per-call latency of `a` and `b`, called alternately (same machine state for both). */
-async function interleaved(rounds: number, a: () => Promise<void>, b: () => Promise<void>): Promise<[number, number]> {
-  const ta: number[] = [];
-  const tb: number[] = [];
+/** Median per-call latency of each function, called in turn every round (same machine state for all). */
+async function interleaved(rounds: number, fns: (() => Promise<void>)[]): Promise<number[]> {
+  const times = fns.map(() => [] as number[]);
   for (let i = 0; i < rounds; i++) {
-    let t = performance.now();
-    await a();
-    ta.push(performance.now() - t);
-    t = performance.now();
-    await b();
-    tb.push(performance.now() - t);
+    for (const [k, fn] of fns.entries()) {
+      const t = performance.now();
+      await fn();
+      times[k]!.push(performance.now() - t);
+    }
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1] ?? Number.NaN;
-  return [median(ta), median(tb)];
+  return times.map(median);
+}
+
+/** Starts a child process that prints its port on stdout; returns the port and the child. */
+async function startChild(args: string[]) {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const [chunk] = (await once(child.stdout, "data")) as [Buffer];
+  return { child, port: Number(chunk.toString().trim()) };
 }
 
 async function bareHttpVsMcp(persistentCall: () => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, ["-e", BARE_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+  const bareServer = await startChild(["-e", BARE_SERVER]);
+  // The SDK's floor: the same tool call through a minimal SDK server (bench/minimal-mcp-server.ts).
+  const minimalServer = await startChild(["--import", "tsx", "bench/minimal-mcp-server.ts"]);
+  const minimal = await connectTravelClient(`http://127.0.0.1:${minimalServer.port}/mcp`);
   try {
-    const [chunk] = (await once(child.stdout, "data")) as [Buffer];
-    const url = `http://127.0.0.1:${chunk.toString().trim()}/`;
+    const url = `http://127.0.0.1:${bareServer.port}/`;
     let id = 0;
     const bare = async () => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: TOOL });
       const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
       await r.json();
     };
-    await interleaved(100, bare, persistentCall); // warm-up
-    const [bareMs, mcpMs] = await interleaved(Math.max(200, CALLS), bare, persistentCall);
+    const minimalCall = async () => {
+      if ((await minimal.callTool(TOOL.name, TOOL.arguments)).isError) throw new Error("tool failed");
+    };
+    const rounds = Math.max(200, CALLS);
+    await interleaved(100, [bare, minimalCall, persistentCall]); // warm-up
+    const [bareMs, minimalMs, mcpMs] = (await interleaved(rounds, [bare, minimalCall, persistentCall])) as [number, number, number];
     const ratio = mcpMs / bareMs;
-    console.log(`\nPersistent MCP call vs bare HTTP POST (fetch to a minimal Node server process), interleaved, median of ${Math.max(200, CALLS)}:`);
+    console.log(`\nPersistent MCP call vs bare HTTP POST (fetch to a minimal Node server process), interleaved, median of ${rounds}:`);
     console.log(`  bare HTTP POST ${bareMs.toFixed(3)} ms · MCP geocode ${mcpMs.toFixed(3)} ms · ratio ${ratio.toFixed(2)}×`);
+    console.log(`  SDK floor: the same call to a minimal SDK server (plain node:http, one trivial tool) ${minimalMs.toFixed(3)} ms · ${(minimalMs / bareMs).toFixed(2)}× the bare POST`);
     reportGoal({
       metric: "MCP geocode call (persistent session) vs bare HTTP POST",
       goal: "≤ 1.5×",
-      measured: `${ratio.toFixed(2)}× (${mcpMs.toFixed(2)} vs ${bareMs.toFixed(2)} ms)`,
+      measured: `${ratio.toFixed(2)}× (${mcpMs.toFixed(2)} vs ${bareMs.toFixed(2)} ms; minimal SDK server ${(minimalMs / bareMs).toFixed(2)}×)`,
       met: ratio <= 1.5,
     });
   } finally {
-    child.kill();
+    await minimal.close();
+    bareServer.child.kill();
+    minimalServer.child.kill();
   }
 }
 
