@@ -2,7 +2,8 @@
 // Why: tslab compiles every imported .ts file on each kernel start (~6.5 s for lib's sources); with
 // built .js + .d.ts it only type-checks the cell (~0.5 s; lib's public types are plain interfaces,
 // so no package declarations such as zod's are parsed, see packagesReadByCell). lib/*.ts stays the
-// one source of truth: notebooks/lib is a symlink to the build folder (.cache/notebook-lib), rebuilt when lib changes.
+// one source of truth: notebooks/lib is a symlink to the build folder (.cache/notebook-lib), rebuilt
+// when lib changes.
 // Idempotent: a hash of lib's sources (and of this build's settings) is stored beside the output;
 // an unchanged hash means nothing to do. Usage: tsx scripts/build-notebook-lib.ts [--force] [--check]
 //   --check: exit 1 when the build is missing or stale, build nothing.
@@ -145,9 +146,9 @@ export function packagesReadByCell(paths: NotebookLibPaths = notebookLibPaths())
   const cellFile = join(paths.outDir, "__cell__.ts");
   const packagesRead = (cell: string): Set<string> => {
     const host = t.createCompilerHost(options);
-    const readFile = host.getSourceFile.bind(host);
+    const fromDisk = host.getSourceFile.bind(host);
     host.getSourceFile = (file, target, ...rest) =>
-      file === cellFile ? t.createSourceFile(file, cell, target) : readFile(file, target, ...rest);
+      file === cellFile ? t.createSourceFile(file, cell, target) : fromDisk(file, target, ...rest);
     const program = t.createProgram([cellFile], options, host);
     const names = program.getSourceFiles().map((f) => /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f.fileName)?.[1]);
     return new Set(names.filter((n): n is string => n !== undefined).map((n) => n.replace(/\\/g, "/")));
