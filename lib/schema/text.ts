@@ -5,7 +5,7 @@
 // Two notations from one vocabulary: long ("Liste von Zahlen", `einer von "a", "b"`) for the readable
 // catalog, short ("Zahl[]", `"a"|"b"`) for one-line signatures in small prompts.
 import type { ToolInfo } from "../mcp/types.js";
-import { isPlainObject } from "../util.js";
+import { hasOwn, isPlainObject } from "../util.js";
 
 type Schema = Record<string, unknown>;
 
@@ -30,7 +30,9 @@ const PLURAL_DE: Readonly<Record<string, string>> = {
 };
 
 const asSchema = (value: unknown): Schema | undefined => (isPlainObject(value) ? value : undefined);
-const germanType = (type: unknown): string => TYPE_DE[String(type)] ?? String(type);
+/** The table's own entry only (schemas come from servers: "constructor" is not a type name). */
+const lookup = (table: Readonly<Record<string, string>>, key: string): string | undefined => (hasOwn(table, key) ? table[key] : undefined);
+const germanType = (type: unknown): string => lookup(TYPE_DE, String(type)) ?? String(type);
 const literal = (value: unknown): string => (typeof value === "string" ? `"${value}"` : JSON.stringify(value));
 const variantsOf = (schema: Schema): unknown[] | undefined => {
   const variants = schema.anyOf ?? schema.oneOf;
@@ -40,7 +42,7 @@ const variantsOf = (schema: Schema): unknown[] | undefined => {
 /** JSON type names with their German name, for messages: "number" → "number (Zahl)"; "string,null" → "string (Text) oder null". */
 export function typeWithGerman(type: unknown): string {
   const names = Array.isArray(type) ? type.map(String) : String(type).split(",");
-  return names.map((t) => (t !== "null" && TYPE_DE[t] ? `${t} (${TYPE_DE[t]})` : t)).join(" oder ");
+  return names.map((t) => (t !== "null" && lookup(TYPE_DE, t) ? `${t} (${lookup(TYPE_DE, t)})` : t)).join(" oder ");
 }
 
 /** Long form: "Zahl", "Text oder null", "Liste von Objekten", `einer von "a", "b"`, "beliebiger Wert". */
@@ -55,7 +57,7 @@ export function describeType(schema: Schema): string {
     const items = asSchema(schema.items);
     if (!items) return "Liste";
     const inner = describeType(items);
-    return `Liste von ${PLURAL_DE[inner] ?? inner}`;
+    return `Liste von ${lookup(PLURAL_DE, inner) ?? inner}`;
   }
   if (typeof type === "string") return germanType(type);
   return "beliebiger Wert";

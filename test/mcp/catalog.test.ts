@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatToolsForPrompt, type ToolInfo } from "../../lib/mcp/index.js";
-import { describeType } from "../../lib/schema/text.js";
+import { describeType, typeWithGerman } from "../../lib/schema/text.js";
 
 const weather: ToolInfo = {
   name: "get_weather",
@@ -68,5 +68,10 @@ describe("describeType", () => {
     assert.equal(describeType({ type: "array", items: { type: "number" } }), "Liste von Zahlen");
     assert.equal(describeType({ const: "x" }), 'genau "x"');
     assert.equal(describeType({}), "beliebiger Wert");
+  });
+  it("passes unknown type names through as they are, also names of Object.prototype (schemas are server input)", () => {
+    assert.equal(describeType({ type: "constructor" }), "constructor");
+    assert.equal(typeWithGerman("toString"), "toString");
+    assert.equal(describeType({ type: "array", items: { type: "hasOwnProperty" } }), "Liste von hasOwnProperty");
   });
 });
