@@ -1,7 +1,7 @@
 // Issue-14 capabilities with the real travel server (subprocess, offline) and a scripted planner:
 // staged save_trip_plan with approval (approve, reject with a reason, timeout), ask_user with and
 // without a callback, the answer writer and the groundedness check.
-import { after, before, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,24 +13,13 @@ import { ASK_USER_UNAVAILABLE } from "../../lib/agent/ask-user.js";
 import { executeToolCall } from "../../lib/agent/half-agent.js";
 import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
-import { startTravelWorkspace, type TravelWorkspace } from "../helpers/travel-workspace.js";
+import { useTravelWorkspace } from "../helpers/travel-workspace.js";
 import { TODAY } from "./fixtures.js";
 
-let ws: TravelWorkspace;
 let client: McpToolClient;
 let catalog: ToolInfo[];
 let dir: string;
-
-before(async () => {
-  ws = await startTravelWorkspace("agent-ws-", { today: TODAY });
-  ({ client, catalog, dir } = ws);
-});
-
-after(async () => {
-  await ws?.close();
-});
-
-beforeEach(() => ws.clear());
+useTravelWorkspace("agent-ws-", { today: TODAY, clearBetweenTests: true }, (ws) => ({ client, catalog, dir } = ws));
 
 const savePlan = (id: string, file_name: string, content = "## Tag 1\n- Kolosseum am Vormittag\n- Abends Trastevere") => ({
   steps: [{ description: "Reiseplan speichern", tools: [{ id, name: "save_trip_plan", arguments: { file_name, title: "Rom", content } }] }],

@@ -1,7 +1,7 @@
 // Voting runner: pure decision rules, normalisation, and runs against the real travel server
 // (offline, subprocess) with scripted planners: isolation of staged writes, commit of the winner only,
 // ties, red flags, early stop, determinism.
-import { after, before, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
 import type { ApprovalRequest } from "../../lib/agent/approval.js";
 import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
-import { startTravelWorkspace, type TravelWorkspace } from "../helpers/travel-workspace.js";
+import { useTravelWorkspace } from "../helpers/travel-workspace.js";
 import { TODAY } from "./fixtures.js";
 
 describe("normalisation and keys", () => {
@@ -56,21 +56,10 @@ describe("decision rules (pure)", () => {
   });
 });
 
-let ws: TravelWorkspace;
 let client: McpToolClient;
 let catalog: ToolInfo[];
 let dir: string;
-
-before(async () => {
-  ws = await startTravelWorkspace("agent-vote-", { today: TODAY });
-  ({ client, catalog, dir } = ws);
-});
-
-after(async () => {
-  await ws?.close();
-});
-
-beforeEach(() => ws.clear());
+useTravelWorkspace("agent-vote-", { today: TODAY, clearBetweenTests: true }, (ws) => ({ client, catalog, dir } = ws));
 
 const save = (content: string) => ({
   steps: [{ description: "Plan speichern", tools: [{ id: "save", name: "save_trip_plan", arguments: { file_name: "rom", title: "Rom", content } }] }],

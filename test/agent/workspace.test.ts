@@ -9,22 +9,20 @@ import { hideStagingFields, StagedWorkspace, StagingError, supportsPreview } fro
 import { unifiedDiff } from "../../lib/agent/line-diff.js";
 import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
-import { startTravelWorkspace, type TravelWorkspace } from "../helpers/travel-workspace.js";
+import { useTravelWorkspace } from "../helpers/travel-workspace.js";
 
-let ws: TravelWorkspace;
 let client: McpToolClient;
 let catalog: ToolInfo[];
 let dir: string;
 let outside: string;
 
+useTravelWorkspace("ws-", {}, (ws) => ({ client, catalog, dir } = ws));
+
 before(async () => {
-  ws = await startTravelWorkspace("ws-");
-  ({ client, catalog, dir } = ws);
   outside = await mkdtemp(join(tmpdir(), "ws-outside-"));
 });
 
 after(async () => {
-  await ws?.close();
   await rm(outside, { recursive: true, force: true });
 });
 

@@ -1,6 +1,7 @@
 // One real offline travel server (subprocess) per test file, writing into a fresh temporary workspace
 // folder: the set-up shared by the tests of staged writes, approval and voting.
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { after, before, beforeEach } from "node:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
@@ -36,4 +37,24 @@ export async function startTravelWorkspace(prefix: string, options: { today?: st
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Registers a test file's hooks: one workspace server started before its tests (handed to `use`), closed
+ * after them, and with `clearBetweenTests` its folder emptied before each test.
+ */
+export function useTravelWorkspace(
+  prefix: string,
+  options: { today?: string; clearBetweenTests?: boolean },
+  use: (workspace: TravelWorkspace) => void,
+): void {
+  let workspace: TravelWorkspace | undefined;
+  before(async () => {
+    workspace = await startTravelWorkspace(prefix, options);
+    use(workspace);
+  });
+  after(async () => {
+    await workspace?.close();
+  });
+  if (options.clearBetweenTests) beforeEach(() => workspace?.clear());
 }
