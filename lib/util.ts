@@ -35,6 +35,36 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Settles like `promise`, or rejects with the signal's reason as soon as `signal` aborts, so work that
+ * ignores the signal (a stuck server, a model still generating) cannot hold the caller. `onAbort` runs
+ * when the abort ends the wait (e.g. to release a shared call).
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Seeded PRNG (mulberry32): same seed → same sequence of values in [0, 1). */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -41,6 +41,7 @@ import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME, type AskUserFn } from "./ask-user.js";
 import { checkGroundedness, type GroundednessReport } from "./groundedness.js";
 import { fitToWindow, wasTrimmed, type WindowReport } from "./window.js";
+import { untilAborted } from "../util.js";
 import { hideStagingFields, StagedWorkspace } from "./workspace.js";
 
 export interface RunAgentOptions {
@@ -139,32 +140,6 @@ function windowSettings(options: RunAgentOptions): { budget: number; count: (tex
   const budget = settings.maxPromptTokens ?? (contextSize ? contextSize - reply - 64 - Math.ceil(contextSize * 0.03) : undefined);
   if (budget === undefined || budget <= 0) return undefined;
   return { budget, count: settings.countTokens ?? tokenCounter(options.llm).count, keepRecentRounds: settings.keepRecentRounds };
-}
-
-/**
- * Settles like `promise`, or rejects as soon as `signal` aborts: a backend that ignores the signal
- * (a stuck HTTP server, a model that keeps generating) cannot hold the run after an abort.
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {

@@ -10,6 +10,7 @@
 import type { z } from "zod";
 import { UpstreamResponseError, UpstreamUnavailableError, errorMessage } from "../errors.js";
 import { TRAVEL_UPSTREAM_DEADLINE_MS } from "../../../lib/timeouts.js";
+import { untilAborted } from "../../../lib/util.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
 import { InFlight } from "./in-flight.js";
 import type { ConcurrencyLimit, RateLimiter } from "./rate-limit.js";
@@ -57,25 +58,6 @@ function summarizeIssues(error: z.ZodError): string {
     .slice(0, 3)
     .map((i) => `${i.path.join(".") || "(Wurzel)"}: ${i.message}`)
     .join("; ");
-}
-
-/** Resolves like `promise`, or rejects as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

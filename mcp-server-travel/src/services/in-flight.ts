@@ -1,5 +1,6 @@
 // Merges identical concurrent requests: the first caller starts the work, later ones with the same key
 // share its result. The shared work is aborted only when every caller has left (aborted its signal).
+import { untilAborted } from "../../../lib/util.js";
 
 interface Shared<T> {
   promise: Promise<T>;
@@ -31,26 +32,13 @@ export class InFlight<T> {
     const call = shared;
     call.users++;
     if (!signal) return call.promise;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        call.users--;
-        if (call.users === 0) {
-          this.forget(key, call);
-          call.controller.abort(signal.reason);
-        }
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      call.promise.then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
+    // The shared work is aborted once every caller has left.
+    return untilAborted(call.promise, signal, () => {
+      call.users--;
+      if (call.users === 0) {
+        this.forget(key, call);
+        call.controller.abort(signal.reason);
+      }
     });
   }
 
