@@ -101,3 +101,14 @@ export class IndexStoreError extends RagError {
     );
   }
 }
+
+/** The HNSW index needs the npm package usearch, and it does not load on this machine. */
+export class HnswUnavailableError extends RagError {
+  override name = "HnswUnavailableError";
+  constructor(readonly detail: string) {
+    super(
+      `Der HNSW-Index ist nicht verfügbar: das Paket usearch lädt nicht (${detail}).\n` +
+        `  → npm run setup erneut ausführen, oder den exakten Index nehmen (kind: "flat", der Standard).`,
+    );
+  }
+}

@@ -34,6 +34,7 @@ export {
   EmbeddingModelLoadError,
   EmbeddingModelNotFoundError,
   EmptyCorpusError,
+  HnswUnavailableError,
   IndexStoreError,
   RagError,
   RagFileNotFoundError,

@@ -1,5 +1,5 @@
-// The RAG store: chunks + their embeddings in a FAISS index, persisted as `<name>.faiss` (the index)
-// and `<name>.json` (manifest + chunk texts and metadata). A content hash over the corpus text, the
+// The RAG store: chunks + their embeddings in a vector index, persisted as `<name>.faiss` (exact FAISS
+// index) or `<name>.usearch` (HNSW graph) and `<name>.json` (manifest + chunk texts and metadata). A content hash over the corpus text, the
 // embedding model (id, dtype, weight file), the chunking parameters, the index settings and the
 // version of the sentence splitter and chunker (CHUNKER_VERSION) decides whether a persisted
 // store can be reused; any change rebuilds it.
@@ -213,11 +213,12 @@ export class RagStore {
     return new RagStore(manifest, index, embedder);
   }
 
-  /** Writes `<dir>/<name>.faiss` and `<dir>/<name>.json` (atomically: temp file, then rename). */
+  /** Writes `<dir>/<name>.faiss` (or `.usearch`) and `<dir>/<name>.json` (atomically: temp file, then rename). */
   save(dir: string, name = "default"): void {
     const folder = resolve(loadConfig().root, dir);
     mkdirSync(folder, { recursive: true });
-    const { indexFile, manifestFile } = storeFiles(folder, name);
+    const { indexFileFor, manifestFile } = storeFiles(folder, name);
+    const indexFile = indexFileFor(this.manifest.index);
     const suffix = `.tmp-${process.pid}`;
     this.index.save(indexFile + suffix);
     writeFileSync(manifestFile + suffix, JSON.stringify(this.manifest));
@@ -228,15 +229,16 @@ export class RagStore {
   /** Reads a store written by {@link save}; the embedder must be the model the store was built with. */
   static load(dir: string, embedder: Embedder, name = "default"): RagStore {
     const folder = resolve(loadConfig().root, dir);
-    const { indexFile, manifestFile } = storeFiles(folder, name);
+    const { indexFileFor, manifestFile } = storeFiles(folder, name);
     if (!existsSync(manifestFile)) throw new RagFileNotFoundError(manifestFile, "Chunk-Speicher (JSON)");
-    if (!existsSync(indexFile)) throw new RagFileNotFoundError(indexFile, "Index-Datei");
     let manifest: StoreManifest;
     try {
       manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, "utf8")));
     } catch (error) {
       throw new IndexStoreError(manifestFile, error instanceof Error ? error.message.slice(0, 500) : String(error));
     }
+    const indexFile = indexFileFor(manifest.index);
+    if (!existsSync(indexFile)) throw new RagFileNotFoundError(indexFile, "Index-Datei");
     if (embedder.dimension !== manifest.dimension) {
       throw new DimensionMismatchError(manifest.dimension, embedder.dimension, `Modell ${embedder.model} gegenüber gespeichertem Index`);
     }
@@ -294,7 +296,10 @@ function storedHash(manifestFile: string): string | undefined {
 
 function storeFiles(folder: string, name: string) {
   if (!/^[\w.-]+$/u.test(name)) throw new RagInputError(`Ungültiger Store-Name "${name}" (erlaubt: Buchstaben, Ziffern, . _ -).`, name);
-  return { indexFile: join(folder, `${name}.faiss`), manifestFile: join(folder, `${name}.json`) };
+  return {
+    indexFileFor: (kind: IndexKind) => join(folder, `${name}.${kind === "hnsw" ? "usearch" : "faiss"}`),
+    manifestFile: join(folder, `${name}.json`),
+  };
 }
 
 export interface OpenRagStoreOptions extends StoreBuildOptions {

@@ -1,16 +1,16 @@
-// A small typed wrapper around faiss-node: cosine similarity as inner product on unit vectors
-// (IndexFlatIP), the Python original's squared L2 (IndexFlatL2), or an approximate HNSW graph.
+// A small typed wrapper around two vector-search libraries: exact search with FAISS (cosine similarity
+// as inner product on unit vectors, IndexFlatIP, or the Python original's squared L2, IndexFlatL2) and
+// an approximate HNSW graph with USearch (hnsw-usearch.ts says why not FAISS' HNSW).
 // For unit vectors ‖a − b‖² = 2 − 2·a·b, so L2 and inner product give the same ranking.
-//
-// HNSW runs with FAISS' factory defaults: faiss-node has no setter for the search breadth (efSearch
-// stays 16). bench/rag-faiss.bench.ts reports the recall that costs (recall@5 ≈ 0.81 at 100k synthetic
-// 384-d vectors); the notebooks use the exact flat index.
 import { existsSync } from "node:fs";
-import faiss from "faiss-node";
-import { appendFlat, flatLayoutMatches } from "./flat-layout.js";
-import { DimensionMismatchError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import { DimensionMismatchError, HnswUnavailableError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import { FaissFlat } from "./faiss-flat.js";
+import { HNSW_DEFAULTS, UsearchHnsw, type HnswSettings } from "./hnsw-usearch.js";
+import type { SearchHit } from "./index-backend.js";
 
-/** "flat": exact search over all vectors; "hnsw": approximate graph search (HNSW32, FAISS defaults). */
+export type { SearchHit } from "./index-backend.js";
+
+/** "flat": exact search over all vectors (FAISS); "hnsw": approximate graph search (USearch). */
 export type IndexKind = "flat" | "hnsw";
 /** "ip": inner product (cosine on unit vectors, higher = closer); "l2": squared L2 distance (lower = closer). */
 export type IndexMetric = "ip" | "l2";
@@ -18,27 +18,43 @@ export type IndexMetric = "ip" | "l2";
 export interface VectorIndexOptions {
   kind?: IndexKind;
   metric?: IndexMetric;
-  /** Neighbours per node of the HNSW graph (default 32). */
+  /** HNSW: neighbours per node of the graph (default 32). */
   hnswM?: number;
+  /** HNSW: candidates kept while searching (default 64): more gives better recall and slower searches. */
+  efSearch?: number;
 }
 
-export interface SearchHit {
-  /** Position of the vector in insertion order. */
-  id: number;
-  /** Inner product (ip) or squared L2 distance (l2), as FAISS reports it. */
-  score: number;
-}
-
-type FaissIndex = InstanceType<typeof faiss.Index>;
+/** Largest efSearch accepted: beyond a few hundred it only costs time. */
+const MAX_EF_SEARCH = 4096;
 
 function checkDimension(d: number): number {
   if (!Number.isInteger(d) || d < 1) throw new RagInputError(`Die Dimension muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(d)}.`, d);
   return d;
 }
 
+function checkKindAndMetric(kind: IndexKind, metric: IndexMetric): void {
+  if (kind !== "flat" && kind !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(kind)}" (erlaubt: flat, hnsw).`, kind);
+  if (metric !== "ip" && metric !== "l2") throw new RagInputError(`Unbekannte Metrik "${String(metric)}" (erlaubt: ip, l2).`, metric);
+}
+
+function checkEfSearch(ef: number): number {
+  if (!Number.isInteger(ef) || ef < 1 || ef > MAX_EF_SEARCH) {
+    throw new RagInputError(`efSearch muss eine ganze Zahl von 1 bis ${MAX_EF_SEARCH} sein, erhalten: ${String(ef)}.`, ef);
+  }
+  return ef;
+}
+
+/** HNSW settings from the options (checked); refuses HNSW options on a flat index. */
+function hnswSettings(kind: IndexKind, metric: IndexMetric, options: Pick<VectorIndexOptions, "hnswM" | "efSearch">): HnswSettings {
+  if (kind !== "hnsw" && options.efSearch !== undefined) throw new RagInputError('efSearch gilt nur für HNSW-Indexe (kind: "hnsw").', options.efSearch);
+  const m = options.hnswM ?? HNSW_DEFAULTS.m;
+  if (!Number.isInteger(m) || m < 2) throw new RagInputError(`hnswM muss eine ganze Zahl ≥ 2 sein, erhalten: ${String(m)}.`, m);
+  return { metric, m, efSearch: checkEfSearch(options.efSearch ?? HNSW_DEFAULTS.efSearch) };
+}
+
 export class VectorIndex {
   private constructor(
-    private index: FaissIndex,
+    private readonly backend: FaissFlat | UsearchHnsw,
     readonly dimension: number,
     readonly kind: IndexKind,
     readonly metric: IndexMetric,
@@ -48,33 +64,34 @@ export class VectorIndex {
     const d = checkDimension(dimension);
     const kind = options.kind ?? "flat";
     const metric = options.metric ?? "ip";
-    if (kind !== "flat" && kind !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(kind)}" (erlaubt: flat, hnsw).`, kind);
-    if (metric !== "ip" && metric !== "l2") throw new RagInputError(`Unbekannte Metrik "${String(metric)}" (erlaubt: ip, l2).`, metric);
-    const m = options.hnswM ?? 32;
-    if (!Number.isInteger(m) || m < 2) throw new RagInputError(`hnswM muss eine ganze Zahl ≥ 2 sein, erhalten: ${String(m)}.`, m);
-    if (kind === "hnsw") {
-      const faissMetric = metric === "ip" ? faiss.MetricType.METRIC_INNER_PRODUCT : faiss.MetricType.METRIC_L2;
-      return new VectorIndex(faiss.Index.fromFactory(d, `HNSW${m}`, faissMetric), d, kind, metric);
-    }
-    return new VectorIndex(metric === "ip" ? new faiss.IndexFlatIP(d) : new faiss.IndexFlatL2(d), d, kind, metric);
+    checkKindAndMetric(kind, metric);
+    const settings = hnswSettings(kind, metric, options);
+    const backend = kind === "hnsw" ? UsearchHnsw.create(d, settings) : FaissFlat.create(d, metric);
+    return new VectorIndex(backend, d, kind, metric);
   }
 
-  /** Reads an index written by {@link save}; `kind` and `metric` come from the caller's manifest. */
-  static load(file: string, options: { kind: IndexKind; metric: IndexMetric; dimension?: number }): VectorIndex {
+  /**
+   * Reads an index written by {@link save}; `kind` and `metric` come from the caller's manifest.
+   * HNSW files do not keep efSearch: it is an option here (default 64).
+   */
+  static load(file: string, options: { kind: IndexKind; metric: IndexMetric; dimension?: number; efSearch?: number }): VectorIndex {
+    checkKindAndMetric(options.kind, options.metric);
+    const settings = hnswSettings(options.kind, options.metric, options);
     if (!existsSync(file)) throw new RagFileNotFoundError(file, "Index-Datei");
-    let index: FaissIndex;
+    let backend: FaissFlat | UsearchHnsw;
     try {
-      index = faiss.Index.read(file);
+      backend = options.kind === "hnsw" ? UsearchHnsw.read(file, settings) : FaissFlat.read(file, options.metric);
     } catch (error) {
+      if (error instanceof HnswUnavailableError) throw error;
       throw new IndexStoreError(file, error instanceof Error ? error.message : String(error));
     }
-    const d = index.getDimension();
+    const d = backend.dimension;
     if (options.dimension !== undefined && d !== options.dimension) throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);
-    return new VectorIndex(index, d, options.kind, options.metric);
+    return new VectorIndex(backend, d, options.kind, options.metric);
   }
 
   get size(): number {
-    return this.index.ntotal();
+    return this.backend.size();
   }
 
   /** Higher score = closer for "ip"; lower = closer for "l2". */
@@ -82,32 +99,40 @@ export class VectorIndex {
     return this.metric === "ip";
   }
 
-  /** All vectors, checked, in one row-major array: a new number[] (the addon's array path) or `into`. */
-  private flatten(vectors: ReadonlyArray<ArrayLike<number>>, context: string, into?: Float32Array): number[] | Float32Array {
-    const flat = into ?? new Array<number>(vectors.length * this.dimension);
+  /** HNSW only: candidates kept while searching. */
+  get efSearch(): number {
+    if (!(this.backend instanceof UsearchHnsw)) throw new RagInputError('efSearch gibt es nur bei HNSW-Indexen (kind: "hnsw").', this.kind);
+    return this.backend.efSearch;
+  }
+
+  /**
+   * HNSW only: searches from now on keep `ef` candidates (recall up, speed down). The graph is saved and
+   * read back once (about a second at 100k vectors): set it when creating the index, not per query.
+   */
+  setEfSearch(ef: number): void {
+    if (!(this.backend instanceof UsearchHnsw)) throw new RagInputError('efSearch gilt nur für HNSW-Indexe (kind: "hnsw").', ef);
+    this.backend.setEfSearch(checkEfSearch(ef));
+  }
+
+  /** Checks every vector and writes it, row-major, into `rows` (a float32 array of vectors.length × d). */
+  private fill(vectors: ReadonlyArray<ArrayLike<number>>, context: string, rows: Float32Array): void {
     vectors.forEach((v, i) => {
       if (v.length !== this.dimension) throw new DimensionMismatchError(this.dimension, v.length, `${context}, Vektor ${i}`);
       for (let j = 0; j < v.length; j++) {
         const x = v[j] ?? Number.NaN;
         if (!Number.isFinite(x)) throw new RagInputError(`${context}: Vektor ${i} enthält einen ungültigen Wert (${x}) an Stelle ${j}.`, v);
-        flat[i * this.dimension + j] = x;
+        rows[i * this.dimension + j] = x;
       }
     });
-    return flat;
   }
 
   /**
-   * Appends vectors; their ids continue from the current size. Flat indexes take a typed-array path
-   * (see flat-layout.ts: about 50× faster than faiss-node's number-by-number `add`), which copies the
-   * stored vectors once per call: add large batches, not one vector at a time.
+   * Appends vectors; their ids continue from the current size. The flat index copies its stored vectors
+   * once per call (flat-layout.ts): add large batches, not one vector at a time.
    */
   add(vectors: ReadonlyArray<ArrayLike<number>>): void {
     if (vectors.length === 0) return;
-    if (this.kind === "flat" && flatLayoutMatches(this.metric)) {
-      this.index = appendFlat(this.index, this.metric, vectors.length, (rows) => this.flatten(vectors, "add", rows));
-      return;
-    }
-    this.index.add(this.flatten(vectors, "add") as number[]);
+    this.backend.add(vectors.length, (rows) => this.fill(vectors, "add", rows));
   }
 
   /** The k closest vectors, best first (fewer if the index holds fewer). */
@@ -118,25 +143,14 @@ export class VectorIndex {
   /** Batched search: one result list per query. */
   searchMany(queries: ReadonlyArray<ArrayLike<number>>, k: number): SearchHit[][] {
     if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
-    const flat = this.flatten(queries, "search") as number[];
+    const rows = new Float32Array(queries.length * this.dimension);
+    this.fill(queries, "search", rows);
     const n = Math.min(k, this.size);
     if (n === 0 || queries.length === 0) return queries.map(() => []);
-    const { distances, labels } = this.index.search(flat, n);
-    return queries.map((_, q) => {
-      const hits: SearchHit[] = [];
-      for (let i = q * n; i < (q + 1) * n; i++) {
-        const id = labels[i] ?? -1;
-        if (id >= 0) hits.push({ id, score: distances[i] ?? Number.NaN });
-      }
-      return hits;
-    });
+    return this.backend.search(rows, queries.length, n);
   }
 
   save(file: string): void {
-    this.index.write(file);
-  }
-
-  toBuffer(): Buffer {
-    return this.index.toBuffer();
+    this.backend.save(file);
   }
 }

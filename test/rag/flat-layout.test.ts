@@ -1,10 +1,13 @@
 // The typed-array add path for flat indexes (lib/rag/flat-layout.ts) must produce exactly what
 // faiss-node's own number-by-number `add` produces, and must actually be in use with this addon.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import faiss from "faiss-node";
 import { flatIndexBytes, flatLayoutMatches } from "../../lib/rag/flat-layout.js";
 import { RagInputError, VectorIndex } from "../../lib/rag/index.js";
+import { tempDir } from "./helpers.js";
 
 const D = 16;
 function vectors(n: number, seed: number): Float32Array[] {
@@ -33,7 +36,13 @@ for (const metric of ["ip", "l2"] as const) {
     const reference = metric === "ip" ? new faiss.IndexFlatIP(D) : new faiss.IndexFlatL2(D);
     reference.add(all.flatMap((v) => Array.from(v)));
     assert.equal(index.size, 300);
-    assert.ok(index.toBuffer().equals(reference.toBuffer()), "serialised index identical");
+    const tmp = tempDir();
+    try {
+      index.save(join(tmp.dir, "typed.faiss"));
+      assert.ok(readFileSync(join(tmp.dir, "typed.faiss")).equals(reference.toBuffer()), "serialised index identical");
+    } finally {
+      tmp.cleanup();
+    }
     const query = all[42]!;
     const { labels, distances } = reference.search(Array.from(query), 5);
     assert.deepEqual(
