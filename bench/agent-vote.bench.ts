@@ -2,23 +2,17 @@
 // one model (the configured GGUF; the tiny one under `npm run bench`): prompt tokens evaluated (all runs
 // together, and the first vs. a later run — later runs reuse the shared prompt prefix from the KV
 // cache) and wall time. The accuracy side is bench/agent-vote-accuracy.bench.ts.
-import { buildPlannerSystemPrompt, loadLocalLlm, runVote } from "../lib/index.js";
-import { createTravelFake, TODAY } from "../test/agent/fixtures.js";
+import { loadLocalLlm, runVote } from "../lib/index.js";
+import { tinyModelWeatherRun } from "../test/agent/fixtures.js";
 import { printMarkdownTable } from "./markdown-table.js";
 
 const llm = await loadLocalLlm();
-const tools = createTravelFake();
-const catalog = await tools.listTools();
-const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
+const run = await tinyModelWeatherRun();
 const body: string[][] = [];
 const vote = (k: number) =>
   runVote({
-    question: "Wie ist heute das Wetter in Barcelona?",
+    ...run,
     llm,
-    tools,
-    catalog,
-    systemPrompt,
-    today: TODAY,
     k,
     rule: "majority",
     maxIterations: 2,

@@ -1,6 +1,7 @@
 // In-process travel-like tools for the agent tests (schemas shaped like the travel server's).
 import type { ToolInfo } from "../../lib/mcp/types.js";
 import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/agent/in-memory-tools.js";
+import { buildPlannerSystemPrompt } from "../../lib/agent/prompts.js";
 import { delay } from "../../lib/util.js";
 
 export const CITIES: Record<string, { lat: number; lon: number }> = {
@@ -156,4 +157,15 @@ export function geoWeatherPlan(city = "Barcelona", date = TODAY, stringRefs = fa
     ],
     final: null,
   };
+}
+
+/**
+ * The tiny-model runs' shared setup: the weather question for Barcelona over the in-memory travel
+ * tools, with the compact planner prompt (it fits the tiny GGUF's context).
+ */
+export async function tinyModelWeatherRun() {
+  const tools = createTravelFake();
+  const catalog = await tools.listTools();
+  const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
+  return { question: "Wie ist heute das Wetter in Barcelona?", tools, catalog, systemPrompt, today: TODAY };
 }

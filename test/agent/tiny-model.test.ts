@@ -5,9 +5,8 @@ import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { runAgent } from "../../lib/agent/loop.js";
-import { buildPlannerSystemPrompt } from "../../lib/agent/prompts.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
-import { createTravelFake, TODAY } from "./fixtures.js";
+import { tinyModelWeatherRun } from "./fixtures.js";
 
 let llm: LocalLlm;
 
@@ -21,19 +20,13 @@ after(async () => {
 
 describe("runAgent on the tiny GGUF", () => {
   test("grammar-valid random plans; the run terminates within max iterations", async () => {
-    const tools = createTravelFake();
-    const catalog = await tools.listTools();
-    const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
-    assert.ok(llm.countTokens(systemPrompt) < 1024, "the compact prompt fits the tiny model's context");
+    const run = await tinyModelWeatherRun();
+    assert.ok(llm.countTokens(run.systemPrompt) < 1024, "the compact prompt fits the tiny model's context");
     for (const seed of [1, 2]) {
       const events: AgentEvent[] = [];
       const result = await runAgent({
-        question: "Wie ist heute das Wetter in Barcelona?",
+        ...run,
         llm,
-        tools,
-        catalog,
-        systemPrompt,
-        today: TODAY,
         maxIterations: 3,
         generation: { maxTokens: 200, temperature: 0.8, seed },
         onEvent: (e) => events.push(e),

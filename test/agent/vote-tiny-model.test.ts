@@ -4,9 +4,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
-import { buildPlannerSystemPrompt } from "../../lib/agent/prompts.js";
 import { runVote } from "../../lib/agent/vote.js";
-import { createTravelFake, TODAY } from "./fixtures.js";
+import { tinyModelWeatherRun } from "./fixtures.js";
 
 let llm: LocalLlm;
 
@@ -19,16 +18,9 @@ after(async () => {
 });
 
 test("runVote with k = 3 on the tiny GGUF terminates with a decided vote", async () => {
-  const tools = createTravelFake();
-  const catalog = await tools.listTools();
-  const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
   const result = await runVote({
-    question: "Wie ist heute das Wetter in Barcelona?",
+    ...(await tinyModelWeatherRun()),
     llm,
-    tools,
-    catalog,
-    systemPrompt,
-    today: TODAY,
     k: 3,
     maxIterations: 2,
     generation: { maxTokens: 120 },
