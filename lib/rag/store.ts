@@ -1,8 +1,8 @@
 // The RAG store: chunks + their embeddings in a vector index, persisted as `<name>.faiss` (exact FAISS
-// index) or `<name>.usearch` (HNSW graph) and `<name>.json` (manifest + chunk texts and metadata). A content hash over the corpus text, the
-// embedding model (id, dtype, weight file), the chunking parameters, the index settings and the
-// version of the sentence splitter and chunker (CHUNKER_VERSION) decides whether a persisted
-// store can be reused; any change rebuilds it.
+// index) or `<name>.usearch` (HNSW graph) and `<name>.json` (manifest + chunk texts and metadata).
+// A content hash over the corpus text, the embedding model (id, dtype, weight file), the chunking
+// parameters, the index settings and the version of the sentence splitter and chunker
+// (CHUNKER_VERSION) decides whether a persisted store can be reused; any change rebuilds it.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

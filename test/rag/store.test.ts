@@ -1,6 +1,6 @@
 // The RAG store end to end on real components: tiny ONNX model, FAISS, files in a temp folder.
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createEmbedder, DimensionMismatchError, EmptyCorpusError, getRagContext, IndexStoreError, loadCorpus, openRagStore, RagFileNotFoundError, RagInputError, RagStore, type CorpusDocument, type Embedder } from "../../lib/rag/index.js";
@@ -59,6 +59,7 @@ test("save/load round trip returns identical results", async () => {
   for (const q of QUERIES) assert.deepEqual(await loaded.search(q, 4), await built.search(q, 4));
   const hnsw = await RagStore.build(documents, embedder, { index: "hnsw" });
   hnsw.save(dir, "hnsw");
+  assert.ok(existsSync(join(dir, "hnsw.usearch")) && !existsSync(join(dir, "hnsw.faiss")), "an HNSW store is a USearch file");
   const hnswLoaded = RagStore.load(dir, embedder, "hnsw");
   assert.equal(hnswLoaded.manifest.index, "hnsw");
   for (const q of QUERIES) assert.deepEqual(await hnswLoaded.search(q, 3), await hnsw.search(q, 3));
