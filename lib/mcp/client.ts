@@ -37,13 +37,39 @@ interface TransportFactory {
 }
 
 /**
- * fetch for a long-lived session: the transport passes one AbortSignal to every request, and Node's fetch
- * only drops its listener on that signal when the request is garbage-collected. Thousands of calls then
- * trigger a (false) MaxListenersExceededWarning; lifting the limit for that one signal avoids the noise.
+ * fetch for a long-lived session. The SDK transport passes one AbortSignal, aborted when the session
+ * closes, to every request; Node's fetch adds an abort listener to it per request and removes it only once
+ * that request has been garbage-collected by a full GC. Over a session thousands pile up: every new
+ * request walks them all (EventTarget looks for a duplicate before adding), and they set off a (false)
+ * MaxListenersExceededWarning. So each request gets a signal of its own, tied to the session's only while
+ * it needs it: until the answer's headers are in, and for an event stream until the stream ends. (A JSON
+ * answer whose headers are in is read to its end even if the session closes meanwhile; it is small, and
+ * the closed session ignores it.) The session's signal then holds one listener per request in flight; more
+ * than 10 parallel calls would set off the (false) warning, so its limit is lifted (Node's fetch never sees
+ * that signal, only the request's own).
  */
-const sessionFetch: typeof fetch = (input, init) => {
-  if (init?.signal) setMaxListeners(0, init.signal);
-  return fetch(input, init);
+export const sessionFetch: typeof fetch = async (input, init) => {
+  const session = init?.signal;
+  if (!session) return fetch(input, init);
+  session.throwIfAborted();
+  setMaxListeners(0, session);
+  const own = new AbortController();
+  const abort = () => own.abort(session.reason);
+  session.addEventListener("abort", abort, { once: true });
+  const release = () => session.removeEventListener("abort", abort);
+  let response: Response;
+  try {
+    response = await fetch(input, { ...init, signal: own.signal });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
+    release();
+    return response;
+  }
+  const { status, statusText, headers } = response;
+  return new Response(response.body.pipeThrough(new TransformStream({ flush: release })), { status, statusText, headers });
 };
 
 /** HTTP statuses after which a later attempt may succeed. */
