@@ -203,6 +203,10 @@ async function stepNpm(ctx) {
     if ((await run("npm", ["ci", ...flags, "--ignore-scripts"], { cwd: root, env })).code !== 0) return { status: "failed", detail: "npm ci fehlgeschlagen (Ausgabe oben)" };
     if ((await run("npm", ["rebuild", "esbuild"], { cwd: root, env })).code !== 0) return { status: "failed", detail: "npm rebuild esbuild fehlgeschlagen" };
   }
+  // usearch (HNSW index, N-API binaries) declares Node >= 22 but runs on Node 20: say so before anyone worries.
+  if (Number(ctx.nodeVersion.split(".")[0]) < 22) {
+    ctx.log("Hinweis: die npm-Warnung „EBADENGINE … usearch“ ist harmlos – usearch läuft auch unter Node.js 20.");
+  }
   writeFileSync(stamp, lockHash + "\n");
   return { status: "ok", detail: `npm ci mit npm ${version}` };
 }
