@@ -1,7 +1,7 @@
 // Approximate search on an HNSW graph with USearch (npm "usearch"). Its npm package carries prebuilt
 // binaries for Linux, macOS and Windows, so nothing is compiled or downloaded from GitHub, and its
 // search breadth (efSearch, "expansion_search") can be chosen, which faiss-node does not allow
-// (FAISS' HNSW stays at efSearch 16: recall@5 ≈ 0.87 at 100k vectors in bench/rag-faiss.bench.ts).
+// (FAISS' HNSW stays at efSearch 16: recall@5 was 0.87 at 100k vectors in bench/rag-faiss.bench.ts).
 // Scores follow FAISS' conventions: "ip" gives the inner product (USearch reports 1 − ip), "l2" the
 // squared L2 distance. USearch keeps efSearch out of its files: it is a setting of the loaded index.
 // The package is required on first use, so importing lib/rag does not load it.
@@ -15,7 +15,7 @@ import type { IndexBackend, SearchHit } from "./index-backend.js";
 
 export type HnswMetric = "ip" | "l2";
 
-/** Defaults: 32 neighbours per node, 128 candidates while building, 64 while searching (recall@5 ≈ 0.99 at 100k). */
+/** Defaults: 32 neighbours per node, 128 candidates while building, 64 while searching (recall@5 0.996 at 100k). */
 export const HNSW_DEFAULTS = { m: 32, efConstruction: 128, efSearch: 64 } as const;
 
 /** The part of usearch's Index this module uses. */
