@@ -1,6 +1,7 @@
 // lib/rag's vector indexes (exact: FAISS flat; approximate: USearch HNSW) vs a brute-force JavaScript
 // loop on synthetic unit vectors (d = 384, the size of paraphrase-multilingual-MiniLM-L12-v2): build
-// time, search latency (k = 5), and loading a saved index vs rebuilding it. Goals (issue 17), judged at 100k vectors:
+// time, search latency (k = 5), and loading a saved index vs rebuilding it.
+// Goals (issue 17), judged at 100k vectors:
 // - exact (flat) search is memory-bound, so it is judged by its effective bandwidth (bytes of vectors
 //   scanned per query / time) next to a plain sequential read of as many bytes on the same machine
 //   (Buffer.indexOf of an absent byte: memchr, single thread, like FAISS' single-query scan): ≥ 1/1.5;
