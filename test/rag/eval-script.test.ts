@@ -77,6 +77,22 @@ test("eval:rag --json: both columns are computed over every question, as the lib
   }
 });
 
+test("eval:rag --index hnsw: the HNSW store (a .usearch file) ranks like the exact one on a small corpus", async () => {
+  const tmp = tempDir();
+  try {
+    const env = { EMBEDDING_MODEL: await tinyBertDir(), MODELS_OFFLINE: "1" };
+    const common = ["--corpus", FIXTURE_CORPUS, "--max-chars", "200", "--json"];
+    const flat = await run([...common, "--cache-dir", join(tmp.dir, "flat")], env);
+    const hnsw = await run([...common, "--cache-dir", join(tmp.dir, "hnsw"), "--index", "hnsw"], env);
+    assert.equal(hnsw.code, 0, hnsw.stderr);
+    assert.ok(readdirSync(join(tmp.dir, "hnsw")).includes("eval.usearch"));
+    // ten chunks: efSearch 64 visits them all, so the approximate ranks are the exact ones
+    assert.deepEqual((JSON.parse(hnsw.stdout) as EvalJson).ranks, (JSON.parse(flat.stdout) as EvalJson).ranks);
+  } finally {
+    tmp.cleanup();
+  }
+});
+
 test("eval:rag checks its options before touching the cache or the model", async () => {
   const tmp = tempDir();
   try {
