@@ -6,10 +6,9 @@
 //
 // The layout is checked once per process against what the addon itself writes (byte for byte, for
 // both metrics); if a future FAISS writes anything else, callers fall back to the slow array path.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import faiss from "faiss-node";
+import { withTempFile } from "../util.js";
 
 type FaissIndex = InstanceType<typeof faiss.Index>;
 export type FlatMetric = "ip" | "l2";
@@ -78,9 +77,7 @@ export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fil
   const rows = new Float32Array(n * d);
   fill(rows);
   const before = index.ntotal();
-  const dir = mkdtempSync(join(tmpdir(), "flat-index-"));
-  const file = join(dir, "index.faiss");
-  try {
+  return withTempFile("flat-index-", "index.faiss", (file) => {
     const header = Buffer.alloc(HEADER_BYTES);
     if (before > 0) index.write(file);
     const fd = openSync(file, before > 0 ? "r+" : "w");
@@ -100,7 +97,5 @@ export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fil
     const next = faiss.Index.read(file);
     if (next.ntotal() !== before + n) throw new Error(`FAISS read ${next.ntotal()} vectors instead of ${before + n}`);
     return next;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -5,11 +5,11 @@
 // Scores follow FAISS' conventions: "ip" gives the inner product (USearch reports 1 − ip), "l2" the
 // squared L2 distance. USearch keeps efSearch out of its files: it is a setting of the loaded index.
 // The package is required on first use, so importing lib/rag does not load it.
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../config.js";
+import { withTempFile } from "../util.js";
 import { HnswUnavailableError } from "./errors.js";
 import type { IndexBackend, SearchHit } from "./index-backend.js";
 
@@ -124,17 +124,12 @@ export class UsearchHnsw implements IndexBackend {
 
   /** A new search breadth: the graph is saved and read back into an index with that setting. */
   setEfSearch(efSearch: number): void {
-    const dir = mkdtempSync(join(tmpdir(), "hnsw-"));
-    try {
-      const file = join(dir, "index.usearch");
+    const settings = { ...this.settings, efSearch };
+    this.index = withTempFile("hnsw-", "index.usearch", (file) => {
       this.save(file);
-      const settings = { ...this.settings, efSearch };
-      const next = UsearchHnsw.read(file, settings);
-      this.index = next.index;
-      this.settings = settings;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      return UsearchHnsw.read(file, settings).index;
+    });
+    this.settings = settings;
   }
 
   size(): number {
