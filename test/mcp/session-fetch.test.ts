@@ -12,7 +12,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { sessionFetch } from "../../lib/mcp/client.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
+import { holdsGetStream } from "../../mcp-server-travel/src/transports/json-responses.js";
 
 describe("sessionFetch", () => {
   let server: Server;
@@ -86,10 +88,13 @@ describe("sessionFetch", () => {
   });
 });
 
-/** Whether the server's transport holds the session's GET event stream (SDK internals, read for the test). */
-function holdsGetStream(server: McpServer): boolean {
-  const node = server.server.transport as unknown as { _webStandardTransport: { _streamMapping: Map<string, unknown> } } | undefined;
-  return node?._webStandardTransport._streamMapping.has("_GET_stream") ?? false; // no transport: session closed
+/** Whether the server's transport holds the session's GET event stream (false once the session is closed). */
+function serverHoldsGetStream(server: McpServer): boolean {
+  const transport = server.server.transport as StreamableHTTPServerTransport | undefined;
+  if (!transport) return false;
+  const held = holdsGetStream(transport);
+  assert.notEqual(held, undefined, "the SDK internals json-responses.ts reads have changed");
+  return held!;
 }
 
 describe("server notifications over the session's GET event stream", () => {
@@ -118,7 +123,7 @@ describe("server notifications over the session's GET event stream", () => {
     const echoed = await client.callTool({ name: "echo", arguments: { text: "hallo" } });
     assert.deepEqual(echoed.content, [{ type: "text", text: "hallo" }]);
     // The client opens its GET event stream after initialization; wait until the server holds it.
-    const stream = () => holdsGetStream(servers[0]!);
+    const stream = () => serverHoldsGetStream(servers[0]!);
     for (let i = 0; i < 100 && !stream(); i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok(stream(), "GET event stream open");
     servers[0]!.sendToolListChanged();
@@ -133,7 +138,7 @@ describe("server notifications over the session's GET event stream", () => {
     const client = new Client({ name: "events-test", version: "0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { fetch: sessionFetch }));
     await client.callTool({ name: "echo", arguments: { text: "x" } });
-    const stream = () => holdsGetStream(servers.at(-1)!);
+    const stream = () => serverHoldsGetStream(servers.at(-1)!);
     for (let i = 0; i < 100 && !stream(); i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok(stream(), "GET event stream open");
     await client.close(); // aborts its requests, sends no DELETE

@@ -35,3 +35,8 @@ export function releaseAnsweredJsonStreams(transport: StreamableHTTPServerTransp
 export function heldStreamCount(transport: StreamableHTTPServerTransport): number | undefined {
   return internals(transport)?._streamMapping.size;
 }
+
+/** Whether the transport holds the session's standalone GET event stream (undefined if the SDK internals changed). For tests. */
+export function holdsGetStream(transport: StreamableHTTPServerTransport): boolean | undefined {
+  return internals(transport)?._streamMapping.has("_GET_stream");
+}
