@@ -14,11 +14,11 @@
 // Run: npx tsx bench/agent-schedule.bench.ts [--latency 200] [--repeat 5]
 import { parseArgs } from "node:util";
 import { runAgent } from "../lib/agent/loop.js";
-import { InMemoryToolClient } from "../lib/agent/in-memory-tools.js";
+import { InMemoryToolClient } from "../lib/testing/in-memory-tools.js";
 import { delay } from "../lib/util.js";
-import { ScriptedLlm, type ScriptedRequest } from "../lib/agent/scripted-planner.js";
+import { ScriptedLlm, type ScriptedRequest } from "../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../lib/agent/trace.js";
-import type { ScheduleMode } from "../lib/agent/schedule.js";
+import type { ScheduleMode } from "../lib/plan/schedule.js";
 import type { ToolInfo } from "../lib/mcp/types.js";
 import { reportGoal } from "./summary.js";
 

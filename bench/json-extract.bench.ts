@@ -2,7 +2,7 @@
 // backtracked quadratically on "```" followed by a long run of letters without a newline (50k chars
 // 1.5 s, 200k chars 17.8 s). Goal: linear, 200k characters in < 50 ms.
 // Run: npx tsx bench/json-extract.bench.ts
-import { extractJsonObject } from "../lib/agent/json-extract.js";
+import { extractJsonObject } from "../lib/plan/json-extract.js";
 import { printMarkdownTable } from "./markdown-table.js";
 
 const PLAN = '{"steps":[{"id":"s1","tool":"geocode","args":{"destination":"Rom"}}]}';

@@ -231,7 +231,7 @@ export {
   shortJson,
   traceDurationMs,
   withDelay,
-} from "./agent/demo-helpers.js";
+} from "./testing/demo-helpers.js";
 
 // Teil 4 — approval with a preview of staged writes, ask_user, grounded answers, sessions
 export {

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
-import { NOTEBOOK_ERROR_MARK } from "../lib/display/notices.js";
+import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { practiceEnvironment } from "./workshop.js";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { basename, join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
-import { NOTEBOOK_ERROR_MARK } from "../lib/display/notices.js";
+import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { testEnvironment } from "./test-env.js";
 

@@ -2,7 +2,7 @@
 // context and the tool results only — no tools, no plan, no earlier drafts. It separates "find the
 // facts" (planner) from "say them" (writer), so the answer cannot lean on what the planner imagined.
 import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
-import { compactJson } from "./json-util.js";
+import { compactJson } from "../plan/json.js";
 
 export interface AnswerWriterInput {
   question: string;

@@ -2,9 +2,9 @@
 // event-text.ts puts into words.
 import type { GenerationMeter } from "../llm/types.js";
 import type { ApprovalOutcome } from "./approval.js";
-import type { Plan, PlanParseErrorKind } from "./plan.js";
-import type { ScheduleMode } from "./schedule.js";
-import type { PlanProblem } from "./validate.js";
+import type { Plan, PlanParseErrorKind } from "../plan/plan.js";
+import type { ScheduleMode } from "../plan/schedule.js";
+import type { PlanProblem } from "../plan/check.js";
 import type { WindowReport } from "./window.js";
 
 export type RunStatus = "answered" | "max_iterations" | "aborted" | "llm_error";

@@ -8,12 +8,12 @@ import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
 import { delay } from "../util.js";
 import { classifyTool, decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
-import type { ArgumentValidator } from "./arguments.js";
-import type { Plan } from "./plan.js";
-import { RefError, resolveRefs, type UserContext } from "./refs.js";
-import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "./schedule.js";
+import type { ArgumentValidator } from "../plan/arguments.js";
+import type { Plan } from "../plan/plan.js";
+import { RefError, resolveRefs, type UserContext } from "../plan/refs.js";
+import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "../plan/schedule.js";
 import type { AgentEvent, ToolErrorKind } from "./trace.js";
-import { cleanArguments, type ExecutedTool } from "./validate.js";
+import { cleanArguments, type ExecutedTool } from "../plan/check.js";
 import { StagingError, type StagedChange, type StagedWorkspace } from "./workspace.js";
 
 /**

@@ -3,10 +3,10 @@
 // unexported; tests import them by path.
 
 // Teil 4: the plan, its grammar and its checks
-export { parsePlan, parsePlanValue, buildPlanJsonSchema, PlanParseError, type Plan, type PlanStep, type PlanToolCall, type ParsePlanResult } from "./plan.js";
-export { validatePlan, type PlanProblem, type PlanProblemKind } from "./validate.js";
-export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserContext } from "./refs.js";
-export { SCHEDULE_MODES, iterationScope, type ScheduleMode, type ScheduledCall } from "./schedule.js";
+export { parsePlan, parsePlanValue, buildPlanJsonSchema, PlanParseError, type Plan, type PlanStep, type PlanToolCall, type ParsePlanResult } from "../plan/plan.js";
+export { validatePlan, type PlanProblem, type PlanProblemKind } from "../plan/check.js";
+export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserContext } from "../plan/refs.js";
+export { SCHEDULE_MODES, iterationScope, type ScheduleMode, type ScheduledCall } from "../plan/schedule.js";
 export { DEFAULT_RETRY_POLICY, type ToolOutcome, type RetryPolicy } from "./executor.js";
 export { toolResultValue } from "../mcp/result.js";
 // Teil 4: running the agent, approval, trace and its renderings
@@ -25,7 +25,7 @@ export {
   type RunStatus,
   type ToolErrorKind,
 } from "./trace.js";
-export { describeAgentEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "./event-text.js";
+export { describeAgentEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "../display/event-text.js";
 // Prompts of both agents (German texts the notebooks show)
 export {
   buildPlannerSystemPrompt,
@@ -54,10 +54,10 @@ export {
   type ToolHistory,
   type ToolHistoryEntry,
   type UnsupportedArgument,
-} from "./half-agent.js";
+} from "../half-agent/half-agent.js";
 // Stand-ins for demos without a model or a server
-export { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "./scripted-planner.js";
-export { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "./in-memory-tools.js";
+export { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "../testing/scripted-llm.js";
+export { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../testing/in-memory-tools.js";
 // Approval with preview (staged writes), ask_user, answer writer, groundedness, sessions with a bounded history
 export { StagedWorkspace, StagingError, type ChangePreview, type StagedChange } from "./workspace.js";
 export { ASK_USER_UNAVAILABLE, type AskUserFn } from "./ask-user.js";
@@ -85,8 +85,8 @@ export {
   type VoteRule,
   type VoteRun,
   type VoteTally,
-} from "./vote.js";
-export { noisyAnswer, noisyPlanner, seededRandom, type NoisyPlannerOptions } from "./noisy-planner.js";
+} from "../patterns/vote.js";
+export { noisyAnswer, noisyPlanner, seededRandom, type NoisyPlannerOptions } from "../testing/noisy-planner.js";
 export {
   runNativeToolChat,
   toNativeFunctions,
@@ -94,8 +94,8 @@ export {
   type NativeRunStatus,
   type NativeToolChatOptions,
   type NativeToolChatResult,
-} from "./native-tools.js";
-export { ScriptedToolCaller, type ScriptedToolRequest, type ScriptedToolRound } from "./scripted-tool-caller.js";
+} from "../patterns/native-tools.js";
+export { ScriptedToolCaller, type ScriptedToolRequest, type ScriptedToolRound } from "../testing/scripted-tool-caller.js";
 export {
   halfAgentRow,
   nativeRow,
@@ -105,4 +105,4 @@ export {
   type HalfAgentRun,
   type StyleRow,
   type ToolCallingStyle,
-} from "./style-comparison.js";
+} from "../patterns/style-comparison.js";

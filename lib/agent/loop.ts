@@ -19,9 +19,9 @@ import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
-import { ArgumentValidator } from "./arguments.js";
+import { ArgumentValidator } from "../plan/arguments.js";
 import { createExecutionState, DEFAULT_RETRY_POLICY, executeScope, type ExecutorEvent, type RetryPolicy } from "./executor.js";
-import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, type Plan, type PlanParseError, type PlanToolCall } from "./plan.js";
+import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, type Plan, type PlanParseError, type PlanToolCall } from "../plan/plan.js";
 import {
   ABORTED_ANSWER,
   buildPlannerSystemPrompt,
@@ -33,9 +33,9 @@ import {
   planProblemsMessage,
   toolResultsMessage,
 } from "./prompts.js";
-import { iterationScope, openCalls, type ScheduleMode } from "./schedule.js";
+import { iterationScope, openCalls, type ScheduleMode } from "../plan/schedule.js";
 import { createTrace, type AgentEvent, type AgentTrace, type PlanVia, type RunStatus } from "./trace.js";
-import { checkPlan } from "./validate.js";
+import { checkPlan } from "../plan/check.js";
 import { tokenCounter } from "../llm/tokens.js";
 import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME, type AskUserFn } from "./ask-user.js";

@@ -2,10 +2,10 @@
 // Everything the model reads lives here (tool catalogs: lib/schema/text.ts), so notebooks can print and discuss it.
 import type { ToolInfo } from "../mcp/types.js";
 import { formatToolCatalog, formatToolSignatures } from "../schema/text.js";
-import { compactJson } from "./json-util.js";
-import type { PlanParseError } from "./plan.js";
+import { compactJson } from "../plan/json.js";
+import type { PlanParseError } from "../plan/plan.js";
 import type { ToolOutcome } from "./executor.js";
-import type { PlanProblem } from "./validate.js";
+import type { PlanProblem } from "../plan/check.js";
 
 /** Who the assistant is when the math server is attached as well (CLI --mathe, notebooks): pass as `role`. */
 export const TRAVEL_MATH_ROLE =

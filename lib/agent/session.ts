@@ -6,7 +6,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import * as z from "zod";
 import type { ChatMessage } from "../llm/types.js";
-import { compactJson } from "./json-util.js";
+import { compactJson } from "../plan/json.js";
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
 import type { RunStatus } from "./trace.js";
 

@@ -1,12 +1,12 @@
 // Typed events of an agent run, the trace that collects them, and renderers for notebooks:
 // a text table of the tool calls and a Mermaid dependency diagram of a plan.
 import { writeFile } from "node:fs/promises";
-import { runStatusLabel, toolErrorLabel } from "./event-text.js";
-import { compactJson } from "./json-util.js";
+import { runStatusLabel, toolErrorLabel } from "../display/event-text.js";
+import { compactJson } from "../plan/json.js";
 import type { AgentEvent, AgentEventType, RunStatus } from "./events.js";
-import type { Plan } from "./plan.js";
-import { collectRefs, USER_ROOT } from "./refs.js";
-import type { ScheduleMode } from "./schedule.js";
+import type { Plan } from "../plan/plan.js";
+import { collectRefs, USER_ROOT } from "../plan/refs.js";
+import type { ScheduleMode } from "../plan/schedule.js";
 
 export type { AgentEvent, AgentEventType, PlanVia, RunStatus, ToolErrorKind } from "./events.js";
 

@@ -1,9 +1,9 @@
 // Showing results in notebooks (SVG diagrams, HTML tables, progress) with text fallbacks for terminals.
-export { inNotebook, show, liveOutput, type LiveOutput, type RichOutput } from "./notebook.js";
+export { inNotebook, show, liveOutput, type LiveOutput, type RichOutput } from "../notebook/output.js";
 export { showPlan, showTraceDiagram, showTraceTable, showTimeline, showKvReuse, showMetrics, showToolCatalog, type DiagramOptions } from "./show.js";
 export { planToDot, dotToSvg, renderPlanSvg, renderTraceSvg, callStatuses, type CallStatus, type PlanGraphOptions } from "./plan-graph.js";
 export { renderTimelineSvg, renderTimelineText, timelineBars, type TimelineBar } from "./timeline.js";
 export { traceTableHtml, kvReuseTableHtml, kvReuseRounds, metricsTableHtml, toolCatalogHtml, type KvRound } from "./tables.js";
 export { escapeHtml, htmlTable, shortCell, type HtmlColumn } from "./html.js";
-export { progressLine, type ProgressLine } from "./progress.js";
-export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "./notices.js";
+export { progressLine, type ProgressLine } from "../notebook/progress.js";
+export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "../notebook/notices.js";

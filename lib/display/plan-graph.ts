@@ -1,8 +1,8 @@
 // Plan and trace dependency diagrams as SVG, rendered in Node by Graphviz compiled to WebAssembly
 // (@viz-js/viz): no browser, no Python, no network. One box per tool call labelled "id" and "tool",
 // one cluster per step, one arrow per `$ref` (labelled with the arguments it fills).
-import type { Plan } from "../agent/plan.js";
-import { collectRefs, USER_ROOT } from "../agent/refs.js";
+import type { Plan } from "../plan/plan.js";
+import { collectRefs, USER_ROOT } from "../plan/refs.js";
 import type { AgentEvent, AgentTrace } from "../agent/trace.js";
 
 export type CallStatus = "ok" | "failed" | "not_run";

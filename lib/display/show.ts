@@ -1,11 +1,11 @@
 // What notebooks call to show results: pictures and tables in the cell, text in a terminal.
 // Each function returns nothing (a returned value would be printed by tslab as an object dump).
-import type { Plan } from "../agent/plan.js";
+import type { Plan } from "../plan/plan.js";
 import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, type AgentTrace } from "../agent/trace.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { formatMetricsTable, type RetrievalMetrics } from "../rag/evaluation.js";
 import { escapeHtml } from "./html.js";
-import { inNotebook, show } from "./notebook.js";
+import { inNotebook, show } from "../notebook/output.js";
 import { callStatuses, lastToolPlan, renderPlanSvg, type PlanGraphOptions } from "./plan-graph.js";
 import { kvReuseRounds, kvReuseTableHtml, metricsTableHtml, toolCatalogHtml, traceTableHtml } from "./tables.js";
 import { renderTimelineSvg, renderTimelineText } from "./timeline.js";

@@ -1,6 +1,6 @@
 // HTML tables for notebooks: the tool calls of an agent run, the KV-cache reuse per round, retrieval
 // metrics and the tool catalog. The CLI and logs keep the text forms (renderTraceTable, formatMetricsTable).
-import { TOOL_ERROR_LABELS, RUN_STATUS_LABELS } from "../agent/event-text.js";
+import { TOOL_ERROR_LABELS, RUN_STATUS_LABELS } from "./event-text.js";
 import type { AgentTrace } from "../agent/trace.js";
 import { describeType, schemaFields } from "../schema/text.js";
 import type { ToolInfo } from "../mcp/types.js";

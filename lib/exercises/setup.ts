@@ -13,7 +13,7 @@ import type { CorpusDocument } from "../rag/chunking.js";
 import { loadCorpus } from "../rag/corpus.js";
 import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag/evaluation.js";
 import { openRagStore, type RagStore } from "../rag/store.js";
-import { announcePracticeMode } from "../display/notices.js";
+import { announcePracticeMode } from "../notebook/notices.js";
 import { showError } from "./show.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";

@@ -3,9 +3,9 @@
 // The local model is kept once per process (see live-instances.ts): loading again with the same
 // settings returns the live model ("Run All" in a notebook), other settings unload the old one first.
 import { loadConfig } from "../config.js";
-import { announcePracticeMode, forParticipants } from "../display/notices.js";
-import { progressLine } from "../display/progress.js";
-import { liveInstance, releaseLiveInstance } from "../live-instances.js";
+import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
+import { progressLine } from "../notebook/progress.js";
+import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { ModelNotFoundError } from "./errors.js";
 import { loadLocalLlm as openLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
 import { resolveModelPath } from "./model-files.js";

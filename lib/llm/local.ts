@@ -4,7 +4,7 @@ import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { ContextOverflowError, GpuBackendError, JsonNotSupportedError, ModelLoadError } from "./errors.js";
-import { toGrammarDialect } from "./grammar-schema.js";
+import { toGrammarDialect } from "../schema/grammar.js";
 import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";

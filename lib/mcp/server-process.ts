@@ -3,9 +3,9 @@
 // stdin pipe itself (covers Ctrl-C, a crashed script, a restarted notebook kernel).
 import { spawn, type ChildProcess } from "node:child_process";
 import { loadConfig } from "../config.js";
-import { forParticipants } from "../display/notices.js";
-import { inNotebook } from "../display/notebook.js";
-import { liveInstance, releaseLiveInstance } from "../live-instances.js";
+import { forParticipants } from "../notebook/notices.js";
+import { inNotebook } from "../notebook/output.js";
+import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { MathServerStartError, TravelServerStartError } from "./errors.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 

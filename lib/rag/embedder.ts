@@ -12,10 +12,10 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
 import { loadConfig } from "../config.js";
 import { EmbeddingModelLoadError, EmbeddingModelNotFoundError, RagInputError } from "./errors.js";
-import { announcePracticeMode, forParticipants } from "../display/notices.js";
-import { inNotebook } from "../display/notebook.js";
-import { progressLine, type ProgressLine } from "../display/progress.js";
-import { liveInstance, releaseLiveInstance } from "../live-instances.js";
+import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
+import { inNotebook } from "../notebook/output.js";
+import { progressLine, type ProgressLine } from "../notebook/progress.js";
+import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { createProgress, type ProgressMode } from "./progress.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */

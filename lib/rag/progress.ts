@@ -1,7 +1,7 @@
 // A progress bar (cli-progress, on stderr) for long-running RAG steps: only in a terminal, unless asked.
 import cliProgress from "cli-progress";
-import { inNotebook } from "../display/notebook.js";
-import { progressLine } from "../display/progress.js";
+import { inNotebook } from "../notebook/output.js";
+import { progressLine } from "../notebook/progress.js";
 
 /** `true`: always show (also when stderr is not a terminal); `false`: never; `"auto"`: terminal only. */
 export type ProgressMode = boolean | "auto";

@@ -1,7 +1,7 @@
 // German messages for tool arguments that do not fit the input schema (ajv + ajv-i18n, lib/schema/validate.ts).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ArgumentValidator } from "../../lib/agent/arguments.js";
+import { ArgumentValidator } from "../../lib/plan/arguments.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 
 const validator = new ArgumentValidator();

@@ -1,6 +1,6 @@
 // In-process travel-like tools for the agent tests (schemas shaped like the travel server's).
 import type { ToolInfo } from "../../lib/mcp/types.js";
-import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/agent/in-memory-tools.js";
+import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/testing/in-memory-tools.js";
 import { buildPlannerSystemPrompt } from "../../lib/agent/prompts.js";
 import { delay } from "../../lib/util.js";
 

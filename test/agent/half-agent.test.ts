@@ -14,7 +14,7 @@ import {
   reviewToolProposal,
   type HalfAgentReply,
   type ToolHistory,
-} from "../../lib/agent/half-agent.js";
+} from "../../lib/half-agent/half-agent.js";
 import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/agent/prompts.js";
 import * as lib from "../../lib/index.js";
 import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";

@@ -1,10 +1,10 @@
 // Helpers the notebook uses directly (ScriptedLlm, InMemoryToolClient, delay) speak German too.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { InMemoryToolClient, ToolClientClosedError } from "../../lib/agent/in-memory-tools.js";
+import { InMemoryToolClient, ToolClientClosedError } from "../../lib/testing/in-memory-tools.js";
 import { delay } from "../../lib/util.js";
 import { JsonNotSupportedError } from "../../lib/llm/errors.js";
-import { ScriptedLlm, ScriptExhaustedError } from "../../lib/agent/scripted-planner.js";
+import { ScriptedLlm, ScriptExhaustedError } from "../../lib/testing/scripted-llm.js";
 
 describe("German messages of the in-process helpers", () => {
   test("a closed InMemoryToolClient says so in German", async () => {

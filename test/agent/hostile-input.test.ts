@@ -3,14 +3,14 @@
 // does not backtrack; runAgent returns `aborted` promptly even when the backend ignores the signal.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { extractJsonObject, fencedBlocks } from "../../lib/agent/json-extract.js";
-import { jsonDepth } from "../../lib/agent/json-util.js";
+import { extractJsonObject, fencedBlocks } from "../../lib/plan/json-extract.js";
+import { jsonDepth } from "../../lib/plan/json.js";
 import { runAgent } from "../../lib/agent/loop.js";
-import { MAX_PLAN_DEPTH, parsePlan, parsePlanValue, type Plan } from "../../lib/agent/plan.js";
-import { collectRefs, RefError, resolveRefs } from "../../lib/agent/refs.js";
-import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
+import { MAX_PLAN_DEPTH, parsePlan, parsePlanValue, type Plan } from "../../lib/plan/plan.js";
+import { collectRefs, RefError, resolveRefs } from "../../lib/plan/refs.js";
+import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
-import { validatePlan } from "../../lib/agent/validate.js";
+import { validatePlan } from "../../lib/plan/check.js";
 import { DEFAULT_TOOL_TIMEOUT_MS, TRAVEL_UPSTREAM_DEADLINE_MS } from "../../lib/timeouts.js";
 import type { ChatResult, Llm } from "../../lib/llm/types.js";
 import { createTravelFake, geocodeInfo, TODAY } from "./fixtures.js";

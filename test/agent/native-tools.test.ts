@@ -3,10 +3,10 @@
 // the run. One run goes over the real travel server (MCP over HTTP, offline data).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { runNativeToolChat, toNativeFunctions } from "../../lib/agent/native-tools.js";
-import { ScriptedToolCaller } from "../../lib/agent/scripted-tool-caller.js";
+import { runNativeToolChat, toNativeFunctions } from "../../lib/patterns/native-tools.js";
+import { ScriptedToolCaller } from "../../lib/testing/scripted-tool-caller.js";
 import { FALLBACK_ANSWER } from "../../lib/agent/prompts.js";
-import { nativeRow, styleTableMarkdown } from "../../lib/agent/style-comparison.js";
+import { nativeRow, styleTableMarkdown } from "../../lib/patterns/style-comparison.js";
 import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
 

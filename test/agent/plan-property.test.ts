@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parsePlan, parsePlanValue, PlanParseError, type Plan } from "../../lib/agent/plan.js";
+import { parsePlan, parsePlanValue, PlanParseError, type Plan } from "../../lib/plan/plan.js";
 
 function checkResult(result: ReturnType<typeof parsePlan>): void {
   if (result.ok) {

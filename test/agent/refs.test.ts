@@ -1,8 +1,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { collectRefs, RefError, resolveRefs } from "../../lib/agent/refs.js";
-import { describeValue } from "../../lib/agent/describe-value.js";
+import { collectRefs, RefError, resolveRefs } from "../../lib/plan/refs.js";
+import { describeValue } from "../../lib/plan/describe-value.js";
 
 const results: Record<string, unknown> = {
   geo_bcn: { lat: 41.39, lon: 2.17, names: ["Barcelona", "Barna"], meta: { source: "offline" } },

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parsePlanValue, type Plan } from "../../lib/agent/plan.js";
-import { blockedCalls, callDependencies, iterationScope, nextOpenStep, openCalls, readyCalls, type ScheduleState, type ScopeOptions } from "../../lib/agent/schedule.js";
+import { parsePlanValue, type Plan } from "../../lib/plan/plan.js";
+import { blockedCalls, callDependencies, iterationScope, nextOpenStep, openCalls, readyCalls, type ScheduleState, type ScopeOptions } from "../../lib/plan/schedule.js";
 
 function plan(value: unknown): Plan {
   const r = parsePlanValue(value);

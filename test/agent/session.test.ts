@@ -9,7 +9,7 @@ import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { AgentSession, SessionFileError } from "../../lib/agent/session.js";
 import { runAgent } from "../../lib/agent/loop.js";
-import { ScriptedLlm, type ScriptedRequest } from "../../lib/agent/scripted-planner.js";
+import { ScriptedLlm, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { createTravelFake, TODAY } from "./fixtures.js";
 

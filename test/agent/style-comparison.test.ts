@@ -3,10 +3,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { runAgent } from "../../lib/agent/loop.js";
-import { runNativeToolChat } from "../../lib/agent/native-tools.js";
-import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
-import { ScriptedToolCaller } from "../../lib/agent/scripted-tool-caller.js";
-import { halfAgentRow, nativeRow, refPlanRow, runHalfAgentOnce, styleTableMarkdown } from "../../lib/agent/style-comparison.js";
+import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
+import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
+import { ScriptedToolCaller } from "../../lib/testing/scripted-tool-caller.js";
+import { halfAgentRow, nativeRow, refPlanRow, runHalfAgentOnce, styleTableMarkdown } from "../../lib/patterns/style-comparison.js";
 import type { GenerationMeter } from "../../lib/llm/types.js";
 import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
 

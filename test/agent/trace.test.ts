@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeAgentEvent, runStatusLabel, scheduleModeLabel } from "../../lib/agent/event-text.js";
+import { describeAgentEvent, runStatusLabel, scheduleModeLabel } from "../../lib/display/event-text.js";
 import { runAgent } from "../../lib/agent/loop.js";
-import { parsePlanValue } from "../../lib/agent/plan.js";
-import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
+import { parsePlanValue } from "../../lib/plan/plan.js";
+import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, saveTrace, summarizeTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
 import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
 

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { parsePlanValue, type Plan } from "../../lib/agent/plan.js";
-import { checkPlan, validatePlan, type ExecutedTool, type PlanProblemKind } from "../../lib/agent/validate.js";
+import { parsePlanValue, type Plan } from "../../lib/plan/plan.js";
+import { checkPlan, validatePlan, type ExecutedTool, type PlanProblemKind } from "../../lib/plan/check.js";
 import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
 
 function plan(value: unknown): Plan {

@@ -4,7 +4,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
-import { runVote } from "../../lib/agent/vote.js";
+import { runVote } from "../../lib/patterns/vote.js";
 import { tinyModelWeatherRun } from "./fixtures.js";
 
 let llm: LocalLlm;

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
-import type { Plan } from "../../lib/agent/plan.js";
+import type { Plan } from "../../lib/plan/plan.js";
 import { createTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
 import {
   forParticipants,
@@ -20,7 +20,7 @@ import {
   traceTableHtml,
 } from "../../lib/display/index.js";
 import { ModelNotFoundError } from "../../lib/llm/errors.js";
-import { liveInstance, liveInstanceCount, releaseLiveInstance } from "../../lib/live-instances.js";
+import { liveInstance, liveInstanceCount, releaseLiveInstance } from "../../lib/notebook/live-instances.js";
 
 const plan: Plan = {
   steps: [

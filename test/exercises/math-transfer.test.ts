@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { checkRechneAufruf, checkStreckenPlan, runMathPlan, type MathCall, type StreckenPlanFn } from "../../lib/exercises/transfer-checks.js";
 import { openMathKit, provideMathClient, releaseTransferResources, type MathKit } from "../../lib/exercises/transfer-resources.js";
 import type { ToolClient } from "../../lib/mcp/types.js";
-import type { PlanStep } from "../../lib/agent/plan.js";
+import type { PlanStep } from "../../lib/plan/plan.js";
 
 const quiet = { log: () => {} };
 const notSolved = () => {

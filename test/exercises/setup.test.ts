@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tinyModelPaths } from "../../lib/config.js";
-import { ScriptedLlm } from "../../lib/agent/scripted-planner.js";
+import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import { DEFAULT_REFUSAL, probeRefusals, setupPart1, setupPart2, setupPart3, setupPart4 } from "../../lib/exercises/index.js";
 
 const cacheDir = mkdtempSync(join(tmpdir(), "kit-exercise-rag-"));

@@ -3,7 +3,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLlm, loadLocalLlm } from "../../lib/llm/index.js";
-import { liveInstanceCount } from "../../lib/live-instances.js";
+import { liveInstanceCount } from "../../lib/notebook/live-instances.js";
 
 const base = { modelPath: tinyModelPaths().gguf, gpu: "cpu" as const, threads: 1, contextSize: 512 };
 const hello = [{ role: "user" as const, content: "Hallo" }];

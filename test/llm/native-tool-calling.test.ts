@@ -7,7 +7,7 @@ import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/l
 import type { LocalToolCaller } from "../../lib/llm/tool-calling.js";
 import { LlmConnectionError, loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { createToolCaller } from "../../lib/llm/tool-caller.js";
-import { runNativeToolChat, toNativeFunctions } from "../../lib/agent/native-tools.js";
+import { runNativeToolChat, toNativeFunctions } from "../../lib/patterns/native-tools.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
 

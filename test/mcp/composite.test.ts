@@ -1,7 +1,7 @@
 // CompositeToolClient: several tool clients behind one ToolClient, names namespaced only on collision.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/agent/in-memory-tools.js";
+import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/testing/in-memory-tools.js";
 import { CompositeToolClient, combineToolClients, mergeToolNames, ToolClientSetupError } from "../../lib/mcp/composite.js";
 import { connectMathClientStdio, McpConnectionError, McpToolClient, startMathServer, type ServerHandle } from "../../lib/mcp/index.js";
 

@@ -12,7 +12,7 @@ import {
   type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel,
 } from "node-llama-cpp";
 import { tinyModelPaths } from "../../lib/config.js";
-import { toGrammarDialect } from "../../lib/llm/grammar-schema.js";
+import { toGrammarDialect } from "../../lib/schema/grammar.js";
 import {
   encodeGguf, float32ToFloat16Bits, GgmlType, gguf, GgufValueType, GgufWriteError, writeGgufFile,
 } from "../../scripts/tiny-models/gguf-writer.js";

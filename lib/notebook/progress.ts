@@ -1,8 +1,8 @@
 // Feedback on long work inside a notebook cell: one line with a progress bar that updates in place
 // (tslab's display id), instead of a wall of lines. Outside a notebook there is no such line; the CLI
 // keeps its terminal bar (rag/progress.ts).
-import { escapeHtml } from "./html.js";
-import { liveOutput } from "./notebook.js";
+import { escapeHtml } from "../display/html.js";
+import { liveOutput } from "./output.js";
 
 export interface ProgressLine {
   /** `fraction` 0…1; `detail` a short text after the percentage (e.g. "120 / 480 Chunks"). */

@@ -5,10 +5,10 @@
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import type { GenerationMeter, GenerationOptions } from "../llm/types.js";
 import type { AnsweredFunctionCall, NativeFunction, ToolCallingLlm, ToolChatHistory } from "../llm/tool-calling.js";
-import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
-import { dropNullOptionals, toGrammarSchema } from "../llm/grammar-schema.js";
-import { executeToolCall } from "./half-agent.js";
-import { FALLBACK_ANSWER } from "./prompts.js";
+import { ArgumentValidator, type ArgumentIssue } from "../plan/arguments.js";
+import { dropNullOptionals, toGrammarSchema } from "../schema/grammar.js";
+import { executeToolCall } from "../half-agent/half-agent.js";
+import { FALLBACK_ANSWER } from "../agent/prompts.js";
 
 export interface NativeToolChatOptions {
   llm: ToolCallingLlm;

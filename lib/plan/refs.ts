@@ -4,7 +4,7 @@
 
 import { hasOwn, isPlainObject } from "../util.js";
 import { describeValue } from "./describe-value.js";
-import { jsonDepth } from "./json-util.js";
+import { jsonDepth } from "./json.js";
 
 export const REF_KEY = "$ref";
 export const REF_STRING_PREFIX = "$ref:";

@@ -6,10 +6,10 @@ import type { ChatMessage, JsonSchema } from "../llm/types.js";
 import { toolResultValue } from "../mcp/result.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
-import { dropNullOptionals, grammarArguments, toGrammarDialect } from "../llm/grammar-schema.js";
-import { extractJsonObject } from "./json-extract.js";
-import { sameJson } from "./json-util.js";
-import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
+import { dropNullOptionals, grammarArguments, toGrammarDialect } from "../schema/grammar.js";
+import { extractJsonObject } from "../plan/json-extract.js";
+import { sameJson } from "../plan/json.js";
+import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "../agent/prompts.js";
 
 export interface HalfAgentToolCall {
   tool: string;

@@ -8,8 +8,8 @@ import * as z from "zod";
 import type { JsonSchema } from "../llm/types.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { extractJsonObject, type JsonExtractFailureKind } from "./json-extract.js";
-import { grammarArguments, toGrammarDialect } from "../llm/grammar-schema.js";
-import { jsonDepth } from "./json-util.js";
+import { grammarArguments, toGrammarDialect } from "../schema/grammar.js";
+import { jsonDepth } from "./json.js";
 
 /** Tool ids: letters, digits, `_` and `-` (a dot would split a `$ref` path). */
 export const TOOL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;

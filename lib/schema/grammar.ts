@@ -9,7 +9,7 @@
 //   additionalProperties defaults to false; an empty schema `{}` means "null" there, not "anything".
 // Optional properties are therefore written as "<declared> or null"; see dropNullOptionals.
 import * as z from "zod";
-import type { JsonSchema } from "./types.js";
+import type { JsonSchema } from "../llm/types.js";
 
 type Schema = Record<string, unknown>;
 

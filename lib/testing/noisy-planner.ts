@@ -3,7 +3,7 @@
 // correctly or with one of several plausible wrong answers (picked uniformly), so wrong runs can
 // agree with each other or split — as a real model's mistakes do.
 import { seededRandom } from "../util.js";
-import { ScriptedLlm } from "./scripted-planner.js";
+import { ScriptedLlm } from "./scripted-llm.js";
 
 export { seededRandom };
 

@@ -2,9 +2,9 @@
 // can act on; the loop sends them back for a replan instead of failing.
 import type { ToolInfo } from "../mcp/types.js";
 import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
-import { dropNullOptionals } from "../llm/grammar-schema.js";
+import { dropNullOptionals } from "../schema/grammar.js";
 import { hasOwn } from "../util.js";
-import { compactJson, jsonDepth, sameJson } from "./json-util.js";
+import { compactJson, jsonDepth, sameJson } from "./json.js";
 import { MAX_PLAN_DEPTH, TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, tooDeepMessage, type Plan, type PlanToolCall } from "./plan.js";
 import {
   collectRefs,

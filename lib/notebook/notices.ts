@@ -2,7 +2,7 @@
 // German paragraph (no English copy, no stack trace, no object dump) inside a notebook.
 import { inspect } from "node:util";
 import { loadConfig, PRACTICE_NOTICE } from "../config.js";
-import { currentCell, inNotebook } from "./notebook.js";
+import { currentCell, inNotebook } from "./output.js";
 
 /** How notebook errors from set-up helpers begin (the notebook runner looks for it, too). */
 export const NOTEBOOK_ERROR_MARK = "⛔";

@@ -2,10 +2,10 @@
 // call, then an answer round), the $ref plan (runAgent), and native function calling.
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import type { GenerationMeter, GenerationOptions, Llm } from "../llm/types.js";
-import type { AgentRunResult } from "./loop.js";
+import type { AgentRunResult } from "../agent/loop.js";
 import type { NativeToolChatResult } from "./native-tools.js";
-import { buildFinalAnswerMessages, buildHalfAgentJsonSchema, buildHalfAgentMessages, executeToolCall, halfAgentReplyFromJson, type ToolHistoryEntry } from "./half-agent.js";
-import { buildHalfAgentSystemPrompt } from "./prompts.js";
+import { buildFinalAnswerMessages, buildHalfAgentJsonSchema, buildHalfAgentMessages, executeToolCall, halfAgentReplyFromJson, type ToolHistoryEntry } from "../half-agent/half-agent.js";
+import { buildHalfAgentSystemPrompt } from "../agent/prompts.js";
 
 export type ToolCallingStyle = "half-agent" | "ref-plan" | "native";
 

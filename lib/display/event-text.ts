@@ -1,9 +1,9 @@
 // One German line per agent event, for live output in the CLI and in notebooks, and German labels for
 // the English enum values (run status, schedule mode, error kinds) wherever participants read them.
-import { compactJson } from "./json-util.js";
-import type { PlanParseErrorKind } from "./plan.js";
-import type { ScheduleMode } from "./schedule.js";
-import type { AgentEvent, RunStatus, ToolErrorKind } from "./events.js";
+import { compactJson } from "../plan/json.js";
+import type { PlanParseErrorKind } from "../plan/plan.js";
+import type { ScheduleMode } from "../plan/schedule.js";
+import type { AgentEvent, RunStatus, ToolErrorKind } from "../agent/events.js";
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   answered: "beantwortet",

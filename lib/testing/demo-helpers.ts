@@ -2,9 +2,9 @@
 // plan, a tool client that answers slowly, and short previews of long texts and JSON (pictures and
 // tables of a run: lib/display). They show the agent at work; they are not what the notebooks teach.
 import type { ToolClient } from "../mcp/types.js";
-import type { PlanStep } from "./plan.js";
-import { ScriptedLlm } from "./scripted-planner.js";
-import type { AgentEvent, AgentTrace } from "./trace.js";
+import type { PlanStep } from "../plan/plan.js";
+import { ScriptedLlm } from "./scripted-llm.js";
+import type { AgentEvent, AgentTrace } from "../agent/trace.js";
 
 /** The first `maxLines` lines of a text, then "… N weitere Zeilen" when there are more. */
 export function firstLines(text: string, maxLines = 12): string {

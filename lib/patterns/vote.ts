@@ -20,10 +20,10 @@ import { createHash } from "node:crypto";
 import type { Llm } from "../llm/types.js";
 import { combineToolClients } from "../mcp/composite.js";
 import type { ToolCallResult, ToolInfo } from "../mcp/types.js";
-import { decideApproval, type ApprovalOutcome, type ApproveFn } from "./approval.js";
-import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
-import type { AgentEvent } from "./trace.js";
-import { StagedWorkspace, type CallOptions, type StagedChange } from "./workspace.js";
+import { decideApproval, type ApprovalOutcome, type ApproveFn } from "../agent/approval.js";
+import { runAgent, type AgentRunResult, type RunAgentOptions } from "../agent/loop.js";
+import type { AgentEvent } from "../agent/trace.js";
+import { StagedWorkspace, type CallOptions, type StagedChange } from "../agent/workspace.js";
 
 export type VoteRule = "ahead-by" | "majority";
 
