@@ -5,7 +5,8 @@
 // goes through the full runVote (runAgent per run) and must decide identically.
 // Predictions: "binomial" assumes every wrong answer has the same key (worst case: a wrong result wins
 // whenever fewer than half the runs are right); "exact" enumerates the multinomial for W = 3 wrong keys.
-import { decideVote, noisyAnswer, noisyPlanner, outcomeKey, runVote, voteDecided, type NoisyPlannerOptions, type VoteRule } from "../lib/agent/index.js";
+import { decideVote, outcomeKey, runVote, voteDecided, type VoteRule } from "../lib/patterns/index.js";
+import { noisyAnswer, noisyPlanner, type NoisyPlannerOptions } from "../lib/testing/index.js";
 import { printMarkdownTable } from "./markdown-table.js";
 
 const TRIALS = Number(process.env.VOTE_TRIALS ?? 2000);

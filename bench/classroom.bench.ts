@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { connectTravelClient, startTravelServer, type McpToolClient } from "../lib/mcp/index.js";
+import { startTravelServer, McpToolClient } from "../lib/mcp/index.js";
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeReply, type FakeRequest } from "../test/mcp-server-travel/fake-upstream.js";
 import { printMarkdownTable } from "./markdown-table.js";
 
@@ -118,7 +118,7 @@ async function runMode(mode: Mode): Promise<Row> {
   const clients: McpToolClient[] = [];
   try {
     if (server.mode !== "online") throw new Error(`server started in ${server.mode} mode`);
-    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await connectTravelClient(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
+    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await McpToolClient.connect(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
     const rssStart = await rssKb(server.pid);
     if (mode === "503") fake.setHandler(() => ({ status: 503, body: "Service Unavailable" }));
     if (mode === "silent") fake.setHandler(() => new Promise<FakeReply>(() => undefined));
@@ -214,7 +214,7 @@ async function longSessions(calls: number): Promise<{ startMb: number; endMb: nu
   const server = await startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 });
   const clients: McpToolClient[] = [];
   try {
-    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await connectTravelClient(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
+    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await McpToolClient.connect(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
     await Promise.all(clients.map((c) => c.callTool("get_parks", { lat: 41.8933, lon: 12.4829, radius_km: 5 })));
     await new Promise((r) => setTimeout(r, 500));
     const startKb = await rssKb(server.pid);

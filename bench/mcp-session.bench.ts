@@ -10,7 +10,7 @@ import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { connectTravelClient, startTravelServer } from "../lib/mcp/index.js";
+import { startTravelServer, McpToolClient } from "../lib/mcp/index.js";
 import { reportGoal } from "./summary.js";
 
 const { values } = parseArgs({ options: { calls: { type: "string", default: "256" } } });
@@ -84,7 +84,7 @@ async function bareHttpVsMcp(persistentCall: () => Promise<void>): Promise<void>
   const bareServer = await startChild(["-e", BARE_SERVER]);
   // The SDK's floor: the same tool call through a minimal SDK server (bench/minimal-mcp-server.ts).
   const minimalServer = await startChild(["--import", "tsx", "bench/minimal-mcp-server.ts"]);
-  const minimal = await connectTravelClient(`http://127.0.0.1:${minimalServer.port}/mcp`);
+  const minimal = await McpToolClient.connect(`http://127.0.0.1:${minimalServer.port}/mcp`);
   try {
     const url = `http://127.0.0.1:${bareServer.port}/`;
     let id = 0;
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       await transport.terminateSession();
       await client.close();
     };
-    const persistent = await connectTravelClient(server.url);
+    const persistent = await McpToolClient.connect(server.url);
     const persistentCall = async () => {
       const r = await persistent.callTool(TOOL.name, TOOL.arguments);
       if (r.isError) throw new Error("tool failed");

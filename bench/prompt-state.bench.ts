@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, connectTravelClient, loadLocalLlm, startTravelServer } from "../lib/index.js";
+import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, loadLocalLlm, startTravelServer, McpToolClient } from "../lib/index.js";
 import type { ChatMessage, GenerationMeter, PromptStateEvent } from "../lib/llm/index.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
@@ -41,7 +41,7 @@ try {
 
   // 2. Load vs evaluate per prompt, in-process (a new instance each time = a new kernel's view).
   const server = await startTravelServer({ offline: true });
-  const client = await connectTravelClient(server.url);
+  const client = await McpToolClient.connect(server.url);
   const tools = await client.listTools();
   await client.close();
   await server.stop();

@@ -2,13 +2,23 @@
 // (runAgent) and native function calling (the model's own format) — measured alike: generations,
 // prompt tokens evaluated, tool calls, parallel calls. Tiny model by default (mechanics, not quality).
 import {
-  connectTravelClient, createToolCaller, halfAgentRow, loadLlm, nativeRow, refPlanRow, runAgent,
-  runHalfAgentOnce, runNativeToolChat, startTravelServer, styleTableMarkdown, type GenerationMeter,
+  createToolCaller,
+  halfAgentRow,
+  loadLlm,
+  nativeRow,
+  refPlanRow,
+  runAgent,
+  runHalfAgentOnce,
+  runNativeToolChat,
+  startTravelServer,
+  styleTableMarkdown,
+  type GenerationMeter,
+  McpToolClient,
 } from "../lib/index.js";
 
 const llm = await loadLlm();
 const server = await startTravelServer({ offline: true });
-const tools = await connectTravelClient(server.url);
+const tools = await McpToolClient.connect(server.url);
 const catalog = await tools.listTools();
 const today = "2026-01-29";
 const question = `Wie ist heute (${today}) das Wetter in Barcelona?`;

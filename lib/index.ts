@@ -1,17 +1,18 @@
-// The kit's public names, grouped by part. Notebooks, scripts and the CLI import from here
-// ("./lib/index"); everything else is internal and imported by path in tests.
+// The kit's public surface, listed explicitly and grouped by part. Notebooks, examples and the CLI import
+// from here ("./lib/index"). Documented entry points besides this one: the folder indexes
+// (lib/<folder>/index.ts: one concept each, for scripts and developers who need more of one folder),
+// lib/exercises/index.ts (Aufgabe notebooks) and lib/testing/index.ts (stand-ins: scripted planner,
+// in-memory tools). Anything else is internal; tests import it by path.
 
-// Configuration: paths and settings from the environment (.env)
-export {
-  ConfigError,
-  findProjectRoot,
-  loadConfig,
-  type KitConfig,
-} from "./config.js";
+// Settings from the environment (.env)
+export { ConfigError, findProjectRoot, loadConfig, type KitConfig } from "./config.js";
 
-// Teil 1 — language models: load, chat, JSON output, typed errors
+// Teil 1 — language models: load, chat, JSON output, native tool calling, typed errors
 export {
+  checkArithmetic,
   ContextOverflowError,
+  createToolCaller,
+  describeArithmetic,
   describeLlm,
   formatMeter,
   GpuBackendError,
@@ -23,92 +24,78 @@ export {
   loadLlm,
   loadLocalLlm,
   loadOpenAiLlm,
-  MODEL_CHOICES,
-  modelChoicePath,
   ModelLoadError,
   ModelNotFoundError,
+  NativeToolsUnsupportedError,
   tokenCounter,
   type ChatMessage,
   type ChatResult,
-  type ChatRole,
   type GenerationMeter,
   type GenerationOptions,
   type JsonSchema,
   type Llm,
   type LlmInfo,
-  type LoadLlmOptions,
   type LocalLlm,
-  type LocalLlmOptions,
-  type ModelChoice,
-  type OpenAiLlmOptions,
-  type TokenCounter,
 } from "./llm/index.js";
+export type { ChatRole } from "./llm/types.js";
+export type { LoadLlmOptions } from "./llm/load.js";
+export type { LocalLlmOptions } from "./llm/local.js";
+export type { OpenAiLlmOptions } from "./llm/openai.js";
+export type { TokenCounter } from "./llm/tokens.js";
+export type { ArithmeticVerdict } from "./llm/number-check.js";
+export type { NativeFunction, ToolCallingLlm } from "./llm/tool-calling.js";
 
-// Teil 2 — retrieval: sentences, chunks, embeddings, vector/BM25 index, RAG context and prompt
+// Teil 2 — retrieval: sentences → chunks → embeddings → vector/BM25 index → context → prompt; evaluation
 export {
   Bm25Index,
   buildRagMessages,
   chunkDocuments,
   chunkText,
+  CONTEXT_SEPARATOR,
   createEmbedder,
   DEFAULT_CHUNKING,
-  DEFAULT_EMBEDDING_DTYPE,
   defaultCorpusDir,
   defaultRagCacheDir,
   DimensionMismatchError,
-  EMBEDDING_DTYPES,
-  embeddingModelFiles,
   EmbeddingModelLoadError,
   EmbeddingModelNotFoundError,
   EmptyCorpusError,
-  firstHitRank,
-  formatMetricsTable,
-  getRagContext,
+  HnswUnavailableError,
   IndexStoreError,
   loadCorpus,
-  loadQaSet,
-  locatePassages,
   openRagStore,
-  pullEmbeddingModel,
   RagError,
   RagFileNotFoundError,
   RagInputError,
   RagStore,
-  retrievalMetrics,
   searchText,
   splitSentences,
   storeHash,
   TRAVEL_PLANNER_PERSONA,
   VectorIndex,
-  type Bm25Hit,
   type Chunk,
   type ChunkingOptions,
   type ChunkMetadata,
   type CorpusDocument,
   type Embedder,
   type EmbedderOptions,
-  type EmbeddingDtype,
-  type EmbeddingModelFiles,
   type IndexKind,
-  type IndexMetric,
-  type LoadCorpusOptions,
-  type OpenRagStoreOptions,
-  type ProgressMode,
-  type QaItem,
   type RagContext,
-  type RetrievalMetrics,
   type RetrievedChunk,
   type SearchHit,
-  type VectorIndexOptions,
 } from "./rag/index.js";
+export type { Bm25Hit } from "./rag/bm25.js";
+export type { EmbeddingDtype } from "./rag/embedder.js";
+export type { IndexMetric, VectorIndexOptions } from "./rag/vector-index.js";
+export type { LoadCorpusOptions } from "./rag/corpus.js";
+export type { OpenRagStoreOptions } from "./rag/store.js";
+export type { ProgressMode } from "./rag/progress.js";
+export { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./rag/evaluation.js";
 
-// Teil 3 — tools over MCP: travel and math servers, client sessions, several clients as one, tool catalog
+// Teil 3 — tools over MCP: travel and math servers, one client session each, several clients as one
 export {
   combineToolClients,
   CompositeToolClient,
-  connectMathClientStdio,
-  connectTravelClient,
-  connectTravelClientStdio,
   formatToolsForPrompt,
   MathServerStartError,
   McpConnectionError,
@@ -116,6 +103,7 @@ export {
   startMathServer,
   startTravelServer,
   ToolClientSetupError,
+  toolResultValue,
   ToolTimeoutError,
   TravelServerStartError,
   type CatalogOptions,
@@ -130,89 +118,119 @@ export {
   type TravelServerHandle,
 } from "./mcp/index.js";
 
-// Teil 3/4 — agents: half-agent, plan agent, trace and its renderings
+// Teil 3 — the half-agent: one tool call per turn, run by hand
 export {
   buildFinalAnswerMessages,
   buildHalfAgentJsonSchema,
   buildHalfAgentMessages,
   buildHalfAgentSystemPrompt,
-  buildPlanJsonSchema,
-  buildPlannerSystemPrompt,
-  classifyTool,
-  DEFAULT_RETRY_POLICY,
-  describeAgentEvent,
   executeToolCall,
   findInToolHistory,
   findUnsupportedArguments,
   formatToolHistory,
+  HALF_AGENT_FORMAT,
   HALF_AGENT_RULES,
   halfAgentReplyFromJson,
-  InMemoryToolClient,
-  iterationScope,
   NO_TOOLS_INSTRUCTION,
-  parsePlan,
-  parsePlanValue,
   parseToolCall,
-  PlanParseError,
-  planProblemsMessage,
-  RefError,
-  renderPlanMermaid,
-  renderTraceMermaid,
-  renderTraceTable,
-  resolveRefs,
   reviewToolProposal,
-  runAgent,
-  runStatusLabel,
-  saveTrace,
-  SCHEDULE_MODE_LABELS,
-  SCHEDULE_MODES,
-  scriptedFailure,
-  ScriptedLlm,
-  summarizeTrace,
-  ToolReportedError,
-  toolResultValue,
-  TRAVEL_MATH_ROLE,
-  validatePlan,
-  type AgentEvent,
-  type AgentEventType,
-  type AgentRunResult,
-  type AgentTrace,
-  type ApprovalOutcome,
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  type ApproveFn,
   type HalfAgentPromptOptions,
   type HalfAgentReply,
   type HalfAgentToolCall,
-  type InMemoryTool,
+  type ToolHistory,
+  type ToolHistoryEntry,
+  type UnsupportedArgument,
+} from "./half-agent/index.js";
+
+// Teil 4 — the $ref plan core (pure): parse, check, resolve references, schedule
+export {
+  buildPlanJsonSchema,
+  checkPlan,
+  iterationScope,
+  parsePlan,
+  parsePlanValue,
+  PlanParseError,
+  RefError,
+  resolveRefs,
+  SCHEDULE_MODES,
   type ParsePlanResult,
   type Plan,
-  type PlannerPromptOptions,
+  type PlanCheck,
   type PlanProblem,
   type PlanProblemKind,
   type PlanStep,
   type PlanToolCall,
   type RefErrorKind,
-  type RetryPolicy,
-  type RunAgentOptions,
-  type RunStatus,
   type ScheduledCall,
   type ScheduleMode,
-  type ScriptedReply,
-  type ScriptedRequest,
-  type ToolErrorKind,
-  type ToolHistory,
-  type ToolHistoryEntry,
-  type ToolOutcome,
   type ToolResults,
-  type ToolSafety,
-  type TraceSummary,
-  type UnsupportedArgument,
   type UserContext,
-} from "./agent/index.js";
+} from "./plan/index.js";
 
-// What notebooks show: SVG diagrams, HTML tables (text forms outside a notebook)
+// Teil 4 — running a plan: the loop, approval with staged writes, ask_user, answer writer, sessions, trace
 export {
+  AgentSession,
+  ASK_USER_UNAVAILABLE,
+  buildAnswerWriterMessages,
+  buildPlannerSystemPrompt,
+  checkGroundedness,
+  planProblemsMessage,
+  runAgent,
+  saveTrace,
+  SessionFileError,
+  StagedWorkspace,
+  StagingError,
+  summarizeTrace,
+  TRAVEL_MATH_ROLE,
+  type AgentEvent,
+  type AgentRunResult,
+  type AgentSessionOptions,
+  type AgentTrace,
+  type ApprovalDecision,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  type ApproveFn,
+  type AskUserFn,
+  type ChangePreview,
+  type GroundednessReport,
+  type PlannerPromptOptions,
+  type RunAgentOptions,
+  type RunStatus,
+  type SessionTurn,
+  type StagedChange,
+  type TraceSummary,
+} from "./agent/index.js";
+export type { AgentEventType, ToolErrorKind } from "./agent/events.js";
+export type { ApprovalOutcome, ToolSafety } from "./agent/approval.js";
+export type { RetryPolicy, ToolOutcome } from "./agent/executor.js";
+export type { WindowReport } from "./agent/window.js";
+
+// Teil 4 — patterns on top: voting over k isolated runs, native function calling, the style comparison
+export {
+  halfAgentRow,
+  nativeRow,
+  refPlanRow,
+  runHalfAgentOnce,
+  runNativeToolChat,
+  runVote,
+  styleTableMarkdown,
+  type NativeCallRecord,
+  type NativeToolChatResult,
+  type StyleRow,
+  type VoteOptions,
+  type VoteResult,
+  type VoteRule,
+} from "./patterns/index.js";
+
+// What notebooks show: SVG diagrams, HTML tables, German event texts (text forms outside a notebook)
+export {
+  describeAgentEvent,
+  describeVoteEvent,
+  firstLines,
+  jsonPreview,
+  runStatusLabel,
+  SCHEDULE_MODE_LABELS,
+  shortJson,
   showKvReuse,
   showMetrics,
   showPlan,
@@ -220,71 +238,7 @@ export {
   showToolCatalog,
   showTraceDiagram,
   showTraceTable,
+  traceDurationMs,
+  voteHtml,
   type DiagramOptions,
 } from "./display/index.js";
-
-// Helpers the presentation notebooks call in one line (scripted plan, slow client, previews)
-export {
-  firstLines,
-  jsonPreview,
-  scriptedPlan,
-  shortJson,
-  traceDurationMs,
-  withDelay,
-} from "./testing/demo-helpers.js";
-
-// Teil 4 — approval with a preview of staged writes, ask_user, grounded answers, sessions
-export {
-  AgentSession,
-  ASK_USER_UNAVAILABLE,
-  buildAnswerWriterMessages,
-  checkGroundedness,
-  SessionFileError,
-  StagedWorkspace,
-  StagingError,
-  type AgentSessionOptions,
-  type ApprovalDecision,
-  type AskUserFn,
-  type ChangePreview,
-  type GroundednessReport,
-  type SessionTurn,
-  type StagedChange,
-  type WindowReport,
-} from "./agent/index.js";
-
-// Teil 4 — voting over k isolated runs (MAKER pattern)
-export {
-  describeVoteEvent,
-  noisyPlanner,
-  normalizeAnswer,
-  runVote,
-  voteHtml,
-  type VoteOptions,
-  type VoteResult,
-  type VoteRule,
-} from "./agent/index.js";
-// Teil 1/4 — arithmetic hook and native function calling (model's own tool-call format)
-export {
-  checkArithmetic,
-  createToolCaller,
-  describeArithmetic,
-  NativeToolsUnsupportedError,
-  numbersInText,
-  type ArithmeticVerdict,
-  type NativeFunction,
-  type ToolCallingLlm,
-} from "./llm/index.js";
-export {
-  halfAgentRow,
-  nativeRow,
-  refPlanRow,
-  runHalfAgentOnce,
-  runNativeToolChat,
-  ScriptedToolCaller,
-  styleTableMarkdown,
-  type NativeCallRecord,
-  type NativeToolChatResult,
-  type StyleRow,
-} from "./agent/index.js";
-export { CONTEXT_SEPARATOR } from "./rag/store.js";
-export { HALF_AGENT_FORMAT } from "./agent/prompts.js";

@@ -14,7 +14,6 @@ import {
   SCHEDULE_MODES,
   SCHEDULE_MODE_LABELS,
   TravelServerStartError,
-  connectTravelClient,
   describeAgentEvent,
   describeLlm,
   loadLlm,
@@ -255,7 +254,7 @@ async function main(): Promise<number> {
     stopping.signal.throwIfAborted();
     stopping.watchServer(server);
     console.log(`Reise-Server: ${server.url} (${server.mode === "offline" ? "Offline-Daten" : "online"})`);
-    client = await connectTravelClient(server.url);
+    client = await McpToolClient.connect(server.url);
     if (math.start) {
       const mathServer = await math.start;
       console.log(`Rechen-Server: ${mathServer.url}`);

@@ -8,24 +8,19 @@
 // All options are checked before the corpus, the model or the cache are touched.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../lib/config.js";
 import {
   Bm25Index,
   DEFAULT_CHUNKING,
   EMBEDDING_DTYPES,
-  firstHitRank,
-  formatMetricsTable,
   loadCorpus,
-  loadQaSet,
-  locatePassages,
   openRagStore,
   RagError,
   RagInputError,
-  retrievalMetrics,
   searchText,
   type EmbeddingDtype,
   type IndexKind,
 } from "../lib/rag/index.js";
+import { firstHitRank, formatMetricsTable, loadConfig, loadQaSet, locatePassages, retrievalMetrics } from "../lib/index.js";
 
 interface EvalOptions {
   corpusDir: string;

@@ -1,9 +1,10 @@
-// Showing results in notebooks (SVG diagrams, HTML tables, progress) with text fallbacks for terminals.
-export { inNotebook, show, liveOutput, type LiveOutput, type RichOutput } from "../notebook/output.js";
+// Everything the kit renders, for notebooks (SVG, HTML tables) and terminals (text): plan graphs, traces,
+// timelines, tables, German event texts, short previews.
 export { showPlan, showTraceDiagram, showTraceTable, showTimeline, showKvReuse, showMetrics, showToolCatalog, type DiagramOptions } from "./show.js";
-export { planToDot, dotToSvg, renderPlanSvg, renderTraceSvg, callStatuses, type CallStatus, type PlanGraphOptions } from "./plan-graph.js";
-export { renderTimelineSvg, renderTimelineText, timelineBars, type TimelineBar } from "./timeline.js";
-export { traceTableHtml, kvReuseTableHtml, kvReuseRounds, metricsTableHtml, toolCatalogHtml, type KvRound } from "./tables.js";
-export { escapeHtml, htmlTable, shortCell, type HtmlColumn } from "./html.js";
-export { progressLine, type ProgressLine } from "../notebook/progress.js";
-export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "../notebook/notices.js";
+export { planToDot, renderPlanSvg, renderTraceSvg, type PlanGraphOptions } from "./plan-graph.js";
+export { renderTimelineSvg, renderTimelineText } from "./timeline.js";
+export { describeAgentEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "./event-text.js";
+export { escapeHtml, htmlTable, type HtmlColumn } from "./html.js";
+export { renderTraceTable, renderPlanMermaid, renderTraceMermaid } from "../agent/trace.js";
+export { describeVoteEvent, voteHtml } from "../patterns/vote.js";
+export { firstLines, jsonPreview, shortJson, traceDurationMs } from "../testing/demo-helpers.js";

@@ -6,7 +6,7 @@ import { loadLlm } from "../llm/load.js";
 import { describeLlm } from "../llm/report.js";
 import { tokenCounter } from "../llm/tokens.js";
 import type { ChatMessage, Llm } from "../llm/types.js";
-import { connectTravelClient, type McpToolClient } from "../mcp/client.js";
+import { McpToolClient } from "../mcp/client.js";
 import { startTravelServer, type TravelServerHandle } from "../mcp/server-process.js";
 import type { ToolInfo } from "../mcp/types.js";
 import type { CorpusDocument } from "../rag/chunking.js";
@@ -204,7 +204,7 @@ export interface TravelKit {
 async function openTravel(log: Log): Promise<TravelKit> {
   const server = await startTravelServer();
   try {
-    const client = await connectTravelClient(server.url);
+    const client = await McpToolClient.connect(server.url);
     const tools = await client.listTools();
     log(`Reise-Server: ${server.url} (Daten: ${server.mode === "offline" ? "offline, mitgeliefert" : "online"})`);
     log(`Tools: ${tools.map((t) => t.name).join(", ")}`);

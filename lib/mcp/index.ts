@@ -1,7 +1,8 @@
 // Teil 3 — public names of lib/mcp: start the travel server, connect one session, list and call tools.
 export type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
 export { startTravelServer, startMathServer, type StartTravelServerOptions, type StartMathServerOptions, type TravelServerHandle, type ServerHandle } from "./server-process.js";
-export { McpToolClient, connectTravelClient, connectTravelClientStdio, connectMathClientStdio, type McpClientOptions } from "./client.js";
+export { McpToolClient, type McpClientOptions } from "./client.js";
+export { toolResultValue } from "./result.js";
 export { CompositeToolClient, combineToolClients, ToolClientSetupError, type ToolClients } from "./composite.js";
 // The tool catalog text is formatted by the one schema-to-text formatter (lib/schema/text.ts).
 export { formatToolsForPrompt, type CatalogOptions } from "../schema/text.js";

@@ -15,8 +15,8 @@ export {
 } from "./embedder.js";
 export { VectorIndex, type IndexKind, type IndexMetric, type SearchHit, type VectorIndexOptions } from "./vector-index.js";
 export {
+  CONTEXT_SEPARATOR,
   defaultRagCacheDir,
-  getRagContext,
   openRagStore,
   RagStore,
   searchText,
@@ -27,8 +27,6 @@ export {
 } from "./store.js";
 export { buildRagMessages, TRAVEL_PLANNER_PERSONA } from "./prompt.js";
 export { Bm25Index, type Bm25Hit } from "./bm25.js";
-export { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./evaluation.js";
-export type { ProgressMode } from "./progress.js";
 export {
   DimensionMismatchError,
   EmbeddingModelLoadError,

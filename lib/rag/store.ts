@@ -279,11 +279,6 @@ export class RagStore {
   }
 }
 
-/** Module-function form of {@link RagStore.getRagContext}. */
-export function getRagContext(store: RagStore, query: string, k = 3): Promise<RagContext> {
-  return store.getRagContext(query, k);
-}
-
 /** The hash recorded in a manifest file, or undefined if it cannot be read. */
 function storedHash(manifestFile: string): string | undefined {
   try {

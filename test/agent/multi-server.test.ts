@@ -12,7 +12,8 @@ import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { validatePlan } from "../../lib/plan/check.js";
 import { CompositeToolClient } from "../../lib/mcp/composite.js";
-import { connectMathClientStdio, McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
+import { McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
+import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { TODAY } from "./fixtures.js";
 
 const QUESTION = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";

@@ -7,7 +7,7 @@ import { runNativeToolChat, toNativeFunctions } from "../../lib/patterns/native-
 import { ScriptedToolCaller } from "../../lib/testing/scripted-tool-caller.js";
 import { FALLBACK_ANSWER } from "../../lib/agent/prompts.js";
 import { nativeRow, styleTableMarkdown } from "../../lib/patterns/style-comparison.js";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
 
 const QUESTION = "Wie ist heute das Wetter in Barcelona?";
@@ -102,7 +102,7 @@ describe("runNativeToolChat over the real travel server", () => {
   let client: McpToolClient;
   before(async () => {
     server = await startTravelServer({ offline: true, timeoutMs: 60_000 });
-    client = await connectTravelClient(server.url);
+    client = await McpToolClient.connect(server.url);
   });
   after(async () => {
     await client?.close();

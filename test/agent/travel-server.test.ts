@@ -8,7 +8,7 @@ import { ScriptedLlm, type ScriptedReply, type ScriptedRequest } from "../../lib
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
 import { validatePlan } from "../../lib/plan/check.js";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 import { geoWeatherPlan, TODAY } from "./fixtures.js";
 
@@ -18,7 +18,7 @@ let catalog: ToolInfo[];
 
 before(async () => {
   server = await startTravelServer({ offline: true, timeoutMs: 60_000 });
-  client = await connectTravelClient(server.url);
+  client = await McpToolClient.connect(server.url);
   catalog = await client.listTools();
 });
 

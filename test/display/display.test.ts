@@ -5,20 +5,10 @@ import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import type { Plan } from "../../lib/plan/plan.js";
 import { createTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
-import {
-  forParticipants,
-  germanPart,
-  metricsTableHtml,
-  NOTEBOOK_ERROR_MARK,
-  planToDot,
-  renderPlanSvg,
-  renderTimelineSvg,
-  renderTimelineText,
-  renderTraceSvg,
-  timelineBars,
-  toolCatalogHtml,
-  traceTableHtml,
-} from "../../lib/display/index.js";
+import { planToDot, renderPlanSvg, renderTimelineSvg, renderTimelineText, renderTraceSvg } from "../../lib/display/index.js";
+import { timelineBars } from "../../lib/display/timeline.js";
+import { metricsTableHtml, toolCatalogHtml, traceTableHtml } from "../../lib/display/tables.js";
+import { forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "../../lib/notebook/index.js";
 import { ModelNotFoundError } from "../../lib/llm/errors.js";
 import { liveInstance, liveInstanceCount, releaseLiveInstance } from "../../lib/notebook/live-instances.js";
 

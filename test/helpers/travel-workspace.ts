@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { after, before, beforeEach } from "node:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 
 export interface TravelWorkspace {
@@ -22,7 +22,7 @@ export async function startTravelWorkspace(prefix: string, options: { today?: st
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const env: Record<string, string> = { TRAVEL_WORKSPACE_DIR: dir, ...(options.today ? { TRAVEL_TODAY: options.today } : {}) };
   const server = await startTravelServer({ offline: true, timeoutMs: 60_000, env });
-  const client = await connectTravelClient(server.url);
+  const client = await McpToolClient.connect(server.url);
   return {
     server,
     client,

@@ -2,7 +2,8 @@
 // over stdio (connectMathClientStdio): every tool, exact results, German isError results, Host/Origin checks.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connectMathClientStdio, MathServerStartError, McpToolClient, startMathServer, type ServerHandle, type ToolCallResult } from "../../lib/mcp/index.js";
+import { MathServerStartError, McpToolClient, startMathServer, type ServerHandle, type ToolCallResult } from "../../lib/mcp/index.js";
+import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { parseCli, UsageError } from "../../mcp-server-math/src/cli.js";
 import { INITIALIZE, MCP_HEADERS, isAlive, rawRequest, waitGone } from "../mcp-server-travel/helpers.js";
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { connectTravelClient, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeHandler, type FakeUpstream } from "./fake-upstream.js";
 
 const BCN = { lat: 41.3874, lon: 2.1686 };
@@ -55,7 +55,7 @@ describe("travel server online against a fake upstream", () => {
     fake = await startFakeUpstream(upstream);
     cacheDir = await mkdtemp(join(tmpdir(), "travel-online-"));
     server = await startTravelServer({ offline: false, env: serverEnv(fake.url, cacheDir) });
-    client = await connectTravelClient(server.url);
+    client = await McpToolClient.connect(server.url);
   });
   after(async () => {
     await client?.close();
@@ -161,7 +161,7 @@ describe("automatic offline mode", () => {
     try {
       assert.equal(server.mode, "offline");
       assert.match(server.logs(), /Offline-Modus, weil nicht alle Dienste erreichbar sind: .*ECONNREFUSED/);
-      const client = await connectTravelClient(server.url);
+      const client = await McpToolClient.connect(server.url);
       const r = await client.callTool("geocode", { destination: "Wien" });
       assert.equal((r.data as { source: string }).source, "offline");
       await client.close();

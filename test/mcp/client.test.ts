@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { connectTravelClient, connectTravelClientStdio, McpConnectionError, ToolTimeoutError, startTravelServer, type McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import { McpConnectionError, ToolTimeoutError, startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import { normalizeToolResult } from "../../lib/mcp/sdk-results.js";
 import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
 import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
@@ -18,7 +18,7 @@ describe("McpToolClient against the travel server", () => {
   let client: McpToolClient;
   before(async () => {
     server = await startTravelServer({ offline: true });
-    client = await connectTravelClient(server.url);
+    client = await McpToolClient.connect(server.url);
   });
   after(async () => {
     await client?.close();
@@ -71,7 +71,7 @@ describe("McpToolClient against the travel server", () => {
   });
 
   it("close() ends the session on the server", async () => {
-    const other = await connectTravelClient(server.url);
+    const other = await McpToolClient.connect(server.url);
     assert.equal(await sessions(server.url), 2);
     await other.close();
     assert.equal(await sessions(server.url), 1);
@@ -127,7 +127,7 @@ describe("McpToolClient against a small in-process server", () => {
         return s;
       },
     });
-    client = await connectTravelClient(http.url);
+    client = await McpToolClient.connect(http.url);
   });
   after(async () => {
     await client?.close();
@@ -162,7 +162,7 @@ describe("reconnect", () => {
   it("opens a new session once when the server restarted on the same port", async () => {
     const first = await startTravelServer({ offline: true });
     const port = Number(new URL(first.url).port);
-    const client = await connectTravelClient(first.url);
+    const client = await McpToolClient.connect(first.url);
     let second: TravelServerHandle | undefined;
     try {
       const before = client.sessionId;
@@ -191,7 +191,7 @@ describe("reconnect", () => {
     const server = await startTravelServer({ offline: true });
     const url = server.url;
     await server.stop();
-    await assert.rejects(connectTravelClient(url), (e: unknown) => {
+    await assert.rejects(McpToolClient.connect(url), (e: unknown) => {
       assert.ok(e instanceof McpConnectionError);
       assert.equal(e.input.target, url);
       assert.match(e.message, /Keine Verbindung zum MCP-Server/);
@@ -202,7 +202,7 @@ describe("reconnect", () => {
 
 describe("stdio client", () => {
   it("starts the server over stdio, calls a tool and stops it on close", async () => {
-    const client = await connectTravelClientStdio({ offline: true });
+    const client = await McpToolClient.connectStdio({ offline: true });
     let pid: number | undefined;
     try {
       pid = client.serverPid;

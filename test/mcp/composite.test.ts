@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/testing/in-memory-tools.js";
 import { CompositeToolClient, combineToolClients, mergeToolNames, ToolClientSetupError } from "../../lib/mcp/composite.js";
-import { connectMathClientStdio, McpConnectionError, McpToolClient, startMathServer, type ServerHandle } from "../../lib/mcp/index.js";
+import { McpConnectionError, McpToolClient, startMathServer, type ServerHandle } from "../../lib/mcp/index.js";
+import { connectMathClientStdio } from "../../lib/mcp/client.js";
 
 const tool = (name: string, handler: InMemoryTool["handler"]): InMemoryTool => ({
   info: { name, description: `${name} (Test)`, inputSchema: { type: "object", properties: { x: { type: "number" } } } },

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { connectTravelClient, startTravelServer, TravelServerStartError } from "../../lib/mcp/index.js";
+import { startTravelServer, TravelServerStartError, McpToolClient } from "../../lib/mcp/index.js";
 import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "parent.ts");
@@ -61,7 +61,7 @@ describe("startTravelServer", () => {
 
   it("trims TRAVEL_TODAY like the CLI does and uses that date", async () => {
     const server = await startTravelServer({ offline: true, env: { TRAVEL_TODAY: " 2025-06-10\n" } });
-    const client = await connectTravelClient(server.url);
+    const client = await McpToolClient.connect(server.url);
     try {
       // A range too far ahead is refused with the server's idea of "heute" in the message.
       const r = await client.callTool("get_weather", { lat: 41.3874, lon: 2.1686, start_date: "2099-01-01", end_date: "2099-01-01" });

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Bm25Index, firstHitRank, loadCorpus, loadQaSet, locatePassages, openRagStore, retrievalMetrics, searchText } from "../../lib/rag/index.js";
+import { Bm25Index, loadCorpus, openRagStore, searchText } from "../../lib/rag/index.js";
+import { firstHitRank, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag/evaluation.js";
 import { runScript } from "../helpers/run-script.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Bm25Index, chunkDocuments, firstHitRank, formatMetricsTable, IndexStoreError, loadCorpus, loadQaSet, locatePassages, RagFileNotFoundError, RagInputError, retrievalMetrics } from "../../lib/rag/index.js";
+import { Bm25Index, chunkDocuments, IndexStoreError, loadCorpus, RagFileNotFoundError, RagInputError } from "../../lib/rag/index.js";
+import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag/evaluation.js";
 import { tokenize as bm25Tokenize } from "../../lib/rag/bm25.js";
 import { isHit } from "../../lib/rag/evaluation.js";
 import { FIXTURE_CORPUS, FIXTURES } from "./helpers.js";

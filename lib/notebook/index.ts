@@ -1,0 +1,5 @@
+// The in-notebook runtime that llm, rag and mcp use below lib/display: rich output, progress lines,
+// German notices for participants, instances kept alive across re-run cells.
+export { inNotebook, show, liveOutput, type LiveOutput, type RichOutput } from "./output.js";
+export { progressLine, type ProgressLine } from "./progress.js";
+export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "./notices.js";
