@@ -26,7 +26,7 @@ const file = join(dir, `.aufgaben-selbsttests-${process.pid}.ipynb`);
 const kept = join(root, ".cache", "notebooks", basename(file));
 
 // The checks and types the skeleton and check cells use, imported from the modules that define them:
-// the notebooks' own import cells go through lib/exercises/index, which also loads the set-up code (model,
+// the notebooks' own import cells go through their part's entry point (lib/exercises/partN), which also loads the set-up code (model,
 // RAG store, MCP client) – compiling all of that under tslab would cost far more than the checks themselves.
 const IMPORTS = `import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt, checkTrimHistory, type Turn } from "./lib/exercises/part1-checks";
 import type { ChatMessage } from "./lib/llm/types";

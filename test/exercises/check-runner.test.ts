@@ -2,7 +2,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
-import { CheckFailedError, checkCoordinatesFromHistory, checkHitAtK, checkMissingArguments, checkReadyCalls, checkResolveRefs, checkSmallestK } from "../../lib/exercises/index.js";
+import { CheckFailedError } from "../../lib/exercises/index.js";
+import { checkHitAtK, checkSmallestK } from "../../lib/exercises/part2.js";
+import { checkCoordinatesFromHistory, checkMissingArguments } from "../../lib/exercises/part3.js";
+import { checkReadyCalls, checkResolveRefs } from "../../lib/exercises/part4.js";
 import { defineCheck, runChecks, sameData, type AnyFunction, type CheckFunction, type CheckSet } from "../../lib/exercises/check-runner.js";
 import { showValue } from "../../lib/exercises/show.js";
 

@@ -2,7 +2,9 @@
 // and the guard that keeps demo cells quiet while a task is unsolved.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jsonObjectsIn, lookUpRef, refPath, whenSolved } from "../../lib/exercises/index.js";
+import { whenSolved } from "../../lib/exercises/index.js";
+import { jsonObjectsIn } from "../../lib/exercises/part3.js";
+import { lookUpRef, refPath } from "../../lib/exercises/part4.js";
 
 test("jsonObjectsIn finds every top-level object, skips broken ones, ignores braces in strings", () => {
   const text = 'Ich nutze {geocode}: {"tool": "a", "arguments": {"x": "}"}} und ```json\n{"b": [1]}\n``` {"c": ';

@@ -3,7 +3,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChatMessage } from "../../lib/llm/types.js";
-import { checkBuildMessages, checkChunkSentences, checkCoordinatesFromHistory, checkHitAtK, checkIsRefusal, checkMissingArguments, checkParseToolCall, checkReadyCalls, checkReferencedIds, checkRefusalPrompt, checkResolveRefs, checkSmallestK, checkTrimHistory, type HistoryEntry, type PlannedCall, type RetrievalResult } from "../../lib/exercises/index.js";
+import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt, checkTrimHistory } from "../../lib/exercises/part1.js";
+import { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult } from "../../lib/exercises/part2.js";
+import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall, type HistoryEntry } from "../../lib/exercises/part3.js";
+import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "../../lib/exercises/part4.js";
 import { type AnyFunction, type CheckFunction } from "../../lib/exercises/check-runner.js";
 
 async function failsOn<F extends AnyFunction>(check: CheckFunction<F>, fn: F, caseName: RegExp): Promise<void> {

@@ -7,7 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tinyModelPaths } from "../../lib/config.js";
 import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
-import { DEFAULT_REFUSAL, probeRefusals, setupPart1, setupPart2, setupPart3, setupPart4 } from "../../lib/exercises/index.js";
+import { DEFAULT_REFUSAL, probeRefusals, setupPart1 } from "../../lib/exercises/part1.js";
+import { setupPart2 } from "../../lib/exercises/part2.js";
+import { setupPart3 } from "../../lib/exercises/part3.js";
+import { setupPart4 } from "../../lib/exercises/part4.js";
 
 const cacheDir = mkdtempSync(join(tmpdir(), "kit-exercise-rag-"));
 
