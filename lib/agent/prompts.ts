@@ -1,6 +1,7 @@
-// German prompts and messages for the planner (Teil 4) and the half-agent (Teil 3).
+// German prompts and messages for the planner (Teil 4); the half-agent's are in lib/half-agent/prompts.ts.
 // Everything the model reads lives here (tool catalogs: lib/schema/text.ts), so notebooks can print and discuss it.
 import type { ToolInfo } from "../mcp/types.js";
+export { contextMessage } from "../rag/prompt.js";
 import { formatToolCatalog, formatToolSignatures } from "../schema/text.js";
 import { compactJson } from "../plan/json.js";
 import type { PlanParseError } from "../plan/plan.js";
@@ -88,10 +89,6 @@ ${PLAN_EXAMPLE}
 ${catalog}`;
 }
 
-/** System message carrying retrieved context (RAG). */
-export function contextMessage(context: string): string {
-  return `Auszüge aus der Wissensdatenbank – vom System beigefügt, nicht vom Nutzer geschrieben. Nutze sie, soweit sie zur Frage passen:\n\n${context}`;
-}
 
 /** User-role message with the outcomes of one iteration, one JSON line per call. */
 export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { maxResultChars?: number } = {}): string {
@@ -139,49 +136,4 @@ export const ABORTED_ANSWER = "Die Bearbeitung wurde abgebrochen, bevor eine Ant
 /** Returned when the language model itself fails (not the tools). */
 export function llmErrorAnswer(message: string): string {
   return `Das Sprachmodell konnte keine Antwort erzeugen (${message.split("\n")[0]}). Bitte später erneut versuchen oder die Einstellungen prüfen.`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Teil 3: half-agent
-
-export interface HalfAgentPromptOptions {
-  /** Replaces the travel persona and its "travel questions only" rule (e.g. TRAVEL_MATH_ROLE). */
-  role?: string;
-  catalog?: string;
-  today?: string;
-}
-
-/** The rules of the half-agent, on their own (for notebooks to show and discuss). */
-export const HALF_AGENT_RULES = `Regeln für Tools:
-- Jedes Argument muss in der Nutzernachricht oder in der Tool-Historie stehen. Was du nur zu wissen glaubst (etwa die Koordinaten einer Stadt), zählt nicht.
-- Eine Antwort enthält keinen oder genau einen Tool-Aufruf.
-- Ein Ergebnis siehst du erst in der nächsten Nachricht. Kein Aufruf darf also auf einem zweiten Aufruf in derselben Antwort aufbauen.
-- Braucht die Frage mehrere Aufrufe hintereinander und fehlt dir noch ein Ergebnis, rufe nichts auf: Sag, welche Angabe fehlt und warum es nicht in einem Schritt geht.
-- Liegt ein passendes Ergebnis schon in der Tool-Historie, nimm es, statt dasselbe Tool mit denselben Argumenten noch einmal aufzurufen.`;
-
-export const HALF_AGENT_FORMAT = `Format deiner Antwort: genau ein JSON-Objekt, ohne Text davor oder danach.
-- Ohne Tool: {"answer": "<deine Antwort als Text>"}
-- Mit Tool: {"tool": "<Tool-Name>", "arguments": {"<argument>": <Wert>}}
-- "tool" ist genau einer der Namen unten, "arguments" passt zum Eingabe-Schema, keine weiteren Felder. Optionale Argumente, die du nicht brauchst, setzt du auf null.`;
-
-export function buildHalfAgentSystemPrompt(tools: readonly ToolInfo[], options: HalfAgentPromptOptions = {}): string {
-  const catalog = options.catalog ?? formatToolCatalog(tools);
-  return `${options.role ?? "Du bist ein Reiseassistent für Fragen zu Reisezielen, Wetter, Ausflügen und Aktivitäten."}
-Für Fakten, die du nicht sicher weißt, stehen dir Tools zur Verfügung (unten). Kontext vom System gilt als verlässlich.
-Erfinde nichts; wenn dir eine Information fehlt, sag es.${options.role ? "" : " Fragen ohne Reisebezug lehnst du freundlich ab."}${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
-
-${HALF_AGENT_RULES}
-
-${HALF_AGENT_FORMAT}
-
-Verfügbare Tools:
-${catalog}`;
-}
-
-/** Added as a system message in the answer round of the half-agent. */
-export const NO_TOOLS_INSTRUCTION =
-  "Jetzt ist die Antwortrunde: Rufe kein Tool auf, und das JSON-Format von oben gilt nicht. Schreib deine Antwort als gewöhnlichen Text, nur auf Grundlage von Verlauf und Tool-Historie – ohne JSON und ohne Codeblöcke.";
-
-export function toolHistoryMessage(entriesJson: string): string {
-  return `Tool-Historie (Ergebnisse früherer Tool-Aufrufe; nutze sie für Argumente und Antworten):\n${entriesJson}`;
 }

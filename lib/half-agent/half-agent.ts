@@ -9,7 +9,8 @@ import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { dropNullOptionals, grammarArguments, toGrammarDialect } from "../schema/grammar.js";
 import { extractJsonObject } from "../plan/json-extract.js";
 import { sameJson } from "../plan/json.js";
-import { contextMessage, NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "../agent/prompts.js";
+import { contextMessage } from "../rag/prompt.js";
+import { NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
 
 export interface HalfAgentToolCall {
   tool: string;

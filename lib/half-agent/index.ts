@@ -16,4 +16,4 @@ export {
   type ToolHistoryEntry,
   type UnsupportedArgument,
 } from "./half-agent.js";
-export { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION, type HalfAgentPromptOptions } from "../agent/prompts.js";
+export { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION, type HalfAgentPromptOptions } from "./prompts.js";

@@ -5,7 +5,7 @@ import type { GenerationMeter, GenerationOptions, Llm } from "../llm/types.js";
 import type { AgentRunResult } from "../agent/loop.js";
 import type { NativeToolChatResult } from "./native-tools.js";
 import { buildFinalAnswerMessages, buildHalfAgentJsonSchema, buildHalfAgentMessages, executeToolCall, halfAgentReplyFromJson, type ToolHistoryEntry } from "../half-agent/half-agent.js";
-import { buildHalfAgentSystemPrompt } from "../agent/prompts.js";
+import { buildHalfAgentSystemPrompt } from "../half-agent/prompts.js";
 
 export type ToolCallingStyle = "half-agent" | "ref-plan" | "native";
 

@@ -15,7 +15,7 @@ import {
   type HalfAgentReply,
   type ToolHistory,
 } from "../../lib/half-agent/half-agent.js";
-import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/agent/prompts.js";
+import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/half-agent/prompts.js";
 import * as lib from "../../lib/index.js";
 import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
 import { useCpuLlama } from "../helpers/cpu-llama.js";
