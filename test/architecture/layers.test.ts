@@ -1,0 +1,118 @@
+// lib's shape as docs/architecture.md draws it: which folder may import which, the pure plan core, and
+// the size of the public surface. Reads the import declarations of every lib file with TypeScript's parser.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+import { findProjectRoot } from "../../lib/config.js";
+
+const LIB = join(findProjectRoot(), "lib");
+/** Top-level files (config, util, timeouts, the CommonJS shims) every folder may use. */
+const TOP = "(top)";
+
+/** Folder → the folders it may import from (besides itself and TOP). Dependencies point one way. */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  notebook: [],
+  schema: [],
+  llm: ["notebook", "schema"],
+  mcp: ["notebook", "schema"],
+  rag: ["notebook", "schema", "llm"],
+  plan: ["schema", "llm", "mcp"],
+  "half-agent": ["schema", "llm", "mcp", "rag", "plan"],
+  agent: ["schema", "llm", "mcp", "rag", "plan"],
+  patterns: ["schema", "llm", "mcp", "rag", "plan", "half-agent", "agent"],
+  display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns"],
+  testing: ["llm", "mcp", "plan", "agent"],
+  exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing"],
+};
+/** Packages the pure plan core must not load (SDKs, model and index libraries). */
+const NOT_IN_PLAN = /^(node:|@modelcontextprotocol\/|node-llama-cpp|@huggingface\/|faiss-node|usearch|express)/;
+
+interface Import {
+  file: string;
+  specifier: string;
+  typeOnly: boolean;
+}
+
+function libFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? libFiles(p) : name.endsWith(".ts") ? [p] : [];
+  });
+}
+
+function importsOf(file: string): Import[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((s): Import[] => {
+    if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier || !ts.isStringLiteral(s.moduleSpecifier)) return [];
+    const typeOnly = ts.isImportDeclaration(s) ? (s.importClause?.isTypeOnly ?? false) : s.isTypeOnly;
+    return [{ file, specifier: s.moduleSpecifier.text, typeOnly }];
+  });
+}
+
+function folderOf(path: string): string {
+  const rel = relative(LIB, path);
+  return rel.includes("/") ? rel.split("/")[0]! : TOP;
+}
+
+const imports = libFiles(LIB).flatMap(importsOf);
+const relativeImports = imports.filter((i) => i.specifier.startsWith("."));
+
+test("every lib folder imports only the folders below it", () => {
+  const wrong = relativeImports.flatMap((i) => {
+    const from = folderOf(i.file);
+    const to = folderOf(resolve(dirname(i.file), i.specifier));
+    if (from === TOP || from === to || to === TOP) return [];
+    const allowed = ALLOWED[from];
+    assert.ok(allowed, `lib/${from}/ is not in the layer table of this test (and docs/architecture.md)`);
+    return allowed.includes(to) ? [] : [`${relative(LIB, i.file)} → ${i.specifier}`];
+  });
+  assert.deepEqual(wrong, []);
+});
+
+test("the top-level files import no folder (lib/index.ts aside)", () => {
+  const top = relativeImports.filter((i) => folderOf(i.file) === TOP && relative(LIB, i.file) !== "index.ts");
+  const wrong = top.filter((i) => folderOf(resolve(dirname(i.file), i.specifier)) !== TOP);
+  assert.deepEqual(wrong.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`), []);
+});
+
+test("the plan core is pure: no SDK, model library or node: module; values only from plan, schema and import-free helpers", () => {
+  const planImports = imports.filter((i) => folderOf(i.file) === "plan");
+  assert.ok(planImports.length > 0);
+  const packages = planImports.filter((i) => NOT_IN_PLAN.test(i.specifier));
+  assert.deepEqual(packages.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`), []);
+  const values = planImports.filter((i) => {
+    if (i.typeOnly || !i.specifier.startsWith(".")) return false;
+    const target = resolve(dirname(i.file), i.specifier).replace(/\.js$/u, ".ts");
+    // A top-level helper file is fine as long as it loads nothing itself (util.ts: plain functions).
+    if (folderOf(target) === TOP) return importsOf(target).length > 0;
+    return !["plan", "schema"].includes(folderOf(target));
+  });
+  assert.deepEqual(values.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`), []);
+});
+
+const INDEXES = [join(LIB, "index.ts"), ...readdirSync(LIB).filter((d) => statSync(join(LIB, d)).isDirectory()).map((d) => join(LIB, d, "index.ts"))]
+  .filter((f) => statSync(f, { throwIfNoEntry: false }));
+
+/** Exported value names (functions, classes, constants) of each index, through its re-exports: one program for all. */
+function exportedValues(): Map<string, string[]> {
+  const program = ts.createProgram(INDEXES, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const checker = program.getTypeChecker();
+  const isValue = (e: ts.Symbol) => ((e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e).flags & ts.SymbolFlags.Value) !== 0;
+  return new Map(
+    INDEXES.map((file) => {
+      const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+      return [relative(LIB, file), checker.getExportsOfModule(moduleSymbol).filter(isValue).map((e) => e.name)];
+    }),
+  );
+}
+
+test("lib/index.ts lists at most 130 values; each folder index at most 30", () => {
+  const values = exportedValues();
+  assert.ok(values.size >= 11, [...values.keys()].join(", "));
+  for (const [file, names] of values) {
+    const limit = file === "index.ts" ? 130 : 30;
+    assert.ok(names.length <= limit, `lib/${file} exports ${names.length} values (at most ${limit})`);
+  }
+});
