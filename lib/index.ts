@@ -156,9 +156,6 @@ export {
   PlanParseError,
   planProblemsMessage,
   RefError,
-  renderPlanMermaid,
-  renderTraceMermaid,
-  renderTraceTable,
   resolveRefs,
   reviewToolProposal,
   runAgent,
@@ -213,6 +210,9 @@ export {
 
 // What notebooks show: SVG diagrams, HTML tables (text forms outside a notebook)
 export {
+  renderPlanMermaid,
+  renderTraceMermaid,
+  renderTraceTable,
   showKvReuse,
   showMetrics,
   showPlan,

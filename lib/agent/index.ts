@@ -15,9 +15,6 @@ export { classifyTool, type ToolSafety, type ApprovalPolicy, type ApprovalReques
 export {
   saveTrace,
   summarizeTrace,
-  renderTraceTable,
-  renderPlanMermaid,
-  renderTraceMermaid,
   type AgentEvent,
   type AgentEventType,
   type AgentTrace,
