@@ -130,7 +130,7 @@ export {
   type TravelServerHandle,
 } from "./mcp/index.js";
 
-// Teil 3/4 — agents: half-agent, plan agent, trace and its renderings
+// Teil 3/4 — agents: half-agent, plan agent, trace
 export {
   buildFinalAnswerMessages,
   buildHalfAgentJsonSchema,
@@ -140,7 +140,6 @@ export {
   buildPlannerSystemPrompt,
   classifyTool,
   DEFAULT_RETRY_POLICY,
-  describeAgentEvent,
   executeToolCall,
   findInToolHistory,
   findUnsupportedArguments,
@@ -159,9 +158,7 @@ export {
   resolveRefs,
   reviewToolProposal,
   runAgent,
-  runStatusLabel,
   saveTrace,
-  SCHEDULE_MODE_LABELS,
   SCHEDULE_MODES,
   scriptedFailure,
   ScriptedLlm,
@@ -208,11 +205,16 @@ export {
   type UserContext,
 } from "./agent/index.js";
 
-// What notebooks show: SVG diagrams, HTML tables (text forms outside a notebook)
+// What notebooks show: SVG diagrams, HTML tables (text forms outside a notebook), German event lines
 export {
   renderPlanMermaid,
   renderTraceMermaid,
   renderTraceTable,
+  describeAgentEvent,
+  describeVoteEvent,
+  runStatusLabel,
+  SCHEDULE_MODE_LABELS,
+  voteHtml,
   showKvReuse,
   showMetrics,
   showPlan,
@@ -254,11 +256,9 @@ export {
 
 // Teil 4 — voting over k isolated runs (MAKER pattern)
 export {
-  describeVoteEvent,
   noisyPlanner,
   normalizeAnswer,
   runVote,
-  voteHtml,
   type VoteOptions,
   type VoteResult,
   type VoteRule,

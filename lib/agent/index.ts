@@ -9,7 +9,7 @@ export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserCo
 export { SCHEDULE_MODES, iterationScope, type ScheduleMode, type ScheduledCall } from "../plan/schedule.js";
 export { DEFAULT_RETRY_POLICY, type ToolOutcome, type RetryPolicy } from "./executor.js";
 export { toolResultValue } from "../mcp/result.js";
-// Teil 4: running the agent, approval, trace and its renderings
+// Teil 4: running the agent, approval, trace (its renderings are in lib/display)
 export { runAgent, type RunAgentOptions, type AgentRunResult } from "./loop.js";
 export { classifyTool, type ToolSafety, type ApprovalPolicy, type ApprovalRequest, type ApprovalDecision, type ApproveFn, type ApprovalOutcome } from "./approval.js";
 export {
@@ -22,7 +22,6 @@ export {
   type RunStatus,
   type ToolErrorKind,
 } from "./trace.js";
-export { describeAgentEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "../display/event-text.js";
 // Prompts of both agents (German texts the notebooks show)
 export {
   buildPlannerSystemPrompt,
@@ -66,13 +65,11 @@ export type { WindowReport } from "./window.js";
 // Voting: k isolated runs, a vote on their outcomes, the winner's staged changes committed
 export {
   decideVote,
-  describeVoteEvent,
   normalizeAnswer,
   outcomeKey,
   runVote,
   tallyVotes,
   voteDecided,
-  voteHtml,
   VoteWorkspace,
   VOTE_MIN_TEMPERATURE,
   type VoteDecision,

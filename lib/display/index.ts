@@ -7,6 +7,8 @@ export { dotToSvg } from "./graphviz.js";
 export { renderPlanMermaid, renderTraceMermaid, graphToMermaid } from "./plan-mermaid.js";
 export { renderPlanText, renderTraceText, graphToText } from "./plan-text.js";
 export { renderTraceTable } from "./trace-text.js";
+export { voteHtml } from "./vote.js";
+export { describeAgentEvent, describeVoteEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "./event-text.js";
 export { renderTimelineSvg, renderTimelineText, timelineBars, type TimelineBar } from "./timeline.js";
 export { traceTableHtml, kvReuseTableHtml, kvReuseRounds, metricsTableHtml, toolCatalogHtml, type KvRound } from "./tables.js";
 export { escapeHtml, htmlTable, shortCell, type HtmlColumn } from "./html.js";
