@@ -181,6 +181,7 @@ export {
   StagedWorkspace,
   StagingError,
   summarizeTrace,
+  traceDurationMs,
   TRAVEL_MATH_ROLE,
   type AgentEvent,
   type AgentRunResult,
@@ -238,7 +239,6 @@ export {
   showToolCatalog,
   showTraceDiagram,
   showTraceTable,
-  traceDurationMs,
   voteHtml,
   type DiagramOptions,
 } from "./display/index.js";

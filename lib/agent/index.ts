@@ -8,4 +8,4 @@ export { ASK_USER_UNAVAILABLE, type AskUserFn } from "./ask-user.js";
 export { buildAnswerWriterMessages } from "./answer-writer.js";
 export { checkGroundedness, type GroundednessReport } from "./groundedness.js";
 export { AgentSession, SessionFileError, type AgentSessionOptions, type SessionTurn } from "./session.js";
-export { saveTrace, summarizeTrace, type AgentEvent, type AgentTrace, type RunStatus, type TraceSummary } from "./trace.js";
+export { saveTrace, summarizeTrace, traceDurationMs, type AgentEvent, type AgentTrace, type RunStatus, type TraceSummary } from "./trace.js";

@@ -4,6 +4,7 @@ import { compactJson } from "../plan/json.js";
 import type { PlanParseErrorKind } from "../plan/plan.js";
 import type { ScheduleMode } from "../plan/schedule.js";
 import type { AgentEvent, RunStatus, ToolErrorKind } from "../agent/events.js";
+import type { VoteEvent } from "../patterns/vote.js";
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   answered: "beantwortet",
@@ -118,5 +119,26 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
       return `${at} Fertig: ${runStatusLabel(event.status)}.`;
     default:
       return undefined;
+  }
+}
+
+/** One German line per vote event (CLI and logs; the notebook shows voteHtml from vote.ts). */
+export function describeVoteEvent(event: VoteEvent): string {
+  switch (event.type) {
+    case "vote_run": {
+      const r = event.run;
+      const what = r.key ? `Stimme für ${r.key}` : `ungültig (${r.redFlag})`;
+      return `Abstimmung: Lauf ${r.run + 1} (Seed ${r.seed}) – ${what}, ${r.durationMs} ms`;
+    }
+    case "vote_decision": {
+      const counts = event.decision.tally.map((t) => `${t.key}: ${t.count}`).join(", ") || "keine";
+      const verdict = event.decision.winner ? `Gewinner ${event.decision.winner}` : "kein Gewinner, nichts übernommen";
+      const rule = event.rule === "ahead-by" ? `${event.margin} Stimmen Vorsprung` : "Mehrheit";
+      return `Abstimmung (${rule}): ${counts}; ${event.redFlagged} ungültig; ${verdict}; ${event.runsUsed} Läufe, ${event.runsSaved} gespart`;
+    }
+    case "vote_approval":
+      return `Abstimmung: ${event.toolName} → ${event.path} ${event.outcome.allowed ? "freigegeben" : `nicht freigegeben (${event.outcome.message})`}`;
+    case "vote_commit":
+      return `Abstimmung: ${event.path} ${event.ok ? "geschrieben" : `nicht geschrieben: ${event.message}`}`;
   }
 }

@@ -1,9 +1,9 @@
 // Small HTML building blocks for notebook outputs: escaping, shortened cells with the full value on
 // hover, and one table layout that wraps instead of scrolling sideways (fits 1280 px windows).
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from "../notebook/escape-html.js";
+
+export { escapeHtml };
 
 /** `text` cut to `max` characters (one line); the full text is in the title (shown on hover). */
 export function shortCell(text: string, max = 80): string {

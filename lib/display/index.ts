@@ -1,10 +1,13 @@
-// Everything the kit renders, for notebooks (SVG, HTML tables) and terminals (text): plan graphs, traces,
-// timelines, tables, German event texts, short previews.
+// Everything the kit renders, for notebooks (SVG, HTML tables) and terminals (text): one plan-graph model
+// drawn as DOT/SVG, Mermaid and text; trace tables, timelines, the vote table, German event texts, previews.
 export { showPlan, showTraceDiagram, showTraceTable, showTimeline, showKvReuse, showMetrics, showToolCatalog, type DiagramOptions } from "./show.js";
-export { planToDot, renderPlanSvg, renderTraceSvg, type PlanGraphOptions } from "./plan-graph.js";
+export { planGraph, traceGraph, callStatuses, type CallStatus, type GraphEdge, type GraphNode, type GraphStep, type PlanGraph, type PlanGraphOptions } from "./plan-graph.js";
+export { planToDot, renderPlanSvg, renderTraceSvg } from "./plan-dot.js";
+export { renderPlanMermaid, renderTraceMermaid } from "./plan-mermaid.js";
+export { renderPlanText, renderTraceText } from "./plan-text.js";
+export { renderTraceTable } from "./trace-text.js";
 export { renderTimelineSvg, renderTimelineText } from "./timeline.js";
-export { describeAgentEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "./event-text.js";
+export { voteHtml } from "./vote.js";
+export { describeAgentEvent, describeVoteEvent, runStatusLabel, SCHEDULE_MODE_LABELS } from "./event-text.js";
 export { escapeHtml, htmlTable, type HtmlColumn } from "./html.js";
-export { renderTraceTable, renderPlanMermaid, renderTraceMermaid } from "../agent/trace.js";
-export { describeVoteEvent, voteHtml } from "../patterns/vote.js";
-export { firstLines, jsonPreview, shortJson, traceDurationMs } from "../testing/demo-helpers.js";
+export { firstLines, jsonPreview, shortJson } from "./preview.js";

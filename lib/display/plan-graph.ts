@@ -1,110 +1,95 @@
-// Plan and trace dependency diagrams as SVG, rendered in Node by Graphviz compiled to WebAssembly
-// (@viz-js/viz): no browser, no Python, no network. One box per tool call labelled "id" and "tool",
-// one cluster per step, one arrow per `$ref` (labelled with the arguments it fills).
+// One model of a plan's `$ref` graph, drawn three ways: DOT/SVG (plan-dot.ts), Mermaid (plan-mermaid.ts)
+// and terminal text (plan-text.ts). A node per tool call (grouped by the step that first names it), one
+// for the user context and one per unknown `$ref` root; an edge per (source, call) pair, labelled with
+// the arguments it fills. Pure; the only place that walks the references for drawing.
+import type { AgentEvent, AgentTrace } from "../agent/trace.js";
 import type { Plan } from "../plan/plan.js";
 import { collectRefs, USER_ROOT } from "../plan/refs.js";
-import type { AgentEvent, AgentTrace } from "../agent/trace.js";
 
 export type CallStatus = "ok" | "failed" | "not_run";
 
+export interface GraphNode {
+  /** Unique name that is safe in DOT and Mermaid: t0, t1 … per call id, m0 … per unknown root, "user". */
+  key: string;
+  kind: "call" | "user" | "missing";
+  /** The call id, the unknown root, or "user". */
+  id: string;
+  /** The tool (calls only). */
+  tool?: string;
+  /** Outcome of the call, when statuses were given. */
+  status?: CallStatus;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  /** Argument paths filled through this edge, e.g. ["lat", "lon"] ("*" for the whole arguments). */
+  args: string[];
+}
+
+export interface GraphStep {
+  description: string;
+  /** Keys of the call nodes this step names first. */
+  nodes: string[];
+}
+
+export interface PlanGraph {
+  steps: GraphStep[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** The plan's answer (drawn as a note), or null. */
+  final: string | null;
+}
+
 export interface PlanGraphOptions {
-  /** Outcome per tool id (colours the boxes); ids without an entry are drawn plain. */
+  /** Outcome per tool id (colours the calls); ids without an entry are drawn plain. */
   status?: ReadonlyMap<string, CallStatus>;
   direction?: "LR" | "TB";
 }
 
-const FILL: Record<CallStatus, string> = { ok: "#dafbe1", failed: "#ffebe9", not_run: "#eaeef2" };
-const STROKE: Record<CallStatus, string> = { ok: "#1a7f37", failed: "#cf222e", not_run: "#8c959f" };
-// Graphviz measures text with its built-in Helvetica metrics only when the name is exactly "Helvetica";
-// browsers without it use a metric-compatible sans-serif (Arial, Liberation Sans), so labels fit.
-const FONT = "Helvetica";
-
-/** A DOT string literal. */
-function q(text: string): string {
-  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
-}
-
-function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/** Graphviz DOT source of a plan (exported for tests and for people who paste it elsewhere). */
-export function planToDot(plan: Plan, options: PlanGraphOptions = {}): string {
-  const lines = [
-    "digraph plan {",
-    `  rankdir=${options.direction ?? "LR"}; bgcolor="transparent"; nodesep=0.3; ranksep=0.45; pad=0.1;`,
-    `  node [shape=box, style="rounded,filled", fillcolor="#ffffff", color="#57606a", fontname=${q(FONT)}, fontsize=11];`,
-    `  edge [color="#57606a", fontname=${q(FONT)}, fontsize=9, fontcolor="#57606a"];`,
-    `  graph [fontname=${q(FONT)}, fontsize=10, labeljust=l, style="rounded,dashed", color="#8c959f"];`,
-  ];
-  const nodeOf = new Map<string, string>();
-  plan.steps.forEach((step) => step.tools.forEach((call) => nodeOf.has(call.id) || nodeOf.set(call.id, `t${nodeOf.size}`)));
-  const edges: string[] = [];
-  let usesUser = false;
-  const defined = new Set<string>();
-  plan.steps.forEach((step, stepIndex) => {
-    const title = step.description ? `Schritt ${stepIndex + 1}: ${shorten(step.description, 48)}` : `Schritt ${stepIndex + 1}`;
-    lines.push(`  subgraph cluster_${stepIndex} {`, `    label=${q(title)};`);
+/** The graph of `plan`: calls, the user context and unknown roots as nodes, `$ref`s as edges. */
+export function planGraph(plan: Plan, options: Pick<PlanGraphOptions, "status"> = {}): PlanGraph {
+  const keyOf = new Map<string, string>();
+  const nodes: GraphNode[] = [];
+  const steps: GraphStep[] = plan.steps.map((step) => {
+    const named: string[] = [];
     for (const call of step.tools) {
-      const node = nodeOf.get(call.id) as string;
-      if (!defined.has(call.id)) {
-        defined.add(call.id);
-        const status = options.status?.get(call.id);
-        const colours = status ? `, fillcolor="${FILL[status]}", color="${STROKE[status]}"` : "";
-        lines.push(`    ${node} [label=${q(`${call.id}\n${call.name}`)}, tooltip=${q(`${call.id}: ${call.name}`)}${colours}];`);
-      }
-      const bySource = new Map<string, string[]>();
-      for (const occ of collectRefs(call.arguments)) {
-        const root = occ.parsed?.root;
-        if (!root) continue;
-        bySource.set(root, [...(bySource.get(root) ?? []), occ.location.join(".") || "*"]);
-      }
-      for (const [root, args] of bySource) {
-        const label = q(shorten(args.join(", "), 40));
-        if (root === USER_ROOT) {
-          usesUser = true;
-          edges.push(`  user -> ${node} [label=${label}, style=dashed];`);
-        } else if (nodeOf.has(root)) {
-          edges.push(`  ${nodeOf.get(root)} -> ${node} [label=${label}];`);
-        } else {
-          edges.push(`  ${q(`missing_${root}`)} [label=${q(`${root} ?`)}, shape=note, fillcolor="#fff8c5"];`, `  ${q(`missing_${root}`)} -> ${node} [label=${label}, style=dashed];`);
-        }
-      }
+      if (keyOf.has(call.id)) continue;
+      const key = `t${keyOf.size}`;
+      keyOf.set(call.id, key);
+      const status = options.status?.get(call.id);
+      nodes.push({ key, kind: "call", id: call.id, tool: call.name, ...(status ? { status } : {}) });
+      named.push(key);
     }
-    lines.push("  }");
+    return { description: step.description, nodes: named };
   });
-  if (usesUser) lines.push(`  user [label="Nutzer", shape=ellipse, fillcolor="#ddf4ff", color="#0969da"];`);
-  if (plan.final !== null) lines.push(`  final [label=${q(`Antwort: ${shorten(plan.final, 60)}`)}, shape=note, fillcolor="#fff8c5"];`);
-  lines.push(...edges, "}");
-  return lines.join("\n");
+  const missing = new Map<string, string>();
+  const edges: GraphEdge[] = [];
+  let usesUser = false;
+  for (const call of plan.steps.flatMap((s) => s.tools)) {
+    const bySource = new Map<string, string[]>();
+    for (const occ of collectRefs(call.arguments)) {
+      const root = occ.parsed?.root;
+      if (root) bySource.set(root, [...(bySource.get(root) ?? []), occ.location.join(".") || "*"]);
+    }
+    for (const [root, args] of bySource) {
+      let from = keyOf.get(root);
+      if (root === USER_ROOT) {
+        usesUser = true;
+        from = USER_ROOT;
+      } else if (from === undefined) {
+        from = missing.get(root) ?? `m${missing.size}`;
+        missing.set(root, from);
+      }
+      edges.push({ from, to: keyOf.get(call.id) as string, args });
+    }
+  }
+  if (usesUser) nodes.push({ key: USER_ROOT, kind: "user", id: USER_ROOT });
+  for (const [root, key] of missing) nodes.push({ key, kind: "missing", id: root });
+  return { steps, nodes, edges, final: plan.final };
 }
 
-type Viz = { renderString(dot: string, options: { format: "svg"; engine?: string }): string };
-let viz: Promise<Viz> | undefined;
-
-async function graphviz(): Promise<Viz> {
-  // Loaded on first use: the WebAssembly module is ~1 MB and not needed to import lib.
-  viz ??= import("@viz-js/viz").then((m) => m.instance() as Promise<Viz>);
-  return viz;
-}
-
-/** SVG of a DOT graph, sized to the container (never wider than the cell). */
-export async function dotToSvg(dot: string): Promise<string> {
-  const svg = (await graphviz()).renderString(dot, { format: "svg", engine: "dot" });
-  // Drop the XML prolog and doctype (front ends embed the element), let it shrink to the cell width.
-  return svg
-    .slice(svg.indexOf("<svg"))
-    .replace(/<svg width="(\d+(?:\.\d+)?)pt" height="(\d+(?:\.\d+)?)pt"/, (_m, w: string, h: string) =>
-      `<svg class="kit-diagram" width="${w}pt" height="${h}pt" style="max-width:100%;height:auto"`,
-    );
-}
-
-export async function renderPlanSvg(plan: Plan, options: PlanGraphOptions = {}): Promise<string> {
-  return dotToSvg(planToDot(plan, options));
-}
-
-/** Outcome per tool id over a whole run: the latest result or error of an id wins. */
+/** Outcome per tool id over a whole run: the latest result or error of an id wins; never tried is "not_run". */
 export function callStatuses(trace: AgentTrace): Map<string, CallStatus> {
   const status = new Map<string, CallStatus>();
   for (const e of trace.events) {
@@ -120,8 +105,19 @@ export function lastToolPlan(trace: AgentTrace): Plan | undefined {
   return [...plans].reverse().find((p) => p.steps.some((s) => s.tools.length > 0)) ?? plans.at(-1);
 }
 
-/** The run's last tool plan, coloured by what happened to each call; undefined when no plan came. */
-export async function renderTraceSvg(trace: AgentTrace): Promise<string | undefined> {
+/** The graph of the run's last tool plan, with each call's outcome; undefined when no plan came. */
+export function traceGraph(trace: AgentTrace): PlanGraph | undefined {
   const plan = lastToolPlan(trace);
-  return plan ? renderPlanSvg(plan, { status: callStatuses(trace) }) : undefined;
+  return plan ? planGraph(plan, { status: callStatuses(trace) }) : undefined;
+}
+
+/** `text` on one line, cut to `max` characters with "…". */
+export function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** "Schritt 2: Wetter" (or "Schritt 2" without a description). */
+export function stepTitle(step: GraphStep, index: number, max = Infinity): string {
+  return step.description ? `Schritt ${index + 1}: ${max === Infinity ? step.description : shorten(step.description, max)}` : `Schritt ${index + 1}`;
 }

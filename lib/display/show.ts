@@ -1,14 +1,19 @@
 // What notebooks call to show results: pictures and tables in the cell, text in a terminal.
 // Each function returns nothing (a returned value would be printed by tslab as an object dump).
 import type { Plan } from "../plan/plan.js";
-import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, type AgentTrace } from "../agent/trace.js";
+import type { AgentTrace } from "../agent/trace.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { formatMetricsTable, type RetrievalMetrics } from "../rag/evaluation.js";
 import { escapeHtml } from "./html.js";
 import { inNotebook, show } from "../notebook/output.js";
-import { callStatuses, lastToolPlan, renderPlanSvg, type PlanGraphOptions } from "./plan-graph.js";
+import { dotToSvg } from "./graphviz.js";
+import { graphToDot } from "./plan-dot.js";
+import { planGraph, traceGraph, type PlanGraph } from "./plan-graph.js";
+import { graphToMermaid } from "./plan-mermaid.js";
+import { graphToText } from "./plan-text.js";
 import { kvReuseRounds, kvReuseTableHtml, metricsTableHtml, toolCatalogHtml, traceTableHtml } from "./tables.js";
 import { renderTimelineSvg, renderTimelineText } from "./timeline.js";
+import { renderTraceTable } from "./trace-text.js";
 
 export interface DiagramOptions {
   /** Also offer the Mermaid source (collapsed, for pasting elsewhere). Default true. */
@@ -19,28 +24,33 @@ function mermaidDetails(mermaid: string): string {
   return `<details class="kit-mermaid"><summary style="font-size:11px;color:#57606a">Mermaid-Text (zum Einfügen anderswo)</summary><pre>${escapeHtml(mermaid)}</pre></details>`;
 }
 
-async function showDiagram(plan: Plan, graph: PlanGraphOptions, mermaid: string, options: DiagramOptions): Promise<void> {
+/** One graph, three forms: SVG in the cell (with the Mermaid source below), text in a terminal. */
+async function showGraph(graph: PlanGraph, options: DiagramOptions): Promise<void> {
+  const text = graphToText(graph);
   if (!inNotebook()) {
-    show({ text: mermaid });
+    show({ text });
     return;
   }
-  show({ text: mermaid, svg: await renderPlanSvg(plan, graph) });
-  if (options.mermaid !== false) show({ text: mermaid, html: mermaidDetails(mermaid) });
+  show({ text, svg: await dotToSvg(graphToDot(graph)) });
+  if (options.mermaid !== false) {
+    const mermaid = graphToMermaid(graph);
+    show({ text: mermaid, html: mermaidDetails(mermaid) });
+  }
 }
 
 /** A plan's dependency diagram: one box per tool call (id and tool), one arrow per `$ref`. */
 export async function showPlan(plan: Plan, options: DiagramOptions = {}): Promise<void> {
-  await showDiagram(plan, {}, renderPlanMermaid(plan), options);
+  await showGraph(planGraph(plan), options);
 }
 
 /** The run's last plan with tools, green where a call succeeded, red where it failed. */
 export async function showTraceDiagram(trace: AgentTrace, options: DiagramOptions = {}): Promise<void> {
-  const plan = lastToolPlan(trace);
-  if (!plan) {
+  const graph = traceGraph(trace);
+  if (!graph) {
     show({ text: "(kein Plan mit Tools – nichts zu zeichnen)" });
     return;
   }
-  await showDiagram(plan, { status: callStatuses(trace) }, renderTraceMermaid(trace) ?? renderPlanMermaid(plan), options);
+  await showGraph(graph, options);
 }
 
 /** All tool calls of a run as a table (HTML in notebooks, text in a terminal). */

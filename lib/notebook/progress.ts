@@ -1,7 +1,7 @@
 // Feedback on long work inside a notebook cell: one line with a progress bar that updates in place
 // (tslab's display id), instead of a wall of lines. Outside a notebook there is no such line; the CLI
 // keeps its terminal bar (rag/progress.ts).
-import { escapeHtml } from "../display/html.js";
+import { escapeHtml } from "./escape-html.js";
 import { liveOutput } from "./output.js";
 
 export interface ProgressLine {

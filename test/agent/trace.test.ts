@@ -7,7 +7,9 @@ import { describeAgentEvent, runStatusLabel, scheduleModeLabel } from "../../lib
 import { runAgent } from "../../lib/agent/loop.js";
 import { parsePlanValue } from "../../lib/plan/plan.js";
 import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
-import { renderPlanMermaid, renderTraceMermaid, renderTraceTable, saveTrace, summarizeTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
+import { saveTrace, summarizeTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
+import { renderPlanMermaid, renderTraceMermaid } from "../../lib/display/plan-mermaid.js";
+import { renderTraceTable } from "../../lib/display/trace-text.js";
 import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
 
 async function sampleTrace(): Promise<AgentTrace> {
@@ -95,7 +97,7 @@ describe("trace", () => {
       final: null,
     });
     assert.ok(r.ok);
-    const mermaid = renderPlanMermaid(r.plan, { succeeded: new Set(["geo"]), failed: new Set(["w"]) });
+    const mermaid = renderPlanMermaid(r.plan, { status: new Map([["geo", "ok"], ["w", "failed"]]) });
     assert.equal(mermaid.split("\n")[0], "flowchart LR");
     assert.match(mermaid, /subgraph s0\["Schritt 1: Ort #quot;finden#quot;"\]/);
     assert.match(mermaid, /t0\["geo: geocode"\]/);
