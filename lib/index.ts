@@ -288,3 +288,34 @@ export {
 } from "./agent/index.js";
 export { CONTEXT_SEPARATOR } from "./rag/store.js";
 export { HALF_AGENT_FORMAT } from "./agent/prompts.js";
+
+// Types that public signatures above use (parameters, fields, results), so that they have a page in the
+// API reference (`npm run docs`; test/scripts/api-docs.test.ts fails on a public type left out).
+export type { Bm25Options } from "./rag/bm25.js";
+export type { EmbedOptions } from "./rag/embedder.js";
+export type { PassageLocation } from "./rag/evaluation.js";
+export type { StoreBuildOptions, StoreManifest } from "./rag/store.js";
+export type { ServerCommand } from "./mcp/server-command.js";
+export type { ToolRoute } from "./mcp/composite.js";
+export type { PromptStateEvent } from "./llm/types.js";
+export type { AnsweredFunctionCall, LocalToolCaller, NativeFunctionCall, ToolChatHistory, ToolChatRound } from "./llm/tool-calling.js";
+export type { ArgumentCheck, ArgumentIssue, ArgumentValidator } from "./plan/arguments.js";
+export type { ExecutedTool, ValidationContext } from "./plan/check.js";
+export type { JsonExtractFailureKind } from "./plan/json-extract.js";
+export type { PlanJsonSchemaOptions, PlanParseErrorKind } from "./plan/plan.js";
+export type { ScopeOptions } from "./plan/schedule.js";
+export type { AgentEventBase, PlanVia } from "./agent/events.js";
+export type { MermaidOptions } from "./agent/trace.js";
+export type { AnswerWriterInput } from "./agent/answer-writer.js";
+export type { Claim, GroundednessInput } from "./agent/groundedness.js";
+export type { SessionFile, SessionFileErrorKind } from "./agent/session.js";
+export type { CallOptions, StagedStatus } from "./agent/workspace.js";
+export type { HalfAgentMessagesOptions } from "./half-agent/half-agent.js";
+export type { NativeRunStatus, NativeToolChatOptions } from "./patterns/native-tools.js";
+export type { HalfAgentRun, ToolCallingStyle } from "./patterns/style-comparison.js";
+export type { VoteDecision, VoteEvent, VoteRun, VoteTally } from "./patterns/vote.js";
+export type { ScriptedPlanRun } from "./testing/demo-helpers.js";
+export type { RecordedCall } from "./testing/in-memory-tools.js";
+export type { NoisyPlannerOptions } from "./testing/noisy-planner.js";
+export type { ScriptedFailure, ScriptedLlmOptions } from "./testing/scripted-llm.js";
+export type { ScriptedToolRequest, ScriptedToolRound } from "./testing/scripted-tool-caller.js";

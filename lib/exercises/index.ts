@@ -15,7 +15,7 @@ export {
   type CheckFunction,
 } from "./check-runner.js";
 export { showValue, showResult, germanNumber, countOf } from "./show.js";
-export { jsonObjectsIn, refPath, lookUpRef, whenSolved, runPlanWith, type ExecutorParts } from "./helpers.js";
+export { jsonObjectsIn, refPath, lookUpRef, whenSolved, runPlanWith, type CallingClient, type ExecutorParts, type PlannedStep } from "./helpers.js";
 export { EXERCISE_CHECKS, taskOverview, type WorkshopPart } from "./tasks.js";
 export {
   checkBuildMessages,
@@ -72,6 +72,7 @@ export {
   type TravelKit,
   type RefusalProbeOptions,
   type RefusalProbeResult,
+  type Log,
 } from "./setup.js";
 export {
   checkRechneAufruf,
