@@ -19,24 +19,25 @@ export type ToolErrorKind =
   | "dependency_failed" // a referenced call failed or could not run, so this one could not run
   | "held_back"; // step order: an earlier call did not succeed (or could not run), and this call waits for it (schedule.ts)
 
-interface Base {
+/** Fields every agent event has. */
+export interface AgentEventBase {
   iteration: number;
   /** Milliseconds since the run started. */
   atMs: number;
 }
 
 export type AgentEvent =
-  | (Base & { type: "run_start"; question: string; mode: ScheduleMode; maxIterations: number; tools: string[]; today?: string })
-  | (Base & { type: "llm_request"; via: PlanVia; forceFinal: boolean; messageCount: number })
-  | (Base & { type: "plan"; plan: Plan; raw: string; via: PlanVia; meter?: GenerationMeter })
-  | (Base & { type: "plan_error"; kind: PlanParseErrorKind | "generation"; message: string; raw: string; meter?: GenerationMeter })
-  | (Base & { type: "validation_problems"; problems: PlanProblem[] })
-  | (Base & { type: "output_fallback"; message: string })
-  | (Base & { type: "step_start"; stepIndex: number; description: string; toolIds: string[] })
-  | (Base & { type: "approval"; toolId: string; toolName: string; outcome: ApprovalOutcome })
-  | (Base & { type: "tool_call"; toolId: string; toolName: string; stepIndex: number; arguments: Record<string, unknown>; attempt: number })
-  | (Base & { type: "tool_result"; toolId: string; toolName: string; stepIndex: number; result: unknown; durationMs: number; attempts: number })
-  | (Base & {
+  | (AgentEventBase & { type: "run_start"; question: string; mode: ScheduleMode; maxIterations: number; tools: string[]; today?: string })
+  | (AgentEventBase & { type: "llm_request"; via: PlanVia; forceFinal: boolean; messageCount: number })
+  | (AgentEventBase & { type: "plan"; plan: Plan; raw: string; via: PlanVia; meter?: GenerationMeter })
+  | (AgentEventBase & { type: "plan_error"; kind: PlanParseErrorKind | "generation"; message: string; raw: string; meter?: GenerationMeter })
+  | (AgentEventBase & { type: "validation_problems"; problems: PlanProblem[] })
+  | (AgentEventBase & { type: "output_fallback"; message: string })
+  | (AgentEventBase & { type: "step_start"; stepIndex: number; description: string; toolIds: string[] })
+  | (AgentEventBase & { type: "approval"; toolId: string; toolName: string; outcome: ApprovalOutcome })
+  | (AgentEventBase & { type: "tool_call"; toolId: string; toolName: string; stepIndex: number; arguments: Record<string, unknown>; attempt: number })
+  | (AgentEventBase & { type: "tool_result"; toolId: string; toolName: string; stepIndex: number; result: unknown; durationMs: number; attempts: number })
+  | (AgentEventBase & {
       type: "tool_error";
       toolId: string;
       toolName: string;
@@ -46,10 +47,10 @@ export type AgentEvent =
       durationMs: number;
       attempts: number;
     })
-  | (Base & { type: "nudge"; message: string })
-  | (Base & { type: "history_trimmed"; report: WindowReport })
-  | (Base & { type: "answer_writer"; draft: string; text: string; error?: string })
-  | (Base & { type: "groundedness"; warnings: string[]; unsupported: string[]; noToolCalls: boolean })
-  | (Base & { type: "final"; text: string; status: RunStatus });
+  | (AgentEventBase & { type: "nudge"; message: string })
+  | (AgentEventBase & { type: "history_trimmed"; report: WindowReport })
+  | (AgentEventBase & { type: "answer_writer"; draft: string; text: string; error?: string })
+  | (AgentEventBase & { type: "groundedness"; warnings: string[]; unsupported: string[]; noToolCalls: boolean })
+  | (AgentEventBase & { type: "final"; text: string; status: RunStatus });
 
 export type AgentEventType = AgentEvent["type"];

@@ -100,7 +100,7 @@ export async function whenSolved<T>(task: string, run: () => T | Promise<T>): Pr
 }
 
 /** One planned call as Aufgabe 4 has it. */
-interface PlannedStep {
+export interface PlannedStep {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
@@ -112,7 +112,8 @@ export interface ExecutorParts {
   resolveRefs: (value: unknown, results: Record<string, unknown>, user: Record<string, unknown>) => unknown;
 }
 
-interface CallingClient {
+/** What runPlanWith needs of a tool client (an McpToolClient fits). */
+export interface CallingClient {
   callTool(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data?: unknown }>;
 }
 

@@ -20,7 +20,8 @@ import { taskOverview, type WorkshopPart } from "./tasks.js";
 import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
 import { openMathKit, openUebungStore, provideMathClient, provideUebungStore, type MathKit } from "./transfer-resources.js";
 
-type Log = (line: string) => void;
+/** Where report lines go. */
+export type Log = (line: string) => void;
 
 export interface SetupOptions {
   /** Where the report lines go (default console.log). */

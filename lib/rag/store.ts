@@ -28,7 +28,7 @@ export interface StoreBuildOptions {
   /** Progress bar while embedding (default "auto": terminal only). */
   progress?: ProgressMode;
   batchSize?: number;
-  /** Chunker version that goes into the content hash (default {@link CHUNKER_VERSION}); for tests. */
+  /** Chunker version that goes into the content hash (default `CHUNKER_VERSION` of store.ts); for tests. */
   chunkerVersion?: string;
 }
 

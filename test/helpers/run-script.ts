@@ -18,9 +18,14 @@ export interface ScriptOptions {
 
 /** Runs `scripts/<script>` with `args`; `env` adds to this process's environment. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
+  return runTsFile(join("scripts", script), args, env, options);
+}
+
+/** Runs the TypeScript file `file` (relative to the project root) with `args`, as `npx tsx <file>` would. */
+export function runTsFile(file: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
   const root = findProjectRoot();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", script), ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", join(root, file), ...args], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["pipe", "pipe", "pipe"],
