@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { runVote } from "../../lib/patterns/vote.js";
-import { tinyModelWeatherRun } from "./fixtures.js";
+import { tinyModelWeatherRun } from "../agent/fixtures.js";
 
 let llm: LocalLlm;
 

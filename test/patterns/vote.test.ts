@@ -13,7 +13,7 @@ import type { ApprovalRequest } from "../../lib/agent/approval.js";
 import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 import { useTravelWorkspace } from "../helpers/travel-workspace.js";
-import { TODAY } from "./fixtures.js";
+import { TODAY } from "../agent/fixtures.js";
 
 describe("normalisation and keys", () => {
   test("whitespace, case and German/English number formats collapse to one form", () => {

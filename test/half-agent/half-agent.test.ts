@@ -17,7 +17,7 @@ import {
 } from "../../lib/half-agent/half-agent.js";
 import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/half-agent/prompts.js";
 import * as lib from "../../lib/index.js";
-import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
+import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "../agent/fixtures.js";
 import { useCpuLlama } from "../helpers/cpu-llama.js";
 
 const CALL = '{"tool": "geocode", "arguments": {"destination": "Barcelona"}}';

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, PlanParseError } from "../../lib/plan/plan.js";
-import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
+import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { useCpuLlama } from "../helpers/cpu-llama.js";
 
 const PLAN_JSON = JSON.stringify(geoWeatherPlan());

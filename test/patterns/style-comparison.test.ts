@@ -8,7 +8,7 @@ import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import { ScriptedToolCaller } from "../../lib/testing/scripted-tool-caller.js";
 import { halfAgentRow, nativeRow, refPlanRow, runHalfAgentOnce, styleTableMarkdown } from "../../lib/patterns/style-comparison.js";
 import type { GenerationMeter } from "../../lib/llm/types.js";
-import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
+import { createTravelFake, geoWeatherPlan, TODAY } from "../agent/fixtures.js";
 
 const QUESTION = "Wo liegen Rom und Berlin?";
 

@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePlanValue, type Plan } from "../../lib/plan/plan.js";
 import { checkPlan, validatePlan, type ExecutedTool, type PlanProblemKind } from "../../lib/plan/check.js";
-import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "./fixtures.js";
+import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "../agent/fixtures.js";
 
 function plan(value: unknown): Plan {
   const r = parsePlanValue(value);

@@ -8,7 +8,7 @@ import { ScriptedToolCaller } from "../../lib/testing/scripted-tool-caller.js";
 import { FALLBACK_ANSWER } from "../../lib/agent/prompts.js";
 import { nativeRow, styleTableMarkdown } from "../../lib/patterns/style-comparison.js";
 import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
-import { createTravelFake, TODAY, TRAVEL_TOOLS, weatherInfo } from "./fixtures.js";
+import { createTravelFake, TODAY, TRAVEL_TOOLS, weatherInfo } from "../agent/fixtures.js";
 
 const QUESTION = "Wie ist heute das Wetter in Barcelona?";
 const WEATHER = { lat: 41.3874, lon: 2.1686, start_date: TODAY, end_date: TODAY };
