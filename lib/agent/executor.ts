@@ -8,7 +8,7 @@ import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
 import { delay } from "../util.js";
 import { classifyTool, decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
-import type { ArgumentValidator } from "../plan/arguments.js";
+import { checkArguments } from "../plan/arguments.js";
 import type { Plan } from "../plan/plan.js";
 import { RefError, resolveRefs, type UserContext } from "../plan/refs.js";
 import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "../plan/schedule.js";
@@ -72,7 +72,6 @@ export interface ExecutorOptions {
   approval: ApprovalPolicy;
   approve?: ApproveFn;
   userCtx: UserContext;
-  validator: ArgumentValidator;
   /**
    * Arguments checkPlan already resolved and checked, by tool id (sent as they are). Calls not in it
    * (they wait for a result of this plan) are resolved and checked here, right before they run.
@@ -243,7 +242,7 @@ async function runOne(
       if (error instanceof RefError) return fail("ref", error.message, call.arguments, 0, false);
       return fail("ref", errorText(error), call.arguments, 0, false);
     }
-    const check = tool ? options.validator.check(tool, args) : { ok: true, issues: [] };
+    const check = tool ? checkArguments(tool, args) : { ok: true, issues: [] };
     if (!check.ok) {
       return fail("invalid_arguments", `Argumente passen nicht zum Eingabe-Schema: ${check.issues.map((i) => i.message).join(" ")}`, args, 0, false);
     }

@@ -19,7 +19,6 @@ import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { classifyTool, type ApprovalPolicy, type ApproveFn } from "./approval.js";
-import { ArgumentValidator } from "../plan/arguments.js";
 import { createExecutionState, DEFAULT_RETRY_POLICY, executeScope, type ExecutorEvent, type RetryPolicy } from "./executor.js";
 import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, type Plan, type PlanParseError, type PlanToolCall } from "../plan/plan.js";
 import {
@@ -187,7 +186,6 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
   let via: PlanVia = options.planOutput === "text" ? "text" : "grammar";
   const generation: GenerationOptions = { ...options.generation, signal: options.signal };
   const state = createExecutionState();
-  const validator = new ArgumentValidator();
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   let lastPlan: Plan | undefined;
 
@@ -304,7 +302,6 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         toolResults: state.results,
         userCtx,
         blocked: options.approval?.blocked,
-        argumentValidator: validator,
       });
       const hasRun = (id: string) => state.executed.has(id);
       const open = openCalls(plan, hasRun);
@@ -340,7 +337,6 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         workspace,
         askUser: options.askUser,
         userCtx,
-        validator,
         prepared,
         emit,
         signal: options.signal,
