@@ -38,7 +38,7 @@ import { checkPlan } from "../plan/check.js";
 import { tokenCounter } from "../llm/tokens.js";
 import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME, type AskUserFn } from "./ask-user.js";
-import { checkGroundedness, type GroundednessReport } from "./groundedness.js";
+import { checkGroundedness, type GroundednessInput, type GroundednessReport } from "./groundedness.js";
 import { fitToWindow, wasTrimmed, type WindowReport } from "./window.js";
 import { untilAborted } from "../util.js";
 import { hideStagingFields, StagedWorkspace } from "./workspace.js";
@@ -89,8 +89,11 @@ export interface RunAgentOptions {
   workspace?: StagedWorkspace;
   /** Let a second model call write the final answer from question, context and tool results only (default false). */
   answerWriter?: boolean;
-  /** Check numbers, dates and places of the answer against the sources (default true; warnings in the trace). */
-  groundedness?: boolean;
+  /**
+   * Check the answer against its sources (default off). true: the travel heuristic checkGroundedness
+   * (numbers, dates, places; groundedness.ts); a function: the caller's own check. Warnings in the trace.
+   */
+  groundedness?: boolean | ((input: GroundednessInput) => GroundednessReport);
   /**
    * The sliding window: tokens the prompt may use (default: the model's context size minus room for the
    * reply) and how tokens are counted (default: the model's tokenizer, else an estimate). false = never trim.
@@ -238,9 +241,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         warnings.push(`Antwort-Schreiber fehlgeschlagen, Antwort des Planers verwendet: ${errorMessage(writerError)}`);
       }
     }
-    if (status === "answered" && options.groundedness !== false) {
+    if (status === "answered" && options.groundedness) {
+      const check = options.groundedness === true ? checkGroundedness : options.groundedness;
       const toolCalls = trace.events.filter((e) => e.type === "tool_call" && e.toolName !== ASK_USER_TOOL_NAME).length;
-      groundedness = checkGroundedness({
+      groundedness = check({
         final,
         question: options.question,
         context: options.context,
