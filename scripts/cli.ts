@@ -280,6 +280,8 @@ async function main(): Promise<number> {
       maxIterations: args.maxIterations,
       mode: args.mode,
       answerWriter: args.answerWriter,
+      // The travel heuristic (lib/agent/groundedness.ts): warnings under the answer.
+      groundedness: true,
       signal: stopping.signal,
       approve: args.yes ? autoApprove() : interactive ? terminal?.approve : undefined,
       approval: { timeoutMs: args.approvalTimeoutMs },

@@ -2,6 +2,7 @@
 // approval callback (approve, or reject with feedback the model sees as the tool's error), blocked
 // tools never run. Classification: config override first, then MCP annotations, then the default.
 import type { ToolInfo } from "../mcp/types.js";
+import { untilAborted } from "../util.js";
 import type { ChangePreview } from "./workspace.js";
 
 export type ToolSafety = "read-only" | "side-effecting" | "blocked";
@@ -79,33 +80,12 @@ export async function decideApproval(
     };
   }
   const full: ApprovalRequest = { ...request, safety, destructive: request.tool?.annotations?.destructiveHint === true };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
+  // `ended` tells the callback to stop asking: out of time, the run aborted, or decided (finally).
   const stop = new AbortController();
+  const timer = policy.timeoutMs !== undefined ? setTimeout(() => stop.abort(), policy.timeoutMs) : undefined;
+  const ended = signal ? AbortSignal.any([stop.signal, signal]) : stop.signal;
   try {
-    const pending = Promise.resolve().then(() => approve(full, stop.signal));
-    const racers: Promise<ApprovalDecision | boolean | "timeout" | "aborted">[] = [pending];
-    if (policy.timeoutMs !== undefined) {
-      racers.push(new Promise((resolve) => (timer = setTimeout(() => resolve("timeout"), policy.timeoutMs))));
-    }
-    if (signal) {
-      racers.push(
-        new Promise((resolve) => {
-          onAbort = () => resolve("aborted");
-          if (signal.aborted) resolve("aborted");
-          else signal.addEventListener("abort", onAbort, { once: true });
-        }),
-      );
-    }
-    const raw = await Promise.race(racers);
-    if (raw === "timeout" || raw === "aborted") {
-      return {
-        allowed: false,
-        by: "timeout",
-        message: `Keine Freigabe für "${request.toolName}" ${raw === "timeout" ? `innerhalb von ${policy.timeoutMs} ms` : "(abgebrochen)"}; das Tool wurde nicht ausgeführt.`,
-      };
-    }
-    const decision = normalize(raw);
+    const decision = normalize(await untilAborted(Promise.resolve().then(() => approve(full, ended)), ended));
     if (decision.approved) return { allowed: true, by: "callback" };
     const feedback = decision.feedback?.trim() || undefined;
     return {
@@ -115,14 +95,17 @@ export async function decideApproval(
       message: `Der Nutzer hat den Aufruf von "${request.toolName}" abgelehnt${feedback ? `: ${feedback}` : "."}`,
     };
   } catch (error) {
+    if (ended.aborted) {
+      const why = signal?.aborted ? "(abgebrochen)" : `innerhalb von ${policy.timeoutMs} ms`;
+      return { allowed: false, by: "timeout", message: `Keine Freigabe für "${request.toolName}" ${why}; das Tool wurde nicht ausgeführt.` };
+    }
     return {
       allowed: false,
       by: "callback-error",
       message: `Die Freigabe für "${request.toolName}" ist fehlgeschlagen (${error instanceof Error ? error.message : String(error)}); das Tool wurde nicht ausgeführt.`,
     };
   } finally {
+    clearTimeout(timer);
     stop.abort();
-    if (timer !== undefined) clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }

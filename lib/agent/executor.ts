@@ -4,11 +4,11 @@
 // become outcomes, never exceptions.
 import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
 import { toolResultValue } from "../mcp/result.js";
-import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
-import { delay } from "../util.js";
+import type { ToolClient, ToolInfo } from "../mcp/types.js";
+import { delay, untilAborted } from "../util.js";
 import { classifyTool, decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
-import type { ArgumentValidator } from "../plan/arguments.js";
+import { checkArguments } from "../plan/arguments.js";
 import type { Plan } from "../plan/plan.js";
 import { RefError, resolveRefs, type UserContext } from "../plan/refs.js";
 import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "../plan/schedule.js";
@@ -72,7 +72,6 @@ export interface ExecutorOptions {
   approval: ApprovalPolicy;
   approve?: ApproveFn;
   userCtx: UserContext;
-  validator: ArgumentValidator;
   /**
    * Arguments checkPlan already resolved and checked, by tool id (sent as they are). Calls not in it
    * (they wait for a result of this plan) are resolved and checked here, right before they run.
@@ -119,36 +118,20 @@ export function blockedMessage(c: BlockedCall): { message: string; errorKind: To
 }
 
 /**
- * The one owner of the per-call time limit: rejects with ToolTimeoutError after `timeoutMs` and aborts
- * the client's request, even if the client ignores the signal.
+ * The one owner of the per-call time limit: `send` gets a signal that aborts after `timeoutMs` (reason
+ * ToolTimeoutError) or with the run, and the wait ends then even if the tool ignores the signal.
+ * Every tool call goes through here: plain calls, staged previews and commits.
  */
-async function callWithTimeout(
-  client: ToolClient,
-  name: string,
-  args: Record<string, unknown>,
-  timeoutMs: number,
-  outer?: AbortSignal,
-): Promise<ToolCallResult> {
+async function withToolTimeout<T>(name: string, timeoutMs: number, outer: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ToolTimeoutError(name, timeoutMs)), timeoutMs);
   const onOuterAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
+  if (outer?.aborted) onOuterAbort();
   else outer?.addEventListener("abort", onOuterAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ToolTimeoutError(name, timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-  });
-  const aborted = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(new Error("abgebrochen"));
-    controller.signal.addEventListener("abort", () => reject(controller.signal.reason ?? new Error("abgebrochen")), { once: true });
-  });
   try {
-    return await Promise.race([client.callTool(name, args, { signal: controller.signal }), timeout, aborted]);
+    return await untilAborted(Promise.resolve().then(() => send(controller.signal)), controller.signal);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    clearTimeout(timer);
     outer?.removeEventListener("abort", onOuterAbort);
   }
 }
@@ -243,7 +226,7 @@ async function runOne(
       if (error instanceof RefError) return fail("ref", error.message, call.arguments, 0, false);
       return fail("ref", errorText(error), call.arguments, 0, false);
     }
-    const check = tool ? options.validator.check(tool, args) : { ok: true, issues: [] };
+    const check = tool ? checkArguments(tool, args) : { ok: true, issues: [] };
     if (!check.ok) {
       return fail("invalid_arguments", `Argumente passen nicht zum Eingabe-Schema: ${check.issues.map((i) => i.message).join(" ")}`, args, 0, false);
     }
@@ -259,13 +242,15 @@ async function runOne(
     return { outcome: { ...base, arguments: args, ok: true, result: asked.result, durationMs, attempts: 1 }, executed: true };
   }
 
+  const sent = args; // narrowed, for the closures below
   // A write is staged first: the server previews it (nothing written), the approval shows the diff.
   const workspace = options.workspace;
   let staged: StagedChange | undefined;
   if (workspace?.stages(call.name) && classifyTool(tool, call.name, options.approval) === "side-effecting") {
     try {
-      staged = await workspace.stage(call.id, call.name, args, { signal: options.signal, timeoutMs: options.toolTimeoutMs });
+      staged = await withToolTimeout(call.name, options.toolTimeoutMs, options.signal, (signal) => workspace.stage(call.id, call.name, sent, { signal }));
     } catch (error) {
+      if (error instanceof ToolTimeoutError) return fail("timeout", `Keine Vorschau: ${error.message} Nichts geschrieben.`, args, 1, true);
       const message = error instanceof StagingError ? error.message : `Vorschau für "${call.name}" fehlgeschlagen: ${errorText(error)}`;
       return fail("tool", message, args, 1, true);
     }
@@ -288,10 +273,9 @@ async function runOne(
   for (let attempt = 1; ; attempt++) {
     options.emit({ type: "tool_call", ...base, arguments: args, attempt });
     try {
-      const result =
-        staged && workspace
-          ? await workspace.commit(call.id, { signal: options.signal, timeoutMs: options.toolTimeoutMs })
-          : await callWithTimeout(options.client, call.name, args, options.toolTimeoutMs, options.signal);
+      const result = await withToolTimeout(call.name, options.toolTimeoutMs, options.signal, (signal) =>
+        staged && workspace ? workspace.commit(call.id, { signal }) : options.client.callTool(call.name, sent, { signal }),
+      );
       if (result.isError) {
         const text = result.text || (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
         return fail("tool", text || `Das Tool "${call.name}" meldete einen Fehler ohne Text.`, args, attempt, true);

@@ -90,9 +90,12 @@ ${catalog}`;
 }
 
 
+/** Longest tool result (characters of JSON) shown to the model by default: a few results fit an 8k context. */
+export const MAX_RESULT_CHARS = 3000;
+
 /** User-role message with the outcomes of one iteration, one JSON line per call. */
 export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { maxResultChars?: number } = {}): string {
-  const max = options.maxResultChars ?? 3000;
+  const max = options.maxResultChars ?? MAX_RESULT_CHARS;
   const lines = outcomes.map((o) => {
     const entry: Record<string, unknown> = { id: o.toolId, tool: o.toolName, arguments: o.arguments };
     if (o.ok) entry.result = o.result;

@@ -7,6 +7,7 @@
 // Every instance owns its own pending list and nothing else: several workspaces (e.g. k voting runs)
 // can share one client and coexist; only the one whose changes are committed touches the disk.
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
+import { untilAborted } from "../util.js";
 import { unifiedDiff } from "./line-diff.js";
 
 /** What an approval shows for a staged write. */
@@ -47,6 +48,7 @@ export class StagingError extends Error {
   }
 }
 
+/** As ToolClient's: the executor passes only a signal (its timer owns the time limit, executor.ts). */
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -126,7 +128,8 @@ export class StagedWorkspace implements ToolClient {
     const change = this.#pending(id);
     let result: ToolCallResult;
     try {
-      result = await this.#client.callTool(change.toolName, { ...change.arguments, expected_sha256: change.preview.baseSha256 }, options);
+      // The wait ends with the signal even if the client ignores it: the change is then settled as failed.
+      result = await untilAborted(this.#client.callTool(change.toolName, { ...change.arguments, expected_sha256: change.preview.baseSha256 }, options), options.signal);
     } catch (error) {
       this.#settle(change, "failed", error instanceof Error ? error.message : String(error));
       throw error;

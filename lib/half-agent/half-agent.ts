@@ -2,6 +2,7 @@
 // notebook) runs it by hand, the result goes into a tool history, and a last round without tools
 // produces the answer. These helpers keep that teaching flow small and explicit.
 import * as z from "zod";
+import { DEFAULT_TOOL_TIMEOUT_MS } from "../timeouts.js";
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
 import { toolResultValue } from "../mcp/result.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
@@ -197,6 +198,7 @@ export function findInToolHistory(history: readonly ToolHistoryEntry[], call: Ha
 export async function executeToolCall(
   client: ToolClient | ToolClients,
   call: HalfAgentToolCall,
+  /** `timeoutMs`: per call (default DEFAULT_TOOL_TIMEOUT_MS, lib/timeouts.ts), also when a `signal` is given. */
   options: { tools?: readonly ToolInfo[]; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ToolHistoryEntry> {
   const info = options.tools?.find((t) => t.name === call.tool);
@@ -206,7 +208,7 @@ export async function executeToolCall(
     return { tool: call.tool, arguments: args, error: `"${call.tool}" verändert etwas und braucht eine Freigabe; hier laufen nur lesende Tools.` };
   }
   try {
-    const result = await combineToolClients(client).callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const result = await combineToolClients(client).callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS });
     if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
     return { tool: call.tool, arguments: args, result: toolResultValue(result) };
   } catch (error) {

@@ -18,8 +18,14 @@ import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
 const CLIENT_INFO = { name: "agentic-ai-workshop-kit", version: "0.1.0" };
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** The SDK always arms a timer per request (its default 60 s); this one never fires first. */
+const NO_TIMEOUT_MS = 2 ** 31 - 1;
+
 export interface McpClientOptions {
-  /** Default time limit per request in ms (default 60 s); callTool's timeoutMs overrides it. */
+  /**
+   * Time limit in ms for connecting, listing tools and a standalone callTool (default 60 s). A call with
+   * a signal has no timer of its own: the caller owns the limit (the agent's executor, toolTimeoutMs).
+   */
   timeoutMs?: number;
 }
 
@@ -251,16 +257,19 @@ export class McpToolClient implements ToolClient {
     });
   }
 
-  /** One call; `timeoutMs` (default: the client's) bounds it with ToolTimeoutError. */
+  /**
+   * One call. `timeoutMs` bounds it with ToolTimeoutError; without it a call with a `signal` waits as long
+   * as the signal lets it (the caller's timer owns the limit), one without a signal the client's default.
+   */
   async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolCallResult> {
-    const timeout = options.timeoutMs ?? this.timeoutMs;
+    const timeout = options.timeoutMs ?? (options.signal ? undefined : this.timeoutMs);
     try {
       return await this.withSession(`Aufruf von ${name}`, false, async (client) => {
-        const result = await client.callTool({ name, arguments: args }, undefined, { timeout, signal: options.signal });
+        const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeout ?? NO_TIMEOUT_MS, signal: options.signal });
         return normalizeToolResult(result as CallToolResult, name);
       });
     } catch (error) {
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new ToolTimeoutError(name, timeout);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && timeout !== undefined) throw new ToolTimeoutError(name, timeout);
       throw error;
     }
   }

@@ -5,7 +5,7 @@
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import type { GenerationMeter, GenerationOptions } from "../llm/types.js";
 import type { AnsweredFunctionCall, NativeFunction, ToolCallingLlm, ToolChatHistory } from "../llm/tool-calling.js";
-import { ArgumentValidator, type ArgumentIssue } from "../plan/arguments.js";
+import { checkArguments, type ArgumentIssue } from "../plan/arguments.js";
 import { dropNullOptionals, toGrammarSchema } from "../schema/grammar.js";
 import { executeToolCall } from "../half-agent/half-agent.js";
 import { FALLBACK_ANSWER } from "../agent/prompts.js";
@@ -73,8 +73,6 @@ function issuesText(issues: ArgumentIssue[]): string {
   return issues.map((i) => i.message).join(" ");
 }
 
-const validator = new ArgumentValidator();
-
 async function answerCall(
   record: NativeCallRecord,
   catalog: readonly ToolInfo[],
@@ -88,7 +86,7 @@ async function answerCall(
     return { fehler: `Unbekanntes Werkzeug „${record.name}“. Verfügbar: ${catalog.map((t) => t.name).join(", ")}.` };
   }
   const args = dropNullOptionals(record.params, tool.inputSchema);
-  const check = validator.check(tool, args);
+  const check = checkArguments(tool, args);
   record.valid = check.ok;
   record.issues = check.issues;
   if (!check.ok) return { fehler: `Ungültige Argumente für ${tool.name}: ${issuesText(check.issues)} Bitte korrigieren.` };

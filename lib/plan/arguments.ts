@@ -31,19 +31,19 @@ function compiled(schema: Record<string, unknown>): ValidateFunction | null {
   }
 }
 
-/** Checks tool arguments against input schemas (compiled once per distinct schema, process-wide). */
-export class ArgumentValidator {
-  /** Checks `args` against `tool.inputSchema`; `ignore` skips issues at or below these JSON pointers. */
-  check(tool: ToolInfo, args: unknown, ignore: readonly string[] = []): ArgumentCheck {
-    const validate = compiled(tool.inputSchema);
-    if (!validate || validate(args)) return { ok: true, issues: [] };
-    const relevant = (validate.errors ?? []).filter(
-      (e: ErrorObject) => !ignore.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)),
-    );
-    if (relevant.length === 0) return { ok: true, issues: [] };
-    const specific = relevant.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
-    const issues = germanIssues(specific.length > 0 ? specific : relevant, ARGUMENTS_SUBJECT).map(({ path, message }) => ({ path, message }));
-    const unique = [...new Map(issues.map((i) => [`${i.path}|${i.message}`, i])).values()];
-    return { ok: unique.length === 0, issues: unique };
-  }
+/**
+ * Checks `args` against `tool.inputSchema` (compiled once per distinct schema, process-wide, in
+ * lib/schema/validate.ts); `ignore` skips issues at or below these JSON pointers.
+ */
+export function checkArguments(tool: ToolInfo, args: unknown, ignore: readonly string[] = []): ArgumentCheck {
+  const validate = compiled(tool.inputSchema);
+  if (!validate || validate(args)) return { ok: true, issues: [] };
+  const relevant = (validate.errors ?? []).filter(
+    (e: ErrorObject) => !ignore.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)),
+  );
+  if (relevant.length === 0) return { ok: true, issues: [] };
+  const specific = relevant.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
+  const issues = germanIssues(specific.length > 0 ? specific : relevant, ARGUMENTS_SUBJECT).map(({ path, message }) => ({ path, message }));
+  const unique = [...new Map(issues.map((i) => [`${i.path}|${i.message}`, i])).values()];
+  return { ok: unique.length === 0, issues: unique };
 }

@@ -1,7 +1,7 @@
 // Checks a parsed plan before anything runs. Every problem is a value with a German message the model
 // can act on; the loop sends them back for a replan instead of failing.
 import type { ToolInfo } from "../mcp/types.js";
-import { ArgumentValidator, type ArgumentIssue } from "./arguments.js";
+import { checkArguments, type ArgumentIssue } from "./arguments.js";
 import { dropNullOptionals } from "../schema/grammar.js";
 import { hasOwn } from "../util.js";
 import { compactJson, jsonDepth, sameJson } from "./json.js";
@@ -65,11 +65,7 @@ export interface ValidationContext {
   userCtx?: UserContext;
   /** Tool names that must not be used. */
   blocked?: readonly string[];
-  /** Reuse compiled schemas across calls. */
-  argumentValidator?: ArgumentValidator;
 }
-
-const defaultValidator = new ArgumentValidator();
 
 function step(n: number): string {
   return `Schritt ${n + 1}`;
@@ -139,7 +135,6 @@ export function checkPlan(plan: Plan, tools: readonly ToolInfo[], context: Valid
   const executed = context.executed ?? new Map<string, ExecutedTool>();
   const toolResults = asToolResults(context.toolResults ?? {});
   const blocked = new Set(context.blocked ?? []);
-  const validator = context.argumentValidator ?? defaultValidator;
   const toolNames = tools.map((t) => t.name);
 
   // Pass 1: ids (and nesting depth: the checks below walk arguments recursively).
@@ -221,7 +216,7 @@ export function checkPlan(plan: Plan, tools: readonly ToolInfo[], context: Valid
       const refProblems = checkRefs(call, stepIndex, firstStepOf, executed, toolResults, context.userCtx);
       problems.push(...refProblems);
       if (tool && !blocked.has(call.name) && refProblems.length === 0) {
-        const { issues, args } = checkArguments(call, tool, executed, toolResults, context.userCtx, validator);
+        const { issues, args } = prepareArguments(call, tool, executed, toolResults, context.userCtx);
         if (args !== undefined) prepared.set(call.id, args);
         if (issues.length > 0) {
           problems.push({
@@ -323,13 +318,12 @@ function checkRefs(
   return problems;
 }
 
-function checkArguments(
+function prepareArguments(
   call: PlanToolCall,
   tool: ToolInfo,
   executed: ReadonlyMap<string, ExecutedTool>,
   toolResults: ToolResults,
   userCtx: UserContext | undefined,
-  validator: ArgumentValidator,
 ): { issues: ArgumentIssue[]; args?: Record<string, unknown> } {
   const pending: string[][] = [];
   const hasResult = (root: string) =>
@@ -343,7 +337,7 @@ function checkArguments(
     throw error;
   }
   const args = cleanArguments(resolved, tool);
-  const check = validator.check(tool, args, pending.map(toPointer));
+  const check = checkArguments(tool, args, pending.map(toPointer));
   if (!check.ok) return { issues: check.issues };
   return pending.length === 0 ? { issues: [], args } : { issues: [] };
 }

@@ -1,17 +1,15 @@
 // German messages for tool arguments that do not fit the input schema (ajv + ajv-i18n, lib/schema/validate.ts).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { ArgumentValidator } from "../../lib/plan/arguments.js";
+import { checkArguments } from "../../lib/plan/arguments.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
-
-const validator = new ArgumentValidator();
 
 function tool(inputSchema: Record<string, unknown>): ToolInfo {
   return { name: "t", description: "", inputSchema };
 }
 
 function messages(schema: Record<string, unknown>, args: unknown): string[] {
-  const check = validator.check(tool({ type: "object", ...schema }), args);
+  const check = checkArguments(tool({ type: "object", ...schema }), args);
   assert.equal(check.ok, false, `expected issues for ${JSON.stringify(args)}`);
   return check.issues.map((i) => i.message);
 }
@@ -30,7 +28,7 @@ function assertSays(found: string[], parts: readonly (string | RegExp)[]): void 
 }
 
 // German text comes from ajv-i18n (lib/schema/validate.ts); the checks name the field and the expectation.
-describe("ArgumentValidator messages", () => {
+describe("checkArguments messages", () => {
   const cases: [string, Record<string, unknown>, unknown, (string | RegExp)[]][] = [
     ["type", { properties: { lat: { type: "number" } } }, { lat: "41" }, ['"lat"', "muss", "number (Zahl)"]],
     ["type with several types", { properties: { n: { type: ["integer", "null"] } } }, { n: "x" }, ['"n"', "integer (ganze Zahl) oder null"]],
@@ -79,11 +77,11 @@ describe("ArgumentValidator messages", () => {
   });
 
   test("a schema Ajv cannot compile is not checked here (the server still validates)", () => {
-    assert.deepEqual(validator.check(tool({ type: "object", properties: { a: { type: "keine-art" } } }), { a: 1 }), { ok: true, issues: [] });
+    assert.deepEqual(checkArguments(tool({ type: "object", properties: { a: { type: "keine-art" } } }), { a: 1 }), { ok: true, issues: [] });
   });
 
   test("issues at or below an ignored pointer (an unresolved $ref) are skipped", () => {
-    const check = validator.check(tool({ type: "object", properties: { lat: { type: "number" } }, required: ["lat"] }), { lat: { $ref: "geo.lat" } }, ["/lat"]);
+    const check = checkArguments(tool({ type: "object", properties: { lat: { type: "number" } }, required: ["lat"] }), { lat: { $ref: "geo.lat" } }, ["/lat"]);
     assert.deepEqual(check, { ok: true, issues: [] });
   });
 });

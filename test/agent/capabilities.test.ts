@@ -146,7 +146,7 @@ describe("grounded answers", () => {
     final: null,
   };
   const weatherRun = (final: ScriptedReply, options: Partial<RunAgentOptions> = {}) =>
-    run([weatherPlan, weatherPlan, final], { question: `Wie ist das Wetter am ${TODAY} in Rom?`, ...options });
+    run([weatherPlan, weatherPlan, final], { question: `Wie ist das Wetter am ${TODAY} in Rom?`, groundedness: true, ...options });
 
   test("a grounded answer has no warnings; an invented one lists what is not backed", async () => {
     const first = await weatherRun((r: ScriptedRequest) => {
@@ -162,8 +162,21 @@ describe("grounded answers", () => {
   });
 
   test("a travel question answered with zero tool calls is flagged", async () => {
-    const { result } = await run([answer("Gern ist gemütlich!")], { question: "Wie wird das Wetter morgen in Rom?" });
+    const { result } = await run([answer("Gern ist gemütlich!")], { question: "Wie wird das Wetter morgen in Rom?", groundedness: true });
     assert.match(result.warnings.join(), /ohne ein einziges Werkzeug-Ergebnis/);
+  });
+
+  test("the check is opt-in: off by default, or a check of the caller's own", async () => {
+    const invented = answer("In Rom werden 47 °C erwartet, in Trastevere Schnee.");
+    const plain = await weatherRun(invented, { groundedness: undefined });
+    assert.deepEqual(plain.result.warnings, []);
+    assert.equal(plain.result.groundedness, undefined);
+    assert.deepEqual(of(plain.events, "groundedness"), []);
+    const own = await weatherRun(invented, {
+      groundedness: (input) => ({ claims: [], unsupported: [], noToolCalls: input.toolCalls === 0, warnings: [`eigene Prüfung: ${input.toolResults.length} Ergebnisse`] }),
+    });
+    assert.deepEqual(own.result.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
+    assert.deepEqual(of(own.events, "groundedness")[0]?.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
   });
 
   test("answer writer: a second call without tools sees question, context and results only, and its answer is checked", async () => {
@@ -178,7 +191,7 @@ describe("grounded answers", () => {
           return "In Rom bleibt es trocken; dazu 99 °C.";
         },
       ],
-      { question: `Wie ist das Wetter am ${TODAY} in Rom?`, answerWriter: true, context: "Rom ist im Sommer heiß." },
+      { question: `Wie ist das Wetter am ${TODAY} in Rom?`, answerWriter: true, groundedness: true, context: "Rom ist im Sommer heiß." },
     );
     assert.equal(writer?.method, "chat");
     const sent = writer?.messages.map((m) => m.content).join("\n") ?? "";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { runAgent, type RunAgentOptions } from "../../lib/agent/loop.js";
 import { FALLBACK_ANSWER, NUDGE_MESSAGE } from "../../lib/agent/prompts.js";
 import { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
-import { ToolReportedError } from "../../lib/testing/in-memory-tools.js";
+import { InMemoryToolClient, ToolReportedError } from "../../lib/testing/in-memory-tools.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { ContextOverflowError } from "../../lib/llm/errors.js";
 import { createTravelFake, geocodeHandler, geoWeatherPlan, latch, TODAY, weatherHandler, type TravelFakeOptions } from "./fixtures.js";
@@ -208,6 +208,41 @@ describe("runAgent", () => {
     assert.ok(sawAbort, "the tool received the abort signal");
     assert.match(lastUserMessage(llm.requests[1]!), /nicht innerhalb von 30 ms/);
   });
+
+  // A write tool that speaks the preview protocol (workspace.ts); `hang` ignores the abort signal.
+  const noteTool = (hang: "preview" | "commit") =>
+    new InMemoryToolClient([
+      {
+        info: {
+          name: "save_note",
+          description: "Speichert eine Notiz.",
+          inputSchema: { type: "object", properties: { file_name: { type: "string" }, content: { type: "string" }, dry_run: { type: "boolean" }, expected_sha256: { type: ["string", "null"] } }, required: ["file_name", "content"] },
+          annotations: { readOnlyHint: false },
+        },
+        handler: (args) => {
+          if ((args.dry_run === true) === (hang === "preview")) return new Promise(() => undefined);
+          return args.dry_run ? { path: args.file_name, content: args.content, existed: false } : { written: true };
+        },
+      },
+    ]);
+  const notePlan = { steps: [{ description: "Notiz speichern", tools: [{ id: "note", name: "save_note", arguments: { file_name: "a.md", content: "x" } }] }], final: null };
+
+  for (const hang of ["preview", "commit"] as const) {
+    test(`per-tool timeout also ends a staged ${hang} that ignores the signal`, { timeout: 5000 }, async () => {
+      let asked = 0;
+      const { result, events } = await run([notePlan, FINAL], {
+        tools: noteTool(hang),
+        toolTimeoutMs: 30,
+        approve: () => (asked++, true),
+      });
+      assert.equal(result.status, "answered");
+      const error = of(events, "tool_error")[0];
+      assert.equal(error?.errorKind, "timeout");
+      assert.match(error?.message ?? "", /nicht innerhalb von 30 ms/);
+      assert.equal(asked, hang === "preview" ? 0 : 1, "no approval without a preview");
+      assert.deepEqual(result.workspace.changes().map((c) => c.status), hang === "preview" ? [] : ["failed"]);
+    });
+  }
 
   test("invalid plan → problems are sent back, nothing runs, the corrected plan runs", async () => {
     const broken = {

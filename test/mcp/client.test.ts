@@ -149,6 +149,17 @@ describe("McpToolClient against a small in-process server", () => {
     assert.equal(r.text, "fertig");
   });
 
+  it("a call with a signal has no timer of its own: the caller owns the time limit", async () => {
+    const quick = await connectTravelClient(http.url, { timeoutMs: 100 });
+    try {
+      await assert.rejects(quick.callTool("slow", { ms: 400 }), ToolTimeoutError, "standalone: the client's limit");
+      const r = await quick.callTool("slow", { ms: 400 }, { signal: new AbortController().signal });
+      assert.equal(r.text, "fertig", "with a signal the client adds no 100 ms timer on top");
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("passes an AbortSignal through", async () => {
     const controller = new AbortController();
     const pending = client.callTool("slow", { ms: 5000 }, { signal: controller.signal });

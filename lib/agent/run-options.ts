@@ -1,0 +1,167 @@
+// runAgent's options: the flat interface callers write (notebooks, CLI, tests, bench), every default in
+// RUN_DEFAULTS, and resolveOptions, which turns them into the settings the loop reads, grouped like the
+// AI SDK's tool loop: model, tools, prompt, limits, safety, post-processing.
+import { DEFAULT_TOOL_TIMEOUT_MS } from "../timeouts.js";
+import type { ChatMessage, GenerationOptions, Llm } from "../llm/types.js";
+import { tokenCounter } from "../llm/tokens.js";
+import { combineToolClients, type ToolClients } from "../mcp/composite.js";
+import type { ToolClient, ToolInfo } from "../mcp/types.js";
+import type { ScheduleMode } from "../plan/schedule.js";
+import type { ApprovalPolicy, ApproveFn } from "./approval.js";
+import type { AskUserFn } from "./ask-user.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./executor.js";
+import { checkGroundedness, type GroundednessInput, type GroundednessReport } from "./groundedness.js";
+import { MAX_RESULT_CHARS } from "./prompts.js";
+import type { AgentEvent } from "./trace.js";
+import type { StagedWorkspace } from "./workspace.js";
+
+/** How plans are generated (see plan-call.ts). */
+export type PlanOutput = "auto" | "grammar" | "text";
+
+export type GroundednessCheck = (input: GroundednessInput) => GroundednessReport;
+
+/** Every option of runAgent; the defaults are in RUN_DEFAULTS (or said here when they depend on the run). */
+export interface RunAgentOptions {
+  // Model
+  llm: Llm;
+  /** How plans are generated: "auto" (grammar, falling back to text), "grammar" or "text". */
+  planOutput?: PlanOutput;
+  /** Sampling options for every planning call. */
+  generation?: Omit<GenerationOptions, "signal">;
+
+  // Tools
+  /** One tool client, or several by alias ({ reise, mathe }): merged by lib/mcp's CompositeToolClient. */
+  tools: ToolClient | ToolClients;
+  /** The tool catalog (default: `await tools.listTools()`). */
+  catalog?: ToolInfo[];
+  /** Where side-effecting calls are staged before approval (default: a fresh StagedWorkspace for this run). */
+  workspace?: StagedWorkspace;
+  /** Offer the `ask_user` tool to the planner. */
+  offerAskUser?: boolean;
+
+  // Prompt
+  question: string;
+  /** Earlier conversation, inserted between the system messages and the question. */
+  history?: ChatMessage[];
+  /** Retrieved context (RAG), sent as its own system message. */
+  context?: string;
+  /** Replaces the planner system prompt (default: buildPlannerSystemPrompt(catalog, …)). */
+  systemPrompt?: string;
+  /** Replaces the travel persona of the default planner prompt (e.g. TRAVEL_MATH_ROLE with the math server). */
+  role?: string;
+  /** Today's date for the prompt and `user.today` (YYYY-MM-DD). */
+  today?: string;
+  /** Extra fields for `user.*` references; `raw` (the question) is always there. */
+  userCtx?: Record<string, unknown>;
+
+  // Limits
+  /** Planning rounds before giving up. */
+  maxIterations?: number;
+  /** In the last round, allow only an answer. */
+  forceFinalOnLastIteration?: boolean;
+  /** Per tool call, staged previews and commits included (executor.ts; longer than the travel server's upstream deadline, lib/timeouts.ts). */
+  toolTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** How tool calls run (see schedule.ts). */
+  mode?: ScheduleMode;
+  /** Longest tool result (characters of JSON) shown to the model (so a few results fit an 8k context). */
+  maxResultChars?: number;
+  /**
+   * The sliding window: tokens the prompt may use (default: the model's context size minus room for the
+   * reply) and how tokens are counted (default: the model's tokenizer, else an estimate). false = never trim.
+   */
+  contextWindow?: false | { maxPromptTokens?: number; countTokens?: (text: string) => number; keepRecentRounds?: number };
+  signal?: AbortSignal;
+
+  // Safety
+  approve?: ApproveFn;
+  approval?: ApprovalPolicy;
+  /** Answers the planner's `ask_user` calls (notebook input, terminal); without it they fail with „Rückfrage nicht möglich". */
+  askUser?: AskUserFn;
+
+  // Post-processing
+  /** Let a second model call write the final answer from question, context and tool results only. */
+  answerWriter?: boolean;
+  /**
+   * Check the answer against its sources. true: the travel heuristic checkGroundedness (numbers, dates,
+   * places; groundedness.ts); a function: the caller's own check. Warnings in the trace and the result.
+   */
+  groundedness?: boolean | GroundednessCheck;
+
+  onEvent?: (event: AgentEvent) => void;
+}
+
+/** runAgent's defaults, in one place. */
+export const RUN_DEFAULTS = {
+  planOutput: "auto",
+  offerAskUser: true,
+  maxIterations: 8,
+  forceFinalOnLastIteration: true,
+  toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+  retry: DEFAULT_RETRY_POLICY,
+  mode: "dependency",
+  maxResultChars: MAX_RESULT_CHARS,
+  answerWriter: false,
+  groundedness: false,
+} as const satisfies Partial<RunAgentOptions>;
+
+/** The prompt budget and how tokens are counted (undefined: never trim). */
+export interface PromptWindow {
+  budget: number;
+  count: (text: string) => number;
+  keepRecentRounds?: number;
+}
+
+/** The options with their defaults applied, grouped. */
+export interface RunSettings {
+  model: { llm: Llm; planOutput: PlanOutput; generation: GenerationOptions };
+  tools: { client: ToolClient; catalog?: ToolInfo[]; workspace?: StagedWorkspace; offerAskUser: boolean };
+  prompt: { question: string; history: ChatMessage[]; context?: string; systemPrompt?: string; role?: string; today?: string; userCtx?: Record<string, unknown> };
+  limits: { maxIterations: number; forceFinalOnLastIteration: boolean; toolTimeoutMs: number; retry: RetryPolicy; mode: ScheduleMode; maxResultChars: number; window?: PromptWindow };
+  safety: { approval: ApprovalPolicy; approve?: ApproveFn; askUser?: AskUserFn };
+  post: { answerWriter: boolean; groundedness?: GroundednessCheck };
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+/** The prompt budget: the model's context minus room for the reply and the chat template. */
+function promptWindow(options: RunAgentOptions): PromptWindow | undefined {
+  if (options.contextWindow === false) return undefined;
+  const settings = options.contextWindow ?? {};
+  const contextSize = options.llm.info.contextSize;
+  const reply = options.generation?.maxTokens ?? (contextSize ? Math.min(1024, Math.floor(contextSize / 4)) : 1024);
+  const budget = settings.maxPromptTokens ?? (contextSize ? contextSize - reply - 64 - Math.ceil(contextSize * 0.03) : undefined);
+  if (budget === undefined || budget <= 0) return undefined;
+  return { budget, count: settings.countTokens ?? tokenCounter(options.llm).count, keepRecentRounds: settings.keepRecentRounds };
+}
+
+export function resolveOptions(options: RunAgentOptions): RunSettings {
+  const d = RUN_DEFAULTS;
+  const groundedness = options.groundedness ?? d.groundedness;
+  return {
+    model: { llm: options.llm, planOutput: options.planOutput ?? d.planOutput, generation: { ...options.generation, signal: options.signal } },
+    tools: { client: combineToolClients(options.tools), catalog: options.catalog, workspace: options.workspace, offerAskUser: options.offerAskUser ?? d.offerAskUser },
+    prompt: {
+      question: options.question,
+      history: options.history ?? [],
+      context: options.context,
+      systemPrompt: options.systemPrompt,
+      role: options.role,
+      today: options.today,
+      userCtx: options.userCtx,
+    },
+    limits: {
+      maxIterations: Math.max(1, Math.floor(options.maxIterations ?? d.maxIterations)),
+      forceFinalOnLastIteration: options.forceFinalOnLastIteration ?? d.forceFinalOnLastIteration,
+      toolTimeoutMs: options.toolTimeoutMs ?? d.toolTimeoutMs,
+      retry: { ...d.retry, ...options.retry },
+      mode: options.mode ?? d.mode,
+      maxResultChars: options.maxResultChars ?? d.maxResultChars,
+      window: promptWindow(options),
+    },
+    safety: { approval: options.approval ?? {}, approve: options.approve, askUser: options.askUser },
+    post: { answerWriter: options.answerWriter ?? d.answerWriter, groundedness: groundedness === true ? checkGroundedness : groundedness || undefined },
+    signal: options.signal,
+    onEvent: options.onEvent,
+  };
+}
