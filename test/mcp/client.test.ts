@@ -150,7 +150,7 @@ describe("McpToolClient against a small in-process server", () => {
   });
 
   it("a call with a signal has no timer of its own: the caller owns the time limit", async () => {
-    const quick = await connectTravelClient(http.url, { timeoutMs: 100 });
+    const quick = await McpToolClient.connect(http.url, { timeoutMs: 100 });
     try {
       await assert.rejects(quick.callTool("slow", { ms: 400 }), ToolTimeoutError, "standalone: the client's limit");
       const r = await quick.callTool("slow", { ms: 400 }, { signal: new AbortController().signal });
