@@ -8,7 +8,7 @@
 // small stop rules below.
 import type { Plan, PlanToolCall } from "../plan/plan.js";
 import { checkPlan } from "../plan/check.js";
-import { iterationScope, openCalls } from "../plan/schedule.js";
+import { iterationScope, pendingCalls } from "../plan/schedule.js";
 import { classifyTool } from "./approval.js";
 import { executeScope, type ToolOutcome } from "./executor.js";
 import { finishRun, type AgentRunResult } from "./finish.js";
@@ -117,7 +117,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
         userCtx: run.userCtx,
         blocked: settings.safety.approval.blocked,
       });
-      const open = openCalls(plan, (id) => run.execution.executed.has(id));
+      const open = pendingCalls(plan, (id) => run.execution.executed.has(id));
       const final = answerOf(plan);
       if (answeredWithNothingOpen(final, open, finalRound)) return await finishRun(run, final, "answered");
       if (problems.length > 0) {

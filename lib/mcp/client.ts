@@ -289,16 +289,6 @@ export class McpToolClient implements ToolClient {
   }
 }
 
-/** One persistent session to the travel server's HTTP endpoint. */
-export function connectTravelClient(url: string, options?: McpClientOptions): Promise<McpToolClient> {
-  return McpToolClient.connect(url, options);
-}
-
-/** Starts the travel server over stdio (as MCP Inspector or Claude Desktop would) and connects to it. */
-export function connectTravelClientStdio(options?: McpClientOptions & { offline?: boolean; env?: Record<string, string> }): Promise<McpToolClient> {
-  return McpToolClient.connectStdio(options);
-}
-
 /** Starts the math server over stdio (as MCP Inspector or Claude Desktop would) and connects to it. */
 export function connectMathClientStdio(options?: McpClientOptions & { env?: Record<string, string> }): Promise<McpToolClient> {
   const cmd = mathServerCommand(["--stdio", "--parent-pid", String(process.pid)]);

@@ -120,14 +120,10 @@ export interface PlanCheck {
 }
 
 /**
- * Problems of `plan` against the tool catalog and what already happened (`context`).
- * An empty list means the plan may run. Never throws on any parsed plan.
+ * Problems of `plan` against the tool catalog and what already happened (`context`), plus the arguments
+ * of the calls it could check in full (see PlanCheck). No problems means the plan may run. Pure; never
+ * throws on any parsed plan.
  */
-export function validatePlan(plan: Plan, tools: readonly ToolInfo[], context: ValidationContext = {}): PlanProblem[] {
-  return checkPlan(plan, tools, context).problems;
-}
-
-/** validatePlan plus the prepared arguments of the calls it could check in full (see PlanCheck). */
 export function checkPlan(plan: Plan, tools: readonly ToolInfo[], context: ValidationContext = {}): PlanCheck {
   const problems: PlanProblem[] = [];
   const prepared = new Map<string, Record<string, unknown>>();

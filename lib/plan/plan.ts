@@ -25,7 +25,7 @@ const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict() satisfies
 // The grammar only bounds the id's length: node-llama-cpp's JSON-schema grammar (GbnfJsonStringSchema)
 // knows minLength/maxLength and three formats but no `pattern`, and the only other way to restrict the
 // characters (an `enum` of allowed ids) would take away the model's descriptive ids. Ids outside
-// TOOL_ID_PATTERN (or reserved ones) are caught by validatePlan and sent back for a replan.
+// TOOL_ID_PATTERN (or reserved ones) are caught by checkPlan and sent back for a replan.
 const ToolIdSchema = z.string().min(1).max(TOOL_ID_MAX_LENGTH);
 
 interface ShapeOptions {

@@ -55,7 +55,7 @@ export function callDependencies(call: PlanToolCall): string[] {
 }
 
 /** Calls whose id has not run yet, in plan order; a repeated id counts once (its first occurrence). */
-export function openCalls(plan: Plan, hasRun: (id: string) => boolean, options: ScopeOptions = {}): ScheduledCall[] {
+export function pendingCalls(plan: Plan, hasRun: (id: string) => boolean, options: ScopeOptions = {}): ScheduledCall[] {
   const isReadOnly = options.isReadOnly ?? (() => false);
   const seen = new Set<string>();
   const out: ScheduledCall[] = [];
@@ -73,13 +73,13 @@ export function openCalls(plan: Plan, hasRun: (id: string) => boolean, options: 
 }
 
 /** Index of the lowest step that still has an open call, or undefined when every step is done. */
-export function nextOpenStep(plan: Plan, hasRun: (id: string) => boolean): number | undefined {
-  return openCalls(plan, hasRun)[0]?.stepIndex;
+export function nextPendingStep(plan: Plan, hasRun: (id: string) => boolean): number | undefined {
+  return pendingCalls(plan, hasRun)[0]?.stepIndex;
 }
 
 /** The calls one loop iteration covers in `mode`. */
 export function iterationScope(plan: Plan, hasRun: (id: string) => boolean, mode: ScheduleMode, options: ScopeOptions = {}): ScheduledCall[] {
-  const open = openCalls(plan, hasRun, options);
+  const open = pendingCalls(plan, hasRun, options);
   if (mode === "dependency") return open;
   const first = open[0]?.stepIndex;
   return first === undefined ? [] : open.filter((c) => c.stepIndex === first);

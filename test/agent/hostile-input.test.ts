@@ -10,7 +10,7 @@ import { MAX_PLAN_DEPTH, parsePlan, parsePlanValue, type Plan } from "../../lib/
 import { collectRefs, RefError, resolveRefs } from "../../lib/plan/refs.js";
 import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
-import { validatePlan } from "../../lib/plan/check.js";
+import { checkPlan } from "../../lib/plan/check.js";
 import { DEFAULT_TOOL_TIMEOUT_MS, TRAVEL_UPSTREAM_DEADLINE_MS } from "../../lib/timeouts.js";
 import type { ChatResult, Llm } from "../../lib/llm/types.js";
 import { createTravelFake, geocodeInfo, TODAY } from "./fixtures.js";
@@ -47,14 +47,14 @@ describe("plans nested deeper than MAX_PLAN_DEPTH", () => {
     assert.equal(parsePlan(deepPlanText(MAX_PLAN_DEPTH - 10)).ok, true, "moderate nesting still parses");
   });
 
-  test("validatePlan returns a too_deep problem, also for an id that already ran", () => {
+  test("checkPlan returns a too_deep problem, also for an id that already ran", () => {
     for (const depth of [100, 5_000]) {
-      const problems = validatePlan(deepPlan(depth), [geocodeInfo]);
+      const problems = checkPlan(deepPlan(depth), [geocodeInfo]).problems;
       assert.deepEqual(problems.map((p) => p.kind), ["too_deep"]);
       assert.match(problems[0]!.message, /Schritt 1, id "geo": Die Argumente sind zu tief verschachtelt \(mehr als 64 Ebenen/);
     }
     const executed = new Map([["geo", { id: "geo", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
-    assert.deepEqual(validatePlan(deepPlan(5_000), [geocodeInfo], { executed }).map((p) => p.kind), ["too_deep"]);
+    assert.deepEqual(checkPlan(deepPlan(5_000), [geocodeInfo], { executed }).problems.map((p) => p.kind), ["too_deep"]);
   });
 
   test("resolveRefs throws a typed RefError and collectRefs reports it", () => {

@@ -11,7 +11,7 @@ import { buildPlannerSystemPrompt, TRAVEL_MATH_ROLE } from "../../lib/agent/prom
 import { buildHalfAgentSystemPrompt } from "../../lib/half-agent/prompts.js";
 import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
-import { validatePlan } from "../../lib/plan/check.js";
+import { checkPlan } from "../../lib/plan/check.js";
 import { CompositeToolClient } from "../../lib/mcp/composite.js";
 import { McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
@@ -58,7 +58,7 @@ describe("runAgent over the travel and the math server", () => {
     assert.deepEqual(catalog.map((t) => t.name).sort(), ["addition", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "save_trip_plan", "subtraktion"]);
     const schema = JSON.stringify(buildPlanJsonSchema(catalog));
     assert.ok(schema.includes('"const":"geocode"') && schema.includes('"const":"subtraktion"'));
-    assert.deepEqual(validatePlan(romOsloPlan() as never, catalog), []);
+    assert.deepEqual(checkPlan(romOsloPlan() as never, catalog).problems, []);
     const prompt = buildPlannerSystemPrompt(catalog, { today: TODAY });
     for (const name of ["geocode", "get_weather", "subtraktion", "rechne"]) assert.ok(prompt.includes(name), name);
   });
@@ -103,8 +103,8 @@ describe("runAgent over the travel and the math server", () => {
       const merged = await shared.listTools();
       const names = merged.map((t) => t.name);
       assert.ok(names.includes("geocode") && names.includes("mathe.subtraktion") && names.includes("rechner.subtraktion") && !names.includes("subtraktion"));
-      assert.deepEqual(validatePlan(romOsloPlan("rechner.subtraktion") as never, merged), []);
-      const problems = validatePlan(romOsloPlan("subtraktion") as never, merged);
+      assert.deepEqual(checkPlan(romOsloPlan("rechner.subtraktion") as never, merged).problems, []);
+      const problems = checkPlan(romOsloPlan("subtraktion") as never, merged).problems;
       assert.ok(problems.length > 0, "the bare shared name is not in the merged catalog");
       assert.ok(JSON.stringify(buildPlanJsonSchema(merged)).includes('"const":"rechner.subtraktion"'));
       const llm = new ScriptedLlm([romOsloPlan("rechner.subtraktion"), romOsloPlan("rechner.subtraktion"), romOsloPlan("rechner.subtraktion"), { steps: [], final: "fertig" }]);

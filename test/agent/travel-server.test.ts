@@ -7,7 +7,7 @@ import { FALLBACK_ANSWER } from "../../lib/agent/prompts.js";
 import { ScriptedLlm, type ScriptedReply, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
-import { validatePlan } from "../../lib/plan/check.js";
+import { checkPlan } from "../../lib/plan/check.js";
 import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 import { geoWeatherPlan, TODAY } from "./fixtures.js";
@@ -43,7 +43,7 @@ describe("runAgent with the real travel server (offline)", () => {
     assert.deepEqual(catalog.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
     assert.deepEqual(catalog.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), ["save_trip_plan"]);
     assert.ok(JSON.stringify(buildPlanJsonSchema(catalog)).includes('"const":"rank_spots"'));
-    assert.deepEqual(validatePlan(geoWeatherPlan() as never, catalog), []);
+    assert.deepEqual(checkPlan(geoWeatherPlan() as never, catalog).problems, []);
   });
 
   test("geocode → weather chain", async () => {

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePlanValue, type Plan } from "../../lib/plan/plan.js";
-import { checkPlan, validatePlan, type ExecutedTool, type PlanProblemKind } from "../../lib/plan/check.js";
+import { checkPlan, type ExecutedTool, type PlanProblemKind } from "../../lib/plan/check.js";
 import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "../agent/fixtures.js";
 
 function plan(value: unknown): Plan {
@@ -10,8 +10,8 @@ function plan(value: unknown): Plan {
   return r.plan;
 }
 
-function kinds(p: Plan, ctx: Parameters<typeof validatePlan>[2] = {}): PlanProblemKind[] {
-  return validatePlan(p, [...TRAVEL_TOOLS, bookingInfo], ctx).map((x) => x.kind);
+function kinds(p: Plan, ctx: Parameters<typeof checkPlan>[2] = {}): PlanProblemKind[] {
+  return checkPlan(p, [...TRAVEL_TOOLS, bookingInfo], ctx).problems.map((x) => x.kind);
 }
 
 const step = (...tools: unknown[]) => ({ description: "", tools });
@@ -20,14 +20,14 @@ const geo = (id = "geo", destination = "Rom") => call(id, "geocode", { destinati
 const weather = (id: string, from: string) =>
   call(id, "get_weather", { lat: { $ref: `${from}.lat` }, lon: { $ref: `${from}.lon` }, start_date: "2026-01-29", end_date: "2026-01-29" });
 
-describe("validatePlan", () => {
+describe("checkPlan: problems", () => {
   test("a good plan has no problems (string refs, optional null)", () => {
-    assert.deepEqual(validatePlan(plan(geoWeatherPlan("Barcelona", "2026-01-29", true)), TRAVEL_TOOLS), []);
+    assert.deepEqual(checkPlan(plan(geoWeatherPlan("Barcelona", "2026-01-29", true)), TRAVEL_TOOLS).problems, []);
     assert.deepEqual(kinds(plan({ steps: [], final: "Hallo" })), []);
   });
 
   test("unknown tool, with a suggestion and the catalog", () => {
-    const problems = validatePlan(plan({ steps: [step(call("g", "geocoder", { destination: "Rom" }))], final: null }), TRAVEL_TOOLS);
+    const problems = checkPlan(plan({ steps: [step(call("g", "geocoder", { destination: "Rom" }))], final: null }), TRAVEL_TOOLS).problems;
     assert.deepEqual(problems.map((p) => p.kind), ["unknown_tool"]);
     assert.match(problems[0]!.message, /"geocoder".*Meintest du "geocode"/);
     assert.match(problems[0]!.message, /Verfügbar: geocode, get_weather, get_parks/);
@@ -45,7 +45,7 @@ describe("validatePlan", () => {
 
   test("ids that match the pattern but can never be referenced (__proto__, constructor, prototype)", () => {
     for (const id of ["__proto__", "constructor", "prototype"]) {
-      const problems = validatePlan(plan({ steps: [step(geo(id))], final: null }), TRAVEL_TOOLS);
+      const problems = checkPlan(plan({ steps: [step(geo(id))], final: null }), TRAVEL_TOOLS).problems;
       assert.deepEqual(problems.map((p) => p.kind), ["invalid_id"], id);
       assert.match(problems[0]!.message, new RegExp(`die id "${id}" ist reserviert; auf sie könnte kein \\$ref verweisen`));
     }
@@ -53,7 +53,7 @@ describe("validatePlan", () => {
   });
 
   test("duplicate id (reported once)", () => {
-    const problems = validatePlan(plan({ steps: [step(geo("g")), step(geo("g", "Berlin")), step(geo("g", "Paris"))], final: null }), TRAVEL_TOOLS);
+    const problems = checkPlan(plan({ steps: [step(geo("g")), step(geo("g", "Berlin")), step(geo("g", "Paris"))], final: null }), TRAVEL_TOOLS).problems;
     assert.deepEqual(problems.map((p) => p.kind), ["duplicate_id"]);
     assert.match(problems[0]!.message, /Schritt 1 und Schritt 2/);
   });
@@ -69,17 +69,17 @@ describe("validatePlan", () => {
   });
 
   test("$ref to an unknown id", () => {
-    const problems = validatePlan(plan({ steps: [step(weather("w", "geo_paris"))], final: null }), TRAVEL_TOOLS);
+    const problems = checkPlan(plan({ steps: [step(weather("w", "geo_paris"))], final: null }), TRAVEL_TOOLS).problems;
     assert.deepEqual(problems.map((p) => p.kind), ["ref_unknown_id", "ref_unknown_id"]);
     assert.equal(problems[0]!.argument, "lat");
     assert.equal(problems[0]!.ref, "geo_paris.lat");
   });
 
   test("$ref to a tool in the same step or a later step", () => {
-    const same = validatePlan(plan({ steps: [step(geo("g"), weather("w", "g"))], final: null }), TRAVEL_TOOLS);
+    const same = checkPlan(plan({ steps: [step(geo("g"), weather("w", "g"))], final: null }), TRAVEL_TOOLS).problems;
     assert.deepEqual([...new Set(same.map((p) => p.kind))], ["ref_not_earlier"]);
     assert.match(same[0]!.message, /selben Schritt/);
-    const later = validatePlan(plan({ steps: [step(weather("w", "g")), step(geo("g"))], final: null }), TRAVEL_TOOLS);
+    const later = checkPlan(plan({ steps: [step(weather("w", "g")), step(geo("g"))], final: null }), TRAVEL_TOOLS).problems;
     assert.deepEqual([...new Set(later.map((p) => p.kind))], ["ref_not_earlier"]);
     assert.match(later[0]!.message, /erst in Schritt 2/);
     const self = kinds(plan({ steps: [step(call("p", "get_parks", { lat: { $ref: "p.lat" }, lon: 1, radius_km: 2 }))], final: null }));
@@ -105,11 +105,11 @@ describe("validatePlan", () => {
 
   test("$ref path missing in a known result or user context", () => {
     const executed = new Map<string, ExecutedTool>([["g", { id: "g", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
-    const problems = validatePlan(
+    const problems = checkPlan(
       plan({ steps: [step(call("p", "get_parks", { lat: { $ref: "g.latitude" }, lon: { $ref: "g.lon" }, radius_km: { $ref: "user.radius" } }))], final: null }),
       TRAVEL_TOOLS,
       { executed, toolResults: { g: { lat: 41.9, lon: 12.5 } }, userCtx: { raw: "Frage" } },
-    );
+    ).problems;
     assert.deepEqual(problems.map((p) => p.kind), ["ref_unresolvable", "ref_unresolvable"]);
     assert.match(problems[0]!.message, /"latitude"/);
     assert.match(problems[1]!.message, /user\.raw/);
@@ -118,11 +118,11 @@ describe("validatePlan", () => {
   test("arguments that do not match the input schema after resolution", () => {
     const executed = new Map<string, ExecutedTool>([["g", { id: "g", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
     const toolResults = { g: { lat: "nördlich", lon: 12.5, display_name: "Rom" } };
-    const problems = validatePlan(
+    const problems = checkPlan(
       plan({ steps: [step(call("w", "get_weather", { lat: { $ref: "g.lat" }, lon: { $ref: "g.lon" }, start_date: "2026-01-29", wind: true }))], final: null }),
       TRAVEL_TOOLS,
       { executed, toolResults },
-    );
+    ).problems;
     assert.deepEqual(problems.map((p) => p.kind), ["invalid_arguments"]);
     const text = problems[0]!.details!.join("\n");
     // German (ajv-i18n): each message names the field and what is expected.
@@ -159,7 +159,7 @@ describe("validatePlan", () => {
   });
 
   test("every message is German and names where the problem is", () => {
-    const problems = validatePlan(plan({ steps: [step(geo("g"), weather("w", "g"), call("x", "nix", {}))], final: null }), TRAVEL_TOOLS);
+    const problems = checkPlan(plan({ steps: [step(geo("g"), weather("w", "g"), call("x", "nix", {}))], final: null }), TRAVEL_TOOLS).problems;
     assert.ok(problems.length >= 3);
     for (const p of problems) assert.match(p.message, /Schritt 1|id "/);
   });

@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePlanValue, type Plan } from "../../lib/plan/plan.js";
-import { blockedCalls, callDependencies, iterationScope, nextOpenStep, openCalls, readyCalls, type ScheduleState, type ScopeOptions } from "../../lib/plan/schedule.js";
+import { blockedCalls, callDependencies, iterationScope, nextPendingStep, pendingCalls, readyCalls, type ScheduleState, type ScopeOptions } from "../../lib/plan/schedule.js";
 
 function plan(value: unknown): Plan {
   const r = parsePlanValue(value);
@@ -36,15 +36,15 @@ describe("schedule", () => {
 
   test("open calls and the next open step follow the ids that ran", () => {
     const ran = new Set(["a1", "a2", "c"]);
-    assert.deepEqual(ids(openCalls(chains, (id) => ran.has(id))), ["b1", "b2", "d"]);
-    assert.equal(nextOpenStep(chains, (id) => ran.has(id)), 1);
-    assert.equal(nextOpenStep(chains, () => true), undefined);
+    assert.deepEqual(ids(pendingCalls(chains, (id) => ran.has(id))), ["b1", "b2", "d"]);
+    assert.equal(nextPendingStep(chains, (id) => ran.has(id)), 1);
+    assert.equal(nextPendingStep(chains, () => true), undefined);
   });
 
   test("a step without tools is never open; a repeated id counts once", () => {
     const p = plan({ steps: [{ description: "nur Text", tools: [] }, { tools: [{ id: "x", name: "t" }, { id: "x", name: "t" }] }], final: null });
-    assert.equal(nextOpenStep(p, () => false), 1);
-    assert.deepEqual(ids(openCalls(p, () => false)), ["x"]);
+    assert.equal(nextPendingStep(p, () => false), 1);
+    assert.deepEqual(ids(pendingCalls(p, () => false)), ["x"]);
   });
 
   test("iteration scope: next open step for step modes, every open call for dependency mode", () => {
