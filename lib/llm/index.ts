@@ -1,5 +1,17 @@
 // Teil 1 — public names of lib/llm: load a model (local GGUF or OpenAI-compatible server), chat, JSON.
-export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo, PromptStateEvent } from "./types.js";
+export type {
+  ChatMessage,
+  ChatResult,
+  ChatRole,
+  GenerationMeter,
+  GenerationOptions,
+  InProcessLlmInfo,
+  JsonSchema,
+  Llm,
+  LlmInfo,
+  PromptStateEvent,
+  ServerLlmInfo,
+} from "./types.js";
 export { loadLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
 export type { LocalLlm, LocalLlmOptions } from "./local.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
@@ -26,7 +38,7 @@ export type {
   ToolCallingLlm,
   ToolChatHistory,
   ToolChatRound,
-} from "./tool-calling.js";
+} from "./native-tools.js";
+export { createToolCaller } from "./native-tools.js";
 export { createOpenAiToolCaller, NativeToolsUnsupportedError } from "./openai-tool-calling.js";
-export { createToolCaller } from "./tool-caller.js";
 export { checkArithmetic, describeArithmetic, numbersInText, type ArithmeticVerdict } from "./number-check.js";

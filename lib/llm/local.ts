@@ -11,8 +11,8 @@ import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix } from "./prompt-state.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
-import type { LocalToolCaller } from "./tool-calling.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo, PromptStateEvent } from "./types.js";
+import type { LocalToolCaller } from "./native-tools.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
 type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;
@@ -42,6 +42,7 @@ export interface LocalLlmOptions {
 
 /** The in-process LLM, with extras the notebooks use to teach. */
 export interface LocalLlm extends Llm {
+  readonly info: InProcessLlmInfo;
   /** The exact prompt text (with special tokens) the chat template produces — for teaching only. */
   renderPrompt(messages: ChatMessage[]): string;
   /** Number of tokens `text` has for this model (plain text; special tokens are not parsed). */
@@ -141,7 +142,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence });
   // VRAM this model and its context took (the device may be shared with other processes).
   const vramUsedBytes = Math.max(0, (await llama.getVramState()).used - vramBefore);
-  const info: LlmInfo = {
+  const info: InProcessLlmInfo = {
     backend: "node-llama-cpp",
     gpu: GPU_NAMES[llama.gpu === false ? "cpu" : llama.gpu] ?? String(llama.gpu),
     modelPath,
