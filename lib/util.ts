@@ -13,6 +13,19 @@ export function hasOwn(target: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(target, key);
 }
 
+/** The value of `target`'s own property `key` (undefined when it is missing or only inherited). */
+export function ownValue(target: Readonly<Record<string, unknown>>, key: string): unknown {
+  return hasOwn(target, key) ? target[key] : undefined;
+}
+
+/**
+ * The text of a thrown value: an Error's message (without its class name; callers that need the
+ * name add it), anything else as String(value).
+ */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
 export function safeStringify(value: unknown): string {
   try {

@@ -32,6 +32,7 @@ import {
 } from "../lib/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
+import { errorText } from "../lib/util.js";
 
 const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 
@@ -342,7 +343,7 @@ main().then(
       process.exitCode = 130; // stopped on request: the reason is printed already
     } else if (KNOWN_ERRORS.some((E) => error instanceof E)) {
       // Expected problems (missing model, bad option, server down): the message says what to do.
-      console.error(`\n${(error as Error).message}`);
+      console.error(`\n${errorText(error)}`);
       process.exitCode = 2;
     } else if (error instanceof UsageError) {
       console.error(`\n${error.message}\n\n${USAGE}`);

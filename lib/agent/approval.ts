@@ -3,6 +3,7 @@
 // tools never run. Classification: config override first, then MCP annotations, then the default.
 import type { ToolInfo } from "../mcp/types.js";
 import type { ChangePreview } from "./workspace.js";
+import { errorText } from "../util.js";
 
 export type ToolSafety = "read-only" | "side-effecting" | "blocked";
 
@@ -118,7 +119,7 @@ export async function decideApproval(
     return {
       allowed: false,
       by: "callback-error",
-      message: `Die Freigabe für "${request.toolName}" ist fehlgeschlagen (${error instanceof Error ? error.message : String(error)}); das Tool wurde nicht ausgeführt.`,
+      message: `Die Freigabe für "${request.toolName}" ist fehlgeschlagen (${errorText(error)}); das Tool wurde nicht ausgeführt.`,
     };
   } finally {
     stop.abort();

@@ -3,6 +3,7 @@
 // In exercise notebooks it only prints; `{ strict: true }` (solution notebooks, CI) throws on a failure.
 import { inspect, isDeepStrictEqual } from "node:util";
 import { showArgs, showError, showResult, showValue } from "./show.js";
+import { errorText, hasOwn } from "../util.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
 export type AnyFunction = (...args: any[]) => unknown;
@@ -96,7 +97,8 @@ export function copyArgs<T>(value: T): T {
   return value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** An object literal (prototype Object.prototype or null); Date, Map and class instances are not. */
+function isLiteralObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
@@ -116,7 +118,7 @@ export function sameData(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
     return true;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isLiteralObject(a) && isLiteralObject(b)) {
     const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined).sort();
     const keysA = keys(a);
     const keysB = keys(b);
@@ -177,7 +179,7 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
       return { name: c.name, ok: false, input, problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).` };
     }
     if (c.throws) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       const missing = (c.throws.messageIncludes ?? []).filter((part) => !message.includes(part));
       if (missing.length === 0) return { name: c.name, ok: true, input };
       return {
@@ -196,7 +198,7 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   if (c.throws) {
     return { name: c.name, ok: false, input, expected: c.expectation ?? "ein Fehler (throw)", actual: showResult(actual), problem: "Hier muss deine Funktion einen Fehler werfen." };
   }
-  if (Object.prototype.hasOwnProperty.call(c, "expect") && !sameData(actual, c.expect)) {
+  if (hasOwn(c, "expect") && !sameData(actual, c.expect)) {
     return { name: c.name, ok: false, input, expected: showResult(c.expect), actual: showResult(actual) };
   }
   if (c.verify) {

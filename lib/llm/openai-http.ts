@@ -2,6 +2,7 @@
 // (openai-tool-calling.ts): the settings resolved once at load time, and one POST with key and timeout.
 import { loadConfig } from "../config.js";
 import { LlmConnectionError, LlmInputError } from "./errors.js";
+import { errorText } from "../util.js";
 
 export interface OpenAiLlmOptions {
   /** e.g. http://127.0.0.1:8080/v1 (default LLM_BASE_URL). */
@@ -49,6 +50,6 @@ export async function postJson(url: string, body: unknown, options: { apiKey?: s
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new LlmConnectionError(url, cause ?? (err as Error).message);
+    throw new LlmConnectionError(url, cause ?? errorText(err));
   }
 }

@@ -10,6 +10,7 @@ import { CallClock, CallQueue } from "./meter.js";
 import { openAiSettings, postJson, type OpenAiLlmOptions } from "./openai-http.js";
 import { openAiToolCaller } from "./openai-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, ServerLlmInfo } from "./types.js";
+import { errorText } from "../util.js";
 
 export type { OpenAiLlmOptions } from "./openai-http.js";
 
@@ -90,7 +91,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       }
     } catch (err) {
       if (err instanceof LlmConnectionError) throw err;
-      throw new LlmConnectionError(url, `Stream abgebrochen: ${(err as Error).message}`);
+      throw new LlmConnectionError(url, `Stream abgebrochen: ${errorText(err)}`);
     }
     const meter = clock.finish(tokenCounts({ usage, timings }));
     lastMeter = meter;

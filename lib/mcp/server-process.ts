@@ -8,6 +8,7 @@ import { inNotebook } from "../notebook/output.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { MathServerStartError, TravelServerStartError } from "./errors.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
+import { errorText } from "../util.js";
 
 export interface StartTravelServerOptions {
   /** Use only bundled data (default: TRAVEL_OFFLINE from the config). */
@@ -160,7 +161,7 @@ async function spawnServer(spec: SpawnSpec): Promise<Spawned> {
       });
     });
   } catch (error) {
-    return fail((error as Error).message);
+    return fail(errorText(error));
   }
   onLine = undefined;
   if (!(await answers(ready[1]!, Math.min(5000, timeoutMs)))) {

@@ -14,6 +14,7 @@ import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.
 import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 import type { ProgressMode } from "./progress.js";
 import { VectorIndex, type IndexKind } from "./vector-index.js";
+import { errorText } from "../util.js";
 
 const FORMAT = "rag-store/2";
 export const CONTEXT_SEPARATOR = "\n\n---\n\n";
@@ -235,7 +236,7 @@ export class RagStore {
     try {
       manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, "utf8")));
     } catch (error) {
-      throw new IndexStoreError(manifestFile, error instanceof Error ? error.message.slice(0, 500) : String(error));
+      throw new IndexStoreError(manifestFile, errorText(error).slice(0, 500));
     }
     const indexFile = indexFileFor(manifest.index);
     if (!existsSync(indexFile)) throw new RagFileNotFoundError(indexFile, "Index-Datei");

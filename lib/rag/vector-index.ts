@@ -7,6 +7,7 @@ import { DimensionMismatchError, HnswUnavailableError, IndexStoreError, RagFileN
 import { FaissFlat } from "./faiss-flat.js";
 import { HNSW_DEFAULTS, UsearchHnsw, type HnswSettings } from "./hnsw-usearch.js";
 import type { SearchHit } from "./index-backend.js";
+import { errorText } from "../util.js";
 
 export type { SearchHit } from "./index-backend.js";
 
@@ -83,7 +84,7 @@ export class VectorIndex {
       backend = options.kind === "hnsw" ? UsearchHnsw.read(file, settings) : FaissFlat.read(file, options.metric);
     } catch (error) {
       if (error instanceof HnswUnavailableError) throw error;
-      throw new IndexStoreError(file, error instanceof Error ? error.message : String(error));
+      throw new IndexStoreError(file, errorText(error));
     }
     const d = backend.dimension;
     if (options.dimension !== undefined && d !== options.dimension) throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);
