@@ -61,6 +61,8 @@ export interface CaseOutcome {
   actual?: string;
   /** What went wrong, in German. */
   problem?: string;
+  /** The function threw NotSolvedError: the task is still a skeleton. */
+  notSolved?: true;
 }
 
 export interface CheckReport {
@@ -71,6 +73,27 @@ export interface CheckReport {
   failed: number;
   ok: boolean;
   cases: CaseOutcome[];
+}
+
+/** The message of NotSolvedError: what participants see while a task is still a skeleton. */
+export const NOT_SOLVED = "Noch nicht gelöst";
+
+const NOT_SOLVED_MARK = Symbol.for("llm-workshop-kit.NotSolvedError");
+
+/**
+ * What a task skeleton throws until the participant writes their own code (`throw new NotSolvedError();`).
+ * Its `name` stays "Error", so what participants see is unchanged: "Error: Noch nicht gelöst".
+ */
+export class NotSolvedError extends Error {
+  readonly [NOT_SOLVED_MARK] = true;
+  constructor() {
+    super(NOT_SOLVED);
+  }
+}
+
+/** True for a NotSolvedError, also one from a second copy of this module (the mark is a global symbol). */
+export function isNotSolved(error: unknown): error is NotSolvedError {
+  return error instanceof NotSolvedError || (error instanceof Error && NOT_SOLVED_MARK in error);
 }
 
 export class CheckFailedError extends Error {
@@ -178,6 +201,9 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
     if (error instanceof CaseTimeout) {
       return { name: c.name, ok: false, input, problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).` };
     }
+    if (isNotSolved(error)) {
+      return { name: c.name, ok: false, input, actual: `Fehler: ${showError(error)}`, problem: "Deine Funktion hat einen Fehler geworfen.", notSolved: true };
+    }
     if (c.throws) {
       const message = errorText(error);
       const missing = (c.throws.messageIncludes ?? []).filter((part) => !message.includes(part));
@@ -216,8 +242,6 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   return { name: c.name, ok: true, input };
 }
 
-/** The text skeleton cells throw until the participant writes their own code. */
-export const NOT_SOLVED = "Noch nicht gelöst";
 
 /** True when every case failed the same way (a placeholder that throws, or not a function at all). */
 function failedAlike(report: CheckReport): boolean {
@@ -238,7 +262,7 @@ function verdictLines(report: CheckReport, context: readonly string[] = []): str
   const lines = [`🔎 Selbsttest „${report.functionName}“ – ${report.title} (${report.total} Fälle)`];
   const first = report.cases[0];
   // One line instead of the same failure N times: the empty exercise, or a cell not run yet.
-  const notSolved = report.passed === 0 && report.cases.every((c) => c.actual?.includes(NOT_SOLVED));
+  const notSolved = report.passed === 0 && report.cases.every((c) => c.notSolved === true);
   if (first && (notSolved || failedAlike(report))) {
     lines.push(
       notSolved

@@ -1,6 +1,7 @@
 // Helpers the exercise notebooks hand to participants, so that each task keeps to its core idea:
 // finding JSON objects in chatty model output (Aufgabe 3) and following one `$ref` path safely (Aufgabe 4).
 import { hasOwn, isPlainObject } from "../util.js";
+import { isNotSolved } from "./check-runner.js";
 
 /** Index just past the `}` closing the object that opens at `start` (braces inside strings ignored), or -1. */
 function objectEnd(text: string, start: number): number {
@@ -80,11 +81,9 @@ export function lookUpRef(path: string, results: Record<string, unknown>, user: 
   return current;
 }
 
-const isNotSolved = (error: unknown) => error instanceof Error && error.message.includes("Noch nicht gelöst");
-
 /**
  * Runs a demo cell's code that uses the participant's functions. While one of them still throws
- * "Noch nicht gelöst", it prints which task the cell waits for and returns undefined; other errors pass.
+ * NotSolvedError, it prints which task the cell waits for and returns undefined; other errors pass.
  */
 export async function whenSolved<T>(task: string, run: () => T | Promise<T>): Promise<T | undefined> {
   try {
