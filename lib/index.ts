@@ -113,6 +113,7 @@ export {
   MathServerStartError,
   McpConnectionError,
   McpToolClient,
+  ServerStartError,
   startMathServer,
   startTravelServer,
   ToolClientSetupError,

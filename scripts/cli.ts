@@ -13,7 +13,7 @@ import {
   RagError,
   SCHEDULE_MODES,
   SCHEDULE_MODE_LABELS,
-  TravelServerStartError,
+  ServerStartError,
   connectTravelClient,
   describeAgentEvent,
   describeLlm,
@@ -332,7 +332,7 @@ async function main(): Promise<number> {
   }
 }
 
-const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, TravelServerStartError, SessionFileError];
+const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, ServerStartError, SessionFileError];
 
 main().then(
   (code) => {

@@ -6,7 +6,7 @@ import { loadConfig } from "../config.js";
 import { forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
-import { MathServerStartError, TravelServerStartError } from "./errors.js";
+import { MathServerStartError, TravelServerStartError, type ServerStartError, type ServerStartInput } from "./errors.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import { errorText } from "../util.js";
 
@@ -101,7 +101,7 @@ interface SpawnSpec {
   readyLine: RegExp;
   timeoutMs: number;
   onLog?: (line: string) => void;
-  startError: new (message: string, input: { command: string[]; timeoutMs: number; pid?: number }, output: string) => Error;
+  startError: new (message: string, input: ServerStartInput, output: string) => ServerStartError;
 }
 
 interface Spawned {
