@@ -273,7 +273,7 @@ export class RagStore {
     if (this.ownsEmbedder) await this.embedder.dispose();
   }
 
-  /** Top-k chunks plus the context string for a prompt (the Python original's get_rag_context). */
+  /** Top-k chunks plus the context string for a prompt: their texts joined by CONTEXT_SEPARATOR. */
   async getRagContext(query: string, k = 3): Promise<RagContext> {
     const chunks = await this.search(query, k);
     return { query, chunks, context: chunks.map((c) => c.text).join(CONTEXT_SEPARATOR) };

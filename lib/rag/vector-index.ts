@@ -1,5 +1,5 @@
 // A small typed wrapper around two vector-search libraries: exact search with FAISS (cosine similarity
-// as inner product on unit vectors, IndexFlatIP, or the Python original's squared L2, IndexFlatL2) and
+// as inner product on unit vectors, IndexFlatIP, or squared L2 distance, IndexFlatL2) and
 // an approximate HNSW graph with USearch (hnsw-usearch.ts says why not FAISS' HNSW).
 // For unit vectors ‖a − b‖² = 2 − 2·a·b, so L2 and inner product give the same ranking.
 import { existsSync } from "node:fs";
