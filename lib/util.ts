@@ -19,11 +19,12 @@ export function ownValue(target: Readonly<Record<string, unknown>>, key: string)
 }
 
 /**
- * The text of a thrown value: an Error's message (without its class name; callers that need the
- * name add it), anything else as String(value).
+ * The text of a thrown value: an Error's message, anything else as String(value). With `withName`,
+ * an Error reads "TypeError: …" (for logs and model feedback where the class helps).
  */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+export function errorText(error: unknown, options: { withName?: boolean } = {}): string {
+  if (!(error instanceof Error)) return String(error);
+  return options.withName ? `${error.name}: ${error.message}` : error.message;
 }
 
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
