@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, loadLocalLlm, startTravelServer, McpToolClient } from "../lib/index.js";
-import type { ChatMessage, GenerationMeter, PromptStateEvent } from "../lib/llm/index.js";
+import type { ChatMessage, GenerationMeter, PromptStateEvent } from "../lib/index.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
 

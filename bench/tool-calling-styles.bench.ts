@@ -29,7 +29,7 @@ const meters: GenerationMeter[] = [];
 const plan = await runAgent({ llm, tools, catalog, question, today, maxIterations: 6, generation: { ...generation, onMeter: (m) => meters.push(m) } });
 const native = await runNativeToolChat({ llm: await createToolCaller(llm), tools, catalog, question, maxCalls: 4, generation });
 
-console.log(`model: ${llm.info.modelPath ?? llm.info.modelName}`);
+console.log(`model: ${(llm.info.backend === "openai-compatible" ? undefined : llm.info.modelPath) ?? llm.info.modelName}`);
 console.log(styleTableMarkdown([halfAgentRow(half), refPlanRow(plan, meters), nativeRow(native)]));
 console.log(`native calls: ${native.calls.map((c) => `${c.name}:${c.valid ? "valid" : "invalid"}`).join(", ") || "none"} (status ${native.status})`);
 await tools.close();

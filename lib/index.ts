@@ -37,13 +37,12 @@ export {
   type LlmInfo,
   type LocalLlm,
 } from "./llm/index.js";
-export type { ChatRole } from "./llm/types.js";
-export type { LoadLlmOptions } from "./llm/load.js";
+export type { InProcessLlmInfo, LoadLlmOptions, NativeFunction, OpenAiLlmOptions, ServerLlmInfo, ToolCallingLlm } from "./llm/index.js";
+export type { ChatRole, PromptStateEvent } from "./llm/types.js";
 export type { LocalLlmOptions } from "./llm/local.js";
-export type { OpenAiLlmOptions } from "./llm/openai.js";
 export type { TokenCounter } from "./llm/tokens.js";
 export type { ArithmeticVerdict } from "./llm/number-check.js";
-export type { NativeFunction, ToolCallingLlm } from "./llm/tool-calling.js";
+export type { AnsweredFunctionCall, LocalToolCaller, NativeFunctionCall, ToolChatHistory, ToolChatRound } from "./llm/native-tools.js";
 
 // Teil 2 — retrieval: sentences → chunks → embeddings → vector/BM25 index → context → prompt; evaluation
 export {
@@ -100,6 +99,7 @@ export {
   MathServerStartError,
   McpConnectionError,
   McpToolClient,
+  ServerStartError,
   startMathServer,
   startTravelServer,
   ToolClientSetupError,

@@ -13,6 +13,20 @@ export function hasOwn(target: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(target, key);
 }
 
+/** The value of `target`'s own property `key` (undefined when it is missing or only inherited). */
+export function ownValue(target: Readonly<Record<string, unknown>>, key: string): unknown {
+  return hasOwn(target, key) ? target[key] : undefined;
+}
+
+/**
+ * The text of a thrown value: an Error's message, anything else as String(value). With `withName`,
+ * an Error reads "TypeError: …" (for logs and model feedback where the class helps).
+ */
+export function errorText(error: unknown, options: { withName?: boolean } = {}): string {
+  if (!(error instanceof Error)) return String(error);
+  return options.withName ? `${error.name}: ${error.message}` : error.message;
+}
+
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
 export function safeStringify(value: unknown): string {
   try {

@@ -13,6 +13,7 @@ import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { practiceEnvironment } from "./workshop.js";
+import { errorText } from "../lib/util.js";
 
 /** What one notebook must show after "Run All". */
 export interface BrowserExpectation {
@@ -237,7 +238,7 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
           await element?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) }).catch(() => undefined);
         }
       } catch (error) {
-        problems.push(error instanceof Error ? error.message.split("\n")[0] ?? String(error) : String(error));
+        problems.push(errorText(error).split("\n")[0] ?? "");
         screenshot = join(shots, file.replace(/\.ipynb$/, ".failed.png"));
         await page.screenshot({ path: screenshot, fullPage: true }).catch(() => undefined);
       } finally {

@@ -13,7 +13,7 @@ import {
   RagError,
   SCHEDULE_MODES,
   SCHEDULE_MODE_LABELS,
-  TravelServerStartError,
+  ServerStartError,
   describeAgentEvent,
   describeLlm,
   loadLlm,
@@ -31,6 +31,7 @@ import {
 } from "../lib/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
+import { errorText } from "../lib/util.js";
 
 const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 
@@ -332,7 +333,7 @@ async function main(): Promise<number> {
   }
 }
 
-const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, TravelServerStartError, SessionFileError];
+const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, ServerStartError, SessionFileError];
 
 main().then(
   (code) => {
@@ -343,7 +344,7 @@ main().then(
       process.exitCode = 130; // stopped on request: the reason is printed already
     } else if (KNOWN_ERRORS.some((E) => error instanceof E)) {
       // Expected problems (missing model, bad option, server down): the message says what to do.
-      console.error(`\n${(error as Error).message}`);
+      console.error(`\n${errorText(error)}`);
       process.exitCode = 2;
     } else if (error instanceof UsageError) {
       console.error(`\n${error.message}\n\n${USAGE}`);

@@ -14,6 +14,7 @@ import { findProjectRoot, loadConfig, type KitConfig } from "../lib/config.js";
 import { MODEL_CHOICES } from "../lib/llm/model-files.js";
 import { resolveEmbeddingModel } from "../lib/rag/embedder.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "./setup.mjs";
+import { errorText } from "../lib/util.js";
 
 export type Status = "ok" | "warn" | "fail";
 export interface Check {
@@ -197,7 +198,7 @@ async function checkAddons(d: DoctorDeps): Promise<Check[]> {
 }
 
 function firstLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0]!.slice(0, 160);
+  return errorText(err).split("\n")[0]!.slice(0, 160);
 }
 
 async function checkLlama(d: DoctorDeps, config: KitConfig): Promise<{ checks: Check[]; probe?: GpuProbe }> {

@@ -21,6 +21,7 @@ import {
   type IndexKind,
 } from "../lib/rag/index.js";
 import { firstHitRank, formatMetricsTable, loadConfig, loadQaSet, locatePassages, retrievalMetrics } from "../lib/index.js";
+import { errorText } from "../lib/util.js";
 
 interface EvalOptions {
   corpusDir: string;
@@ -67,7 +68,7 @@ function parseEvalArgs(argv: string[], root: string): EvalOptions {
       },
     }));
   } catch (error) {
-    throw new RagInputError(`Ungültige Option: ${error instanceof Error ? error.message : String(error)}`, argv);
+    throw new RagInputError(`Ungültige Option: ${errorText(error)}`, argv);
   }
   const index = values.index ?? "flat";
   if (index !== "flat" && index !== "hnsw") throw new RagInputError(`--index erwartet flat oder hnsw, erhalten: "${index}".`, index);

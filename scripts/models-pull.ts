@@ -22,6 +22,7 @@ import {
   type EmbeddingDtype,
   type EmbeddingModelFiles,
 } from "../lib/rag/index.js";
+import { errorText } from "../lib/util.js";
 
 export interface PullOptions {
   /** The LLM to fetch, or undefined with --embedding-only. */
@@ -61,7 +62,7 @@ export function parsePullArgs(argv: string[]): PullOptions {
       },
     });
   } catch (error) {
-    throw new PullUsageError(`Ungültiger Aufruf / invalid arguments: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    throw new PullUsageError(`Ungültiger Aufruf / invalid arguments: ${errorText(error)}\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   if (values["no-embedding"] && values["embedding-only"]) {
@@ -127,7 +128,7 @@ async function pullLlm(choice: ModelChoice, target: string, modelsDir: string): 
     return true;
   } catch (err) {
     console.error(
-      `\nDownload fehlgeschlagen: ${(err as Error).message}\n` +
+      `\nDownload fehlgeschlagen: ${errorText(err)}\n` +
         `Ohne Internet (oder ohne Zugang zu huggingface.co): die Datei ${choice.fileName} von einem USB-Stick o. Ä.\n` +
         `nach ${target} kopieren, oder LLM_MODEL_PATH=/pfad/zur/datei.gguf setzen.\n` +
         `Download failed. Offline: copy ${choice.fileName} to ${target} or set LLM_MODEL_PATH.`,
@@ -143,7 +144,7 @@ async function pullEmbedding(files: EmbeddingModelFiles): Promise<boolean> {
     console.log(`Fertig / done: ${files.dir}`);
     return true;
   } catch (error) {
-    console.error(`\n${error instanceof RagError ? `${error.name}: ` : ""}${error instanceof Error ? error.message : String(error)}`);
+    console.error(`\n${error instanceof RagError ? `${error.name}: ` : ""}${errorText(error)}`);
     return false;
   }
 }
@@ -154,7 +155,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     options = parsePullArgs(argv);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(errorText(error));
     return 2;
   }
   if (options.list) {
@@ -169,7 +170,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       embedding = embeddingModelFiles({ dtype: options.embeddingDtype });
     } catch (error) {
-      console.error(error instanceof Error ? error.message : String(error));
+      console.error(errorText(error));
       return 1;
     }
   }

@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot, loadConfig } from "../lib/config.js";
 import { DEFAULT_LLM_FILE } from "../lib/config.js";
-import { ModelNotFoundError } from "../lib/llm/errors.js";
-import { resolveModelPath } from "../lib/llm/model-files.js";
+import { ModelNotFoundError } from "../lib/index.js";
+import { resolveModelPath } from "../lib/llm/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { testEnvironment } from "./test-env.js";
 

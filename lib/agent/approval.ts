@@ -4,6 +4,7 @@
 import type { ToolInfo } from "../mcp/types.js";
 import { untilAborted } from "../util.js";
 import type { ChangePreview } from "./workspace.js";
+import { errorText } from "../util.js";
 
 export type ToolSafety = "read-only" | "side-effecting" | "blocked";
 
@@ -102,7 +103,7 @@ export async function decideApproval(
     return {
       allowed: false,
       by: "callback-error",
-      message: `Die Freigabe für "${request.toolName}" ist fehlgeschlagen (${error instanceof Error ? error.message : String(error)}); das Tool wurde nicht ausgeführt.`,
+      message: `Die Freigabe für "${request.toolName}" ist fehlgeschlagen (${errorText(error)}); das Tool wurde nicht ausgeführt.`,
     };
   } finally {
     clearTimeout(timer);

@@ -3,6 +3,7 @@
 // CLI's terminal). Without a callback the call fails with a clear German message and the model
 // has to answer without the fact.
 import type { ToolInfo } from "../mcp/types.js";
+import { errorText } from "../util.js";
 
 export const ASK_USER_TOOL_NAME = "ask_user";
 
@@ -44,6 +45,6 @@ export async function askUser(question: string, callback: AskUserFn | undefined,
     if (answer === "") return { ok: false, message: "Der Mensch hat keine Antwort gegeben. Beantworte die Frage ohne diese Angabe und sage, was fehlt." };
     return { ok: true, result: { question, answer } };
   } catch (error) {
-    return { ok: false, message: `Rückfrage fehlgeschlagen (${error instanceof Error ? error.message : String(error)}). Beantworte die Frage ohne diese Angabe.` };
+    return { ok: false, message: `Rückfrage fehlgeschlagen (${errorText(error)}). Beantworte die Frage ohne diese Angabe.` };
   }
 }

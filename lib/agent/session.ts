@@ -9,6 +9,7 @@ import type { ChatMessage } from "../llm/types.js";
 import { compactJson } from "../plan/json.js";
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
 import type { RunStatus } from "./trace.js";
+import { errorText } from "../util.js";
 
 export const SESSION_FILE_VERSION = 1;
 
@@ -138,7 +139,7 @@ export class AgentSession {
     try {
       data = JSON.parse(text);
     } catch (error) {
-      throw new SessionFileError("not_json", path, `kein gültiges JSON (${error instanceof Error ? error.message : String(error)})`);
+      throw new SessionFileError("not_json", path, `kein gültiges JSON (${errorText(error)})`);
     }
     return AgentSession.fromJSON(data, options, path);
   }

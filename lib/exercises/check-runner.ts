@@ -3,6 +3,7 @@
 // In exercise notebooks it only prints; `{ strict: true }` (solution notebooks, CI) throws on a failure.
 import { inspect, isDeepStrictEqual } from "node:util";
 import { showArgs, showError, showResult, showValue } from "./show.js";
+import { errorText, hasOwn } from "../util.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
 export type AnyFunction = (...args: any[]) => unknown;
@@ -60,6 +61,8 @@ export interface CaseOutcome {
   actual?: string;
   /** What went wrong, in German. */
   problem?: string;
+  /** The function threw NotSolvedError: the task is still a skeleton. */
+  notSolved?: true;
 }
 
 export interface CheckReport {
@@ -70,6 +73,27 @@ export interface CheckReport {
   failed: number;
   ok: boolean;
   cases: CaseOutcome[];
+}
+
+/** The message of NotSolvedError: what participants see while a task is still a skeleton. */
+export const NOT_SOLVED = "Noch nicht gelöst";
+
+const NOT_SOLVED_MARK = Symbol.for("llm-workshop-kit.NotSolvedError");
+
+/**
+ * What a task skeleton throws until the participant writes their own code (`throw new NotSolvedError();`).
+ * Its `name` stays "Error", so what participants see is unchanged: "Error: Noch nicht gelöst".
+ */
+export class NotSolvedError extends Error {
+  readonly [NOT_SOLVED_MARK] = true;
+  constructor() {
+    super(NOT_SOLVED);
+  }
+}
+
+/** True for a NotSolvedError, also one from a second copy of this module (the mark is a global symbol). */
+export function isNotSolved(error: unknown): error is NotSolvedError {
+  return error instanceof NotSolvedError || (error instanceof Error && NOT_SOLVED_MARK in error);
 }
 
 export class CheckFailedError extends Error {
@@ -96,7 +120,8 @@ export function copyArgs<T>(value: T): T {
   return value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** An object literal (prototype Object.prototype or null); Date, Map and class instances are not. */
+function isLiteralObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
@@ -116,7 +141,7 @@ export function sameData(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
     return true;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isLiteralObject(a) && isLiteralObject(b)) {
     const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined).sort();
     const keysA = keys(a);
     const keysB = keys(b);
@@ -176,8 +201,11 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
     if (error instanceof CaseTimeout) {
       return { name: c.name, ok: false, input, problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).` };
     }
+    if (isNotSolved(error)) {
+      return { name: c.name, ok: false, input, actual: `Fehler: ${showError(error)}`, problem: "Deine Funktion hat einen Fehler geworfen.", notSolved: true };
+    }
     if (c.throws) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       const missing = (c.throws.messageIncludes ?? []).filter((part) => !message.includes(part));
       if (missing.length === 0) return { name: c.name, ok: true, input };
       return {
@@ -196,7 +224,7 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   if (c.throws) {
     return { name: c.name, ok: false, input, expected: c.expectation ?? "ein Fehler (throw)", actual: showResult(actual), problem: "Hier muss deine Funktion einen Fehler werfen." };
   }
-  if (Object.prototype.hasOwnProperty.call(c, "expect") && !sameData(actual, c.expect)) {
+  if (hasOwn(c, "expect") && !sameData(actual, c.expect)) {
     return { name: c.name, ok: false, input, expected: showResult(c.expect), actual: showResult(actual) };
   }
   if (c.verify) {
@@ -214,8 +242,6 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   return { name: c.name, ok: true, input };
 }
 
-/** The text skeleton cells throw until the participant writes their own code. */
-export const NOT_SOLVED = "Noch nicht gelöst";
 
 /** True when every case failed the same way (a placeholder that throws, or not a function at all). */
 function failedAlike(report: CheckReport): boolean {
@@ -236,7 +262,7 @@ function verdictLines(report: CheckReport, context: readonly string[] = []): str
   const lines = [`🔎 Selbsttest „${report.functionName}“ – ${report.title} (${report.total} Fälle)`];
   const first = report.cases[0];
   // One line instead of the same failure N times: the empty exercise, or a cell not run yet.
-  const notSolved = report.passed === 0 && report.cases.every((c) => c.actual?.includes(NOT_SOLVED));
+  const notSolved = report.passed === 0 && report.cases.every((c) => c.notSolved === true);
   if (first && (notSolved || failedAlike(report))) {
     lines.push(
       notSolved

@@ -1,5 +1,7 @@
 // Helpers the exercise notebooks hand to participants, so that each task keeps to its core idea:
 // finding JSON objects in chatty model output (Aufgabe 3) and following one `$ref` path safely (Aufgabe 4).
+import { hasOwn, isPlainObject } from "../util.js";
+import { isNotSolved } from "./check-runner.js";
 
 /** Index just past the `}` closing the object that opens at `start` (braces inside strings ignored), or -1. */
 function objectEnd(text: string, start: number): number {
@@ -17,10 +19,6 @@ function objectEnd(text: string, start: number): number {
     else if (ch === "}" && --depth === 0) return i + 1;
   }
   return -1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**
@@ -41,7 +39,7 @@ export function jsonObjectsIn(text: string): Record<string, unknown>[] {
     } catch {
       value = undefined;
     }
-    if (isRecord(value)) {
+    if (isPlainObject(value)) {
       found.push(value);
       from = end;
     } else from = start + 1;
@@ -54,11 +52,11 @@ const REF_PREFIX = "$ref:";
 /** The path of a reference – `{"$ref": "geo_bcn.lat"}` or `"$ref:geo_bcn.lat"` – or undefined for any other value. */
 export function refPath(value: unknown): string | undefined {
   if (typeof value === "string") return value.startsWith(REF_PREFIX) ? value.slice(REF_PREFIX.length) : undefined;
-  if (isRecord(value) && Object.keys(value).length === 1 && typeof value.$ref === "string") return value.$ref;
+  if (isPlainObject(value) && Object.keys(value).length === 1 && typeof value.$ref === "string") return value.$ref;
   return undefined;
 }
 
-const own = (value: unknown, key: string) => value !== null && typeof value === "object" && Object.prototype.hasOwnProperty.call(value, key);
+const own = (value: unknown, key: string) => isPlainObject(value) && hasOwn(value, key);
 
 /**
  * The value a reference path points at. The first part is a tool id in `results` (or `user` for the
@@ -83,11 +81,9 @@ export function lookUpRef(path: string, results: Record<string, unknown>, user: 
   return current;
 }
 
-const isNotSolved = (error: unknown) => error instanceof Error && error.message.includes("Noch nicht gelöst");
-
 /**
  * Runs a demo cell's code that uses the participant's functions. While one of them still throws
- * "Noch nicht gelöst", it prints which task the cell waits for and returns undefined; other errors pass.
+ * NotSolvedError, it prints which task the cell waits for and returns undefined; other errors pass.
  */
 export async function whenSolved<T>(task: string, run: () => T | Promise<T>): Promise<T | undefined> {
   try {

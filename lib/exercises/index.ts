@@ -7,6 +7,8 @@ export {
   CheckFailedError,
   DEFAULT_CHECK_TIMEOUT_MS,
   NOT_SOLVED,
+  NotSolvedError,
+  isNotSolved,
   type AnyFunction,
   type CheckCase,
   type CheckSet,

@@ -13,4 +13,4 @@ export {
   type IsRefusalFn,
 } from "./part1-checks.js";
 export { whenSolved } from "./helpers.js";
-export type { CheckReport } from "./check-runner.js";
+export { NotSolvedError, type CheckReport } from "./check-runner.js";

@@ -3,4 +3,4 @@ export { setupPart2, type Part2Kit, type Part2Options, type SetupOptions } from 
 export { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult, type ChunkSentencesFn, type HitAtKFn, type SmallestKFn } from "./part2-checks.js";
 export { checkRetrieveContext, retrievalParts, type RetrievalParts, type RetrieveContextFn } from "./transfer-checks.js";
 export { whenSolved } from "./helpers.js";
-export type { CheckReport } from "./check-runner.js";
+export { NotSolvedError, type CheckReport } from "./check-runner.js";

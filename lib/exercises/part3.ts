@@ -12,4 +12,4 @@ export {
 } from "./part3-checks.js";
 export { checkRechneAufruf, type MathCall, type RechneAufrufFn } from "./transfer-checks.js";
 export { jsonObjectsIn, whenSolved } from "./helpers.js";
-export type { CheckReport } from "./check-runner.js";
+export { NotSolvedError, type CheckReport } from "./check-runner.js";

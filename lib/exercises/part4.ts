@@ -11,4 +11,4 @@ export {
 } from "./part4-checks.js";
 export { checkStreckenPlan, runMathPlan, type StreckenPlanFn } from "./transfer-checks.js";
 export { lookUpRef, refPath, runPlanWith, whenSolved, type ExecutorParts } from "./helpers.js";
-export type { CheckReport } from "./check-runner.js";
+export { NotSolvedError, type CheckReport } from "./check-runner.js";

@@ -101,7 +101,7 @@ export async function probeRefusals(
 ): Promise<RefusalProbeResult[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   log("Probelauf mit dem geladenen Modell – KEIN Selbsttest: ob das Modell die Regel befolgt, hängt vom Modell ab.");
-  const modelPath = llm.info.modelPath ?? "";
+  const modelPath = llm.info.backend === "openai-compatible" ? "" : (llm.info.modelPath ?? "");
   if (/tiny/iu.test(modelPath)) log("Hinweis: Geladen ist das winzige Testmodell; seine Antworten sind Zufall. Mit Llama 3.1 8B wird es spannend.");
   const questions = [
     ...(options.outOfScope ?? OUT_OF_SCOPE).map((q) => ({ question: q, shouldRefuse: true })),

@@ -12,6 +12,7 @@ import { extractJsonObject } from "../plan/json-extract.js";
 import { sameJson } from "../plan/json.js";
 import { contextMessage } from "../rag/prompt.js";
 import { NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
+import { errorText, isPlainObject, ownValue } from "../util.js";
 
 export interface HalfAgentToolCall {
   tool: string;
@@ -24,33 +25,25 @@ export type HalfAgentReply =
   | { kind: "text"; call: null; text: string }
   | { kind: "invalid"; call: null; reason: string };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
-}
-
 function looksLikeToolCall(value: unknown): boolean {
-  return isObject(value) && (own(value, "tool") !== undefined || (own(value, "name") !== undefined && (own(value, "arguments") !== undefined || own(value, "parameters") !== undefined)));
+  return isPlainObject(value) && (ownValue(value, "tool") !== undefined || (ownValue(value, "name") !== undefined && (ownValue(value, "arguments") !== undefined || ownValue(value, "parameters") !== undefined)));
 }
 
 /** Interprets a JSON value (e.g. from grammar generation) as a half-agent reply. */
 export function halfAgentReplyFromJson(value: unknown, tools?: readonly ToolInfo[], json = JSON.stringify(value) ?? ""): HalfAgentReply {
-  if (isObject(value) && typeof own(value, "answer") === "string" && own(value, "tool") === undefined) {
-    return { kind: "text", call: null, text: own(value, "answer") as string };
+  if (isPlainObject(value) && typeof ownValue(value, "answer") === "string" && ownValue(value, "tool") === undefined) {
+    return { kind: "text", call: null, text: ownValue(value, "answer") as string };
   }
-  if (!looksLikeToolCall(value) || !isObject(value)) {
+  if (!looksLikeToolCall(value) || !isPlainObject(value)) {
     return { kind: "invalid", call: null, reason: 'JSON ohne Feld "tool": erwartet {"tool": "<Name>", "arguments": {…}}.' };
   }
-  const tool = own(value, "tool") ?? own(value, "name");
-  if (Array.isArray(tool) || Array.isArray(own(value, "tools"))) {
+  const tool = ownValue(value, "tool") ?? ownValue(value, "name");
+  if (Array.isArray(tool) || Array.isArray(ownValue(value, "tools"))) {
     return { kind: "invalid", call: null, reason: "Mehrere Tools in einer Antwort; erlaubt ist höchstens ein Tool-Aufruf." };
   }
   if (typeof tool !== "string" || tool.trim() === "") return { kind: "invalid", call: null, reason: '"tool" muss der Name eines Tools sein.' };
-  const rawArgs = own(value, "arguments") ?? own(value, "parameters") ?? {};
-  if (!isObject(rawArgs)) return { kind: "invalid", call: null, reason: '"arguments" muss ein Objekt sein, z. B. {"destination": "Rom"}.' };
+  const rawArgs = ownValue(value, "arguments") ?? ownValue(value, "parameters") ?? {};
+  if (!isPlainObject(rawArgs)) return { kind: "invalid", call: null, reason: '"arguments" muss ein Objekt sein, z. B. {"destination": "Rom"}.' };
   if (tools && !tools.some((t) => t.name === tool)) {
     return { kind: "invalid", call: null, reason: `Ein Tool "${tool}" gibt es nicht. Verfügbar: ${tools.map((t) => t.name).join(", ")}.` };
   }
@@ -125,7 +118,7 @@ export function findUnsupportedArguments(
   const text = (typeof evidence === "string" ? evidence : evidence.join("\n")).toLowerCase();
   const numbers = numbersIn(text);
   const declaredProperties = options.inputSchema?.properties;
-  const properties = isObject(declaredProperties) ? declaredProperties : {};
+  const properties = isPlainObject(declaredProperties) ? declaredProperties : {};
   const found: UnsupportedArgument[] = [];
   const visit = (value: unknown, path: string): void => {
     if (value === null || value === undefined) return;
@@ -133,7 +126,7 @@ export function findUnsupportedArguments(
       value.forEach((v, i) => visit(v, `${path}[${i}]`));
       return;
     }
-    if (isObject(value)) {
+    if (isPlainObject(value)) {
       for (const [k, v] of Object.entries(value)) visit(v, `${path}.${k}`);
       return;
     }
@@ -148,8 +141,8 @@ export function findUnsupportedArguments(
     if (!supported) found.push({ path, value: typeof value === "number" || typeof value === "boolean" ? value : String(value) });
   };
   for (const [name, value] of Object.entries(call.arguments)) {
-    const declared = own(properties, name);
-    if (isObject(declared) && "default" in declared && sameJson(declared.default, value)) continue;
+    const declared = ownValue(properties, name);
+    if (isPlainObject(declared) && "default" in declared && sameJson(declared.default, value)) continue;
     visit(value, name);
   }
   return found;
@@ -212,7 +205,7 @@ export async function executeToolCall(
     if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
     return { tool: call.tool, arguments: args, result: toolResultValue(result) };
   } catch (error) {
-    return { tool: call.tool, arguments: args, error: error instanceof Error ? error.message : String(error) };
+    return { tool: call.tool, arguments: args, error: errorText(error) };
   }
 }
 

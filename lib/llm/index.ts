@@ -1,12 +1,13 @@
-// Teil 1 — public names of lib/llm: load a model (local GGUF or OpenAI-compatible server), chat, JSON.
-export type { ChatMessage, ChatResult, ChatRole, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo, PromptStateEvent } from "./types.js";
+// Teil 1 — language models: load a local GGUF (node-llama-cpp) or an OpenAI-compatible server behind the
+// `Llm` interface; chat, JSON output, native tool calling (each backend's own), typed German errors.
+export type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, LlmInfo, ServerLlmInfo } from "./types.js";
 export { loadLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
-export type { LocalLlm, LocalLlmOptions } from "./local.js";
+export type { LocalLlm } from "./local.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
-export { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "./model-files.js";
+export { MODEL_CHOICES, modelChoicePath, resolveModelPath, type ModelChoice } from "./model-files.js";
 export { describeLlm } from "./report.js";
 export { formatMeter } from "./meter.js";
-export { tokenCounter, type TokenCounter } from "./tokens.js";
+export { tokenCounter } from "./tokens.js";
 export {
   ContextOverflowError,
   GpuBackendError,
@@ -18,15 +19,6 @@ export {
   ModelLoadError,
   ModelNotFoundError,
 } from "./errors.js";
-export type {
-  AnsweredFunctionCall,
-  LocalToolCaller,
-  NativeFunction,
-  NativeFunctionCall,
-  ToolCallingLlm,
-  ToolChatHistory,
-  ToolChatRound,
-} from "./tool-calling.js";
-export { createOpenAiToolCaller, NativeToolsUnsupportedError } from "./openai-tool-calling.js";
-export { createToolCaller } from "./tool-caller.js";
-export { checkArithmetic, describeArithmetic, numbersInText, type ArithmeticVerdict } from "./number-check.js";
+export { createToolCaller, type NativeFunction, type ToolCallingLlm } from "./native-tools.js";
+export { NativeToolsUnsupportedError } from "./openai-tool-calling.js";
+export { checkArithmetic, describeArithmetic } from "./number-check.js";

@@ -7,7 +7,7 @@ import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, LlamaC
 import esmImport from "../esm.cjs";
 import { ContextOverflowError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
-import type { LocalToolCaller, NativeFunction, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
+import type { LocalToolCaller, NativeFunction, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");

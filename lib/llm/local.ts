@@ -11,8 +11,9 @@ import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix } from "./prompt-state.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
-import type { LocalToolCaller } from "./tool-calling.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo, PromptStateEvent } from "./types.js";
+import type { LocalToolCaller } from "./native-tools.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
+import { errorText } from "../util.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
 type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;
@@ -42,6 +43,7 @@ export interface LocalLlmOptions {
 
 /** The in-process LLM, with extras the notebooks use to teach. */
 export interface LocalLlm extends Llm {
+  readonly info: InProcessLlmInfo;
   /** The exact prompt text (with special tokens) the chat template produces — for teaching only. */
   renderPrompt(messages: ChatMessage[]): string;
   /** Number of tokens `text` has for this model (plain text; special tokens are not parsed). */
@@ -77,14 +79,14 @@ async function loadModelWithFallback(
     return await llama.loadModel({ modelPath, gpuLayers: gpuLayers ?? "auto", onLoadProgress });
   } catch (err) {
     if (gpuLayers !== undefined && gpuLayers !== "auto" && llama.gpu !== false) {
-      notes.push(`Zu wenig VRAM für gpuLayers=${gpuLayers} (${(err as Error).message}); lade mit "auto" (weniger Schichten auf der GPU).`);
+      notes.push(`Zu wenig VRAM für gpuLayers=${gpuLayers} (${errorText(err)}); lade mit "auto" (weniger Schichten auf der GPU).`);
       try {
         return await llama.loadModel({ modelPath, gpuLayers: "auto", onLoadProgress });
       } catch (err2) {
-        throw new ModelLoadError(modelPath, (err2 as Error).message);
+        throw new ModelLoadError(modelPath, errorText(err2));
       }
     }
-    throw new ModelLoadError(modelPath, (err as Error).message);
+    throw new ModelLoadError(modelPath, errorText(err));
   }
 }
 
@@ -110,7 +112,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     });
   } catch (err) {
     // "auto" and "cpu" always find the bundled CPU binary; a forced GPU backend may not exist here.
-    throw new GpuBackendError(gpu, (err as Error).message);
+    throw new GpuBackendError(gpu, errorText(err));
   }
   if (gpu !== "auto" && gpu !== "cpu" && llama.gpu !== gpu) {
     // node-llama-cpp may fall back to the CPU silently (e.g. "metal" on Linux); a forced choice must not.
@@ -135,13 +137,13 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     await model?.dispose();
     await llama.dispose();
     if (err instanceof ModelLoadError) throw err;
-    throw new ModelLoadError(modelPath, (err as Error).message);
+    throw new ModelLoadError(modelPath, errorText(err));
   }
   const sequence = context.getSequence();
   const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence });
   // VRAM this model and its context took (the device may be shared with other processes).
   const vramUsedBytes = Math.max(0, (await llama.getVramState()).used - vramBefore);
-  const info: LlmInfo = {
+  const info: InProcessLlmInfo = {
     backend: "node-llama-cpp",
     gpu: GPU_NAMES[llama.gpu === false ? "cpu" : llama.gpu] ?? String(llama.gpu),
     modelPath,
@@ -212,7 +214,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
       identity = await modelIdentity;
     } catch (error) {
       modelIdentity = undefined;
-      info.notes.push(`Prompt-Zustand nicht nutzbar: Modelldatei nicht lesbar (${(error as Error).message}).`);
+      info.notes.push(`Prompt-Zustand nicht nutzbar: Modelldatei nicht lesbar (${errorText(error)}).`);
       return;
     }
     const key = promptStateKey(identity, stateSettings, prefix);
@@ -293,7 +295,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
           try {
             grammar = await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never);
           } catch (err) {
-            throw new JsonNotSupportedError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${(err as Error).message}`);
+            throw new JsonNotSupportedError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${errorText(err)}`);
           }
           grammars.set(key, grammar);
         }

@@ -4,9 +4,9 @@
 import { z } from "zod";
 import { LlmConnectionError, LlmError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
-import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./tool-calling.js";
+import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
-import { openAiSettings, postJson, type OpenAiLlmOptions } from "./openai.js";
+import { openAiSettings, postJson, type OpenAiLlmOptions, type OpenAiSettings } from "./openai-http.js";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
@@ -103,8 +103,14 @@ function parseArguments(text: string): unknown {
   }
 }
 
+/** A tool caller for a server given by `options`, else by the environment (LLM_BASE_URL, …). */
 export function createOpenAiToolCaller(options: OpenAiLlmOptions = {}): ToolCallingLlm {
-  const { url, model, apiKey, timeoutMs } = openAiSettings(options);
+  return openAiToolCaller(openAiSettings(options));
+}
+
+/** A tool caller with settings already resolved (the loaded OpenAI backend's own). */
+export function openAiToolCaller(settings: OpenAiSettings): ToolCallingLlm {
+  const { url, model, apiKey, timeoutMs } = settings;
   const queue = new CallQueue();
 
   async function round(history: ToolChatHistory, functions: NativeFunction[], opts: GenerationOptions): Promise<ToolChatRound> {

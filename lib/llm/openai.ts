@@ -3,25 +3,19 @@
 // constrained output via `response_format`; the result is validated here as well (network input).
 import { z } from "zod";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
-import { loadConfig } from "../config.js";
-import { LlmConnectionError, LlmInputError } from "./errors.js";
+import { LlmConnectionError } from "./errors.js";
 import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "./types.js";
+import { openAiSettings, postJson, type OpenAiLlmOptions } from "./openai-http.js";
+import { openAiToolCaller } from "./openai-tool-calling.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, ServerLlmInfo } from "./types.js";
+import { errorText } from "../util.js";
+
+export type { OpenAiLlmOptions } from "./openai-http.js";
 
 /** Shown in the load report: everyone in the class shares this server. */
 export const SHARED_SERVER_NOTE = "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
-
-export interface OpenAiLlmOptions {
-  /** e.g. http://127.0.0.1:8080/v1 (default LLM_BASE_URL). */
-  baseUrl?: string;
-  /** Model name the server expects (default LLM_MODEL; llama-server ignores it). */
-  model?: string;
-  apiKey?: string;
-  /** Timeout per request in ms (default 120 s). */
-  timeoutMs?: number;
-}
 
 const Chunk = z.object({
   choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().nullish() }).partial()).optional(),
@@ -38,22 +32,9 @@ function sseEvents(buffer: string): { events: string[]; rest: string } {
   return { events, rest };
 }
 
-/** The server settings from `options`, else from the environment (LLM_BASE_URL, LLM_MODEL_NAME, LLM_API_KEY). */
-export function openAiSettings(options: OpenAiLlmOptions): { baseUrl: string; url: string; model: string; apiKey?: string; timeoutMs: number } {
-  const config = loadConfig();
-  const baseUrl = (options.baseUrl ?? config.llmBaseUrl)?.replace(/\/+$/, "");
-  if (!baseUrl) throw new LlmInputError("LLM_BASE_URL fehlt (z. B. http://127.0.0.1:8080/v1).");
-  return {
-    baseUrl,
-    url: `${baseUrl}/chat/completions`,
-    model: options.model ?? config.llmModelName ?? "default",
-    apiKey: options.apiKey ?? config.llmApiKey,
-    timeoutMs: options.timeoutMs ?? 120_000,
-  };
-}
-
 export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
-  const { baseUrl, url, model, apiKey, timeoutMs } = openAiSettings(options);
+  const settings = openAiSettings(options);
+  const { baseUrl, url, model, apiKey, timeoutMs } = settings;
   const queue = new CallQueue();
   let lastMeter: GenerationMeter | undefined;
 
@@ -110,7 +91,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       }
     } catch (err) {
       if (err instanceof LlmConnectionError) throw err;
-      throw new LlmConnectionError(url, `Stream abgebrochen: ${(err as Error).message}`);
+      throw new LlmConnectionError(url, `Stream abgebrochen: ${errorText(err)}`);
     }
     const meter = clock.finish(tokenCounts({ usage, timings }));
     lastMeter = meter;
@@ -118,7 +99,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     return { text, meter };
   }
 
-  const info: LlmInfo = { backend: "openai-compatible", gpu: baseUrl, modelName: model, notes: [SHARED_SERVER_NOTE] };
+  const info: ServerLlmInfo = { backend: "openai-compatible", serverUrl: baseUrl, modelName: model, notes: [SHARED_SERVER_NOTE] };
   return {
     info,
     get lastMeter() {
@@ -131,22 +112,8 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
           return (await complete(messages, { ...opts, ...sampling }, schema)).text;
         }),
       ),
+    // The server's `tools` parameter, sent with the settings resolved above (explicit key and timeout included).
+    createToolCaller: async () => openAiToolCaller(settings),
     dispose: async () => {},
   };
-}
-
-/** POSTs a JSON body to an OpenAI-compatible endpoint; an unreachable server is an LlmConnectionError. */
-export async function postJson(url: string, body: unknown, options: { apiKey?: string; timeoutMs: number; signal?: AbortSignal }): Promise<Response> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  try {
-    return await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-      body: JSON.stringify(body),
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new LlmConnectionError(url, cause ?? (err as Error).message);
-  }
 }

@@ -13,6 +13,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } f
 import { basename, join } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { PromptStateEvent } from "./types.js";
+import { errorText } from "../util.js";
 
 const FORMAT = "workshop-kit prompt state v1";
 const SIDECAR = ".json";
@@ -152,7 +153,7 @@ export class PromptStateCache {
     try {
       await sequence.loadStateFromFile(file, { acceptRisk: true });
     } catch (error) {
-      return reject(`llama.cpp konnte sie nicht laden: ${(error as Error).message}`);
+      return reject(`llama.cpp konnte sie nicht laden: ${errorText(error)}`);
     }
     if (!sameTokens(sequence.contextTokens, prefix)) return reject("enthält andere Tokens als erwartet");
     const now = new Date();
@@ -189,7 +190,7 @@ export class PromptStateCache {
     } catch (error) {
       await rm(tmp, { force: true }).catch(() => undefined);
       await rm(`${tmp}${SIDECAR}`, { force: true }).catch(() => undefined);
-      return rejected(prefix, started, file, `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${(error as Error).message}); der nächste Start berechnet den Prompt neu.`);
+      return rejected(prefix, started, file, `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${errorText(error)}); der nächste Start berechnet den Prompt neu.`);
     }
   }
 

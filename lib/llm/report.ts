@@ -1,5 +1,5 @@
 // Human-readable report of a loaded model (the "offload report" Teil 1 shows).
-import type { LlmInfo } from "./types.js";
+import type { LlmInfo, ServerLlmInfo } from "./types.js";
 
 export function describeLlm(info: LlmInfo): string {
   if (info.backend === "openai-compatible") return describeClassServer(info);
@@ -18,8 +18,8 @@ export function describeLlm(info: LlmInfo): string {
 }
 
 /** An OpenAI-compatible server (the class GPU server): layers and VRAM are the server's business. */
-function describeClassServer(info: LlmInfo): string {
-  const lines = [`Backend: Kurs-Server (OpenAI-kompatibel) unter ${info.gpu}`];
+function describeClassServer(info: ServerLlmInfo): string {
+  const lines = [`Backend: Kurs-Server (OpenAI-kompatibel) unter ${info.serverUrl}`];
   if (info.modelName) lines.push(`Modell: ${info.modelName}`);
   lines.push("GPU-Schichten: Kurs-Server – das Modell läuft dort, dieser Laptop rechnet nicht mit");
   for (const note of info.notes) lines.push(`Hinweis: ${note}`);

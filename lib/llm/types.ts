@@ -1,5 +1,6 @@
 // The small LLM interface every backend implements (in-process node-llama-cpp, OpenAI-compatible HTTP,
 // and scripted planners in tests). Agent code depends only on this file.
+import type { ToolCallingLlm } from "./native-tools.js";
 
 export type ChatRole = "system" | "user" | "assistant";
 
@@ -46,24 +47,39 @@ export interface ChatResult {
   meter: GenerationMeter;
 }
 
-export interface LlmInfo {
-  backend: "node-llama-cpp" | "openai-compatible" | "scripted";
-  /** GPU type: "cuda" | "vulkan" | "metal" | "cpu" (local), or the server URL (HTTP). */
+/** What every backend reports about itself. */
+interface LlmInfoCommon {
+  modelName?: string;
+  /** Context size in tokens, where the backend knows it. */
+  contextSize?: number;
+  /** Human-readable lines explaining the choices made while loading (e.g. fewer layers for lack of VRAM). */
+  notes: string[];
+}
+
+/** A model in this process: node-llama-cpp, or the scripted stand-in of the tests. */
+export interface InProcessLlmInfo extends LlmInfoCommon {
+  backend: "node-llama-cpp" | "scripted";
+  /** Where it computes: "CUDA" | "Vulkan" | "Metal" | "CPU" (scripted: "cpu"). */
   gpu: string;
   modelPath?: string;
-  modelName?: string;
   gpuLayersOffloaded?: number;
   /** Layers node-llama-cpp can offload: the transformer blocks plus the output layer. */
   gpuLayersTotal?: number;
   /** VRAM taken by this model and its context (device use after loading minus before). */
   vramUsedBytes?: number;
-  contextSize?: number;
   threads?: number;
   /** Chat template in use (node-llama-cpp wrapper name, e.g. "Llama 3.1"). */
   chatWrapper?: string;
-  /** Human-readable lines explaining the choices made while loading (e.g. fewer layers for lack of VRAM). */
-  notes: string[];
 }
+
+/** A model behind an OpenAI-compatible HTTP server (the class server). */
+export interface ServerLlmInfo extends LlmInfoCommon {
+  backend: "openai-compatible";
+  /** The server's base URL, e.g. http://127.0.0.1:8080/v1. */
+  serverUrl: string;
+}
+
+export type LlmInfo = InProcessLlmInfo | ServerLlmInfo;
 
 /** A JSON schema object as accepted by node-llama-cpp's grammar and OpenAI's `response_format`. */
 export type JsonSchema = Record<string, unknown>;
@@ -74,6 +90,8 @@ export interface Llm {
   chat(messages: ChatMessage[], options?: GenerationOptions): Promise<ChatResult>;
   /** Generates JSON constrained by `schema` (grammar where the backend has one) and returns the parsed, validated value. */
   generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T>;
+  /** Native function calling with this backend's model and settings; absent where the backend has none. */
+  createToolCaller?(): Promise<ToolCallingLlm>;
   dispose(): Promise<void>;
 }
 

@@ -1,15 +1,32 @@
 // Typed errors of the MCP client side. Messages say what to do.
 
-/** The travel server did not start or did not answer in time. `output` holds its stderr. */
-export class TravelServerStartError extends Error {
-  override name = "TravelServerStartError";
+/** What a server start was: the command line, its time limit and the child's pid. */
+export interface ServerStartInput {
+  command: string[];
+  timeoutMs: number;
+  pid?: number;
+}
+
+/** An MCP server child process did not start or did not answer in time. `output` holds its stderr. */
+export class ServerStartError extends Error {
+  override name = "ServerStartError";
   constructor(
     message: string,
-    readonly input: { command: string[]; timeoutMs: number; pid?: number },
+    readonly input: ServerStartInput,
     readonly output: string,
   ) {
     super(output.trim() ? `${message}\n--- Ausgabe des Servers (stderr) ---\n${output.trim()}` : message);
   }
+}
+
+/** The travel server did not start or did not answer in time. */
+export class TravelServerStartError extends ServerStartError {
+  override name = "TravelServerStartError";
+}
+
+/** The math server did not start or did not answer in time. */
+export class MathServerStartError extends ServerStartError {
+  override name = "MathServerStartError";
 }
 
 /** The MCP server could not be reached or the connection broke during a request. */
@@ -54,9 +71,4 @@ export function networkCode(error: unknown): string | undefined {
 export function isTransientError(error: unknown): boolean {
   if (error instanceof McpConnectionError) return error.transient;
   return networkCode(error) !== undefined;
-}
-
-/** The math server did not start or did not answer in time (same shape as TravelServerStartError). */
-export class MathServerStartError extends TravelServerStartError {
-  override name = "MathServerStartError";
 }

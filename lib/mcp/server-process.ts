@@ -6,8 +6,9 @@ import { loadConfig } from "../config.js";
 import { forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
-import { MathServerStartError, TravelServerStartError } from "./errors.js";
+import { MathServerStartError, TravelServerStartError, type ServerStartError, type ServerStartInput } from "./errors.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
+import { errorText } from "../util.js";
 
 export interface StartTravelServerOptions {
   /** Use only bundled data (default: TRAVEL_OFFLINE from the config). */
@@ -100,7 +101,7 @@ interface SpawnSpec {
   readyLine: RegExp;
   timeoutMs: number;
   onLog?: (line: string) => void;
-  startError: new (message: string, input: { command: string[]; timeoutMs: number; pid?: number }, output: string) => Error;
+  startError: new (message: string, input: ServerStartInput, output: string) => ServerStartError;
 }
 
 interface Spawned {
@@ -160,7 +161,7 @@ async function spawnServer(spec: SpawnSpec): Promise<Spawned> {
       });
     });
   } catch (error) {
-    return fail((error as Error).message);
+    return fail(errorText(error));
   }
   onLine = undefined;
   if (!(await answers(ready[1]!, Math.min(5000, timeoutMs)))) {

@@ -4,7 +4,7 @@
 // Bounded by maxCalls (tool calls run) and maxRounds (generations).
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import type { GenerationMeter, GenerationOptions } from "../llm/types.js";
-import type { AnsweredFunctionCall, NativeFunction, ToolCallingLlm, ToolChatHistory } from "../llm/tool-calling.js";
+import type { AnsweredFunctionCall, NativeFunction, ToolCallingLlm, ToolChatHistory } from "../llm/native-tools.js";
 import { checkArguments, type ArgumentIssue } from "../plan/arguments.js";
 import { dropNullOptionals, toGrammarSchema } from "../schema/grammar.js";
 import { executeToolCall } from "../half-agent/half-agent.js";

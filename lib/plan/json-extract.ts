@@ -2,6 +2,7 @@
 // ("assistant\n\n"), ```json fences, prose before or after, // and /* */ comments, trailing commas.
 // Pure and total: never throws, bounded work on any input.
 import { describeValue } from "./describe-value.js";
+import { errorText, isPlainObject } from "../util.js";
 
 /** "not_text": the input is not a string at all (e.g. an already parsed value); "empty": blank text. */
 export type JsonExtractFailureKind = "not_text" | "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";
@@ -90,7 +91,7 @@ function tryParse(text: string): { ok: true; value: unknown; error?: undefined }
     try {
       return { ok: true, value: JSON.parse(stripJsonNoise(text)) };
     } catch {
-      return { ok: false, error: strictError instanceof Error ? strictError.message : String(strictError) };
+      return { ok: false, error: errorText(strictError) };
     }
   }
 }
@@ -128,7 +129,7 @@ export function extractJsonObject(input: unknown, options: JsonExtractOptions = 
   if (typeof input !== "string") return { ok: false, kind: "not_text", reason: `Die Antwort ist kein Text, sondern ${describeValue(input)}.` };
   const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
   if (text.trim() === "") return { ok: false, kind: "empty", reason: "Die Antwort ist leer." };
-  const accept = options.accept ?? ((v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v));
+  const accept = options.accept ?? isPlainObject;
   const maxCandidates = options.maxCandidates ?? 32;
 
   let attempts = 0;

@@ -8,6 +8,7 @@ import * as z from "zod";
 import type { JsonSchema } from "../llm/types.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { extractJsonObject, type JsonExtractFailureKind } from "./json-extract.js";
+import { hasOwn, isPlainObject } from "../util.js";
 import { grammarArguments, toGrammarDialect } from "../schema/grammar.js";
 import { jsonDepth } from "./json.js";
 
@@ -106,8 +107,7 @@ export type ParsePlanResult =
   | { ok: false; error: PlanParseError; plan?: undefined; json?: undefined };
 
 function isPlanLike(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  return Object.prototype.hasOwnProperty.call(value, "steps") || Object.prototype.hasOwnProperty.call(value, "final");
+  return isPlainObject(value) && (hasOwn(value, "steps") || hasOwn(value, "final"));
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

@@ -1,8 +1,8 @@
 // Which planned tool calls may run now. Pure.
 //
-// Step order (as in the original workshop): the next open step is the lowest step that still has a
+// Step order: the next open step is the lowest step that still has a
 // call whose id has not run yet; its calls are independent of each other. Three execution modes:
-// - "sequential":    one iteration runs the next open step, its calls one after another (the original);
+// - "sequential":    one iteration runs the next open step, its calls one after another in plan order;
 // - "step-parallel": one iteration runs the next open step, its calls concurrently;
 // - "dependency":    one iteration runs every open call of the plan; a call starts as soon as the
 //                    results it references exist, so a chain A→B does not wait for unrelated C.

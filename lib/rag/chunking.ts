@@ -1,17 +1,17 @@
-// Chunking with the Python workshop's semantics: paragraphs (blank-line separated) that fit into
+// Chunking by paragraphs and sentences: paragraphs (blank-line separated) that fit into
 // maxChars become one chunk; longer paragraphs are packed sentence by sentence into chunks of at most
 // maxChars, and each new chunk repeats the last `overlapSentences` sentences of the previous one.
 //
-// Additions:
+// Details:
 // - A chunk is always an exact slice of the source: `chunk.text === source.slice(start, end)`, and
-//   `text.length <= maxChars` holds for every chunk (the Python original could exceed it with overlap;
-//   here the overlap shrinks until the chunk fits).
+//   `text.length <= maxChars` holds for every chunk, overlap included (the overlap shrinks until the
+//   chunk fits).
 // - Sentences are never cut, unless one sentence alone is longer than maxChars: then it is cut at word
 //   boundaries (and a single word longer than maxChars is cut hard, the only case without a boundary).
 // - Markdown headings ("# …" to "###### …") are not chunks of their own: they are removed from the
 //   text and attached to the chunks below them as `metadata.headings` (outermost first), so a
 //   retrieved chunk can be labelled with its section. Headings never count as paragraphs.
-// - Overlap never crosses a paragraph boundary (as in the original).
+// - Overlap never crosses a paragraph boundary.
 import { RagInputError } from "./errors.js";
 import { linesOf, splitSentencesWithOffsets, trimRange, type SentenceSpan } from "./sentences.js";
 

@@ -17,6 +17,7 @@ import { inNotebook } from "../notebook/output.js";
 import { progressLine, type ProgressLine } from "../notebook/progress.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { createProgress, type ProgressMode } from "./progress.js";
+import { errorText } from "../util.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */
 export const DTYPE_FILES = {
@@ -317,7 +318,7 @@ export async function pullEmbeddingModel(
   try {
     extractor = await loadFromHub(files.model, { dtype: files.dtype, modelsDir, remoteHost: options.remoteHost, progress: options.progress !== false });
   } catch (error) {
-    throw new EmbeddingModelLoadError(files.model, error instanceof Error ? error.message : String(error));
+    throw new EmbeddingModelLoadError(files.model, errorText(error));
   }
   await extractor.dispose();
   const still = files.required.filter((f) => !existsSync(join(files.dir, f)));
@@ -379,7 +380,7 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     }
   } catch (error) {
     if (error instanceof EmbeddingModelNotFoundError) throw error;
-    throw new EmbeddingModelLoadError(model, error instanceof Error ? error.message : String(error));
+    throw new EmbeddingModelLoadError(model, errorText(error));
   }
 
   const fingerprint = `${model}|${dtype}|${modelContentHash(dir, dtype)}`;

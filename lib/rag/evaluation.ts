@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import type { CorpusDocument } from "./chunking.js";
 import { IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import { errorText } from "../util.js";
 
 /** One question of the Q&A set and where its answer stands. */
 export interface QaItem {
@@ -39,7 +40,7 @@ export function loadQaSet(file: string): QaItem[] {
   try {
     return qaSchema.parse(JSON.parse(readFileSync(file, "utf8")));
   } catch (error) {
-    throw new IndexStoreError(file, `keine gültige Q&A-Liste: ${error instanceof Error ? error.message.slice(0, 400) : String(error)}`);
+    throw new IndexStoreError(file, `keine gültige Q&A-Liste: ${errorText(error).slice(0, 400)}`);
   }
 }
 

@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { findProjectRoot } from "../config.js";
-import { withTempFile } from "../util.js";
+import { errorText, withTempFile } from "../util.js";
 import { HnswUnavailableError } from "./errors.js";
 import type { IndexBackend, SearchHit } from "./index-backend.js";
 
@@ -50,7 +50,7 @@ function usearchModule(): UsearchModule {
     usearch ??= createRequire(join(findProjectRoot(), "package.json"))("usearch") as UsearchModule;
     return usearch;
   } catch (error) {
-    throw new HnswUnavailableError(error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error));
+    throw new HnswUnavailableError(errorText(error).split("\n")[0] ?? "");
   }
 }
 

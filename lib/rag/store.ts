@@ -14,6 +14,7 @@ import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.
 import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
 import type { ProgressMode } from "./progress.js";
 import { VectorIndex, type IndexKind } from "./vector-index.js";
+import { errorText } from "../util.js";
 
 const FORMAT = "rag-store/2";
 export const CONTEXT_SEPARATOR = "\n\n---\n\n";
@@ -235,7 +236,7 @@ export class RagStore {
     try {
       manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestFile, "utf8")));
     } catch (error) {
-      throw new IndexStoreError(manifestFile, error instanceof Error ? error.message.slice(0, 500) : String(error));
+      throw new IndexStoreError(manifestFile, errorText(error).slice(0, 500));
     }
     const indexFile = indexFileFor(manifest.index);
     if (!existsSync(indexFile)) throw new RagFileNotFoundError(indexFile, "Index-Datei");
@@ -272,7 +273,7 @@ export class RagStore {
     if (this.ownsEmbedder) await this.embedder.dispose();
   }
 
-  /** Top-k chunks plus the context string for a prompt (the Python original's get_rag_context). */
+  /** Top-k chunks plus the context string for a prompt: their texts joined by CONTEXT_SEPARATOR. */
   async getRagContext(query: string, k = 3): Promise<RagContext> {
     const chunks = await this.search(query, k);
     return { query, chunks, context: chunks.map((c) => c.text).join(CONTEXT_SEPARATOR) };

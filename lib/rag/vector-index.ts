@@ -1,5 +1,5 @@
 // A small typed wrapper around two vector-search libraries: exact search with FAISS (cosine similarity
-// as inner product on unit vectors, IndexFlatIP, or the Python original's squared L2, IndexFlatL2) and
+// as inner product on unit vectors, IndexFlatIP, or squared L2 distance, IndexFlatL2) and
 // an approximate HNSW graph with USearch (hnsw-usearch.ts says why not FAISS' HNSW).
 // For unit vectors ‖a − b‖² = 2 − 2·a·b, so L2 and inner product give the same ranking.
 import { existsSync } from "node:fs";
@@ -7,6 +7,7 @@ import { DimensionMismatchError, HnswUnavailableError, IndexStoreError, RagFileN
 import { FaissFlat } from "./faiss-flat.js";
 import { HNSW_DEFAULTS, UsearchHnsw, type HnswSettings } from "./hnsw-usearch.js";
 import type { SearchHit } from "./index-backend.js";
+import { errorText } from "../util.js";
 
 export type { SearchHit } from "./index-backend.js";
 
@@ -83,7 +84,7 @@ export class VectorIndex {
       backend = options.kind === "hnsw" ? UsearchHnsw.read(file, settings) : FaissFlat.read(file, options.metric);
     } catch (error) {
       if (error instanceof HnswUnavailableError) throw error;
-      throw new IndexStoreError(file, error instanceof Error ? error.message : String(error));
+      throw new IndexStoreError(file, errorText(error));
     }
     const d = backend.dimension;
     if (options.dimension !== undefined && d !== options.dimension) throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);

@@ -10,6 +10,7 @@
 // Optional properties are therefore written as "<declared> or null"; see dropNullOptionals.
 import * as z from "zod";
 import type { JsonSchema } from "../llm/types.js";
+import { isPlainObject, ownValue } from "../util.js";
 
 type Schema = Record<string, unknown>;
 
@@ -26,23 +27,15 @@ export const ANY_JSON_SCHEMA: JsonSchema = Object.freeze({
   ],
 }) as JsonSchema;
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(schema: Schema, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(schema, key) ? schema[key] : undefined;
-}
-
 function resolveLocalRef(ref: string, root: Schema): unknown {
   const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (!m) return undefined;
-  const defs = own(root, m[1] as string);
-  return isObject(defs) ? own(defs, decodeURIComponent(m[2] as string).replace(/~1/g, "/").replace(/~0/g, "~")) : undefined;
+  const defs = ownValue(root, m[1] as string);
+  return isPlainObject(defs) ? ownValue(defs, decodeURIComponent(m[2] as string).replace(/~1/g, "/").replace(/~0/g, "~")) : undefined;
 }
 
 function withDescription(target: Schema, source: Schema): Schema {
-  const description = own(source, "description");
+  const description = ownValue(source, "description");
   if (typeof description === "string" && description !== "") target.description = description;
   return target;
 }
@@ -60,38 +53,38 @@ function oneOf(options: Schema[]): Schema {
 }
 
 function convert(node: unknown, root: Schema, depth: number, seenRefs: ReadonlySet<string>): Schema {
-  if (depth > MAX_DEPTH || !isObject(node)) return { ...ANY_JSON_SCHEMA };
+  if (depth > MAX_DEPTH || !isPlainObject(node)) return { ...ANY_JSON_SCHEMA };
 
-  const ref = own(node, "$ref");
+  const ref = ownValue(node, "$ref");
   if (typeof ref === "string") {
     const target = seenRefs.has(ref) ? undefined : resolveLocalRef(ref, root);
     if (target === undefined) return { ...ANY_JSON_SCHEMA };
     return withDescription(convert(target, root, depth + 1, new Set([...seenRefs, ref])), node);
   }
 
-  if (own(node, "const") !== undefined) {
-    const c = own(node, "const");
+  if (ownValue(node, "const") !== undefined) {
+    const c = ownValue(node, "const");
     const lit = literalList([c]);
     return lit ? withDescription({ const: lit[0] }, node) : { ...ANY_JSON_SCHEMA };
   }
-  const enumValues = literalList(own(node, "enum"));
+  const enumValues = literalList(ownValue(node, "enum"));
   if (enumValues) return withDescription({ enum: enumValues }, node);
 
   for (const key of ["oneOf", "anyOf"] as const) {
-    const alternatives = own(node, key);
+    const alternatives = ownValue(node, key);
     if (Array.isArray(alternatives) && alternatives.length > 0) {
       const converted = alternatives.map((alt) => convert(alt, root, depth + 1, seenRefs));
       return withDescription(oneOf(converted), node);
     }
   }
-  const allOf = own(node, "allOf");
+  const allOf = ownValue(node, "allOf");
   if (Array.isArray(allOf) && allOf.length === 1) return withDescription(convert(allOf[0], root, depth + 1, seenRefs), node);
 
-  const type = own(node, "type");
+  const type = ownValue(node, "type");
   const types = Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : typeof type === "string" ? [type] : [];
   if (types.length === 0) {
-    if (isObject(own(node, "properties"))) return convertObject(node, root, depth, seenRefs);
-    if (own(node, "items") !== undefined) return convertArray(node, root, depth, seenRefs);
+    if (isPlainObject(ownValue(node, "properties"))) return convertObject(node, root, depth, seenRefs);
+    if (ownValue(node, "items") !== undefined) return convertArray(node, root, depth, seenRefs);
     return withDescription({ ...ANY_JSON_SCHEMA }, node);
   }
   if (types.length > 1) {
@@ -113,23 +106,23 @@ function convert(node: unknown, root: Schema, depth: number, seenRefs: ReadonlyS
 
 function convertString(node: Schema): Schema {
   const out: Schema = { type: "string" };
-  const format = own(node, "format");
+  const format = ownValue(node, "format");
   if (typeof format === "string" && STRING_FORMATS.has(format)) {
     out.format = format;
     return out;
   }
-  const minLength = own(node, "minLength");
-  const maxLength = own(node, "maxLength");
+  const minLength = ownValue(node, "minLength");
+  const maxLength = ownValue(node, "maxLength");
   if (typeof minLength === "number" && Number.isInteger(minLength) && minLength > 0) out.minLength = minLength;
   if (typeof maxLength === "number" && Number.isInteger(maxLength) && maxLength >= 0) out.maxLength = maxLength;
   return out;
 }
 
 function convertObject(node: Schema, root: Schema, depth: number, seenRefs: ReadonlySet<string>): Schema {
-  const properties = own(node, "properties");
+  const properties = ownValue(node, "properties");
   const out: Schema = { type: "object" };
-  if (isObject(properties) && Object.keys(properties).length > 0) {
-    const required = new Set(Array.isArray(own(node, "required")) ? (own(node, "required") as unknown[]) : []);
+  if (isPlainObject(properties) && Object.keys(properties).length > 0) {
+    const required = new Set(Array.isArray(ownValue(node, "required")) ? (ownValue(node, "required") as unknown[]) : []);
     out.properties = Object.fromEntries(
       Object.keys(properties).map((key) => {
         const converted = convert(properties[key], root, depth + 1, seenRefs);
@@ -138,20 +131,20 @@ function convertObject(node: Schema, root: Schema, depth: number, seenRefs: Read
     );
     out.required = Object.keys(properties);
   } else {
-    const additional = own(node, "additionalProperties");
-    out.additionalProperties = isObject(additional) ? convert(additional, root, depth + 1, seenRefs) : true;
+    const additional = ownValue(node, "additionalProperties");
+    out.additionalProperties = isPlainObject(additional) ? convert(additional, root, depth + 1, seenRefs) : true;
   }
   return withDescription(out, node);
 }
 
 function convertArray(node: Schema, root: Schema, depth: number, seenRefs: ReadonlySet<string>): Schema {
   const out: Schema = { type: "array" };
-  const items = own(node, "items");
-  if (isObject(items)) out.items = convert(items, root, depth + 1, seenRefs);
-  const prefixItems = own(node, "prefixItems");
+  const items = ownValue(node, "items");
+  if (isPlainObject(items)) out.items = convert(items, root, depth + 1, seenRefs);
+  const prefixItems = ownValue(node, "prefixItems");
   if (Array.isArray(prefixItems)) out.prefixItems = prefixItems.map((p) => convert(p, root, depth + 1, seenRefs));
-  const minItems = own(node, "minItems");
-  const maxItems = own(node, "maxItems");
+  const minItems = ownValue(node, "minItems");
+  const maxItems = ownValue(node, "maxItems");
   if (typeof minItems === "number" && Number.isInteger(minItems) && minItems > 0) out.minItems = minItems;
   if (typeof maxItems === "number" && Number.isInteger(maxItems) && maxItems >= 0) out.maxItems = maxItems;
   return withDescription(out, node);
@@ -171,22 +164,22 @@ function allowsNull(schema: Schema): boolean {
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
   for (const key of ["oneOf", "anyOf"]) {
     const alternatives = schema[key];
-    if (Array.isArray(alternatives) && alternatives.some((s) => isObject(s) && allowsNull(s))) return true;
+    if (Array.isArray(alternatives) && alternatives.some((s) => isPlainObject(s) && allowsNull(s))) return true;
   }
   return false;
 }
 
 /** A schema node converted into node-llama-cpp's grammar subset (see the file comment). */
 export function toGrammarSchema(schema: unknown, root: unknown = schema): JsonSchema {
-  return convert(schema, isObject(root) ? root : {}, 0, new Set());
+  return convert(schema, isPlainObject(root) ? root : {}, 0, new Set());
 }
 
 /** Properties of a tool's input schema: name → { schema, required }. Own properties only. */
 export function inputProperties(inputSchema: unknown): { name: string; schema: unknown; required: boolean }[] {
-  if (!isObject(inputSchema)) return [];
-  const properties = own(inputSchema, "properties");
-  if (!isObject(properties)) return [];
-  const required = Array.isArray(own(inputSchema, "required")) ? (own(inputSchema, "required") as unknown[]) : [];
+  if (!isPlainObject(inputSchema)) return [];
+  const properties = ownValue(inputSchema, "properties");
+  if (!isPlainObject(properties)) return [];
+  const required = Array.isArray(ownValue(inputSchema, "required")) ? (ownValue(inputSchema, "required") as unknown[]) : [];
   return Object.keys(properties).map((name) => ({ name, schema: properties[name], required: required.includes(name) }));
 }
 
@@ -196,13 +189,13 @@ export function inputProperties(inputSchema: unknown): { name: string; schema: u
  */
 export function toGrammarDialect(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toGrammarDialect);
-  if (!isObject(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Schema = {};
   for (const key of Object.keys(node)) {
     if (key === "$schema" || key === "default") continue;
     const value = toGrammarDialect(node[key]);
     if (key === "anyOf") out.oneOf = value;
-    else if (key === "properties" && isObject(node[key])) {
+    else if (key === "properties" && isPlainObject(node[key])) {
       // property names are data, not keywords: copy them verbatim
       out.properties = Object.fromEntries(Object.keys(node[key] as Schema).map((k) => [k, toGrammarDialect((node[key] as Schema)[k])]));
     } else out[key] = value;
@@ -215,15 +208,15 @@ export function toGrammarDialect(node: unknown): unknown {
  * recursively for nested objects described by `schema`. Returns a new value.
  */
 export function dropNullOptionals(value: unknown, schema: unknown): unknown {
-  if (!isObject(value) || !isObject(schema)) return value;
-  const properties = own(schema, "properties");
-  if (!isObject(properties)) return value;
-  const required = Array.isArray(own(schema, "required")) ? (own(schema, "required") as unknown[]) : [];
+  if (!isPlainObject(value) || !isPlainObject(schema)) return value;
+  const properties = ownValue(schema, "properties");
+  if (!isPlainObject(properties)) return value;
+  const required = Array.isArray(ownValue(schema, "required")) ? (ownValue(schema, "required") as unknown[]) : [];
   const entries: [string, unknown][] = [];
   for (const key of Object.keys(value)) {
-    const propSchema = own(properties, key);
+    const propSchema = ownValue(properties, key);
     const v = value[key];
-    if (v === null && propSchema !== undefined && !required.includes(key) && !(isObject(propSchema) && allowsNull(propSchema))) continue;
+    if (v === null && propSchema !== undefined && !required.includes(key) && !(isPlainObject(propSchema) && allowsNull(propSchema))) continue;
     entries.push([key, propSchema === undefined ? v : dropNullOptionals(v, propSchema)]);
   }
   return Object.fromEntries(entries);

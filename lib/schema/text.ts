@@ -4,8 +4,19 @@
 // (lib/display/tables.ts) and the German schema messages (lib/schema/validate.ts).
 // Two notations from one vocabulary: long ("Liste von Zahlen", `einer von "a", "b"`) for the readable
 // catalog, short ("Zahl[]", `"a"|"b"`) for one-line signatures in small prompts.
-import type { ToolInfo } from "../mcp/types.js";
 import { hasOwn, isPlainObject } from "../util.js";
+
+/**
+ * What the texts here need to know about a tool: name, description and its schemas. Any tool
+ * description with these fields fits (an MCP ToolInfo does); schema/ does not depend on mcp/.
+ */
+export interface DescribedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean };
+}
 
 type Schema = Record<string, unknown>;
 
@@ -148,7 +159,7 @@ function schemaBlock(label: string, schema: Schema | undefined, maxDepth: number
 }
 
 /** One block per tool (name, description, input and output fields), separated by blank lines. */
-export function formatToolsForPrompt(tools: readonly ToolInfo[], options: CatalogOptions = {}): string {
+export function formatToolsForPrompt(tools: readonly DescribedTool[], options: CatalogOptions = {}): string {
   const maxDepth = options.maxDepth ?? 2;
   return tools
     .map((tool) => {
@@ -172,13 +183,13 @@ export function formatToolsForPrompt(tools: readonly ToolInfo[], options: Catalo
 // Short form: one line per tool (planner and half-agent prompts, small contexts)
 
 /** `name(arg: Typ, optional?: Typ) – first line of the description`. */
-export function formatToolSignature(tool: ToolInfo): string {
+export function formatToolSignature(tool: DescribedTool): string {
   const args = schemaFields(tool.inputSchema).map((f) => `${f.name}${f.required ? "" : "?"}: ${shortType(f.schema)}`);
   return `${tool.name}(${args.join(", ")}) – ${tool.description.split("\n")[0] || "(ohne Beschreibung)"}`;
 }
 
 /** One signature line per tool. */
-export function formatToolSignatures(tools: readonly ToolInfo[]): string {
+export function formatToolSignatures(tools: readonly DescribedTool[]): string {
   if (tools.length === 0) return "(keine Tools verfügbar)";
   return tools.map((t) => `- ${formatToolSignature(t)}`).join("\n");
 }
@@ -195,7 +206,7 @@ export function formatOutputShape(schema: unknown, depth = 3): string {
 }
 
 /** The planner's catalog: one signature line per tool plus the shape of its result (for `$ref` paths). */
-export function formatToolCatalog(tools: readonly ToolInfo[]): string {
+export function formatToolCatalog(tools: readonly DescribedTool[]): string {
   if (tools.length === 0) return "(keine Tools verfügbar)";
   return tools
     .map((t) => `- ${formatToolSignature(t)}${t.outputSchema ? `\n  Ergebnis: ${formatOutputShape(t.outputSchema)}` : ""}`)

@@ -14,7 +14,7 @@
 // reuse an `$id`, which Ajv would reject as a duplicate.
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import cjsRequire from "../cjs-require.cjs";
-import { isPlainObject } from "../util.js";
+import { errorText, isPlainObject } from "../util.js";
 import { typeWithGerman } from "./text.js";
 
 /** The schema itself is not a JSON schema Ajv can compile. */
@@ -87,7 +87,7 @@ export function compileSchema(schema: object): ValidateFunction {
       try {
         compiled = instance().compile(liftTuples(rest) as object);
       } catch (error) {
-        compiled = new InvalidSchemaError(error instanceof Error ? error.message : String(error));
+        compiled = new InvalidSchemaError(errorText(error));
       }
       if (byText.size >= MAX_CACHED_SCHEMAS) byText.clear();
       byText.set(key, compiled);

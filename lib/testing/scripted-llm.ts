@@ -3,7 +3,7 @@
 // as a KV cache would (approximate tokens = characters / 4; the prefix shared with the previous
 // request counts as reused), so prompt-prefix stability can be shown without a model.
 import { JsonNotSupportedError } from "../llm/errors.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, LlmInfo } from "../llm/types.js";
+import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm } from "../llm/types.js";
 
 export interface ScriptedRequest {
   method: "chat" | "generateJson";
@@ -63,7 +63,7 @@ function commonPrefixLength(a: string, b: string): number {
 const approxTokens = (chars: number) => Math.ceil(chars / 4);
 
 export class ScriptedLlm implements Llm {
-  readonly info: LlmInfo = { backend: "scripted", gpu: "cpu", notes: ["Skriptierte Antworten, kein Modell."] };
+  readonly info: InProcessLlmInfo = { backend: "scripted", gpu: "cpu", notes: ["Skriptierte Antworten, kein Modell."] };
   readonly requests: ScriptedRequest[] = [];
   private _lastMeter: GenerationMeter | undefined;
   private previousPrompt = "";

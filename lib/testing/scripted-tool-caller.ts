@@ -2,7 +2,7 @@
 // model). Replays rounds of text/calls, records every request, and meters prompts like the
 // ScriptedLlm: approximate tokens = characters / 4, the prefix shared with the previous request reused.
 import { CHARS_PER_TOKEN_ESTIMATE } from "../llm/tokens.js";
-import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "../llm/tool-calling.js";
+import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "../llm/native-tools.js";
 import type { GenerationMeter } from "../llm/types.js";
 
 export interface ScriptedToolRound {

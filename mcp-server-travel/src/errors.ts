@@ -55,7 +55,3 @@ export class OfflineDataError extends TravelError {
     super("offline_data", message, input, options);
   }
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

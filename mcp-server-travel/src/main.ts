@@ -7,7 +7,7 @@ import { findProjectRoot } from "../../lib/config.js";
 import { dataConfigFromEnv, upstreamConfigFromEnv } from "./config.js";
 import { parseCli, UsageError, type CliOptions } from "./cli.js";
 import { parseIsoDate, todayDay } from "./dates.js";
-import { errorMessage } from "./errors.js";
+import { errorText } from "../../lib/util.js";
 import { createTravelMcpServer } from "./server.js";
 import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
@@ -74,6 +74,6 @@ main().catch((error: unknown) => {
     log(error.message);
     process.exit(2);
   }
-  log(error instanceof UsageError ? error.message : `Start fehlgeschlagen: ${errorMessage(error)}`);
+  log(error instanceof UsageError ? error.message : `Start fehlgeschlagen: ${errorText(error)}`);
   process.exit(error instanceof UsageError ? error.exitCode : 1);
 });

@@ -3,7 +3,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { guardToolArguments } from "./arguments-guard.js";
-import { TravelError, errorMessage } from "./errors.js";
+import { TravelError } from "./errors.js";
+import { errorText } from "../../lib/util.js";
 import { sharedJsonSchemaValidator, toolSchema } from "./per-process.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
@@ -61,7 +62,7 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       return { content: [{ type: "text", text: text(result) }], structuredContent: result as Record<string, unknown> };
     } catch (error) {
       const message =
-        error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei ${tool}: ${errorMessage(error)}`;
+        error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei ${tool}: ${errorText(error)}`;
       options.log(`${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof TravelError ? message : (error as Error)?.stack ?? message}`);
       return { isError: true, content: [{ type: "text", text: message }] };
     }

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { encodeModel, OnnxDataType, type GraphSpec, type NodeSpec, type TensorSpec } from "./onnx-proto.js";
 import { isSplitPunctuation, SPECIAL_TOKENS, STOP_WORDS, tinyBertVocabulary } from "./tiny-bert-vocab.js";
 import { mulberry32 } from "./prng.js";
+import { errorText } from "../../lib/util.js";
 
 export const TINY_BERT_HIDDEN_SIZE = 64;
 export const TINY_BERT_MAX_POSITIONS = 512;
@@ -447,7 +448,7 @@ async function main(argv: string[]): Promise<void> {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(errorText(error));
     process.exitCode = 1;
   });
 }

@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
-import { CheckFailedError } from "../../lib/exercises/index.js";
+import { CheckFailedError, NotSolvedError } from "../../lib/exercises/index.js";
 import { checkHitAtK, checkSmallestK } from "../../lib/exercises/part2.js";
 import { checkCoordinatesFromHistory, checkMissingArguments } from "../../lib/exercises/part3.js";
 import { checkReadyCalls, checkResolveRefs } from "../../lib/exercises/part4.js";
@@ -47,13 +47,19 @@ describe("runChecks", () => {
 
   test("an unsolved skeleton (throws „Noch nicht gelöst“): one ❌ line and the summary, every case failed", async () => {
     const out = collect();
-    const report = await runChecks(addSet, () => { throw new Error("Noch nicht gelöst"); }, { log: out.log });
+    const report = await runChecks(addSet, () => { throw new NotSolvedError(); }, { log: out.log });
     assert.deepEqual([report.passed, report.failed], [0, 2]);
     assert.deepEqual(out.lines, [
       "🔎 Selbsttest „add“ – Addieren (2 Fälle)",
       "❌ Noch nicht gelöst: Ersetze in der Zelle mit add die Zeile mit throw durch deinen Code.",
       "Ergebnis: 0 von 2 Fällen bestanden, 2 fehlgeschlagen – schau dir die ❌ oben an.",
     ]);
+  });
+
+  test("not solved is decided by the error's class: an Error with the same words is an ordinary failure", async () => {
+    const out = collect();
+    await runChecks(addSet, () => { throw new Error("Noch nicht gelöst"); }, { log: out.log });
+    assert.ok(!out.lines.some((line) => line.startsWith("❌ Noch nicht gelöst:")), out.lines.join("\n"));
   });
 
   test("numbers in Erwartet/Bekommen are written the German way (0,25), inputs stay code", async () => {

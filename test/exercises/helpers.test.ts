@@ -2,7 +2,7 @@
 // and the guard that keeps demo cells quiet while a task is unsolved.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { whenSolved } from "../../lib/exercises/index.js";
+import { NotSolvedError, whenSolved } from "../../lib/exercises/index.js";
 import { jsonObjectsIn } from "../../lib/exercises/part3.js";
 import { lookUpRef, refPath } from "../../lib/exercises/part4.js";
 
@@ -36,11 +36,19 @@ test("whenSolved prints a hint for an unsolved task and passes other errors on",
   const log = console.log;
   console.log = (line: string) => lines.push(line);
   try {
-    assert.equal(await whenSolved("1.1", () => { throw new Error("Noch nicht gelöst"); }), undefined);
+    assert.equal(await whenSolved("1.1", () => { throw new NotSolvedError(); }), undefined);
     assert.equal(await whenSolved("1.1", async () => 42), 42);
   } finally {
     console.log = log;
   }
   assert.deepEqual(lines, ["⏳ Diese Zelle braucht Aufgabe 1.1 – sie ist noch nicht gelöst."]);
   await assert.rejects(whenSolved("1.1", () => { throw new Error("anders"); }), /anders/u);
+  // Decided by class, not by text: another error that happens to say the same words passes on.
+  await assert.rejects(whenSolved("1.1", () => { throw new Error("Noch nicht gelöst"); }), /Noch nicht gelöst/u);
+});
+
+test("NotSolvedError reads exactly as the old skeleton error did", () => {
+  const error = new NotSolvedError();
+  assert.equal(String(error), "Error: Noch nicht gelöst");
+  assert.ok(error instanceof Error);
 });

@@ -2,6 +2,7 @@
 // solution passes, the empty exercise fails every case, typical mistakes fail the case about them.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { NotSolvedError } from "../../lib/exercises/check-runner.js";
 import { checkRechneAufruf, checkStreckenPlan, runMathPlan, type MathCall, type StreckenPlanFn } from "../../lib/exercises/transfer-checks.js";
 import { openMathKit, provideMathClient, releaseTransferResources, type MathKit } from "../../lib/exercises/transfer-resources.js";
 import type { ToolClient } from "../../lib/mcp/types.js";
@@ -9,7 +10,7 @@ import type { PlanStep } from "../../lib/plan/plan.js";
 
 const quiet = { log: () => {} };
 const notSolved = () => {
-  throw new Error("Noch nicht gelöst");
+  throw new NotSolvedError();
 };
 
 describe("math transfer checks (Aufgabe 3.4 and 4.4)", () => {

@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createEmbedder } from "../../lib/rag/embedder.js";
 import { CONTEXT_SEPARATOR, type RagStore } from "../../lib/rag/store.js";
+import { NotSolvedError } from "../../lib/exercises/check-runner.js";
 import { checkRetrieveContext, type RetrievalParts, type RetrieveContextFn } from "../../lib/exercises/transfer-checks.js";
 import { openUebungStore, provideUebungStore, releaseTransferResources } from "../../lib/exercises/transfer-resources.js";
 import { tempDir, tinyBertDir } from "../rag/helpers.js";
@@ -40,7 +41,7 @@ describe("checkRetrieveContext (Aufgabe 2.4, second text)", () => {
 
   test("the empty exercise fails every case", async () => {
     const report = await checkRetrieveContext(() => {
-      throw new Error("Noch nicht gelöst");
+      throw new NotSolvedError();
     }, quiet);
     assert.equal(report.passed, 0);
   });

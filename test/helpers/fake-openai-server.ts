@@ -1,24 +1,29 @@
 // A local OpenAI-compatible chat server on 127.0.0.1 for testing the HTTP backend.
 // `replies` are served in order (the last one repeats); each is streamed as SSE chunks, or sent as one
 // JSON completion when the request has `stream: false` (native tool calls).
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type FakeReply =
   | { kind: "text"; text: string; promptTokens?: number; cachedTokens?: number }
   | { kind: "status"; status: number; body: string }
   | { kind: "garbage" }
+  /** Never answers (until close): for request timeouts. */
+  | { kind: "silent" }
   /** Native function calling: answered as one JSON completion (the request must not stream). */
   | { kind: "tool_calls"; calls: { name: string; arguments: string }[]; text?: string; promptTokens?: number };
 
 export interface FakeOpenAiServer {
   baseUrl: string;
   requests: Record<string, unknown>[];
+  /** The HTTP headers of each request, in the order of `requests`. */
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
 export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeOpenAiServer> {
   const requests: Record<string, unknown>[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   let served = 0;
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -29,7 +34,9 @@ export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeO
         return;
       }
       requests.push(JSON.parse(body) as Record<string, unknown>);
+      headers.push(req.headers);
       const reply = replies[Math.min(served++, replies.length - 1)]!;
+      if (reply.kind === "silent") return;
       if (reply.kind === "status") {
         res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
         return;
@@ -72,6 +79,11 @@ export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeO
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    headers,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -21,6 +21,8 @@ after(async () => {
 
 test("the load report names the class server instead of GPU layers", async () => {
   const llm = await loadLlm();
+  assert.equal(llm.info.backend === "openai-compatible" ? llm.info.serverUrl : undefined, server.baseUrl);
+  assert.ok(!("gpu" in llm.info), "the server URL lives in serverUrl, not in gpu");
   const report = describeLlm(llm.info);
   assert.match(report, new RegExp(`^Backend: Kurs-Server \\(OpenAI-kompatibel\\) unter ${server.baseUrl.replace(/[.]/g, "\\.")}$`, "m"));
   assert.match(report, /^Modell: llama-3\.1-8b-kurs$/m);

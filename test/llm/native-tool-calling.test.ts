@@ -4,9 +4,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
-import type { LocalToolCaller } from "../../lib/llm/tool-calling.js";
+import { createToolCaller, type LocalToolCaller } from "../../lib/llm/native-tools.js";
 import { LlmConnectionError, loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
-import { createToolCaller } from "../../lib/llm/tool-caller.js";
 import { runNativeToolChat, toNativeFunctions } from "../../lib/patterns/native-tools.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
@@ -43,6 +42,42 @@ describe("OpenAI-compatible tools parameter", () => {
     const toolMessages = third!.messages.filter((m) => m.role === "tool");
     assert.equal(toolMessages[0]!.tool_call_id, "fake_1_0");
     assert.match(String(toolMessages[1]!.content), /Ungültige Argumente/);
+  });
+
+  // loadOpenAiLlm's explicit options must reach native tool calling, whatever the environment says.
+  test("createToolCaller on a loaded server keeps its explicit apiKey, not the environment's", async () => {
+    const server = await startFakeOpenAiServer([
+      { kind: "tool_calls", calls: [{ name: "geocode", arguments: '{"destination":"Barcelona"}' }] },
+      { kind: "text", text: "Barcelona liegt in Spanien." },
+    ]);
+    const envKey = process.env.LLM_API_KEY;
+    process.env.LLM_API_KEY = "env-key";
+    try {
+      const caller = await createToolCaller(await loadOpenAiLlm({ baseUrl: server.baseUrl, apiKey: "explicit-key", model: "test" }));
+      const result = await runNativeToolChat({ llm: caller, tools: createTravelFake(), question: "Wo liegt Barcelona?" });
+      assert.equal(result.status, "answered");
+      assert.deepEqual(server.headers.map((h) => h.authorization), ["Bearer explicit-key", "Bearer explicit-key"]);
+    } finally {
+      if (envKey === undefined) delete process.env.LLM_API_KEY;
+      else process.env.LLM_API_KEY = envKey;
+      await server.close();
+    }
+  });
+
+  test("createToolCaller on a loaded server keeps its explicit timeoutMs", async () => {
+    const server = await startFakeOpenAiServer([{ kind: "silent" }]);
+    let guard: NodeJS.Timeout | undefined;
+    try {
+      const caller = await createToolCaller(await loadOpenAiLlm({ baseUrl: server.baseUrl, timeoutMs: 200 }));
+      const round = caller.respondWithTools({ question: "Hallo", rounds: [] }, toNativeFunctions(TRAVEL_TOOLS));
+      const ignored = new Promise<never>((_, reject) => {
+        guard = setTimeout(() => reject(new Error("timeoutMs ignored: no error after 5 s")), 5000);
+      });
+      await assert.rejects(Promise.race([round, ignored]), LlmConnectionError);
+    } finally {
+      clearTimeout(guard);
+      await server.close();
+    }
   });
 
   // The refusal as the servers send it: llama-server without --jinja, Ollama, OpenAI (param names the field), 501.

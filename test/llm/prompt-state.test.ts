@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { tinyModelPaths } from "../../lib/config.js";
-import { loadLocalLlm, type ChatMessage, type LocalLlm, type LocalLlmOptions } from "../../lib/llm/index.js";
+import { loadLocalLlm, type ChatMessage, type LocalLlm, type LocalLlmOptions } from "../../lib/index.js";
 import { stablePrefix } from "../../lib/llm/prompt-state.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
 

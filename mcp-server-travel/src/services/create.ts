@@ -4,7 +4,7 @@ import { Gazetteer } from "../offline/gazetteer.js";
 import { OfflinePlaces } from "../offline/places-offline.js";
 import { OfflineWeather } from "../offline/weather-offline.js";
 import type { UpstreamConfig } from "../config.js";
-import { errorMessage } from "../errors.js";
+import { errorText } from "../../../lib/util.js";
 import { FileCache, NoCache, type JsonCache } from "./cache.js";
 import { FallbackGeocoder, FallbackPlaces, FallbackWeather } from "./fallback.js";
 import { HttpJsonClient } from "./http.js";
@@ -52,7 +52,7 @@ export async function createServices(options: {
   try {
     fallback = offlineServices(await loadOfflineData(options.dataDir));
   } catch (error) {
-    options.log(`Offline-Daten nicht geladen, daher kein Offline-Ersatz bei Netzproblemen: ${errorMessage(error)}`);
+    options.log(`Offline-Daten nicht geladen, daher kein Offline-Ersatz bei Netzproblemen: ${errorText(error)}`);
   }
   return onlineServices(options.upstream, fallback, cache);
 }

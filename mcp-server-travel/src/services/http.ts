@@ -8,7 +8,8 @@
 //   fallback answers) instead of waiting for the same failure again;
 // - rate limits and concurrency limits are per attempt; retries wait at the front of the queue.
 import type { z } from "zod";
-import { UpstreamResponseError, UpstreamUnavailableError, errorMessage } from "../errors.js";
+import { UpstreamResponseError, UpstreamUnavailableError } from "../errors.js";
+import { errorText } from "../../../lib/util.js";
 import { TRAVEL_UPSTREAM_DEADLINE_MS } from "../../../lib/timeouts.js";
 import { untilAborted } from "../../../lib/util.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
@@ -178,7 +179,7 @@ export class HttpJsonClient {
         lastStatus = undefined;
         lastProblem = timeout.aborted
           ? `keine Antwort innerhalb von ${timeoutMs} ms`
-          : `Netzwerkfehler: ${errorMessage((error as { cause?: unknown }).cause ?? error)}`;
+          : `Netzwerkfehler: ${errorText((error as { cause?: unknown }).cause ?? error)}`;
         if (!(await this.pause(attempt, attempts, undefined, signal, deadlineAt))) break;
         continue;
       } finally {
@@ -202,7 +203,7 @@ export class HttpJsonClient {
         parsed = JSON.parse(text);
       } catch (error) {
         throw new UpstreamResponseError(
-          `${service} hat kein gültiges JSON geliefert (${errorMessage(error)}). Anfang der Antwort: ${JSON.stringify(text.slice(0, 80))}`,
+          `${service} hat kein gültiges JSON geliefert (${errorText(error)}). Anfang der Antwort: ${JSON.stringify(text.slice(0, 80))}`,
           { url, status: response.status },
           { cause: error },
         );

@@ -4,7 +4,8 @@
 //   start more than 90 days ago, end recent    → archive up to 6 days ago, forecast API for the rest
 //   otherwise                                  → forecast (covers today … +15 days and the recent past)
 import { dayRange, formatDay, dayParts, shiftYears } from "../dates.js";
-import { UpstreamUnavailableError, errorMessage } from "../errors.js";
+import { UpstreamUnavailableError } from "../errors.js";
+import { errorText } from "../../../lib/util.js";
 import type { OpenMeteoClient } from "./open-meteo.js";
 import type { DailyWeather, WeatherQuery, WeatherSeries, WeatherService } from "./types.js";
 
@@ -128,7 +129,7 @@ export class OnlineWeather implements WeatherService {
       const firstProblem = settled.find((s): s is PromiseRejectedResult => s.status === "rejected")?.reason;
       throw new UpstreamUnavailableError(
         `Für die Schätzung aus vergangenen Jahren kamen nur ${perYear.length} von ${shifts.length} Jahren aus dem ` +
-          `Open-Meteo-Archiv (nötig sind ${MIN_REFERENCE_YEARS}): ${errorMessage(firstProblem)}`,
+          `Open-Meteo-Archiv (nötig sind ${MIN_REFERENCE_YEARS}): ${errorText(firstProblem)}`,
         { url: "archive" },
         { cause: firstProblem },
       );

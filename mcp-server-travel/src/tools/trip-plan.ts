@@ -11,7 +11,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { findProjectRoot } from "../../../lib/config.js";
-import { InvalidArgumentError, TravelError, errorMessage } from "../errors.js";
+import { InvalidArgumentError, TravelError } from "../errors.js";
+import { errorText } from "../../../lib/util.js";
 import { toolSchema } from "../per-process.js";
 
 export const MAX_PLAN_CHARS = 20_000;
@@ -214,7 +215,7 @@ export function registerSaveTripPlan(server: McpServer, options: TripPlanToolOpt
         if (result.written) options.log(`save_trip_plan → ${result.path} geschrieben (${result.bytes} Bytes)`);
         return { content: [{ type: "text", text: renderSaveResult(result) }], structuredContent: { ...result } };
       } catch (error) {
-        const message = error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei save_trip_plan: ${errorMessage(error)}`;
+        const message = error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei save_trip_plan: ${errorText(error)}`;
         options.log(`save_trip_plan ${JSON.stringify({ file_name: args.file_name })} → Fehler: ${message}`);
         return { isError: true, content: [{ type: "text", text: message }] };
       }

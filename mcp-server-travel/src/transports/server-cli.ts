@@ -1,6 +1,7 @@
 // The command-line flags both MCP servers share (--host, --port, --stdio, --allowed-host, --parent-pid,
 // --help) and their checks; each server's cli.ts adds its own flags and usage text.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { errorText } from "../../../lib/util.js";
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -52,7 +53,7 @@ export function parseServerArgs(argv: string[], defaultPort: number, usage: stri
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${usage}`);
+    throw new UsageError(`${errorText(error)}\n${usage}`);
   }
   const text = (name: string): string | undefined => {
     const value = values[name];

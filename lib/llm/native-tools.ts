@@ -1,7 +1,10 @@
 // Native function calling: the model itself emits tool calls in its chat format (Llama 3.1's
 // `<function=name>{…}</function>`, or OpenAI's `tool_calls`), instead of us asking for a JSON plan.
-// One round = one generation; the caller runs the calls and sends the results back.
-import type { GenerationMeter, GenerationOptions, JsonSchema } from "./types.js";
+// One round = one generation; the caller runs the calls and sends the results back. Each backend owns
+// its tool caller (Llm.createToolCaller: same model, same server, same settings); createToolCaller
+// below asks the loaded llm for it.
+import { LlmInputError } from "./errors.js";
+import type { GenerationMeter, GenerationOptions, JsonSchema, Llm } from "./types.js";
 
 /** A function the model may call (from an MCP tool: name, description, input schema). */
 export interface NativeFunction {
@@ -54,4 +57,10 @@ export interface LocalToolCaller extends ToolCallingLlm {
   /** The exact prompt (Llama 3.1 format, functions documented) a round would evaluate. */
   renderPrompt(history: ToolChatHistory, functions: NativeFunction[]): string;
   dispose(): void;
+}
+
+/** The native tool-calling side of `llm` (same model, same server, same settings). */
+export async function createToolCaller(llm: Llm): Promise<ToolCallingLlm> {
+  if (llm.createToolCaller) return llm.createToolCaller();
+  throw new LlmInputError(`Natives Function Calling gibt es für das Backend „${llm.info.backend}“ nicht; nimm runAgent oder einen vorgespielten ScriptedToolCaller.`);
 }
