@@ -93,7 +93,6 @@ export { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalM
 
 // Teil 3 — tools over MCP: travel and math servers, one client session each, several clients as one
 export {
-  combineToolClients,
   CompositeToolClient,
   formatToolsForPrompt,
   MathServerStartError,
@@ -242,3 +241,28 @@ export {
   voteHtml,
   type DiagramOptions,
 } from "./display/index.js";
+
+// Types that appear in the signatures above (options, results, event parts), for the API reference
+export type { AgentEventBase, PlanVia } from "./agent/events.js";
+export type { AnswerWriterInput } from "./agent/answer-writer.js";
+export type { Claim, GroundednessInput } from "./agent/groundedness.js";
+export type { GroundednessCheck, PlanOutput } from "./agent/run-options.js";
+export type { SessionFile, SessionFileErrorKind } from "./agent/session.js";
+export type { CallOptions, StagedStatus } from "./agent/workspace.js";
+export type { HalfAgentMessagesOptions } from "./half-agent/half-agent.js";
+export type { ServerCommand } from "./mcp/server-command.js";
+export type { ServerStartInput } from "./mcp/errors.js";
+export type { ToolRoute } from "./mcp/composite.js";
+export type { NativeRunStatus, NativeToolChatOptions } from "./patterns/native-tools.js";
+export type { HalfAgentRun, ToolCallingStyle } from "./patterns/style-comparison.js";
+export type { VoteDecision, VoteEvent, VoteRun, VoteTally } from "./patterns/vote.js";
+export type { ArgumentIssue } from "./plan/arguments.js";
+export type { ExecutedTool, ValidationContext } from "./plan/check.js";
+export type { PlanJsonSchemaOptions, PlanParseErrorKind } from "./plan/plan.js";
+export type { ScopeOptions } from "./plan/schedule.js";
+export type { JsonExtractFailureKind } from "./plan/json-extract.js";
+export type { Bm25Options } from "./rag/bm25.js";
+export type { EmbedOptions } from "./rag/embedder.js";
+export type { PassageLocation } from "./rag/evaluation.js";
+export type { StoreBuildOptions, StoreManifest } from "./rag/store.js";
+export type { DescribedTool } from "./schema/text.js";

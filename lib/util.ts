@@ -1,7 +1,4 @@
-// Small helpers used across the parts; one copy each.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Small helpers used across the parts; one copy each. Imports nothing, so the pure plan core may use it.
 
 /** A plain `{…}` object (not an array, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -92,14 +89,4 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** Runs `use` with the path of a file `name` in a fresh temporary folder, which is removed afterwards. */
-export function withTempFile<T>(prefix: string, name: string, use: (file: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  try {
-    return use(join(dir, name));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }

@@ -5,7 +5,7 @@
 import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
 import { toolResultValue } from "../mcp/result.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
-import { delay, untilAborted } from "../util.js";
+import { delay, errorText, untilAborted } from "../util.js";
 import { classifyTool, decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
 import { checkArguments } from "../plan/arguments.js";
@@ -84,10 +84,6 @@ export interface ExecutorOptions {
   workspace?: StagedWorkspace;
   /** Answers `ask_user` calls; without it they fail with „Rückfrage nicht möglich". */
   askUser?: AskUserFn;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 const BLOCKER_TEXT: Record<Blocker["reason"], string> = {
@@ -224,7 +220,7 @@ async function runOne(
       args = cleanArguments(resolveRefs(call.arguments, state.results, options.userCtx), tool);
     } catch (error) {
       if (error instanceof RefError) return fail("ref", error.message, call.arguments, 0, false);
-      return fail("ref", errorText(error), call.arguments, 0, false);
+      return fail("ref", errorText(error, { withName: true }), call.arguments, 0, false);
     }
     const check = tool ? checkArguments(tool, args) : { ok: true, issues: [] };
     if (!check.ok) {
@@ -251,7 +247,7 @@ async function runOne(
       staged = await withToolTimeout(call.name, options.toolTimeoutMs, options.signal, (signal) => workspace.stage(call.id, call.name, sent, { signal }));
     } catch (error) {
       if (error instanceof ToolTimeoutError) return fail("timeout", `Keine Vorschau: ${error.message} Nichts geschrieben.`, args, 1, true);
-      const message = error instanceof StagingError ? error.message : `Vorschau für "${call.name}" fehlgeschlagen: ${errorText(error)}`;
+      const message = error instanceof StagingError ? error.message : `Vorschau für "${call.name}" fehlgeschlagen: ${errorText(error, { withName: true })}`;
       return fail("tool", message, args, 1, true);
     }
   }
@@ -294,7 +290,7 @@ async function runOne(
       }
       if (isTimeout) return fail("timeout", error.message, args, attempt, true);
       const prefix = options.signal?.aborted ? "Abgebrochen" : `Aufruf von "${call.name}" fehlgeschlagen`;
-      return fail("exception", `${prefix}: ${errorText(error)}`, args, attempt, true);
+      return fail("exception", `${prefix}: ${errorText(error, { withName: true })}`, args, attempt, true);
     }
   }
 }

@@ -5,10 +5,10 @@ import type { Plan } from "../plan/plan.js";
 import { buildAnswerWriterMessages, writeAnswer } from "./answer-writer.js";
 import { ASK_USER_TOOL_NAME } from "./ask-user.js";
 import type { GroundednessReport } from "./groundedness.js";
-import { errorMessage } from "./plan-call.js";
 import { emit, type RunState } from "./run-state.js";
 import type { AgentTrace, RunStatus } from "./trace.js";
 import type { StagedWorkspace } from "./workspace.js";
+import { errorText } from "../util.js";
 
 export interface AgentRunResult {
   final: string;
@@ -44,8 +44,8 @@ async function rewriteAnswer(run: RunState, planned: string, warnings: string[])
     return text;
   } catch (error) {
     if (signal?.aborted) throw error;
-    emit(run, { type: "answer_writer", draft: planned, text: planned, error: errorMessage(error) });
-    warnings.push(`Antwort-Schreiber fehlgeschlagen, Antwort des Planers verwendet: ${errorMessage(error)}`);
+    emit(run, { type: "answer_writer", draft: planned, text: planned, error: errorText(error, { withName: true }) });
+    warnings.push(`Antwort-Schreiber fehlgeschlagen, Antwort des Planers verwendet: ${errorText(error, { withName: true })}`);
     return planned;
   }
 }

@@ -10,7 +10,7 @@
 import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, JsonSchema, Llm } from "../llm/types.js";
 import { parsePlan, parsePlanValue, type Plan, type PlanParseError } from "../plan/plan.js";
-import { untilAborted } from "../util.js";
+import { untilAborted, errorText } from "../util.js";
 import type { ExecutorEvent } from "./executor.js";
 import type { PlanOutput } from "./run-options.js";
 import type { PlanVia } from "./trace.js";
@@ -35,14 +35,9 @@ export interface PlanRequest {
   emit: (event: ExecutorEvent) => void;
 }
 
-/** The one copy in lib/agent (until lib/util.ts has a shared errorText). */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 /** A generation error as a reply; fatal when another round cannot fix it (the prompt only grows, the server stays down). */
 function generationError(error: unknown, via: PlanVia): PlanReply {
-  return { ok: false, error: { kind: "generation", message: errorMessage(error), fatal: error instanceof LlmError && error.fatal }, raw: "", via };
+  return { ok: false, error: { kind: "generation", message: errorText(error, { withName: true }), fatal: error instanceof LlmError && error.fatal }, raw: "", via };
 }
 
 export async function requestPlan(request: PlanRequest): Promise<PlanReply> {
@@ -60,7 +55,7 @@ export async function requestPlan(request: PlanRequest): Promise<PlanReply> {
       if (signal?.aborted) throw error;
       if (request.planOutput === "grammar" || !(error instanceof JsonNotSupportedError)) return generationError(error, via);
       via = "text";
-      request.emit({ type: "output_fallback", message: `generateJson wird nicht unterstützt (${errorMessage(error)}); weiter mit chat() und parsePlan.` });
+      request.emit({ type: "output_fallback", message: `generateJson wird nicht unterstützt (${errorText(error, { withName: true })}); weiter mit chat() und parsePlan.` });
     }
   }
   let text: string;

@@ -7,7 +7,7 @@
 // Every instance owns its own pending list and nothing else: several workspaces (e.g. k voting runs)
 // can share one client and coexist; only the one whose changes are committed touches the disk.
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
-import { untilAborted } from "../util.js";
+import { errorText, untilAborted } from "../util.js";
 import { unifiedDiff } from "./line-diff.js";
 
 /** What an approval shows for a staged write. */
@@ -131,7 +131,7 @@ export class StagedWorkspace implements ToolClient {
       // The wait ends with the signal even if the client ignores it: the change is then settled as failed.
       result = await untilAborted(this.#client.callTool(change.toolName, { ...change.arguments, expected_sha256: change.preview.baseSha256 }, options), options.signal);
     } catch (error) {
-      this.#settle(change, "failed", error instanceof Error ? error.message : String(error));
+      this.#settle(change, "failed", errorText(error));
       throw error;
     }
     if (result.isError) this.#settle(change, "failed", result.text);

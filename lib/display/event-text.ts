@@ -5,6 +5,7 @@ import type { PlanParseErrorKind } from "../plan/plan.js";
 import type { ScheduleMode } from "../plan/schedule.js";
 import type { AgentEvent, RunStatus, ToolErrorKind } from "../agent/events.js";
 import type { VoteEvent } from "../patterns/vote.js";
+import { hasOwn } from "../util.js";
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   answered: "beantwortet",
@@ -44,7 +45,7 @@ export const PLAN_ERROR_LABELS: Readonly<Record<PlanParseErrorKind | "generation
 };
 
 const label = (labels: Readonly<Record<string, string>>, value: string | undefined) =>
-  value !== undefined && Object.prototype.hasOwnProperty.call(labels, value) ? (labels[value] as string) : (value ?? "?");
+  value !== undefined && hasOwn(labels, value) ? (labels[value] as string) : (value ?? "?");
 
 /** German label of a run status, e.g. "beantwortet" for "answered". */
 export function runStatusLabel(status: RunStatus | undefined): string {

@@ -1,6 +1,8 @@
 // The small LLM interface every backend implements (in-process node-llama-cpp, OpenAI-compatible HTTP,
 // and scripted planners in tests). Agent code depends only on this file.
 import type { ToolCallingLlm } from "./native-tools.js";
+import type { JsonSchema } from "../schema/grammar.js";
+export type { JsonSchema };
 
 export type ChatRole = "system" | "user" | "assistant";
 
@@ -81,8 +83,6 @@ export interface ServerLlmInfo extends LlmInfoCommon {
 
 export type LlmInfo = InProcessLlmInfo | ServerLlmInfo;
 
-/** A JSON schema object as accepted by node-llama-cpp's grammar and OpenAI's `response_format`. */
-export type JsonSchema = Record<string, unknown>;
 
 export interface Llm {
   readonly info: LlmInfo;

@@ -14,6 +14,7 @@ import { McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
 import { normalizeToolResult, toToolInfo } from "./sdk-results.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
+import { errorText } from "../util.js";
 
 const CLIENT_INFO = { name: "agentic-ai-workshop-kit", version: "0.1.0" };
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -96,7 +97,7 @@ export function failureKind(error: unknown): "not_sent" | "lost" | "busy" | "oth
 
 function message(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  const base = error instanceof Error ? error.message : String(error);
+  const base = errorText(error);
   return cause?.code ? `${base} (${cause.code})` : base;
 }
 

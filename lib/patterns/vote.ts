@@ -24,6 +24,7 @@ import { decideApproval, type ApprovalOutcome, type ApproveFn } from "../agent/a
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "../agent/loop.js";
 import type { AgentEvent } from "../agent/trace.js";
 import { StagedWorkspace, type CallOptions, type StagedChange } from "../agent/workspace.js";
+import { errorText } from "../util.js";
 
 export type VoteRule = "ahead-by" | "majority";
 
@@ -265,7 +266,7 @@ async function oneRun(options: VoteOptions, run: number, catalog: ToolInfo[]): P
     };
     return { vote, result, workspace };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const vote: VoteRun = { ...base, status: "error", final: "", key: null, redFlag: `Fehler: ${message}`, promptTokensEvaluated: evaluated, durationMs: Math.round(performance.now() - started) };
     return { vote, workspace };
   }
@@ -320,7 +321,7 @@ export async function runVote(options: VoteOptions): Promise<VoteResult> {
         ok = !result.isError;
         message = result.text;
       } catch (error) {
-        message = error instanceof Error ? error.message : String(error);
+        message = errorText(error);
       }
       emit({ type: "vote_commit", toolName: change.toolName, path: change.preview.path, ok, message });
       if (ok) committed.push({ ...change, status: "committed" });

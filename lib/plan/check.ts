@@ -3,7 +3,7 @@
 import type { ToolInfo } from "../mcp/types.js";
 import { checkArguments, type ArgumentIssue } from "./arguments.js";
 import { dropNullOptionals } from "../schema/grammar.js";
-import { hasOwn } from "../util.js";
+import { hasOwn, isPlainObject } from "../util.js";
 import { compactJson, jsonDepth, sameJson } from "./json.js";
 import { MAX_PLAN_DEPTH, TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, tooDeepMessage, type Plan, type PlanToolCall } from "./plan.js";
 import {
@@ -341,5 +341,5 @@ function prepareArguments(
 /** Resolved arguments without the nulls the grammar writes for omitted optionals, as an object. */
 export function cleanArguments(resolved: unknown, tool: ToolInfo | undefined): Record<string, unknown> {
   const cleaned = tool ? dropNullOptionals(resolved, tool.inputSchema) : resolved;
-  return (typeof cleaned === "object" && cleaned !== null && !Array.isArray(cleaned) ? cleaned : {}) as Record<string, unknown>;
+  return isPlainObject(cleaned) ? cleaned : {};
 }

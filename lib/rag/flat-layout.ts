@@ -8,7 +8,7 @@
 // both metrics); if a future FAISS writes anything else, callers fall back to the slow array path.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import faiss from "faiss-node";
-import { withTempFile } from "../util.js";
+import { withTempFile } from "./temp-file.js";
 
 type FaissIndex = InstanceType<typeof faiss.Index>;
 export type FlatMetric = "ip" | "l2";

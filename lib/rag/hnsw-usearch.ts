@@ -9,7 +9,8 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { findProjectRoot } from "../config.js";
-import { errorText, withTempFile } from "../util.js";
+import { errorText } from "../util.js";
+import { withTempFile } from "./temp-file.js";
 import { HnswUnavailableError } from "./errors.js";
 import type { IndexBackend, SearchHit } from "./index-backend.js";
 

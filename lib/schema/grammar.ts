@@ -9,8 +9,10 @@
 //   additionalProperties defaults to false; an empty schema `{}` means "null" there, not "anything".
 // Optional properties are therefore written as "<declared> or null"; see dropNullOptionals.
 import * as z from "zod";
-import type { JsonSchema } from "../llm/types.js";
 import { isPlainObject, ownValue } from "../util.js";
+
+/** A JSON schema object as accepted by node-llama-cpp's grammar and OpenAI's `response_format`. */
+export type JsonSchema = Record<string, unknown>;
 
 type Schema = Record<string, unknown>;
 
