@@ -24,7 +24,7 @@ export type GroundednessCheck = (input: GroundednessInput) => GroundednessReport
 export interface RunAgentOptions {
   // Model
   llm: Llm;
-  /** How plans are generated: "auto" (grammar, falling back to text), "grammar" or "text". */
+  /** How plans are generated: "auto" (grammar, falling back to text), "grammar" or "text". Default "auto". */
   planOutput?: PlanOutput;
   /** Sampling options for every planning call. */
   generation?: Omit<GenerationOptions, "signal">;
@@ -36,7 +36,7 @@ export interface RunAgentOptions {
   catalog?: ToolInfo[];
   /** Where side-effecting calls are staged before approval (default: a fresh StagedWorkspace for this run). */
   workspace?: StagedWorkspace;
-  /** Offer the `ask_user` tool to the planner. */
+  /** Offer the `ask_user` tool to the planner. Default true. */
   offerAskUser?: boolean;
 
   // Prompt
@@ -55,39 +55,48 @@ export interface RunAgentOptions {
   userCtx?: Record<string, unknown>;
 
   // Limits
-  /** Planning rounds before giving up. */
+  /** Planning rounds before giving up. Default 8. */
   maxIterations?: number;
-  /** In the last round, allow only an answer. */
+  /** In the last round, allow only an answer. Default true. */
   forceFinalOnLastIteration?: boolean;
-  /** Per tool call, staged previews and commits included (executor.ts; longer than the travel server's upstream deadline, lib/timeouts.ts). */
+  /**
+   * Time limit per tool call, staged previews and commits included (executor.ts). Default 30 000 ms
+   * (DEFAULT_TOOL_TIMEOUT_MS, longer than the travel server's upstream deadline; lib/timeouts.ts).
+   */
   toolTimeoutMs?: number;
+  /** Sending a call again after a transient failure (e.g. a lost connection). Default: 1 retry, 200–2000 ms back-off. */
   retry?: Partial<RetryPolicy>;
-  /** How tool calls run (see schedule.ts). */
+  /** How tool calls run (see plan/schedule.ts). Default "dependency". */
   mode?: ScheduleMode;
-  /** Longest tool result (characters of JSON) shown to the model (so a few results fit an 8k context). */
+  /** Longest tool result (characters of JSON) shown to the model. Default 3000, so a few results fit an 8k context. */
   maxResultChars?: number;
   /**
    * The sliding window: tokens the prompt may use (default: the model's context size minus room for the
    * reply) and how tokens are counted (default: the model's tokenizer, else an estimate). false = never trim.
    */
   contextWindow?: false | { maxPromptTokens?: number; countTokens?: (text: string) => number; keepRecentRounds?: number };
+  /** Ends the run (status "aborted") and every call in flight. */
   signal?: AbortSignal;
 
   // Safety
+  /** Decides on calls that change something (with a preview when the tool offers one). Default: none, so they are refused. */
   approve?: ApproveFn;
+  /** Which tools count as read-only, which are blocked, and how long approval may take. Default: the tools' own hints. */
   approval?: ApprovalPolicy;
   /** Answers the planner's `ask_user` calls (notebook input, terminal); without it they fail with „Rückfrage nicht möglich". */
   askUser?: AskUserFn;
 
   // Post-processing
-  /** Let a second model call write the final answer from question, context and tool results only. */
+  /** Let a second model call write the final answer from question, context and tool results only. Default false. */
   answerWriter?: boolean;
   /**
    * Check the answer against its sources. true: the travel heuristic checkGroundedness (numbers, dates,
    * places; groundedness.ts); a function: the caller's own check. Warnings in the trace and the result.
+   * Default false.
    */
   groundedness?: boolean | GroundednessCheck;
 
+  /** Called with every event of the run as it happens (the same events end up in the trace). */
   onEvent?: (event: AgentEvent) => void;
 }
 
@@ -121,6 +130,7 @@ export interface RunSettings {
   safety: { approval: ApprovalPolicy; approve?: ApproveFn; askUser?: AskUserFn };
   post: { answerWriter: boolean; groundedness?: GroundednessCheck };
   signal?: AbortSignal;
+  /** Called with every event of the run as it happens (the same events end up in the trace). */
   onEvent?: (event: AgentEvent) => void;
 }
 
