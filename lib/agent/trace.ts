@@ -6,7 +6,6 @@ import type { ScheduleMode } from "../plan/schedule.js";
 
 export type { AgentEvent, AgentEventType, PlanVia, RunStatus, ToolErrorKind } from "./events.js";
 
-
 export interface AgentTrace {
   version: 1;
   question: string;
