@@ -1,7 +1,7 @@
 // The small LLM interface every backend implements (in-process node-llama-cpp, OpenAI-compatible HTTP,
 // and scripted planners in tests). Agent code depends only on this file.
 import type { ToolCallingLlm } from "./native-tools.js";
-import type { JsonSchema } from "../schema/grammar.js";
+import type { JsonSchema } from "../schema/json-schema.js";
 export type { JsonSchema };
 
 export type ChatRole = "system" | "user" | "assistant";

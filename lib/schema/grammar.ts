@@ -10,9 +10,7 @@
 // Optional properties are therefore written as "<declared> or null"; see dropNullOptionals.
 import * as z from "zod";
 import { isPlainObject, ownValue } from "../util.js";
-
-/** A JSON schema object as accepted by node-llama-cpp's grammar and OpenAI's `response_format`. */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from "./json-schema.js";
 
 type Schema = Record<string, unknown>;
 

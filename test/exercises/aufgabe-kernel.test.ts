@@ -26,8 +26,9 @@ const file = join(dir, `.aufgaben-selbsttests-${process.pid}.ipynb`);
 const kept = join(root, ".cache", "notebooks", basename(file));
 
 // The checks and types the skeleton and check cells use, imported from the modules that define them:
-// the notebooks' own import cells go through their part's entry point (lib/exercises/partN), which also loads the set-up code (model,
-// RAG store, MCP client) – compiling all of that under tslab would cost far more than the checks themselves.
+// the notebooks' own import cells go through their part's entry point (lib/exercises/partN), which also
+// loads the set-up code (model, RAG store, MCP client) – compiling all of that under tslab would cost far
+// more than the checks themselves.
 const IMPORTS = `import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt, checkTrimHistory, type Turn } from "./lib/exercises/part1-checks";
 import type { ChatMessage } from "./lib/llm/types";
 import { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult } from "./lib/exercises/part2-checks";
@@ -35,7 +36,8 @@ import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall,
 import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "./lib/exercises/part4-checks";
 import { checkRechneAufruf, checkRetrieveContext, checkStreckenPlan, type MathCall, type RetrievalParts } from "./lib/exercises/transfer-checks";
 import type { ToolClient } from "./lib/mcp/types";
-import type { PlanStep } from "./lib/agent/plan";`;
+import type { PlanStep } from "./lib/plan/plan";
+import { NotSolvedError } from "./lib/exercises/check-runner";`;
 
 /** One import cell, then the // AUFGABE skeletons and self-check cells of aufgabe-1 … aufgabe-4 in order. */
 function combinedCells(): { source: string; checkedFunction?: string }[] {
