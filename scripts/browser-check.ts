@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
-import { practiceEnvironment } from "./workshop.js";
+import { practiceEnvironment } from "./model-help.js";
 import { errorText } from "../lib/util.js";
 
 /** What one notebook must show after "Run All". */

@@ -13,6 +13,7 @@ import esmImport from "../lib/esm.cjs";
 import { findProjectRoot, loadConfig, type KitConfig } from "../lib/config.js";
 import { MODEL_CHOICES } from "../lib/llm/model-files.js";
 import { resolveEmbeddingModel } from "../lib/rag/embedder.js";
+import { CLASS_SERVER_ENV, practiceHint } from "./model-help.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "./setup.mjs";
 import { errorText } from "../lib/util.js";
 
@@ -262,7 +263,8 @@ async function checkModelFile(d: DoctorDeps, config: KitConfig, llama: Llama | u
   const getIt = config.llmModelPathFromEnv
     ? `LLM_MODEL_PATH zeigt auf ${path}: Pfad prüfen, oder die Datei dorthin kopieren`
     : `npm run models:pull (mit Internet) – oder ${basename(path)} vom USB-Stick nach ${dirname(path)} kopieren`;
-  if (!existsSync(path)) return fail("model", title, `fehlt: ${path}`, getIt);
+  const waysOut = `${getIt} – oder den Kurs-Server nutzen: ${CLASS_SERVER_ENV}. ${practiceHint(["workshop", "start"])}`;
+  if (!existsSync(path)) return fail("model", title, `fehlt: ${path}`, waysOut);
   const size = statSync(path).size;
   if (head(path, 4).toString("latin1") !== "GGUF") return fail("model", title, `${path} ist keine GGUF-Datei`, getIt);
   const { readGgufFileInfo, GgufInsights } = await esmImport<typeof import("node-llama-cpp")>("node-llama-cpp");

@@ -6,43 +6,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { findProjectRoot, loadConfig } from "../lib/config.js";
-import { DEFAULT_LLM_FILE } from "../lib/config.js";
-import { ModelNotFoundError } from "../lib/index.js";
-import { resolveModelPath } from "../lib/llm/index.js";
+import { findProjectRoot } from "../lib/config.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment } from "./model-help.js";
 import { testEnvironment } from "./test-env.js";
-
-export const PRACTICE_FLAGS = ["--uebung", "--übung", "--practice"];
-
-/** The environment practice mode runs Jupyter with: the test set-up (tiny models) plus WORKSHOP_PRACTICE=1. */
-export async function practiceEnvironment(): Promise<NodeJS.ProcessEnv> {
-  return { ...(await testEnvironment({ tinyModels: true })), WORKSHOP_PRACTICE: "1" };
-}
-
-/** German lines that say what is missing (empty when the LLM is ready to load). */
-export function modelProblems(env: NodeJS.ProcessEnv = process.env): string[] {
-  const config = loadConfig(env);
-  if (config.llmBackend === "openai") {
-    return config.llmBaseUrl
-      ? []
-      : ["LLM_BACKEND=openai ist gesetzt, aber LLM_BASE_URL fehlt (z. B. LLM_BASE_URL=http://<kurs-server>:8080/v1)."];
-  }
-  try {
-    resolveModelPath();
-    return [];
-  } catch (error) {
-    if (!(error instanceof ModelNotFoundError)) throw error;
-    return [
-      `Das Sprachmodell fehlt: ${error.modelPath}`,
-      "So geht es weiter – eine der drei Möglichkeiten reicht:",
-      `  1. Mit Internet herunterladen: npm run models:pull   (Llama 3.1 8B, ca. 4,9 GB)`,
-      `  2. Vom USB-Stick der Kursleitung: die Datei ${DEFAULT_LLM_FILE} nach ${config.modelsDir}/ kopieren.`,
-      "  3. Den Kurs-Server nutzen: LLM_BACKEND=openai LLM_BASE_URL=http://<kurs-server>:8080/v1 npm run workshop",
-      "Nur zum Durchklicken ohne Modell: npm run workshop -- --uebung (winziges Zufallsmodell, Antworten sind Kauderwelsch).",
-    ];
-  }
-}
 
 function jupyterCommand(): "lab" | "notebook" | undefined {
   for (const app of ["lab", "notebook"] as const) {
@@ -62,9 +29,9 @@ async function main(): Promise<number> {
   }
   const env = practice ? await practiceEnvironment() : { ...(await testEnvironment({ tinyModels: false })) };
   if (practice) {
-    console.log("Übungsmodus: winzige Zufallsmodelle aus models/tiny, Reisedaten offline – die Antworten sind Kauderwelsch.");
+    console.log(PRACTICE_LINE);
   } else {
-    const problems = modelProblems(env);
+    const problems = modelProblems(env, "workshop");
     if (problems.length > 0) {
       console.error(problems.join("\n"));
       return 1;

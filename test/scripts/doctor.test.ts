@@ -66,11 +66,15 @@ test("a missing model file: ❌ with where to put it, exit code 1", async () => 
   assert.equal(code, 1);
   assert.match(stdout, new RegExp(`❌ LLM-Modell \\(GGUF\\): fehlt: ${missing.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));
   assert.match(stdout, /→ LLM_MODEL_PATH zeigt auf/);
+  assert.match(stdout, /npm run workshop -- --uebung/, "the dry run without a model");
   assert.match(stdout, /So würde der Workshop-Tag scheitern/);
   // The default file in an empty models folder: download or USB stick.
   const [check] = await runDoctor(injected({ env: { ...env, LLM_MODEL_PATH: "", MODELS_DIR: join(scratch, "empty") }, only: ["model"] }));
   assert.equal(check!.status, "fail");
   assert.match(check!.fix!, /npm run models:pull .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf vom USB-Stick nach .*empty/);
+  // The class server and the practice-mode dry run, the same ways out as npm run workshop and npm start.
+  assert.match(check!.fix!, /LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<kurs-server>:8080\/v1/);
+  assert.match(check!.fix!, /Nur zum Durchklicken ohne Modell: npm run workshop -- --uebung bzw\. npm start -- --uebung "<Frage>"/);
 });
 
 test("a truncated, a header-only and a non-GGUF model file are each a clear ❌", async () => {
