@@ -28,7 +28,11 @@ import {
   type RagStore,
   type ScheduleMode,
   type TravelServerHandle,
+  type AgentEvent,
+  type AgentTrace,
+  type VoteResult,
 } from "../lib/index.js";
+import { modelProblems, practiceEnvironment } from "./model-help.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
 import { errorText } from "../lib/util.js";
@@ -37,13 +41,16 @@ const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 
 Optionen:
   --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
+  --uebung, --practice     Übungsmodus ohne Modell: winzige Zufallsmodelle aus models/tiny, Reisedaten
+                           offline (die Antworten sind Kauderwelsch) – zum Ausprobieren des Ablaufs
   --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
   --mathe                  zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,
                            subtraktion, multiplikation, division, rechne)
   --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
   --mode <m>               Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),
                            step-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})
-  --trace <datei.json>     kompletten Ablauf als JSON speichern
+  --trace <datei.json>     kompletten Ablauf als JSON speichern; mit --votes: den Ablauf des Gewinner-Laufs,
+                           dazu unter "vote" die Abstimmung mit allen Läufen und ihren Ereignissen
   --rag-k <n>              so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)
   --rag-min-score <s>      nur Textstellen mit Ähnlichkeit ≥ s (Standard 0.35)
   --chat                   Gespräch: nach der Antwort weitere Fragen stellen (Rückfragen wie „Und morgen?"),
@@ -116,6 +123,9 @@ function parse() {
       allowPositionals: true,
       options: {
         model: { type: "string" },
+        uebung: { type: "boolean", default: false },
+        "übung": { type: "boolean", default: false },
+        practice: { type: "boolean", default: false },
         offline: { type: "boolean", default: false },
         mathe: { type: "boolean", default: false },
         "max-iterations": { type: "string", default: "6" },
@@ -148,10 +158,15 @@ function parse() {
   if (Number(values.votes) > 1 && (values.chat || values.session)) {
     throw new ConfigError("--votes geht nur mit einer einzelnen Frage (ohne --chat und --session).");
   }
+  const practice = values.uebung || values["übung"] || values.practice;
+  if (practice && values.model) {
+    throw new ConfigError("--uebung nimmt das winzige Übungsmodell; --model passt nicht dazu. Eine der beiden Optionen weglassen.");
+  }
   return {
     help: values.help,
     question,
     model: values.model,
+    practice,
     offline: values.offline,
     mathe: values.mathe,
     maxIterations: Math.floor(number("max-iterations", values["max-iterations"], 1)),
@@ -166,6 +181,18 @@ function parse() {
     answerWriter: values["answer-writer"],
     votes: Math.floor(number("votes", values.votes, 1)),
   };
+}
+
+/**
+ * What `--trace` writes with `--votes`: the winning run's trace (no events without a winner), so the file
+ * reads like any trace, plus `vote`: the decision and every run with its own events.
+ */
+function voteTrace(question: string, mode: ScheduleMode, startedAt: Date, vote: VoteResult, runEvents: Map<number, AgentEvent[]>) {
+  const base: AgentTrace = vote.winner?.trace ?? { version: 1, question, mode, startedAt: startedAt.toISOString(), events: [] };
+  const changes = vote.events.filter((e) => e.type === "vote_approval" || e.type === "vote_commit");
+  const runs = vote.runs.map((run) => ({ ...run, events: runEvents.get(run.run) ?? [] }));
+  const { rule, margin, decision, runsUsed, runsSaved, redFlagged } = vote;
+  return { ...base, final: vote.final, vote: { rule, margin, decision, runsUsed, runsSaved, redFlagged, changes, runs } };
 }
 
 async function retrieveContext(question: string, k: number, minScore: number): Promise<string | undefined> {
@@ -232,6 +259,15 @@ async function main(): Promise<number> {
     return args.help ? 0 : 2;
   }
   const { today, fixed } = todayFromEnv(process.env);
+  if (args.practice) {
+    // The same set-up as `npm run workshop -- --uebung`; the travel server inherits TRAVEL_OFFLINE=1 and
+    // loadLlm prints the practice notice (WORKSHOP_PRACTICE=1), as in the notebooks.
+    Object.assign(process.env, await practiceEnvironment());
+  } else {
+    // Before anything starts: no model means the ways out, not a stack of half-started servers.
+    const problems = modelProblems(process.env, "start", args.model);
+    if (problems.length > 0) throw new ConfigError(problems.join("\n"));
+  }
   let llm: Llm | undefined;
   let server: TravelServerHandle | undefined;
   let client: McpToolClient | undefined;
@@ -305,8 +341,22 @@ async function main(): Promise<number> {
       if (args.votes > 1) {
         // Voting: k isolated runs, only the winner's staged changes are committed (after approval).
         const { onEvent: _, ...single } = sessionOptions;
-        const vote = await runVote({ ...single, question, context, k: args.votes, onEvent: (e) => console.log(describeVoteEvent(e)) });
+        const startedAt = new Date();
+        const runEvents = new Map<number, AgentEvent[]>();
+        const vote = await runVote({
+          ...single,
+          question,
+          context,
+          k: args.votes,
+          onEvent: (e) => console.log(describeVoteEvent(e)),
+          onRunEvent: (run, e) => runEvents.set(run, [...(runEvents.get(run) ?? []), e]),
+        });
+        if (stopping.signal.aborted) return 130;
         console.log(`\nAntwort:\n${vote.final}`);
+        if (args.trace) {
+          await saveTrace(voteTrace(question, args.mode, startedAt, vote, runEvents), args.trace);
+          console.log(`\nAblauf gespeichert: ${args.trace}`);
+        }
         return vote.decision.winner ? 0 : 3;
       }
       const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });

@@ -102,7 +102,7 @@ test("without a model file it says where to put it, without a stack trace", asyn
   const missing = join(tmpdir(), "kein-modell-hier.gguf");
   const r = await runCli(["Wie ist das Wetter in Rom?", "--offline", "--model", missing]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /Modelldatei nicht gefunden: .*kein-modell-hier\.gguf/);
+  assert.match(r.stderr, /Das Sprachmodell fehlt: .*kein-modell-hier\.gguf\nStimmt der Pfad in --model\?/);
   assert.match(r.stderr, /npm run models:pull/);
   assert.doesNotMatch(r.stderr, /^\s+at /m);
   assert.equal(existsSync(missing), false);
