@@ -24,6 +24,11 @@ export function errorText(error: unknown, options: { withName?: boolean } = {}):
   return options.withName ? `${error.name}: ${error.message}` : error.message;
 }
 
+/** A count with its German noun in the right number: "1 Stimme", "2 Stimmen". */
+export function countText(n: number, singular: string, plural: string): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
 export function safeStringify(value: unknown): string {
   try {

@@ -5,7 +5,7 @@ import type { PlanParseErrorKind } from "../plan/plan.js";
 import type { ScheduleMode } from "../plan/schedule.js";
 import type { AgentEvent, RunStatus, ToolErrorKind } from "../agent/events.js";
 import type { VoteEvent } from "../patterns/vote.js";
-import { hasOwn } from "../util.js";
+import { countText, hasOwn } from "../util.js";
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   answered: "beantwortet",
@@ -134,8 +134,8 @@ export function describeVoteEvent(event: VoteEvent): string {
     case "vote_decision": {
       const counts = event.decision.tally.map((t) => `${t.key}: ${t.count}`).join(", ") || "keine";
       const verdict = event.decision.winner ? `Gewinner ${event.decision.winner}` : "kein Gewinner, nichts übernommen";
-      const rule = event.rule === "ahead-by" ? `${event.margin} Stimmen Vorsprung` : "Mehrheit";
-      return `Abstimmung (${rule}): ${counts}; ${event.redFlagged} ungültig; ${verdict}; ${event.runsUsed} Läufe, ${event.runsSaved} gespart`;
+      const rule = event.rule === "ahead-by" ? `${countText(event.margin, "Stimme", "Stimmen")} Vorsprung` : "Mehrheit";
+      return `Abstimmung (${rule}): ${counts}; ${event.redFlagged} ungültig; ${verdict}; ${countText(event.runsUsed, "Lauf", "Läufe")}, ${event.runsSaved} gespart`;
     }
     case "vote_approval":
       return `Abstimmung: ${event.toolName} → ${event.path} ${event.outcome.allowed ? "freigegeben" : `nicht freigegeben (${event.outcome.message})`}`;

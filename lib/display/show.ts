@@ -20,8 +20,10 @@ export interface DiagramOptions {
   mermaid?: boolean;
 }
 
-function mermaidDetails(mermaid: string): string {
-  return `<details class="kit-mermaid"><summary style="font-size:11px;color:#57606a">Mermaid-Text (zum Einfügen anderswo)</summary><pre>${escapeHtml(mermaid)}</pre></details>`;
+/** The Mermaid source of a diagram, collapsed under a line that says what it is for. */
+export function mermaidDetails(mermaid: string): string {
+  const summary = "Mermaid-Quelltext des Diagramms – zum Kopieren, z. B. nach GitHub oder mermaid.live";
+  return `<details class="kit-mermaid"><summary style="font-size:11px;color:#57606a">${summary}</summary><pre>${escapeHtml(mermaid)}</pre></details>`;
 }
 
 /** One graph, three forms: SVG in the cell (with the Mermaid source below), text in a terminal. */

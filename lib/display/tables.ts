@@ -114,7 +114,8 @@ function fieldList(schema: Record<string, unknown> | undefined, markRequired: bo
   return fields
     .map((f) => {
       const mark = markRequired && f.required ? "*" : "";
-      const info = f.description ? ` <span style="color:#57606a" title="${escapeHtml(f.description)}">ⓘ</span>` : "";
+      // Visible under the field: a projector audience never sees a hover tooltip.
+      const info = f.description ? `<br><span style="color:#57606a;font-size:90%">${escapeHtml(f.description)}</span>` : "";
       return `<code>${escapeHtml(f.name)}${mark}</code>: ${escapeHtml(describeType(f.schema))}${info}`;
     })
     .join("<br>");

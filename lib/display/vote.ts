@@ -2,6 +2,7 @@
 // answer, the winner highlighted, red-flagged runs in a last row, the verdict below.
 import type { VoteResult } from "../patterns/vote.js";
 import { escapeHtml, htmlTable, shortCell, type HtmlColumn } from "./html.js";
+import { countText } from "../util.js";
 
 const COLUMNS: readonly HtmlColumn[] = [
   { title: "Ergebnis (Schlüssel)", width: "22%" },
@@ -19,5 +20,5 @@ export function voteHtml(result: Pick<VoteResult, "decision" | "runs" | "redFlag
   const rowStyle = (i: number) =>
     i < tally.length ? (tally[i]?.key === winner ? "background:#e6f4ea;font-weight:bold" : undefined) : "color:#a00";
   const verdict = winner ? `Gewinner: <code>${escapeHtml(winner)}</code>` : "Kein Gewinner – nichts übernommen";
-  return `${htmlTable(COLUMNS, rows, { className: "kit-vote-table", rowStyle })}<p>${verdict}; ${result.runsUsed} Läufe, ${result.runsSaved} gespart.</p>`;
+  return `${htmlTable(COLUMNS, rows, { className: "kit-vote-table", rowStyle })}<p>${verdict}; ${countText(result.runsUsed, "Lauf", "Läufe")}, ${result.runsSaved} gespart.</p>`;
 }

@@ -10,6 +10,12 @@ export {
   type MissingArgumentsFn,
   type CoordinatesFromHistoryFn,
 } from "./part3-checks.js";
-export { checkRechneAufruf, type MathCall, type RechneAufrufFn } from "./transfer-checks.js";
+export {
+  checkRechenPrompt,
+  checkRechneAufruf,
+  type MathCall,
+  type RechenPromptFn,
+  type RechneAufrufFn,
+} from "./transfer-checks.js";
 export { jsonObjectsIn, whenSolved } from "./helpers.js";
 export { NotSolvedError, type CheckReport } from "./check-runner.js";

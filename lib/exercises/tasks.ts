@@ -4,14 +4,14 @@ import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt, checkTrimHistor
 import { checkChunkSentences, checkHitAtK, checkSmallestK } from "./part2-checks.js";
 import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall } from "./part3-checks.js";
 import { checkReadyCalls, checkReferencedIds, checkResolveRefs } from "./part4-checks.js";
-import { checkRechneAufruf, checkRetrieveContext, checkStreckenPlan } from "./transfer-checks.js";
+import { checkRechenPrompt, checkRechneAufruf, checkRetrieveContext, checkStreckenPlan } from "./transfer-checks.js";
 
 export type WorkshopPart = 1 | 2 | 3 | 4;
 
 export const EXERCISE_CHECKS: Readonly<Record<WorkshopPart, ReadonlyArray<CheckFunction<AnyFunction>>>> = {
   1: [checkBuildMessages, checkTrimHistory, checkRefusalPrompt, checkIsRefusal],
   2: [checkChunkSentences, checkHitAtK, checkSmallestK, checkRetrieveContext],
-  3: [checkParseToolCall, checkMissingArguments, checkCoordinatesFromHistory, checkRechneAufruf],
+  3: [checkParseToolCall, checkMissingArguments, checkCoordinatesFromHistory, checkRechenPrompt, checkRechneAufruf],
   4: [checkResolveRefs, checkReferencedIds, checkReadyCalls, checkStreckenPlan],
 } as Record<WorkshopPart, ReadonlyArray<CheckFunction<AnyFunction>>>;
 

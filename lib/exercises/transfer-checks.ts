@@ -1,12 +1,14 @@
 // Self-checks for the domain transfer: the retrieval step on a second short text (Aufgabe 2), and
-// arithmetic against the math server – one tool call by hand (Aufgabe 3) and a $ref plan (Aufgabe 4).
-// The math checks compare numbers with exact results (decimal.js), never wording.
+// arithmetic against the math server – its system prompt and one tool call by hand (Aufgabe 3), and a
+// $ref plan (Aufgabe 4). The math checks compare numbers with exact results (decimal.js), never wording;
+// the prompt check looks for what the prompt must carry (catalog, rule, format), not for phrasing.
 import { Decimal } from "decimal.js";
 import type { RagContext, RagStore } from "../rag/store.js";
 import type { ToolClient } from "../mcp/types.js";
 import { runAgent } from "../agent/loop.js";
 import { ScriptedLlm } from "../testing/scripted-llm.js";
 import type { PlanStep } from "../plan/plan.js";
+import { formatToolsForPrompt } from "../schema/text.js";
 import { defineCheck } from "./check-runner.js";
 import { mathClientForChecks, uebungStoreForChecks } from "./transfer-resources.js";
 import { showValue } from "./show.js";
@@ -83,7 +85,60 @@ export const checkRetrieveContext = defineCheck<RetrieveContextFn>({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Aufgabe 3: one arithmetic tool call by hand
+// Aufgabe 3a: the system prompt for arithmetic questions
+
+export type RechenPromptFn = (katalog: string) => string | Promise<string>;
+
+const twoNumbers = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
+const CATALOG_A = formatToolsForPrompt([
+  { name: "multiplikation", description: "Multipliziert a und b exakt.", inputSchema: twoNumbers },
+  { name: "division", description: "Teilt a durch b exakt.", inputSchema: twoNumbers },
+]);
+const CATALOG_B = formatToolsForPrompt([
+  { name: "potenz", description: "Rechnet a hoch b exakt.", inputSchema: twoNumbers },
+]);
+
+/** "nie selbst rechnen", "nicht im Kopf", "Kopfrechnen ist verboten" – a ban on computing without a tool. */
+const NO_MENTAL_ARITHMETIC = [
+  /\b(?:nie|niemals|nicht|keine?n?)\b[^.!?\n]{0,40}(?:selbst|selber|Kopf)/iu,
+  /(?:Kopfrechnen|selbst rechnen|selber rechnen)[^.!?\n]{0,30}(?:verboten|nicht erlaubt|untersagt)/iu,
+];
+
+function promptCase(name: string, catalog: string, expectation: string, problem: (prompt: string) => string | undefined) {
+  return {
+    name,
+    args: [catalog] as [string],
+    input: `rechenPrompt(${catalog === CATALOG_A ? "katalogA" : "katalogB"})`,
+    expectation,
+    verify: (actual: unknown) => (typeof actual === "string" ? problem(actual) : "Erwartet wird der Prompt als Text."),
+  };
+}
+
+/** Check set for `rechenPrompt`: role, the ban on mental arithmetic, the answer format and the catalog. */
+export const checkRechenPrompt = defineCheck<RechenPromptFn>({
+  functionName: "rechenPrompt",
+  title: "Ein System-Prompt für Rechenfragen",
+  cases: [
+    promptCase("Enthält den Katalog wörtlich", CATALOG_A, "der Katalog katalogA im Prompt", (p) =>
+      p.includes(CATALOG_A) ? undefined : "Der Katalog fehlt – hänge den Parameter katalog unverändert an."),
+    promptCase("Legt die Rolle fest: ein Assistent für Rechenfragen", CATALOG_A, "z. B. „Du bist ein Rechenassistent.“", (p) =>
+      /\b(?:Du bist|Du hilfst|Deine (?:Rolle|Aufgabe))\b/iu.test(p) && /rechn|mathe/iu.test(p)
+        ? undefined
+        : "Sag dem Modell, wer es ist: „Du bist ein Rechenassistent …“."),
+    promptCase("Verbietet das Kopfrechnen", CATALOG_A, "z. B. „Rechne nie selbst, rufe ein Tool auf.“", (p) =>
+      NO_MENTAL_ARITHMETIC.some((rule) => rule.test(p)) ? undefined : "Verbiete ausdrücklich, selbst (im Kopf) zu rechnen."),
+    promptCase("Beschreibt das Antwortformat mit \"tool\" und \"arguments\"", CATALOG_A, "das JSON-Format, z. B. HALF_AGENT_FORMAT", (p) =>
+      p.includes('"tool"') && p.includes('"arguments"') ? undefined : "Das Antwortformat fehlt: übernimm HALF_AGENT_FORMAT."),
+    promptCase("Funktioniert mit einem anderen Katalog (nichts fest eingebaut)", CATALOG_B, "katalogB im Prompt, katalogA nicht", (p) =>
+      p.includes(CATALOG_B) && !p.includes("multiplikation")
+        ? undefined
+        : "Baue den Prompt aus dem Parameter katalog, nicht aus einem festen Text."),
+  ],
+  context: [`katalogA = ${showValue(CATALOG_A)}`, `katalogB = ${showValue(CATALOG_B)}`],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Aufgabe 3b: one arithmetic tool call by hand
 
 export interface MathCall {
   tool: string;

@@ -24,7 +24,7 @@ import { decideApproval, type ApprovalOutcome, type ApproveFn } from "../agent/a
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "../agent/loop.js";
 import type { AgentEvent } from "../agent/trace.js";
 import { StagedWorkspace, type CallOptions, type StagedChange } from "../agent/workspace.js";
-import { errorText } from "../util.js";
+import { countText, errorText } from "../util.js";
 
 export type VoteRule = "ahead-by" | "majority";
 
@@ -217,10 +217,10 @@ const stageOnly: ApproveFn = (request) =>
 
 function tieMessage(decision: VoteDecision, redFlagged: number): string {
   if (decision.tally.length === 0) {
-    return `Keine gültige Stimme (${redFlagged} Läufe ohne verwertbare Antwort); nichts übernommen.`;
+    return `Keine gültige Stimme (${countText(redFlagged, "Lauf", "Läufe")} ohne verwertbare Antwort); nichts übernommen.`;
   }
   const top = decision.tally.filter((t) => t.count === decision.tally[0]!.count).length;
-  return `Unentschieden: ${top} Ergebnisse mit je ${decision.tally[0]!.count} Stimmen; nichts übernommen.`;
+  return `Unentschieden: ${top} Ergebnisse mit je ${countText(decision.tally[0]!.count, "Stimme", "Stimmen")}; nichts übernommen.`;
 }
 
 async function oneRun(options: VoteOptions, run: number, catalog: ToolInfo[]): Promise<{ vote: VoteRun; result?: AgentRunResult; workspace: VoteWorkspace }> {

@@ -8,6 +8,7 @@ import { createTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/t
 import { planToDot, renderPlanSvg, renderTimelineSvg, renderTimelineText, renderTraceSvg } from "../../lib/display/index.js";
 import { timelineBars } from "../../lib/display/timeline.js";
 import { metricsTableHtml, toolCatalogHtml, traceTableHtml } from "../../lib/display/tables.js";
+import { mermaidDetails } from "../../lib/display/show.js";
 import { forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "../../lib/notebook/index.js";
 import { ModelNotFoundError } from "../../lib/llm/errors.js";
 import { liveInstance, liveInstanceCount, releaseLiveInstance } from "../../lib/notebook/live-instances.js";
@@ -96,6 +97,20 @@ describe("HTML tables", () => {
     assert.match(html, /<b>0\.700<\/b>/);
     const catalog = toolCatalogHtml([{ name: "geocode", description: "Ort → Koordinaten", inputSchema: { type: "object", properties: { destination: { type: "string" } }, required: ["destination"] } }]);
     assert.match(catalog, /<code>destination\*<\/code>: Text/);
+   });
+
+  test("field descriptions in the tool catalog are visible text, not a hover tooltip behind a missing glyph", () => {
+    const properties = { destination: { type: "string", description: "Stadt oder Ort, z. B. Linz" } };
+    const catalog = toolCatalogHtml([{ name: "geocode", description: "Ort → Koordinaten", inputSchema: { type: "object", properties } }]);
+    const visible = catalog.replace(/<[^>]*>/gu, " ");
+    assert.match(visible, /Stadt oder Ort, z\. B\. Linz/u);
+    assert.doesNotMatch(catalog, /ⓘ|title="Stadt/u, "no ⓘ (no installed font has it) and nothing only on hover");
+  });
+
+  test("the Mermaid source under a diagram says in plain German what it is for", () => {
+    const html = mermaidDetails("flowchart LR\n  a --> b");
+    assert.match(html, /<summary[^>]*>Mermaid-Quelltext des Diagramms – zum Kopieren, z\. B\. nach GitHub oder mermaid\.live<\/summary>/u);
+    assert.match(html, /<pre>flowchart LR\n {2}a --&#62; b<\/pre>/u);
   });
 });
 

@@ -43,4 +43,12 @@ describe("vote display", () => {
       "Abstimmung: rom.md nicht geschrieben: abgelehnt",
     );
   });
+
+  test("counts of one are singular: 1 Stimme, 1 Lauf", () => {
+    const decision = { winner: null, tie: true, tally: [{ key: "k1", count: 1, runs: [0], final: "Rom" }, { key: "k2", count: 1, runs: [1], final: "Paris" }] };
+    assert.equal(
+      describeVoteEvent({ type: "vote_decision", decision, rule: "ahead-by", margin: 1, redFlagged: 0, runsUsed: 1, runsSaved: 1 }),
+      "Abstimmung (1 Stimme Vorsprung): k1: 1, k2: 1; 0 ungültig; kein Gewinner, nichts übernommen; 1 Lauf, 1 gespart",
+    );
+  });
 });

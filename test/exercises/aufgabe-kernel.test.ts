@@ -34,7 +34,7 @@ import type { ChatMessage } from "./lib/llm/types";
 import { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult } from "./lib/exercises/part2-checks";
 import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall, type HistoryEntry, type ToolCall } from "./lib/exercises/part3-checks";
 import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "./lib/exercises/part4-checks";
-import { checkRechneAufruf, checkRetrieveContext, checkStreckenPlan, type MathCall, type RetrievalParts } from "./lib/exercises/transfer-checks";
+import { checkRechenPrompt, checkRechneAufruf, checkRetrieveContext, checkStreckenPlan, type MathCall, type RetrievalParts } from "./lib/exercises/transfer-checks";
 import type { ToolClient } from "./lib/mcp/types";
 import type { PlanStep } from "./lib/plan/plan";
 import { NotSolvedError } from "./lib/exercises/check-runner";`;

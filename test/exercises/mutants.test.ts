@@ -5,7 +5,10 @@ import assert from "node:assert/strict";
 import type { ChatMessage } from "../../lib/llm/types.js";
 import { checkBuildMessages, checkIsRefusal, checkRefusalPrompt, checkTrimHistory } from "../../lib/exercises/part1.js";
 import { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult } from "../../lib/exercises/part2.js";
-import { checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall, type HistoryEntry } from "../../lib/exercises/part3.js";
+import {
+  checkCoordinatesFromHistory, checkMissingArguments, checkParseToolCall, checkRechenPrompt, type HistoryEntry,
+} from "../../lib/exercises/part3.js";
+import { HALF_AGENT_FORMAT } from "../../lib/half-agent/prompts.js";
 import { checkReadyCalls, checkReferencedIds, checkResolveRefs, type PlannedCall } from "../../lib/exercises/part4.js";
 import { type AnyFunction, type CheckFunction } from "../../lib/exercises/check-runner.js";
 
@@ -131,6 +134,38 @@ describe("Teil 3 mutants", () => {
       const r = entry?.result as { lat: number; lon: number } | undefined;
       return r ? { lat: r.lat, lon: r.lon } : null;
     }, /neueste/u);
+  });
+});
+
+describe("Teil 3 transfer mutants: rechenPrompt (3.4a)", () => {
+  const ROLE = "Du bist ein Rechenassistent.";
+  const RULE = "Rechne nie selbst, sondern rufe für jede Rechnung ein Tool auf.";
+  const prompt = (...parts: string[]) => parts.join("\n\n");
+
+  test("a prompt with role, rule, format and catalog passes every case", async () => {
+    const report = await checkRechenPrompt((katalog: string) => prompt(ROLE, RULE, HALF_AGENT_FORMAT, katalog), { log: () => {} });
+    assert.equal(report.failed, 0, JSON.stringify(report.cases.filter((c) => !c.ok)));
+  });
+
+  test("without the catalog", async () => {
+    await failsOn(checkRechenPrompt, () => prompt(ROLE, RULE, HALF_AGENT_FORMAT), /Katalog wörtlich/u);
+  });
+
+  test("without the ban on mental arithmetic", async () => {
+    await failsOn(checkRechenPrompt, (katalog: string) => prompt(ROLE, HALF_AGENT_FORMAT, katalog), /Kopfrechnen/u);
+  });
+
+  test("without the answer format", async () => {
+    await failsOn(checkRechenPrompt, (katalog: string) => prompt(ROLE, RULE, katalog), /Antwortformat/u);
+  });
+
+  test("without a role", async () => {
+    await failsOn(checkRechenPrompt, (katalog: string) => prompt(RULE, HALF_AGENT_FORMAT, katalog), /Rolle/u);
+  });
+
+  test("with the first catalog built in", async () => {
+    let first: string | undefined;
+    await failsOn(checkRechenPrompt, (katalog: string) => prompt(ROLE, RULE, HALF_AGENT_FORMAT, (first ??= katalog)), /anderen Katalog/u);
   });
 });
 

@@ -2,9 +2,10 @@
 // cells and lines that fit the screen, and its text – Markdown, strings and comments in code, committed
 // outputs – says nothing meant for the kit's authors (tests, CI, the Python original).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, test } from "node:test";
+import ts from "typescript";
 import { listNotebooks } from "../../scripts/run-notebooks.js";
 import { root } from "./notebook-cells.js";
 
@@ -20,12 +21,52 @@ export const FORBIDDEN: ReadonlyArray<[RegExp, string]> = [
   [/Zeit zum Experimentieren/u, "heading copied from the original"],
   [/[a-zäöüß]\((?:e|en|n|s)\)(?!\w)/u, "plural written as (e)/(en)/(n)/(s)"],
   [/Plan\/Pläne|Satz\/Sätze/u, "plural written as singular/plural"],
+  [/Half-Agent/u, "English „Half-Agent“ (the German term is „Halb-Agent“)"],
+  [/kennt kein Modell den Ort/u, "Linz line that contradicts the text after it"],
 ];
+
+/** The numbers of the `## N. …` headings of a notebook, in order. */
+export function sectionNumbers(markdown: readonly string[]): number[] {
+  return markdown.flatMap((text) => [...text.matchAll(/^## (\d+)\. /gmu)].map((m) => Number(m[1])));
+}
+
+/** Columns of a Markdown table separator row without ':' – Jupyter Notebook 6 renders them right-aligned. */
+export function unalignedTableRows(markdown: string): string[] {
+  return markdown
+    .split("\n")
+    .filter((line) => /^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$/u.test(line))
+    .filter((line) => line.split("|").map((c) => c.trim()).some((c) => c !== "" && !c.includes(":")));
+}
+
+/** The last statement of a code cell when tslab would print its value by accident (`list.push(…)` → its new length). */
+export function strayValue(code: string): string | undefined {
+  const file = ts.createSourceFile("cell.ts", code, ts.ScriptTarget.Latest, true);
+  const last = file.statements.at(-1);
+  if (!last || !ts.isExpressionStatement(last) || !ts.isCallExpression(last.expression)) return undefined;
+  const callee = last.expression.expression;
+  const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : "";
+  return ["push", "unshift", "splice"].includes(name) ? last.getText(file) : undefined;
+}
+
+/** Named in a text as a call without being used in that notebook's code (a pointer for later). */
+const MENTIONED_ONLY = new Set(["loadConfig"]);
+
+/** Functions the Markdown of a notebook shows as a call (`name(…)`). */
+function calledInText(markdown: string): string[] {
+  return [...markdown.matchAll(/`(?:await )?([A-Za-z_]\w*)\(/gu)].map((m) => m[1] ?? "");
+}
 
 interface RawCell {
   cell_type: string;
   source: string | string[];
   outputs?: { text?: string | string[]; data?: Record<string, string | string[]> }[];
+}
+
+/** Files under `dir` (relative to the project root) whose names end in `ext`. */
+function listFiles(dir: string, ext: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(ext))
+    .map((f) => join(dir, f));
 }
 
 const joined = (s: string | string[] | undefined) => (Array.isArray(s) ? s.join("") : (s ?? ""));
@@ -56,6 +97,21 @@ describe("notebook lint", () => {
     assert.equal(hits({ cell_type: "code", source: "x;", outputs: [{ text: "3 Plan/Pläne" }] }).length, 1);
   });
 
+  test("the heading, table, stray-value and function-name rules catch what they are about", () => {
+    assert.deepEqual(sectionNumbers(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), [1, 2, 13]);
+    assert.deepEqual(unalignedTableRows("| a | b |\n| --- | --- |\n| 1 | 2 |"), ["| --- | --- |"]);
+    assert.deepEqual(unalignedTableRows("|:---|---:|\n| :---: | :--- |"), []);
+    assert.equal(strayValue("const a = [];\na.push(1);"), "a.push(1);");
+    assert.equal(strayValue("const a = [];\na.push(1);\nconsole.log(a.length);"), undefined);
+    assert.deepEqual(calledInText("`loadLocalLlm({ gpu: \"cpu\" })` und `await kit.close()`"), ["loadLocalLlm"]);
+  });
+
+  test("the guide and lib's messages use the notebooks' terms (Halb-Agent)", () => {
+    const files = ["docs/instructor-guide.md", "README.md", ...listFiles("lib", ".ts")];
+    const hits = files.filter((f) => /Half-Agent/u.test(readFileSync(join(root, f), "utf8")));
+    assert.deepEqual(hits, []);
+  });
+
   test("the notebooks are there, in the order of the day", () => {
     const names = notebooks.map((n) => n.name.replace(/^notebooks\//u, ""));
     assert.equal(names[0], "00-start.ipynb");
@@ -79,6 +135,36 @@ describe("notebook lint", () => {
         });
       });
       assert.deepEqual(problems, []);
+    });
+
+    const markdown = nb.cells.filter((c) => c.cell_type === "markdown").map((c) => joined(c.source));
+    const code = nb.cells.filter((c) => c.cell_type === "code").map((c) => joined(c.source));
+
+    if (/\/\d0-teil-/u.test(nb.name)) {
+      test(`${nb.name}: sections numbered 1, 2, 3 … without gaps or repeats; Aufräumen last, after all other text`, () => {
+        const numbers = sectionNumbers(markdown);
+        assert.deepEqual(numbers, numbers.map((_, i) => i + 1));
+        const headings = markdown.flatMap((t) => t.match(/^## .*/gmu) ?? []);
+        assert.match(headings.at(-1) ?? "", /^## \d+\. Aufräumen$/u, "the last section is the clean-up");
+        const lastMarkdown = nb.cells.findLastIndex((c) => c.cell_type === "markdown");
+        assert.match(joined(nb.cells[lastMarkdown]?.source), /^## \d+\. Aufräumen/mu, "in the last text cell, before the clean-up code");
+      });
+    }
+
+    test(`${nb.name}: Markdown tables say how each column is aligned (|:---| or |---:|)`, () => {
+      assert.deepEqual(markdown.flatMap(unalignedTableRows), []);
+    });
+
+    test(`${nb.name}: no code cell ends in a call whose value tslab prints by accident`, () => {
+      assert.deepEqual(code.flatMap((c) => strayValue(c) ?? []), []);
+    });
+
+    test(`${nb.name}: every function the text shows as a call is one the code uses`, () => {
+      const used = code.join("\n");
+      const missing = markdown
+        .flatMap(calledInText)
+        .filter((fn) => !MENTIONED_ONLY.has(fn) && !new RegExp(`\\b${fn}\\b`, "u").test(used));
+      assert.deepEqual([...new Set(missing)], []);
     });
 
     test(`${nb.name}: no author notes, copied phrases or "(en)" plurals in text and output`, () => {

@@ -120,10 +120,15 @@ describe("runVote with the real travel server", () => {
       base({ k: 2, rule: "majority", llmForRun: (run) => new ScriptedLlm([save(contents[run]!), answer("ok")]), approve: () => (asked++, true) }),
     );
     assert.equal(result.decision.tie, true);
-    assert.match(result.final, /Unentschieden.*nichts übernommen/);
+    assert.equal(result.final, "Unentschieden: 2 Ergebnisse mit je 1 Stimme; nichts übernommen.");
     assert.equal(asked, 0);
     assert.deepEqual(await readdir(dir), []);
     assert.match(voteHtml(result), /Kein Gewinner/);
+  });
+
+  test("one run without a usable answer: no valid vote, said in the singular", async () => {
+    const result = await runVote(base({ k: 1, rule: "majority", llmForRun: () => new ScriptedLlm([]) }));
+    assert.equal(result.final, "Keine gültige Stimme (1 Lauf ohne verwertbare Antwort); nichts übernommen.");
   });
 
   test("red-flagged runs (no answer, failure) do not vote and are counted", async () => {
