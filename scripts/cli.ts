@@ -251,6 +251,12 @@ async function main(): Promise<number> {
       throw error;
     }
     console.log(describeLlm(llm.info));
+    // Notes the model adds while answering (e.g. a saved prompt state it ignored), shown like those above.
+    let notesShown = llm.info.notes.length;
+    const showNewNotes = (info: { notes: string[] }) => {
+      for (const note of info.notes.slice(notesShown)) console.log(`Hinweis: ${note}`);
+      notesShown = info.notes.length;
+    };
     server = await serverStart;
     stopping.signal.throwIfAborted();
     stopping.watchServer(server);
@@ -306,11 +312,13 @@ async function main(): Promise<number> {
         // Voting: k isolated runs, only the winner's staged changes are committed (after approval).
         const { onEvent: _, ...single } = sessionOptions;
         const vote = await runVote({ ...single, question, context, k: args.votes, onEvent: (e) => console.log(describeVoteEvent(e)) });
+        showNewNotes(llm.info);
         console.log(`\nAntwort:\n${vote.final}`);
         return vote.decision.winner ? 0 : 3;
       }
       const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });
       if (stopping.signal.aborted) return 130;
+      showNewNotes(llm.info);
       status = result.status;
       console.log(`\nAntwort:\n${result.final}`);
       if (result.warnings.length > 0) console.log(`\nHinweise:\n${result.warnings.map((w) => `  ⚠ ${w}`).join("\n")}`);
