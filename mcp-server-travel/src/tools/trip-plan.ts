@@ -3,7 +3,9 @@
 //   1. call with `dry_run: true` → nothing is written; the result holds the file's current content,
 //      the exact new content and the current content's sha256 (null when the file does not exist);
 //   2. after approval, call again with `expected_sha256` from step 1 → written atomically (temporary
-//      file + rename) unless the file changed in between.
+//      file + rename) unless the file changed in between. Check and write are one step per file (one
+//      queue per path in this process, which owns the workspace), so of parallel commits of one
+//      preview exactly one is written. Errors are German and name only workspace-relative paths.
 import { createHash, randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
 import { lstat, mkdir, open, readFile, realpath, rename, rm, stat } from "node:fs/promises";
