@@ -287,6 +287,12 @@ async function main(): Promise<number> {
       throw error;
     }
     console.log(describeLlm(llm.info));
+    // Notes the model adds while answering (e.g. a saved prompt state it ignored), shown like those above.
+    let notesShown = llm.info.notes.length;
+    const showNewNotes = (info: { notes: string[] }) => {
+      for (const note of info.notes.slice(notesShown)) console.log(`Hinweis: ${note}`);
+      notesShown = info.notes.length;
+    };
     server = await serverStart;
     stopping.signal.throwIfAborted();
     stopping.watchServer(server);
@@ -352,6 +358,7 @@ async function main(): Promise<number> {
           onRunEvent: (run, e) => runEvents.set(run, [...(runEvents.get(run) ?? []), e]),
         });
         if (stopping.signal.aborted) return 130;
+        showNewNotes(llm.info);
         console.log(`\nAntwort:\n${vote.final}`);
         if (args.trace) {
           await saveTrace(voteTrace(question, args.mode, startedAt, vote, runEvents), args.trace);
@@ -361,6 +368,7 @@ async function main(): Promise<number> {
       }
       const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });
       if (stopping.signal.aborted) return 130;
+      showNewNotes(llm.info);
       status = result.status;
       console.log(`\nAntwort:\n${result.final}`);
       if (result.warnings.length > 0) console.log(`\nHinweise:\n${result.warnings.map((w) => `  ⚠ ${w}`).join("\n")}`);

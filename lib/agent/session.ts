@@ -1,9 +1,11 @@
 // A conversation across questions: AgentSession keeps the earlier turns (question, answer, a short
 // line of tool facts) and hands them to runAgent as history, so „Und morgen?" works. What is sent
 // stays bounded: only the newest `maxTurns` turns are kept, and runAgent's window (window.ts) drops
-// more when the model's context is tight. Sessions save to and load from JSON; a damaged file gives
-// a SessionFileError saying what is wrong.
-import { readFile, rename, writeFile } from "node:fs/promises";
+// more when the model's context is tight. Sessions save to and load from JSON; a damaged file or a
+// failed save gives a SessionFileError saying what is wrong and what to do.
+import { randomBytes } from "node:crypto";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import * as z from "zod";
 import type { ChatMessage } from "../llm/types.js";
 import { compactJson } from "../plan/json.js";
@@ -51,9 +53,9 @@ const SessionFileSchema = z.object({
   turns: z.array(TurnSchema),
 }) satisfies z.ZodType<SessionFile>;
 
-export type SessionFileErrorKind = "unreadable" | "not_json" | "invalid";
+export type SessionFileErrorKind = "unreadable" | "not_json" | "invalid" | "unwritable";
 
-/** A session file that cannot be loaded; the message says which file and what to do. */
+/** A session file that cannot be loaded or saved; the message says which file and what to do. */
 export class SessionFileError extends Error {
   override name = "SessionFileError";
   constructor(
@@ -61,7 +63,32 @@ export class SessionFileError extends Error {
     readonly path: string,
     detail: string,
   ) {
-    super(`Die Sitzungsdatei „${path}" ist ${kind === "unreadable" ? "nicht lesbar" : "beschädigt"}: ${detail}. Lösche sie oder starte eine neue Sitzung.`);
+    super(
+      kind === "unwritable"
+        ? `Die Sitzung kann nicht in „${path}" gespeichert werden: ${detail}.`
+        : `Die Sitzungsdatei „${path}" ist ${kind === "unreadable" ? "nicht lesbar" : "beschädigt"}: ${detail}. Lösche sie oder starte eine neue Sitzung.`,
+    );
+  }
+}
+
+/** Why a save failed, in German with what to do; undefined for errors that are not the file system's. */
+function saveProblem(error: unknown, path: string): string | undefined {
+  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+    case "ENOENT":
+      return `der Ordner „${dirname(path)}" existiert nicht. Lege ihn an oder wähle einen anderen Pfad`;
+    case "ENOTDIR":
+      return `„${dirname(path)}" ist kein Ordner. Wähle einen anderen Pfad`;
+    case "EISDIR":
+      return "dort liegt ein Ordner. Wähle einen Dateinamen wie „sitzung.json\"";
+    case "EACCES":
+    case "EPERM":
+    case "EROFS":
+      return "keine Schreibrechte dort. Wähle einen Ordner, in den du schreiben darfst";
+    case "ENOSPC":
+    case "EDQUOT":
+      return "der Datenträger ist voll. Schaffe Platz und speichere noch einmal";
+    default:
+      return undefined;
   }
 }
 
@@ -110,11 +137,20 @@ export class AgentSession {
     return { version: SESSION_FILE_VERSION, savedAt: new Date().toISOString(), turns: this.#turns.map((t) => ({ ...t })) };
   }
 
-  /** Writes the session as JSON (temporary file + rename, so a crash never leaves half a file). */
+  /**
+   * Writes the session as JSON: a temporary file with a name of its own, then a rename, so a crash or a
+   * second save at the same moment never leaves half a file (the last rename wins, whole).
+   */
   async save(path: string): Promise<void> {
-    const tmp = `${path}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(this.toJSON(), null, 2)}\n`, "utf8");
-    await rename(tmp, path);
+    const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile(tmp, `${JSON.stringify(this.toJSON(), null, 2)}\n`, { encoding: "utf8", flag: "wx" });
+      await rename(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      const problem = saveProblem(error, path);
+      throw problem ? new SessionFileError("unwritable", path, problem) : error;
+    }
   }
 
   /** A session from saved JSON; `options` supplies the model, tools and settings (they are not saved). */
@@ -137,7 +173,7 @@ export class AgentSession {
     }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = JSON.parse(text.replace(/^\uFEFF/, "")); // editors on Windows may add a byte order mark
     } catch (error) {
       throw new SessionFileError("not_json", path, `kein gültiges JSON (${errorText(error)})`);
     }

@@ -4,8 +4,9 @@
 //
 // Safety: llama.cpp trusts a state file blindly (a foreign file can crash the process or, worse, give
 // silently wrong answers). So every state file has a JSON sidecar with the full cache key (model file
-// identity, context settings, prefix tokens) and the state file's SHA-256; a file is loaded only when
-// both match, and the tokens it restores must equal the expected prefix. Anything else is ignored
+// identity, context settings, prefix tokens), the state file's size and SHA-256; a file is loaded only
+// when these match and its layout walks to the end (checkStateLayout: a short file would abort the
+// process inside llama.cpp), and the tokens it restores must equal the expected prefix. Anything else is ignored
 // with a German note, deleted and evaluated again — never a crash, never a wrong hit.
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -30,6 +31,8 @@ interface Sidecar {
   tokens: number;
   bytes: number;
   sha256: string;
+  /** True when checkStateLayout understood the file at saving: then a restore walks it before loading. */
+  layout?: boolean;
   model: string;
   createdAt: string;
 }
@@ -87,6 +90,85 @@ async function sha256File(file: string): Promise<string> {
 
 function sameTokens(a: readonly Token[], b: readonly Token[]): boolean {
   return a.length === b.length && a.every((t, i) => t === b[i]);
+}
+
+const SEQ_MAGIC = 0x67677371; // "ggsq"
+
+/**
+ * Walks a llama.cpp sequence state file (header, prompt tokens, then per stream the KV cells and per
+ * layer the K and V rows, each with its declared size) and says what is wrong, or undefined when every
+ * declared part is there and the file ends exactly after the last. llama.cpp itself checks a state
+ * file only while reading it into the context and aborts the process (GGML_ASSERT) on a short one.
+ */
+export async function checkStateLayout(file: string, prefix: readonly Token[]): Promise<string | undefined> {
+  const handle = await open(file, "r");
+  try {
+    const size = (await handle.stat()).size;
+    let at = 0;
+    // Reads go through a 64 KiB window: the cell list is thousands of 8-byte reads.
+    let window = Buffer.alloc(0);
+    let windowAt = 0;
+    const take = async (bytes: number): Promise<Buffer> => {
+      if (at + bytes > size) throw new RangeError(`endet nach ${size} Bytes mitten in den Daten`);
+      if (at < windowAt || at + bytes > windowAt + window.length) {
+        window = Buffer.alloc(Math.min(Math.max(bytes, 1 << 16), size - at));
+        windowAt = at;
+        await handle.read(window, 0, window.length, at);
+      }
+      const buf = window.subarray(at - windowAt, at - windowAt + bytes);
+      at += bytes;
+      return buf;
+    };
+    const skip = (bytes: number) => {
+      if (at + bytes > size) throw new RangeError(`endet nach ${size} Bytes mitten in den Daten`);
+      at += bytes;
+    };
+    try {
+      const head = await take(12);
+      if (head.readUInt32LE(0) !== SEQ_MAGIC) return "kein llama.cpp-Zustand";
+      const count = head.readUInt32LE(8);
+      if (count !== prefix.length) return `${count} statt ${prefix.length} Tokens`;
+      const tokens = await take(4 * count);
+      for (let i = 0; i < count; i++) if (tokens.readUInt32LE(4 * i) !== prefix[i]) return "andere Tokens als erwartet";
+      const streams = (await take(4)).readUInt32LE(0);
+      for (let s = 0; s < streams; s++) {
+        const cells = (await take(4)).readUInt32LE(0);
+        if (cells === 0) continue;
+        for (let c = 0; c < cells; c++) skip(4 * (await take(8)).readUInt32LE(4));
+        const vTrans = (await take(4)).readUInt32LE(0);
+        const layers = (await take(4)).readUInt32LE(0);
+        for (let l = 0; l < layers; l++) skip(cells * Number((await take(12)).readBigUInt64LE(4)));
+        for (let l = 0; l < layers; l++) {
+          if (vTrans) {
+            const v = await take(12);
+            skip(cells * v.readUInt32LE(4) * v.readUInt32LE(8));
+          } else {
+            skip(cells * Number((await take(12)).readBigUInt64LE(4)));
+          }
+        }
+      }
+      return at === size ? undefined : `${size - at} Bytes zu viel`;
+    } catch (error) {
+      if (error instanceof RangeError) return error.message;
+      throw error;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Temporary files of a save: `<id>.kvstate.<pid>.<hex>.tmp`, plus `.json` for the sidecar's. */
+const TEMP_FILE = /\.(\d+)\.[0-9a-f]+\.tmp(\.json)?$/;
+/** A temporary file this old is left over even if its process id is in use again. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 export interface PromptStateCacheOptions {
@@ -150,6 +232,10 @@ export class PromptStateCache {
     }
     if (bytes !== meta.bytes) return reject(`Zustandsdatei hat ${bytes} statt ${meta.bytes} Bytes`);
     if ((await sha256File(file).catch(() => "")) !== meta.sha256) return reject("Prüfsumme stimmt nicht, Datei beschädigt oder fremd");
+    if (meta.layout) {
+      const problem = await checkStateLayout(file, prefix).catch((error: unknown) => `nicht lesbar: ${errorText(error)}`);
+      if (problem) return reject(`Zustandsdatei unvollständig oder beschädigt: ${problem}`);
+    }
     try {
       await sequence.loadStateFromFile(file, { acceptRisk: true });
     } catch (error) {
@@ -173,12 +259,15 @@ export class PromptStateCache {
       if (!sameTokens(sequence.contextTokens, prefix)) throw new Error("Sequenz enthält nicht genau den Prompt-Anfang");
       await mkdir(this.dir, { recursive: true });
       const { fileSize } = await sequence.saveStateToFile(tmp);
+      const written = (await stat(tmp)).size;
+      if (written !== fileSize) throw new Error(`nur ${written} von ${fileSize} Bytes geschrieben`);
       const meta: Sidecar = {
         format: FORMAT,
         key,
         tokens: prefix.length,
         bytes: fileSize,
         sha256: await sha256File(tmp),
+        layout: (await checkStateLayout(tmp, prefix)) === undefined,
         model,
         createdAt: new Date().toISOString(),
       };
@@ -199,7 +288,16 @@ export class PromptStateCache {
     await rm(this.stateFile(key), { force: true }).catch(() => undefined);
   }
 
-  /** Keeps the `maxEntries` most recently used entries; also removes orphaned state files. */
+  /** Removes a temporary file left by a save that crashed: its process is gone, or it is over an hour old. */
+  private async removeIfStale(name: string): Promise<void> {
+    const pid = TEMP_FILE.exec(name)?.[1];
+    if (pid === undefined) return;
+    const file = join(this.dir, name);
+    const age = Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? Date.now());
+    if (!processAlive(Number(pid)) || age > STALE_TEMP_MS) await rm(file, { force: true }).catch(() => undefined);
+  }
+
+  /** Keeps the `maxEntries` most recently used entries; also removes orphaned state files and stale temporary files. */
   private async evict(): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const entries = await Promise.all(
@@ -210,7 +308,10 @@ export class PromptStateCache {
     entries.sort((a, b) => b.used - a.used);
     const keep = new Set(entries.slice(0, this.maxEntries).map((e) => e.id));
     for (const name of names) {
-      if (name.includes(".tmp")) continue;
+      if (name.includes(".tmp")) {
+        await this.removeIfStale(name);
+        continue;
+      }
       const id = name.endsWith(SIDECAR) ? name.slice(0, -SIDECAR.length) : name.endsWith(STATE) ? name.slice(0, -STATE.length) : undefined;
       if (id !== undefined && !keep.has(id)) await rm(join(this.dir, name), { force: true }).catch(() => undefined);
     }

@@ -2,7 +2,7 @@
 // window on the real tiny GGUF (20 planning rounds, 10 follow-up questions: never a context overflow).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tinyModelPaths } from "../../lib/config.js";
@@ -63,6 +63,39 @@ describe("AgentSession (scripted planner)", () => {
     await writeFile(broken, JSON.stringify({ version: 1, savedAt: "x", turns: [{ question: 1 }] }));
     await assert.rejects(AgentSession.load(broken, options), (e: unknown) => e instanceof SessionFileError && e.kind === "invalid" && /Feld turns\.0\.question/.test(e.message));
     await assert.rejects(AgentSession.load(join(dir, "fehlt.json"), options), (e: unknown) => e instanceof SessionFileError && e.kind === "unreadable" && /existiert nicht/.test(e.message));
+  });
+});
+
+describe("AgentSession files", () => {
+  const options = () => ({ llm: new ScriptedLlm([]), tools: createTravelFake() });
+  const turn = (question: string) => ({ question, answer: "ok", status: "answered" as const, facts: "", warnings: [] });
+
+  test("two saves to one path at once, 200 rounds: the file is always one complete session, no temporary files stay", async () => {
+    const sub = await mkdtemp(join(dir, "parallel-"));
+    const path = join(sub, "sitzung.json");
+    const a = new AgentSession(options(), [turn("kurz?")]);
+    const b = new AgentSession(options(), Array.from({ length: 6 }, (_, i) => turn(`eine deutlich längere Frage Nummer ${i}?`.repeat(20))));
+    let corrupted = 0;
+    for (let round = 0; round < 200; round++) {
+      const saves = await Promise.allSettled([a.save(path), b.save(path)]);
+      const loaded = await AgentSession.load(path, options()).catch(() => undefined);
+      if (saves.some((s) => s.status === "rejected") || (loaded?.turns.length !== 1 && loaded?.turns.length !== 6)) corrupted++;
+    }
+    assert.equal(corrupted, 0, `${corrupted} of 200 rounds failed a save or left a damaged file`);
+    assert.deepEqual(await readdir(sub), ["sitzung.json"]);
+  });
+
+  test("saving into a missing folder: a typed German error that says what to do", async () => {
+    const session = new AgentSession(options(), [turn("wo?")]);
+    const path = join(dir, "fehlt", "sitzung.json");
+    await assert.rejects(session.save(path), (e: unknown) => e instanceof SessionFileError && e.kind === "unwritable" && /Ordner .*fehlt.* existiert nicht/.test(e.message) && /Lege ihn an/.test(e.message));
+  });
+
+  test("a file saved by an editor with a byte order mark loads", async () => {
+    const path = join(dir, "bom.json");
+    await writeFile(path, `\uFEFF${JSON.stringify(new AgentSession(options(), [turn("mit BOM?")]).toJSON())}`);
+    const loaded = await AgentSession.load(path, options());
+    assert.deepEqual(loaded.turns.map((t) => t.question), ["mit BOM?"]);
   });
 });
 

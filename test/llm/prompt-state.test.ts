@@ -2,7 +2,8 @@
 // evaluating it, and every kind of unusable file (changed prompt or model, damaged, foreign, unwritable
 // folder) falls back to evaluation with a note and the same answer — never a crash, never a wrong hit.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -100,6 +101,21 @@ test("an unwritable state folder gives a note, and the answer still comes", asyn
   assert.equal(r.state?.action, "rejected");
   assert.match(r.state?.note ?? "", /konnte nicht .* gespeichert werden/);
   assert.equal(r.text, reference.text);
+});
+
+test("a save removes temporary files left by crashed saves (process gone, or over an hour old)", async () => {
+  const dir = freshDir();
+  mkdirSync(dir, { recursive: true });
+  const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+  const name = (id: string, pid: number) => `${id.repeat(32)}.kvstate.${pid}.0123abcd.tmp`;
+  const leftovers = [name("a", dead), `${name("a", dead)}.json`, name("c", process.pid)];
+  for (const f of [...leftovers, name("b", process.pid)]) writeFileSync(join(dir, f), Buffer.alloc(1 << 20));
+  const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+  utimesSync(join(dir, name("c", process.pid)), hoursAgo, hoursAgo);
+  assert.equal((await ask({ promptStateDir: dir }, question(sysA))).state?.action, "saved");
+  const left = readdirSync(dir);
+  for (const f of leftovers) assert.ok(!left.includes(f), `${f} removed`);
+  assert.ok(left.includes(name("b", process.pid)), "a fresh temporary file of a running process stays");
 });
 
 // One instance; resetCache() empties the KV cache, so the next call restores from disk like a new process.
