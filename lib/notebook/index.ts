@@ -3,3 +3,4 @@
 export { inNotebook, show, liveOutput, type LiveOutput, type RichOutput } from "./output.js";
 export { progressLine, type ProgressLine } from "./progress.js";
 export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "./notices.js";
+export { escapeMarkdown, mathSafeHtml, mathSafeMarkdown, NO_MATH_CLASS } from "./math-safe.js";
