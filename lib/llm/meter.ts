@@ -37,8 +37,16 @@ export function formatMeter(m: GenerationMeter): string {
 export class CallQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
+  private closedError?: () => Error;
+
+  /** Every later call, and every call still waiting, rejects with `error()` instead of running. */
+  close(error: () => Error): void {
+    this.closedError = error;
+  }
+
   run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(fn, fn);
+    const guarded = () => (this.closedError ? Promise.reject(this.closedError()) : fn());
+    const next = this.tail.then(guarded, guarded);
     this.tail = next.catch(() => undefined);
     return next;
   }
