@@ -9,7 +9,7 @@
  */
 export const OUTPUT_COLUMNS = 112;
 
-const ZERO_WIDTH = /[\u0300-\u036f\u200b-\u200f\ufe00-\ufe0f]/u;
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
 const WIDE = /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u;
 
 /** Columns `text` takes in a monospace font (emoji and East Asian wide characters count twice). */
@@ -69,7 +69,7 @@ export function installOutputWrap(width = OUTPUT_COLUMNS): void {
     let inner = stream.write.bind(stream) as Write;
     let column = 0;
     const wrapped: Write = (chunk, ...rest) => {
-      if (typeof chunk !== "string" || /[\r\x1b]/.test(chunk)) return inner(chunk, ...rest);
+      if (typeof chunk !== "string" || chunk.includes("\r") || chunk.includes("\u001b")) return inner(chunk, ...rest);
       const text = wrapText(chunk, width, column);
       const tail = text.slice(text.lastIndexOf("\n") + 1);
       column = text.includes("\n") ? displayWidth(tail) : column + displayWidth(tail);
