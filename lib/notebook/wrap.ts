@@ -15,7 +15,8 @@ const WIDE = /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf9
 /** Columns `text` takes in a monospace font (emoji and East Asian wide characters count twice). */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const c of text) width += ZERO_WIDTH.test(c) ? 0 : WIDE.test(c) ? 2 : 1;
+  // U+FE0F turns the character before it into a (wide) emoji, e.g. "⚠️".
+  for (const c of text) width += c === "\ufe0f" ? 1 : ZERO_WIDTH.test(c) ? 0 : WIDE.test(c) ? 2 : 1;
   return width;
 }
 
