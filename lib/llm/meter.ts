@@ -25,11 +25,14 @@ export class CallClock {
   }
 }
 
+/** Keeps a number and its unit on one line when a notebook wraps the text (lib/notebook/wrap.ts). */
+const NBSP = "\u00a0";
+
 /** One readable line, e.g. for notebooks: "Prompt: 12 neu / 340 wiederverwendet · 25 Tokens · 31 Tok/s · TTFT 120 ms". */
 export function formatMeter(m: GenerationMeter): string {
   return (
     `Prompt: ${m.promptTokensEvaluated} neu berechnet / ${m.promptTokensReused} aus dem KV-Cache · ` +
-    `Antwort: ${m.generatedTokens} Tokens · ${m.tokensPerSecond} Tokens/s · erste Antwort nach ${m.timeToFirstTokenMs} ms`
+    `Antwort: ${m.generatedTokens}${NBSP}Tokens · ${m.tokensPerSecond}${NBSP}Tokens/s · erste Antwort nach ${m.timeToFirstTokenMs}${NBSP}ms`
   );
 }
 
