@@ -66,9 +66,9 @@ test("with the kit loaded, wide lines are wrapped at word boundaries, continuati
   const cells = ['import { OUTPUT_COLUMNS } from "./lib/notebook/index";', `console.log("  • ${words}");`, `console.error("${words}");`];
   const r = await runNotebook(root, notebook("umbruch", cells), env, true);
   assert.deepEqual(r.failures, []);
-  const executed = JSON.parse(readFileSync(join(root, ".cache", "notebooks", "umbruch.ipynb"), "utf8")) as {
-    cells: { outputs: { text: string | string[] }[] }[];
-  };
+  const kept = join(root, ".cache", "notebooks", "umbruch.ipynb");
+  const executed = JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs: { text: string | string[] }[] }[] };
+  rmSync(kept);
   for (const cell of executed.cells.slice(1)) {
     const printed = [cell.outputs[0]!.text].flat().join("");
     assert.equal(printed.replace(/\s+/g, " ").trim(), (cell === executed.cells[1] ? `• ${words}` : words), "same words, none split");
