@@ -1,7 +1,9 @@
 // What a participant sees, tested in a real browser: starts the workshop's Jupyter (classic Notebook 6.4)
 // in practice mode on a free port, drives Debian's Chromium headless with playwright-core, opens
 // notebooks, runs all cells and checks the rendered page: no error output, the expected pictures and
-// tables, nothing wider than the cell at 1280 px. Screenshots go to .cache/browser/.
+// tables, nothing wider than the cell at 1280 px, no text line the browser has to break (mid-word), no
+// MathJax in any output. Then it runs one more cell after the notebook's cleanup cell, as a participant
+// would after "Run All", and expects one German sentence. Screenshots go to .cache/browser/.
 // Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
 // Usage: tsx scripts/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -11,6 +13,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
+import { OUTPUT_COLUMNS } from "../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { practiceEnvironment } from "./model-help.js";
 import { errorText } from "../lib/util.js";
@@ -25,17 +28,27 @@ export interface BrowserExpectation {
   selectors?: string[];
   /** Texts (regex) that must appear in some output. */
   texts?: RegExp[];
+  /** Texts (regex) that must appear in a rendered Markdown output (e.g. a table, MathJax left alone). */
+  markdownTexts?: RegExp[];
+  /** A cell run after "Run All" (after the cleanup cell) and the one stderr line it must print. */
+  afterRunAll?: { code: string; says: RegExp };
 }
+
+/** What a model, embedder or tool client says when used after the cleanup cell (lib/llm/errors.ts …). */
+const CLOSED = /^⛔ .+ wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus\.$/;
 
 export const EXPECTATIONS: BrowserExpectation[] = [
   {
     notebook: /^(?:\d+-)?teil-4.*\.ipynb$/,
     diagramIds: ["geo_bcn", "wetter_bcn"],
     selectors: ["table.kit-trace-table", "svg.kit-timeline"],
+    markdownTexts: [/\$ref-Plan \(runAgent\)\t/],
+    afterRunAll: { code: 'await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });', says: CLOSED },
   },
   {
     notebook: /^(?:\d+-)?aufgabe-4.*\.ipynb$/,
     texts: [/Ergebnis: (?:alle \d+ Fälle bestanden|\d+ von \d+ Fällen bestanden)/],
+    afterRunAll: { code: "await kit.client.listTools();", says: CLOSED },
   },
 ];
 
@@ -139,6 +152,31 @@ const IN_PAGE = {
   svgLabels: `[...document.querySelectorAll(".output_svg svg")].map((s) => [...s.querySelectorAll("text")].map((t) => t.textContent || ""))`,
   contentHeight: `document.querySelector("#header").offsetHeight + document.querySelector("#notebook").scrollHeight + 40`,
   wideOutputs: `[...document.querySelectorAll(".output_subarea")].filter((el) => el.scrollWidth > el.clientWidth + 2).length`,
+  // Anything MathJax typeset inside an output (MathJax 2 in Notebook 6; mjx-container is MathJax 3).
+  mathInOutputs: `[...document.querySelectorAll(".output_area")].flatMap((o) =>
+    [...o.querySelectorAll(".MathJax, .MathJax_Display, .MathJax_Preview, mjx-container, script[type^='math/tex']")]
+      .map((m) => (m.closest("table") ? "table: " : "") + (o.innerText || "").trim().slice(0, 60)))`,
+  markdownOutputText: `[...document.querySelectorAll(".output_markdown")].map((el) => el.innerText).join("\\n")`,
+  // Text lines the browser must break (it breaks anywhere, mid-word): each line measured unbroken in
+  // its own <pre>. Also how many characters fit a line, to keep OUTPUT_COLUMNS honest.
+  brokenLines: `(() => {
+    const pres = [...document.querySelectorAll(".output_text pre, .output_stream pre")];
+    const broken = [];
+    let columns = Infinity;
+    for (const pre of pres) {
+      const probe = document.createElement("span");
+      probe.style.cssText = "white-space:pre;position:absolute;visibility:hidden";
+      pre.appendChild(probe);
+      probe.textContent = "x".repeat(100);
+      columns = Math.min(columns, Math.floor(pre.clientWidth / (probe.getBoundingClientRect().width / 100)));
+      for (const line of (pre.textContent || "").split("\\n")) {
+        probe.textContent = line;
+        if (probe.getBoundingClientRect().width > pre.clientWidth + 1) broken.push(line.slice(0, 80));
+      }
+      probe.remove();
+    }
+    return { broken, columns };
+  })()`,
 };
 
 interface CellReport {
@@ -158,6 +196,36 @@ export function cellProblems(cell: CellReport): string[] {
     }
   }
   return problems;
+}
+
+type Page = { evaluate(script: string): Promise<unknown>; waitForFunction(script: string, arg: undefined, options: { timeout: number; polling: number }): Promise<unknown> };
+
+/** MathJax in outputs, Markdown texts, text lines the browser has to break. */
+async function renderingProblems(page: Page, e: BrowserExpectation): Promise<string[]> {
+  const problems: string[] = [];
+  const maths = (await page.evaluate(IN_PAGE.mathInOutputs)) as string[];
+  for (const m of maths.slice(0, 5)) problems.push(`MathJax rendered in an output (${m})`);
+  const markdown = (await page.evaluate(IN_PAGE.markdownOutputText)) as string;
+  for (const re of e.markdownTexts ?? []) if (!re.test(markdown)) problems.push(`no Markdown output matches ${re}`);
+  const { broken, columns } = (await page.evaluate(IN_PAGE.brokenLines)) as { broken: string[]; columns: number };
+  if (broken.length > 0) problems.push(`${broken.length} text line(s) wider than the cell, broken mid-word, e.g. "${broken[0]}…"`);
+  if (columns < OUTPUT_COLUMNS) problems.push(`a text line holds ${columns} characters at 1280 px, OUTPUT_COLUMNS is ${OUTPUT_COLUMNS}`);
+  return problems;
+}
+
+/** Runs `code` in a new last cell (after the cleanup cell) and checks its output: one German line. */
+async function afterRunAllProblems(page: Page, after: { code: string; says: RegExp }): Promise<string[]> {
+  await page.evaluate(`(() => {
+    const cell = Jupyter.notebook.insert_cell_at_bottom("code");
+    cell.set_text(${JSON.stringify(after.code)});
+    cell.execute();
+  })()`);
+  await page.waitForFunction(IN_PAGE.allDone, undefined, { timeout: 60_000, polling: 300 });
+  const cells = (await page.evaluate(IN_PAGE.cells)) as CellReport[];
+  const outputs = cells.at(-1)?.outputs ?? [];
+  const printed = outputs.map((o) => o.text ?? `${o.ename ?? ""}: ${o.evalue ?? ""}`).join("").trim();
+  const ok = outputs.length === 1 && outputs[0]?.name === "stderr" && after.says.test(printed);
+  return ok ? [] : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
 }
 
 /** `notebooksDir` (default notebooks/) is served as Jupyter's notebook folder; it needs a lib link. */
@@ -227,6 +295,8 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         for (const re of e.texts ?? []) if (!re.test(outputText)) problems.push(`no output text matches ${re}`);
         const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as number;
         if (wide > 0) problems.push(`${wide} output(s) wider than the cell at 1280 px (horizontal scroll)`);
+        problems.push(...(await renderingProblems(page, e)));
+        if (e.afterRunAll) problems.push(...(await afterRunAllProblems(page, e.afterRunAll)));
         // Notebook 6 scrolls inside #site, so a "full page" shot needs a viewport as tall as the notebook.
         const height = (await page.evaluate(IN_PAGE.contentHeight)) as number;
         await page.setViewportSize({ width: 1280, height: Math.min(16_000, Math.max(900, Math.ceil(height))) });

@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from "node:util";
 import { basename, join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
+import { displayWidth, OUTPUT_COLUMNS } from "../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { testEnvironment } from "./test-env.js";
 
@@ -55,7 +56,29 @@ export function listNotebooks(root: string, filters: string[] = []): string[] {
     .filter((f) => filters.length === 0 || filters.some((q) => relative(base, f).toLowerCase().includes(q.toLowerCase())));
 }
 
-/** Failing cells of an executed notebook (cells whose outputs contain an error). */
+/**
+ * Text output lines wider than the cell (OUTPUT_COLUMNS): the browser would break them mid-word.
+ * One failure per cell, naming the first such line.
+ */
+export function wideOutputLines(cells: readonly NbCell[]): NotebookFailure[] {
+  const failures: NotebookFailure[] = [];
+  cells.forEach((cell, i) => {
+    const lines = (cell.outputs ?? [])
+      .filter((out) => out.output_type === "stream")
+      .flatMap((out) => stripAnsi(text(out.text ?? "")).split("\n"))
+      .filter((line) => displayWidth(line) > OUTPUT_COLUMNS);
+    if (lines.length === 0) return;
+    const first = lines[0] ?? "";
+    failures.push({
+      cell: i + 1,
+      source: text(cell.source),
+      error: `${lines.length} Ausgabezeile(n) breiter als ${OUTPUT_COLUMNS} Zeichen, z. B. (${displayWidth(first)}): ${first.slice(0, 160)}`,
+    });
+  });
+  return failures;
+}
+
+/** Failing cells of an executed notebook (cells whose outputs contain an error or a line wider than the cell). */
 export function findFailures(executedNotebook: string): NotebookFailure[] {
   const nb = JSON.parse(readFileSync(executedNotebook, "utf8")) as { cells: NbCell[] };
   const failures: NotebookFailure[] = [];
@@ -79,7 +102,7 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
       failures.push({ cell: i + 1, source: text(cell.source), error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head });
     }
   });
-  return failures;
+  return [...failures, ...wideOutputLines(nb.cells)].sort((a, b) => a.cell - b.cell);
 }
 
 export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv, keep = false): Promise<NotebookResult> {

@@ -2,6 +2,7 @@
 // hover, and one table layout that wraps instead of scrolling sideways (fits 1280 px windows).
 
 import { escapeHtml } from "../notebook/escape-html.js";
+import { NO_MATH_CLASS } from "../notebook/math-safe.js";
 
 export { escapeHtml };
 
@@ -44,7 +45,8 @@ export function htmlTable(
     })
     .join("\n");
   const caption = options.caption ? `<caption style="caption-side:bottom;text-align:left;padding-top:4px">${escapeHtml(options.caption)}</caption>` : "";
-  return `<table class="${escapeHtml(options.className)}" style="${TABLE_STYLE}">${caption}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  // MathJax-safe wherever the table ends up (tslab.display.html too, not only show()).
+  return `<table class="${escapeHtml(options.className)} ${NO_MATH_CLASS}" style="${TABLE_STYLE}">${caption}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 /** A coloured status label: green ok, red error, grey otherwise. */

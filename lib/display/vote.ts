@@ -1,6 +1,7 @@
 // A vote (patterns/vote.ts) as a small HTML table: one row per outcome key with its votes, runs and
 // answer, the winner highlighted, red-flagged runs in a last row, the verdict below.
 import type { VoteResult } from "../patterns/vote.js";
+import { mathSafeHtml } from "../notebook/math-safe.js";
 import { escapeHtml, htmlTable, shortCell, type HtmlColumn } from "./html.js";
 import { countText } from "../util.js";
 
@@ -20,5 +21,6 @@ export function voteHtml(result: Pick<VoteResult, "decision" | "runs" | "redFlag
   const rowStyle = (i: number) =>
     i < tally.length ? (tally[i]?.key === winner ? "background:#e6f4ea;font-weight:bold" : undefined) : "color:#a00";
   const verdict = winner ? `Gewinner: <code>${escapeHtml(winner)}</code>` : "Kein Gewinner – nichts übernommen";
-  return `${htmlTable(COLUMNS, rows, { className: "kit-vote-table", rowStyle })}<p>${verdict}; ${countText(result.runsUsed, "Lauf", "Läufe")}, ${result.runsSaved} gespart.</p>`;
+  const table = htmlTable(COLUMNS, rows, { className: "kit-vote-table", rowStyle });
+  return mathSafeHtml(`${table}<p>${verdict}; ${countText(result.runsUsed, "Lauf", "Läufe")}, ${result.runsSaved} gespart.</p>`);
 }

@@ -92,3 +92,12 @@ export class LlmInputError extends LlmError {
 export class JsonNotSupportedError extends LlmInputError {
   override name = "JsonNotSupportedError";
 }
+
+/** The model was unloaded (dispose(), e.g. a notebook's cleanup cell) and is used again. */
+export class ModelClosedError extends LlmError {
+  override name = "ModelClosedError";
+  override readonly fatal: boolean = true;
+  constructor() {
+    super("Das Modell wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.");
+  }
+}

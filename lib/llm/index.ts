@@ -16,6 +16,7 @@ export {
   LlmError,
   LlmInputError,
   LlmOutputError,
+  ModelClosedError,
   ModelLoadError,
   ModelNotFoundError,
 } from "./errors.js";

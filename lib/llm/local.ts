@@ -3,7 +3,8 @@
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
-import { ContextOverflowError, GpuBackendError, JsonNotSupportedError, ModelLoadError } from "./errors.js";
+import { forParticipants } from "../notebook/notices.js";
+import { ContextOverflowError, GpuBackendError, JsonNotSupportedError, ModelClosedError, ModelLoadError } from "./errors.js";
 import { toGrammarDialect } from "../schema/grammar.js";
 import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
@@ -177,6 +178,12 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   let lastMeter: GenerationMeter | undefined;
   const loadedModel = model;
   const loadedContext = context;
+  // After dispose() (a notebook's cleanup cell) every use says so in German instead of DisposedError.
+  const closedError = () => forParticipants(new ModelClosedError());
+  let closed = false;
+  const ensureOpen = () => {
+    if (closed) throw closedError();
+  };
 
   const promptTokens = (history: ChatHistoryItem[]): Token[] =>
     chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(loadedModel.tokenizer);
@@ -306,13 +313,16 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
       });
     },
     renderPrompt(messages: ChatMessage[]): string {
+      ensureOpen();
       checkMessages(messages);
       return chat.chatWrapper.generateContextState({ chatHistory: toHistory(messages) }).contextText.toString();
     },
     countTokens(text: string): number {
+      ensureOpen();
       return loadedModel.tokenize(text).length;
     },
     countPromptTokens(messages: ChatMessage[]): number {
+      ensureOpen();
       checkMessages(messages);
       return promptTokens(toHistory(messages)).length;
     },
@@ -320,9 +330,13 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
       return queue.run(() => sequence.clearHistory());
     },
     createToolCaller(options = {}): Promise<LocalToolCaller> {
+      if (closed) return Promise.reject(closedError());
       return createLocalToolCaller(sequence, { ...options, queue });
     },
     async dispose(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      queue.close(closedError);
       chat.dispose({ disposeSequence: true });
       await loadedContext.dispose();
       await loadedModel.dispose();

@@ -25,11 +25,14 @@ export class CallClock {
   }
 }
 
+/** Keeps a number and its unit on one line when a notebook wraps the text (lib/notebook/wrap.ts). */
+const NBSP = "\u00a0";
+
 /** One readable line, e.g. for notebooks: "Prompt: 12 neu / 340 wiederverwendet · 25 Tokens · 31 Tok/s · TTFT 120 ms". */
 export function formatMeter(m: GenerationMeter): string {
   return (
     `Prompt: ${m.promptTokensEvaluated} neu berechnet / ${m.promptTokensReused} aus dem KV-Cache · ` +
-    `Antwort: ${m.generatedTokens} Tokens · ${m.tokensPerSecond} Tokens/s · erste Antwort nach ${m.timeToFirstTokenMs} ms`
+    `Antwort: ${m.generatedTokens}${NBSP}Tokens · ${m.tokensPerSecond}${NBSP}Tokens/s · erste Antwort nach ${m.timeToFirstTokenMs}${NBSP}ms`
   );
 }
 
@@ -37,8 +40,16 @@ export function formatMeter(m: GenerationMeter): string {
 export class CallQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
+  private closedError?: () => Error;
+
+  /** Every later call, and every call still waiting, rejects with `error()` instead of running. */
+  close(error: () => Error): void {
+    this.closedError = error;
+  }
+
   run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(fn, fn);
+    const guarded = () => (this.closedError ? Promise.reject(this.closedError()) : fn());
+    const next = this.tail.then(guarded, guarded);
     this.tail = next.catch(() => undefined);
     return next;
   }

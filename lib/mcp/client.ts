@@ -10,7 +10,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../config.js";
-import { McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
+import { forParticipants } from "../notebook/notices.js";
+import { McpClientClosedError, McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
 import { normalizeToolResult, toToolInfo } from "./sdk-results.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
@@ -195,7 +196,7 @@ export class McpToolClient implements ToolClient {
   }
 
   private connection(): Promise<Connection> {
-    if (this.closed) return Promise.reject(new McpConnectionError("Der MCP-Client wurde bereits geschlossen.", { target: this.factory.target }, { transient: false }));
+    if (this.closed) return Promise.reject(forParticipants(new McpClientClosedError(this.factory.target)));
     if (!this.connecting) {
       this.connecting = this.open();
       this.connecting.catch(() => {

@@ -46,6 +46,14 @@ export class McpConnectionError extends Error {
   }
 }
 
+/** The client was closed (close(), e.g. a notebook's cleanup cell) and is used again; not transient. */
+export class McpClientClosedError extends McpConnectionError {
+  override name = "McpClientClosedError";
+  constructor(target: string) {
+    super("Die Verbindung zum Werkzeug-Server wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.", { target }, { transient: false });
+  }
+}
+
 /** A tool call did not finish within its time limit (the executor's limit or the client's default). */
 export class ToolTimeoutError extends Error {
   override name = "ToolTimeoutError";

@@ -6,4 +6,4 @@ export { toolResultValue } from "./result.js";
 export { CompositeToolClient, combineToolClients, ToolClientSetupError, type ToolClients } from "./composite.js";
 // The tool catalog text is formatted by the one schema-to-text formatter (lib/schema/text.ts).
 export { formatToolsForPrompt, type CatalogOptions } from "../schema/text.js";
-export { McpConnectionError, ToolTimeoutError, ServerStartError, TravelServerStartError, MathServerStartError } from "./errors.js";
+export { McpClientClosedError, McpConnectionError, ToolTimeoutError, ServerStartError, TravelServerStartError, MathServerStartError } from "./errors.js";

@@ -4,6 +4,8 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { findProjectRoot } from "../config.js";
+import { mathSafeHtml } from "./math-safe.js";
+import { installOutputWrap } from "./wrap.js";
 
 /** One thing to show, in the forms a front end may pick from. `text` is what terminals get. */
 export interface RichOutput {
@@ -49,9 +51,10 @@ export function currentCell(): unknown {
   }
 }
 
+// Every HTML output goes out MathJax-safe: the kit's texts are full of "$ref" (see math-safe.ts).
 function emit(target: TslabDisplay, output: RichOutput): void {
   if (output.svg !== undefined) target.svg(output.svg);
-  else if (output.html !== undefined) target.html(output.html);
+  else if (output.html !== undefined) target.html(mathSafeHtml(output.html));
   else target.text(output.text);
 }
 
@@ -74,3 +77,6 @@ export function liveOutput(): LiveOutput | null {
   const target = tslabModule().newDisplay();
   return { update: (output) => emit(target, output) };
 }
+
+// Text lines fit the cell, broken at word boundaries (wrap.ts); installed when lib loads in a kernel.
+if (inNotebook()) installOutputWrap();

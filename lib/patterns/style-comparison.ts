@@ -6,6 +6,7 @@ import type { AgentRunResult } from "../agent/loop.js";
 import type { NativeToolChatResult } from "./native-tools.js";
 import { buildFinalAnswerMessages, buildHalfAgentJsonSchema, buildHalfAgentMessages, executeToolCall, halfAgentReplyFromJson, type ToolHistoryEntry } from "../half-agent/half-agent.js";
 import { buildHalfAgentSystemPrompt } from "../half-agent/prompts.js";
+import { escapeMarkdown, mathSafeMarkdown } from "../notebook/math-safe.js";
 
 export type ToolCallingStyle = "half-agent" | "ref-plan" | "native";
 
@@ -108,12 +109,12 @@ export function nativeRow(result: NativeToolChatResult): StyleRow {
   };
 }
 
-/** A Markdown table of the rows (German headings). */
+/** A Markdown table of the rows (German headings), safe against the front ends' MathJax ("$ref"). */
 export function styleTableMarkdown(rows: readonly StyleRow[]): string {
-  const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\s+/g, " ");
-  return [
+  const esc = escapeMarkdown;
+  return mathSafeMarkdown([
     "| Stil | Runden | Prompt-Tokens berechnet | Werkzeugaufrufe | parallel | Was das Modell sieht |",
     "|---|---:|---:|---:|---:|---|",
     ...rows.map((r) => `| ${esc(r.label)} | ${r.rounds} | ${r.promptTokensEvaluated} | ${r.toolCalls} | ${r.parallelCalls} | ${esc(r.modelSees)} |`),
-  ].join("\n");
+  ].join("\n"));
 }

@@ -11,7 +11,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { isAbsolute, join, resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
 import { loadConfig } from "../config.js";
-import { EmbeddingModelLoadError, EmbeddingModelNotFoundError, RagInputError } from "./errors.js";
+import { EmbedderClosedError, EmbeddingModelLoadError, EmbeddingModelNotFoundError, RagInputError } from "./errors.js";
 import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
 import { progressLine, type ProgressLine } from "../notebook/progress.js";
@@ -385,7 +385,10 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
 
   const fingerprint = `${model}|${dtype}|${modelContentHash(dir, dtype)}`;
 
+  // After dispose() (a notebook's cleanup cell) every use says so in German, not "Session already disposed".
+  let disposed: Promise<void> | undefined;
   const runBatch = async (texts: string[]): Promise<Float32Array[]> => {
+    if (disposed) throw forParticipants(new EmbedderClosedError());
     const output = await extractor(texts, { pooling: "mean", normalize: true });
     const [rows = 0, dim = 0] = output.dims;
     const data = output.data as Float32Array;
@@ -425,7 +428,6 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     return result;
   };
 
-  let disposed: Promise<void> | undefined;
   const embedder: Embedder = {
     model,
     modelDir: dir,

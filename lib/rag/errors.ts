@@ -112,3 +112,11 @@ export class HnswUnavailableError extends RagError {
     );
   }
 }
+
+/** The embedding model was released (dispose(), e.g. a notebook's cleanup cell) and is used again. */
+export class EmbedderClosedError extends RagError {
+  override name = "EmbedderClosedError";
+  constructor() {
+    super("Das Embedding-Modell wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.");
+  }
+}

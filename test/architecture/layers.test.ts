@@ -21,7 +21,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   plan: ["schema", "llm", "mcp"],
   "half-agent": ["schema", "llm", "mcp", "rag", "plan"],
   agent: ["schema", "llm", "mcp", "rag", "plan"],
-  patterns: ["schema", "llm", "mcp", "rag", "plan", "half-agent", "agent"],
+  patterns: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent"],
   display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns"],
   testing: ["llm", "mcp", "plan", "agent"],
   exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing"],

@@ -81,7 +81,7 @@ describe("timeline", () => {
 describe("HTML tables", () => {
   test("trace table: escaped, long values shortened with the full value on hover, coloured status", () => {
     const html = traceTableHtml(run, { maxChars: 60 });
-    assert.match(html, /class="kit-trace-table"/);
+    assert.match(html, /class="kit-trace-table tex2jax_ignore"/);
     assert.equal((html.match(/<tr>/g) ?? []).length + (html.match(/<tr style/g) ?? []).length, 4, "header + 3 calls");
     assert.match(html, /Ort &#60;unbekannt&#62;/);
     assert.match(html, /<span title="\{&#34;lat&#34;:41\.38/, "full value in title");

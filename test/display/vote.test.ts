@@ -25,7 +25,7 @@ describe("vote display", () => {
       runsUsed: 4,
       runsSaved: 1,
     });
-    assert.match(html, /^<table class="kit-vote-table"/);
+    assert.match(html, /<table class="kit-vote-table tex2jax_ignore"/);
     const rows = [...html.matchAll(/<tr( style="[^"]*")?>(.*?)<\/tr>/g)].slice(1);
     assert.equal(rows.length, 3);
     assert.match(rows[0]![1]!, /font-weight:bold/, "winner row");
@@ -33,7 +33,7 @@ describe("vote display", () => {
     assert.equal(rows[1]![1], undefined);
     assert.match(rows[2]![1]!, /color:#a00/);
     assert.match(rows[2]![2]!, /ungültig.*>1<.*>4<.*keine Antwort/);
-    assert.match(html, /<p>Gewinner: <code>k1<\/code>; 4 Läufe, 1 gespart\.<\/p>$/);
+    assert.match(html, /<p>Gewinner: <code>k1<\/code>; 4 Läufe, 1 gespart\.<\/p><\/div>$/);
   });
 
   test("German lines per vote event", () => {

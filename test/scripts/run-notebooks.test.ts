@@ -1,11 +1,12 @@
 // The notebook harness itself: real Jupyter + tslab on small throwaway notebooks. A failing cell of any
 // kind (thrown error, rejected await, TypeScript error) must be reported with its real message.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
+import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
 import { runNotebook } from "../../scripts/run-notebooks.js";
 import { testEnvironment } from "../../scripts/test-env.js";
 
@@ -49,4 +50,30 @@ test("a thrown error, a rejected await and a type error are each reported with t
   const typeError = await runNotebook(root, notebook("typ", ['const n: number = "kein Zahl";']), env);
   assert.equal(typeError.ok, false);
   assert.match(typeError.failures[0]?.error ?? "", /TypeScript error .*\n.*not assignable to type 'number'/);
+});
+
+test("a text output line wider than the cell fails the notebook (issue 28, item 5)", async () => {
+  const r = await runNotebook(root, notebook("breit", ['console.log("Wort ".repeat(40));', 'console.log("kurz");']), env);
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.failures.map((f) => f.cell), [1]);
+  assert.match(r.failures[0]?.error ?? "", /1 Ausgabezeile\(n\) breiter als \d+ Zeichen/);
+});
+
+test("with the kit loaded, wide lines are wrapped at word boundaries, continuation lines indented", async () => {
+  ensureNotebookLib();
+  symlinkSync(join(root, "notebooks", "lib"), join(dir, "lib"));
+  const words = Array.from({ length: 60 }, (_, i) => `Wort${i}`).join(" ");
+  const cells = ['import { OUTPUT_COLUMNS } from "./lib/notebook/index";', `console.log("  • ${words}");`, `console.error("${words}");`];
+  const r = await runNotebook(root, notebook("umbruch", cells), env, true);
+  assert.deepEqual(r.failures, []);
+  const kept = join(root, ".cache", "notebooks", "umbruch.ipynb");
+  const executed = JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs: { text: string | string[] }[] }[] };
+  rmSync(kept);
+  for (const cell of executed.cells.slice(1)) {
+    const printed = [cell.outputs[0]!.text].flat().join("");
+    assert.equal(printed.replace(/\s+/g, " ").trim(), (cell === executed.cells[1] ? `• ${words}` : words), "same words, none split");
+    const lines = printed.trimEnd().split("\n");
+    assert.ok(lines.length >= 3 && lines.every((l) => l.length <= 112), printed);
+    if (cell === executed.cells[1]) assert.ok(lines.slice(1).every((l) => l.startsWith("    Wort")), printed);
+  }
 });
