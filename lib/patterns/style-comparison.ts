@@ -114,7 +114,7 @@ export function styleTableMarkdown(rows: readonly StyleRow[]): string {
   const esc = escapeMarkdown;
   return mathSafeMarkdown([
     "| Stil | Runden | Prompt-Tokens berechnet | Werkzeugaufrufe | parallel | Was das Modell sieht |",
-    "|---|---:|---:|---:|---:|---|",
+    "|:---|---:|---:|---:|---:|:---|",
     ...rows.map((r) => `| ${esc(r.label)} | ${r.rounds} | ${r.promptTokensEvaluated} | ${r.toolCalls} | ${r.parallelCalls} | ${esc(r.modelSees)} |`),
   ].join("\n"));
 }

@@ -59,4 +59,11 @@ describe("style comparison rows", () => {
     assert.equal(table.length, 3);
     assert.match(table[2]!, new RegExp(`^\\| Natives Function Calling \\(vorgespielt\\) \\| 2 \\| ${native.promptTokensEvaluated} \\| 1 \\| 1 \\|`));
   });
+
+  test("every column says its alignment (Jupyter Notebook 6 right-aligns a plain |---|)", () => {
+    const separator = styleTableMarkdown([]).split("\n").find((l) => /^\|[-:| ]+\|$/.test(l)) ?? "";
+    const columns = separator.split("|").slice(1, -1);
+    assert.equal(columns.length, 6);
+    assert.ok(columns.every((c) => c.includes(":")), separator);
+  });
 });
