@@ -16,6 +16,9 @@ export {
   LlmError,
   LlmInputError,
   LlmOutputError,
+  LlmResponseTooLargeError,
+  LlmStreamIncompleteError,
+  LlmTimeoutError,
   ModelLoadError,
   ModelNotFoundError,
 } from "./errors.js";
