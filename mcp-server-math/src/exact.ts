@@ -72,6 +72,14 @@ function checkSize(size: Size, what: string): void {
   }
 }
 
+/** An integer result within MAX_DIGITS (a sum's carry digit is only known afterwards). */
+function bounded(v: bigint): bigint {
+  if (digits(sizeOf(v)) > MAX_DIGITS) {
+    throw new MathError("out_of_range", `Das Ergebnis hat mehr als ${MAX_DIGITS} Stellen; so große oder so genaue Zahlen rechnet dieser Server nicht.`, MAX_DIGITS);
+  }
+  return v;
+}
+
 /** Integers become BigInt, so integer results look and behave the same however they were reached. */
 function normalize(d: Decimal): Value {
   if (!d.isFinite()) throw new MathError("out_of_range", "Das Ergebnis ist keine endliche Zahl.", d.toString());
@@ -126,19 +134,20 @@ function checkedOperand(name: string, d: Decimal, input: unknown, nonZero = !d.i
   return normalize(d);
 }
 
-/** Upper bounds of a result's size, from its operands' sizes. */
-const sumSize = (a: Size, b: Size): Size => ({ int: Math.max(a.int, b.int) + 1, dp: Math.max(a.dp, b.dp) });
+/** A result's size from its operands' sizes, checked before it is computed. */
+/** Without the carry digit: checked on the result (an integer's by `bounded`, a decimal's by `normalize`). */
+const sumSize = (a: Size, b: Size): Size => ({ int: Math.max(a.int, b.int), dp: Math.max(a.dp, b.dp) });
 const productSize = (a: Size, b: Size): Size => ({ int: a.int + b.int, dp: a.dp + b.dp });
 
 export function add(a: Value, b: Value): Outcome {
   checkSize(sumSize(sizeOf(a), sizeOf(b)), "Die Summe");
-  if (typeof a === "bigint" && typeof b === "bigint") return { value: a + b, exact: true };
+  if (typeof a === "bigint" && typeof b === "bigint") return { value: bounded(a + b), exact: true };
   return { value: normalize(toDecimal(a).plus(toDecimal(b))), exact: true };
 }
 
 export function subtract(a: Value, b: Value): Outcome {
   checkSize(sumSize(sizeOf(a), sizeOf(b)), "Die Differenz");
-  if (typeof a === "bigint" && typeof b === "bigint") return { value: a - b, exact: true };
+  if (typeof a === "bigint" && typeof b === "bigint") return { value: bounded(a - b), exact: true };
   return { value: normalize(toDecimal(a).minus(toDecimal(b))), exact: true };
 }
 

@@ -94,7 +94,8 @@ function evaluate(node: jsep.Expression, source: string, state: State): Value {
     case "UnaryExpression": {
       const unary = node as jsep.UnaryExpression;
       const value = evaluate(unary.argument, source, state);
-      return unary.operator === "-" ? apply(subtract(0n, value)) : value;
+      if (unary.operator !== "-") return value;
+      return typeof value === "bigint" ? -value : value.neg(); // same digits, nothing to bound
     }
     case "BinaryExpression": {
       const binary = node as jsep.BinaryExpression;

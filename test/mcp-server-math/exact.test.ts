@@ -136,7 +136,9 @@ describe("bounded cost: every operation's digits checked before it runs, the who
     const big = power(9n, 5000n).value; // 4772 digits
     const bigger = multiply(big, big).value; // 9543 digits: still allowed
     rejects(() => multiply(bigger, big), "out_of_range", /mehr als 10000 Stellen/);
-    rejects(() => add(power(10n, 9999n).value, power(10n, 9999n).value), "out_of_range", /mehr als 10000 Stellen/);
+    const top = power(10n, 9999n).value; // 10000 digits, the most allowed
+    assert.equal(render(add(top, top).value).length, 10_000);
+    rejects(() => add(multiply(top, 9n).value, top), "out_of_range", /mehr als 10000 Stellen/); // the carry: 10^10000
     rejects(() => evaluateExpression(chain("9^5000")), "out_of_range", /mehr als 10000 Stellen/);
   });
 
