@@ -71,6 +71,41 @@ export class LlmConnectionError extends LlmError {
   }
 }
 
+/** The server did not finish its answer (connect + whole body) within the request's time limit. */
+export class LlmTimeoutError extends LlmError {
+  override name = "LlmTimeoutError";
+  override readonly fatal: boolean = true;
+  constructor(readonly url: string, readonly timeoutMs: number) {
+    super(
+      `Der LLM-Server hat nicht innerhalb von ${Math.round(timeoutMs / 100) / 10} s vollständig geantwortet: ${url}\n` +
+        `  → Ist der Server überlastet (alle Plätze belegt)? Später noch einmal versuchen oder ein längeres Zeitlimit (timeoutMs) setzen.`,
+    );
+  }
+}
+
+/** The answer (whole body) or one streamed event is larger than the backend accepts. */
+export class LlmResponseTooLargeError extends LlmError {
+  override name = "LlmResponseTooLargeError";
+  override readonly fatal: boolean = true;
+  constructor(readonly url: string, readonly part: "Antwort" | "Stream-Ereignis", readonly limitBytes: number) {
+    super(
+      `${part === "Antwort" ? "Die Antwort" : "Ein Stream-Ereignis"} des LLM-Servers ist größer als ${Math.round(limitBytes / 1024 / 1024)} MB: ${url}\n` +
+        `  → Stimmt LLM_BASE_URL (ein OpenAI-kompatibler Server)? Sonst mit kleinerem maxTokens noch einmal versuchen.`,
+    );
+  }
+}
+
+/** The stream ended without its end marker (`data: [DONE]` or a finish_reason): the answer may be cut off. */
+export class LlmStreamIncompleteError extends LlmError {
+  override name = "LlmStreamIncompleteError";
+  constructor(readonly url: string, readonly partialText: string) {
+    super(
+      `Der LLM-Server hat die Verbindung beendet, bevor die Antwort vollständig war: ${url}\n` +
+        `  → Die Antwort ist abgeschnitten. Noch einmal versuchen; passiert es immer wieder, den Server neu starten.`,
+    );
+  }
+}
+
 /** The model's output could not be turned into a value that matches the schema. */
 export class LlmOutputError extends LlmError {
   override name = "LlmOutputError";

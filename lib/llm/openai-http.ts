@@ -1,7 +1,8 @@
 // The HTTP side shared by the OpenAI-compatible chat backend (openai.ts) and its native tool calling
-// (openai-tool-calling.ts): the settings resolved once at load time, and one POST with key and timeout.
+// (openai-tool-calling.ts): the settings resolved once at load time, and one POST with key, one deadline
+// for the whole response and a bounded body.
 import { loadConfig } from "../config.js";
-import { LlmConnectionError, LlmInputError } from "./errors.js";
+import { LlmConnectionError, LlmError, LlmInputError, LlmResponseTooLargeError, LlmTimeoutError } from "./errors.js";
 import { errorText } from "../util.js";
 
 export interface OpenAiLlmOptions {
@@ -10,7 +11,7 @@ export interface OpenAiLlmOptions {
   /** Model name the server expects (default LLM_MODEL; llama-server ignores it). */
   model?: string;
   apiKey?: string;
-  /** Timeout per request in ms (default 120 s). */
+  /** Time limit per request in ms, for the whole answer including a streamed body (default 120 s). */
   timeoutMs?: number;
 }
 
@@ -38,18 +39,80 @@ export function openAiSettings(options: OpenAiLlmOptions): OpenAiSettings {
   };
 }
 
-/** POSTs a JSON body to an OpenAI-compatible endpoint; an unreachable server is an LlmConnectionError. */
-export async function postJson(url: string, body: unknown, options: { apiKey?: string; timeoutMs: number; signal?: AbortSignal }): Promise<Response> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
+/** Largest accepted response body in bytes (a streamed answer with all its events, or one JSON completion). */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Largest single streamed event in characters. */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
+export interface PostOptions {
+  apiKey?: string;
+  /** One deadline for the whole response: connecting, headers and every byte of the body. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Reads the response inside the deadline; `body` is the response body, bounded to MAX_RESPONSE_BYTES. */
+export type ResponseReader<T> = (res: Response, body: AsyncIterable<Uint8Array>) => Promise<T>;
+
+/**
+ * POSTs a JSON body to an OpenAI-compatible endpoint and lets `read` consume the answer, all under one
+ * deadline. Our own timer (cleared at the end), not AbortSignal.timeout inside AbortSignal.any: the
+ * latter may be garbage-collected while a body is still streaming, and the deadline with it.
+ * Errors: LlmTimeoutError, LlmResponseTooLargeError, LlmConnectionError (unreachable, connection lost),
+ * the caller's abort reason, or whatever LlmError `read` throws.
+ */
+export async function postJson<T>(url: string, body: unknown, options: PostOptions, read: ResponseReader<T>): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new LlmTimeoutError(url, options.timeoutMs)), options.timeoutMs);
+  const onAbort = () => deadline.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
   try {
-    return await fetch(url, {
+    const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
       body: JSON.stringify(body),
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      signal: deadline.signal,
+    }).catch((err: unknown) => {
+      throw failure(url, err, deadline.signal, (cause) => new LlmConnectionError(url, cause));
     });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new LlmConnectionError(url, cause ?? errorText(err));
+    return await read(res, boundedBody(url, res)).catch((err: unknown) => {
+      throw failure(url, err, deadline.signal, (cause) => new LlmConnectionError(url, `Stream abgebrochen: ${cause}`));
+    });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    deadline.abort(); // releases a body that `read` left unread (e.g. after data: [DONE])
   }
+}
+
+/** The error to report: the deadline's or the caller's abort first, then typed errors as they are. */
+function failure(url: string, err: unknown, signal: AbortSignal, connection: (cause: string) => LlmConnectionError): unknown {
+  if (signal.aborted) return signal.reason;
+  if (err instanceof LlmError) return err;
+  return connection((err as { cause?: { code?: string } }).cause?.code ?? errorText(err));
+}
+
+/** The response body in chunks; LlmResponseTooLargeError once it exceeds MAX_RESPONSE_BYTES. */
+async function* boundedBody(url: string, res: Response): AsyncIterable<Uint8Array> {
+  if (!res.body) return;
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    if (bytes > MAX_RESPONSE_BYTES) throw new LlmResponseTooLargeError(url, "Antwort", MAX_RESPONSE_BYTES);
+    yield chunk;
+  }
+}
+
+/** The whole (bounded) body as text. */
+export async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+/** Does the server answer one JSON document (rather than an event stream)? */
+export function isJsonResponse(res: Response): boolean {
+  return /\bjson\b/i.test(res.headers.get("content-type") ?? "");
 }

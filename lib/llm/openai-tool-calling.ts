@@ -6,7 +6,7 @@ import { LlmConnectionError, LlmError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
-import { openAiSettings, postJson, type OpenAiLlmOptions, type OpenAiSettings } from "./openai-http.js";
+import { openAiSettings, postJson, readText, type OpenAiLlmOptions, type OpenAiSettings } from "./openai-http.js";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
@@ -125,13 +125,14 @@ export function openAiToolCaller(settings: OpenAiSettings): ToolCallingLlm {
       seed: opts.seed,
     };
     const clock = new CallClock();
-    const res = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal });
-    const raw = await res.text().catch(() => "");
-    if (!res.ok) {
-      const error = serverError(raw);
-      if (toolsRefused(res.status, error)) throw new NativeToolsUnsupportedError(url, (error?.message || raw).slice(0, 200));
-      throw new LlmConnectionError(url, `HTTP ${res.status} ${raw.slice(0, 300)}`.trim(), res.status);
-    }
+    // One deadline and a bounded body for the whole JSON answer, as for a streamed chat (openai-http.ts).
+    const raw = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal }, async (res, resBody) => {
+      const text = res.ok ? await readText(resBody) : await readText(resBody).catch(() => "");
+      if (res.ok) return text;
+      const error = serverError(text);
+      if (toolsRefused(res.status, error)) throw new NativeToolsUnsupportedError(url, (error?.message || text).slice(0, 200));
+      throw new LlmConnectionError(url, `HTTP ${res.status} ${text.slice(0, 300)}`.trim(), res.status);
+    });
     let parsed: z.infer<typeof Completion>;
     try {
       parsed = Completion.parse(JSON.parse(raw));

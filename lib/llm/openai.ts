@@ -1,16 +1,17 @@
 // OpenAI-compatible HTTP backend (llama.cpp's llama-server, vLLM, Ollama, …), so a class can share one
 // GPU server. Streams the answer (time to first token, onTextChunk) and asks the server for JSON-schema
 // constrained output via `response_format`; the result is validated here as well (network input).
+// Bounded and under one deadline (openai-http.ts); a stream without its end marker is an error.
 import { z } from "zod";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
-import { LlmConnectionError } from "./errors.js";
+import { createParser } from "eventsource-parser";
+import { LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError } from "./errors.js";
 import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
-import { openAiSettings, postJson, type OpenAiLlmOptions } from "./openai-http.js";
+import { isJsonResponse, MAX_EVENT_CHARS, openAiSettings, postJson, readText, type OpenAiLlmOptions } from "./openai-http.js";
 import { openAiToolCaller } from "./openai-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, ServerLlmInfo } from "./types.js";
-import { errorText } from "../util.js";
 
 export type { OpenAiLlmOptions } from "./openai-http.js";
 
@@ -18,18 +19,71 @@ export type { OpenAiLlmOptions } from "./openai-http.js";
 export const SHARED_SERVER_NOTE = "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
 
 const Chunk = z.object({
-  choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().nullish() }).partial()).optional(),
+  choices: z
+    .array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().nullish(), finish_reason: z.string().nullish() }).partial())
+    .optional(),
   ...UsageFields,
 });
 type Chunk = z.infer<typeof Chunk>;
 
-function sseEvents(buffer: string): { events: string[]; rest: string } {
-  const parts = buffer.split(/\r?\n\r?\n/);
-  const rest = parts.pop() ?? "";
-  const events = parts
-    .map((p) => p.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
-    .filter((d) => d.length > 0);
-  return { events, rest };
+/** One JSON completion: what a server that ignores `stream: true` sends instead. */
+const Completion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullish() }) })).min(1),
+  ...UsageFields,
+});
+
+/** What the answer is made of, filled while it arrives. */
+interface Answer {
+  text: string;
+  usage: Chunk["usage"];
+  timings: Chunk["timings"];
+  /** `data: [DONE]` or a finish_reason arrived: the answer is complete. */
+  complete: boolean;
+}
+
+/**
+ * Feeds the body through a linear SSE parser (each byte looked at once; one event at most
+ * MAX_EVENT_CHARS) and hands every event's data to `onData`, which returns true at `data: [DONE]`.
+ */
+async function readEvents(url: string, body: AsyncIterable<Uint8Array>, onData: (data: string) => boolean): Promise<void> {
+  let done = false;
+  let tooLarge = false;
+  const parser = createParser({
+    maxBufferSize: MAX_EVENT_CHARS,
+    onEvent: (event) => void (done ||= onData(event.data)),
+    onError: (error) => void (tooLarge ||= error.type === "max-buffer-size-exceeded"),
+  });
+  const decoder = new TextDecoder();
+  for await (const piece of body) {
+    parser.feed(decoder.decode(piece, { stream: true }));
+    if (tooLarge) throw new LlmResponseTooLargeError(url, "Stream-Ereignis", MAX_EVENT_CHARS);
+    if (done) return;
+  }
+}
+
+/** One streamed event's JSON; "done" at the end marker. */
+function parseChunk(url: string, data: string): Chunk | "done" {
+  if (data === "[DONE]") return "done";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    throw new LlmConnectionError(url, `ungültige Stream-Daten: ${data.slice(0, 120)}`);
+  }
+  const chunk = Chunk.safeParse(parsed);
+  if (!chunk.success) throw new LlmConnectionError(url, `unerwartete Antwortform: ${data.slice(0, 120)}`);
+  return chunk.data;
+}
+
+/** A plain JSON completion (the server ignored `stream: true`). */
+function parseCompletion(url: string, raw: string): Answer {
+  let parsed: z.infer<typeof Completion>;
+  try {
+    parsed = Completion.parse(JSON.parse(raw));
+  } catch {
+    throw new LlmConnectionError(url, `unerwartete Antwortform (weder Stream noch Chat-Antwort): ${raw.slice(0, 120)}`);
+  }
+  return { text: parsed.choices[0]!.message.content ?? "", usage: parsed.usage, timings: parsed.timings, complete: true };
 }
 
 export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
@@ -55,44 +109,36 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     };
     if (schema) body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema, strict: true } };
     const clock = new CallClock();
-    const res = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal });
-    if (!res.ok || !res.body) {
-      const detail = (await res.text().catch(() => "")).slice(0, 300);
-      throw new LlmConnectionError(url, `HTTP ${res.status} ${detail}`.trim(), res.status);
-    }
-    let text = "";
-    let usage: Chunk["usage"];
-    let timings: Chunk["timings"];
-    let buffer = "";
-    const decoder = new TextDecoder();
-    try {
-      for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
-        const { events, rest } = sseEvents(buffer + decoder.decode(piece, { stream: true }));
-        buffer = rest;
-        for (const data of events) {
-          if (data === "[DONE]") continue;
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(data);
-          } catch {
-            throw new LlmConnectionError(url, `ungültige Stream-Daten: ${data.slice(0, 120)}`);
-          }
-          const chunk = Chunk.safeParse(parsed);
-          if (!chunk.success) throw new LlmConnectionError(url, `unerwartete Antwortform: ${data.slice(0, 120)}`);
-          const delta = chunk.data.choices?.[0]?.delta?.content;
-          if (delta) {
-            clock.markFirstToken();
-            text += delta;
-            opts.onTextChunk?.(delta);
-          }
-          usage = chunk.data.usage ?? usage;
-          timings = chunk.data.timings ?? timings;
-        }
+    const answer = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal }, async (res, resBody) => {
+      if (!res.ok) {
+        const detail = (await readText(resBody).catch(() => "")).slice(0, 300);
+        throw new LlmConnectionError(url, `HTTP ${res.status} ${detail}`.trim(), res.status);
       }
-    } catch (err) {
-      if (err instanceof LlmConnectionError) throw err;
-      throw new LlmConnectionError(url, `Stream abgebrochen: ${errorText(err)}`);
-    }
+      if (isJsonResponse(res)) {
+        const whole = parseCompletion(url, await readText(resBody));
+        clock.markFirstToken();
+        if (whole.text) opts.onTextChunk?.(whole.text);
+        return whole;
+      }
+      const streamed: Answer = { text: "", usage: undefined, timings: undefined, complete: false };
+      await readEvents(url, resBody, (data) => {
+        const chunk = parseChunk(url, data);
+        if (chunk === "done") return (streamed.complete = true);
+        const choice = chunk.choices?.[0];
+        if (choice?.delta?.content) {
+          clock.markFirstToken();
+          streamed.text += choice.delta.content;
+          opts.onTextChunk?.(choice.delta.content);
+        }
+        if (choice?.finish_reason) streamed.complete = true;
+        streamed.usage = chunk.usage ?? streamed.usage;
+        streamed.timings = chunk.timings ?? streamed.timings;
+        return false;
+      });
+      if (!streamed.complete) throw new LlmStreamIncompleteError(url, streamed.text);
+      return streamed;
+    });
+    const { text, usage, timings } = answer;
     const meter = clock.finish(tokenCounts({ usage, timings }));
     lastMeter = meter;
     opts.onMeter?.(meter);

@@ -1,12 +1,19 @@
 // The `rechne` tool's core: parse a small arithmetic expression with jsep (a real expression parser,
-// never eval) and evaluate the tree with the exact arithmetic of exact.ts.
+// never eval) and evaluate the tree with the exact arithmetic of exact.ts. Bounded: every value's digits
+// (exact.ts) and the whole call's work (MAX_WORK), checked before each operation runs.
 // Grammar: numbers, + − * / and ^ (power, right-associative, binds tighter than * and /), unary
 // minus and plus, parentheses. Everything else jsep knows (names, calls, comparisons …) is refused.
 import jsep from "jsep";
 import { MathError } from "./errors.js";
-import { add, divide, multiply, parseOperand, power, subtract, type Outcome, type Value } from "./exact.js";
+import { add, digits, divide, DIVISION_DIGITS, log10Abs, MAX_DIGITS, multiply, parseOperand, power, sizeOf, subtract, type Outcome, type Value } from "./exact.js";
 
 export const MAX_EXPRESSION_CHARS = 500;
+/**
+ * Most work per `rechne` call, in digit products (a × of an m- and an n-digit number costs m·n). With
+ * every value at most MAX_DIGITS digits this keeps each accepted expression to well under 0.1 s, so
+ * one call cannot hold up the other sessions on this single-threaded server for long.
+ */
+export const MAX_WORK = 2e8;
 
 // jsep is configured once per process; this server is its only user.
 jsep.removeAllBinaryOps();
@@ -44,7 +51,36 @@ function parse(text: string): jsep.Expression {
   }
 }
 
-function evaluate(node: jsep.Expression, source: string, state: { exact: boolean }): Value {
+interface State {
+  exact: boolean;
+  /** Digit products spent so far (MAX_WORK). */
+  work: number;
+}
+
+/** What an operation costs, estimated from its operands' sizes before it runs. */
+function workOf(operator: string, left: Value, right: Value): number {
+  const [m, n] = [digits(sizeOf(left)), digits(sizeOf(right))];
+  if (operator === "*") return m * n;
+  if (operator === "/") return (m + n) * DIVISION_DIGITS;
+  if (operator !== "^" || typeof right !== "bigint") return m + n;
+  // About the result's digits squared; beyond MAX_DIGITS power() refuses it itself, without computing.
+  const times = Math.abs(Number(right));
+  const result = Math.min(Math.max(times * log10Abs(left), 0) + sizeOf(left).dp * times + 1, MAX_DIGITS);
+  return result * result;
+}
+
+function spend(state: State, work: number, source: string): void {
+  state.work += work;
+  if (state.work > MAX_WORK) {
+    throw new MathError(
+      "out_of_range",
+      `Der Ausdruck ist zu aufwendig: zu viele Rechnungen mit sehr langen Zahlen in einem Aufruf. Teile ihn in kleinere Schritte auf.`,
+      source,
+    );
+  }
+}
+
+function evaluate(node: jsep.Expression, source: string, state: State): Value {
   const apply = (outcome: Outcome): Value => {
     if (!outcome.exact) state.exact = false;
     return outcome.value;
@@ -58,7 +94,8 @@ function evaluate(node: jsep.Expression, source: string, state: { exact: boolean
     case "UnaryExpression": {
       const unary = node as jsep.UnaryExpression;
       const value = evaluate(unary.argument, source, state);
-      return unary.operator === "-" ? apply(subtract(0n, value)) : value;
+      if (unary.operator !== "-") return value;
+      return typeof value === "bigint" ? -value : value.neg(); // same digits, nothing to bound
     }
     case "BinaryExpression": {
       const binary = node as jsep.BinaryExpression;
@@ -66,6 +103,7 @@ function evaluate(node: jsep.Expression, source: string, state: { exact: boolean
       const right = evaluate(binary.right, source, state);
       const op = { "+": add, "-": subtract, "*": multiply, "/": divide, "^": power }[binary.operator];
       if (!op) throw new MathError("invalid_expression", `Der Operator ${binary.operator} wird nicht unterstützt. ${ALLOWED}`, source);
+      spend(state, workOf(binary.operator, left, right), source);
       return apply(op(left, right));
     }
     case "Identifier":
@@ -92,7 +130,7 @@ export function evaluateExpression(text: string): Outcome & { normalized: string
     // jsep binds a sign to its number ((-2)^2 = 4), the usual convention binds ^ first (-(2^2) = -4).
     throw new MathError("invalid_expression", `"${trimmed}" ist mehrdeutig: ein Vorzeichen direkt vor einer Potenz. Schreibe (-2)^2 oder -(2^2).`, text);
   }
-  const state = { exact: true };
+  const state: State = { exact: true, work: 0 };
   const value = evaluate(parse(normalized), trimmed, state);
   return { value, exact: state.exact, normalized };
 }

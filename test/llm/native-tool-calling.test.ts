@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
 import { createToolCaller, type LocalToolCaller } from "../../lib/llm/native-tools.js";
-import { LlmConnectionError, loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
+import { LlmConnectionError, LlmTimeoutError, loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { runNativeToolChat, toNativeFunctions } from "../../lib/patterns/native-tools.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
@@ -73,7 +73,7 @@ describe("OpenAI-compatible tools parameter", () => {
       const ignored = new Promise<never>((_, reject) => {
         guard = setTimeout(() => reject(new Error("timeoutMs ignored: no error after 5 s")), 5000);
       });
-      await assert.rejects(Promise.race([round, ignored]), LlmConnectionError);
+      await assert.rejects(Promise.race([round, ignored]), LlmTimeoutError);
     } finally {
       clearTimeout(guard);
       await server.close();

@@ -118,3 +118,46 @@ describe("expression evaluation (jsep, never eval)", () => {
     assert.throws(() => evaluateExpression("1/(2-2)"), (e: unknown) => e instanceof MathError && e.code === "division_by_zero");
   });
 });
+
+describe("bounded cost: every operation's digits checked before it runs, the whole call's work too", () => {
+  /** `term` joined with `op` as often as fits into 489 characters (the issue's expressions). */
+  const chain = (term: string, op = "*") => Array.from({ length: 200 }, () => term).join(op).slice(0, 489).replace(/[-+*/]?[^-+*/]*$/, "");
+  const timed = (fn: () => unknown) => {
+    const started = performance.now();
+    try {
+      fn();
+    } catch {
+      // only the time counts here
+    }
+    return performance.now() - started;
+  };
+
+  it("integer +, − and × refuse results beyond the digit limit before computing them", () => {
+    const big = power(9n, 5000n).value; // 4772 digits
+    const bigger = multiply(big, big).value; // 9543 digits: still allowed
+    rejects(() => multiply(bigger, big), "out_of_range", /mehr als 10000 Stellen/);
+    const top = power(10n, 9999n).value; // 10000 digits, the most allowed
+    assert.equal(render(add(top, top).value).length, 10_000);
+    rejects(() => add(multiply(top, 9n).value, top), "out_of_range", /mehr als 10000 Stellen/); // the carry: 10^10000
+    rejects(() => evaluateExpression(chain("9^5000")), "out_of_range", /mehr als 10000 Stellen/);
+  });
+
+  it("decimal products are bounded by their digits, not only by their exponent", () => {
+    // 1.1^3000 has 125 integer and 3000 decimal places; the issue's 489-character chain of them ran 9.1 s.
+    const expression = chain("1.1^3000");
+    assert.ok(timed(() => evaluateExpression(expression)) < 500);
+    rejects(() => evaluateExpression(expression), "out_of_range", /mehr als 10000 Stellen/);
+  });
+
+  it("every accepted expression of at most 500 characters stays cheap", () => {
+    const heavy = [chain("(1.1^3000*1.1^3000*1.1^3000)", "+"), chain("(7^3000*7^3000*7^3000)", "-"), chain("(3^9000/7^3000)", "+"), chain("0.9^3200*0.9^3200", "+")];
+    for (const expression of heavy) assert.ok(timed(() => evaluateExpression(expression)) < 250, expression.slice(0, 40));
+  });
+
+  it("an exponent beyond the range is an error, not 0 or infinity with exact: true", () => {
+    rejects(() => parseOperand("a", "1e-99999999999999999999"), "out_of_range", /a ist zu groß oder zu klein/);
+    rejects(() => parseOperand("b", "5e99999999999999999999"), "out_of_range", /b ist zu groß oder zu klein/);
+    rejects(() => evaluateExpression("1e-99999999999999999999"), "out_of_range", /zu groß oder zu klein/);
+    assert.equal(render(parseOperand("a", "0e-99999999999999999999").value), "0"); // zero stays zero
+  });
+});

@@ -9,8 +9,8 @@ export function jsonRpcError(res: Response, status: number, code: number, messag
 /** Largest request body express.json() accepts (its default). */
 export const MAX_BODY = "100kb";
 
-/** Errors from the body parser (and anything else thrown before a route answered). */
-export function bodyErrorHandler(log: (line: string) => void) {
+/** Errors from the body parser (and anything else thrown before a route answered); `label` names the server. */
+export function bodyErrorHandler(log: (line: string) => void, label: string) {
   return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) return next(error);
     const type = (error as { type?: string }).type;
@@ -26,13 +26,15 @@ export function bodyErrorHandler(log: (line: string) => void) {
         return jsonRpcError(res, 400, -32600, "Anfrage abgebrochen, bevor sie vollständig war.");
       default:
         log(`HTTP-Anfrage fehlgeschlagen: ${(error as Error)?.stack ?? String(error)}`);
-        return jsonRpcError(res, 500, -32603, "Interner Fehler im Reise-Server.");
+        return jsonRpcError(res, 500, -32603, `Interner Fehler im ${label}.`);
     }
   };
 }
 
-/** Paths and methods the server does not serve. */
-export function notFound(req: Request, res: Response): void {
-  if (req.path === "/mcp") return jsonRpcError(res, 405, -32000, `Methode ${req.method} wird für /mcp nicht unterstützt (nur POST, GET, DELETE).`);
-  jsonRpcError(res, 404, -32000, "Unbekannter Pfad: der Reise-Server antwortet unter /mcp (und /healthz).");
+/** Paths and methods the server does not serve; `label` names the server. */
+export function notFound(label: string) {
+  return (req: Request, res: Response): void => {
+    if (req.path === "/mcp") return jsonRpcError(res, 405, -32000, `Methode ${req.method} wird für /mcp nicht unterstützt (nur POST, GET, DELETE).`);
+    jsonRpcError(res, 404, -32000, `Unbekannter Pfad: der ${label} antwortet unter /mcp (und /healthz).`);
+  };
 }

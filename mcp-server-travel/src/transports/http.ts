@@ -143,8 +143,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.get("/healthz", (_req: Request, res: Response) => {
     res.json({ status: "ok", sessions: sessions.size });
   });
-  app.use(notFound);
-  app.use(bodyErrorHandler(options.log));
+  app.use(notFound(label));
+  app.use(bodyErrorHandler(options.log, label));
 
   const httpServer: HttpServer = await new Promise((resolve, reject) => {
     const srv = app.listen(options.port, options.host);
