@@ -4,6 +4,7 @@
 // when one of them is gone.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { processAlive } from "../lib/util.js";
 
 interface ProcInfo {
   ppid: number;
@@ -42,21 +43,12 @@ export function groupAncestors(): number[] {
   return out;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Calls `onGone(pid)` once when one of `pids` disappears or our parent changes; returns a stop function. */
 export function watchAncestors(pids: number[], onGone: (pid: number) => void, intervalMs = 200): () => void {
   if (pids.length === 0) return () => undefined;
   const parent = process.ppid;
   const timer = setInterval(() => {
-    const gone = process.ppid !== parent ? parent : pids.find((pid) => !alive(pid));
+    const gone = process.ppid !== parent ? parent : pids.find((pid) => !processAlive(pid));
     if (gone === undefined) return;
     clearInterval(timer);
     onGone(gone);

@@ -14,7 +14,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } f
 import { basename, join } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { PromptStateEvent } from "./types.js";
-import { errorText } from "../util.js";
+import { errorText, processAlive } from "../util.js";
 
 const FORMAT = "workshop-kit prompt state v1";
 const SIDECAR = ".json";
@@ -161,15 +161,6 @@ export async function checkStateLayout(file: string, prefix: readonly Token[]): 
 const TEMP_FILE = /\.(\d+)\.[0-9a-f]+\.tmp(\.json)?$/;
 /** A temporary file this old is left over even if its process id is in use again. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 export interface PromptStateCacheOptions {
   /** Folder for the state files (created on first save). */

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
+import { processAlive } from "../../../lib/util.js";
 
 interface CacheEntry {
   created_at: number;
@@ -29,15 +30,6 @@ export interface JsonCache {
 export interface SweepResult {
   tempFiles: number;
   expired: number;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export class FileCache implements JsonCache {
