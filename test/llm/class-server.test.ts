@@ -39,7 +39,7 @@ test("Teil 1's calls work on the class server: question, history, sampling, dete
   const frage: ChatMessage[] = [{ role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." }];
   const erste = await llm.chat(frage, { maxTokens: 60 });
   assert.equal(erste.text, "Lissabon ist die Hauptstadt von Portugal.");
-  assert.match(formatMeter(erste.meter), /^Prompt: 18 neu berechnet \/ 12 aus dem KV-Cache · Antwort: \d+ Tokens/);
+  assert.match(formatMeter(erste.meter), /^Prompt: 18 neu berechnet \/ 12 aus dem KV-Cache · Antwort: \d+\u00a0Tokens/);
   // token counting: an estimate, marked as such (no renderPrompt/countTokens on a server)
   const tokens = tokenCounter(llm);
   assert.equal(tokens.exact, false);
