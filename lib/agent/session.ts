@@ -3,8 +3,7 @@
 // stays bounded: only the newest `maxTurns` turns are kept, and runAgent's window (window.ts) drops
 // more when the model's context is tight. Sessions save to and load from JSON; a damaged file or a
 // failed save gives a SessionFileError saying what is wrong and what to do.
-import { randomBytes } from "node:crypto";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as z from "zod";
 import type { ChatMessage } from "../llm/types.js";
@@ -12,6 +11,7 @@ import { compactJson } from "../plan/json.js";
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
 import type { RunStatus } from "./trace.js";
 import { errorText } from "../util.js";
+import { writeFileAtomic } from "../files.js";
 
 export const SESSION_FILE_VERSION = 1;
 
@@ -137,17 +137,11 @@ export class AgentSession {
     return { version: SESSION_FILE_VERSION, savedAt: new Date().toISOString(), turns: this.#turns.map((t) => ({ ...t })) };
   }
 
-  /**
-   * Writes the session as JSON: a temporary file with a name of its own, then a rename, so a crash or a
-   * second save at the same moment never leaves half a file (the last rename wins, whole).
-   */
+  /** Writes the session as JSON, atomically (lib/files.ts): a second save at the same moment never leaves half a file. */
   async save(path: string): Promise<void> {
-    const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      await writeFile(tmp, `${JSON.stringify(this.toJSON(), null, 2)}\n`, { encoding: "utf8", flag: "wx" });
-      await rename(tmp, path);
+      await writeFileAtomic(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`);
     } catch (error) {
-      await rm(tmp, { force: true }).catch(() => undefined);
       const problem = saveProblem(error, path);
       throw problem ? new SessionFileError("unwritable", path, problem) : error;
     }

@@ -1,6 +1,6 @@
 // The trace of an agent run: its typed events in order, saved as JSON, and counted in a summary.
 // Renderings (text table, diagrams) live in lib/display.
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../files.js";
 import type { AgentEvent, AgentEventType, RunStatus } from "./events.js";
 import type { ScheduleMode } from "../plan/schedule.js";
 
@@ -24,9 +24,9 @@ export function traceToJson(trace: AgentTrace): string {
   return JSON.stringify(trace, null, 2);
 }
 
-/** Writes the trace as JSON (e.g. for `--trace out.json`). */
+/** Writes the trace as JSON (e.g. for `--trace out.json`), atomically: never half a file. */
 export async function saveTrace(trace: AgentTrace, path: string): Promise<void> {
-  await writeFile(path, traceToJson(trace) + "\n", "utf8");
+  await writeFileAtomic(path, traceToJson(trace) + "\n");
 }
 
 export interface TraceSummary {

@@ -1,6 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeAgentEvent, runStatusLabel, scheduleModeLabel } from "../../lib/display/event-text.js";
@@ -53,6 +53,22 @@ describe("trace", () => {
       const loaded = JSON.parse(await readFile(file, "utf8")) as AgentTrace;
       assert.deepEqual(loaded, JSON.parse(JSON.stringify(trace)));
       assert.equal(loaded.final, "Sonnig, 18 °C.");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("parallel saves to one file leave one whole trace and no temporary files", async () => {
+    const trace = await sampleTrace();
+    const dir = await mkdtemp(join(tmpdir(), "agent-trace-"));
+    try {
+      const file = join(dir, "trace.json");
+      // Traces of different sizes: a plain writeFile race leaves a longer one's tail behind a shorter one.
+      const traces = Array.from({ length: 30 }, (_, i) => ({ ...trace, final: "x".repeat((30 - i) * 5000) }));
+      for (let round = 0; round < 5; round++) await Promise.all(traces.map((t) => saveTrace(t, file)));
+      const loaded = JSON.parse(await readFile(file, "utf8")) as AgentTrace;
+      assert.ok(traces.some((t) => t.final === loaded.final));
+      assert.deepEqual(await readdir(dir), ["trace.json"]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

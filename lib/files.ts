@@ -1,0 +1,16 @@
+// Writing a whole file at once: a temporary file with a name of its own, then a rename, so a crash or a
+// second writer at the same moment never leaves half a file (the last rename wins, whole).
+import { randomBytes } from "node:crypto";
+import { rename, rm, writeFile } from "node:fs/promises";
+
+/** Writes `text` to `path` atomically; on failure the temporary file is removed and the error rethrown. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    await writeFile(tmp, text, { encoding: "utf8", flag: "wx" });
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
