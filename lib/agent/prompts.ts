@@ -1,7 +1,6 @@
 // German prompts and messages for the planner (Teil 4); the half-agent's are in lib/half-agent/prompts.ts.
 // Everything the model reads lives here (tool catalogs: lib/schema/text.ts), so notebooks can print and discuss it.
 import type { ToolInfo } from "../mcp/types.js";
-export { contextMessage } from "../rag/prompt.js";
 import { formatToolCatalog, formatToolSignatures } from "../schema/text.js";
 import { compactJson } from "../plan/json.js";
 import type { PlanParseError } from "../plan/plan.js";
