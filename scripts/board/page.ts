@@ -23,7 +23,7 @@ function ago(s) {
 }
 function cellText(c) {
   if (c.state === "leer") return "–";
-  return c.ok + " ✅ " + c.fail + " ❌ /" + c.total;
+  return c.ok + "/" + c.total + " ✅" + (c.fail > 0 ? " " + c.fail + " ❌" : "");
 }
 function render(v) {
   const head = $("kopf");
@@ -38,7 +38,9 @@ function render(v) {
   body.replaceChildren();
   for (const p of v.participants) {
     const tr = el("tr");
-    tr.append(el("td", "name", p.name));
+    const name = el("td", "name", p.name);
+    name.title = p.name;
+    tr.append(name);
     for (const c of p.cells) {
       const td = el("td", "zelle " + c.state, cellText(c));
       td.dataset.aufgabe = String(c.aufgabe);
@@ -79,11 +81,11 @@ h1 { font-size: 40px; margin: 0 0 8px; }
 .beitritt code { font-size: 34px; font-weight: bold; }
 #top { font-size: 32px; font-weight: bold; margin: 12px 0; color: #8a1020; }
 #status { color: #8a1020; }
-table { border-collapse: collapse; width: 100%; font-size: 30px; }
-th, td { border: 2px solid #999; padding: 6px 12px; text-align: center; }
+table { border-collapse: collapse; width: 100%; font-size: 28px; line-height: 1.2; }
+th, td { border: 2px solid #999; padding: 4px 10px; text-align: center; white-space: nowrap; }
 th { background: #f2f2f2; }
 th.spalte-rot { background: #ffb3b3; }
-td.name { text-align: left; font-weight: bold; }
+td.name { text-align: left; font-weight: bold; max-width: 16ch; overflow: hidden; text-overflow: ellipsis; }
 .klein { font-size: 20px; font-weight: normal; }
 .gruen { background: #b9f0c6; }
 .rot { background: #ffc2c2; }

@@ -159,6 +159,8 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     res.status(200).json({ ok: true });
   };
 
+  // `npm run workshop` asks this once at start: is the board there, and is the code right?
+  app.post("/api/pruefen", originCheck(allowed), checkCode, (_req: Request, res: Response) => void res.json({ ok: true }));
   app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, express.json({ limit: BOARD_BODY_LIMIT_BYTES, type: () => true }), accept);
   app.use(bodyErrors);
   app.use((_req: Request, res: Response) => refuse(res, 404, "Nicht gefunden."));
