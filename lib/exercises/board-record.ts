@@ -3,8 +3,8 @@
 // server (scripts/board/) both read this file, so both sides agree on the shape. Imports nothing.
 
 /** The Aufgaben the board has columns for. */
-export const BOARD_PARTS = [1, 2, 3, 4] as const;
-export type BoardPart = (typeof BOARD_PARTS)[number];
+export type BoardPart = 1 | 2 | 3 | 4;
+export const BOARD_PARTS: readonly BoardPart[] = [1, 2, 3, 4];
 
 /**
  * The self-checks of each Aufgabe, by function name, in notebook order (the same as EXERCISE_CHECKS in
