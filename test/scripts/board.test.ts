@@ -177,15 +177,19 @@ test("a restart after a crash keeps every result and the join code; --export wri
   const before = await state();
   await new Promise((r) => setTimeout(r, 500)); // the board writes its file 200 ms after a change
   await board.stop("SIGKILL");
-  board = await startBoardProcess(["--data", dataFile]); // no --code: the stored one
+  const csvFile = join(dir, "export.csv");
+  // The restart and the export (which only reads the file) run side by side.
+  const [restarted, run] = await Promise.all([
+    startBoardProcess(["--data", dataFile]), // no --code: the stored one
+    runScript("board.ts", ["--data", dataFile, "--export", csvFile]),
+  ]);
+  board = restarted;
   assert.match(board.output(), new RegExp(`Beitrittscode:\\s+${CODE}`));
   const afterRestart = await state();
   assert.deepEqual(
     afterRestart.participants.map((p) => [p.name, p.cells]),
     before.participants.map((p) => [p.name, p.cells]),
   );
-  const csvFile = join(dir, "export.csv");
-  const run = await runScript("board.ts", ["--data", dataFile, "--export", csvFile]);
   assert.equal(run.code, 0, run.stderr);
   const lines = readFileSync(csvFile, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
   assert.equal(lines[0], '"Name";"Aufgabe";"Selbsttest";"Fälle bestanden";"Fälle fehlgeschlagen";"Läufe";"Zuletzt"');
