@@ -44,25 +44,31 @@ class UsageError extends Error {
   }
 }
 
+const OPTIONS = {
+  port: { type: "string", default: String(DEFAULT_BOARD_PORT) },
+  code: { type: "string" },
+  host: { type: "string", default: "127.0.0.1" },
+  "allowed-host": { type: "string", multiple: true },
+  data: { type: "string" },
+  export: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 function parseBoardArgs(argv: string[], root: string): BoardArgs {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: "string", default: String(DEFAULT_BOARD_PORT) },
-      code: { type: "string" },
-      host: { type: "string", default: "127.0.0.1" },
-      "allowed-host": { type: "string", multiple: true },
-      data: { type: "string" },
-      export: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true });
+  } catch (error) {
+    throw new UsageError(`Unbekannte oder unvollständige Angabe (${errorText(error)}).\n${USAGE}`);
+  }
+  const { values } = parsed;
   if (values.help) throw new UsageError(USAGE, 0);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
   const code = values.code?.trim();
-  if (code !== undefined && (code.length < 4 || code.length > 64)) throw new UsageError("--code muss 4 bis 64 Zeichen lang sein.");
+  if (code !== undefined && !/^[A-Za-z0-9._-]{4,64}$/.test(code)) {
+    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. fuchs-wolke-47.");
+  }
   return {
     port,
     code,
@@ -89,7 +95,6 @@ async function serve(args: BoardArgs): Promise<number> {
   const stored = loadBoard(args.data, console.error);
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
   const saver = new BoardSaver(args.data, state, console.error);
-  await saver.flush(); // the join code is kept from the start
   const board = await startBoardServer({
     host: args.host,
     port: args.port,
@@ -98,6 +103,7 @@ async function serve(args: BoardArgs): Promise<number> {
     onChange: () => saver.changed(),
     log: console.error,
   });
+  await saver.flush(); // the join code is kept from the start
   console.log(
     [
       "Klassen-Board läuft.",

@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
-import { DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../mcp-server-travel/src/transports/bind.js";
+import { BindError, DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../mcp-server-travel/src/transports/bind.js";
 import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
 import { boardPage, PAGE_CSP } from "./page.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
@@ -114,10 +114,24 @@ function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunc
   next(error);
 }
 
+/** planBind (as the MCP servers) with the board's own German wording. */
+function planBoardBind(host: string, allowedHosts: string[] | undefined): ReturnType<typeof planBind> {
+  try {
+    return planBind(host, allowedHosts, "Klassen-Board");
+  } catch (error) {
+    if (!(error instanceof BindError)) throw error;
+    throw new BindError(
+      `--host ${host} macht das Klassen-Board im ganzen Netz erreichbar. Gib dazu mit --allowed-host den Namen oder die ` +
+        "Adresse an, unter der die Laptops diesen Rechner erreichen (z. B. --allowed-host kurs-pc.local oder " +
+        "--allowed-host 192.168.1.20; mehrfach möglich), oder lass --host weg (nur dieser Rechner).",
+    );
+  }
+}
+
 export async function startBoardServer(options: BoardServerOptions): Promise<RunningBoard> {
   const now = options.now ?? Date.now;
-  const bind = planBind(options.host, options.allowedHosts, "Klassen-Board");
-  if (bind.warning) options.log(bind.warning);
+  const bind = planBoardBind(options.host, options.allowedHosts);
+  if (bind.warning) options.log(`WARNUNG: Das Klassen-Board ist unter ${options.host} für jedes Gerät im Netz erreichbar; melden kann nur, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${bind.allowedHosts.join(", ")}.`);
   const allowed = [...new Set([...bind.allowedHosts, ...DEFAULT_ALLOWED_HOSTS])];
   const perParticipant = new RateLimiter(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
   const wrongCodes = new RateLimiter(WRONG_CODE_BURST, WRONG_CODE_REFILL_MS);
