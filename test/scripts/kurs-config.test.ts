@@ -11,6 +11,7 @@ import { BindError } from "../../mcp-server-travel/src/transports/bind.js";
 import { startBoardServer } from "../../scripts/board/server.js";
 import { BoardState } from "../../scripts/board/state.js";
 import { kursEnvironment, KursError, kursFile, kursStatusLine, splitKursArgs, updateKursConfig } from "../../scripts/kurs-config.js";
+import { runScript } from "../helpers/run-script.js";
 
 const root = mkdtempSync(join(tmpdir(), "kurs-config-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -41,6 +42,13 @@ test("the setting is stored once, updated, used for the kernel (KURS_* in the en
   assert.equal(await updateKursConfig(root, { kurs: "aus" }), undefined);
   assert.equal(existsSync(kursFile(root)), false);
   assert.equal(kursEnvironment({}, undefined).KURS_BOARD, undefined);
+});
+
+test("npm run workshop refuses a wrong --kurs in German before anything starts", async () => {
+  const run = await runScript("workshop.ts", ["--kurs", "ftp://kurs-pc", "--name", "Anna"], { WORKSHOP_ROOT: root });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /--kurs braucht die Adresse des Boards/);
+  assert.equal(existsSync(kursFile(root)), false);
 });
 
 test("the start line: board answers to the code, wrong code, board down", async () => {
