@@ -3,6 +3,8 @@
 // Before Jupyter opens it builds lib for the notebooks when stale and checks the model, and says in
 // German what to do when it is missing. --uebung (practice mode): the generated tiny models, offline
 // travel data, and every set-up cell says so — for an instructor's dry run or a laptop without a model.
+// --kurs <url> --name <Name> [--code C] (stored in .cache/kurs.json, `--kurs aus` removes it): the
+// kernel reports each self-check run to the instructor's class board (scripts/kurs-config.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +12,7 @@ import { findProjectRoot } from "../lib/config.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment } from "./model-help.js";
 import { testEnvironment } from "./test-env.js";
+import { KursError, kursEnvironment, kursStatusLine, splitKursArgs, updateKursConfig, type KursConfig } from "./kurs-config.js";
 
 function jupyterCommand(): "lab" | "notebook" | undefined {
   for (const app of ["lab", "notebook"] as const) {
@@ -20,14 +23,24 @@ function jupyterCommand(): "lab" | "notebook" | undefined {
 
 async function main(): Promise<number> {
   const root = findProjectRoot();
-  const args = process.argv.slice(2);
+  let args: string[];
+  let kurs: KursConfig | undefined;
+  try {
+    const split = splitKursArgs(process.argv.slice(2));
+    args = split.rest;
+    kurs = await updateKursConfig(root, split.flags);
+  } catch (error) {
+    if (!(error instanceof KursError)) throw error;
+    console.error(error.message);
+    return 2;
+  }
   const practice = args.some((a) => PRACTICE_FLAGS.includes(a));
   const jupyterArgs = args.filter((a) => !PRACTICE_FLAGS.includes(a));
   if (!existsSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"))) {
     console.error("Der TypeScript-Kernel ist nicht registriert: bitte zuerst 'npm run setup' ausführen.");
     return 1;
   }
-  const env = practice ? await practiceEnvironment() : { ...(await testEnvironment({ tinyModels: false })) };
+  const env = kursEnvironment(practice ? await practiceEnvironment() : { ...(await testEnvironment({ tinyModels: false })) }, kurs);
   if (practice) {
     console.log(PRACTICE_LINE);
   } else {
@@ -38,6 +51,8 @@ async function main(): Promise<number> {
     }
   }
   console.log(ensureNotebookLib());
+  const kursLine = await kursStatusLine(env);
+  if (kursLine) console.log(kursLine);
   const app = jupyterCommand();
   if (!app) {
     console.error("Jupyter fehlt: 'sudo apt-get install jupyter-notebook' (Debian/Ubuntu) oder 'python3 -m pip install jupyterlab'.");

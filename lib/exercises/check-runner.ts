@@ -4,6 +4,7 @@
 import { inspect, isDeepStrictEqual } from "node:util";
 import { showArgs, showError, showResult, showValue } from "./show.js";
 import { errorText, hasOwn } from "../util.js";
+import { kernelBoardReporter, type BoardReporter } from "./board-report.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
 export type AnyFunction = (...args: any[]) => unknown;
@@ -51,6 +52,11 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** Where the verdict lines go, one call per line (default: one console.log call with all lines). */
   log?: (line: string) => void;
+  /**
+   * Where the run's counts are reported (default: this kernel's class board, set by KURS_BOARD, KURS_NAME,
+   * KURS_CODE — nothing is sent when unset); false: never.
+   */
+  board?: BoardReporter | false;
 }
 
 export interface CaseOutcome {
@@ -317,6 +323,8 @@ export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, 
   // verdict was seen missing twice on a busy machine (cause not pinned down). One call arrives whole.
   if (options.log) for (const line of lines) options.log(line);
   else console.log(lines.join("\n"));
+  const board = options.board ?? kernelBoardReporter();
+  if (board) await board.report(report, options.log ?? ((line) => console.log(line)));
   if (options.strict && !report.ok) throw new CheckFailedError(report);
   return report;
 }

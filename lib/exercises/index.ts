@@ -17,6 +17,8 @@ export {
   type CaseOutcome,
   type CheckFunction,
 } from "./check-runner.js";
+export { BoardReporter, boardSettingsFromEnv, type BoardSettings, type RunCounts } from "./board-report.js";
+export { BOARD_CHECKS, type BoardPart, type BoardRecord } from "./board-record.js";
 export { whenSolved } from "./helpers.js";
 export { EXERCISE_CHECKS, taskOverview, type WorkshopPart } from "./tasks.js";
 export { openMathKit, openUebungStore, releaseTransferResources, type MathKit } from "./transfer-resources.js";

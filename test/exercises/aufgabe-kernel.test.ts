@@ -4,6 +4,8 @@
 // ❌ („Noch nicht gelöst“) and its summary, in a few lines.
 // notebooks.test.ts proves the same under tsx; the notebook stage of `npm test` only proves that each
 // aufgabe-N runs without a crashing cell. One kernel start keeps this to about ten seconds.
+// The kernel runs with KURS_BOARD/KURS_NAME/KURS_CODE set to a class board on loopback (the board's
+// server in this process): every self-check cell must have reported its run there.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -12,6 +14,9 @@ import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js
 import { testEnvironment } from "../../scripts/test-env.js";
 import { EXERCISE_CHECKS } from "../../lib/exercises/tasks.js";
 import { CHECK_CALL, markerOf, notebookPairs, root } from "./notebook-cells.js";
+import { BOARD_PARTS } from "../../lib/exercises/board-record.js";
+import { startBoardServer, type RunningBoard } from "../../scripts/board/server.js";
+import { BoardState, boardView } from "../../scripts/board/state.js";
 
 interface Output {
   output_type: string;
@@ -59,6 +64,9 @@ function combinedCells(): { source: string; checkedFunction?: string }[] {
 const cells = combinedCells();
 let result: NotebookResult;
 let outputs: string[];
+const boardState = new BoardState("kernel-test-code");
+let board: RunningBoard;
+const KURS_NAME = "Kernel <Test>";
 
 before(async () => {
   // As in the real notebooks, the last self-check is not the last cell.
@@ -71,7 +79,9 @@ before(async () => {
   };
   writeFileSync(file, JSON.stringify(nb));
   symlinkSync(join(root, "lib"), join(dir, "lib")); // as notebooks/lib: the cells import "./lib/…"
-  result = await runNotebook(root, file, await testEnvironment({ tinyModels: false }), true);
+  board = await startBoardServer({ host: "127.0.0.1", port: 0, state: boardState, onChange: () => undefined, log: console.error });
+  const env = { ...(await testEnvironment({ tinyModels: false })), KURS_BOARD: board.joinUrl, KURS_NAME, KURS_CODE: boardState.joinCode };
+  result = await runNotebook(root, file, env, true);
   const executed = existsSync(kept) ? (JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs?: Output[] }[] }) : { cells: [] };
   outputs = executed.cells.map((c) =>
     (c.outputs ?? [])
@@ -81,7 +91,8 @@ before(async () => {
   );
 });
 
-after(() => {
+after(async () => {
+  await board?.close();
   rmSync(dir, { recursive: true, force: true });
   rmSync(kept, { force: true });
 });
@@ -103,4 +114,15 @@ test("every self-check cell of an empty exercise prints ❌ „Noch nicht gelös
     const lines = text.trimEnd().split("\n").length;
     assert.ok(lines <= 10, `${fn}: the empty check prints ${lines} lines, at most 10 expected`);
   }
+});
+
+test("with KURS_BOARD, KURS_NAME, KURS_CODE set, every self-check cell reported its run to the board", () => {
+  const view = boardView(boardState, Date.now());
+  assert.deepEqual(view.participants.map((p) => p.name), [KURS_NAME]);
+  const cells = view.participants[0]!.cells;
+  for (const part of BOARD_PARTS) {
+    const cell = cells.find((c) => c.aufgabe === part)!;
+    assert.deepEqual([cell.ok, cell.fail, cell.state], [0, EXERCISE_CHECKS[part].length, "rot"], `Aufgabe ${part}: every empty check reported ❌`);
+  }
+  assert.ok(!outputs.some((o) => o.includes("Klassen-Board")), "no board hint when the board answers");
 });

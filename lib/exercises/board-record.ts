@@ -1,0 +1,55 @@
+// What a self-check run tells the class board (`npm run board`): the one record a participant's kernel
+// sends, its limits, and which checks belong to which Aufgabe. The kernel (board-report.ts) and the board
+// server (scripts/board/) both read this file, so both sides agree on the shape. Imports nothing.
+
+/** The Aufgaben the board has columns for. */
+export type BoardPart = 1 | 2 | 3 | 4;
+export const BOARD_PARTS: readonly BoardPart[] = [1, 2, 3, 4];
+
+/**
+ * The self-checks of each Aufgabe, by function name, in notebook order (the same as EXERCISE_CHECKS in
+ * tasks.ts, which a test compares). The board only accepts these names; a check set that is not listed
+ * (a test's own) is never reported.
+ */
+export const BOARD_CHECKS: Readonly<Record<BoardPart, readonly string[]>> = {
+  1: ["buildMessages", "trimHistory", "refusalPrompt", "isRefusal"],
+  2: ["chunkSentences", "hitAtK", "smallestK", "retrieveContext"],
+  3: ["parseToolCall", "missingArguments", "coordinatesFromHistory", "rechenPrompt", "rechneAufruf"],
+  4: ["resolveRefs", "referencedIds", "readyCalls", "streckenPlan"],
+};
+
+/** The Aufgabe a check belongs to, or undefined for a check the board does not know. */
+export function partOfCheck(functionName: string): BoardPart | undefined {
+  return BOARD_PARTS.find((part) => BOARD_CHECKS[part].includes(functionName));
+}
+
+/** Everything one self-check run sends — nothing else (no code, no output, no inputs). */
+export interface BoardRecord {
+  /** The name the participant chose (`--name`), 1–40 characters. */
+  name: string;
+  aufgabe: BoardPart;
+  /** The checked function's name, e.g. "trimHistory". */
+  check: string;
+  /** ✅ and ❌ cases of this run. */
+  passed: number;
+  failed: number;
+  /** When the run finished on the participant's laptop (ISO 8601); the board keeps its own clock too. */
+  at: string;
+}
+
+export const BOARD_NAME_MAX = 40;
+/** Largest case count one run may report (the biggest check set has 12 cases). */
+export const BOARD_COUNT_MAX = 200;
+/** Largest request body the board reads (a record is ~150 bytes). */
+export const BOARD_BODY_LIMIT_BYTES = 1024;
+/** The header that carries the join code. */
+export const BOARD_CODE_HEADER = "x-kurs-code";
+/** Where the kernel posts records, relative to the board's URL. */
+export const BOARD_POST_PATH = "/api/ergebnis";
+
+/** A name as the board shows it: trimmed, NFC, no control characters; undefined when empty or too long. */
+export function cleanBoardName(raw: string): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  const name = raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
+  return name.length >= 1 && [...name].length <= BOARD_NAME_MAX ? name : undefined;
+}

@@ -1,0 +1,145 @@
+// `npm run board [-- --port P --code C --host H --allowed-host X --data FILE --export FILE]` — the class
+// board on the instructor's laptop: prints the join code and the URL for the projector, then collects the
+// self-check results participants' notebooks send (scripts/board/). Results are kept in a JSON file
+// (default .cache/board/ergebnisse.json), so a restart keeps them; --export writes them as CSV and exits.
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { findProjectRoot } from "../lib/config.js";
+import { writeFileAtomic } from "../lib/files.js";
+import { errorText } from "../lib/util.js";
+import { BindError } from "../mcp-server-travel/src/transports/bind.js";
+import { boardCsv } from "./board/csv.js";
+import { randomJoinCode } from "./board/join-code.js";
+import { startBoardServer } from "./board/server.js";
+import { BoardState } from "./board/state.js";
+import { BoardSaver, loadBoard } from "./board/store.js";
+
+export const DEFAULT_BOARD_PORT = 8790;
+
+const USAGE =
+  "Aufruf: npm run board -- [--port 8790] [--code CODE] [--host 127.0.0.1] [--allowed-host NAME …]\n" +
+  "                         [--data DATEI] [--export DATEI.csv]\n" +
+  "  --port P          Port (Standard 8790; 0 = ein freier)\n" +
+  "  --code C          Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)\n" +
+  "  --host H          Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
+  "  --allowed-host N  Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)\n" +
+  "  --data DATEI      Ergebnisdatei (Standard .cache/board/ergebnisse.json)\n" +
+  "  --export DATEI    Ergebnisse als CSV schreiben und beenden";
+
+interface BoardArgs {
+  port: number;
+  code: string | undefined;
+  host: string;
+  allowedHosts: string[] | undefined;
+  data: string;
+  exportTo: string | undefined;
+}
+
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+const OPTIONS = {
+  port: { type: "string", default: String(DEFAULT_BOARD_PORT) },
+  code: { type: "string" },
+  host: { type: "string", default: "127.0.0.1" },
+  "allowed-host": { type: "string", multiple: true },
+  data: { type: "string" },
+  export: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function parseBoardArgs(argv: string[], root: string): BoardArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true });
+  } catch (error) {
+    throw new UsageError(`Unbekannte oder unvollständige Angabe (${errorText(error)}).\n${USAGE}`);
+  }
+  const { values } = parsed;
+  if (values.help) throw new UsageError(USAGE, 0);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
+  const code = values.code?.trim();
+  if (code !== undefined && !/^[A-Za-z0-9._-]{4,64}$/.test(code)) {
+    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. fuchs-wolke-47.");
+  }
+  return {
+    port,
+    code,
+    host: values.host,
+    allowedHosts: values["allowed-host"]?.length ? values["allowed-host"] : undefined,
+    data: resolve(values.data ?? join(root, ".cache", "board", "ergebnisse.json")),
+    exportTo: values.export === undefined ? undefined : resolve(values.export),
+  };
+}
+
+async function exportCsv(args: BoardArgs): Promise<number> {
+  const data = loadBoard(args.data, console.error);
+  if (!data) {
+    console.error(`Keine Ergebnisse unter ${args.data} – läuft das Board mit einer anderen --data-Datei?`);
+    return 1;
+  }
+  await writeFileAtomic(args.exportTo!, boardCsv(data));
+  const rows = data.participants.reduce((n, p) => n + p.checks.length, 0);
+  console.log(`CSV geschrieben: ${args.exportTo} (${data.participants.length} Teilnehmende, ${rows} Zeilen).`);
+  return 0;
+}
+
+async function serve(args: BoardArgs): Promise<number> {
+  const stored = loadBoard(args.data, console.error);
+  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
+  const saver = new BoardSaver(args.data, state, console.error);
+  const board = await startBoardServer({
+    host: args.host,
+    port: args.port,
+    allowedHosts: args.allowedHosts,
+    state,
+    onChange: () => saver.changed(),
+    log: console.error,
+  });
+  await saver.flush(); // the join code is kept from the start
+  console.log(
+    [
+      "Klassen-Board läuft.",
+      `  Für den Beamer:  ${board.url}   (zeigt dort auch den Beitrittscode)`,
+      `  Beitrittscode:   ${state.joinCode}`,
+      `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
+      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert; bleiben bei Neustart erhalten)`,
+      "  Beenden mit Strg+C.",
+    ].join("\n"),
+  );
+  const stop = async () => {
+    await saver.flush();
+    await board.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+  return new Promise<number>(() => undefined);
+}
+
+async function main(): Promise<number> {
+  let args: BoardArgs;
+  try {
+    args = parseBoardArgs(process.argv.slice(2), findProjectRoot());
+  } catch (error) {
+    console.error(error instanceof UsageError ? error.message : `${errorText(error)}\n${USAGE}`);
+    return error instanceof UsageError ? error.exitCode : 2;
+  }
+  try {
+    return args.exportTo ? await exportCsv(args) : await serve(args);
+  } catch (error) {
+    if (error instanceof BindError) console.error(error.message);
+    else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") console.error(`Port ${args.port} ist belegt – wähle einen anderen mit --port.`);
+    else console.error(`Das Board konnte nicht starten: ${errorText(error)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1]?.endsWith("board.ts")) process.exitCode = await main();
