@@ -66,7 +66,7 @@ export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown): st
 /** The first heading of a Markdown text, without '#', backticks and emphasis. */
 export function headingOf(markdown: string): string | undefined {
   const line = /^#{1,6}\s+(.+)$/m.exec(markdown)?.[1];
-  return line?.replace(/[`*_]/g, "").trim();
+  return line?.replace(/[`*]/g, "").trim();
 }
 
 /** The notebook as slides, following its slide metadata. */
@@ -120,7 +120,7 @@ export function parseTalkingPoints(markdown: string): TalkingPoints {
       points.set(h2[1]!, notebook);
       title = undefined;
     } else if (h3 && notebook) {
-      title = h3[1]!.replace(/[`*_]/g, "").trim();
+      title = h3[1]!.replace(/[`*]/g, "").trim();
       notebook.set(title, "");
     } else if (notebook && title !== undefined) {
       notebook.set(title, `${notebook.get(title)}${line}\n`);
@@ -159,7 +159,7 @@ function subslideHtml(sub: Subslide): string {
 /** The whole deck as one HTML file. `badge`: a line on the title slide (the rehearsal marker). */
 export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, badge?: string): string {
   const [first, ...rest] = slides;
-  if (first && badge) first[0]!.blocks.push({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
+  if (first && badge) first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
   const sections = [first, ...rest]
     .filter((s): s is Slide => s !== undefined)
     .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map(subslideHtml).join("\n")}\n</section>`));
@@ -179,7 +179,7 @@ ${sections.join("\n")}
 <script>${inlineScript(assets.revealJs)}</script>
 <script>${inlineScript(assets.notesJs)}</script>
 <script>
-Reveal.initialize({ width: 1280, height: 720, margin: 0.02, center: false, hash: true,
+Reveal.initialize({ width: 1280, height: 720, margin: 0, center: false, hash: true,
   transition: "none", plugins: [RevealNotes] });
 </script>
 </body>
