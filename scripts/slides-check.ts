@@ -1,4 +1,4 @@
-// The slides stage of `npm test`: executes 00-start and Teil 1–4 in rehearsal mode (WORKSHOP_PROBE=1, tiny
+// The slides stage of `npm test`: executes Teil 1–4 (00-start with a filter) in rehearsal mode (WORKSHOP_PROBE=1, tiny
 // embedding model, offline travel data) under tslab — the rehearsal test: every set-up cell says
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
 // slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
@@ -141,7 +141,8 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
   const started = performance.now();
   const outDir = join(findProjectRoot(), ".cache", "slides-check");
   const env = { ...(await testEnvironment({ tinyModels: true })), WORKSHOP_PROBE: "1" };
-  const { decks, failed } = await buildSlides(filters, { configured: false, env, outDir });
+  // npm test checks the Teil decks; 00-start (three cells, no agent) only with an explicit filter.
+  const { decks, failed } = await buildSlides(filters.length > 0 ? filters : ["-teil-"], { configured: false, env, outDir });
   const checks: DeckCheck[] = decks.map((d) => {
     const executed = join(outDir, "executed", `${d.notebook}.ipynb`);
     const nb = JSON.parse(readFileSync(executed, "utf8")) as Notebook;
