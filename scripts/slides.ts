@@ -81,7 +81,8 @@ export async function buildDeck(notebookFile: string, outDir: string, options: {
 export async function buildSlides(filters: string[], options: { configured: boolean; env?: NodeJS.ProcessEnv; outDir?: string }): Promise<{ decks: DeckResult[]; failed: string[] }> {
   const root = findProjectRoot();
   const outDir = options.outDir ?? join(root, ".cache", "slides");
-  const env = options.env ?? (options.configured ? await testEnvironment({ tinyModels: false }) : await probeEnvironment());
+  const configured = async () => ({ ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "0", WORKSHOP_PRACTICE: "0" });
+  const env = options.env ?? (options.configured ? await configured() : await probeEnvironment());
   const executedDir = join(outDir, "executed");
   console.log(ensureNotebookLib());
   const decks: DeckResult[] = [];
