@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
 import { modelProblems, probeEnvironment } from "./model-help.js";
@@ -37,7 +38,7 @@ export function deckAssets(): DeckAssets {
     revealCss: read(dist, "reveal.css"),
     revealJs: read(dist, "reveal.js"),
     notesJs: read(dist, "plugin", "notes.js"),
-    themeCss: read(dirname(new URL(import.meta.url).pathname), "slides", "theme.css"),
+    themeCss: read(dirname(fileURLToPath(import.meta.url)), "slides", "theme.css"),
   };
 }
 

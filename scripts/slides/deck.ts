@@ -100,8 +100,9 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
 
 /** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
 export function countSlides(nb: Notebook): number {
-  const types = nb.cells.map(slideType).filter((t) => t !== "skip" && t !== "notes");
+  const types = nb.cells.map(slideType).filter((t) => t !== "skip");
   const starts = types.filter((t) => t === "slide" || t === "subslide").length;
+  // Content (or notes) before the first slide start opens a slide of its own.
   return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
 }
 
