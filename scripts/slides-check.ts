@@ -86,7 +86,7 @@ interface Measured {
 }
 const MEASURE = `(() => {
   const px = (el) => parseFloat(getComputedStyle(el).fontSize) * Reveal.getScale();
-  const body = [...document.querySelectorAll(".reveal .slides section p, .reveal .slides section li")]
+  const body = [...document.querySelectorAll(".reveal .slides section p, .reveal .slides section li, .reveal .slides section td")]
     .filter((e) => !e.closest("aside, .out"));
   const code = [...document.querySelectorAll(".reveal pre.code code, .reveal pre.out")];
   return {
