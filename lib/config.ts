@@ -14,6 +14,8 @@ export const DEFAULT_EMBEDDING_MODEL = "Xenova/paraphrase-multilingual-MiniLM-L1
 
 /** What every set-up cell says in practice mode (WORKSHOP_PRACTICE=1, `npm run workshop -- --uebung`). */
 export const PRACTICE_NOTICE = "Übungsmodus: winziges Zufallsmodell – die Antworten sind Kauderwelsch";
+/** What every set-up cell and slide says in rehearsal mode (WORKSHOP_PROBE=1, `npm run workshop -- --probe`). */
+export const PROBE_NOTICE = "Probelauf: vorgespielte Antworten";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -78,6 +80,8 @@ export interface KitConfig {
   llmStateDir: string | undefined;
   /** Practice mode (WORKSHOP_PRACTICE=1): the notebooks run on the generated tiny models and say so. */
   practiceMode: boolean;
+  /** Rehearsal mode (WORKSHOP_PROBE=1): set-up cells use a scripted model (lib/rehearsal) and say so. */
+  probeMode: boolean;
 }
 
 function flag(value: string | undefined): boolean {
@@ -131,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     llmApiKey: env.LLM_API_KEY || undefined,
     llmStateDir: env.LLM_STATE_DIR?.trim().toLowerCase() === "off" ? undefined : resolve(root, env.LLM_STATE_DIR || join(".cache", "llm-state")),
     practiceMode: flag(env.WORKSHOP_PRACTICE),
+    probeMode: flag(env.WORKSHOP_PROBE),
   };
 }
 

@@ -7,6 +7,9 @@
 // Settings from the environment (.env)
 export { ConfigError, findProjectRoot, loadConfig, type KitConfig } from "./config.js";
 
+// Teil 1 — the model of the notebooks (in rehearsal mode, WORKSHOP_PROBE=1, a scripted one)
+export { loadLlm } from "./rehearsal/load.js";
+
 // Teil 1 — language models: load, chat, JSON output, native tool calling, typed errors
 export {
   checkArithmetic,
@@ -24,7 +27,6 @@ export {
   LlmResponseTooLargeError,
   LlmStreamIncompleteError,
   LlmTimeoutError,
-  loadLlm,
   loadLocalLlm,
   loadOpenAiLlm,
   ModelClosedError,

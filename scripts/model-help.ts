@@ -3,6 +3,7 @@
 // server, and practice mode for a dry run).
 import { existsSync, statSync } from "node:fs";
 import { DEFAULT_LLM_FILE, loadConfig } from "../lib/config.js";
+import { embeddingModelFiles } from "../lib/rag/embedder.js";
 import { testEnvironment } from "./test-env.js";
 
 /** The practice switch, the same for every entry point. */
@@ -10,6 +11,21 @@ export const PRACTICE_FLAGS = ["--uebung", "--übung", "--practice"];
 
 /** What an entry point prints when practice mode is on. */
 export const PRACTICE_LINE = "Übungsmodus: winzige Zufallsmodelle aus models/tiny, Reisedaten offline – die Antworten sind Kauderwelsch.";
+
+/** The rehearsal switch (scripted answers for the notebooks' own questions). */
+export const PROBE_FLAGS = ["--probe", "--probelauf"];
+
+/** What an entry point prints in rehearsal mode. */
+export const PROBE_LINE = "Probelauf: vorgespielte Antworten aus dem Drehbuch der Notebooks – echte Tools, Server, Freigaben und Diagramme.";
+
+/**
+ * The environment rehearsal mode runs with: WORKSHOP_PROBE=1 (no language model is loaded), the configured
+ * embedding model when it is there, else the tiny one (with offline travel data, as in practice mode).
+ */
+export async function probeEnvironment(): Promise<NodeJS.ProcessEnv> {
+  if (embeddingModelFiles().missing.length === 0) return { ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "1" };
+  return { ...(await testEnvironment({ tinyModels: true })), WORKSHOP_PROBE: "1" };
+}
 
 /** The environment practice mode runs with: the test set-up (tiny models, offline travel data) plus WORKSHOP_PRACTICE=1. */
 export async function practiceEnvironment(): Promise<NodeJS.ProcessEnv> {

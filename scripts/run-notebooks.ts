@@ -105,7 +105,8 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
   return [...failures, ...wideOutputLines(nb.cells)].sort((a, b) => a.cell - b.cell);
 }
 
-export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv, keep = false): Promise<NotebookResult> {
+/** `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder. */
+export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv, keep: boolean | string = false): Promise<NotebookResult> {
   const outDir = mkdtempSync(join(tmpdir(), "kit-nb-"));
   const started = performance.now();
   const args = [
@@ -124,9 +125,10 @@ export async function runNotebook(root: string, notebook: string, env: NodeJS.Pr
   let failures: NotebookFailure[];
   if (code === 0 && existsSync(executed)) failures = findFailures(executed);
   else failures = [{ cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` }];
-  if (keep && existsSync(executed)) {
-    mkdirSync(join(root, ".cache", "notebooks"), { recursive: true });
-    copyFileSync(executed, join(root, ".cache", "notebooks", basename(notebook)));
+  if (keep !== false && existsSync(executed)) {
+    const keepDir = typeof keep === "string" ? keep : join(root, ".cache", "notebooks");
+    mkdirSync(keepDir, { recursive: true });
+    copyFileSync(executed, join(keepDir, basename(notebook)));
   }
   rmSync(outDir, { recursive: true, force: true });
   return { notebook: basename(notebook), ok: failures.length === 0, seconds: (performance.now() - started) / 1000, failures };

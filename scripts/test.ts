@@ -1,6 +1,7 @@
-// `npm test`: typecheck, lint, unit tests, notebook execution, the browser check — all on the generated tiny models.
+// `npm test`: typecheck, lint, unit tests, notebook execution, the slide decks in rehearsal mode, the browser
+// check — all on the generated tiny models.
 // Every stage runs even when an earlier one fails; the last line sums up all checks.
-// Usage: tsx scripts/test.ts [--only typecheck|lint|unit|notebooks|browser] [test file or notebook filters]
+// Usage: tsx scripts/test.ts [--only typecheck|lint|unit|notebooks|slides|browser] [test file or notebook filters]
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,7 @@ import { join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { runAllNotebooks } from "./run-notebooks.js";
+import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
 import { testEnvironment } from "./test-env.js";
 
 interface StageResult {
@@ -17,6 +19,8 @@ interface StageResult {
   seconds: number;
   /** Why the stage did not run (shown instead of counts; never counts as passed). */
   skipped?: string;
+  /** What part of a stage that ran was skipped (shown after its counts). */
+  note?: string;
 }
 
 const root = findProjectRoot();
@@ -82,6 +86,15 @@ async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
   return { stage: "notebooks", passed: results.length - failed, failed, seconds: (performance.now() - t) / 1000 };
 }
 
+async function slides(): Promise<StageResult> {
+  console.log("\n=== slides (rehearsal mode under tslab, decks in Chromium)");
+  const r = await runSlidesCheck(filters);
+  console.log(formatSlidesCheck(r));
+  const failed = r.checks.filter((c) => !c.ok).length;
+  // Without Chromium the rehearsal part still counts; the result line says what was skipped.
+  return { stage: "slides", passed: r.checks.length - failed, failed: failed + (r.checks.length === 0 ? 1 : 0), seconds: r.seconds, ...(r.skipped ? { note: `browser part skipped: ${r.skipped}` } : {}) };
+}
+
 async function browser(): Promise<StageResult> {
   console.log("\n=== browser (Chromium against Jupyter Notebook, practice mode)");
   const r = await runBrowserCheck(filters);
@@ -99,12 +112,13 @@ if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_mo
 if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
 if (wants("unit")) results.push(await unitTests(env));
 if (wants("notebooks")) results.push(await notebooks(env));
+if (wants("slides")) results.push(await slides());
 if (wants("browser")) results.push(await browser());
 
 console.log("\n=== summary");
 for (const r of results) {
   if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
-  else console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`);
+  else console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${r.note ? ` (${r.note})` : ""}`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

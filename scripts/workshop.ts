@@ -1,16 +1,18 @@
-// `npm run workshop [-- --uebung] [jupyter options]` — opens notebooks/ in Jupyter with the project's
+// `npm run workshop [-- --uebung | --probe] [jupyter options]` — opens notebooks/ in Jupyter with the project's
 // TypeScript kernel (JupyterLab when installed, else the classic Notebook, Debian: jupyter-notebook).
 // Before Jupyter opens it builds lib for the notebooks when stale and checks the model, and says in
 // German what to do when it is missing. --uebung (practice mode): the generated tiny models, offline
 // travel data, and every set-up cell says so — for an instructor's dry run or a laptop without a model.
 // --kurs <url> --name <Name> [--code C] (stored in .cache/kurs.json, `--kurs aus` removes it): the
 // kernel reports each self-check run to the instructor's class board (scripts/kurs-config.ts).
+// --probe (rehearsal, WORKSHOP_PROBE=1): a scripted model answers the notebooks' own questions, so the
+// demos take their tool paths; no language model is needed.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
-import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment } from "./model-help.js";
+import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment, PROBE_FLAGS, PROBE_LINE, probeEnvironment } from "./model-help.js";
 import { testEnvironment } from "./test-env.js";
 import { KursError, kursEnvironment, kursStatusLine, splitKursArgs, updateKursConfig, type KursConfig } from "./kurs-config.js";
 
@@ -35,13 +37,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const practice = args.some((a) => PRACTICE_FLAGS.includes(a));
-  const jupyterArgs = args.filter((a) => !PRACTICE_FLAGS.includes(a));
+  const probe = args.some((a) => PROBE_FLAGS.includes(a));
+  const jupyterArgs = args.filter((a) => !PRACTICE_FLAGS.includes(a) && !PROBE_FLAGS.includes(a));
   if (!existsSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"))) {
     console.error("Der TypeScript-Kernel ist nicht registriert: bitte zuerst 'npm run setup' ausführen.");
     return 1;
   }
-  const env = kursEnvironment(practice ? await practiceEnvironment() : { ...(await testEnvironment({ tinyModels: false })) }, kurs);
-  if (practice) {
+  const base = probe ? await probeEnvironment() : practice ? await practiceEnvironment() : { ...(await testEnvironment({ tinyModels: false })) };
+  const env = kursEnvironment(base, kurs);
+  if (probe) {
+    console.log(PROBE_LINE);
+  } else if (practice) {
     console.log(PRACTICE_LINE);
   } else {
     const problems = modelProblems(env, "workshop");

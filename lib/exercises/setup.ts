@@ -2,7 +2,7 @@
 // returns it with a close() that releases everything (model, server, embedder).
 import { join } from "node:path";
 import { loadConfig } from "../config.js";
-import { loadLlm } from "../llm/load.js";
+import { loadLlm } from "../rehearsal/load.js";
 import { describeLlm } from "../llm/report.js";
 import { tokenCounter } from "../llm/tokens.js";
 import type { ChatMessage, Llm } from "../llm/types.js";

@@ -32,7 +32,7 @@ const NBSP = "\u00a0";
 export function formatMeter(m: GenerationMeter): string {
   return (
     `Prompt: ${m.promptTokensEvaluated} neu berechnet / ${m.promptTokensReused} aus dem KV-Cache · ` +
-    `Antwort: ${m.generatedTokens}${NBSP}Tokens · ${m.tokensPerSecond}${NBSP}Tokens/s · erste Antwort nach ${m.timeToFirstTokenMs}${NBSP}ms`
+    `Antwort: ${m.generatedTokens}${NBSP}Tokens · ${Math.round(m.tokensPerSecond * 10) / 10}${NBSP}Tokens/s · erste Antwort nach ${Math.round(m.timeToFirstTokenMs)}${NBSP}ms`
   );
 }
 

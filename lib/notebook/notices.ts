@@ -1,7 +1,7 @@
 // What a participant reads when something is set up: the practice-mode line, and errors as one short
 // German paragraph (no English copy, no stack trace, no object dump) inside a notebook.
 import { inspect } from "node:util";
-import { loadConfig, PRACTICE_NOTICE } from "../config.js";
+import { loadConfig, PRACTICE_NOTICE, PROBE_NOTICE } from "../config.js";
 import { currentCell, inNotebook } from "./output.js";
 
 /** How notebook errors from set-up helpers begin (the notebook runner looks for it, too). */
@@ -9,22 +9,28 @@ export const NOTEBOOK_ERROR_MARK = "⛔";
 
 let lastAnnounced: unknown;
 
+/** The mode lines that apply now: rehearsal (WORKSHOP_PROBE=1) and practice (WORKSHOP_PRACTICE=1). */
+function modeLines(): string[] {
+  try {
+    const config = loadConfig();
+    return [...(config.probeMode ? [`🎭 ${PROBE_NOTICE}`] : []), ...(config.practiceMode ? [`🧪 ${PRACTICE_NOTICE}`] : [])];
+  } catch {
+    return []; // an invalid setting is reported by the loader itself
+  }
+}
+
 /**
- * Prints PRACTICE_NOTICE when practice mode is on (WORKSHOP_PRACTICE=1, set by `npm run workshop --
- * --uebung`), at most once per notebook cell (or once per process outside notebooks).
+ * Prints PROBE_NOTICE in rehearsal mode (WORKSHOP_PROBE=1, `npm run workshop -- --probe`) and
+ * PRACTICE_NOTICE in practice mode (WORKSHOP_PRACTICE=1, `-- --uebung`), at most once per notebook cell
+ * (or once per process outside notebooks).
  */
 export function announcePracticeMode(log: (line: string) => void = (line) => console.log(line)): boolean {
-  let practice: boolean;
-  try {
-    practice = loadConfig().practiceMode;
-  } catch {
-    practice = false; // an invalid setting is reported by the loader itself
-  }
-  if (!practice) return false;
+  const lines = modeLines();
+  if (lines.length === 0) return false;
   const cell = currentCell();
   if (cell !== undefined && cell === lastAnnounced) return false;
   lastAnnounced = cell ?? "process";
-  log(`🧪 ${PRACTICE_NOTICE}`);
+  for (const line of lines) log(line);
   return true;
 }
 

@@ -24,7 +24,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   patterns: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent"],
   display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns"],
   testing: ["llm", "mcp", "plan", "agent"],
-  exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing"],
+  rehearsal: ["notebook", "llm", "half-agent", "agent", "testing"],
+  exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing", "rehearsal"],
 };
 /** Packages the pure plan core must not load (SDKs, model and index libraries). */
 const NOT_IN_PLAN = /^(node:|@modelcontextprotocol\/|node-llama-cpp|@huggingface\/|faiss-node|usearch|express)/;

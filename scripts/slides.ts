@@ -1,0 +1,130 @@
+// `npm run slides [-- <filter> ...] [--ausfuehren]`: 00-start and the Teil 1–4 notebooks as offline
+// reveal.js decks in .cache/slides/<notebook>.slides.html. Each notebook is executed first (scripts/
+// run-notebooks.ts): by default in rehearsal mode (WORKSHOP_PROBE=1, scripted answers; the title slide
+// says "Probelauf"), with --ausfuehren on the instructor's configured model. Speaker notes: the notebooks'
+// notes cells plus docs/sprechernotizen.md.
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
+import { writeFileAtomic } from "../lib/files.js";
+import { modelProblems, probeEnvironment } from "./model-help.js";
+import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { formatFailure, runNotebook } from "./run-notebooks.js";
+import { testEnvironment } from "./test-env.js";
+import {
+  attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
+  type DeckAssets, type Notebook, type RenderMarkdown,
+} from "./slides/deck.js";
+
+/** The presentation notebooks: 00-start and N0-teil-N-…. */
+export const SLIDE_NOTEBOOK = /^(00-start|\d0-teil-\d-.*)\.ipynb$/;
+export const TALKING_POINTS = join("docs", "sprechernotizen.md");
+
+export function slideNotebooks(root: string, filters: string[] = []): string[] {
+  return readdirSync(join(root, "notebooks"))
+    .filter((f) => SLIDE_NOTEBOOK.test(f))
+    .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
+    .sort()
+    .map((f) => join(root, "notebooks", f));
+}
+
+/** reveal.js's CSS and JS from its npm package, and the kit's theme. */
+export function deckAssets(): DeckAssets {
+  const dist = dirname(createRequire(import.meta.url).resolve("reveal.js"));
+  const read = (...p: string[]) => readFileSync(join(...p), "utf8");
+  return {
+    revealCss: read(dist, "reveal.css"),
+    revealJs: read(dist, "reveal.js"),
+    notesJs: read(dist, "plugin", "notes.js"),
+    themeCss: read(dirname(fileURLToPath(import.meta.url)), "slides", "theme.css"),
+  };
+}
+
+/** Markdown → HTML with the marked instance that reveal.js's Markdown plugin bundles (no other package). */
+export async function markdownRenderer(): Promise<RenderMarkdown> {
+  const { default: Markdown } = await import("reveal.js/plugin/markdown");
+  const plugin = Markdown();
+  const nothing = { querySelectorAll: () => [] };
+  // The plugin creates its marked instance in init(); without slides to convert, no DOM is touched.
+  await plugin.init?.({ getConfig: () => ({}), getRevealElement: () => nothing } as never);
+  const marked = plugin.marked;
+  if (!marked) throw new Error("reveal.js/plugin/markdown: kein Markdown-Parser");
+  return (text) => marked.parse(text) as string;
+}
+
+export interface DeckResult {
+  notebook: string;
+  file: string;
+  /** Talking-point titles in docs/sprechernotizen.md that name no slide of this notebook. */
+  unmatched: string[];
+}
+
+/** One deck from an (executed) notebook. */
+export async function buildDeck(notebookFile: string, outDir: string, options: { probe: boolean; root?: string }): Promise<DeckResult> {
+  const root = options.root ?? findProjectRoot();
+  const md = await markdownRenderer();
+  const nb = JSON.parse(readFileSync(notebookFile, "utf8")) as Notebook;
+  const name = basename(notebookFile, ".ipynb");
+  const slides = notebookSlides(nb, md);
+  const points = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8")).get(name);
+  const unmatched = attachTalkingPoints(slides, points, md);
+  const title = slides[0]?.[0]?.title || name;
+  const html = deckHtml(title, slides, deckAssets(), options.probe ? PROBE_NOTICE : undefined);
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `${name}.slides.html`);
+  await writeFileAtomic(file, html);
+  return { notebook: name, file, unmatched };
+}
+
+/** Executes each presentation notebook (rehearsal or configured model) and builds its deck. */
+export async function buildSlides(filters: string[], options: { configured: boolean; env?: NodeJS.ProcessEnv; outDir?: string }): Promise<{ decks: DeckResult[]; failed: string[] }> {
+  const root = findProjectRoot();
+  const outDir = options.outDir ?? join(root, ".cache", "slides");
+  const configured = async () => ({ ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "0", WORKSHOP_PRACTICE: "0" });
+  const env = options.env ?? (options.configured ? await configured() : await probeEnvironment());
+  const executedDir = join(outDir, "executed");
+  console.log(ensureNotebookLib());
+  const decks: DeckResult[] = [];
+  const failed: string[] = [];
+  for (const nb of slideNotebooks(root, filters)) {
+    const run = await runNotebook(root, nb, env, executedDir);
+    console.log(`${run.ok ? "ok  " : "FEHLER"} ${run.notebook} ausgeführt (${run.seconds.toFixed(1)} s)`);
+    if (!run.ok) {
+      console.log(formatFailure(run));
+      failed.push(run.notebook);
+    }
+    const executed = join(executedDir, basename(nb));
+    const deck = await buildDeck(existsSync(executed) ? executed : nb, outDir, { probe: !options.configured, root });
+    for (const t of deck.unmatched) console.log(`   ⚠️ Sprechernotiz „${t}“ passt zu keiner Folie von ${deck.notebook}.`);
+    decks.push(deck);
+  }
+  return { decks, failed };
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const configured = args.includes("--ausfuehren") || args.includes("--ausführen");
+  const filters = args.filter((a) => !a.startsWith("--"));
+  if (configured) {
+    const problems = modelProblems(await testEnvironment({ tinyModels: false }), "workshop");
+    if (problems.length > 0) {
+      console.error(problems.join("\n"));
+      return 1;
+    }
+  } else {
+    console.log(`🎭 ${PROBE_NOTICE} – mit dem eigenen Modell: npm run slides -- --ausfuehren`);
+  }
+  const { decks, failed } = await buildSlides(filters, { configured });
+  if (decks.length === 0) {
+    console.error(`Kein Notebook passt zu: ${filters.join(" ")}`);
+    return 1;
+  }
+  for (const d of decks) console.log(`🖼️  ${d.file}`);
+  console.log(`\nFolien: ${dirname(decks[0]!.file)} (im Browser öffnen; Taste S: Referentenansicht mit Notizen)`);
+  if (failed.length > 0) console.log(`⚠️ Fehler beim Ausführen von ${failed.join(", ")} – die Folien zeigen die Ausgaben bis dahin.`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1]?.endsWith("slides.ts")) process.exitCode = await main();

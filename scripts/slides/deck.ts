@@ -1,0 +1,189 @@
+// Notebook → reveal.js deck, one self-contained HTML file. The Jupyter slide metadata decides the shape
+// (cell.metadata.slideshow.slide_type: slide = new slide, subslide = new vertical slide, fragment =
+// appears on the next click, "-" = continues, skip = left out, notes = speaker notes); the talking
+// points of docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS
+// and JS are inlined, so the deck makes no request at all.
+import { stripVTControlCharacters } from "node:util";
+import { escapeHtml } from "../../lib/notebook/escape-html.js";
+
+export type SlideType = "slide" | "subslide" | "fragment" | "-" | "skip" | "notes";
+const SLIDE_TYPES: readonly SlideType[] = ["slide", "subslide", "fragment", "-", "skip", "notes"];
+
+export interface NbOutput {
+  output_type: string;
+  name?: string;
+  text?: string | string[];
+  data?: Record<string, string | string[]>;
+  ename?: string;
+  evalue?: string;
+}
+export interface NbCell {
+  cell_type: string;
+  source: string | string[];
+  metadata?: { slideshow?: { slide_type?: string } };
+  outputs?: NbOutput[];
+}
+export interface Notebook {
+  cells: NbCell[];
+}
+
+const joined = (s: string | string[] | undefined) => (Array.isArray(s) ? s.join("") : (s ?? ""));
+
+/** The cell's slide type ("-" when it has none or an unknown one). */
+export function slideType(cell: NbCell): SlideType {
+  const t = cell.metadata?.slideshow?.slide_type as SlideType | undefined;
+  return t !== undefined && SLIDE_TYPES.includes(t) ? t : "-";
+}
+
+/** One vertical slide: its blocks of HTML (a fragment block appears on a click) and its notes. */
+export interface Subslide {
+  title: string;
+  blocks: { html: string; fragment: boolean }[];
+  notes: string[];
+}
+/** One horizontal slide: its vertical slides, the first one is the slide itself. */
+export type Slide = Subslide[];
+
+export type RenderMarkdown = (markdown: string) => string;
+
+/** A cell's outputs as HTML: SVG and HTML stay pictures and tables, text stays text. */
+export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown): string {
+  return outputs
+    .map((o) => {
+      if (o.output_type === "stream") return `<pre class="out${o.name === "stderr" ? " err" : ""}">${escapeHtml(stripVTControlCharacters(joined(o.text)))}</pre>`;
+      if (o.output_type === "error") return `<pre class="out err">${escapeHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`)}</pre>`;
+      const data = o.data ?? {};
+      if (data["image/svg+xml"]) return `<div class="out svg">${joined(data["image/svg+xml"])}</div>`;
+      if (data["text/html"]) return `<div class="out html">${joined(data["text/html"])}</div>`;
+      if (data["text/markdown"]) return `<div class="out md">${md(joined(data["text/markdown"]))}</div>`;
+      if (data["image/png"]) return `<img class="out" alt="" src="data:image/png;base64,${joined(data["image/png"]).trim()}">`;
+      if (data["text/plain"]) return `<pre class="out">${escapeHtml(joined(data["text/plain"]))}</pre>`;
+      return "";
+    })
+    .join("\n");
+}
+
+/** The first heading of a Markdown text, without '#', backticks and emphasis. */
+export function headingOf(markdown: string): string | undefined {
+  const line = /^#{1,6}\s+(.+)$/m.exec(markdown)?.[1];
+  return line?.replace(/[`*]/g, "").trim();
+}
+
+/** The notebook as slides, following its slide metadata. */
+export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
+  const slides: Slide[] = [];
+  const current = () => slides.at(-1)?.at(-1);
+  const start = (kind: "slide" | "subslide", title: string) => {
+    const sub: Subslide = { title, blocks: [], notes: [] };
+    if (kind === "slide" || slides.length === 0) slides.push([sub]);
+    else slides.at(-1)!.push(sub);
+    return sub;
+  };
+  for (const cell of nb.cells) {
+    const type = slideType(cell);
+    if (type === "skip") continue;
+    const source = joined(cell.source);
+    const isCode = cell.cell_type === "code";
+    if (type === "notes") {
+      (current() ?? start("slide", "")).notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
+      continue;
+    }
+    const title = (!isCode && headingOf(source)) || current()?.title || "";
+    const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
+    const html = isCode
+      ? `<pre class="code"><code>${escapeHtml(source)}</code></pre>\n${outputHtml(cell.outputs ?? [], md)}`
+      : md(source);
+    sub.blocks.push({ html, fragment: type === "fragment" });
+  }
+  return slides;
+}
+
+/** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
+export function countSlides(nb: Notebook): number {
+  const types = nb.cells.map(slideType).filter((t) => t !== "skip");
+  const starts = types.filter((t) => t === "slide" || t === "subslide").length;
+  // Content (or notes) before the first slide start opens a slide of its own.
+  return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
+}
+
+/** Talking points per notebook and slide title, from docs/sprechernotizen.md (## notebook, ### slide title). */
+export type TalkingPoints = Map<string, Map<string, string>>;
+
+export function parseTalkingPoints(markdown: string): TalkingPoints {
+  const points: TalkingPoints = new Map();
+  let notebook: Map<string, string> | undefined;
+  let title: string | undefined;
+  for (const line of markdown.split("\n")) {
+    const h2 = /^## (\S+)\s*$/.exec(line);
+    const h3 = /^### (.+)$/.exec(line);
+    if (h2) {
+      notebook = new Map();
+      points.set(h2[1]!, notebook);
+      title = undefined;
+    } else if (h3 && notebook) {
+      title = h3[1]!.replace(/[`*]/g, "").trim();
+      notebook.set(title, "");
+    } else if (notebook && title !== undefined) {
+      notebook.set(title, `${notebook.get(title)}${line}\n`);
+    }
+  }
+  return points;
+}
+
+/** Adds each talking point to the first slide whose title starts with its title; returns the unmatched titles. */
+export function attachTalkingPoints(slides: Slide[], points: ReadonlyMap<string, string> | undefined, md: RenderMarkdown): string[] {
+  const unmatched: string[] = [];
+  for (const [title, text] of points ?? []) {
+    const sub = slides.flat().find((s) => s.title.startsWith(title));
+    if (sub) sub.notes.push(md(text.trim()));
+    else unmatched.push(title);
+  }
+  return unmatched;
+}
+
+export interface DeckAssets {
+  revealCss: string;
+  themeCss: string;
+  revealJs: string;
+  notesJs: string;
+}
+
+/** Inline <script> text must not end the element early. */
+const inlineScript = (js: string) => js.replace(/<\/(script)/gi, "<\\/$1");
+
+function subslideHtml(sub: Subslide): string {
+  const blocks = sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
+  const notes = sub.notes.length > 0 ? `\n<aside class="notes">${sub.notes.join("\n")}</aside>` : "";
+  return `<section>${blocks}${notes}</section>`;
+}
+
+/** The whole deck as one HTML file. `badge`: a line on the title slide (the rehearsal marker). */
+export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, badge?: string): string {
+  const [first, ...rest] = slides;
+  if (first && badge) first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
+  const sections = [first, ...rest]
+    .filter((s): s is Slide => s !== undefined)
+    .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map(subslideHtml).join("\n")}\n</section>`));
+  return `<!doctype html>
+<html lang="de">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${assets.revealCss}</style>
+<style>${assets.themeCss}</style>
+</head>
+<body>
+<div class="reveal"><div class="slides">
+${sections.join("\n")}
+</div></div>
+<script>${inlineScript(assets.revealJs)}</script>
+<script>${inlineScript(assets.notesJs)}</script>
+<script>
+Reveal.initialize({ width: 1280, height: 720, margin: 0, center: false, hash: true,
+  transition: "none", plugins: [RevealNotes] });
+</script>
+</body>
+</html>
+`;
+}

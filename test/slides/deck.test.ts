@@ -1,0 +1,90 @@
+// The slide decks without a browser: the Jupyter slide metadata decides slides, vertical slides,
+// fragments, skipped cells and notes; SVG and HTML outputs stay pictures and tables; the talking points of
+// docs/sprechernotizen.md each name a slide of their notebook; the deck file loads nothing from outside.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+import {
+  attachTalkingPoints, countSlides, deckHtml, notebookSlides, parseTalkingPoints, type NbCell, type Notebook,
+} from "../../scripts/slides/deck.js";
+import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/slides.js";
+
+const root = findProjectRoot();
+const md = await markdownRenderer();
+const cell = (cell_type: string, source: string, slide_type?: string, outputs: NbCell["outputs"] = []): NbCell => ({
+  cell_type, source, outputs, ...(slide_type ? { metadata: { slideshow: { slide_type } } } : {}),
+});
+
+const fixture: Notebook = {
+  cells: [
+    cell("markdown", "# Titel", "slide"),
+    cell("markdown", "## 1. Erster Abschnitt\n\n| a | b |\n|:--|:--|\n| 1 | 2 |", "slide"),
+    cell("code", "const x = 1;", "skip"),
+    cell("code", "console.log(x)", "subslide", [{ output_type: "stream", name: "stdout", text: "1 < 2\n" }]),
+    cell("markdown", "Fazit", "fragment"),
+    cell("markdown", "Lange Erklärung für die Notizen", "notes"),
+    cell("code", "await showPlan(p)", "-", [{ output_type: "display_data", data: { "image/svg+xml": "<svg><g id='geo'></g></svg>", "text/plain": "x" } }]),
+    cell("markdown", "## 2. Zweiter Abschnitt", "slide"),
+    cell("code", "showTable()", "-", [{ output_type: "display_data", data: { "text/html": "<table><tr><td>t</td></tr></table>" } }]),
+  ],
+};
+
+test("slide metadata decides slides, vertical slides, fragments, skipped cells and notes", () => {
+  const slides = notebookSlides(fixture, md);
+  assert.deepEqual(slides.map((s) => s.length), [1, 2, 1]);
+  assert.equal(countSlides(fixture), 4);
+  const [intro, code] = slides[1]!;
+  assert.match(intro!.blocks[0]!.html, /<table>[\s\S]*<td align="left">1<\/td>/);
+  assert.equal(code!.title, "1. Erster Abschnitt");
+  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out">1 &#60; 2/);
+  assert.doesNotMatch(slides.flat().map((s) => s.blocks.map((b) => b.html).join()).join(), /const x = 1/);
+  assert.deepEqual(code!.blocks.map((b) => b.fragment), [false, true, false]);
+  assert.match(code!.notes.join(), /Lange Erklärung/);
+  assert.match(code!.blocks[2]!.html, /<div class="out svg"><svg><g id='geo'>/);
+  assert.match(slides[2]![0]!.blocks[1]!.html, /<div class="out html"><table>/);
+});
+
+test("a talking point joins the slide its title names; one that names no slide is reported", () => {
+  const slides = notebookSlides(fixture, md);
+  const points = parseTalkingPoints("## fixture\n\n### 2. Zweiter\n\n- **Sagen:** wichtig\n\n### 9. Gibt es nicht\n\n- x\n");
+  assert.deepEqual(attachTalkingPoints(slides, points.get("fixture"), md), ["9. Gibt es nicht"]);
+  assert.match(slides[2]![0]!.notes.join(), /<strong>Sagen:<\/strong> wichtig/);
+});
+
+test("every talking point in docs/sprechernotizen.md names a slide of its notebook, and every deck has notes", () => {
+  const points = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8"));
+  const notebooks = slideNotebooks(root);
+  assert.deepEqual(notebooks.map((f) => f.split("/").at(-1)), [
+    "00-start.ipynb", "10-teil-1-lokales-llm.ipynb", "20-teil-2-rag.ipynb", "30-teil-3-mcp-werkzeuge.ipynb", "40-teil-4-agent.ipynb",
+  ]);
+  for (const file of notebooks) {
+    const name = file.split("/").at(-1)!.replace(".ipynb", "");
+    const slides = notebookSlides(JSON.parse(readFileSync(file, "utf8")) as Notebook, md);
+    assert.ok(points.has(name), `${name}: no talking points`);
+    assert.deepEqual(attachTalkingPoints(slides, points.get(name), md), [], name);
+    assert.ok(slides.flat().length >= 2, `${name}: ${slides.flat().length} slide(s) – is the slide metadata set?`);
+  }
+});
+
+test("every presentation notebook has slide metadata on every cell, and its title cell starts a slide", () => {
+  for (const file of slideNotebooks(root)) {
+    const nb = JSON.parse(readFileSync(file, "utf8")) as Notebook;
+    const missing = nb.cells.filter((c) => c.metadata?.slideshow?.slide_type === undefined).length;
+    assert.equal(missing, 0, `${file}: ${missing} cells without slide_type`);
+    assert.equal(nb.cells[0]?.metadata?.slideshow?.slide_type, "slide", file);
+  }
+});
+
+test("the deck inlines reveal.js and names no URL to load; the rehearsal badge is on the title slide", () => {
+  const html = deckHtml("Titel", notebookSlides(fixture, md), deckAssets(), "Probelauf: vorgespielte Antworten");
+  // The markup outside the inlined code (reveal.js's own JS only builds elements from the deck's content).
+  const markup = html.replace(/<script>[\s\S]*?<\/script>/g, "").replace(/<style>[\s\S]*?<\/style>/g, "");
+  assert.ok(!/<(?:script|link|img|iframe)[^>]+(?:src|href)=["']?(?!data:)/i.test(markup), "the deck names a file to load");
+  const css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join("");
+  assert.ok(!/@import|url\(["']?(?!data:)/i.test(css), "the CSS loads a file");
+  assert.ok(html.includes("Reveal.initialize"));
+  assert.ok(/<section><p class="badge">🎭 Probelauf: vorgespielte Antworten<\/p>\n<h1>Titel<\/h1>/.test(html), "badge");
+  assert.equal(html.match(/<\/script>/g)?.length, 3, "an inlined script must not close its element early");
+});
