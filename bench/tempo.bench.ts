@@ -2,7 +2,8 @@
 // exact shapes, Q4_K_M; scripts/twins/). Per twin, in its own process (so peak RSS is the model's):
 // prompt tokens/s (512-token prompt) and generation tokens/s (32 tokens, end tokens ignored) on the
 // CPU and on any GPU backend node-llama-cpp finds; seconds to the first plan with the real planner
-// prompt and plan grammar (lib's loadLocalLlm + generateJson, as the agent calls it); the planner
+// prompt and plan grammar (lib's loadLocalLlm + generateJson, as the agent calls it; random weights
+// write no sensible plan, so generation stops after a real plan's token count); the planner
 // prefix's saved KV state: file size, load vs evaluate. Twins are cached in .cache/twins.
 //   BENCH_TWINS=llama-3.2-1b,llama-3.2-3b   which twins (default: the 1B; the 8B only when named)
 import { spawnSync } from "node:child_process";
@@ -11,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getLlama } from "node-llama-cpp";
 import { loadConfig } from "../lib/config.js";
-import { loadLocalLlm } from "../lib/llm/index.js";
+import { LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
 import { errorText } from "../lib/util.js";
 import { plannerCall } from "../scripts/twins/first-answer.js";
 import { measureSpeed, type SpeedResult } from "../scripts/twins/measure.js";
@@ -20,7 +21,6 @@ import { cachedTwin } from "../scripts/twins/twin.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
 
-const PLAN_MAX_TOKENS = 256;
 
 interface TwinResult {
   id: string;
@@ -48,9 +48,9 @@ async function measureTwin(id: string, path: string): Promise<TwinResult> {
     const started = performance.now();
     let outcome = "plan";
     try {
-      await llm.generateJson(call.schema, call.messages, { maxTokens: PLAN_MAX_TOKENS, jsonAttempts: 1, seed: 1 });
+      await llm.generateJson(call.schema, call.messages, { maxTokens: call.planTokens, jsonAttempts: 1, seed: 1 });
     } catch (err) {
-      outcome = `no plan (${errorText(err).slice(0, 60)})`;
+      outcome = err instanceof LlmOutputError ? `stopped after ${call.planTokens} tokens` : `failed: ${errorText(err).slice(0, 80)}`;
     }
     const seconds = (performance.now() - started) / 1000;
     const meter = llm.lastMeter;

@@ -15,8 +15,8 @@ import { writeTwin } from "./twin.js";
 
 /** The measured twin: the 3B's blocks (3072 wide, like the menu models), 4 of them, tied output. */
 export const PROBE_TWIN = { id: "llama-3.2-3b", layers: 4 } as const;
-const PROMPT_TOKENS = 256;
-const GENERATED_TOKENS = 24;
+const PROMPT_TOKENS = 128;
+const GENERATED_TOKENS = 16;
 /** The context the kit allocates by default (KV cache that must fit next to the weights). */
 const CONTEXT_TOKENS = 8192;
 
