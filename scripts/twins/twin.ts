@@ -3,7 +3,7 @@
 // not on trained values), so speed can be measured without downloading a model.
 //
 //   npm run models:twin -- <menu-id> --out <file> [--quant q4_k_m|f16] [--layers N]
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
@@ -95,8 +95,11 @@ export async function writeTwin(id: string, path: string, options: TwinOptions =
 
 /** A full twin in `.cache/twins` (written once per generator version). */
 export async function cachedTwin(id: string, quant: TwinQuant = "q4_k_m", options: Omit<TwinOptions, "quant" | "layers"> = {}): Promise<{ path: string; writeMs?: number; bytes?: number }> {
-  const path = join(findProjectRoot(), ".cache", "twins", `${id}-${quant}-v${TWIN_GENERATOR_VERSION}.gguf`);
+  const dir = join(findProjectRoot(), ".cache", "twins");
+  const path = join(dir, `${id}-${quant}-v${TWIN_GENERATOR_VERSION}.gguf`);
   if (existsSync(path)) return { path };
+  // Twins of older generator versions are stale: remove them before writing the new one.
+  if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.startsWith(`${id}-${quant}-v`)) rmSync(join(dir, f), { force: true });
   const started = performance.now();
   const bytes = await writeTwin(id, path, { ...options, quant });
   return { path, writeMs: performance.now() - started, bytes };
