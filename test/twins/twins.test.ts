@@ -137,6 +137,18 @@ describe("twin shapes", () => {
   }
 });
 
+describe("an F16 twin", () => {
+  it("says file_type 1 (mostly F16) and stores every matrix as F16", async () => {
+    const shape = twinShape("llama-3.2-1b")!;
+    const path = join(dir, "f16-header.gguf");
+    await writeFile(path, encodeGgufHeader(twinMetadata(shape, "f16", 1), twinTensors(shape, "f16", 1)).header);
+    const info = await readGgufFileInfo(path, { readTensorInfo: true, logWarnings: false });
+    assert.equal((info.metadata.general as { file_type?: number }).file_type, FILE_TYPE.f16);
+    const types = new Set((info.fullTensorInfo ?? []).filter((t) => t.dimensions.length === 2).map((t) => t.ggmlType));
+    assert.deepEqual([...types], [GgmlType.F16]);
+  });
+});
+
 describe("random blocks", () => {
   it("Q4_K blocks decode (ggml's algorithm) to finite, zero-mean weights of std 0.02", () => {
     const bytes = firstChunk(GgmlType.Q4_K, 64);
