@@ -1,6 +1,8 @@
 // `npm run doctor` — checks everything the workshop day needs and prints a German checklist with the fix
 // for each ❌. Exit code 1 when the day would fail. `--json` for instructors collecting results,
-// `--checksum` also compares the GGUF's SHA-256 with models/SHA256SUMS (slow for 4.9 GB: ~10–30 s).
+// `--checksum` also compares the GGUF's SHA-256 with models/SHA256SUMS (slow for 4.9 GB: ~10–30 s),
+// `--tempo` also measures this machine on a small speed twin and recommends local 8B, 3B or the class
+// server (scripts/twins/doctor-tempo.ts).
 // Edges (commands, addons, llama, network, ports, memory) are injectable; see test/scripts/doctor.test.ts.
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, openSync, readFileSync, readSync, closeSync, statfsSync, statSync } from "node:fs";
@@ -223,7 +225,7 @@ async function checkLlama(d: DoctorDeps, config: KitConfig): Promise<{ checks: C
   else if (probe.gpu === false) {
     gpu = config.llmGpu === "cpu"
       ? ok("gpu", title, "CPU gewählt (LLM_GPU=cpu)")
-      : warn("gpu", title, "keine GPU erkannt – das Modell rechnet auf der CPU (8B: etwa 2–8 Tokens/s)",
+      : warn("gpu", title, "keine GPU erkannt – das Modell rechnet auf der CPU (wie schnell, misst npm run doctor -- --tempo)",
           "Für flüssiges Arbeiten den Kurs-Server nutzen (LLM_BACKEND=openai LLM_BASE_URL=…) oder das kleinere Modell: npm run models:pull -- llama-3.2-3b");
   } else {
     const name = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal" }[probe.gpu] ?? probe.gpu;
@@ -434,7 +436,18 @@ export function renderChecklist(checks: Check[], header: string): string {
   return lines.join("\n");
 }
 
-/** CLI: `npm run doctor [-- --json] [--checksum] [--only id,id]`. Returns the exit code. */
+/** The speed check, or a German line saying why it could not run. */
+async function tempoSection(json: boolean): Promise<{ text: string; tempo?: Record<string, unknown>; failed: boolean }> {
+  const { runTempo, renderTempo, tempoJson } = await import("./twins/doctor-tempo.js");
+  try {
+    const report = await runTempo(json ? undefined : (line) => console.log(line));
+    return { text: renderTempo(report), tempo: tempoJson(report), failed: false };
+  } catch (err) {
+    return { text: `❌ Tempo-Check: nicht möglich (${firstLine(err)})\n   → Erst die ❌-Punkte oben beheben (npm run setup), dann npm run doctor -- --tempo erneut.`, failed: true };
+  }
+}
+
+/** CLI: `npm run doctor [-- --json] [--checksum] [--tempo] [--only id,id]`. Returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes("--json");
   const onlyAt = argv.indexOf("--only");
@@ -446,11 +459,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   const checks = await runDoctor({ checksum: argv.includes("--checksum"), only });
   const failed = checks.some((c) => c.status === "fail");
+  if (!json) console.log(renderChecklist(checks, `Workshop-Check (npm run doctor) – ${process.platform} ${process.arch}, Node.js ${process.versions.node}`));
+  const tempo = argv.includes("--tempo") ? await tempoSection(json) : undefined;
   if (json) {
-    const report = { ok: !failed, platform: process.platform, arch: process.arch, node: process.versions.node, checkedAt: new Date().toISOString(), checks };
+    const report = { ok: !failed && !tempo?.failed, platform: process.platform, arch: process.arch, node: process.versions.node, checkedAt: new Date().toISOString(), checks, ...(tempo ? { tempo: tempo.tempo ?? { error: tempo.text } } : {}) };
     console.log(JSON.stringify(report, null, 2));
-  } else {
-    console.log(renderChecklist(checks, `Workshop-Check (npm run doctor) – ${process.platform} ${process.arch}, Node.js ${process.versions.node}`));
+  } else if (tempo) {
+    console.log(`\n${tempo.text}`);
   }
-  return failed ? 1 : 0;
+  return failed || tempo?.failed ? 1 : 0;
 }

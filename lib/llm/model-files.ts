@@ -20,7 +20,7 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
     uri: "hf:bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M",
     fileName: "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf",
     approxSizeGb: 4.9,
-    note: "Workshop default. GPU with ≥ 8 GB VRAM (less: part of the layers run on the CPU), or CPU with ≥ 8 GB RAM (slow: ~2–8 tokens/s).",
+    note: "Workshop default. GPU with ≥ 8 GB VRAM (less: part of the layers run on the CPU), or CPU with ≥ 8 GB RAM (slower; `npm run doctor -- --tempo` measures and predicts it for this machine).",
   },
   {
     id: "llama-3.2-3b",

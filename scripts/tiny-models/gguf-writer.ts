@@ -28,6 +28,27 @@ export enum GgufValueType {
 export enum GgmlType {
   F32 = 0,
   F16 = 1,
+  Q4_K = 12,
+  Q6_K = 14,
+}
+
+/** Elements per block and bytes per block of each type (ggml's type traits; K-quants: QK_K = 256). */
+export const GGML_BLOCKS: Readonly<Record<GgmlType, { elements: number; bytes: number }>> = {
+  [GgmlType.F32]: { elements: 1, bytes: 4 },
+  [GgmlType.F16]: { elements: 1, bytes: 2 },
+  [GgmlType.Q4_K]: { elements: 256, bytes: 144 },
+  [GgmlType.Q6_K]: { elements: 256, bytes: 210 },
+};
+
+/** Bytes a tensor of `type` and `dims` takes in the data section (without alignment padding). */
+export function ggmlTensorBytes(type: GgmlType, dims: readonly number[]): number {
+  const block = GGML_BLOCKS[type];
+  const rowElements = dims[0] ?? 1;
+  if (rowElements % block.elements !== 0) {
+    throw new GgufWriteError(`A row of ${rowElements} values is no whole number of ${GgmlType[type]} blocks (${block.elements}).`, dims);
+  }
+  const elements = dims.reduce((a, b) => a * b, 1);
+  return (elements / block.elements) * block.bytes;
 }
 
 type ScalarType = Exclude<GgufValueType, GgufValueType.ARRAY>;
@@ -194,17 +215,49 @@ function tensorByteSize(t: GgufTensor): number {
   if (elements !== t.data.length) {
     throw new GgufWriteError(`Tensor "${t.name}": dims [${t.dims.join(", ")}] hold ${elements} values but data has ${t.data.length}.`, t.name);
   }
-  return elements * (t.type === GgmlType.F32 ? 4 : 2);
+  if (t.type !== GgmlType.F32 && t.type !== GgmlType.F16) {
+    throw new GgufWriteError(`Tensor "${t.name}": values can only be encoded as F32 or F16 here.`, t.name);
+  }
+  return ggmlTensorBytes(t.type, t.dims);
 }
 
-/** Serializes a complete GGUF v3 file. Same input → byte-identical output. */
-export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>, tensors: readonly GgufTensor[]): Buffer {
-  const entries = metadata instanceof Map ? [...metadata.entries()] : Object.entries(metadata);
+/** What the header says about one tensor; its bytes follow in the data section. */
+export interface GgufTensorInfo {
+  name: string;
+  dims: readonly number[];
+  type: GgmlType;
+}
+
+/** The encoded header (up to the data section) and where each tensor's bytes go. */
+export interface GgufLayout {
+  /** Header, metadata, tensor infos and padding: the file's first bytes. */
+  header: Buffer;
+  alignment: number;
+  /** Offset of each tensor inside the data section (aligned). */
+  offsets: number[];
+  /** Bytes of each tensor (without padding). */
+  sizes: number[];
+  /** Length of the data section, padded to the alignment. */
+  dataBytes: number;
+}
+
+function alignmentOf(entries: [string, GgufValue][]): number {
   const alignEntry = entries.find(([k]) => k === "general.alignment")?.[1];
   const alignment = alignEntry && alignEntry.type !== GgufValueType.ARRAY ? Number(alignEntry.value) : GGUF_DEFAULT_ALIGNMENT;
   if (!Number.isInteger(alignment) || alignment <= 0 || alignment % 8 !== 0) {
     throw new GgufWriteError(`general.alignment must be a positive multiple of 8, got ${alignment}.`, alignment);
   }
+  return alignment;
+}
+
+/** Encodes everything before the tensor data; streaming writers (gguf-stream.ts) write the data after it. */
+export function encodeGgufHeader(
+  metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>,
+  tensors: readonly GgufTensorInfo[],
+  sizeOf: (t: GgufTensorInfo, index: number) => number = (t) => ggmlTensorBytes(t.type, t.dims),
+): GgufLayout {
+  const entries = metadata instanceof Map ? [...metadata.entries()] : Object.entries(metadata);
+  const alignment = alignmentOf(entries);
   const names = new Set<string>();
   for (const t of tensors) {
     if (names.has(t.name)) throw new GgufWriteError(`Duplicate tensor name "${t.name}".`, t.name);
@@ -223,33 +276,41 @@ export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<str
 
   let offset = 0;
   const offsets: number[] = [];
-  for (const t of tensors) {
-    const size = tensorByteSize(t);
+  const sizes: number[] = [];
+  tensors.forEach((t, i) => {
+    const size = sizeOf(t, i);
     sink.string(t.name);
     sink.u32(t.dims.length);
     for (const d of t.dims) sink.u64(d);
     sink.u32(t.type);
     sink.u64(offset);
     offsets.push(offset);
+    sizes.push(size);
     offset += size;
     offset += (alignment - (offset % alignment)) % alignment;
-  }
-  sink.padTo(alignment);
-
-  const dataStart = sink.length;
-  tensors.forEach((t, i) => {
-    const target = dataStart + (offsets[i] ?? 0);
-    while (sink.length < target) sink.u8(0);
-    const bytes = Buffer.alloc(tensorByteSize(t));
-    if (t.type === GgmlType.F32) {
-      t.data.forEach((v, j) => bytes.writeFloatLE(v, j * 4));
-    } else {
-      t.data.forEach((v, j) => bytes.writeUInt16LE(float32ToFloat16Bits(v), j * 2));
-    }
-    sink.bytes(bytes);
   });
   sink.padTo(alignment);
-  return Buffer.from(sink.toBuffer());
+  return { header: Buffer.from(sink.toBuffer()), alignment, offsets, sizes, dataBytes: offset };
+}
+
+/** A tensor's values in its file encoding (F32 or F16, little-endian). */
+export function encodeTensorData(t: GgufTensor): Buffer {
+  const bytes = Buffer.alloc(tensorByteSize(t));
+  if (t.type === GgmlType.F32) {
+    t.data.forEach((v, j) => bytes.writeFloatLE(v, j * 4));
+  } else {
+    t.data.forEach((v, j) => bytes.writeUInt16LE(float32ToFloat16Bits(v), j * 2));
+  }
+  return bytes;
+}
+
+/** Serializes a complete GGUF v3 file. Same input → byte-identical output. */
+export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>, tensors: readonly GgufTensor[]): Buffer {
+  const layout = encodeGgufHeader(metadata, tensors, (t, i) => tensorByteSize(tensors[i] as GgufTensor));
+  const out = Buffer.alloc(layout.header.length + layout.dataBytes);
+  layout.header.copy(out, 0);
+  tensors.forEach((t, i) => encodeTensorData(t).copy(out, layout.header.length + (layout.offsets[i] ?? 0)));
+  return out;
 }
 
 /** Writes the file atomically (temp file + rename), so a concurrent reader never sees half a model. */

@@ -253,6 +253,13 @@ export function encodeTinyLlamaGguf(options: TinyLlamaOptions = {}): Buffer {
   return encodeGguf(buildMetadata(vocab), buildTensors(vocab, seed));
 }
 
+/** The tiny Llama's metadata and tensors (for writers other than encodeGguf, e.g. the streaming one). */
+export function tinyLlamaGgufParts(options: TinyLlamaOptions = {}): { metadata: Record<string, GgufValue>; tensors: GgufTensor[] } {
+  const seed = options.seed ?? TINY_LLAMA_DEFAULT_SEED;
+  const vocab = buildTinyVocab();
+  return { metadata: buildMetadata(vocab), tensors: buildTensors(vocab, seed) };
+}
+
 /** Writes the tiny Llama GGUF to `path` (parent folders are created). */
 export async function writeTinyLlamaGguf(path: string, options: TinyLlamaOptions = {}): Promise<void> {
   const seed = options.seed ?? TINY_LLAMA_DEFAULT_SEED;

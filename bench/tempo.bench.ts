@@ -1,0 +1,108 @@
+// Issue 25: speed of the menu models on this machine, measured on their speed twins (random weights,
+// exact shapes, Q4_K_M; scripts/twins/). Per twin, in its own process (so peak RSS is the model's):
+// prompt tokens/s (512-token prompt) and generation tokens/s (32 tokens, end tokens ignored) on the
+// CPU and on any GPU backend node-llama-cpp finds; seconds to the first plan with the real planner
+// prompt and plan grammar (lib's loadLocalLlm + generateJson, as the agent calls it; random weights
+// write no sensible plan, so generation stops after a real plan's token count); the planner
+// prefix's saved KV state: file size, load vs evaluate. Twins are cached in .cache/twins.
+//   BENCH_TWINS=llama-3.2-1b,llama-3.2-3b   which twins (default: the 1B; the 8B only when named)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getLlama } from "node-llama-cpp";
+import { loadConfig } from "../lib/config.js";
+import { LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
+import { errorText } from "../lib/util.js";
+import { plannerCall } from "../scripts/twins/first-answer.js";
+import { measureSpeed, type SpeedResult } from "../scripts/twins/measure.js";
+import { twinShape } from "../scripts/twins/shapes.js";
+import { cachedTwin } from "../scripts/twins/twin.js";
+import { printMarkdownTable } from "./markdown-table.js";
+import { reportGoal } from "./summary.js";
+
+
+interface TwinResult {
+  id: string;
+  speeds: SpeedResult[];
+  plan: { seconds: number; promptTokens: number; generatedTokens: number; outcome: string };
+  state: { bytes: number; tokens: number; evaluateMs: number; loadMs: number };
+  peakRssBytes: number;
+}
+
+/** Child process: everything for one twin. */
+async function measureTwin(id: string, path: string): Promise<TwinResult> {
+  const threads = loadConfig().llmThreads;
+  const speeds: SpeedResult[] = [];
+  const cpu = await getLlama({ gpu: false, build: "never", maxThreads: threads, logLevel: "error" as never, logger: () => {} });
+  speeds.push(await measureSpeed(cpu, path, { threads }));
+  await cpu.dispose();
+  const auto = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
+  if (auto.gpu !== false) speeds.push(await measureSpeed(auto, path, { gpuLayers: "max" }));
+  await auto.dispose();
+
+  const call = await plannerCall();
+  const stateDir = mkdtempSync(join(tmpdir(), "tempo-state-"));
+  try {
+    const llm = await loadLocalLlm({ modelPath: path, gpu: "cpu", contextSize: 4096, promptStateDir: stateDir });
+    const started = performance.now();
+    let outcome = "plan";
+    try {
+      await llm.generateJson(call.schema, call.messages, { maxTokens: call.planTokens, jsonAttempts: 1, seed: 1 });
+    } catch (err) {
+      outcome = err instanceof LlmOutputError ? `stopped after ${call.planTokens} tokens` : `failed: ${errorText(err).slice(0, 80)}`;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const meter = llm.lastMeter;
+    const saved = llm.lastPromptState;
+    await llm.dispose();
+    const again = await loadLocalLlm({ modelPath: path, gpu: "cpu", contextSize: 4096, promptStateDir: stateDir });
+    await again.chat(call.messages, { maxTokens: 1 });
+    const loaded = again.lastPromptState;
+    await again.dispose();
+    if (saved?.action !== "saved" || loaded?.action !== "loaded") throw new Error(`prompt state: expected saved then loaded, got ${saved?.action}, ${loaded?.action}`);
+    return {
+      id,
+      speeds,
+      plan: { seconds, promptTokens: (meter?.promptTokensEvaluated ?? 0) + (meter?.promptTokensReused ?? 0), generatedTokens: meter?.generatedTokens ?? 0, outcome },
+      state: { bytes: saved.bytes, tokens: saved.tokens, evaluateMs: saved.evaluateMs ?? 0, loadMs: loaded.ms },
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+const childAt = process.argv.indexOf("--twin");
+if (childAt >= 0) {
+  const [id, path] = [process.argv[childAt + 1] ?? "", process.argv[childAt + 2] ?? ""];
+  console.log(`RESULT ${JSON.stringify(await measureTwin(id, path))}`);
+} else {
+  const ids = (process.env.BENCH_TWINS ?? "llama-3.2-1b").split(",").map((s) => s.trim()).filter(Boolean);
+  const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
+  const rows: string[][] = [];
+  for (const id of ids) {
+    if (!twinShape(id)) throw new Error(`unknown twin ${id}`);
+    const twin = await cachedTwin(id);
+    const written = twin.writeMs !== undefined ? `written in ${(twin.writeMs / 1000).toFixed(1)} s, ${mb(twin.bytes ?? 0)}` : "cached";
+    const started = performance.now();
+    const child = spawnSync(process.execPath, ["--import", "tsx", process.argv[1] ?? "", "--twin", id, twin.path], { encoding: "utf8", maxBuffer: 1 << 24 });
+    const line = child.stdout.split("\n").find((l) => l.startsWith("RESULT "));
+    if (child.status !== 0 || !line) throw new Error(`${id}: measurement failed (${child.status}): ${child.stderr.slice(-2000)}`);
+    const r = JSON.parse(line.slice("RESULT ".length)) as TwinResult;
+    const wallS = (performance.now() - started) / 1000;
+    for (const s of r.speeds) {
+      rows.push([id, s.backend, s.promptTokensPerSecond.toFixed(1), s.generationTokensPerSecond.toFixed(1), String(s.gpuLayers)]);
+      reportGoal({ metric: `twin ${id} (${s.backend}): prompt / generation tokens/s`, goal: "measured", measured: `${s.promptTokensPerSecond.toFixed(1)} / ${s.generationTokensPerSecond.toFixed(1)} (pp${s.promptTokens}, tg${s.generatedTokens})`, met: undefined });
+    }
+    console.log(`\n${id}: twin ${written}; ${wallS.toFixed(0)} s to measure; peak RSS ${mb(r.peakRssBytes)}`);
+    console.log(`first plan (cpu): ${r.plan.seconds.toFixed(1)} s for ${r.plan.promptTokens} prompt tokens + ${r.plan.generatedTokens} generated (${r.plan.outcome})`);
+    console.log(`planner prefix state: ${r.state.tokens} tokens, ${mb(r.state.bytes)}, load ${r.state.loadMs.toFixed(0)} ms vs evaluate ${r.state.evaluateMs.toFixed(0)} ms`);
+    reportGoal({ metric: `twin ${id} (cpu): seconds to the first plan`, goal: "measured", measured: `${r.plan.seconds.toFixed(1)} s (${r.plan.promptTokens} prompt + ${r.plan.generatedTokens} generated tokens; ${r.plan.outcome})`, met: undefined });
+    reportGoal({ metric: `twin ${id}: planner prefix state load vs evaluate`, goal: "load < evaluate", measured: `${r.state.loadMs.toFixed(0)} vs ${r.state.evaluateMs.toFixed(0)} ms (${r.state.tokens} tokens, ${mb(r.state.bytes)})`, met: r.state.loadMs < r.state.evaluateMs });
+    reportGoal({ metric: `twin ${id}: peak RSS / twin file`, goal: "measured", measured: `${mb(r.peakRssBytes)} / ${mb(statSync(twin.path).size)} (${written})`, met: undefined });
+    if (id === "llama-3.2-1b") reportGoal({ metric: "tempo bench, 1B twin: wall time", goal: "≤ 180 s", measured: `${(wallS + (twin.writeMs ?? 0) / 1000).toFixed(0)} s`, met: wallS + (twin.writeMs ?? 0) / 1000 <= 180 });
+  }
+  console.log("");
+  printMarkdownTable(["Twin", "Backend", "prompt tok/s", "generation tok/s", "GPU layers"], rows);
+}

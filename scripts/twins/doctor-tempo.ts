@@ -1,0 +1,127 @@
+// `npm run doctor -- --tempo`: writes a small speed twin (the 3B's layer shape, 4 of its 28 layers,
+// real vocabulary) to a temp folder, measures this machine (CPU, and the GPU node-llama-cpp finds),
+// predicts each menu model's speed and Teil 4's first answer (predict.ts), and recommends local 8B,
+// local 3B or the class server. The twin is deleted afterwards, also on an error or Ctrl+C.
+import { mkdtempSync, rmSync } from "node:fs";
+import { freemem, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { getLlama, type Llama } from "node-llama-cpp";
+import { loadConfig } from "../../lib/config.js";
+import { plannerCall } from "./first-answer.js";
+import { measureSpeed } from "./measure.js";
+import { predictModel, recommend, type Calibration, type Machine, type MeasuredSpeed, type Prediction, type Recommendation } from "./predict.js";
+import { TWIN_SHAPES, tokenCost, twinShape } from "./shapes.js";
+import { writeTwin } from "./twin.js";
+
+/** The measured twin: the 3B's blocks (3072 wide, like the menu models), 4 of them, tied output. */
+export const PROBE_TWIN = { id: "llama-3.2-3b", layers: 4 } as const;
+const PROMPT_TOKENS = 128;
+const GENERATED_TOKENS = 16;
+/** The context the kit allocates by default (KV cache that must fit next to the weights). */
+const CONTEXT_TOKENS = 8192;
+
+export interface TempoReport {
+  measured: MeasuredSpeed;
+  /** The CPU measurement when `measured` is the GPU's. */
+  cpu?: MeasuredSpeed;
+  predictions: Prediction[];
+  recommendation: Recommendation;
+  promptTokens: number;
+  planTokens: number;
+  seconds: number;
+}
+
+const speedOf = (r: MeasuredSpeed): MeasuredSpeed => ({ backend: r.backend, promptTokensPerSecond: r.promptTokensPerSecond, generationTokensPerSecond: r.generationTokensPerSecond });
+
+/** Runs the whole speed check; `onStep` gets German progress lines. */
+export async function runTempo(onStep: (line: string) => void = () => {}): Promise<TempoReport> {
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), "kit-tempo-"));
+  const cleanUp = (): void => rmSync(dir, { recursive: true, force: true });
+  const onSignal = (): void => {
+    cleanUp();
+    process.exit(130);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const llamas: Llama[] = [];
+  try {
+    const shape = twinShape(PROBE_TWIN.id)!;
+    const path = join(dir, "tempo-twin.gguf");
+    onStep(`Schreibe ein Test-Modell (${PROBE_TWIN.layers} Schichten in der Form von Llama 3.2 3B) …`);
+    await writeTwin(PROBE_TWIN.id, path, { layers: PROBE_TWIN.layers });
+    const call = await plannerCall();
+    const threads = loadConfig().llmThreads;
+    const calibrate = (speed: MeasuredSpeed): Calibration => ({ cost: tokenCost(shape, "q4_k_m", PROBE_TWIN.layers), speed, promptTokens: PROMPT_TOKENS });
+    onStep("Messe die CPU …");
+    const cpuLlama = await getLlama({ gpu: false, build: "never", maxThreads: threads, logLevel: "error" as never, logger: () => {} });
+    llamas.push(cpuLlama);
+    const cpu = speedOf(await measureSpeed(cpuLlama, path, { threads, promptTokens: PROMPT_TOKENS, generatedTokens: GENERATED_TOKENS }));
+    const machine: Machine = { cpu: calibrate(cpu), ramTotalBytes: totalmem() };
+    const gpuLlama = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
+    llamas.push(gpuLlama);
+    let gpu: MeasuredSpeed | undefined;
+    if (gpuLlama.gpu !== false) {
+      onStep(`Messe die GPU (${gpuLlama.gpu}) …`);
+      const vramFreeBytes = (await gpuLlama.getVramState()).free;
+      gpu = speedOf(await measureSpeed(gpuLlama, path, { gpuLayers: "max", promptTokens: PROMPT_TOKENS, generatedTokens: GENERATED_TOKENS }));
+      machine.gpu = { ...calibrate(gpu), vramFreeBytes };
+    }
+    const work = { promptTokens: call.promptTokens, planTokens: call.planTokens, contextTokens: CONTEXT_TOKENS };
+    const predictions = TWIN_SHAPES.map((s) => predictModel(s.id, tokenCost(s, "q4_k_m"), machine, work));
+    return {
+      measured: gpu ?? cpu,
+      cpu: gpu ? cpu : undefined,
+      predictions,
+      recommendation: recommend(predictions),
+      promptTokens: call.promptTokens,
+      planTokens: call.planTokens,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    for (const llama of llamas) await llama.dispose();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    cleanUp();
+  }
+}
+
+const num = (x: number): string => (x < 10 ? x.toFixed(1) : Math.round(x).toString()).replace(".", ",");
+
+/** The German text for the terminal. */
+export function renderTempo(r: TempoReport): string {
+  const m = (s: MeasuredSpeed): string => `${s.backend === "cpu" ? "CPU" : s.backend.toUpperCase()}: Prompt ${num(s.promptTokensPerSecond)} Tokens/s, Erzeugen ${num(s.generationTokensPerSecond)} Tokens/s (Test-Modell)`;
+  const lines = [
+    `Tempo-Check (npm run doctor -- --tempo), ${num(r.seconds)} s, RAM ${num(totalmem() / 2 ** 30)} GB (frei ${num(freemem() / 2 ** 30)} GB)`,
+    `Gemessen – ${m(r.measured)}${r.cpu ? `; ${m(r.cpu)}` : ""}`,
+    `Erste Antwort in Teil 4 = ${r.promptTokens} Prompt-Tokens (Planer-Prompt mit Reise-Tools + Frage) einlesen + ${r.planTokens} Tokens Plan schreiben.`,
+    "",
+    "Vorhersage pro Modell:",
+  ];
+  for (const p of r.predictions) {
+    const gpu = p.gpuLayers > 0 ? `, ${p.gpuLayers} von ${p.layers} Schichten auf der GPU` : "";
+    lines.push(`  ${p.model.padEnd(13)} Prompt ${num(p.promptTokensPerSecond).padStart(5)} Tokens/s · Erzeugen ${num(p.generationTokensPerSecond).padStart(5)} Tokens/s · erste Antwort nach ~${num(p.secondsToFirstAnswer)} s → ${p.verdict}${gpu}`);
+  }
+  lines.push("", r.recommendation.text);
+  return lines.join("\n");
+}
+
+/** The `tempo` object of `--tempo --json`. */
+export function tempoJson(r: TempoReport): Record<string, unknown> {
+  return {
+    measured: r.measured,
+    ...(r.cpu ? { cpu: r.cpu } : {}),
+    predictions: r.predictions.map((p) => ({
+      model: p.model,
+      promptTokensPerSecond: Number(p.promptTokensPerSecond.toFixed(1)),
+      generationTokensPerSecond: Number(p.generationTokensPerSecond.toFixed(1)),
+      secondsToFirstAnswer: Number(p.secondsToFirstAnswer.toFixed(1)),
+      verdict: p.verdict,
+      gpuLayers: p.gpuLayers,
+    })),
+    recommendation: r.recommendation,
+    promptTokens: r.promptTokens,
+    planTokens: r.planTokens,
+    seconds: Number(r.seconds.toFixed(1)),
+  };
+}
