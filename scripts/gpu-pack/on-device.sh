@@ -64,7 +64,7 @@ echo "build: $((SECONDS - start)) s"
 
 if [ "$#" -eq 0 ]; then
   set -- node --import tsx bench/tempo.bench.ts
-  export TEMPO_MODELS="${TEMPO_MODELS:-llama-3.1-8b}"
+  export BENCH_TWINS="${BENCH_TWINS:-llama-3.1-8b}"
 fi
 step "running: $*"
 exec "$@"
