@@ -5,7 +5,7 @@
 // Options: --style plan|half|native (plan) --k <n> (3) --limit <n> --category <id> --tasks <file>
 //          --json <file> (report as JSON, written after every task, atomically) --html <file>
 //          (.cache/eval-agent/report.html) --oracle (a scripted correct planner instead of a model)
-//          --ablation feedback|grammar|vote --model <path> --seed <n> (1)
+//          --ablation feedback|grammar|vote --model <path> --seed <n> (1) --max-rounds <n> (runAgent's 8)
 // Ctrl+C stops after the current run; the finished tasks' results are written.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -37,6 +37,7 @@ interface Options {
   ablation?: Ablation;
   model?: string;
   seed: number;
+  maxRounds?: number;
 }
 
 function intOption(name: string, value: string | undefined, min: number): number | undefined {
@@ -69,6 +70,7 @@ function parse(argv: string[], root: string): Options {
         ablation: { type: "string" },
         model: { type: "string" },
         seed: { type: "string" },
+        "max-rounds": { type: "string" },
       },
     }));
   } catch (error) {
@@ -90,6 +92,7 @@ function parse(argv: string[], root: string): Options {
     ablation,
     model: values.model,
     seed: intOption("seed", values.seed, 0) ?? 1,
+    maxRounds: intOption("max-rounds", values["max-rounds"], 1),
   };
 }
 
@@ -152,6 +155,7 @@ async function main(): Promise<void> {
       planner,
       ablation: o.ablation,
       baseSeed: o.seed,
+      maxRounds: o.maxRounds,
       signal: stopping.signal,
       meta: { backend, tasksFile: o.tasks, today: set.today },
       onRun: (task, run, check) => {

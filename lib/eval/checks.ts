@@ -24,7 +24,7 @@ export interface EvalRun {
   /** Plans the loop accepted / all planning replies (plan style; 1/1 elsewhere). */
   validPlans: number;
   planReplies: number;
-  /** Rounds with an invalid plan that a later valid plan repaired (after validation feedback). */
+  /** Invalid plans whose feedback led straight to a valid plan in the next round. */
   repairedRounds: number;
   promptTokens: number;
   ms: number;

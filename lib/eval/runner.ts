@@ -28,6 +28,8 @@ export interface EvaluationOptions {
   tools: { reise: ToolClient; mathe?: ToolClient };
   planner: PlannerFor;
   ablation?: Ablation;
+  /** Planning rounds per run (runAgent's maxIterations; default its own, 8). */
+  maxRounds?: number;
   /** Seed of run r of task i: baseSeed + 1000 i + r (default 1). */
   baseSeed?: number;
   signal?: AbortSignal;
@@ -80,7 +82,7 @@ export function callsOfTrace(events: readonly AgentEvent[]): EvalCall[] {
   return calls;
 }
 
-/** Plan validity and repairs: invalid replies (unparsable or with problems) and how many a later valid plan followed. */
+/** Plan validity and repairs: invalid replies (unparsable or with problems) and how many the next reply repaired. */
 function planCounts(events: readonly AgentEvent[]): Pick<EvalRun, "validPlans" | "planReplies" | "repairedRounds"> {
   const verdicts: boolean[] = [];
   for (const e of events) {
@@ -88,11 +90,11 @@ function planCounts(events: readonly AgentEvent[]): Pick<EvalRun, "validPlans" |
     if (e.type === "plan_error") verdicts.push(false);
     if (e.type === "validation_problems") verdicts[verdicts.length - 1] = false;
   }
-  const lastValid = verdicts.lastIndexOf(true);
   return {
     validPlans: verdicts.filter(Boolean).length,
     planReplies: verdicts.length,
-    repairedRounds: verdicts.slice(0, Math.max(0, lastValid)).filter((v) => !v).length,
+    // An invalid reply whose feedback led straight to a valid plan.
+    repairedRounds: verdicts.filter((v, i) => !v && verdicts[i + 1] === true).length,
   };
 }
 
@@ -145,6 +147,7 @@ async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number): Prom
       approve: () => task.approve ?? false,
       askUser: task.askUserAnswer !== undefined ? () => task.askUserAnswer ?? "" : undefined,
       groundedness: true,
+      ...(o.maxRounds ? { maxIterations: o.maxRounds } : {}),
       planOutput: o.ablation === "grammar" ? ("text" as const) : ("auto" as const),
       generation: { seed },
       onEvent,
