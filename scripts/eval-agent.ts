@@ -144,6 +144,10 @@ async function main(): Promise<void> {
       planner = () => ({ llm: model });
     }
     console.error(`Modell-Check: ${tasks.length} Aufgaben × k = ${o.k}, Stil ${o.style}${o.ablation ? `, Ablation ${o.ablation}` : ""}, Planer: ${backend}`);
+    // One write after another, so that an earlier (partial) report never replaces a later one.
+    let writing = Promise.resolve();
+    const queueWrite = (report: EvalReport) =>
+      (writing = writing.then(() => writeReport(o, report)).catch((error: unknown) => console.error(`Bericht nicht geschrieben: ${errorText(error)}`)));
     let done = 0;
     const total = tasks.length * o.k;
     const report = await runEvaluation({
@@ -163,9 +167,9 @@ async function main(): Promise<void> {
         const reason = check.pass ? "" : ` — ${check.failures[0] ?? ""}`;
         console.error(`[${done}/${total}] ${task.id} Versuch ${run + 1}: ${check.pass ? "bestanden" : "nicht bestanden"}${reason}`);
       },
-      onTask: (partial) => void writeReport(o, partial).catch((error: unknown) => console.error(`Bericht nicht geschrieben: ${errorText(error)}`)),
+      onTask: (partial) => void queueWrite(partial),
     });
-    await writeReport(o, report);
+    await queueWrite(report);
     console.log(reportText(report));
     if (!report.meta.complete) console.log(`\nAbgebrochen: ${report.summary.tasks} von ${tasks.length} Aufgaben fertig.`);
     console.log(`\nBericht: ${o.html}${o.json ? `\nJSON: ${o.json}` : ""}`);
