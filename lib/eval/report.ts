@@ -25,8 +25,8 @@ export interface GroupFigures {
   tasks: number;
   passAt1: number;
   passK: number;
-  /** Valid plans / planning replies. */
-  planValidity: number;
+  /** Valid plans / planning replies (null without plans: the half-agent and native styles). */
+  planValidity: number | null;
   /** Invalid-plan rounds a later valid plan repaired. */
   repairedRounds: number;
   /** Share of runs answered without any tool call. */
@@ -92,7 +92,7 @@ export function groupFigures(rows: readonly TaskRow[]): GroupFigures {
     tasks: rows.length,
     passAt1: mean(rows.map((r) => r.passAt1)),
     passK: mean(rows.map((r) => r.passK)),
-    planValidity: replies === 0 ? 0 : rows.reduce((n, r) => n + r.validPlans, 0) / replies,
+    planValidity: replies === 0 ? null : rows.reduce((n, r) => n + r.validPlans, 0) / replies,
     repairedRounds: rows.reduce((n, r) => n + r.repairedRounds, 0),
     refusals: runs === 0 ? 0 : rows.reduce((n, r) => n + r.refusals, 0) / runs,
     meanRounds: mean(rows.map((r) => r.meanRounds)),
@@ -123,7 +123,7 @@ export function reportTable(report: EvalReport): { head: string[]; rows: string[
     String(g.tasks),
     pct(g.passAt1),
     pct(g.passK),
-    pct(g.planValidity),
+    g.planValidity === null ? "–" : pct(g.planValidity),
     String(g.repairedRounds),
     pct(g.refusals),
     g.meanRounds.toFixed(1),

@@ -8,7 +8,7 @@ import type { AgentEvent } from "../agent/trace.js";
 import type { ChatMessage, Llm } from "../llm/types.js";
 import { createToolCaller } from "../llm/native-tools.js";
 import { combineToolClients } from "../mcp/composite.js";
-import type { ToolClient } from "../mcp/types.js";
+import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { runNativeToolChat } from "../patterns/native-tools.js";
 import { runHalfAgentOnce } from "../patterns/style-comparison.js";
 import { runVote } from "../patterns/vote.js";
@@ -113,8 +113,22 @@ export function planRun(result: AgentRunResult, ms: number): EvalRun {
   };
 }
 
-function toolsFor(task: EvalTask, tools: EvaluationOptions["tools"]): ToolClient | { reise: ToolClient; mathe: ToolClient } {
-  return task.servers?.includes("mathe") && tools.mathe ? { reise: tools.reise, mathe: tools.mathe } : tools.reise;
+/** The client (travel, or travel and math as one) and its catalog, listed once per evaluation. */
+type Toolset = { client: ToolClient; catalog: ToolInfo[] };
+
+function toolsetCache(tools: EvaluationOptions["tools"]): (task: EvalTask) => Promise<Toolset> {
+  const cache = new Map<string, Promise<Toolset>>();
+  return (task) => {
+    const both = task.servers?.includes("mathe") === true && tools.mathe !== undefined;
+    const key = both ? "reise+mathe" : "reise";
+    let entry = cache.get(key);
+    if (!entry) {
+      const client = both ? combineToolClients({ reise: tools.reise, mathe: tools.mathe! }) : tools.reise;
+      entry = client.listTools().then((catalog) => ({ client, catalog }));
+      cache.set(key, entry);
+    }
+    return entry;
+  };
 }
 
 function groundednessWarnings(task: EvalTask, answer: string, calls: readonly EvalCall[], today: string): string[] {
@@ -129,16 +143,17 @@ function groundednessWarnings(task: EvalTask, answer: string, calls: readonly Ev
   return report.warnings;
 }
 
-async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number): Promise<EvalRun> {
+async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number, toolset: Toolset): Promise<EvalRun> {
   const started = performance.now();
   const { llm: base, onEvent } = o.planner(task, seed);
   const llm = o.ablation === "feedback" ? withoutFeedback(base) : base;
-  const tools = toolsFor(task, o.tools);
+  const { client, catalog } = toolset;
   const today = o.set.today;
   if (o.style === "plan") {
     const options = {
       llm,
-      tools,
+      tools: client,
+      catalog,
       question: task.question,
       history: task.history ?? [],
       context: task.context,
@@ -168,27 +183,28 @@ async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number): Prom
     }
     return planRun(await runAgent(options), performance.now() - started);
   }
-  const client = combineToolClients(tools);
   if (o.style === "half") {
-    const run = await runHalfAgentOnce({ llm, tools: client, question: task.question, today, generation: { seed } });
+    const run = await runHalfAgentOnce({ llm, tools: client, catalog, question: task.question, today, generation: { seed } });
     const calls = run.toolHistory.map((h) => ({ name: h.tool, arguments: h.arguments, ok: h.error === undefined, result: h.result }));
     return finishOther(task, run.answer, calls, run.meters.length, run.meters.reduce((n, m) => n + m.promptTokensEvaluated, 0), started, today);
   }
   const caller = await createToolCaller(llm);
-  const run = await runNativeToolChat({ llm: caller, tools: client, question: task.question, generation: { seed }, signal: o.signal });
+  const run = await runNativeToolChat({ llm: caller, tools: client, catalog, question: task.question, generation: { seed }, signal: o.signal });
   const calls = run.calls.filter((c) => c.executed).map((c) => ({ name: c.name, arguments: (c.params ?? {}) as Record<string, unknown>, ok: c.error === undefined, result: c.result }));
   return finishOther(task, run.answer, calls, run.rounds, run.promptTokensEvaluated, started, today);
 }
 
 function finishOther(task: EvalTask, answer: string, calls: EvalCall[], rounds: number, promptTokens: number, started: number, today: string): EvalRun {
   const warnings = groundednessWarnings(task, answer, calls, today);
-  return { answer, calls, warnings, rounds, status: "answered", validPlans: rounds, planReplies: rounds, repairedRounds: 0, promptTokens, ms: performance.now() - started };
+  // No plans in these styles: plan validity stays empty ("–" in the table).
+  return { answer, calls, warnings, rounds, status: "answered", validPlans: 0, planReplies: 0, repairedRounds: 0, promptTokens, ms: performance.now() - started };
 }
 
 /** Runs every task k times; stops between runs when `signal` aborts (the finished tasks stay in the report). */
 export async function runEvaluation(o: EvaluationOptions): Promise<EvalReport> {
   const finished: TaskReport[] = [];
   const ctx = { today: o.set.today, tolerance: o.set.coordinateToleranceDeg };
+  const toolsetFor = toolsetCache(o.tools);
   const report = (complete: boolean) => buildReport(finished, { k: o.k, style: o.style, ablation: o.ablation, complete, ...o.meta });
   for (const [i, task] of o.tasks.entries()) {
     const runs: RunRecord[] = [];
@@ -197,7 +213,7 @@ export async function runEvaluation(o: EvaluationOptions): Promise<EvalReport> {
       const seed = (o.baseSeed ?? 1) + 1000 * i + r;
       let run: EvalRun;
       try {
-        run = await runOnce(o, task, seed);
+        run = await runOnce(o, task, seed, await toolsetFor(task));
       } catch (error) {
         if (o.signal?.aborted) return report(false);
         run = { answer: "", calls: [], warnings: [], rounds: 0, status: `error: ${errorText(error)}`, validPlans: 0, planReplies: 0, repairedRounds: 0, promptTokens: 0, ms: 0 };

@@ -11,6 +11,7 @@ import { groupFigures, runEvaluation, type EvalReport } from "../../lib/eval/ind
 import { loadTaskSet, TASK_CATEGORIES, type EvalTask } from "../../lib/eval/tasks.js";
 import { wilsonInterval } from "../../lib/eval/stats.js";
 import { MISTAKES, noisyOracle, oraclePlanner, withMistake, type Mistake } from "../../lib/testing/eval-oracle.js";
+import { ScriptedLlm, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
 
 const set = loadTaskSet(join(findProjectRoot(), "data", "eval", "agent-tasks.json"));
 const servers: ServerHandle[] = [];
@@ -73,6 +74,28 @@ describe("the evaluation on the real servers", () => {
     }
     assert.deepEqual(applies.get("tool-where-none-fits"), ["kein-werkzeug-1"]);
     assert.ok(!applies.get("unapproved-write")?.includes("schreiben-1"));
+  });
+
+  test("an invalid plan repaired by validation feedback counts as repaired; with --ablation feedback it is not repaired", async () => {
+    const task = set.tasks.find((t) => t.id === "wetter-kette-1")!;
+    const broken = withMistake(task, "missing-ref")!;
+    // Fixes its plan only when the feedback names the broken reference, as a model reading it would.
+    const planner = () => {
+      const good = oraclePlanner(task.oracle);
+      let fixed = false;
+      const reply = (request: ScriptedRequest) => {
+        fixed ||= (request.messages.at(-1)?.content ?? "").includes("gibt_es_nicht");
+        if (!fixed) return { steps: broken.steps, final: null };
+        return good.llm.generateJson<Record<string, unknown>>({}, request.messages);
+      };
+      return { llm: new ScriptedLlm([reply], { whenExhausted: "repeat-last" }), onEvent: good.onEvent };
+    };
+    const withFeedback = await runEvaluation({ set, tasks: [task], k: 1, style: "plan", tools, planner });
+    assert.deepEqual([withFeedback.tasks[0]?.passes, withFeedback.summary.repairedRounds], [1, 1]);
+    assert.equal(withFeedback.summary.planValidity, 2 / 3, "broken, repaired, answer");
+    const blind = await runEvaluation({ set, tasks: [task], k: 1, style: "plan", tools, planner, ablation: "feedback" });
+    assert.deepEqual([blind.tasks[0]?.passes, blind.summary.repairedRounds], [0, 0]);
+    assert.match(blind.tasks[0]?.failures[0]?.reasons.join(" ") ?? "", /Status max_iterations/);
   });
 
   test("a noisy oracle with success p per run gives pass^k within the binomial interval of p^k (seeded)", async () => {
