@@ -21,6 +21,8 @@ export interface ModelCheckOptions {
   k?: number;
   /** Planning rounds per run (default 4). */
   maxRounds?: number;
+  /** Longest reply per model call (default 400 tokens: enough for a plan with four calls). */
+  maxTokens?: number;
   /** The task file (default data/eval/agent-tasks.json). */
   file?: string;
   onRun?: (task: EvalTask, run: number, check: CheckResult) => void;
@@ -40,6 +42,7 @@ export async function runModelCheck(options: ModelCheckOptions): Promise<EvalRep
     tools: options.tools,
     planner: () => ({ llm }),
     maxRounds: options.maxRounds ?? 4,
+    maxTokens: options.maxTokens ?? 400,
     onRun: options.onRun,
     meta: { backend: llm.info.backend },
   });

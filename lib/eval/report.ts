@@ -33,6 +33,7 @@ export interface GroupFigures {
   refusals: number;
   meanRounds: number;
   promptTokens: number;
+  /** Mean seconds of one run of a task. */
   secondsPerTask: number;
 }
 
@@ -131,7 +132,7 @@ export function reportTable(report: EvalReport): { head: string[]; rows: string[
     g.secondsPerTask.toFixed(1),
   ];
   return {
-    head: ["Kategorie", "Aufgaben", "pass@1", `pass^${k}`, "Pläne gültig", "repariert", "ohne Werkzeug", "Runden", "Prompt-Tokens", "s/Aufgabe"],
+    head: ["Kategorie", "Aufgaben", "pass@1", `pass^${k}`, "Pläne gültig", "repariert", "ohne Werkzeug", "Runden", "Prompt-Tokens", "s/Versuch"],
     rows: [...report.categories.map((c) => line(c.label, c)), line("Gesamt", report.summary)],
   };
 }

@@ -28,6 +28,8 @@ export interface EvaluationOptions {
   tools: { reise: ToolClient; mathe?: ToolClient };
   planner: PlannerFor;
   ablation?: Ablation;
+  /** Longest reply per model call (default: the backend's own limit). */
+  maxTokens?: number;
   /** Planning rounds per run (runAgent's maxIterations; default its own, 8). */
   maxRounds?: number;
   /** Seed of run r of task i: baseSeed + 1000 i + r (default 1). */
@@ -164,7 +166,7 @@ async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number, tools
       groundedness: true,
       ...(o.maxRounds ? { maxIterations: o.maxRounds } : {}),
       planOutput: o.ablation === "grammar" ? ("text" as const) : ("auto" as const),
-      generation: { seed },
+      generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
       onEvent,
       signal: o.signal,
     };
@@ -184,12 +186,12 @@ async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number, tools
     return planRun(await runAgent(options), performance.now() - started);
   }
   if (o.style === "half") {
-    const run = await runHalfAgentOnce({ llm, tools: client, catalog, question: task.question, today, generation: { seed } });
+    const run = await runHalfAgentOnce({ llm, tools: client, catalog, question: task.question, today, generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) } });
     const calls = run.toolHistory.map((h) => ({ name: h.tool, arguments: h.arguments, ok: h.error === undefined, result: h.result }));
     return finishOther(task, run.answer, calls, run.meters.length, run.meters.reduce((n, m) => n + m.promptTokensEvaluated, 0), started, today);
   }
   const caller = await createToolCaller(llm);
-  const run = await runNativeToolChat({ llm: caller, tools: client, catalog, question: task.question, generation: { seed }, signal: o.signal });
+  const run = await runNativeToolChat({ llm: caller, tools: client, catalog, question: task.question, generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) }, signal: o.signal });
   const calls = run.calls.filter((c) => c.executed).map((c) => ({ name: c.name, arguments: (c.params ?? {}) as Record<string, unknown>, ok: c.error === undefined, result: c.result }));
   return finishOther(task, run.answer, calls, run.rounds, run.promptTokensEvaluated, started, today);
 }
