@@ -23,7 +23,10 @@ export function evalFailuresHtml(report: EvalReport): string {
 
 /** A whole HTML page: title, settings, the table, the failed runs. */
 export function evalReportPage(report: EvalReport, title = "Modell-Check"): string {
-  const settings = Object.entries(report.meta).map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(String(v))}`).join(" · ");
+  const settings = Object.entries(report.meta)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(String(v))}`)
+    .join(" · ");
   return [
     `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`,
     `<body style="font-family:system-ui,sans-serif;max-width:1200px;margin:1em auto">`,
