@@ -247,6 +247,8 @@ export {
   voteHtml,
   type DiagramOptions,
 } from "./display/index.js";
+// The Modell-Check's table (the check itself: runModelCheck in lib/eval/index.ts, `npm run eval:agent`)
+export { evalTableHtml } from "./display/eval.js";
 
 // Types that appear in the signatures above (options, results, event parts), for the API reference
 export type { AgentEventBase, PlanVia } from "./agent/events.js";

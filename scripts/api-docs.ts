@@ -13,6 +13,7 @@ export const API_ENTRY_POINTS = [
   "lib/exercises/index.ts",
   ...[1, 2, 3, 4].map((part) => `lib/exercises/part${part}.ts`),
   "lib/testing/index.ts",
+  "lib/eval/index.ts",
 ];
 
 /**

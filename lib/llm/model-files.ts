@@ -29,6 +29,17 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
     approxSizeGb: 2.0,
     note: "Smaller choice for CPU-only laptops (~2.5× faster than 8B, weaker plans).",
   },
+  {
+    id: "qwen2.5-7b",
+    uri: "hf:bartowski/Qwen2.5-7B-Instruct-GGUF:Q4_K_M",
+    fileName: "Qwen2.5-7B-Instruct-Q4_K_M.gguf",
+    approxSizeGb: 4.7,
+    note:
+      "Tool calling: best ≤ 8B model of these three on the Berkeley Function Calling Leaderboard V3 (overall 53.7 % vs. " +
+      "Llama 3.1 8B 50.7 %, prompt mode; gorilla.cs.berkeley.edu/leaderboard). License Apache-2.0 (Qwen/Qwen2.5-7B-Instruct). " +
+      "node-llama-cpp picks its QwenChatWrapper (plan and half-agent styles); native tool calling still uses the Llama 3.1 " +
+      "format (llm/local-tool-calling.ts). Size and URL as published by bartowski, not downloaded here (unverified).",
+  },
 ];
 
 /**

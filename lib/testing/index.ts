@@ -6,3 +6,4 @@ export { ScriptedToolCaller, type ScriptedToolRound, type ScriptedToolRequest } 
 export { InMemoryToolClient, ToolReportedError, type InMemoryTool, type RecordedCall } from "./in-memory-tools.js";
 export { noisyPlanner, noisyAnswer, type NoisyPlannerOptions } from "./noisy-planner.js";
 export { scriptedPlan, withDelay, type ScriptedPlanRun } from "./demo-helpers.js";
+export { oraclePlanner, withMistake, noisyOracle, fillAnswer, MISTAKES, type Mistake, type PlannerRun } from "./eval-oracle.js";

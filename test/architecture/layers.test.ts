@@ -22,8 +22,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "half-agent": ["schema", "llm", "mcp", "rag", "plan"],
   agent: ["schema", "llm", "mcp", "rag", "plan"],
   patterns: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent"],
-  display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns"],
-  testing: ["llm", "mcp", "plan", "agent"],
+  eval: ["schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "patterns"],
+  display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns", "eval"],
+  testing: ["llm", "mcp", "plan", "agent", "eval"],
   rehearsal: ["notebook", "llm", "half-agent", "agent", "testing"],
   exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing", "rehearsal"],
 };

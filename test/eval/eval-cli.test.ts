@@ -1,0 +1,99 @@
+// `npm run eval:agent` as a real subprocess: the oracle's JSON and HTML report, German usage errors, Ctrl+C
+// (SIGINT) keeping the finished tasks, and the tiny GGUF end to end (its numbers printed, not asserted).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
+import { groupFigures, type EvalReport } from "../../lib/eval/index.js";
+import { runScript } from "../helpers/run-script.js";
+
+const withDir = async (use: (dir: string) => Promise<void>) => {
+  const dir = await mkdtemp(join(tmpdir(), "eval-cli-"));
+  try {
+    await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+describe("eval:agent on the command line", () => {
+  test("--oracle: table, JSON with the agreed shape (rates 0–1) and an HTML report with the same figures", () =>
+    withDir(async (dir) => {
+      const json = join(dir, "bericht.json");
+      const html = join(dir, "bericht.html");
+      const run = await runScript("eval-agent.ts", ["--oracle", "--k", "2", "--category", "parallel", "--limit", "2", "--json", json, "--html", html]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Parallel\s+2\s+100 %\s+100 %/);
+      assert.match(run.stderr, /\[4\/4\] parallel-2 Versuch 2: bestanden/);
+      const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
+      assert.deepEqual(
+        { tasks: report.summary.tasks, categories: report.summary.categories, k: report.summary.k, passAt1: report.summary.passAt1, passK: report.summary.passK },
+        { tasks: 2, categories: ["parallel"], k: 2, passAt1: 1, passK: 1 },
+      );
+      assert.deepEqual(report.tasks.map((t) => [t.id, t.category, t.passes, t.runs]), [["parallel-1", "parallel", 2, 2], ["parallel-2", "parallel", 2, 2]]);
+      assert.deepEqual(groupFigures(report.tasks).passK, report.summary.passK);
+      const page = await readFile(html, "utf8");
+      assert.match(page, /<table class="kit-eval-table[^"]*"/);
+      assert.match(page, /<td[^>]*>Gesamt<\/td><td[^>]*>2<\/td><td[^>]*>100 %<\/td>/);
+    }));
+
+  test("a bad option, an unknown category and a broken task file: a German line, exit 1, no stack", async () => {
+    for (const [args, message] of [
+      [["--oracle", "--style", "quer"], /EvalUsageError: --style erwartet plan oder half oder native/],
+      [["--oracle", "--category", "wetter"], /TaskSetError: Unbekannte Kategorie „wetter“/],
+      [["--oracle", "--tasks", "package.json"], /TaskSetError: Aufgabendatei .*package\.json, Feld/],
+    ] as const) {
+      const run = await runScript("eval-agent.ts", [...args]);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /\n\s+at /);
+    }
+  });
+
+  test("Ctrl+C (SIGINT) stops after the current run and keeps the finished tasks' results", () =>
+    withDir(async (dir) => {
+      const json = join(dir, "teil.json");
+      const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "eval-agent.ts"), "--oracle", "--k", "3", "--json", json, "--html", join(dir, "b.html")], {
+        cwd: findProjectRoot(),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      let stdout = "";
+      let sent = false;
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        // After the second task's last run: two tasks are finished.
+        if (!sent && /koordinaten-2 Versuch 3/.test(stderr)) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      assert.ok(sent, stderr);
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, /Abbruch: der laufende Versuch endet/);
+      assert.match(stdout, /Abgebrochen: \d+ von 45 Aufgaben fertig/);
+      const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
+      assert.equal(report.meta.complete, false);
+      assert.ok(report.tasks.length >= 2 && report.tasks.length < 45, `${report.tasks.length} tasks`);
+      assert.deepEqual(report.tasks.slice(0, 2).map((t) => [t.id, t.passes, t.runs]), [["koordinaten-1", 3, 3], ["koordinaten-2", 3, 3]]);
+      assert.ok(report.tasks.every((t) => t.runs === 3), "only whole tasks are kept");
+    }));
+
+  test("the tiny GGUF runs two tasks end to end (numbers printed, not asserted: random weights)", () =>
+    withDir(async (dir) => {
+      const json = join(dir, "tiny.json");
+      const tiny = tinyModelPaths();
+      const env = { LLM_MODEL_PATH: tiny.gguf, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
+      const run = await runScript("eval-agent.ts", ["--k", "1", "--limit", "2", "--max-rounds", "2", "--json", json, "--html", join(dir, "t.html")], env, { timeoutMs: 240_000 });
+      assert.equal(run.code, 0, run.stderr);
+      const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
+      assert.deepEqual(report.tasks.map((t) => t.runs), [1, 1]);
+      assert.ok(report.summary.passAt1 >= 0 && report.summary.passAt1 <= 1);
+      console.log(`tiny GGUF: ${run.stdout.split("\n").filter((l) => /Gesamt/.test(l)).join("")}`);
+    }));
+});
