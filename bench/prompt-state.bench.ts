@@ -46,7 +46,7 @@ try {
   await client.close();
   await server.stop();
   const prompts: Record<string, ChatMessage[]> = {
-    planner: [{ role: "system", content: buildPlannerSystemPrompt(tools, { today: TODAY }) }, { role: "user", content: QUESTION }],
+    planner: [{ role: "system", content: buildPlannerSystemPrompt(tools, { userFields: ["raw", "today"] }) }, { role: "user", content: QUESTION }],
     "half-agent": [{ role: "system", content: buildHalfAgentSystemPrompt(tools) }, { role: "user", content: QUESTION }],
   };
   const rows: string[][] = [];

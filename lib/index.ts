@@ -31,6 +31,7 @@ export {
   ModelLoadError,
   ModelNotFoundError,
   NativeToolsUnsupportedError,
+  todayMessage,
   tokenCounter,
   type ChatMessage,
   type ChatResult,

@@ -1,6 +1,6 @@
 // In-process backend: node-llama-cpp with GPU offload, Llama 3.1 chat wrapper, JSON-schema grammars,
 // and one context sequence reused across calls so a shared prompt prefix stays in the KV cache.
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatWrapper, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { forParticipants } from "../notebook/notices.js";
@@ -91,6 +91,17 @@ async function loadModelWithFallback(
   }
 }
 
+/**
+ * The model's chat wrapper without a per-day line: node-llama-cpp's Llama 3.1 wrapper writes "Today
+ * Date: <today>" into the first system block, which would make the saved prompt state worthless the
+ * next day. The kit sends the date as its own message after the system prompt (todayMessage).
+ */
+function dateFreeChatWrapper(nlc: NodeLlamaCpp, model: LlamaModel): ChatWrapper {
+  const wrapper = nlc.resolveChatWrapper(model);
+  if (!(wrapper instanceof nlc.Llama3_1ChatWrapper)) return wrapper;
+  return new nlc.Llama3_1ChatWrapper({ cuttingKnowledgeDate: wrapper.cuttingKnowledgeDate, todayDate: null, noToolInstructions: wrapper.noToolInstructions });
+}
+
 /** Loads a GGUF with node-llama-cpp. Throws ModelNotFoundError / ModelLoadError with instructions. */
 export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
   const config = loadConfig();
@@ -98,7 +109,8 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const gpu = options.gpu ?? config.llmGpu;
   const threads = options.threads ?? config.llmThreads;
   const notes: string[] = [];
-  const { getLlama, LlamaChat: LlamaChatClass } = await esmImport<NodeLlamaCpp>("node-llama-cpp");
+  const nlc = await esmImport<NodeLlamaCpp>("node-llama-cpp");
+  const { getLlama, LlamaChat: LlamaChatClass } = nlc;
 
   let llama: Llama;
   try {
@@ -141,7 +153,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     throw new ModelLoadError(modelPath, errorText(err));
   }
   const sequence = context.getSequence();
-  const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence });
+  const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence, chatWrapper: dateFreeChatWrapper(nlc, model) });
   // VRAM this model and its context took (the device may be shared with other processes).
   const vramUsedBytes = Math.max(0, (await llama.getVramState()).used - vramBefore);
   const info: InProcessLlmInfo = {
