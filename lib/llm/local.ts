@@ -11,7 +11,7 @@ import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type ModelIdentity, type StateSettings } from "./prompt-state.js";
-import { warmStateDir, WarmStates } from "./warm-states.js";
+import { llamaCppIdentity, warmStateDir, WarmStates } from "./warm-states.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
 import type { LocalToolCaller } from "./native-tools.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
@@ -200,7 +200,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   // Everything that shapes the saved KV state besides the model file and the tokens. Not the GPU: a
   // state made on one machine loads on another (the KV cache's types and layout are the same).
   const stateSettings: StateSettings = {
-    llamaCpp: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}, node-llama-cpp ${await nlc.getModuleVersion()}`,
+    llamaCpp: llamaCppIdentity(llama.llamaCppRelease, await nlc.getModuleVersion()),
     template: templateIdentity(chat),
     contextSize: context.contextSize,
     kvCache: [String(context.kvCacheKeyType), String(context.kvCacheValueType)],

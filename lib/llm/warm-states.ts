@@ -15,6 +15,11 @@ import { errorText } from "../util.js";
 export const WARM_FORMAT = "workshop-kit warm prompt states v1";
 export const MANIFEST_FILE = "manifest.json";
 
+/** The llama.cpp side of a state's identity: the binding's llama.cpp release and node-llama-cpp's version. */
+export function llamaCppIdentity(release: { repo: string; release: string }, nodeLlamaCppVersion: string): string {
+  return `${release.repo}@${release.release}, node-llama-cpp ${nodeLlamaCppVersion}`;
+}
+
 /** The folder of prepared states for a model file: `prompt-states/` beside it. */
 export function warmStateDir(modelPath: string): string {
   return join(dirname(modelPath), "prompt-states");
