@@ -1,5 +1,6 @@
 // In-process backend: node-llama-cpp with GPU offload, Llama 3.1 chat wrapper, JSON-schema grammars,
 // and one context sequence reused across calls so a shared prompt prefix stays in the KV cache.
+import { createHash } from "node:crypto";
 import type { ChatHistoryItem, ChatWrapper, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
@@ -16,7 +17,6 @@ import { createLocalToolCaller } from "./local-tool-calling.js";
 import type { LocalToolCaller } from "./native-tools.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
 import { errorText } from "../util.js";
-import { createHash } from "node:crypto";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
 type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;
