@@ -87,7 +87,7 @@ async function copyAtomic(from: string, to: string): Promise<void> {
 /** Evaluates each prompt once, saves its state, and writes the states and the manifest into `dir`. */
 export async function warmPrompts(llm: LocalLlm, modelPath: string, prompts: readonly WarmPrompt[], log: (line: string) => void): Promise<WarmEntry[]> {
   const dir = warmStateDir(modelPath);
-  const stem = basename(modelPath).replace(/\.gguf$/i, "");
+  const stem = basename(modelPath).replace(/\.gguf$/i, "").replace(/[^\w.-]/g, "_"); // the manifest allows only these
   const entries: WarmEntry[] = [];
   await mkdir(dir, { recursive: true });
     for (const prompt of prompts) {
