@@ -3,7 +3,8 @@
 // `npm run models:warm` takes and how big its states are, and the seconds to the first plan of a fresh
 // `npm start` cold (no states) vs warm (prompt-states/ beside the model, an empty cache of its own) — as
 // real processes. The model is linked into two temporary folders, so nothing is written beside it.
-// Context: BENCH_WARM_CONTEXT (default 8192, the workshop's LLM_CONTEXT_SIZE); threads: LLM_THREADS.
+// Context: BENCH_WARM_CONTEXT (default 8192, the workshop's LLM_CONTEXT_SIZE); threads: LLM_THREADS;
+// BENCH_WARM_ONLY=planer-reise prepares only that prompt (models:warm --only; the 8B on a CPU takes long).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,7 @@ const QUESTION = "Wie ist heute das Wetter in Barcelona?";
 const tmp = mkdtempSync(join(tmpdir(), "warm-start-bench-"));
 const env = { ...process.env, LLM_CONTEXT_SIZE: context, TRAVEL_TODAY: "2026-06-15", TRAVEL_OFFLINE: "1" };
 const s = (ms: number) => (ms / 1000).toFixed(1);
+const size = (bytes: number) => (bytes >= 1e8 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`);
 
 /** A models/ folder of its own with a link to the GGUF (prompt-states/ would be written beside the link). */
 function linkedModel(name: string): string {
@@ -55,12 +57,12 @@ try {
   const hashMs = performance.now() - hashStarted;
 
   const warmModel = linkedModel("warm");
-  const made = run("scripts/models-warm.ts", [], { LLM_MODEL_PATH: warmModel });
+  const made = run("scripts/models-warm.ts", process.env.BENCH_WARM_ONLY ? ["--only", process.env.BENCH_WARM_ONLY] : [], { LLM_MODEL_PATH: warmModel });
   const manifest = JSON.parse(readFileSync(join(warmStateDir(warmModel), MANIFEST_FILE), "utf8")) as WarmManifest;
   const cold = firstPlan(linkedModel("cold"), 1);
   const warm = firstPlan(warmModel, 2);
 
-  console.log(`model: ${gguf} (${(identity.bytes / 1e9).toFixed(2)} GB), context ${context}, threads ${process.env.LLM_THREADS ?? "default"}\n`);
+  console.log(`model: ${gguf} (${size(identity.bytes)}), context ${context}, threads ${process.env.LLM_THREADS ?? "default"}\n`);
   console.log(`content hash of the model file (size + SHA-256 of ~9 MiB): ${hashMs.toFixed(0)} ms`);
   console.log(`npm run models:warm: ${s(made.wallMs)} s in all\n`);
   printMarkdownTable(
@@ -82,7 +84,7 @@ try {
   reportGoal({
     metric: `prepared states (${basename(gguf)}): size and model hash time`,
     goal: "hash < 1 s",
-    measured: `${manifest.entries.length} states, ${(total / 1e6).toFixed(1)} MB (planner ${((planner?.bytes ?? 0) / 1e6).toFixed(1)} MB, ${planner?.tokens} tokens); hash ${hashMs.toFixed(0)} ms for ${(identity.bytes / 1e9).toFixed(2)} GB`,
+    measured: `${manifest.entries.length} states, ${(total / 1e6).toFixed(1)} MB (planner ${((planner?.bytes ?? 0) / 1e6).toFixed(1)} MB, ${planner?.tokens} tokens); hash ${hashMs.toFixed(0)} ms for ${size(identity.bytes)}`,
     met: hashMs < 1000,
   });
 } finally {

@@ -3,10 +3,13 @@
 // workshop's context settings (LLM_CONTEXT_SIZE) and writes their KV states into `prompt-states/`
 // beside the model file, with a manifest (lib/llm/warm-states.ts). Copying `models/` to the USB stick
 // carries them; on every laptop the first plan then evaluates only the question.
+//
+//   npm run models:warm [-- --only planer-reise,halbagent-reise]
 import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import esmImport from "../lib/esm.cjs";
 import { loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
@@ -137,7 +140,15 @@ async function writeManifest(dir: string, entries: WarmEntry[]): Promise<void> {
   }
 }
 
-export async function main(): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
+  let only: string[] | undefined;
+  try {
+    const { values } = parseArgs({ args: argv, options: { only: { type: "string" } } });
+    only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
+  } catch (error) {
+    console.log(`${errorText(error)}\nAufruf: npm run models:warm [-- --only planer-reise,halbagent-reise]`);
+    return 2;
+  }
   const config = loadConfig();
   if (config.llmBackend !== "local") {
     console.log("models:warm bereitet Zustände für das lokale Modell vor; mit LLM_BACKEND=openai rechnet der Kurs-Server, da gibt es nichts vorzubereiten.");
@@ -158,11 +169,19 @@ export async function main(): Promise<number> {
   try {
     const dir = warmStateDir(modelPath);
     console.log(`Modell: ${modelPath}\nKontext: ${llm.info.contextSize} Tokens, ${llm.info.gpu}, ${llm.info.threads ?? "?"} Threads`);
-    const prompts = await workshopPrompts(llm);
+    const all = await workshopPrompts(llm);
+    const unknown = only?.filter((n) => !all.some((p) => p.name === n)) ?? [];
+    if (unknown.length > 0) {
+      console.log(`Unbekannt: ${unknown.join(", ")} (möglich: ${all.map((p) => p.name).join(", ")})`);
+      return 2;
+    }
+    const prompts = all.filter((p) => !only || only.includes(p.name));
     console.log(`Berechne ${prompts.length} System-Prompts:`);
     const entries = await warmPrompts(llm, modelPath, prompts, (line) => console.log(line));
     const total = entries.reduce((n, e) => n + e.bytes, 0);
-    console.log(`\n✅ ${entries.length} Zustände (${mb(total)}) in ${relative(process.cwd(), dir) || dir}/ nach ${seconds(performance.now() - started)}.`);
+    const shown = relative(process.cwd(), dir).startsWith("..") ? dir : relative(process.cwd(), dir);
+    const count = entries.length === 1 ? "1 Zustand" : `${entries.length} Zustände`;
+    console.log(`\n✅ ${count} (${mb(total)}) in ${shown}/ nach ${seconds(performance.now() - started)}.`);
     console.log("   Beim Kopieren von models/ auf den USB-Stick mitnehmen; npm run doctor prüft, ob sie passen.");
     return 0;
   } catch (error) {
@@ -174,4 +193,4 @@ export async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exitCode = await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exitCode = await main(process.argv.slice(2));
