@@ -35,7 +35,8 @@ before(async () => {
 
 test("models:warm writes the planner's and the half-agent's states and a manifest beside the model", async () => {
   const tiny = tinyModelPaths();
-  const r = await runScript("models-warm.ts", [], { LLM_MODEL_PATH: instructor, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local", ...CONTEXT }, { timeoutMs: 300_000 });
+  const env = { LLM_MODEL_PATH: instructor, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local", ...CONTEXT };
+  const r = await runScript("models-warm.ts", [], env, { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /✅ \d Zustände \([\d,]+ MB\) in .*prompt-states\//);
   manifest = JSON.parse(readFileSync(join(warmStateDir(instructor), MANIFEST_FILE), "utf8")) as WarmManifest;
@@ -49,6 +50,17 @@ test("models:warm writes the planner's and the half-agent's states and a manifes
     assert.match(r.stdout, new RegExp(`${e.name} +${e.tokens} Tokens`));
   }
   assert.deepEqual(readdirSync(warmStateDir(instructor)).filter((f) => f.includes(".tmp")), [], "no temporary files left");
+
+  // --only renews one state and keeps the others in the manifest.
+  const again = await runScript("models-warm.ts", ["--only", "halbagent-reise"], env, { timeoutMs: 300_000 });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.match(again.stdout, /✅ 1 Zustand \(/);
+  const renewed = JSON.parse(readFileSync(join(warmStateDir(instructor), MANIFEST_FILE), "utf8")) as WarmManifest;
+  assert.deepEqual(renewed.entries.map((e) => e.name).sort(), names.sort());
+  const at = (m: WarmManifest, name: string) => m.entries.find((e) => e.name === name)?.createdAt;
+  assert.equal(at(renewed, "planer-reise"), at(manifest, "planer-reise"));
+  assert.notEqual(at(renewed, "halbagent-reise"), at(manifest, "halbagent-reise"));
+  manifest = renewed;
 });
 
 /** `npm start` round 1 in `model`'s clone with its own empty state cache; returns round 1's meter and the output. */
