@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { loadConfig } from "../lib/config.js";
-import type { GenerationMeter } from "../lib/index.js";
+import { loadLocalLlm, type GenerationMeter } from "../lib/index.js";
 import { modelFileIdentity } from "../lib/llm/prompt-state.js";
 import { MANIFEST_FILE, warmStateDir, type WarmManifest } from "../lib/llm/warm-states.js";
 import { printMarkdownTable } from "./markdown-table.js";
@@ -56,6 +56,13 @@ try {
   const identity = await modelFileIdentity(gguf);
   const hashMs = performance.now() - hashStarted;
 
+  // The chat wrapper node-llama-cpp picks for this model must not write today's date into the prefix.
+  const probe = await loadLocalLlm({ modelPath: gguf, contextSize: 512, promptStateDir: false, gpuLayers: 0 });
+  const firstBlock = probe.renderPrompt([{ role: "system", content: "S" }, { role: "user", content: "U" }]);
+  await probe.dispose();
+  const day = new Date();
+  const dated = /Today Date/.test(firstBlock) || firstBlock.includes(String(day.getFullYear())) || firstBlock.includes(day.toLocaleDateString("sv-SE"));
+
   const warmModel = linkedModel("warm");
   const made = run("scripts/models-warm.ts", process.env.BENCH_WARM_ONLY ? ["--only", process.env.BENCH_WARM_ONLY] : [], { LLM_MODEL_PATH: warmModel });
   const manifest = JSON.parse(readFileSync(join(warmStateDir(warmModel), MANIFEST_FILE), "utf8")) as WarmManifest;
@@ -80,6 +87,12 @@ try {
     goal: "warm < cold; round 1 evaluates only date + question (≤ 64 tokens)",
     measured: `${s(warm.planAtMs)} s vs ${s(cold.planAtMs)} s cold (process ${s(warm.wallMs)} vs ${s(cold.wallMs)} s); evaluated ${warm.meter.promptTokensEvaluated} of ${warm.meter.promptTokensEvaluated + warm.meter.promptTokensReused}`,
     met: warm.planAtMs < cold.planAtMs && warm.meter.promptTokensEvaluated <= 64,
+  });
+  reportGoal({
+    metric: `cached prefix (${basename(gguf)}, ${probe.info.chatWrapper}): no date`,
+    goal: "no \"Today Date\", no year in the first system block",
+    measured: dated ? `dated: ${JSON.stringify(firstBlock.slice(0, 160))}` : "none",
+    met: !dated,
   });
   reportGoal({
     metric: `prepared states (${basename(gguf)}): size and model hash time`,
