@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, loadLocalLlm, startTravelServer, McpToolClient } from "../lib/index.js";
+import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, loadLocalLlm, startTravelServer, todayMessage, McpToolClient } from "../lib/index.js";
 import type { ChatMessage, GenerationMeter, PromptStateEvent } from "../lib/index.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
@@ -46,8 +46,8 @@ try {
   await client.close();
   await server.stop();
   const prompts: Record<string, ChatMessage[]> = {
-    planner: [{ role: "system", content: buildPlannerSystemPrompt(tools, { today: TODAY }) }, { role: "user", content: QUESTION }],
-    "half-agent": [{ role: "system", content: buildHalfAgentSystemPrompt(tools) }, { role: "user", content: QUESTION }],
+    planner: [{ role: "system", content: buildPlannerSystemPrompt(tools, { userFields: ["raw", "today"] }) }, todayMessage(TODAY), { role: "user", content: QUESTION }],
+    "half-agent": [{ role: "system", content: buildHalfAgentSystemPrompt(tools) }, todayMessage(TODAY), { role: "user", content: QUESTION }],
   };
   const rows: string[][] = [];
   let questionTokens = 0;

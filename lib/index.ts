@@ -33,6 +33,7 @@ export {
   ModelLoadError,
   ModelNotFoundError,
   NativeToolsUnsupportedError,
+  todayMessage,
   tokenCounter,
   type ChatMessage,
   type ChatResult,

@@ -14,6 +14,8 @@ import type { Llama } from "node-llama-cpp";
 import esmImport from "../lib/esm.cjs";
 import { findProjectRoot, loadConfig, type KitConfig } from "../lib/config.js";
 import { MODEL_CHOICES } from "../lib/llm/model-files.js";
+import { modelFileIdentity } from "../lib/llm/prompt-state.js";
+import { llamaCppIdentity, readWarmManifest, warmMismatches, warmStateDir, type WarmEntry } from "../lib/llm/warm-states.js";
 import { resolveEmbeddingModel } from "../lib/rag/embedder.js";
 import { CLASS_SERVER_ENV, practiceHint } from "./model-help.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "./setup.mjs";
@@ -299,6 +301,43 @@ async function checkModelFile(d: DoctorDeps, config: KitConfig, llama: Llama | u
   return ok("model", title, detail);
 }
 
+/**
+ * Prepared prompt states (npm run models:warm) beside the model: made for this model file (by content),
+ * this llama.cpp and this context size, and complete (size; with --checksum SHA-256). The chat template
+ * and KV cache types are checked when the kit loads a state.
+ */
+async function checkWarmStates(d: DoctorDeps, config: KitConfig, llama: Llama | undefined): Promise<Check> {
+  const title = "Vorbereitete Prompt-Zustände";
+  if (config.llmBackend === "openai") return ok("warm", title, "nicht nötig: der Kurs-Server rechnet (LLM_BACKEND=openai)");
+  const dir = warmStateDir(config.llmModelPath);
+  const manifest = await readWarmManifest(dir);
+  if (!manifest) return ok("warm", title, "keine vorbereitet – der erste Plan in Teil 3/4 berechnet den System-Prompt selbst (Kursleitung: npm run models:warm)");
+  const fix = "Kursleitung: npm run models:warm mit diesem Modell und diesen Einstellungen, dann models/ samt prompt-states/ neu kopieren";
+  if ("problem" in manifest) return warn("warm", title, manifest.problem, fix);
+  if (!existsSync(config.llmModelPath)) return warn("warm", title, `${manifest.entries.length} vorhanden, aber das Modell fehlt`, fix);
+  const model = await modelFileIdentity(config.llmModelPath);
+  const { getModuleVersion, readGgufFileInfo, GgufInsights } = await esmImport<typeof import("node-llama-cpp")>("node-llama-cpp");
+  const trainContext = llama ? (await GgufInsights.from(await readGgufFileInfo(config.llmModelPath, { logWarnings: false }), llama)).trainContextSize : undefined;
+  const contextSize = Math.min(config.llmContextSize, trainContext ?? Infinity);
+  const llamaCpp = llama ? llamaCppIdentity(llama.llamaCppRelease, await getModuleVersion()) : undefined;
+  const why = (e: WarmEntry) => warmMismatches(e, model, { ...e.settings, contextSize, llamaCpp: llamaCpp ?? e.settings.llamaCpp });
+  const fitting = manifest.entries.filter((e) => why(e).length === 0);
+  if (fitting.length === 0) {
+    const closest = manifest.entries.map(why).sort((a, b) => a.length - b.length)[0] ?? ["leer"];
+    return warn("warm", title, `${manifest.entries.length} vorhanden, passen aber nicht: ${closest.join(", ")}`, fix);
+  }
+  const damaged: string[] = [];
+  for (const e of fitting) {
+    const file = join(dir, e.file);
+    const intact = existsSync(file) && statSync(file).size === e.bytes && (!d.checksum || (await sha256File(file)) === e.sha256);
+    if (!intact) damaged.push(e.file);
+  }
+  if (damaged.length > 0) return warn("warm", title, `beschädigt oder unvollständig: ${damaged.join(", ")}`, "models/prompt-states/ neu vom USB-Stick kopieren (oder npm run models:warm)");
+  const total = fitting.reduce((n, e) => n + e.bytes, 0);
+  const names = fitting.map((e) => e.name).join(", ");
+  return ok("warm", title, `${fitting.length} passen zu Modell, llama.cpp und Kontext ${contextSize} (${names}; ${gib(total)}${d.checksum ? "; SHA-256 stimmt" : ""})`);
+}
+
 async function checkClassServer(d: DoctorDeps, config: KitConfig): Promise<Check> {
   const title = "Kurs-Server (LLM_BACKEND=openai)";
   if (!config.llmBaseUrl) return fail("model", title, "LLM_BASE_URL fehlt", "LLM_BASE_URL=http://<kurs-server>:8080/v1 setzen (Adresse von der Kursleitung)");
@@ -399,7 +438,8 @@ export async function runDoctor(overrides: Partial<DoctorDeps> = {}): Promise<Ch
     const llama = await checkLlama(d, config);
     try {
       const model = config.llmBackend === "openai" ? await checkClassServer(d, config) : await checkModelFile(d, config, llama.probe?.llama);
-      return [...llama.checks, model, checkEmbedding(config), checkMemory(d, config, llama.probe)];
+      const warmStates = want("warm") ? [await checkWarmStates(d, config, llama.probe?.llama)] : [];
+      return [...llama.checks, model, ...warmStates, checkEmbedding(config), checkMemory(d, config, llama.probe)];
     } finally {
       await llama.probe?.llama?.dispose();
     }
@@ -410,7 +450,7 @@ export async function runDoctor(overrides: Partial<DoctorDeps> = {}): Promise<Ch
     group(["deps"], () => [checkDependencies(d)]),
     group(["jupyter", "kernel"], () => checkJupyter(d)),
     group(["faiss", "onnxruntime"], () => checkAddons(d)),
-    group(["llama", "gpu", "model", "embedding", "ram"], llamaGroup),
+    group(["llama", "gpu", "model", "warm", "embedding", "ram"], llamaGroup),
     group(["disk"], () => [checkDisk(d, config)]),
     group(["ports"], async () => [await checkPorts(d)]),
     group(["travel"], () => [checkTravelData(d)]),
@@ -420,7 +460,7 @@ export async function runDoctor(overrides: Partial<DoctorDeps> = {}): Promise<Ch
 }
 
 /** Every check id, in checklist order (for `--only`). */
-export const CHECK_IDS = ["node", "npm", "deps", "jupyter", "kernel", "faiss", "onnxruntime", "llama", "gpu", "model", "embedding", "ram", "disk", "ports", "travel", "online"];
+export const CHECK_IDS = ["node", "npm", "deps", "jupyter", "kernel", "faiss", "onnxruntime", "llama", "gpu", "model", "warm", "embedding", "ram", "disk", "ports", "travel", "online"];
 
 const ICON: Record<Status, string> = { ok: "✅", warn: "⚠️ ", fail: "❌" };
 

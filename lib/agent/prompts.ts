@@ -18,8 +18,6 @@ export interface PlannerPromptOptions {
   catalog?: string;
   /** Fields available as `user.<feld>` (default: raw). */
   userFields?: readonly string[];
-  /** Today's date (YYYY-MM-DD), so the model can fill in dates. */
-  today?: string;
   /** Short variant for small context windows: core rules, no example, one line per tool. */
   compact?: boolean;
 }
@@ -37,11 +35,15 @@ Erste Antwort:
 Antwort, nachdem die Tool-Ergebnisse da sind:
 {"steps": [], "final": "Morgen werden in Lissabon bis zu 24 °C erwartet. Museen in der Nähe: …"}`;
 
-/** System prompt of the planner: role, plan format, `$ref` rules, loop rules, example, catalog. */
+/**
+ * System prompt of the planner: role, plan format, `$ref` rules, loop rules, example, catalog. It holds
+ * nothing that changes per day or run, so its saved KV state serves every day; the date follows it as
+ * its own message (`todayMessage`, added by runAgent).
+ */
 export function buildPlannerSystemPrompt(tools: readonly ToolInfo[], options: PlannerPromptOptions = {}): string {
   const userFields = (options.userFields ?? ["raw"]).map((f) => `"user.${f}"`).join(", ");
   if (options.compact) {
-    return `${options.role ? `${options.role} Du planst Tool-Aufrufe.` : "Du bist ein Reiseassistent und planst Tool-Aufrufe."}${options.today ? ` Heute ist ${options.today}.` : ""}
+    return `${options.role ? `${options.role} Du planst Tool-Aufrufe.` : "Du bist ein Reiseassistent und planst Tool-Aufrufe."}
 Antworte immer nur mit einem JSON-Objekt: {"steps": [{"description": "…", "tools": [{"id": "…", "name": "…", "arguments": {…}}]}], "final": null}
 - Tools eines Schritts laufen gleichzeitig; wer ein Ergebnis braucht, steht in einem späteren Schritt.
 - Ergebnis weitergeben: {"$ref": "<id>.<feld>"}, z. B. "lat": {"$ref": "geo_rom.lat"}; Angaben des Nutzers: ${userFields}.
@@ -53,7 +55,7 @@ ${options.catalog ?? formatToolSignatures(tools)}`;
   const catalog = options.catalog ?? formatToolCatalog(tools);
   return `${options.role ?? "Du bist ein Reiseassistent. Du beantwortest Fragen rund ums Reisen: Ziele, Wetter, Ausflüge, Aktivitäten, Sehenswertes."}
 Was du nicht sicher weißt (Koordinaten, Wetter, Orte in der Nähe), holst du dir mit den Tools am Ende dieser Nachricht.
-Kontext, den das System mitschickt (z. B. aus einer Wissensdatenbank), gilt als verlässlich.${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
+Kontext, den das System mitschickt (z. B. aus einer Wissensdatenbank), gilt als verlässlich.
 
 # Antwortformat
 Antworte in jeder Runde mit genau einem JSON-Objekt und sonst nichts:

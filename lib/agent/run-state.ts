@@ -5,6 +5,7 @@
 // [system: context] [history…] [user: question], then per round only appended messages:
 // [assistant: plan] [user: tool results | problems | nudge].
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
+import { todayMessage } from "../llm/messages.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, type Plan } from "../plan/plan.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME } from "./ask-user.js";
@@ -60,8 +61,9 @@ export async function startRun(settings: RunSettings): Promise<RunState> {
   const offerAsk = tools.offerAskUser && !serverCatalog.some((t) => t.name === ASK_USER_TOOL_NAME);
   const catalog = [...serverCatalog.map(hideStagingFields), ...(offerAsk ? [ASK_USER_TOOL] : [])];
   const userCtx: Record<string, unknown> = { raw: prompt.question, ...(prompt.today ? { today: prompt.today } : {}), ...prompt.userCtx };
-  const systemPrompt = prompt.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), today: prompt.today, role: prompt.role });
+  const systemPrompt = prompt.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), role: prompt.role });
   const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }];
+  if (prompt.today) messages.push(todayMessage(prompt.today));
   if (prompt.context) messages.push({ role: "system", content: contextMessage(prompt.context) });
   const headCount = messages.length;
   messages.push(...prompt.history, { role: "user", content: prompt.question });

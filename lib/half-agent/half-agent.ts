@@ -4,6 +4,7 @@
 import * as z from "zod";
 import { DEFAULT_TOOL_TIMEOUT_MS } from "../timeouts.js";
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
+import { todayMessage } from "../llm/messages.js";
 import { toolResultValue } from "../mcp/result.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
@@ -221,13 +222,16 @@ export interface HalfAgentMessagesOptions {
   toolHistory?: readonly ToolHistoryEntry[];
   /** Retrieved context (RAG). */
   context?: string;
+  /** Today's date (YYYY-MM-DD): its own message after the system prompt (todayMessage). */
+  today?: string;
   /** False in the answer round: the model is told not to call tools (default true). */
   allowTools?: boolean;
 }
 
-/** Messages for one half-agent round: system, context, history, tool history, [no tools], question. */
+/** Messages for one half-agent round: system, [date], context, history, tool history, [no tools], question. */
 export function buildHalfAgentMessages(options: HalfAgentMessagesOptions): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: "system", content: options.systemPrompt }];
+  if (options.today) messages.push(todayMessage(options.today));
   if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
   messages.push(...(options.history ?? []));
   if (options.toolHistory && options.toolHistory.length > 0) {

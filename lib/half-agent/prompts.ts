@@ -7,7 +7,6 @@ export interface HalfAgentPromptOptions {
   /** Replaces the travel persona and its "travel questions only" rule (e.g. TRAVEL_MATH_ROLE). */
   role?: string;
   catalog?: string;
-  today?: string;
 }
 
 /** The rules of the half-agent, on their own (for notebooks to show and discuss). */
@@ -23,11 +22,12 @@ export const HALF_AGENT_FORMAT = `Format deiner Antwort: genau ein JSON-Objekt, 
 - Mit Tool: {"tool": "<Tool-Name>", "arguments": {"<argument>": <Wert>}}
 - "tool" ist genau einer der Namen unten, "arguments" passt zum Eingabe-Schema, keine weiteren Felder. Optionale Argumente, die du nicht brauchst, setzt du auf null.`;
 
+/** The half-agent's system prompt; nothing in it changes per day (the date: `todayMessage`, see buildHalfAgentMessages). */
 export function buildHalfAgentSystemPrompt(tools: readonly ToolInfo[], options: HalfAgentPromptOptions = {}): string {
   const catalog = options.catalog ?? formatToolCatalog(tools);
   return `${options.role ?? "Du bist ein Reiseassistent für Fragen zu Reisezielen, Wetter, Ausflügen und Aktivitäten."}
 Für Fakten, die du nicht sicher weißt, stehen dir Tools zur Verfügung (unten). Kontext vom System gilt als verlässlich.
-Erfinde nichts; wenn dir eine Information fehlt, sag es.${options.role ? "" : " Fragen ohne Reisebezug lehnst du freundlich ab."}${options.today ? `\nHeutiges Datum: ${options.today}.` : ""}
+Erfinde nichts; wenn dir eine Information fehlt, sag es.${options.role ? "" : " Fragen ohne Reisebezug lehnst du freundlich ab."}
 
 ${HALF_AGENT_RULES}
 

@@ -8,6 +8,7 @@ export { MODEL_CHOICES, modelChoicePath, resolveModelPath, type ModelChoice } fr
 export { describeLlm } from "./report.js";
 export { formatMeter } from "./meter.js";
 export { tokenCounter } from "./tokens.js";
+export { todayMessage } from "./messages.js";
 export {
   ContextOverflowError,
   GpuBackendError,

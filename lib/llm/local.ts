@@ -1,6 +1,7 @@
 // In-process backend: node-llama-cpp with GPU offload, Llama 3.1 chat wrapper, JSON-schema grammars,
 // and one context sequence reused across calls so a shared prompt prefix stays in the KV cache.
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
+import { createHash } from "node:crypto";
+import type { ChatHistoryItem, ChatWrapper, Llama, LlamaChat, LlamaContext, LlamaModel, Token } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { forParticipants } from "../notebook/notices.js";
@@ -10,7 +11,8 @@ import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
-import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix } from "./prompt-state.js";
+import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type ModelIdentity, type StateSettings } from "./prompt-state.js";
+import { llamaCppIdentity, warmStateDir, WarmStates } from "./warm-states.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
 import type { LocalToolCaller } from "./native-tools.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
@@ -38,6 +40,11 @@ export interface LocalLlmOptions {
    */
   promptStateDir?: string | false;
   promptStateMinTokens?: number;
+  /**
+   * Prepared states (`npm run models:warm`), read-only and looked at before `promptStateDir`: default
+   * `prompt-states/` beside the model file; false: not used. Nothing is read when promptStateDir is false.
+   */
+  warmStateDir?: string | false;
   /** Called while the weights load, with the fraction done (0…1). */
   onLoadProgress?: (fraction: number) => void;
 }
@@ -91,6 +98,42 @@ async function loadModelWithFallback(
   }
 }
 
+/**
+ * The model's chat wrapper without a per-day line: node-llama-cpp's Llama 3.1 and 3.2 (1B/3B) wrappers
+ * write "Today Date: <today>" into the first system block, which would make the saved prompt state
+ * worthless the next day. The kit sends the date as its own message after the system prompt
+ * (todayMessage). Everything else node-llama-cpp chose for this template is kept.
+ */
+function dateFreeChatWrapper(nlc: NodeLlamaCpp, model: LlamaModel): ChatWrapper {
+  const wrapper = nlc.resolveChatWrapper(model);
+  const same = (w: { cuttingKnowledgeDate?: Date | (() => Date) | null; noToolInstructions: boolean }) => ({
+    cuttingKnowledgeDate: w.cuttingKnowledgeDate,
+    todayDate: null,
+    noToolInstructions: w.noToolInstructions,
+    // node-llama-cpp's internal choice of how to tokenize the preamble for this template.
+    _specialTokensTextForPreamble: (w as { _specialTokensTextForPreamble?: boolean })._specialTokensTextForPreamble,
+  });
+  if (wrapper instanceof nlc.Llama3_1ChatWrapper) return new nlc.Llama3_1ChatWrapper(same(wrapper));
+  if (wrapper instanceof nlc.Llama3_2LightweightChatWrapper) return new nlc.Llama3_2LightweightChatWrapper(same(wrapper));
+  return wrapper;
+}
+
+/**
+ * The chat template as the kit uses it: the wrapper's name and a hash of what it renders for a fixed
+ * probe conversation (a date or any other change in the rendering changes it).
+ */
+function templateIdentity(chat: LlamaChat): string {
+  const probe: ChatHistoryItem[] = [
+    { type: "system", text: "S" },
+    { type: "user", text: "U" },
+    { type: "model", response: ["A"] },
+    { type: "user", text: "V" },
+    { type: "model", response: [] },
+  ];
+  const rendered = chat.chatWrapper.generateContextState({ chatHistory: probe }).contextText.toString();
+  return `${chat.chatWrapper.wrapperName} ${createHash("sha256").update(rendered).digest("hex").slice(0, 16)}`;
+}
+
 /** Loads a GGUF with node-llama-cpp. Throws ModelNotFoundError / ModelLoadError with instructions. */
 export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
   const config = loadConfig();
@@ -98,7 +141,8 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const gpu = options.gpu ?? config.llmGpu;
   const threads = options.threads ?? config.llmThreads;
   const notes: string[] = [];
-  const { getLlama, LlamaChat: LlamaChatClass } = await esmImport<NodeLlamaCpp>("node-llama-cpp");
+  const nlc = await esmImport<NodeLlamaCpp>("node-llama-cpp");
+  const { getLlama, LlamaChat: LlamaChatClass } = nlc;
 
   let llama: Llama;
   try {
@@ -141,7 +185,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     throw new ModelLoadError(modelPath, errorText(err));
   }
   const sequence = context.getSequence();
-  const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence });
+  const chat: LlamaChat = new LlamaChatClass({ contextSequence: sequence, chatWrapper: dateFreeChatWrapper(nlc, model) });
   // VRAM this model and its context took (the device may be shared with other processes).
   const vramUsedBytes = Math.max(0, (await llama.getVramState()).used - vramBefore);
   const info: InProcessLlmInfo = {
@@ -159,18 +203,19 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   };
   const stateDir = options.promptStateDir === undefined ? config.llmStateDir : options.promptStateDir || undefined;
   const states = stateDir ? new PromptStateCache({ dir: stateDir }) : undefined;
+  const warmDir = options.warmStateDir === undefined ? warmStateDir(modelPath) : options.warmStateDir;
+  const warm = states && warmDir ? new WarmStates(warmDir) : undefined;
   const minPrefixTokens = options.promptStateMinTokens ?? 256;
-  // Everything that shapes the saved KV state besides the model file and the tokens.
-  const stateSettings = {
+  // Everything that shapes the saved KV state besides the model file and the tokens. Not the GPU: a
+  // state made on one machine loads on another (the KV cache's types and layout are the same).
+  const stateSettings: StateSettings = {
+    llamaCpp: llamaCppIdentity(llama.llamaCppRelease, await nlc.getModuleVersion()),
+    template: templateIdentity(chat),
     contextSize: context.contextSize,
-    kvCache: [context.kvCacheKeyType, context.kvCacheValueType],
-    flashAttention: context.flashAttention,
-    gpu: llama.gpu,
-    gpuLayers: model.gpuLayers,
-    llamaCpp: llama.llamaCppRelease,
-    chatWrapper: chat.chatWrapper.wrapperName,
+    kvCache: [String(context.kvCacheKeyType), String(context.kvCacheValueType)],
+    flashAttention: String(context.flashAttention),
   };
-  let modelIdentity: Promise<string> | undefined;
+  let modelIdentity: Promise<ModelIdentity> | undefined;
   let lastPromptState: PromptStateEvent | undefined;
   let firstMessageTokens: { text: string; tokens: Token[] } | undefined;
   const queue = new CallQueue();
@@ -216,30 +261,38 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     const cachedLength = cachedPrefixLength(prompt);
     if (cachedLength >= prefix.length) return;
     modelIdentity ??= modelFileIdentity(modelPath);
-    let identity: string;
+    let model: ModelIdentity;
     try {
-      identity = await modelIdentity;
+      model = await modelIdentity;
     } catch (error) {
       modelIdentity = undefined;
       info.notes.push(`Prompt-Zustand nicht nutzbar: Modelldatei nicht lesbar (${errorText(error)}).`);
       return;
     }
-    const key = promptStateKey(identity, stateSettings, prefix);
+    const identity = { model, settings: stateSettings };
+    const key = promptStateKey(identity, prefix);
+    const prepared = await warm?.restore(sequence, model, stateSettings, key, prefix);
+    if (prepared?.note) info.notes.push(prepared.note);
+    if (prepared?.action === "loaded") {
+      lastPromptState = prepared;
+      return;
+    }
     const restored = await states.restore(sequence, key, prefix);
     if (restored?.note) info.notes.push(restored.note);
+    const note = [prepared?.note, restored?.note].filter(Boolean).join(" ") || undefined;
     if (restored?.action === "loaded") {
-      lastPromptState = restored;
+      lastPromptState = note ? { ...restored, note } : restored;
       return;
     }
     // Evaluate just the prefix (the generation reuses it), then save it for the next process.
-    const keep = restored ? 0 : cachedLength;
+    const keep = restored || prepared ? 0 : cachedLength;
     if (sequence.nextTokenIndex > keep) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
     const evaluateStarted = performance.now();
     await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(keep));
     const evaluateMs = performance.now() - evaluateStarted;
-    const saved = { ...(await states.save(sequence, key, prefix, modelPath)), evaluateMs };
+    const saved = { ...(await states.save(sequence, identity, prefix, modelPath)), evaluateMs };
     if (saved.note) info.notes.push(saved.note);
-    lastPromptState = restored?.note && saved.action === "saved" ? { ...saved, note: restored.note } : saved;
+    lastPromptState = note && saved.action === "saved" ? { ...saved, note } : saved;
   }
 
   async function generate(messages: ChatMessage[], options: GenerationOptions, grammar?: JsonGrammar) {

@@ -21,3 +21,11 @@ export function checkMessages(messages: ChatMessage[]): void {
     throw new LlmInputError(`Die letzte Nachricht muss vom Nutzer kommen (role "user"), nicht "${last?.role}".`);
   }
 }
+
+/**
+ * Today's date as its own short system message, sent right after the long system prompt: the prompt's
+ * saved KV state (prompt-state.ts) then stays the same every day, and the model still reads the date.
+ */
+export function todayMessage(today: string): ChatMessage {
+  return { role: "system", content: `Heutiges Datum: ${today}.` };
+}

@@ -4,7 +4,7 @@
 //
 // Safety: llama.cpp trusts a state file blindly (a foreign file can crash the process or, worse, give
 // silently wrong answers). So every state file has a JSON sidecar with the full cache key (model file
-// identity, context settings, prefix tokens), the state file's size and SHA-256; a file is loaded only
+// content, context settings, prefix tokens), the state file's size and SHA-256; a file is loaded only
 // when these match and its layout walks to the end (checkStateLayout: a short file would abort the
 // process inside llama.cpp), and the tokens it restores must equal the expected prefix. Anything else is ignored
 // with a German note, deleted and evaluated again — never a crash, never a wrong hit.
@@ -16,7 +16,7 @@ import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { PromptStateEvent } from "./types.js";
 import { errorText, processAlive } from "../util.js";
 
-const FORMAT = "workshop-kit prompt state v1";
+const FORMAT = "workshop-kit prompt state v2";
 const SIDECAR = ".json";
 const STATE = ".kvstate";
 
@@ -25,7 +25,8 @@ function rejected(prefix: readonly Token[], started: number, file: string, note:
   return { action: "rejected", tokens: prefix.length, ms: performance.now() - started, bytes: 0, file, note };
 }
 
-interface Sidecar {
+/** The JSON sidecar beside a state file in the cache. */
+export interface Sidecar {
   format: string;
   key: string;
   tokens: number;
@@ -34,36 +35,75 @@ interface Sidecar {
   /** True when checkStateLayout understood the file at saving: then a restore walks it before loading. */
   layout?: boolean;
   model: string;
+  /** What the key was made of (models:warm copies it into its manifest). */
+  identity: StateIdentity;
   createdAt: string;
 }
 
+/** A model file by content: its size and the SHA-256 of samples of it (sampledSha256). */
+export interface ModelIdentity {
+  bytes: number;
+  sha256: string;
+}
+
+/** Everything besides the model and the tokens that shapes a saved KV state or the prompt's tokens. */
+export interface StateSettings {
+  /** llama.cpp release of node-llama-cpp's binding and node-llama-cpp's version (the state format). */
+  llamaCpp: string;
+  /** Chat wrapper name and a hash of what it renders for a fixed probe conversation. */
+  template: string;
+  contextSize: number;
+  kvCache: string[];
+  /** "true", "false" or "auto" (node-llama-cpp's setting). */
+  flashAttention: string;
+}
+
+export interface StateIdentity {
+  model: ModelIdentity;
+  settings: StateSettings;
+}
+
+const MIB = 1 << 20;
+/** Bytes hashed from each end of a model file, and the number and size of samples in between. */
+const END_BYTES = 4 * MIB;
+const SAMPLES = 16;
+const SAMPLE_BYTES = 64 * 1024;
+
 /**
- * Cheap but safe identity of a model file: size, modification time and SHA-256 of its first and last
- * MiB (the GGUF header with all metadata, and the last tensor's data).
+ * Identity of a model file by content, not by path or modification time (a copy from a USB stick has
+ * new times): its size and the SHA-256 of its first and last 4 MiB (GGUF header and metadata, the last
+ * tensors) and 16 samples of 64 KiB spread evenly in between — about 9 MiB read, whatever the file size.
+ * Files up to 8 MiB are hashed whole.
  */
-export async function modelFileIdentity(path: string): Promise<string> {
-  const info = await stat(path);
-  const hash = createHash("sha256").update(`${info.size}:${info.mtimeMs}`);
-  const chunk = Math.min(1 << 20, info.size);
+export async function modelFileIdentity(path: string): Promise<ModelIdentity> {
   const handle = await open(path, "r");
   try {
-    for (const position of [0, Math.max(0, info.size - chunk)]) {
-      const buf = Buffer.alloc(chunk);
-      await handle.read(buf, 0, chunk, position);
+    const bytes = (await handle.stat()).size;
+    const hash = createHash("sha256").update(`${bytes}:`);
+    const ranges: Array<[number, number]> = bytes <= 2 * END_BYTES
+      ? [[0, bytes]]
+      : [
+          [0, END_BYTES],
+          ...Array.from({ length: SAMPLES }, (_, i): [number, number] => [END_BYTES + Math.floor(((bytes - 2 * END_BYTES - SAMPLE_BYTES) * (i + 1)) / (SAMPLES + 1)), SAMPLE_BYTES]),
+          [bytes - END_BYTES, END_BYTES],
+        ];
+    for (const [position, length] of ranges) {
+      const buf = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buf, 0, length, position);
+      if (bytesRead !== length) throw new Error(`Modelldatei ist kürzer als ${position + length} Bytes`);
       hash.update(buf);
     }
+    return { bytes, sha256: hash.digest("hex") };
   } finally {
     await handle.close();
   }
-  return hash.digest("hex");
 }
 
-/** The cache key: model identity, context settings that shape the KV state, and the prefix tokens. */
-export function promptStateKey(modelIdentity: string, settings: Record<string, unknown>, tokens: readonly Token[]): string {
+/** The cache key: model content, the settings that shape the KV state, and the prefix tokens. */
+export function promptStateKey(identity: StateIdentity, tokens: readonly Token[]): string {
   return createHash("sha256")
     .update(FORMAT)
-    .update(modelIdentity)
-    .update(JSON.stringify(settings))
+    .update(JSON.stringify(identity))
     .update(new Uint8Array(Uint32Array.from(tokens as readonly number[]).buffer))
     .digest("hex");
 }
@@ -82,7 +122,7 @@ export function stablePrefix(prompt: readonly Token[], firstMessage: readonly To
   return prompt.slice(0, length);
 }
 
-async function sha256File(file: string): Promise<string> {
+export async function sha256File(file: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest("hex");
@@ -157,6 +197,47 @@ export async function checkStateLayout(file: string, prefix: readonly Token[]): 
   }
 }
 
+/** Reads the sidecar of a state file written by PromptStateCache.save (models:warm takes it over). */
+export async function readSidecar(stateFile: string): Promise<Sidecar> {
+  return JSON.parse(await readFile(stateFile.slice(0, -STATE.length) + SIDECAR, "utf8")) as Sidecar;
+}
+
+/** What a state file must be: its size and SHA-256, and whether checkStateLayout can walk it. */
+export interface StateFileCheck {
+  bytes: number;
+  sha256: string;
+  layout?: boolean;
+}
+
+/**
+ * Loads `file` into `sequence` only when it is what `expected` says — size, SHA-256, and (when `layout`)
+ * every declared part present — so a truncated, damaged or foreign file never reaches llama.cpp; then
+ * checks that the sequence holds exactly `prefix`. Returns undefined on success, else why not (German).
+ */
+export async function loadVerifiedState(sequence: LlamaContextSequence, file: string, expected: StateFileCheck, prefix: readonly Token[]): Promise<string | undefined> {
+  let bytes: number;
+  try {
+    bytes = (await stat(file)).size;
+  } catch {
+    return "Zustandsdatei fehlt";
+  }
+  if (bytes !== expected.bytes) return `Zustandsdatei hat ${bytes} statt ${expected.bytes} Bytes`;
+  if ((await sha256File(file).catch(() => "")) !== expected.sha256) return "Prüfsumme stimmt nicht, Datei beschädigt oder fremd";
+  if (expected.layout) {
+    const problem = await checkStateLayout(file, prefix).catch((error: unknown) => `nicht lesbar: ${errorText(error)}`);
+    if (problem) return `Zustandsdatei unvollständig oder beschädigt: ${problem}`;
+  }
+  try {
+    await sequence.loadStateFromFile(file, { acceptRisk: true });
+  } catch (error) {
+    await sequence.clearHistory().catch(() => undefined);
+    return `llama.cpp konnte sie nicht laden: ${errorText(error)}`;
+  }
+  if (sameTokens(sequence.contextTokens, prefix)) return undefined;
+  await sequence.clearHistory().catch(() => undefined);
+  return "enthält andere Tokens als erwartet";
+}
+
 /** Temporary files of a save: `<id>.kvstate.<pid>.<hex>.tmp`, plus `.json` for the sidecar's. */
 const TEMP_FILE = /\.(\d+)\.[0-9a-f]+\.tmp(\.json)?$/;
 /** A temporary file this old is left over even if its process id is in use again. */
@@ -215,34 +296,19 @@ export class PromptStateCache {
     }
     if (meta?.format !== FORMAT || meta.key !== key) return reject("gehört zu einem anderen Modell, Prompt oder Format");
     if (meta.tokens !== prefix.length) return reject("falsche Tokenzahl");
-    let bytes: number;
-    try {
-      bytes = (await stat(file)).size;
-    } catch {
-      return reject("Zustandsdatei fehlt");
-    }
-    if (bytes !== meta.bytes) return reject(`Zustandsdatei hat ${bytes} statt ${meta.bytes} Bytes`);
-    if ((await sha256File(file).catch(() => "")) !== meta.sha256) return reject("Prüfsumme stimmt nicht, Datei beschädigt oder fremd");
-    if (meta.layout) {
-      const problem = await checkStateLayout(file, prefix).catch((error: unknown) => `nicht lesbar: ${errorText(error)}`);
-      if (problem) return reject(`Zustandsdatei unvollständig oder beschädigt: ${problem}`);
-    }
-    try {
-      await sequence.loadStateFromFile(file, { acceptRisk: true });
-    } catch (error) {
-      return reject(`llama.cpp konnte sie nicht laden: ${errorText(error)}`);
-    }
-    if (!sameTokens(sequence.contextTokens, prefix)) return reject("enthält andere Tokens als erwartet");
+    const problem = await loadVerifiedState(sequence, file, meta, prefix);
+    if (problem) return reject(problem);
     const now = new Date();
     await utimes(this.sidecarFile(key), now, now).catch(() => undefined);
-    return { action: "loaded", tokens: prefix.length, ms: performance.now() - started, bytes, file };
+    return { action: "loaded", tokens: prefix.length, ms: performance.now() - started, bytes: meta.bytes, file };
   }
 
   /**
    * Writes the state of `sequence`, which must hold exactly `prefix`, under `key` (atomically: temp
    * file, checksum, rename). A failure to write (read-only or full disk) becomes a note, never an error.
    */
-  async save(sequence: LlamaContextSequence, key: string, prefix: readonly Token[], model: string): Promise<PromptStateEvent> {
+  async save(sequence: LlamaContextSequence, identity: StateIdentity, prefix: readonly Token[], model: string): Promise<PromptStateEvent> {
+    const key = promptStateKey(identity, prefix);
     const started = performance.now();
     const file = this.stateFile(key);
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -260,6 +326,7 @@ export class PromptStateCache {
         sha256: await sha256File(tmp),
         layout: (await checkStateLayout(tmp, prefix)) === undefined,
         model,
+        identity,
         createdAt: new Date().toISOString(),
       };
       await rename(tmp, file);

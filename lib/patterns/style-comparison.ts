@@ -47,17 +47,17 @@ export async function runHalfAgentOnce(options: {
   generation?: GenerationOptions;
 }): Promise<HalfAgentRun> {
   const catalog = options.catalog ?? (await options.tools.listTools());
-  const systemPrompt = options.systemPrompt ?? buildHalfAgentSystemPrompt(catalog, { today: options.today });
+  const systemPrompt = options.systemPrompt ?? buildHalfAgentSystemPrompt(catalog);
   const meters: GenerationMeter[] = [];
   const onMeter = (m: GenerationMeter) => meters.push(m);
   const gen = { ...options.generation, onMeter };
-  const value = await options.llm.generateJson(buildHalfAgentJsonSchema(catalog), buildHalfAgentMessages({ systemPrompt, question: options.question }), gen);
+  const value = await options.llm.generateJson(buildHalfAgentJsonSchema(catalog), buildHalfAgentMessages({ systemPrompt, question: options.question, today: options.today }), gen);
   const reply = halfAgentReplyFromJson(value, catalog);
   if (reply.kind !== "tool_call") {
     return { answer: reply.kind === "text" ? reply.text : reply.reason, toolHistory: [], meters };
   }
   const toolHistory = [await executeToolCall(options.tools, reply.call, { tools: catalog })];
-  const final = await options.llm.chat(buildFinalAnswerMessages({ systemPrompt, question: options.question, toolHistory }), gen);
+  const final = await options.llm.chat(buildFinalAnswerMessages({ systemPrompt, question: options.question, today: options.today, toolHistory }), gen);
   return { answer: final.text, toolHistory, meters };
 }
 

@@ -166,6 +166,6 @@ export function geoWeatherPlan(city = "Barcelona", date = TODAY, stringRefs = fa
 export async function tinyModelWeatherRun() {
   const tools = createTravelFake();
   const catalog = await tools.listTools();
-  const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
+  const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"] });
   return { question: "Wie ist heute das Wetter in Barcelona?", tools, catalog, systemPrompt, today: TODAY };
 }

@@ -430,10 +430,12 @@ describe("runAgent", () => {
     const { llm, tools } = await run([plan, FINAL], { userCtx: { destination: "Rom" }, history, context: "Das Razepato lebt bei Barcelona." });
     assert.deepEqual(tools.calls[0]?.args, { destination: "Rom" });
     const first = llm.requests[0]!.messages;
-    assert.deepEqual(first.map((m) => m.role), ["system", "system", "user", "assistant", "user"]);
+    assert.deepEqual(first.map((m) => m.role), ["system", "system", "system", "user", "assistant", "user"]);
     assert.match(first[0]!.content, /"user\.raw", "user\.today", "user\.destination"/);
-    assert.match(first[1]!.content, /Razepato/);
-    assert.equal(first[4]!.content, QUESTION);
+    assert.doesNotMatch(first[0]!.content, new RegExp(TODAY), "nothing per day in the system prompt (its KV state is saved)");
+    assert.equal(first[1]!.content, `Heutiges Datum: ${TODAY}.`);
+    assert.match(first[2]!.content, /Razepato/);
+    assert.equal(first[5]!.content, QUESTION);
   });
 
   test("the prompt only grows at the end (stable prefix for the KV cache)", async () => {

@@ -59,7 +59,7 @@ describe("runAgent over the travel and the math server", () => {
     const schema = JSON.stringify(buildPlanJsonSchema(catalog));
     assert.ok(schema.includes('"const":"geocode"') && schema.includes('"const":"subtraktion"'));
     assert.deepEqual(checkPlan(romOsloPlan() as never, catalog).problems, []);
-    const prompt = buildPlannerSystemPrompt(catalog, { today: TODAY });
+    const prompt = buildPlannerSystemPrompt(catalog);
     for (const name of ["geocode", "get_weather", "subtraktion", "rechne"]) assert.ok(prompt.includes(name), name);
   });
 
@@ -71,6 +71,8 @@ describe("runAgent over the travel and the math server", () => {
     const result = await runAgent({ question: QUESTION, llm, tools: { reise: reise!, mathe: mathe! }, role: TRAVEL_MATH_ROLE, today: TODAY, onEvent: (e) => events.push(e) });
     assert.equal(result.status, "answered", result.error);
     assert.ok(llm.requests[0]!.messages[0]!.content.startsWith(TRAVEL_MATH_ROLE), "the role replaces the travel persona");
+    assert.doesNotMatch(llm.requests[0]!.messages[0]!.content, new RegExp(TODAY), "no date in the cached system prompt");
+    assert.deepEqual(llm.requests[0]!.messages[1], { role: "system", content: `Heutiges Datum: ${TODAY}.` }, "the date right after it");
     const tmax = (id: string) => (result.toolResults[id] as { aggregates: { tmax_c: number } }).aggregates.tmax_c;
     const [rom, oslo] = [tmax("wetter_Rom"), tmax("wetter_Oslo")];
     assert.ok(rom > oslo, `offline climate: Rom ${rom} °C, Oslo ${oslo} °C`);
@@ -127,7 +129,7 @@ describe("the tiny GGUF over the merged catalog", () => {
   });
 
   test("grammar-valid plans over ten tools of two servers; the run terminates cleanly", async () => {
-    const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"], today: TODAY });
+    const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"] });
     const promptTokens = llm.countTokens(systemPrompt);
     console.log(`compact prompt over ten tools: ${promptTokens} tokens`);
     assert.ok(promptTokens < 3072, `the compact prompt (${promptTokens} tokens) leaves room in the context`);

@@ -80,13 +80,15 @@ describe("half-agent flow", () => {
     const dropped = await executeToolCall(client, { tool: "get_weather", arguments: { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01", include_raw: null } }, { tools: TRAVEL_TOOLS });
     assert.deepEqual(dropped.arguments, { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01" }, "null optionals are dropped");
 
-    const system = buildHalfAgentSystemPrompt(TRAVEL_TOOLS, { today: "2026-01-29" });
+    const system = buildHalfAgentSystemPrompt(TRAVEL_TOOLS);
+    assert.doesNotMatch(system, /2026|Datum/, "nothing per day in the system prompt");
     assert.ok(system.includes(HALF_AGENT_RULES));
     assert.match(system, /- get_weather\(lat: Zahl, lon: Zahl.*\) – Tageswetter/);
-    const ask = buildHalfAgentMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history, context: "Kontext" });
-    assert.deepEqual(ask.map((m) => m.role), ["system", "system", "system", "user"]);
-    assert.match(ask[2]!.content, /^Tool-Historie/);
-    assert.match(ask[2]!.content, /41\.3874/);
+    const ask = buildHalfAgentMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history, context: "Kontext", today: "2026-01-29" });
+    assert.deepEqual(ask.map((m) => m.role), ["system", "system", "system", "system", "user"]);
+    assert.equal(ask[1]!.content, "Heutiges Datum: 2026-01-29.", "the date right after the system prompt");
+    assert.match(ask[3]!.content, /^Tool-Historie/);
+    assert.match(ask[3]!.content, /41\.3874/);
     assert.equal(ask.some((m) => m.content === NO_TOOLS_INSTRUCTION), false);
 
     const final = buildFinalAnswerMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history });

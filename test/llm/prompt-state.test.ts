@@ -82,15 +82,22 @@ test("first instance evaluates and saves the prefix; a new instance loads it and
   assert.deepEqual(second.notes.filter((n) => n.includes("Prompt-Zustand")), []);
 });
 
-test("a changed model file (same bytes, new modification time) invalidates the state", async () => {
+test("the model is known by content: new times or another folder keep the state, a changed byte does not", async () => {
   const dir = freshDir();
   const copy = join(work, "copy.gguf");
   copyFileSync(modelPath, copy);
   assert.equal((await ask({ promptStateDir: dir, modelPath: copy }, question(sysA))).state?.action, "saved");
-  copyFileSync(modelPath, copy); // rewritten: new mtime
+  const later = new Date(Date.now() + 86_400_000);
+  utimesSync(copy, later, later);
+  const moved = join(work, "elsewhere", "model.gguf");
+  mkdirSync(join(work, "elsewhere"));
+  copyFileSync(copy, moved);
+  for (const path of [copy, moved]) assert.equal((await ask({ promptStateDir: dir, modelPath: path }, question(sysA))).state?.action, "loaded", path);
+  const bytes = readFileSync(copy);
+  bytes[bytes.length - 100]! ^= 0x01;
+  writeFileSync(copy, bytes);
   const r = await ask({ promptStateDir: dir, modelPath: copy }, question(sysA));
   assert.equal(r.state?.action, "saved");
-  assert.equal(r.meter.promptTokensEvaluated, reference.evaluated);
   assert.equal(files(dir, ".kvstate").length, 2);
 });
 

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
+import { modelFileIdentity } from "../../lib/llm/prompt-state.js";
+import { llamaCppIdentity, MANIFEST_FILE, WARM_FORMAT, warmStateDir } from "../../lib/llm/warm-states.js";
 import { CHECK_IDS, runDoctor, WORKSHOP_PORTS, type Check, type DoctorDeps } from "../../scripts/doctor.js";
 import type { RunResult } from "../../scripts/setup.mjs";
 import { testEnvironment } from "../../scripts/test-env.js";
@@ -207,4 +209,47 @@ test("LLM_BACKEND=openai: the class server replaces the model file check", async
   const down = await runDoctor(injected({ env: classEnv, only: ["model"] }));
   assert.equal(down[0]!.status, "fail");
   assert.match(down[0]!.fix!, /LLM_BASE_URL/);
+});
+
+test("prepared prompt states: none, matching, for another context size, cut short, tampered (--checksum)", async () => {
+  const dir = join(scratch, "warm");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "tiny.gguf");
+  copyFileSync(env.LLM_MODEL_PATH!, path);
+  const check = async (more: NodeJS.ProcessEnv = {}, checksum = false) =>
+    (await runDoctor(injected({ env: { ...env, LLM_MODEL_PATH: path, LLM_CONTEXT_SIZE: "2048", ...more }, only: ["warm"], checksum })))[0]!;
+  const none = await check();
+  assert.equal(none.status, "ok");
+  assert.match(none.detail, /keine vorbereitet .*npm run models:warm/);
+
+  const { getLlama, getModuleVersion } = await import("node-llama-cpp");
+  const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never });
+  const llamaCpp = llamaCppIdentity(llama.llamaCppRelease, await getModuleVersion());
+  await llama.dispose();
+  const state = Buffer.alloc(4096, 7);
+  mkdirSync(warmStateDir(path), { recursive: true });
+  writeFileSync(join(warmStateDir(path), "tiny.planer-reise.kvstate"), state);
+  const entry = {
+    name: "planer-reise", file: "tiny.planer-reise.kvstate", model: { file: "tiny.gguf", ...(await modelFileIdentity(path)) },
+    settings: { llamaCpp, template: "Llama 3.1 x", contextSize: 2048, kvCache: ["1", "1"], flashAttention: "auto" },
+    key: "k", tokens: 100, bytes: state.length, sha256: createHash("sha256").update(state).digest("hex"), layout: true, createdAt: "2026-01-29T00:00:00Z",
+  };
+  writeFileSync(join(warmStateDir(path), MANIFEST_FILE), JSON.stringify({ format: WARM_FORMAT, nodeLlamaCpp: "x", entries: [entry] }));
+  const fits = await check();
+  assert.equal(fits.status, "ok", fits.detail);
+  assert.match(fits.detail, /^1 passen zu Modell, llama\.cpp und Kontext 2048 \(planer-reise; 0,0 MB\)$/);
+
+  const other = await check({ LLM_CONTEXT_SIZE: "4096" });
+  assert.equal(other.status, "warn");
+  assert.match(other.detail, /1 vorhanden, passen aber nicht: Kontext 2048 statt 4096 Tokens/);
+  assert.match(other.fix!, /npm run models:warm/);
+
+  state[100] = 8;
+  writeFileSync(join(warmStateDir(path), entry.file), state);
+  assert.equal((await check()).status, "ok", "same size: only --checksum sees it");
+  const tampered = await check({}, true);
+  assert.equal(tampered.status, "warn");
+  assert.match(tampered.detail, /beschädigt oder unvollständig: tiny\.planer-reise\.kvstate/);
+  writeFileSync(join(warmStateDir(path), entry.file), state.subarray(0, 100));
+  assert.equal((await check()).status, "warn");
 });
