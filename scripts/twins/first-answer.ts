@@ -1,7 +1,7 @@
 // Teil 4's first planning call, as the agent makes it: the planner's system prompt with the travel
 // catalog (lib's own builder, tools listed by the real travel server, offline data), a short question,
 // and the plan grammar. Token counts use the real Llama 3 tokenizer (llama3-tokenizer-js).
-import { buildPlanJsonSchema, buildPlannerSystemPrompt, McpToolClient, startTravelServer } from "../../lib/index.js";
+import { buildPlanJsonSchema, buildPlannerSystemPrompt, McpToolClient, startTravelServer, todayMessage } from "../../lib/index.js";
 import type { ChatMessage, JsonSchema } from "../../lib/index.js";
 import { llama3ReferenceIds } from "../tiny-models/llama3-vocab.js";
 
@@ -28,11 +28,11 @@ export interface PlannerCall {
   planTokens: number;
 }
 
-/** Tokens the Llama 3.1 template adds around a system and a user message (BOS, headers, date lines, end marks). */
+/** Tokens the Llama 3.1 template adds around two system messages and a user message (BOS, headers, cut-off line, end marks). */
 function templateTokens(): number {
-  const dateLines = llama3ReferenceIds("Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n").length;
+  const cutOff = llama3ReferenceIds("Cutting Knowledge Date: December 2023\n\n").length;
   const header = 3 + llama3ReferenceIds("\n\n").length; // <|start_header_id|> role <|end_header_id|> "\n\n"
-  return 1 + 3 * header + dateLines + 2; // BOS, system/user/assistant headers, two <|eot_id|>
+  return 1 + 4 * header + cutOff + 3; // BOS, system/date/user/assistant headers, three <|eot_id|>
 }
 
 /** Starts the travel server (offline data) for its tool list, builds the call, stops the server. */
@@ -42,11 +42,12 @@ export async function plannerCall(): Promise<PlannerCall> {
     const client = await McpToolClient.connect(server.url);
     const tools = await client.listTools();
     await client.close();
-    const system = buildPlannerSystemPrompt(tools, { today: TODAY });
+    const system = buildPlannerSystemPrompt(tools);
+    const today = todayMessage(TODAY);
     return {
-      messages: [{ role: "system", content: system }, { role: "user", content: FIRST_QUESTION }],
+      messages: [{ role: "system", content: system }, today, { role: "user", content: FIRST_QUESTION }],
       schema: buildPlanJsonSchema(tools),
-      promptTokens: templateTokens() + llama3ReferenceIds(system).length + llama3ReferenceIds(FIRST_QUESTION).length,
+      promptTokens: templateTokens() + [system, today.content, FIRST_QUESTION].reduce((n, text) => n + llama3ReferenceIds(text).length, 0),
       planTokens: llama3ReferenceIds(SAMPLE_PLAN).length + 1,
     };
   } finally {
