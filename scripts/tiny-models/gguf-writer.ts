@@ -197,6 +197,15 @@ function tensorByteSize(t: GgufTensor): number {
   return elements * (t.type === GgmlType.F32 ? 4 : 2);
 }
 
+/** A tensor's data in its file type, little-endian (as typed arrays are on every platform Node runs on). */
+function tensorBytes(t: GgufTensor): Uint8Array {
+  tensorByteSize(t); // checks dims against the data
+  if (t.type === GgmlType.F32) return new Uint8Array(Float32Array.from(t.data).buffer);
+  const halves = new Uint16Array(t.data.length);
+  for (let j = 0; j < halves.length; j++) halves[j] = float32ToFloat16Bits(t.data[j] ?? 0);
+  return new Uint8Array(halves.buffer);
+}
+
 /** Serializes a complete GGUF v3 file. Same input → byte-identical output. */
 export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>, tensors: readonly GgufTensor[]): Buffer {
   const entries = metadata instanceof Map ? [...metadata.entries()] : Object.entries(metadata);
@@ -240,13 +249,7 @@ export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<str
   tensors.forEach((t, i) => {
     const target = dataStart + (offsets[i] ?? 0);
     while (sink.length < target) sink.u8(0);
-    const bytes = Buffer.alloc(tensorByteSize(t));
-    if (t.type === GgmlType.F32) {
-      t.data.forEach((v, j) => bytes.writeFloatLE(v, j * 4));
-    } else {
-      t.data.forEach((v, j) => bytes.writeUInt16LE(float32ToFloat16Bits(v), j * 2));
-    }
-    sink.bytes(bytes);
+    sink.bytes(tensorBytes(t));
   });
   sink.padTo(alignment);
   return Buffer.from(sink.toBuffer());
