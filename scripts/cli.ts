@@ -223,7 +223,7 @@ const STOP_GRACE_MS = 1000;
  * Ctrl+C, `kill` of this process or of any process of our job (npm, sh, tsx, the travel server): abort the
  * run, clean up, and exit within STOP_GRACE_MS. process.exit() also kills the travel server (its exit hook).
  */
-function installStop(): { signal: AbortSignal; watchServer(server: TravelServerHandle): void } {
+function installStop(): { signal: AbortSignal; watchServer(server: TravelServerHandle): () => void } {
   const controller = new AbortController();
   let code = 130;
   const stop = (why: string, exitCode: number) => {
@@ -246,6 +246,7 @@ function installStop(): { signal: AbortSignal; watchServer(server: TravelServerH
       }, 200);
       timer.unref();
       controller.signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+      return () => clearInterval(timer);
     },
   };
 }
@@ -270,6 +271,7 @@ async function main(): Promise<number> {
   }
   let llm: Llm | undefined;
   let server: TravelServerHandle | undefined;
+  let unwatchServer: (() => void) | undefined;
   let client: McpToolClient | undefined;
   const math: { start?: Promise<ServerHandle>; client?: McpToolClient } = {};
   let terminal: Terminal | undefined;
@@ -295,7 +297,7 @@ async function main(): Promise<number> {
     };
     server = await serverStart;
     stopping.signal.throwIfAborted();
-    stopping.watchServer(server);
+    unwatchServer = stopping.watchServer(server);
     console.log(`Reise-Server: ${server.url} (${server.mode === "offline" ? "Offline-Daten" : "online"})`);
     client = await McpToolClient.connect(server.url);
     if (math.start) {
@@ -382,6 +384,7 @@ async function main(): Promise<number> {
     }
     return status === "answered" ? 0 : 3;
   } finally {
+    unwatchServer?.(); // we stop it ourselves now: its exit is no abort, however long the model takes to free
     terminal?.close();
     await client?.close().catch(() => {});
     await math.client?.close().catch(() => {});

@@ -25,7 +25,7 @@ export async function testEnvironment(options: { tinyModels: boolean }): Promise
     TRAVEL_OFFLINE: "1",
     LLM_THREADS: "1",
     LLM_GPU: "cpu",
-    LLM_CONTEXT_SIZE: "32768",
+    LLM_CONTEXT_SIZE: "8192",
     LLM_BACKEND: "local",
   };
 }

@@ -295,13 +295,12 @@ export function encodeGgufHeader(
 
 /** A tensor's values in its file encoding (F32 or F16, little-endian). */
 export function encodeTensorData(t: GgufTensor): Buffer {
-  const bytes = Buffer.alloc(tensorByteSize(t));
-  if (t.type === GgmlType.F32) {
-    t.data.forEach((v, j) => bytes.writeFloatLE(v, j * 4));
-  } else {
-    t.data.forEach((v, j) => bytes.writeUInt16LE(float32ToFloat16Bits(v), j * 2));
-  }
-  return bytes;
+  tensorByteSize(t); // checks dims against the data
+  // Typed arrays are little-endian on every platform node-llama-cpp supports, as GGUF is.
+  if (t.type === GgmlType.F32) return Buffer.from(Float32Array.from(t.data).buffer);
+  const halves = new Uint16Array(t.data.length);
+  for (let j = 0; j < halves.length; j++) halves[j] = float32ToFloat16Bits(t.data[j] ?? 0);
+  return Buffer.from(halves.buffer);
 }
 
 /** Serializes a complete GGUF v3 file. Same input → byte-identical output. */

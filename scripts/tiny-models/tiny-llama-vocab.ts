@@ -1,7 +1,6 @@
-// Vocabulary of the tiny test Llama: a Llama-3-style byte-level BPE tokenizer ("gpt2" model,
-// "llama-bpe" pre-tokenizer). Ids 0–255 are the GPT-2 byte alphabet (id = byte value), so any
-// UTF-8 text can be encoded; then merges for umlauts, common German words and JSON fragments;
-// then the Llama 3 control tokens.
+// Byte-level BPE helpers and the vocabulary shape of the tiny test Llama ("gpt2" model, "llama-bpe"
+// pre-tokenizer): GPT-2's byte alphabet, token types, the TinyVocab shape that llama3-vocab.ts
+// fills with Llama 3.1's real vocabulary, and the chat template.
 
 /** llama.cpp token types (llama_token_type). */
 export const TokenType = { NORMAL: 1, CONTROL: 3 } as const;
@@ -33,56 +32,6 @@ export function fromByteLevel(token: string): Buffer {
   return Buffer.from([...token].map((c) => CHAR_TO_BYTE.get(c) ?? 0x3f));
 }
 
-export const SPECIAL_TOKENS = [
-  "<|begin_of_text|>",
-  "<|end_of_text|>",
-  "<|reserved_special_token_0|>",
-  "<|reserved_special_token_1|>",
-  "<|finetune_right_pad_id|>",
-  "<|reserved_special_token_2|>",
-  "<|start_header_id|>",
-  "<|end_header_id|>",
-  "<|eom_id|>",
-  "<|eot_id|>",
-  "<|python_tag|>",
-] as const;
-
-/**
- * Words the model "says": a sentence is one starter, one verb, one adjective, then "." or "!".
- * The weights (tiny-llama.ts) make this chain, followed by end-of-turn (or a closing quote inside
- * a JSON string), the most likely continuation.
- */
-export const SENTENCE_WORDS = {
-  starters: ["Das", "Hier", "Heute", "Alles", "Gern"],
-  verbs: [" ist", " wird", " bleibt", " klingt", " wäre"],
-  adjectives: [" schön", " gut", " möglich", " günstig", " fertig", " gemütlich"],
-  endings: [".", "!"],
-} as const;
-
-const GERMAN_WORDS = [
-  "der", "die", "das", "und", "ist", "ein", "eine", "nicht", "mit", "von", "zu", "auf", "für", "im", "in",
-  "den", "dem", "des", "sich", "es", "ich", "wir", "sie", "Sie", "er", "auch", "als", "an", "bei", "nach",
-  "aus", "über", "unter", "wie", "was", "wo", "wann", "oder", "aber", "noch", "nur", "schon", "sehr",
-  "Reise", "Reisen", "Zug", "Flug", "Hotel", "Stadt", "Preis", "Tag", "Tage", "Uhr", "Euro", "Wetter",
-  "Berlin", "München", "Hamburg", "Köln", "Frankfurt", "Wien", "Zürich", "Düsseldorf", "Nürnberg",
-  "Straße", "groß", "klein", "heute", "morgen", "Frühstück", "Grüße", "Hallo", "Danke", "bitte", "ja",
-  "nein", "Mädchen", "Äpfel", "Öl", "Übung", "Größe", "Fußball", "schön", "gut", "möglich", "günstig",
-  "fertig", "Antwort", "Frage", "Buchung", "Zimmer", "Nacht", "Nächte", "Woche", "Bahnhof", "Flughafen",
-  "Essen", "Museum", "Ausflug", "Ziel", "Dauer", "Kosten",
-];
-
-const CHAT_WORDS = ["system", "user", "assistant", "ipython"];
-
-const JSON_FRAGMENTS = [
-  "{\"", "\":", "\":\"", "\",", "\",\"", "\"}", "\"]", "},", "}]", "[{", "\":[", "\":{", "\"},", "[\"",
-  "\"],", "},{", "\": \"", "\", \"", "true", "false", "null",
-];
-
-const WHITESPACE = ["\n\n", "\n\n\n", "\n\n\n\n", "  ", "    "];
-
-/** Every non-ASCII character used by the word lists: each gets a merge of its UTF-8 bytes first. */
-const UMLAUTS = ["ä", "ö", "ü", "Ä", "Ö", "Ü", "ß"];
-
 export interface TinyVocab {
   /** Byte-level token strings, index = token id. */
   tokens: string[];
@@ -92,75 +41,6 @@ export interface TinyVocab {
   /** Decoded text of each token (control tokens: their literal name). */
   texts: string[];
   idOf(text: string): number;
-}
-
-export function buildTinyVocab(): TinyVocab {
-  const tokens: string[] = [...BYTE_CHARS];
-  const merges: string[] = [];
-  const known = new Map(tokens.map((t, i) => [t, i]));
-
-  // Builds `text` from whole characters left to right: (c1 c2) → c1c2, (c1c2 c3) → …
-  const addWord = (text: string): void => {
-    const units = [...text].map(toByteLevel);
-    let current = units[0] ?? "";
-    for (const unit of units.slice(1)) {
-      const next = current + unit;
-      if (!known.has(next)) {
-        merges.push(`${current} ${unit}`);
-        known.set(next, tokens.length);
-        tokens.push(next);
-      }
-      current = next;
-    }
-  };
-  // Multi-byte characters first, merged byte by byte.
-  for (const ch of UMLAUTS) {
-    const bytes = [...toByteLevel(ch)];
-    let current = bytes[0] ?? "";
-    for (const b of bytes.slice(1)) {
-      const next = current + b;
-      if (!known.has(next)) {
-        merges.push(`${current} ${b}`);
-        known.set(next, tokens.length);
-        tokens.push(next);
-      }
-      current = next;
-    }
-  }
-  for (const w of WHITESPACE) addWord(w);
-  for (const w of GERMAN_WORDS) {
-    addWord(w);
-    addWord(" " + w);
-  }
-  for (const list of Object.values(SENTENCE_WORDS)) for (const w of list) addWord(w);
-  for (const w of CHAT_WORDS) addWord(w);
-  for (const w of JSON_FRAGMENTS) addWord(w);
-
-  const tokenTypes: number[] = tokens.map(() => TokenType.NORMAL);
-  // Natural text; tokens that are not complete UTF-8 (lone high bytes) get a "<0xE4>"-style name.
-  const texts = tokens.map((t) =>
-    isValidUtf8Token(t) ? fromByteLevel(t).toString("utf8") : `<0x${fromByteLevel(t).toString("hex").toUpperCase()}>`,
-  );
-  for (const special of SPECIAL_TOKENS) {
-    tokens.push(special);
-    tokenTypes.push(TokenType.CONTROL);
-    texts.push(special);
-  }
-  const textIndex = new Map<string, number>();
-  texts.forEach((t, i) => {
-    if (!textIndex.has(t)) textIndex.set(t, i);
-  });
-  return {
-    tokens,
-    tokenTypes,
-    merges,
-    texts,
-    idOf(text: string): number {
-      const id = textIndex.get(text);
-      if (id === undefined) throw new Error(`tiny vocab has no token for ${JSON.stringify(text)}`);
-      return id;
-    },
-  };
 }
 
 /** True when the token's bytes are complete, valid UTF-8 (single high bytes are not). */

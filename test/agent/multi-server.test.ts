@@ -16,6 +16,7 @@ import { CompositeToolClient } from "../../lib/mcp/composite.js";
 import { McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { TODAY } from "./fixtures.js";
+import { llama3ReferenceIds } from "../../scripts/tiny-models/llama3-vocab.js";
 
 const QUESTION = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";
 let travel: ServerHandle;
@@ -132,6 +133,7 @@ describe("the tiny GGUF over the merged catalog", () => {
     const systemPrompt = buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"] });
     const promptTokens = llm.countTokens(systemPrompt);
     console.log(`compact prompt over ten tools: ${promptTokens} tokens`);
+    assert.equal(promptTokens, llama3ReferenceIds(systemPrompt).length, "counted as Llama 3 counts it");
     assert.ok(promptTokens < 3072, `the compact prompt (${promptTokens} tokens) leaves room in the context`);
     for (const seed of [1, 2]) {
       const events: AgentEvent[] = [];

@@ -7,6 +7,7 @@ import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { runAgent } from "../../lib/agent/loop.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { tinyModelWeatherRun } from "./fixtures.js";
+import { llama3ReferenceIds } from "../../scripts/tiny-models/llama3-vocab.js";
 
 let llm: LocalLlm;
 
@@ -21,6 +22,7 @@ after(async () => {
 describe("runAgent on the tiny GGUF", () => {
   test("grammar-valid random plans; the run terminates within max iterations", async () => {
     const run = await tinyModelWeatherRun();
+    assert.equal(llm.countTokens(run.systemPrompt), llama3ReferenceIds(run.systemPrompt).length, "counted as Llama 3 counts it");
     assert.ok(llm.countTokens(run.systemPrompt) < 1024, "the compact prompt fits the tiny model's context");
     for (const seed of [1, 2]) {
       const events: AgentEvent[] = [];
