@@ -1,0 +1,165 @@
+// The kit's OpenAI backend (LLM_BACKEND=openai) against llama.cpp's own llama-server, built from the very
+// llama.cpp node-llama-cpp runs (scripts/llama-build.ts), on the tiny test GGUF with its Llama 3.1 chat
+// template (--jinja, as the class command line in the instructor guide). Teil 1's chat, streaming, a
+// `$ref` plan round with response_format json_schema, native tools, the half-agent, an abort mid-stream and
+// the server's own errors. Skipped with the reason in the result line where llama-server cannot be built.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { tinyModelPaths } from "../../lib/config.js";
+import { runAgent } from "../../lib/agent/loop.js";
+import type { AgentEvent } from "../../lib/agent/trace.js";
+import { buildHalfAgentJsonSchema, buildHalfAgentMessages, buildHalfAgentSystemPrompt, halfAgentReplyFromJson } from "../../lib/half-agent/index.js";
+import {
+  ContextOverflowError, JsonNotSupportedError, LlmTimeoutError, loadLlm, type ChatMessage, type Llm,
+} from "../../lib/llm/index.js";
+import { NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
+import { createToolCaller } from "../../lib/llm/native-tools.js";
+import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
+import { createTravelFake, tinyModelWeatherRun } from "../agent/fixtures.js";
+import { llamaServerSkip, startLlamaServer, type LlamaServer } from "../helpers/llama-server.js";
+
+const skip = llamaServerSkip();
+/** Two slots of 2048 tokens (the tiny model's training context) each. */
+const SLOT_CTX = 2048;
+
+describe("the kit against the real llama-server", { skip }, () => {
+  let server: LlamaServer;
+  let llm: Llm;
+  const saved = { ...process.env };
+  before(async () => {
+    server = await startLlamaServer({ model: tinyModelPaths().gguf, parallel: 2, ctx: 2 * SLOT_CTX, jinja: true });
+    Object.assign(process.env, { LLM_BACKEND: "openai", LLM_BASE_URL: server.baseUrl, LLM_MODEL: "tiny-llama" });
+    llm = await loadLlm(); // as Teil 1's set-up cell does: the backend from the environment
+  });
+  after(async () => {
+    process.env = saved;
+    await llm?.dispose();
+    await server?.close();
+  });
+
+  test("Teil 1: a streamed chat, its meter from the server's usage, a conversation with history", async () => {
+    const chunks: string[] = [];
+    const frage: ChatMessage[] = [{ role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." }];
+    const erste = await llm.chat(frage, { maxTokens: 60, seed: 1, onTextChunk: (c) => chunks.push(c) });
+    assert.equal(chunks.join(""), erste.text, "the streamed pieces are the answer");
+    assert.ok(erste.meter.promptTokensEvaluated > 10, `prompt tokens from usage/timings: ${JSON.stringify(erste.meter)}`);
+    assert.ok(erste.meter.generatedTokens >= 1);
+    assert.ok(erste.meter.generatedTokens <= 60);
+    const verlauf: ChatMessage[] = [...frage, { role: "assistant", content: erste.text }, { role: "user", content: "Und von Spanien?" }];
+    const zweite = await llm.chat(verlauf, { maxTokens: 40, seed: 1 });
+    assert.ok(zweite.meter.promptTokensReused > 0, "the server reuses the shared prefix from its KV cache");
+    // same seed, temperature 0 → same text (one slot's sampling is deterministic)
+    const a = await llm.chat(frage, { maxTokens: 30, temperature: 0 });
+    const b = await llm.chat(frage, { maxTokens: 30, temperature: 0 });
+    assert.equal(a.text, b.text);
+  });
+
+  test("a `$ref` plan round: response_format json_schema gives grammar-valid plans on the server", async () => {
+    const run = await tinyModelWeatherRun();
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      ...run, llm, planOutput: "grammar", maxIterations: 2, generation: { maxTokens: 200, temperature: 0.8, seed: 3 },
+      onEvent: (e) => events.push(e),
+    });
+    assert.ok(["answered", "max_iterations"].includes(result.status), `${result.status}: ${result.error ?? ""}`);
+    const plans = events.filter((e) => e.type === "plan");
+    assert.ok(plans.length >= 1, "at least one plan came back");
+    assert.ok(plans.every((e) => e.type === "plan" && e.via === "grammar"));
+    assert.equal(events.filter((e) => e.type === "plan_error").length, 0, JSON.stringify(events.filter((e) => e.type === "plan_error")));
+  });
+
+  test("native tools: the server parses the Llama 3.1 tool format; every call it returns is validated", async () => {
+    const caller = await createToolCaller(llm);
+    assert.equal(caller.toolCallFormat, "OpenAI tools");
+    const result = await runNativeToolChat({ llm: caller, tools: createTravelFake(), question: "Wo liegt Barcelona?", maxRounds: 2, generation: { maxTokens: 80, seed: 1 } });
+    assert.ok(["answered", "max_rounds"].includes(result.status), result.status);
+    for (const call of result.calls) assert.equal(typeof call.valid, "boolean");
+  });
+
+  test("the half-agent: one JSON reply under the half-agent schema, read back as answer or tool call", async () => {
+    // geocode only, with a one-line catalog: the full prompt (≈ 4,000 of the tiny model's byte-level tokens) exceeds a slot
+    const tools = (await createTravelFake().listTools()).filter((t) => t.name === "geocode");
+    const systemPrompt = buildHalfAgentSystemPrompt(tools, { catalog: "- geocode(destination): Koordinaten zu einem Ortsnamen." });
+    const messages = buildHalfAgentMessages({ systemPrompt, question: "Wo genau liegt Barcelona?" });
+    for (const seed of [1, 2, 3]) {
+      const value = await llm.generateJson(buildHalfAgentJsonSchema(tools), messages, { maxTokens: 200, seed });
+      const reply = halfAgentReplyFromJson(value, tools);
+      assert.notEqual(reply.kind, "invalid", JSON.stringify(reply));
+    }
+  });
+
+  test("an abort mid-stream rejects at once with the caller's reason, and the slot is free again", async () => {
+    const controller = new AbortController();
+    const long = { type: "object", properties: { text: { type: "string", minLength: 1500 } }, required: ["text"], additionalProperties: false };
+    const reason = new Error("abgebrochen");
+    let chunks = 0;
+    const t = performance.now();
+    await assert.rejects(
+      llm.generateJson(long, [{ role: "user", content: "Schreibe lange." }], {
+        maxTokens: 1900, signal: controller.signal, onTextChunk: () => void (++chunks === 5 && controller.abort(reason)),
+      }),
+      (e) => e === reason,
+    );
+    assert.equal(chunks >= 5, true);
+    assert.ok(performance.now() - t < 10_000);
+    const after = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 8 });
+    assert.ok(after.meter.generatedTokens >= 1);
+    assert.match(server.log(), /cancel/i, "the server saw the client go and cancelled the task");
+  });
+
+  test("context full: the server's exceed_context_size_error becomes ContextOverflowError with its numbers", async () => {
+    const lang = "Reiseplanung für Barcelona, Lissabon und Rom. ".repeat(250);
+    await assert.rejects(llm.chat([{ role: "user", content: lang }], { maxTokens: 10 }), (e) => {
+      assert.ok(e instanceof ContextOverflowError, String(e));
+      assert.equal(e.contextSize, SLOT_CTX);
+      assert.ok(e.promptTokens > SLOT_CTX);
+      assert.match(e.message, /zu lang für den Kurs-Server/);
+      return true;
+    });
+  });
+
+  test("a schema the server cannot turn into a grammar: JsonNotSupportedError (the plan call falls back to chat)", async () => {
+    const bad = { type: "object", properties: { a: { $ref: "#/definitions/fehlt" } }, required: ["a"] };
+    await assert.rejects(llm.generateJson(bad, [{ role: "user", content: "x" }], { maxTokens: 10 }), (e) => {
+      assert.ok(e instanceof JsonNotSupportedError, String(e));
+      assert.match(e.message, /lehnt das JSON-Schema ab/);
+      return true;
+    });
+  });
+
+  test("all slots busy: the request waits in the server's queue; past the time limit it is LlmTimeoutError", async () => {
+    const hold = () =>
+      fetch(`${server.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ messages: [{ role: "user", content: "x" }], max_tokens: 1900, ignore_eos: true, stream: false }),
+      });
+    const blockers = [hold(), hold()];
+    await new Promise((r) => setTimeout(r, 300)); // both slots taken
+    const busy = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 300 });
+    await assert.rejects(busy.chat([{ role: "user", content: "Hallo" }], { maxTokens: 5 }), (e) => {
+      assert.ok(e instanceof LlmTimeoutError, String(e));
+      assert.match(e.message, /alle Plätze belegt/);
+      return true;
+    });
+    await Promise.all(blockers);
+  });
+});
+
+describe("llama-server without --jinja", { skip }, () => {
+  test("refuses `tools`: NativeToolsUnsupportedError that says to start it with --jinja", async () => {
+    const server = await startLlamaServer({ model: tinyModelPaths().gguf, ctx: SLOT_CTX });
+    try {
+      const caller = await createToolCaller(await loadLlm({ backend: "openai", baseUrl: server.baseUrl }));
+      const tools = await createTravelFake().listTools();
+      const fn = { name: tools[0]!.name, description: tools[0]!.description ?? "", parameters: tools[0]!.inputSchema };
+      await assert.rejects(caller.respondWithTools({ question: "Wo liegt Rom?", rounds: [] }, [fn]), (e) => {
+        assert.ok(e instanceof NativeToolsUnsupportedError, String(e));
+        assert.match(e.message, /--jinja/);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
