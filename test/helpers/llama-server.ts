@@ -9,6 +9,9 @@ import { findLlamaTools } from "../../scripts/llama-build.js";
 /** Set by scripts/test.ts when its llama stage could not build the tools: the reason, for every skip line. */
 export const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
 
+/** Another llama-server binary (e.g. a CUDA build on the class server) for the bench: its full path. */
+export const LLAMA_SERVER_BIN_ENV = "LLAMA_SERVER_BIN";
+
 /** The tools' folder, or undefined. */
 export function llamaBin(): string | undefined {
   if (process.env[LLAMA_MISSING_ENV]) return undefined;
@@ -18,6 +21,7 @@ export function llamaBin(): string | undefined {
 
 /** `false` when the server can run, else the skip message "no llama-server (reason)". */
 export function llamaServerSkip(): string | false {
+  if (process.env[LLAMA_SERVER_BIN_ENV]) return false;
   const missing = process.env[LLAMA_MISSING_ENV];
   if (missing) return `no llama-server (${missing})`;
   const tools = findLlamaTools();
@@ -80,11 +84,12 @@ async function waitHealthy(origin: string, child: ChildProcess, log: () => strin
 
 /** Starts llama-server and waits for /health; `close()` ends it (SIGTERM, then SIGKILL after 3 s). */
 export async function startLlamaServer(options: LlamaServerOptions): Promise<LlamaServer> {
+  const own = process.env[LLAMA_SERVER_BIN_ENV];
   const bin = llamaBin();
-  if (!bin) throw new Error(String(llamaServerSkip()));
+  if (!own && !bin) throw new Error(String(llamaServerSkip()));
   const port = await freePort();
   const args = llamaServerArgs(options, port);
-  const child = spawn(join(bin, "llama-server"), args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(own || join(bin!, "llama-server"), args, { stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   const keep = (d: Buffer) => { text = (text + d.toString()).slice(-200_000); };
   child.stdout!.on("data", keep);
