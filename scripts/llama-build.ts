@@ -3,7 +3,7 @@
 // Cached per bundle commit outside the clone; atomic (built in a temp dir, renamed at the end) and locked,
 // so a half-finished or concurrent build is never taken as done. Never part of `npm run setup`.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,11 +24,17 @@ function bundlePath(): string {
   return join(findProjectRoot(), "node_modules/node-llama-cpp/llama/gitRelease.bundle");
 }
 
-/** The commit the bundle was made from: the cache key. */
+/** The commit the bundle was made from (its text header: "# v2 git bundle\n<sha> HEAD"): the cache key. */
 export function bundleCommit(bundle = bundlePath()): string | undefined {
   if (!existsSync(bundle)) return undefined;
-  const heads = execFileSync("git", ["bundle", "list-heads", bundle], { encoding: "utf8" });
-  return /^([0-9a-f]{40})\s/m.exec(heads)?.[1];
+  const fd = openSync(bundle, "r");
+  try {
+    const head = Buffer.alloc(1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return /^([0-9a-f]{40}) HEAD$/m.exec(head.subarray(0, n).toString("latin1"))?.[1];
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `$LLAMA_TOOLS_CACHE`, else `$XDG_CACHE_HOME/agentic-ai-workshop/llama.cpp`, else `~/.cache/…`. */
@@ -111,6 +117,9 @@ async function compile(commit: string, dest: string, log: (s: string) => void): 
   }
 }
 
+/** How often a waiting process looks whether the other build is done. */
+const LOCK_POLL_MS = 1000;
+
 function jobs(): number {
   const n = Number(process.env.LLAMA_BUILD_JOBS);
   return Number.isInteger(n) && n > 0 ? n : 2;
@@ -134,7 +143,7 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
   while (!tryLock(lock)) {
     if (!said) log("another process is building llama.cpp, waiting for it …");
     said = true;
-    await new Promise((r) => setTimeout(r, 5000));
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
   }
   try {
     const again = findLlamaTools();
