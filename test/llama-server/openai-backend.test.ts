@@ -128,20 +128,39 @@ describe("the kit against the real llama-server", { skip }, () => {
   });
 
   test("all slots busy: the request waits in the server's queue; past the time limit it is LlmTimeoutError", async () => {
-    const hold = () =>
-      fetch(`${server.baseUrl}/chat/completions`, {
+    // two other participants hold both slots: long streamed answers that ignore the end-of-turn token
+    let finished = 0;
+    const hold = async (started: () => void) => {
+      const res = await fetch(`${server.baseUrl}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ messages: [{ role: "user", content: "x" }], max_tokens: 1900, ignore_eos: true, stream: false }),
+        body: JSON.stringify({ messages: [{ role: "user", content: "x" }], max_tokens: 1900, ignore_eos: true, stream: true }),
       });
-    const blockers = [hold(), hold()];
-    await new Promise((r) => setTimeout(r, 300)); // both slots taken
+      let first = true;
+      for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
+        void piece;
+        if (first) started();
+        first = false;
+      }
+      finished++;
+    };
+    let blockers: Promise<void>[] = [];
+    await new Promise<void>((resolve) => {
+      let n = 0;
+      const started = () => void (++n === 2 && resolve());
+      blockers = [hold(started), hold(started)];
+    });
     const busy = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 300 });
     await assert.rejects(busy.chat([{ role: "user", content: "Hallo" }], { maxTokens: 5 }), (e) => {
       assert.ok(e instanceof LlmTimeoutError, String(e));
       assert.match(e.message, /alle Plätze belegt/);
       return true;
     });
+    assert.equal(finished, 0, "both slots were still busy when the time limit struck");
+    const patient = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 5 }); // waits its turn
+    await new Promise((r) => setTimeout(r, 50)); // the freed slot's last event may still be in flight
+    assert.ok(finished >= 1, "answered only after a slot became free");
+    assert.ok(patient.meter.generatedTokens >= 1);
     await Promise.all(blockers);
   });
 });
