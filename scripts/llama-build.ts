@@ -12,8 +12,8 @@ import { findProjectRoot } from "../lib/config.js";
 export const LLAMA_TOOLS = ["llama-server", "llama-bench", "llama-quantize"] as const;
 export type LlamaTool = (typeof LLAMA_TOOLS)[number];
 
-/** Where the tools are (`bin`) or why they are not there (`missing`). */
-export type LlamaTools = { bin: string; commit: string } | { missing: string };
+/** Where the tools are (`bin`) or why they are not there (`missing`; `failed`: the compiler was there but the build broke). */
+export type LlamaTools = { bin: string; commit: string } | { missing: string; failed?: boolean };
 
 const CMAKE_FLAGS = [
   "-DCMAKE_BUILD_TYPE=Release", "-DLLAMA_CURL=OFF", "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON",
@@ -152,7 +152,7 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
     await compile(commit, dest, log);
     return findLlamaTools();
   } catch (e) {
-    return { missing: `llama.cpp build failed: ${(e as Error).message.split("\n").slice(0, 6).join(" / ")}` };
+    return { missing: `llama.cpp build failed: ${(e as Error).message.split("\n").slice(0, 6).join(" / ")}`, failed: true };
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -81,7 +81,9 @@ async function llamaStage(env: NodeJS.ProcessEnv): Promise<StageResult | undefin
     return { stage: "llama.cpp", passed: 1, failed: 0, seconds };
   }
   env[LLAMA_MISSING_ENV] = tools.missing;
-  console.log(`llama.cpp tools skipped: ${tools.missing}`);
+  console.log(`llama.cpp tools ${tools.failed ? "FAILED" : "skipped"}: ${tools.missing}`);
+  // a broken build on a machine with a compiler is a failure; no compiler (a laptop) is a visible skip
+  if (tools.failed) return { stage: "llama.cpp", passed: 0, failed: 1, seconds };
   return { stage: "llama.cpp", passed: 0, failed: 0, seconds, skipped: tools.missing };
 }
 
