@@ -156,8 +156,13 @@ function contextExceeded(error: ServerError): boolean {
     /maximum context length/i.test(error.message);
 }
 
-/** llama-server's refusal of a JSON schema it cannot turn into a grammar (HTTP 400 invalid_request_error). */
-const SCHEMA_REFUSAL = /json[_ ]?schema|grammar/i;
+/**
+ * A server failing on the JSON schema it was sent. llama-server (this release) answers a schema it cannot
+ * turn into a grammar with HTTP 400 "Unable to generate parser for this template …" (--jinja) or HTTP 500
+ * "[json.exception.type_error.302] …" (--no-jinja) — e.g. for any property named "$ref", which its
+ * converter takes for a JSON reference: exactly the kit's `$ref` plan arguments.
+ */
+const SCHEMA_REFUSAL = /json[_ ]?schema|grammar|generate parser|json\.exception/i;
 
 /**
  * The kit's typed error for a non-OK answer: a prompt too long for the server's slot → ContextOverflowError;
@@ -169,7 +174,7 @@ export function httpFailure(url: string, status: number, raw: string, sentSchema
   if (error && contextExceeded(error)) {
     return new ContextOverflowError(error.n_prompt_tokens ?? Number.NaN, 0, error.n_ctx ?? Number.NaN, "server");
   }
-  if (error && sentSchema && status === 400 && SCHEMA_REFUSAL.test(error.message)) {
+  if (error && sentSchema && (status === 400 || status === 500) && SCHEMA_REFUSAL.test(error.message)) {
     return new JsonNotSupportedError(`Der LLM-Server lehnt das JSON-Schema ab: ${error.message.slice(0, 200)}`);
   }
   const detail = error?.message || raw;

@@ -54,26 +54,44 @@ describe("the kit against the real llama-server", { skip }, () => {
     assert.equal(a.text, b.text);
   });
 
-  test("a `$ref` plan round: response_format json_schema gives grammar-valid plans on the server", async () => {
+  // Found here: llama.cpp's schema-to-grammar converter takes every key named "$ref" for a JSON reference,
+  // also a *property* named "$ref" — exactly the kit's `$ref` plan arguments. The server refuses the plan
+  // schema; the backend says JsonNotSupportedError and the plan call goes on with chat + parsePlan.
+  test("a `$ref` plan round: the server refuses the plan grammar, the agent falls back to text plans", async () => {
     const run = await tinyModelWeatherRun();
     const events: AgentEvent[] = [];
     const result = await runAgent({
-      ...run, llm, planOutput: "grammar", maxIterations: 2, generation: { maxTokens: 200, temperature: 0.8, seed: 3 },
+      ...run, llm, maxIterations: 2, generation: { maxTokens: 200, temperature: 0.8, seed: 3 },
       onEvent: (e) => events.push(e),
     });
-    assert.ok(["answered", "max_iterations"].includes(result.status), `${result.status}: ${result.error ?? ""}`);
-    const plans = events.filter((e) => e.type === "plan");
-    assert.ok(plans.length >= 1, "at least one plan came back");
-    assert.ok(plans.every((e) => e.type === "plan" && e.via === "grammar"));
-    assert.equal(events.filter((e) => e.type === "plan_error").length, 0, JSON.stringify(events.filter((e) => e.type === "plan_error")));
+    const fallback = events.find((e) => e.type === "output_fallback");
+    assert.ok(fallback && fallback.type === "output_fallback", JSON.stringify(events.map((e) => e.type)));
+    assert.match(fallback.message, /JsonNotSupportedError: Der LLM-Server lehnt das JSON-Schema ab: .*generate parser/);
+    assert.ok(result.iterations <= 2);
+    assert.notEqual(result.status, "error", `${result.status}: ${result.error ?? ""}`);
+    assert.ok(events.filter((e) => e.type === "llm_request").every((e) => e.type === "llm_request" && e.messageCount >= 2));
   });
 
-  test("native tools: the server parses the Llama 3.1 tool format; every call it returns is validated", async () => {
+  test("the final round's plan schema (no $ref arguments) is honoured: response_format json_schema", async () => {
+    const schema = { type: "object", properties: { steps: { type: "array", maxItems: 0, items: { type: "object" } }, final: { type: "string", minLength: 1 } }, required: ["steps", "final"], additionalProperties: false };
+    for (const seed of [1, 2, 3]) {
+      const value = await llm.generateJson<{ steps: unknown[]; final: string }>(schema, [{ role: "user", content: "Wetter in Rom?" }], { maxTokens: 120, seed });
+      assert.deepEqual(value.steps, []);
+      assert.ok(value.final.length >= 1);
+    }
+  });
+
+  // What the server does with `tools` for this template: the tiny GGUF's Llama-3.1-style template has no
+  // tools section, so --jinja renders the chat without them, the server builds no tool-call grammar (even
+  // tool_choice "required" is not enforced) and answers plain text: one round, no calls. A template with
+  // tools (the real Llama 3.1's) gets the Llama 3.x tool parser instead.
+  test("native tools: accepted; with this template the server answers text without tool calls", async () => {
     const caller = await createToolCaller(llm);
     assert.equal(caller.toolCallFormat, "OpenAI tools");
     const result = await runNativeToolChat({ llm: caller, tools: createTravelFake(), question: "Wo liegt Barcelona?", maxRounds: 2, generation: { maxTokens: 80, seed: 1 } });
-    assert.ok(["answered", "max_rounds"].includes(result.status), result.status);
-    for (const call of result.calls) assert.equal(typeof call.valid, "boolean");
+    assert.equal(result.status, "answered");
+    assert.deepEqual(result.calls, []);
+    assert.ok(result.answer.length > 0);
   });
 
   test("the half-agent: one JSON reply under the half-agent schema, read back as answer or tool call", async () => {
@@ -119,10 +137,10 @@ describe("the kit against the real llama-server", { skip }, () => {
   });
 
   test("a schema the server cannot turn into a grammar: JsonNotSupportedError (the plan call falls back to chat)", async () => {
-    const bad = { type: "object", properties: { a: { $ref: "#/definitions/fehlt" } }, required: ["a"] };
-    await assert.rejects(llm.generateJson(bad, [{ role: "user", content: "x" }], { maxTokens: 10 }), (e) => {
+    const refArgument = { type: "object", properties: { $ref: { type: "string", minLength: 1 } }, required: ["$ref"], additionalProperties: false };
+    await assert.rejects(llm.generateJson(refArgument, [{ role: "user", content: "x" }], { maxTokens: 10 }), (e) => {
       assert.ok(e instanceof JsonNotSupportedError, String(e));
-      assert.match(e.message, /lehnt das JSON-Schema ab/);
+      assert.match(e.message, /lehnt das JSON-Schema ab: Unable to generate parser/);
       return true;
     });
   });
@@ -165,9 +183,10 @@ describe("the kit against the real llama-server", { skip }, () => {
   });
 });
 
-describe("llama-server without --jinja", { skip }, () => {
+// --jinja is the default in this release; --no-jinja is what an older or differently started server does
+describe("llama-server with --no-jinja", { skip }, () => {
   test("refuses `tools`: NativeToolsUnsupportedError that says to start it with --jinja", async () => {
-    const server = await startLlamaServer({ model: tinyModelPaths().gguf, ctx: SLOT_CTX });
+    const server = await startLlamaServer({ model: tinyModelPaths().gguf, ctx: SLOT_CTX, extra: ["--no-jinja"] });
     try {
       const caller = await createToolCaller(await loadLlm({ backend: "openai", baseUrl: server.baseUrl }));
       const tools = await createTravelFake().listTools();
