@@ -3,7 +3,7 @@
 // Cached per bundle commit outside the clone; atomic (built in a temp dir, renamed at the end) and locked,
 // so a half-finished or concurrent build is never taken as done. Never part of `npm run setup`.
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -117,6 +117,13 @@ async function compile(commit: string, dest: string, log: (s: string) => void): 
   }
 }
 
+/** Temp build folders of runs that were killed (e.g. Ctrl-C in npm test): hundreds of MB each. */
+function removeAbandonedBuilds(commit: string): void {
+  for (const name of readdirSync(cacheRoot())) {
+    if (name.startsWith(`${commit}.build-`)) rmSync(join(cacheRoot(), name), { recursive: true, force: true });
+  }
+}
+
 /** How often a waiting process looks whether the other build is done. */
 const LOCK_POLL_MS = 1000;
 
@@ -149,6 +156,7 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
     const again = findLlamaTools();
     if ("bin" in again) return again;
     rmSync(dest, { recursive: true, force: true }); // an incomplete dir from an older layout
+    removeAbandonedBuilds(commit); // we hold the lock: any other temp build dir belongs to a killed run
     await compile(commit, dest, log);
     return findLlamaTools();
   } catch (e) {
