@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { formatBrowserResult, runBrowserCheck } from "./browser-check.js";
+import { ensureLlamaTools } from "./llama-build.js";
 import { runAllNotebooks } from "./run-notebooks.js";
 import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
 import { testEnvironment } from "./test-env.js";
@@ -21,7 +22,14 @@ interface StageResult {
   skipped?: string;
   /** What part of a stage that ran was skipped (shown after its counts). */
   note?: string;
+  /** Tests inside the stage that were skipped (each says why in its own result line). */
+  skippedTests?: number;
 }
+
+/** Tests under this folder run against llama.cpp's own llama-server (built by the llama stage). */
+const LLAMA_TESTS = "test/llama-server/";
+/** Set for the test processes when the llama stage could not build the tools (test/helpers/llama-server.ts). */
+const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
 
 const root = findProjectRoot();
 const args = process.argv.slice(2);
@@ -54,13 +62,39 @@ async function gate(stage: string, cmd: string, cmdArgs: string[], env: NodeJS.P
   return { stage, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds: (performance.now() - t) / 1000 };
 }
 
-async function unitTests(env: NodeJS.ProcessEnv): Promise<StageResult> {
-  console.log("\n=== unit tests");
-  const t = performance.now();
-  const files = testFiles(join(root, "test"))
+function selectedTestFiles(): string[] {
+  return testFiles(join(root, "test"))
     .map((f) => relative(root, f))
     .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
     .sort();
+}
+
+/**
+ * llama.cpp's tools for the tests under test/llama-server/: built once per bundle commit (~10 min on 2
+ * cores, cached outside the clone), only when such a test is selected. Without a compiler the stage is
+ * skipped and those tests say why in their own result line.
+ */
+async function llamaStage(env: NodeJS.ProcessEnv): Promise<StageResult | undefined> {
+  if (!selectedTestFiles().some((f) => f.startsWith(LLAMA_TESTS))) return undefined;
+  console.log("\n=== llama.cpp tools (llama-server, llama-bench, llama-quantize)");
+  const t = performance.now();
+  const tools = await ensureLlamaTools((line) => console.log(line));
+  const seconds = (performance.now() - t) / 1000;
+  if ("bin" in tools) {
+    console.log(`llama.cpp tools: ${tools.bin} (${seconds.toFixed(1)} s)`);
+    return { stage: "llama.cpp", passed: 1, failed: 0, seconds };
+  }
+  env[LLAMA_MISSING_ENV] = tools.missing;
+  console.log(`llama.cpp tools ${tools.failed ? "FAILED" : "skipped"}: ${tools.missing}`);
+  // a broken build on a machine with a compiler is a failure; no compiler (a laptop) is a visible skip
+  if (tools.failed) return { stage: "llama.cpp", passed: 0, failed: 1, seconds };
+  return { stage: "llama.cpp", passed: 0, failed: 0, seconds, skipped: tools.missing };
+}
+
+async function unitTests(env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log("\n=== unit tests");
+  const t = performance.now();
+  const files = selectedTestFiles();
   const tapFile = join(tmpdir(), `kit-tap-${process.pid}.txt`);
   const code = await run(
     process.execPath,
@@ -75,7 +109,7 @@ async function unitTests(env: NodeJS.ProcessEnv): Promise<StageResult> {
   let failed = count("fail") + count("cancelled");
   if (code !== 0 && failed === 0) failed = 1; // the runner itself failed
   if (files.length === 0) { failed += 1; console.log("no test files found"); passed = 0; }
-  return { stage: "unit tests", passed, failed, seconds: (performance.now() - t) / 1000 };
+  return { stage: "unit tests", passed, failed, seconds: (performance.now() - t) / 1000, skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length };
 }
 
 async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
@@ -110,7 +144,11 @@ const results: StageResult[] = [];
 const wants = (s: string) => !only || only === s;
 if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
 if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
-if (wants("unit")) results.push(await unitTests(env));
+if (wants("unit")) {
+  const llama = await llamaStage(env);
+  if (llama) results.push(llama);
+  results.push(await unitTests(env));
+}
 if (wants("notebooks")) results.push(await notebooks(env));
 if (wants("slides")) results.push(await slides());
 if (wants("browser")) results.push(await browser());
@@ -118,7 +156,11 @@ if (wants("browser")) results.push(await browser());
 console.log("\n=== summary");
 for (const r of results) {
   if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
-  else console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${r.note ? ` (${r.note})` : ""}`);
+  else {
+    const skips = r.skippedTests ? `, ${r.skippedTests} skipped, reasons in their result lines` : "";
+    const extra = r.note || skips ? ` (${[r.note, skips.slice(2)].filter(Boolean).join("; ")})` : "";
+    console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${extra}`);
+  }
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

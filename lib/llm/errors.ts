@@ -51,10 +51,14 @@ export class GpuBackendError extends LlmError {
 export class ContextOverflowError extends LlmError {
   override name = "ContextOverflowError";
   override readonly fatal: boolean = true;
-  constructor(readonly promptTokens: number, readonly reservedForAnswer: number, readonly contextSize: number) {
+  /** `where`: "server" when a class server refused the prompt (its context per slot is fixed by the instructor). */
+  constructor(readonly promptTokens: number, readonly reservedForAnswer: number, readonly contextSize: number, readonly where: "local" | "server" = "local") {
     super(
-      `Der Prompt ist zu lang: ${promptTokens} Tokens + ${reservedForAnswer} für die Antwort > Kontext ${contextSize}.\n` +
-        `  → Verlauf kürzen, weniger RAG-Kontext (kleineres k) oder größeren Kontext (LLM_CONTEXT_SIZE) wählen.`,
+      where === "server"
+        ? `Der Prompt ist zu lang für den Kurs-Server: ${promptTokens} Tokens ≥ Kontext ${contextSize} pro Platz.\n` +
+            `  → Verlauf kürzen oder weniger RAG-Kontext (kleineres k); mehr Kontext pro Platz kann nur die Kursleitung einstellen (llama-server -c … --parallel …).`
+        : `Der Prompt ist zu lang: ${promptTokens} Tokens + ${reservedForAnswer} für die Antwort > Kontext ${contextSize}.\n` +
+            `  → Verlauf kürzen, weniger RAG-Kontext (kleineres k) oder größeren Kontext (LLM_CONTEXT_SIZE) wählen.`,
     );
   }
 }

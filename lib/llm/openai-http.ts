@@ -1,8 +1,11 @@
 // The HTTP side shared by the OpenAI-compatible chat backend (openai.ts) and its native tool calling
 // (openai-tool-calling.ts): the settings resolved once at load time, and one POST with key, one deadline
 // for the whole response and a bounded body.
+import { z } from "zod";
 import { loadConfig } from "../config.js";
-import { LlmConnectionError, LlmError, LlmInputError, LlmResponseTooLargeError, LlmTimeoutError } from "./errors.js";
+import {
+  ContextOverflowError, JsonNotSupportedError, LlmConnectionError, LlmError, LlmInputError, LlmResponseTooLargeError, LlmTimeoutError,
+} from "./errors.js";
 import { errorText } from "../util.js";
 
 export interface OpenAiLlmOptions {
@@ -115,4 +118,65 @@ export async function readText(body: AsyncIterable<Uint8Array>): Promise<string>
 /** Does the server answer one JSON document (rather than an event stream)? */
 export function isJsonResponse(res: Response): boolean {
   return /\bjson\b/i.test(res.headers.get("content-type") ?? "");
+}
+
+/** An error body: `{error: {message, type, code, param}}` (OpenAI, llama-server, Ollama), `{object: "error", …}` (vLLM) or `{error: "text"}`. */
+const ErrorFields = z.object({
+  message: z.string().catch(""),
+  type: z.string().nullish().catch(undefined),
+  code: z.union([z.string(), z.number()]).nullish().catch(undefined),
+  param: z.string().nullish().catch(undefined),
+  /** llama-server's exceed_context_size_error: the prompt's tokens and one slot's context. */
+  n_prompt_tokens: z.number().int().nullish().catch(undefined),
+  n_ctx: z.number().int().nullish().catch(undefined),
+});
+const ErrorBody = z.union([
+  z.object({ error: ErrorFields }).transform((b) => b.error),
+  z.object({ object: z.literal("error") }).and(ErrorFields),
+  z.object({ error: z.string() }).transform((b) => ErrorFields.parse({ message: b.error })),
+]);
+export type ServerError = z.infer<typeof ErrorFields>;
+
+/** The parsed error body, or undefined when it is none of the known shapes. */
+export function serverError(raw: string): ServerError | undefined {
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The prompt does not fit into one slot's context: llama-server's type (with the token counts),
+ * OpenAI's code, vLLM's message.
+ */
+function contextExceeded(error: ServerError): boolean {
+  return error.type === "exceed_context_size_error" || error.code === "context_length_exceeded" ||
+    /maximum context length/i.test(error.message);
+}
+
+/**
+ * A server failing on the JSON schema it was sent. llama-server (this release) answers a schema it cannot
+ * turn into a grammar with HTTP 400 "Unable to generate parser for this template …" (--jinja) or HTTP 500
+ * "[json.exception.type_error.302] …" (--no-jinja) — e.g. for any property named "$ref", which its
+ * converter takes for a JSON reference: exactly the kit's `$ref` plan arguments.
+ */
+const SCHEMA_REFUSAL = /json[_ ]?schema|grammar|generate parser|json\.exception/i;
+
+/**
+ * The kit's typed error for a non-OK answer: a prompt too long for the server's slot → ContextOverflowError;
+ * a schema the server cannot constrain to (only when one was sent) → JsonNotSupportedError, so the plan
+ * call can fall back to plain chat; anything else → LlmConnectionError with the status and the server's words.
+ */
+export function httpFailure(url: string, status: number, raw: string, sentSchema = false): LlmError {
+  const error = serverError(raw);
+  if (error && contextExceeded(error)) {
+    return new ContextOverflowError(error.n_prompt_tokens ?? Number.NaN, 0, error.n_ctx ?? Number.NaN, "server");
+  }
+  if (error && sentSchema && (status === 400 || status === 500) && SCHEMA_REFUSAL.test(error.message)) {
+    return new JsonNotSupportedError(`Der LLM-Server lehnt das JSON-Schema ab: ${error.message.slice(0, 200)}`);
+  }
+  const detail = error?.message || raw;
+  return new LlmConnectionError(url, `HTTP ${status} ${detail.slice(0, 300)}`.trim(), status);
 }

@@ -6,7 +6,7 @@ import { LlmConnectionError, LlmError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
-import { openAiSettings, postJson, readText, type OpenAiLlmOptions, type OpenAiSettings } from "./openai-http.js";
+import { httpFailure, openAiSettings, postJson, readText, serverError, type OpenAiLlmOptions, type OpenAiSettings, type ServerError } from "./openai-http.js";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
@@ -35,28 +35,6 @@ const Completion = z.object({
     .min(1),
   ...UsageFields,
 });
-
-/** An error body: `{error: {message, type, code, param}}` (OpenAI, llama-server, Ollama), `{object: "error", …}` (vLLM) or `{error: "text"}`. */
-const ErrorFields = z.object({
-  message: z.string().catch(""),
-  type: z.string().nullish().catch(undefined),
-  param: z.string().nullish().catch(undefined),
-});
-const ErrorBody = z.union([
-  z.object({ error: ErrorFields }).transform((b) => b.error),
-  z.object({ object: z.literal("error") }).and(ErrorFields),
-  z.object({ error: z.string() }).transform((b) => ({ message: b.error, type: undefined, param: undefined })),
-]);
-type ServerError = z.infer<typeof ErrorFields>;
-
-function serverError(raw: string): ServerError | undefined {
-  try {
-    const parsed = ErrorBody.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The refusals of llama-server without --jinja (HTTP 500, type "server_error") and of Ollama for a model
@@ -131,7 +109,7 @@ export function openAiToolCaller(settings: OpenAiSettings): ToolCallingLlm {
       if (res.ok) return text;
       const error = serverError(text);
       if (toolsRefused(res.status, error)) throw new NativeToolsUnsupportedError(url, (error?.message || text).slice(0, 200));
-      throw new LlmConnectionError(url, `HTTP ${res.status} ${text.slice(0, 300)}`.trim(), res.status);
+      throw httpFailure(url, res.status, text);
     });
     let parsed: z.infer<typeof Completion>;
     try {

@@ -9,7 +9,7 @@ import { LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError 
 import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
-import { isJsonResponse, MAX_EVENT_CHARS, openAiSettings, postJson, readText, type OpenAiLlmOptions } from "./openai-http.js";
+import { httpFailure, isJsonResponse, MAX_EVENT_CHARS, openAiSettings, postJson, readText, serverError, type OpenAiLlmOptions } from "./openai-http.js";
 import { openAiToolCaller } from "./openai-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, ServerLlmInfo } from "./types.js";
 
@@ -61,9 +61,11 @@ async function readEvents(url: string, body: AsyncIterable<Uint8Array>, onData: 
   }
 }
 
-/** One streamed event's JSON; "done" at the end marker. */
-function parseChunk(url: string, data: string): Chunk | "done" {
+/** One streamed event's JSON; "done" at the end marker; an error event (llama-server mid-stream) is thrown typed. */
+function parseChunk(url: string, data: string, sentSchema: boolean): Chunk | "done" {
   if (data === "[DONE]") return "done";
+  const failed = serverError(data);
+  if (failed) throw httpFailure(url, typeof failed.code === "number" ? failed.code : 500, data, sentSchema);
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
@@ -110,10 +112,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     if (schema) body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema, strict: true } };
     const clock = new CallClock();
     const answer = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal }, async (res, resBody) => {
-      if (!res.ok) {
-        const detail = (await readText(resBody).catch(() => "")).slice(0, 300);
-        throw new LlmConnectionError(url, `HTTP ${res.status} ${detail}`.trim(), res.status);
-      }
+      if (!res.ok) throw httpFailure(url, res.status, await readText(resBody).catch(() => ""), schema !== undefined);
       if (isJsonResponse(res)) {
         const whole = parseCompletion(url, await readText(resBody));
         clock.markFirstToken();
@@ -122,7 +121,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       }
       const streamed: Answer = { text: "", usage: undefined, timings: undefined, complete: false };
       await readEvents(url, resBody, (data) => {
-        const chunk = parseChunk(url, data);
+        const chunk = parseChunk(url, data, schema !== undefined);
         if (chunk === "done") return (streamed.complete = true);
         const choice = chunk.choices?.[0];
         if (choice?.delta?.content) {

@@ -336,7 +336,7 @@ export function encodeTinyLlamaGguf(options: TinyLlamaOptions = {}): Buffer {
 /** The tiny Llama's metadata and tensors (for writers other than encodeGguf, e.g. the streaming one). */
 export function tinyLlamaGgufParts(options: TinyLlamaOptions = {}): { metadata: Record<string, GgufValue>; tensors: GgufTensor[] } {
   const seed = options.seed ?? TINY_LLAMA_DEFAULT_SEED;
-  const vocab = buildTinyVocab();
+  const vocab = buildLlama3Vocab();
   return { metadata: buildMetadata(vocab), tensors: buildTensors(vocab, seed) };
 }
 

@@ -40,7 +40,9 @@ export type FakeReply =
   /** `text` streamed, then the connection ends without `data: [DONE]` and without a finish_reason. */
   | { kind: "cut"; text: string }
   /** Ignores `stream: true`: answers one JSON completion with `text`. */
-  | { kind: "plain_json"; text: string };
+  | { kind: "plain_json"; text: string }
+  /** `text` streamed, then an error event `data: {"error": …}` and the end, as llama-server does mid-stream. */
+  | { kind: "error_event"; text: string; error: Record<string, unknown> };
 
 export interface FakeOpenAiServer {
   baseUrl: string;
@@ -50,8 +52,8 @@ export interface FakeOpenAiServer {
   close(): Promise<void>;
 }
 
-type FaultReply = Extract<FakeReply, { kind: "drip" | "endless_event" | "huge_body" | "cut" | "plain_json" }>;
-const FAULTS = new Set<FakeReply["kind"]>(["drip", "endless_event", "huge_body", "cut", "plain_json"]);
+type FaultReply = Extract<FakeReply, { kind: "drip" | "endless_event" | "huge_body" | "cut" | "plain_json" | "error_event" }>;
+const FAULTS = new Set<FakeReply["kind"]>(["drip", "endless_event", "huge_body", "cut", "plain_json", "error_event"]);
 const isFault = (reply: FakeReply): reply is FaultReply => FAULTS.has(reply.kind);
 
 /** Answers a fault mode (`stream`: the request asked for a stream). */
@@ -73,6 +75,11 @@ function serveFault(reply: FaultReply, stream: boolean, res: ServerResponse): vo
         res.writeHead(200, json).write('{"choices":[{"message":{"content":"');
         writeForever(res, "x".repeat(64 * 1024));
       }
+      return;
+    case "error_event":
+      res.writeHead(200, sse);
+      for (const p of reply.text.match(/.{1,4}/gs) ?? []) res.write(sseToken(p));
+      res.end(`data: ${JSON.stringify({ error: reply.error })}\n\n`);
       return;
     case "cut":
       res.writeHead(200, sse);

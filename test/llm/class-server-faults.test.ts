@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { LlmResponseTooLargeError, LlmStreamIncompleteError, LlmTimeoutError } from "../../lib/llm/errors.js";
+import { ContextOverflowError, LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError, LlmTimeoutError } from "../../lib/llm/errors.js";
 import { loadLlm, type Llm } from "../../lib/llm/index.js";
 import { createOpenAiToolCaller } from "../../lib/llm/openai-tool-calling.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply } from "../helpers/fake-openai-server.js";
@@ -107,4 +107,21 @@ test("native tool calling: the JSON body is under the same deadline and size lim
   const huge = await serve({ kind: "huge_body" });
   const big = createOpenAiToolCaller({ baseUrl: huge.baseUrl, timeoutMs: 60_000 });
   await within(15_000, assert.rejects(big.respondWithTools(history, []), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Antwort"));
+});
+
+// llama-server sends an error after the stream has started as one event `data: {"error": {…}}`, then ends.
+test("an error event mid-stream is the server's error, typed (not a cut-off stream)", async () => {
+  const server = await serve({ kind: "error_event", text: "Lissa", error: { code: 500, message: "context shift is disabled", type: "server_error" } });
+  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  await assert.rejects(within(5000, llm.chat(msgs)), (e) => {
+    assert.ok(e instanceof LlmConnectionError, String(e));
+    assert.match(e.message, /HTTP 500 context shift is disabled/);
+    return true;
+  });
+  const full = await serve({
+    kind: "error_event", text: "x",
+    error: { code: 400, message: "request (2100 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 2100, n_ctx: 2048 },
+  });
+  const llm2 = await loadLlm({ backend: "openai", baseUrl: full.baseUrl });
+  await assert.rejects(within(5000, llm2.chat(msgs)), (e) => e instanceof ContextOverflowError && e.promptTokens === 2100 && e.contextSize === 2048);
 });

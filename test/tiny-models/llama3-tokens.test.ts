@@ -31,7 +31,7 @@ const GERMAN: Record<string, string> = {
 /** The travel catalog as participants' models see it: the planner's system prompt and the data files. */
 function travelTexts(catalog: Parameters<typeof buildPlannerSystemPrompt>[0]): Record<string, string> {
   return {
-    plannerPrompt: buildPlannerSystemPrompt(catalog, { today: "2026-06-15" }),
+    plannerPrompt: buildPlannerSystemPrompt(catalog),
     places: readFileSync(join(root, "data", "travel", "places.json"), "utf8").slice(0, 6000),
     corpus: readFileSync(join(root, "data", "corpus", "laternenbilch.md"), "utf8").slice(0, 6000),
   };
