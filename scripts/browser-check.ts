@@ -228,14 +228,21 @@ async function afterRunAllProblems(page: Page, after: { code: string; says: RegE
   return ok ? [] : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
 }
 
+/** Why the browser check cannot run here (no Chromium, no Notebook 6), or undefined when it can. */
+export function browserCheckMissing(): string | undefined {
+  if (!CHROMIUM_CANDIDATES.some((p) => Boolean(p) && existsSync(p as string))) return "no Chromium";
+  const version = spawnSync("jupyter", ["notebook", "--version"], { encoding: "utf8" });
+  if (version.status !== 0 || !/^6\./.test(version.stdout.trim())) return "no classic Jupyter Notebook 6";
+  return undefined;
+}
+
 /** `notebooksDir` (default notebooks/) is served as Jupyter's notebook folder; it needs a lib link. */
 export async function runBrowserCheck(filters: string[] = [], options: { notebooksDir?: string } = {}): Promise<BrowserCheckResult> {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
-  const chromium = CHROMIUM_CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p as string));
-  if (!chromium) return { skipped: "no Chromium", results: [], seconds: elapsed() };
-  const version = spawnSync("jupyter", ["notebook", "--version"], { encoding: "utf8" });
-  if (version.status !== 0 || !/^6\./.test(version.stdout.trim())) return { skipped: "no classic Jupyter Notebook 6", results: [], seconds: elapsed() };
+  const missing = browserCheckMissing();
+  if (missing) return { skipped: missing, results: [], seconds: elapsed() };
+  const chromium = CHROMIUM_CANDIDATES.find((p): p is string => Boolean(p) && existsSync(p as string)) as string;
 
   const root = findProjectRoot();
   console.log(ensureNotebookLib());

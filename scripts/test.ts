@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
-import { formatBrowserResult, runBrowserCheck } from "./browser-check.js";
-import { ensureLlamaTools } from "./llama-build.js";
+import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
+import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
 import { runAllNotebooks } from "./run-notebooks.js";
 import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
 import { testEnvironment } from "./test-env.js";
@@ -71,17 +71,22 @@ function selectedTestFiles(): string[] {
 
 /**
  * llama.cpp's tools for the tests under test/llama-server/: built once per bundle commit (~10 min on 2
- * cores, cached outside the clone), only when such a test is selected. Without a compiler the stage is
- * skipped and those tests say why in their own result line.
+ * cores, cached outside the clone), only when such a test is selected. The build starts before the
+ * typecheck and runs (niced) beside the other stages; those tests run last, once it is done. Without a
+ * compiler the stage is skipped and those tests say why in their own result line.
  */
-async function llamaStage(env: NodeJS.ProcessEnv): Promise<StageResult | undefined> {
-  if (!selectedTestFiles().some((f) => f.startsWith(LLAMA_TESTS))) return undefined;
-  console.log("\n=== llama.cpp tools (llama-server, llama-bench, llama-quantize)");
-  const t = performance.now();
-  const tools = await ensureLlamaTools((line) => console.log(line));
-  const seconds = (performance.now() - t) / 1000;
+function startLlamaBuild(): { started: number; tools: Promise<LlamaTools> } {
+  console.log("\n=== llama.cpp tools (llama-server, llama-bench, llama-quantize): build started in the background");
+  return { started: performance.now(), tools: ensureLlamaTools((line) => console.log(`[llama.cpp] ${line}`))
+    .catch((e: unknown): LlamaTools => ({ missing: `build failed: ${e instanceof Error ? e.message : String(e)}`, failed: true })) };
+}
+
+async function llamaStage(build: ReturnType<typeof startLlamaBuild>, env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log("\n=== llama.cpp tools");
+  const tools = await build.tools;
+  const seconds = (performance.now() - build.started) / 1000;
   if ("bin" in tools) {
-    console.log(`llama.cpp tools: ${tools.bin} (${seconds.toFixed(1)} s)`);
+    console.log(`llama.cpp tools: ${tools.bin} (${seconds.toFixed(1)} s since the build started)`);
     return { stage: "llama.cpp", passed: 1, failed: 0, seconds };
   }
   env[LLAMA_MISSING_ENV] = tools.missing;
@@ -91,10 +96,9 @@ async function llamaStage(env: NodeJS.ProcessEnv): Promise<StageResult | undefin
   return { stage: "llama.cpp", passed: 0, failed: 0, seconds, skipped: tools.missing };
 }
 
-async function unitTests(env: NodeJS.ProcessEnv): Promise<StageResult> {
-  console.log("\n=== unit tests");
+async function unitTests(env: NodeJS.ProcessEnv, files: string[], stage = "unit tests"): Promise<StageResult> {
+  console.log(`\n=== ${stage}`);
   const t = performance.now();
-  const files = selectedTestFiles();
   const tapFile = join(tmpdir(), `kit-tap-${process.pid}.txt`);
   const code = await run(
     process.execPath,
@@ -109,13 +113,16 @@ async function unitTests(env: NodeJS.ProcessEnv): Promise<StageResult> {
   let failed = count("fail") + count("cancelled");
   if (code !== 0 && failed === 0) failed = 1; // the runner itself failed
   if (files.length === 0) { failed += 1; console.log("no test files found"); passed = 0; }
-  return { stage: "unit tests", passed, failed, seconds: (performance.now() - t) / 1000, skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length };
+  return { stage, passed, failed, seconds: (performance.now() - t) / 1000, skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length };
 }
 
 async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
   console.log("\n=== notebooks (tslab kernel, tiny models)");
   const t = performance.now();
-  const results = await runAllNotebooks(filters, env);
+  // Teil 4 and Aufgabe 4 run completely, under the same kernel and models, in the browser stage.
+  const inBrowser = wants("browser") && !browserCheckMissing() ? EXPECTATIONS.map((e) => e.notebook) : [];
+  if (inBrowser.length > 0) console.log("Teil 4 and Aufgabe 4: run in the browser stage below");
+  const results = await runAllNotebooks(filters, env, false, inBrowser);
   const failed = results.filter((r) => !r.ok).length;
   return { stage: "notebooks", passed: results.length - failed, failed, seconds: (performance.now() - t) / 1000 };
 }
@@ -142,12 +149,18 @@ const env = await testEnvironment({ tinyModels: true });
 for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
 const results: StageResult[] = [];
 const wants = (s: string) => !only || only === s;
+const unitFiles = wants("unit") ? selectedTestFiles() : [];
+const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
+const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
 if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
 if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
 if (wants("unit")) {
-  const llama = await llamaStage(env);
-  if (llama) results.push(llama);
-  results.push(await unitTests(env));
+  const others = unitFiles.filter((f) => !serverFiles.includes(f));
+  if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
+  if (llamaBuild) {
+    results.push(await llamaStage(llamaBuild, env));
+    results.push(await unitTests(env, serverFiles, "llama-server"));
+  }
 }
 if (wants("notebooks")) results.push(await notebooks(env));
 if (wants("slides")) results.push(await slides());
