@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 import { createParser } from "eventsource-parser";
-import { LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError } from "./errors.js";
+import { JsonNotSupportedError, LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError } from "./errors.js";
+import { gbnfForJsonSchema } from "./gbnf.js";
 import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
@@ -17,6 +18,8 @@ export type { OpenAiLlmOptions } from "./openai-http.js";
 
 /** Shown in the load report: everyone in the class shares this server. */
 export const SHARED_SERVER_NOTE = "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
+/** Said once when the server refused a JSON schema and took it as a grammar (llama-server and `$ref` plans). */
+export const GRAMMAR_NOTE = "Der Server lehnt das JSON-Schema der Pläne ab; sie gehen als Grammatik (GBNF) an ihn – gleich streng.";
 
 const Chunk = z.object({
   choices: z
@@ -94,7 +97,10 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
   const queue = new CallQueue();
   let lastMeter: GenerationMeter | undefined;
 
-  async function complete(messages: ChatMessage[], opts: GenerationOptions, schema?: JsonSchema): Promise<ChatResult> {
+  /** Constrained output: a JSON schema as `response_format`, or GBNF in llama-server's `grammar` field. */
+  type Constraint = { schema: JsonSchema } | { grammar: string };
+
+  async function complete(messages: ChatMessage[], opts: GenerationOptions, constraint?: Constraint): Promise<ChatResult> {
     checkMessages(messages);
     const body: Record<string, unknown> = {
       model,
@@ -109,10 +115,15 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       repeat_penalty: opts.repeatPenalty,
       seed: opts.seed,
     };
-    if (schema) body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema, strict: true } };
+    if (constraint && "schema" in constraint) {
+      body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema: constraint.schema, strict: true } };
+    } else if (constraint) {
+      body.grammar = constraint.grammar;
+    }
+    const constrained = constraint !== undefined;
     const clock = new CallClock();
     const answer = await postJson(url, body, { apiKey, timeoutMs, signal: opts.signal }, async (res, resBody) => {
-      if (!res.ok) throw httpFailure(url, res.status, await readText(resBody).catch(() => ""), schema !== undefined);
+      if (!res.ok) throw httpFailure(url, res.status, await readText(resBody).catch(() => ""), constrained);
       if (isJsonResponse(res)) {
         const whole = parseCompletion(url, await readText(resBody));
         clock.markFirstToken();
@@ -121,7 +132,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       }
       const streamed: Answer = { text: "", usage: undefined, timings: undefined, complete: false };
       await readEvents(url, resBody, (data) => {
-        const chunk = parseChunk(url, data, schema !== undefined);
+        const chunk = parseChunk(url, data, constrained);
         if (chunk === "done") return (streamed.complete = true);
         const choice = chunk.choices?.[0];
         if (choice?.delta?.content) {
@@ -145,6 +156,26 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
   }
 
   const info: ServerLlmInfo = { backend: "openai-compatible", serverUrl: baseUrl, modelName: model, notes: [SHARED_SERVER_NOTE] };
+  /** GBNF of the schemas this server refused as `response_format` (JSON of the schema → grammar). */
+  const refused = new Map<string, string>();
+
+  /** `response_format` first; a schema the server refuses goes again as GBNF (then straight away). */
+  async function completeJson(messages: ChatMessage[], opts: GenerationOptions, schema: JsonSchema): Promise<ChatResult> {
+    const key = JSON.stringify(schema);
+    const known = refused.get(key);
+    if (known !== undefined) return complete(messages, opts, { grammar: known });
+    try {
+      return await complete(messages, opts, { schema });
+    } catch (error) {
+      if (!(error instanceof JsonNotSupportedError)) throw error;
+      const grammar = await gbnfForJsonSchema(schema).catch(() => Promise.reject(error));
+      const result = await complete(messages, opts, { grammar });
+      if (refused.size === 0) info.notes.push(GRAMMAR_NOTE);
+      refused.set(key, grammar);
+      return result;
+    }
+  }
+
   return {
     info,
     get lastMeter() {
@@ -154,7 +185,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     generateJson: <T>(schema: JsonSchema, messages: ChatMessage[], opts: GenerationOptions = {}) =>
       queue.run(() =>
         generateValidJson<T>(schema, { attempts: opts.jsonAttempts, seed: opts.seed, temperature: opts.temperature }, async (sampling) => {
-          return (await complete(messages, { ...opts, ...sampling }, schema)).text;
+          return (await completeJson(messages, { ...opts, ...sampling }, schema)).text;
         }),
       ),
     // The server's `tools` parameter, sent with the settings resolved above (explicit key and timeout included).

@@ -13,6 +13,8 @@ import {
   ContextOverflowError, JsonNotSupportedError, LlmTimeoutError, loadLlm, type ChatMessage, type Llm,
 } from "../../lib/llm/index.js";
 import { NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
+import { httpFailure } from "../../lib/llm/openai-http.js";
+import { GRAMMAR_NOTE } from "../../lib/llm/openai.js";
 import { createToolCaller } from "../../lib/llm/native-tools.js";
 import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { createTravelFake, tinyModelWeatherRun } from "../agent/fixtures.js";
@@ -55,21 +57,21 @@ describe("the kit against the real llama-server", { skip }, () => {
   });
 
   // Found here: llama.cpp's schema-to-grammar converter takes every key named "$ref" for a JSON reference,
-  // also a *property* named "$ref" — exactly the kit's `$ref` plan arguments. The server refuses the plan
-  // schema; the backend says JsonNotSupportedError and the plan call goes on with chat + parsePlan.
-  test("a `$ref` plan round: the server refuses the plan grammar, the agent falls back to text plans", async () => {
+  // also a *property* named "$ref" — exactly the kit's `$ref` plan arguments — and refuses the plan schema.
+  // The backend then sends the same schema as GBNF (node-llama-cpp's converter) in the server's `grammar`
+  // field: plans stay grammar-constrained, no fallback to text plans.
+  test("a `$ref` plan round: the refused plan schema goes as GBNF, the plans stay constrained", async () => {
     const run = await tinyModelWeatherRun();
     const events: AgentEvent[] = [];
     const result = await runAgent({
       ...run, llm, maxIterations: 2, generation: { maxTokens: 200, temperature: 0.8, seed: 3 },
       onEvent: (e) => events.push(e),
     });
-    const fallback = events.find((e) => e.type === "output_fallback");
-    assert.ok(fallback && fallback.type === "output_fallback", JSON.stringify(events.map((e) => e.type)));
-    assert.match(fallback.message, /JsonNotSupportedError: Der LLM-Server lehnt das JSON-Schema ab: .*generate parser/);
-    assert.ok(result.iterations <= 2);
+    const types = events.map((e) => e.type);
+    assert.ok(!types.includes("output_fallback"), JSON.stringify(types));
+    assert.ok(types.includes("plan"), `a plan that parsed under the grammar: ${JSON.stringify(types)}`);
+    assert.ok(llm.info.notes.includes(GRAMMAR_NOTE), JSON.stringify(llm.info.notes));
     assert.notEqual(result.status, "error", `${result.status}: ${result.error ?? ""}`);
-    assert.ok(events.filter((e) => e.type === "llm_request").every((e) => e.type === "llm_request" && e.messageCount >= 2));
   });
 
   test("the final round's plan schema (no $ref arguments) is honoured: response_format json_schema", async () => {
@@ -136,13 +138,20 @@ describe("the kit against the real llama-server", { skip }, () => {
     });
   });
 
-  test("a schema the server cannot turn into a grammar: JsonNotSupportedError (the plan call falls back to chat)", async () => {
-    const refArgument = { type: "object", properties: { $ref: { type: "string", minLength: 1 } }, required: ["$ref"], additionalProperties: false };
-    await assert.rejects(llm.generateJson(refArgument, [{ role: "user", content: "x" }], { maxTokens: 10 }), (e) => {
-      assert.ok(e instanceof JsonNotSupportedError, String(e));
-      assert.match(e.message, /lehnt das JSON-Schema ab: Unable to generate parser/);
-      return true;
-    });
+  test("a `$ref` property the server's converter refuses: answered through the `grammar` field", async () => {
+    const refArgument = { type: "object", properties: { $ref: { type: "string", minLength: 1, maxLength: 12 } }, required: ["$ref"], additionalProperties: false };
+    for (const seed of [1, 2]) {
+      const value = await llm.generateJson<{ $ref: string }>(refArgument, [{ role: "user", content: "x" }], { maxTokens: 40, seed });
+      assert.deepEqual(Object.keys(value), ["$ref"]);
+      assert.ok(value.$ref.length >= 1 && value.$ref.length <= 12);
+    }
+  });
+
+  test("a grammar the server cannot parse either: JsonNotSupportedError (the plan call falls back to chat)", async () => {
+    const body = { model: "x", messages: [{ role: "user", content: "x" }], max_tokens: 5, grammar: "root ::= (" };
+    const res = await fetch(`${server.baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const error = httpFailure(`${server.baseUrl}/chat/completions`, res.status, await res.text(), true);
+    assert.ok(error instanceof JsonNotSupportedError, `HTTP ${res.status}: ${String(error)}`);
   });
 
   test("all slots busy: the request waits in the server's queue; past the time limit it is LlmTimeoutError", async () => {
