@@ -15,8 +15,8 @@ import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { encodeGguf, GgmlType, gguf, writeGgufFile, type GgufTensor, type GgufValue } from "./gguf-writer.js";
 import { mulberry32 } from "./prng.js";
-import { buildLlama3Vocab } from "./llama3-vocab.js";
-import { isValidUtf8Token, TINY_LLAMA_CHAT_TEMPLATE, TokenType, type TinyVocab } from "./tiny-llama-vocab.js";
+import { buildLlama3Vocab, llama3TokenizerMetadata } from "./llama3-vocab.js";
+import { isValidUtf8Token, TokenType, type TinyVocab } from "./tiny-llama-vocab.js";
 
 export { mulberry32 };
 
@@ -307,16 +307,7 @@ function buildMetadata(vocab: TinyVocab): Record<string, GgufValue> {
     "llama.attention.layer_norm_rms_epsilon": gguf.f32(1e-5),
     "llama.rope.freq_base": gguf.f32(s.ropeBase),
     "llama.rope.dimension_count": gguf.u32(s.embedding / s.heads),
-    "tokenizer.ggml.model": gguf.str("gpt2"),
-    "tokenizer.ggml.pre": gguf.str("llama-bpe"),
-    "tokenizer.ggml.tokens": gguf.strings(vocab.tokens),
-    "tokenizer.ggml.token_type": gguf.i32s(vocab.tokenTypes),
-    "tokenizer.ggml.merges": gguf.strings(vocab.merges),
-    "tokenizer.ggml.bos_token_id": gguf.u32(vocab.idOf("<|begin_of_text|>")),
-    "tokenizer.ggml.eos_token_id": gguf.u32(vocab.idOf("<|eot_id|>")),
-    "tokenizer.ggml.padding_token_id": gguf.u32(vocab.idOf("<|finetune_right_pad_id|>")),
-    "tokenizer.ggml.add_bos_token": gguf.bool(true),
-    "tokenizer.chat_template": gguf.str(TINY_LLAMA_CHAT_TEMPLATE),
+    ...llama3TokenizerMetadata(vocab),
   };
 }
 

@@ -69,6 +69,11 @@ export const TWIN_QUANTS: readonly TwinQuant[] = ["q4_k_m", "f16"];
 /** general.file_type (llama_ftype): MOSTLY_F16 = 1, MOSTLY_Q4_K_M = 15. */
 export const FILE_TYPE: Record<TwinQuant, number> = { f16: 1, q4_k_m: 15 };
 
+/** Menu models without a twin, and why (said by doctor --tempo's predictions, which skip them). */
+export const WITHOUT_TWIN: Readonly<Record<string, string>> = {
+  "qwen2.5-7b": "qwen2 architecture with Q/K/V biases and Qwen's own 152,064-token vocabulary, which no installed package carries offline",
+};
+
 export function twinShape(id: string): TwinShape | undefined {
   return TWIN_SHAPES.find((s) => s.id === id);
 }

@@ -12,8 +12,7 @@ import { errorText } from "../../lib/util.js";
 import { GgmlType, gguf, type GgufValue } from "../tiny-models/gguf-writer.js";
 import { writeGgufStream, type StreamTensor } from "../tiny-models/gguf-stream.js";
 import { f32Bytes, randomTensorChunks } from "../tiny-models/ggml-random.js";
-import { buildLlama3Vocab } from "../tiny-models/llama3-vocab.js";
-import { TINY_LLAMA_CHAT_TEMPLATE } from "../tiny-models/tiny-llama-vocab.js";
+import { buildLlama3Vocab, llama3TokenizerMetadata } from "../tiny-models/llama3-vocab.js";
 import {
   FILE_TYPE, llama3RopeFactors, TWIN_QUANTS, TWIN_SHAPES, twinShape, twinTensors, type TwinQuant, type TwinShape,
 } from "./shapes.js";
@@ -53,15 +52,7 @@ export function twinMetadata(shape: TwinShape, quant: TwinQuant, layers = shape.
     "llama.attention.layer_norm_rms_epsilon": gguf.f32(shape.rmsEps),
     "llama.rope.freq_base": gguf.f32(shape.ropeBase),
     "llama.rope.dimension_count": gguf.u32(shape.headDim),
-    "tokenizer.ggml.model": gguf.str("gpt2"),
-    "tokenizer.ggml.pre": gguf.str("llama-bpe"),
-    "tokenizer.ggml.tokens": gguf.strings(vocab.tokens),
-    "tokenizer.ggml.token_type": gguf.i32s(vocab.tokenTypes),
-    "tokenizer.ggml.merges": gguf.strings(vocab.merges),
-    "tokenizer.ggml.bos_token_id": gguf.u32(vocab.idOf("<|begin_of_text|>")),
-    "tokenizer.ggml.eos_token_id": gguf.u32(vocab.idOf("<|eot_id|>")),
-    "tokenizer.ggml.add_bos_token": gguf.bool(true),
-    "tokenizer.chat_template": gguf.str(TINY_LLAMA_CHAT_TEMPLATE),
+    ...llama3TokenizerMetadata(vocab),
   };
 }
 

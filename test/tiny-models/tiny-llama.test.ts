@@ -18,15 +18,7 @@ import {
   encodeGguf, float32ToFloat16Bits, GgmlType, gguf, GgufValueType, GgufWriteError, writeGgufFile,
 } from "../../scripts/tiny-models/gguf-writer.js";
 import { encodeTinyLlamaGguf, TINY_LLAMA_DEFAULT_SEED, writeTinyLlamaGguf } from "../../scripts/tiny-models/tiny-llama.js";
-
-function halfBitsToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const mant = h & 0x3ff;
-  if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
-  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
+import { halfBitsToFloat } from "../helpers/half-float.js";
 
 describe("GGUF writer", () => {
   let dir = "";
