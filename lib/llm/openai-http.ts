@@ -135,7 +135,15 @@ const ErrorBody = z.union([
   z.object({ object: z.literal("error") }).and(ErrorFields),
   z.object({ error: z.string() }).transform((b) => ErrorFields.parse({ message: b.error })),
 ]);
-export type ServerError = z.infer<typeof ErrorFields>;
+/** The fields of a server's error body the kit reads (a plain interface: no zod in lib's declarations). */
+export interface ServerError {
+  message: string;
+  type?: string | null;
+  code?: string | number | null;
+  param?: string | null;
+  n_prompt_tokens?: number | null;
+  n_ctx?: number | null;
+}
 
 /** The parsed error body, or undefined when it is none of the known shapes. */
 export function serverError(raw: string): ServerError | undefined {

@@ -82,12 +82,11 @@ test("a missing model file: ❌ with where to put it, exit code 1", async () => 
 test("a truncated, a header-only and a non-GGUF model file are each a clear ❌", async () => {
   const whole = readFileSync(env.LLM_MODEL_PATH!);
   const cases: Array<[string, Buffer, RegExp]> = [
-    ["half.gguf", whole.subarray(0, Math.floor(whole.length / 2)), /half\.gguf ist unvollständig: \d+ von mindestens 470528 Bytes/],
-    ["cut-1.gguf", whole.subarray(0, whole.length - 1), /ist unvollständig: 470527 von mindestens 470528 Bytes/],
+    ["half.gguf", whole.subarray(0, Math.floor(whole.length / 2)), new RegExp(`half\\.gguf ist unvollständig: \\d+ von mindestens ${whole.length} Bytes`)],
+    ["cut-1.gguf", whole.subarray(0, whole.length - 1), new RegExp(`ist unvollständig: ${whole.length - 1} von mindestens ${whole.length} Bytes`)],
     ["header.gguf", whole.subarray(0, 2000), /header\.gguf ist (beschädigt oder )?unvollständig/],
     ["text.gguf", Buffer.from("Das ist kein Modell, nur Text.\n"), /keine GGUF-Datei/],
   ];
-  assert.equal(whole.length, 470528, "tiny GGUF size (regenerated generator? update the numbers)");
   for (const [name, bytes, expected] of cases) {
     const path = join(scratch, name);
     writeFileSync(path, bytes);
