@@ -157,14 +157,15 @@ if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin
 if (wants("unit")) {
   const others = unitFiles.filter((f) => !serverFiles.includes(f));
   if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
-  if (llamaBuild) {
-    results.push(await llamaStage(llamaBuild, env));
-    results.push(await unitTests(env, serverFiles, "llama-server"));
-  }
 }
 if (wants("notebooks")) results.push(await notebooks(env));
 if (wants("slides")) results.push(await slides());
 if (wants("browser")) results.push(await browser());
+// Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
+if (llamaBuild) {
+  results.push(await llamaStage(llamaBuild, env));
+  results.push(await unitTests(env, serverFiles, "llama-server"));
+}
 
 console.log("\n=== summary");
 for (const r of results) {
