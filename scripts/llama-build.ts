@@ -15,10 +15,19 @@ export type LlamaTool = (typeof LLAMA_TOOLS)[number];
 /** Where the tools are (`bin`) or why they are not there (`missing`; `failed`: the compiler was there but the build broke). */
 export type LlamaTools = { bin: string; commit: string } | { missing: string; failed?: boolean };
 
+/**
+ * Native code, but without the AMX path: on this machine's AMX-capable Xeon (a VM) every prompt batch
+ * of a Q4_K/Q6_K model crashed llama-bench and llama-server with SIGSEGV in the AMX repacked buffers
+ * (F16 models and single-token generation ran). `-U` undefines what -march=native predefines.
+ */
+const NO_AMX = "-U__AMX_TILE__ -U__AMX_INT8__ -U__AMX_BF16__";
 const CMAKE_FLAGS = [
   "-DCMAKE_BUILD_TYPE=Release", "-DLLAMA_CURL=OFF", "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON",
+  `-DCMAKE_C_FLAGS=${NO_AMX}`, `-DCMAKE_CXX_FLAGS=${NO_AMX}`,
   "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
 ];
+/** Part of the cache path: a new value when the build flags change, so an older build is not reused. */
+const BUILD_VARIANT = "cpu-no-amx";
 
 function bundlePath(): string {
   return join(findProjectRoot(), "node_modules/node-llama-cpp/llama/gitRelease.bundle");
@@ -41,7 +50,7 @@ export function bundleCommit(bundle = bundlePath()): string | undefined {
 export function cacheRoot(): string {
   if (process.env.LLAMA_TOOLS_CACHE) return process.env.LLAMA_TOOLS_CACHE;
   const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "agentic-ai-workshop", "llama.cpp");
+  return join(base, "agentic-ai-workshop", "llama.cpp", BUILD_VARIANT);
 }
 
 function onPath(cmd: string): boolean {
