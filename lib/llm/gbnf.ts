@@ -3,15 +3,18 @@
 // plan arguments — and refuses the plan schema. Its `grammar` request field takes GBNF instead; the
 // grammar comes from node-llama-cpp's converter in the dialect local plans use, so plans on the class
 // server are constrained exactly as on a laptop.
-import { getLlama, type Llama } from "node-llama-cpp";
+import type { Llama } from "node-llama-cpp";
+import esmImport from "../esm.cjs";
 import { toGrammarDialect } from "../schema/grammar.js";
 import type { JsonSchema } from "./types.js";
 
+type NodeLlamaCpp = typeof import("node-llama-cpp");
 let converter: Promise<Llama> | undefined;
 
-/** GBNF text for `schema` (loads node-llama-cpp's CPU binding once; no model). */
+/** GBNF text for `schema` (loads node-llama-cpp's CPU binding once, on first use; no model). */
 export async function gbnfForJsonSchema(schema: JsonSchema): Promise<string> {
-  converter ??= getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} });
+  converter ??= esmImport<NodeLlamaCpp>("node-llama-cpp").then((nlc) =>
+    nlc.getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} }));
   const llama = await converter;
   return (await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never)).grammar;
 }

@@ -73,6 +73,13 @@ test("every lib folder imports only the folders below it", () => {
   assert.deepEqual(wrong, []);
 });
 
+// The notebooks load lib compiled to CommonJS; node-llama-cpp is ESM with top-level await, which require()
+// cannot load (ERR_REQUIRE_ASYNC_MODULE). So lib takes its values only through esmImport (lib/esm.cjs).
+test("node-llama-cpp: only type imports; values through esmImport", () => {
+  const wrong = imports.filter((i) => i.specifier === "node-llama-cpp" && !i.typeOnly);
+  assert.deepEqual(wrong.map((i) => relative(LIB, i.file)), []);
+});
+
 test("the top-level files import no folder (lib/index.ts aside)", () => {
   const top = relativeImports.filter((i) => folderOf(i.file) === TOP && relative(LIB, i.file) !== "index.ts");
   const wrong = top.filter((i) => folderOf(resolve(dirname(i.file), i.specifier)) !== TOP);
