@@ -5,15 +5,20 @@
 // prompt and plan grammar (lib's loadLocalLlm + generateJson, as the agent calls it; random weights
 // write no sensible plan, so generation stops after a real plan's token count); the planner
 // prefix's saved KV state: file size, load vs evaluate. Twins are cached in .cache/twins.
+// Then `doctor --tempo`'s check runs once (its 4-layer probe twin) and its prediction for each measured
+// twin stands next to the measurement: the check is only as good as that agreement.
 //   BENCH_TWINS=llama-3.2-1b,llama-3.2-3b   which twins (default: the 1B; the 8B only when named)
+//   BENCH_TEMPO_DOCTOR=0                    skip the doctor comparison
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getLlama } from "node-llama-cpp";
 import { loadConfig } from "../lib/config.js";
+import { applyLlamaThreads } from "../lib/llm/index.js";
 import { LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
 import { errorText } from "../lib/util.js";
+import { runTempo } from "../scripts/twins/doctor-tempo.js";
 import { plannerCall } from "../scripts/twins/first-answer.js";
 import { measureSpeed, type SpeedResult } from "../scripts/twins/measure.js";
 import { twinShape } from "../scripts/twins/shapes.js";
@@ -32,9 +37,9 @@ interface TwinResult {
 
 /** Child process: everything for one twin. */
 async function measureTwin(id: string, path: string): Promise<TwinResult> {
-  const threads = loadConfig().llmThreads;
   const speeds: SpeedResult[] = [];
-  const cpu = await getLlama({ gpu: false, build: "never", maxThreads: threads, logLevel: "error" as never, logger: () => {} });
+  const cpu = await getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} });
+  const threads = applyLlamaThreads(cpu, loadConfig().llmThreads);
   speeds.push(await measureSpeed(cpu, path, { threads }));
   await cpu.dispose();
   const auto = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
@@ -81,6 +86,7 @@ if (childAt >= 0) {
   const ids = (process.env.BENCH_TWINS ?? "llama-3.2-1b").split(",").map((s) => s.trim()).filter(Boolean);
   const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
   const rows: string[][] = [];
+  const measured: TwinResult[] = [];
   for (const id of ids) {
     if (!twinShape(id)) throw new Error(`unknown twin ${id}`);
     const twin = await cachedTwin(id);
@@ -90,6 +96,7 @@ if (childAt >= 0) {
     const line = child.stdout.split("\n").find((l) => l.startsWith("RESULT "));
     if (child.status !== 0 || !line) throw new Error(`${id}: measurement failed (${child.status}): ${child.stderr.slice(-2000)}`);
     const r = JSON.parse(line.slice("RESULT ".length)) as TwinResult;
+    measured.push(r);
     const wallS = (performance.now() - started) / 1000;
     for (const s of r.speeds) {
       rows.push([id, s.backend, s.promptTokensPerSecond.toFixed(1), s.generationTokensPerSecond.toFixed(1), String(s.gpuLayers)]);
@@ -105,4 +112,36 @@ if (childAt >= 0) {
   }
   console.log("");
   printMarkdownTable(["Twin", "Backend", "prompt tok/s", "generation tok/s", "GPU layers"], rows);
+  if (process.env.BENCH_TEMPO_DOCTOR !== "0") await compareWithDoctor(measured);
+}
+
+/** doctor --tempo on this machine, its predictions next to the twins' measurements (CPU rows). */
+async function compareWithDoctor(measured: TwinResult[]): Promise<void> {
+  const report = await runTempo();
+  console.log(`\ndoctor --tempo: ${report.seconds.toFixed(0)} s; probe twin: prompt ${report.measured.promptTokensPerSecond.toFixed(1)} / generation ${report.measured.generationTokensPerSecond.toFixed(1)} tokens/s (${report.measured.backend})\n`);
+  reportGoal({ metric: "doctor --tempo: wall time (write probe twin, measure, predict)", goal: "≤ 120 s", measured: `${report.seconds.toFixed(0)} s`, met: report.seconds <= 120 });
+  const ratio = (predicted: number, actual: number): string => `${(predicted / actual).toFixed(2)}×`;
+  const within = (predicted: number, actual: number): boolean => predicted / actual >= 1 / 1.5 && predicted / actual <= 1.5;
+  const rows: string[][] = [];
+  for (const r of measured) {
+    const p = report.predictions.find((x) => x.model === r.id);
+    const cpu = r.speeds.find((s) => s.backend === "cpu");
+    if (!p || !cpu || report.measured.backend !== "cpu") continue;
+    rows.push([r.id, `${cpu.generationTokensPerSecond.toFixed(1)} / ${p.generationTokensPerSecond.toFixed(1)}`, ratio(p.generationTokensPerSecond, cpu.generationTokensPerSecond),
+      `${cpu.promptTokensPerSecond.toFixed(1)} / ${p.promptTokensPerSecond.toFixed(1)}`, `${r.plan.seconds.toFixed(1)} / ${p.secondsToFirstAnswer.toFixed(1)}`, ratio(p.secondsToFirstAnswer, r.plan.seconds), p.verdict]);
+    reportGoal({
+      metric: `doctor --tempo's prediction for ${r.id}: generation tokens/s (predicted / measured on its twin)`,
+      goal: "within 1.5×",
+      measured: `${p.generationTokensPerSecond.toFixed(1)} / ${cpu.generationTokensPerSecond.toFixed(1)} = ${ratio(p.generationTokensPerSecond, cpu.generationTokensPerSecond)}`,
+      met: within(p.generationTokensPerSecond, cpu.generationTokensPerSecond),
+    });
+    reportGoal({
+      metric: `doctor --tempo's prediction for ${r.id}: seconds to the first plan (predicted / measured)`,
+      goal: "within 1.5×",
+      measured: `${p.secondsToFirstAnswer.toFixed(1)} / ${r.plan.seconds.toFixed(1)} s = ${ratio(p.secondsToFirstAnswer, r.plan.seconds)}`,
+      met: within(p.secondsToFirstAnswer, r.plan.seconds),
+    });
+  }
+  // Prompt rates differ by design: the twin's pp512 vs the prediction for the planner's ~2,560-token prompt.
+  printMarkdownTable(["Twin", "generation tok/s measured / predicted", "ratio", "prompt tok/s pp512 / predicted for the planner prompt", "first plan s measured / predicted", "ratio", "verdict"], rows);
 }

@@ -2,7 +2,6 @@
 // Every value can be overridden by an environment variable; tests and CI point them at the tiny models.
 // No import.meta here: notebooks load this file through tslab as CommonJS (see docs/notebook-authoring.md).
 import { existsSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 export const PACKAGE_NAME = "agentic-ai-workshop-kit";
@@ -60,8 +59,8 @@ export interface KitConfig {
   travelOffline: boolean;
   /** Never download models; only local files (MODELS_OFFLINE=1). */
   modelsOffline: boolean;
-  /** CPU threads for llama.cpp (LLM_THREADS, default: available cores). */
-  llmThreads: number;
+  /** CPU threads for llama.cpp (LLM_THREADS; unset: llama.cpp's count of math cores, lib/llm/threads.ts). */
+  llmThreads: number | undefined;
   /** GPU choice (LLM_GPU: auto | cuda | vulkan | metal | cpu). */
   llmGpu: "auto" | "cuda" | "vulkan" | "metal" | "cpu";
   /** Layers to offload (LLM_GPU_LAYERS: auto | max | a number). */
@@ -88,7 +87,7 @@ function flag(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
 }
 
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
+function positiveInt<F extends number | undefined>(name: string, value: string | undefined, fallback: F): number | F {
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} muss eine positive ganze Zahl sein, nicht "${value}".`);
@@ -125,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     embeddingModel: env.EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL,
     travelOffline: flag(env.TRAVEL_OFFLINE),
     modelsOffline: flag(env.MODELS_OFFLINE),
-    llmThreads: positiveInt("LLM_THREADS", env.LLM_THREADS, availableParallelism()),
+    llmThreads: positiveInt("LLM_THREADS", env.LLM_THREADS, undefined),
     llmGpu: oneOf("LLM_GPU", env.LLM_GPU, ["auto", "cuda", "vulkan", "metal", "cpu"] as const, "auto"),
     llmGpuLayers: gpuLayers(env.LLM_GPU_LAYERS),
     llmContextSize: positiveInt("LLM_CONTEXT_SIZE", env.LLM_CONTEXT_SIZE, 8192),

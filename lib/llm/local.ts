@@ -11,6 +11,7 @@ import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
 import { resolveModelPath } from "./model-files.js";
+import { applyLlamaThreads } from "./threads.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type ModelIdentity, type StateSettings } from "./prompt-state.js";
 import { llamaCppIdentity, warmStateDir, WarmStates } from "./warm-states.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
@@ -139,7 +140,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const config = loadConfig();
   const modelPath = resolveModelPath(options.modelPath);
   const gpu = options.gpu ?? config.llmGpu;
-  const threads = options.threads ?? config.llmThreads;
+  const configuredThreads = options.threads ?? config.llmThreads;
   const notes: string[] = [];
   const nlc = await esmImport<NodeLlamaCpp>("node-llama-cpp");
   const { getLlama, LlamaChat: LlamaChatClass } = nlc;
@@ -149,7 +150,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     llama = await getLlama({
       gpu: gpu === "cpu" ? false : gpu,
       build: "never",
-      maxThreads: threads,
+      maxThreads: configuredThreads,
       logLevel: "error" as never,
       logger: (_level, message) => {
         if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
@@ -159,6 +160,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     // "auto" and "cpu" always find the bundled CPU binary; a forced GPU backend may not exist here.
     throw new GpuBackendError(gpu, errorText(err));
   }
+  const threads = applyLlamaThreads(llama, configuredThreads);
   if (gpu !== "auto" && gpu !== "cpu" && llama.gpu !== gpu) {
     // node-llama-cpp may fall back to the CPU silently (e.g. "metal" on Linux); a forced choice must not.
     await llama.dispose();
