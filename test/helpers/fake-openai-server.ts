@@ -29,6 +29,8 @@ export type FakeReply =
   | { kind: "garbage" }
   /** Never answers (until close): for request timeouts. */
   | { kind: "silent" }
+  /** Closes the connection without an answer (as a server dropping an idle keep-alive connection). */
+  | { kind: "hang_up" }
   /** Native function calling: answered as one JSON completion (the request must not stream). */
   | { kind: "tool_calls"; calls: { name: string; arguments: string }[]; text?: string; promptTokens?: number }
   /** Headers at once, then one token (SSE) or one space (JSON) every `intervalMs`, never finished. */
@@ -110,6 +112,10 @@ export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeO
       headers.push(req.headers);
       const reply = replies[Math.min(served++, replies.length - 1)]!;
       if (reply.kind === "silent") return;
+      if (reply.kind === "hang_up") {
+        req.socket.destroy();
+        return;
+      }
       if (reply.kind === "status") {
         res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
         return;

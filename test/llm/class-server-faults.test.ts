@@ -17,8 +17,8 @@ const msgs = [{ role: "user" as const, content: "Hallo?" }];
 const servers: FakeOpenAiServer[] = [];
 after(async () => Promise.all(servers.map((s) => s.close())));
 
-async function serve(reply: FakeReply): Promise<FakeOpenAiServer> {
-  const server = await startFakeOpenAiServer([reply]);
+async function serve(...replies: FakeReply[]): Promise<FakeOpenAiServer> {
+  const server = await startFakeOpenAiServer(replies);
   servers.push(server);
   return server;
 }
@@ -124,4 +124,28 @@ test("an error event mid-stream is the server's error, typed (not a cut-off stre
   });
   const llm2 = await loadLlm({ backend: "openai", baseUrl: full.baseUrl });
   await assert.rejects(within(5000, llm2.chat(msgs)), (e) => e instanceof ContextOverflowError && e.promptTokens === 2100 && e.contextSize === 2048);
+});
+
+// Seen at 20 agents on a real llama-server: 2–6 of ~170 requests failed with UND_ERR_SOCKET, the server
+// closing a connection before answering. Nothing was answered, so the request is sent once more.
+test("a connection closed before any answer is retried once; closed twice, it is a typed connection error", async () => {
+  const once = await serve({ kind: "hang_up" }, { kind: "text", text: "Hallo zurück" });
+  const llm = await loadLlm({ backend: "openai", baseUrl: once.baseUrl });
+  assert.equal((await within(5000, llm.chat(msgs))).text, "Hallo zurück");
+  assert.equal(once.requests.length, 2);
+  const always = await serve({ kind: "hang_up" });
+  const llm2 = await loadLlm({ backend: "openai", baseUrl: always.baseUrl });
+  await assert.rejects(within(5000, llm2.chat(msgs)), (e) => {
+    assert.ok(e instanceof LlmConnectionError, String(e));
+    assert.match(e.message, /UND_ERR_SOCKET|ECONNRESET/);
+    return true;
+  });
+  assert.equal(always.requests.length, 2, "one retry, not more");
+});
+
+test("an answer cut off after it started is not sent again (the caller sees the cut)", async () => {
+  const server = await serve({ kind: "cut", text: "Lissabon ist" }, { kind: "text", text: "zweite Antwort" });
+  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  await assert.rejects(within(5000, llm.chat(msgs)), LlmStreamIncompleteError);
+  assert.equal(server.requests.length, 1);
 });
