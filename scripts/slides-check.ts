@@ -41,7 +41,7 @@ const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
     { cell: "const laufZwei", shows: /→ wetter_mad: get_weather\(\{"lat":\d/ },
     { cell: "const laufMax =", shows: /→ lauf_bcn: rank_spots\(\{"lat":\d/ },
     { cell: "const ragLauf", shows: /geocode-Aufrufe mit: Linz/ },
-    { cell: "styleTableMarkdown(zeilen)", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
+    { cell: "Native Aufrufe, gegen das Schema", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
     { cell: "const laufFreigabe", shows: /Freigabe für save_trip_plan/ },
     { cell: "const laufSchreiber", shows: /Antwort-Schreiber: Heute .* °C/ },
     { cell: "new AgentSession", shows: /Und übermorgen\?\nAntwort \(beantwortet\): .* °C/ },
