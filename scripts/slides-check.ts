@@ -2,7 +2,8 @@
 // embedding model, offline travel data) under tslab — the rehearsal test: every set-up cell says
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
 // slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
-// ≥ 20 px at 1280×720, the rehearsal badge, and no request to anything but the deck file itself.
+// ≥ 20 px at 1280×720, no slide taller than 720 px (cut off on a projector), the rehearsal badge, and no
+// request to anything but the deck file itself.
 // Usage: tsx scripts/slides-check.ts [filter ...]
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -40,7 +41,7 @@ const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
     { cell: "const laufZwei", shows: /→ wetter_mad: get_weather\(\{"lat":\d/ },
     { cell: "const laufMax =", shows: /→ lauf_bcn: rank_spots\(\{"lat":\d/ },
     { cell: "const ragLauf", shows: /geocode-Aufrufe mit: Linz/ },
-    { cell: "styleTableMarkdown(zeilen)", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
+    { cell: "Native Aufrufe, gegen das Schema", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
     { cell: "const laufFreigabe", shows: /Freigabe für save_trip_plan/ },
     { cell: "const laufSchreiber", shows: /Antwort-Schreiber: Heute .* °C/ },
     { cell: "new AgentSession", shows: /Und übermorgen\?\nAntwort \(beantwortet\): .* °C/ },
@@ -99,6 +100,34 @@ const MEASURE = `(() => {
   };
 })()`;
 
+/** A leaf slide taller than the slide (cut off on the projector): where it is, how tall, its first words. */
+export interface Overflow {
+  slide: string;
+  height: number;
+  words: string;
+}
+/** Visits every leaf slide the way a presenter does (reveal shows only slides near the current one, the
+ * others have display: none and no height) and compares each slide's scrollHeight, in reveal's own
+ * coordinates before its scaling, with the configured slide height. Fragments take their space while hidden. */
+const OVERFLOWS = `(() => {
+  const height = Reveal.getConfig().height;
+  const over = [];
+  Reveal.getHorizontalSlides().forEach((h, hi) => {
+    const stack = [...h.querySelectorAll(":scope > section")];
+    (stack.length > 0 ? stack : [h]).forEach((_, vi) => {
+      Reveal.slide(hi, vi, -1);
+      const s = Reveal.getCurrentSlide();
+      if (s.scrollHeight > height) {
+        const heading = s.querySelector("h1, h2, h3, h4, p:not(.badge), li, pre");
+        const words = (heading?.textContent ?? s.textContent ?? "").replace(/\\s+/g, " ").trim().split(" ").slice(0, 8).join(" ");
+        over.push({ slide: (hi + 1) + (stack.length > 0 ? "." + (vi + 1) : ""), height: s.scrollHeight, words });
+      }
+    });
+  });
+  Reveal.slide(0, 0);
+  return over;
+})()`;
+
 export async function checkDecks(files: { notebook: string; executed: string; deck: string }[]): Promise<DeckCheck[] | "no Chromium"> {
   if (!CHROMIUM) return "no Chromium";
   const { chromium } = await import("playwright-core");
@@ -125,6 +154,11 @@ export async function checkDecks(files: { notebook: string; executed: string; de
       if (!m.title.includes("Probelauf")) problems.push("the title slide does not say Probelauf");
       if (!(m.smallestBody >= 28)) problems.push(`body text ${m.smallestBody.toFixed(1)} px (< 28)`);
       if (!(m.smallestCode >= 20)) problems.push(`code ${m.smallestCode.toFixed(1)} px (< 20)`);
+      const over = (await page.evaluate(OVERFLOWS)) as Overflow[];
+      if (over.length > 0) {
+        const list = over.map((o) => `${o.slide} (${o.height} px) „${o.words}“`).join("; ");
+        problems.push(`${over.length} of ${m.total} slides taller than 1280×720: ${list}`);
+      }
       if (requests.length > 0) problems.push(`requests besides the deck: ${requests.slice(0, 5).join(", ")}`);
       await page.screenshot({ path: join(shots, `slides-${f.notebook}.png`) });
       await page.close();

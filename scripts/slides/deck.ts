@@ -1,6 +1,7 @@
 // Notebook → reveal.js deck, one self-contained HTML file. The Jupyter slide metadata decides the shape
 // (cell.metadata.slideshow.slide_type: slide = new slide, subslide = new vertical slide, fragment =
-// appears on the next click, "-" = continues, skip = left out, notes = speaker notes); the talking
+// appears on the next click, "-" = continues, skip = left out, notes = speaker notes); a long text output
+// shows its first lines, as many as fit below its code, and says how many more the notebook has; the talking
 // points of docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS
 // and JS are inlined, so the deck makes no request at all.
 import { stripVTControlCharacters } from "node:util";
@@ -46,20 +47,108 @@ export type Slide = Subslide[];
 
 export type RenderMarkdown = (markdown: string) => string;
 
-/** A cell's outputs as HTML: SVG and HTML stay pictures and tables, text stays text. */
-export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown): string {
+/** Characters per line of a text output on a slide (20 px monospace in the 1280 px slide), for wrapping. */
+const OUTPUT_COLUMNS = 100;
+/** Rough slide heights (px at 1280×720, the theme's sizes) to decide how much of a long output fits. */
+const SLIDE_PX = 700;
+const CODE_LINE_PX = 22 * 1.3;
+const OUTPUT_LINE_PX = 20 * 1.3;
+/** A code or output block's padding and margin. */
+const BLOCK_PX = 40;
+/** Pictures and HTML tables: their height is not known before the browser lays them out. */
+const RICH_OUTPUT_PX = 260;
+
+/** Lines a text takes on a slide when long lines wrap at `columns`. */
+function visualLines(text: string, columns = OUTPUT_COLUMNS): number {
+  return text.replace(/\n$/, "").split("\n").reduce((n, line) => n + Math.max(1, Math.ceil([...line].length / columns)), 0);
+}
+
+/** Estimated height of a Markdown cell on a slide: headings, paragraphs, list items, table rows, code lines. */
+function markdownPx(markdown: string): number {
+  let px = 0;
+  let fence = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) {
+      fence = !fence;
+      px += fence ? BLOCK_PX : 0;
+    } else if (fence) px += CODE_LINE_PX;
+    else if (/^#\s/.test(line)) px += 62 * Math.ceil(line.length / 40) + 18;
+    else if (/^#{2,}\s/.test(line)) px += 51 * Math.ceil(line.length / 50) + 18;
+    else if (/^\s*\|/.test(line)) px += /^\s*\|[\s:|-]+\|\s*$/.test(line) ? 0 : 46;
+    else if (line.trim() !== "") px += 41.6 * Math.ceil(line.length / 70);
+    else px += 12;
+  }
+  return px + 24;
+}
+
+function textOutput(o: NbOutput): string | undefined {
+  if (o.output_type === "stream") return joined(o.text);
+  if (o.output_type === "error") return "";
+  const data = o.data ?? {};
+  if (data["image/svg+xml"] || data["text/html"] || data["text/markdown"] || data["image/png"]) return undefined;
+  return data["text/plain"] ? joined(data["text/plain"]) : "";
+}
+
+/** Estimated height of a code cell on a slide, its text outputs shown with at most `outputLines` lines. */
+function codeCellPx(cell: NbCell, outputLines = Infinity): number {
+  let px = joined(cell.source).split("\n").length * CODE_LINE_PX + BLOCK_PX;
+  let text = 0;
+  for (const o of cell.outputs ?? []) {
+    const t = textOutput(o);
+    if (t === undefined) px += RICH_OUTPUT_PX;
+    else if (t !== "") {
+      text += visualLines(t);
+      px += BLOCK_PX;
+    }
+  }
+  return px + Math.min(text, outputLines) * OUTPUT_LINE_PX;
+}
+
+/** How many lines of text output fit on a slide below `cell`'s code when the rest of the slide takes `othersPx` (at least 4). */
+function outputLinesFor(cell: NbCell, othersPx: number): number {
+  const fixed = codeCellPx(cell, 0);
+  return Math.max(4, Math.floor((SLIDE_PX - othersPx - fixed) / OUTPUT_LINE_PX));
+}
+
+/** The first `lines` lines (as wrapped on a slide) of a text; the rest is counted, not shown. */
+function excerpt(text: string, lines: number): { shown: string; hidden: number } {
+  const all = text.replace(/\n$/, "").split("\n");
+  let used = 0;
+  let i = 0;
+  for (; i < all.length; i++) {
+    const need = visualLines(all[i]!);
+    if (used + need > lines) break;
+    used += need;
+  }
+  return { shown: all.slice(0, i).join("\n"), hidden: all.length - i };
+}
+
+/** A cell's outputs as HTML: SVG and HTML stay pictures and tables, text stays text. Text outputs longer
+ * than `maxLines` lines (together, as wrapped on a slide) end with a marker: the rest is in the notebook. */
+export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, maxLines = Infinity): string {
+  let left = maxLines;
+  const textBlock = (cls: string, raw: string) => {
+    if (left <= 0) return "";
+    const { shown, hidden } = excerpt(raw, left);
+    left -= visualLines(shown);
+    if (hidden === 0) return `<pre class="${cls}">${escapeHtml(raw)}</pre>`;
+    left = 0;
+    const more = `⋯ noch ${hidden} ${hidden === 1 ? "Zeile" : "Zeilen"} – die ganze Ausgabe steht im Notebook`;
+    return `<pre class="${cls}">${escapeHtml(shown)}\n<span class="more">${more}</span></pre>`;
+  };
   return outputs
     .map((o) => {
-      if (o.output_type === "stream") return `<pre class="out${o.name === "stderr" ? " err" : ""}">${escapeHtml(stripVTControlCharacters(joined(o.text)))}</pre>`;
+      if (o.output_type === "stream") return textBlock(`out${o.name === "stderr" ? " err" : ""}`, stripVTControlCharacters(joined(o.text)));
       if (o.output_type === "error") return `<pre class="out err">${escapeHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`)}</pre>`;
       const data = o.data ?? {};
       if (data["image/svg+xml"]) return `<div class="out svg">${joined(data["image/svg+xml"])}</div>`;
       if (data["text/html"]) return `<div class="out html">${joined(data["text/html"])}</div>`;
       if (data["text/markdown"]) return `<div class="out md">${md(joined(data["text/markdown"]))}</div>`;
       if (data["image/png"]) return `<img class="out" alt="" src="data:image/png;base64,${joined(data["image/png"]).trim()}">`;
-      if (data["text/plain"]) return `<pre class="out">${escapeHtml(joined(data["text/plain"]))}</pre>`;
+      if (data["text/plain"]) return textBlock("out", joined(data["text/plain"]));
       return "";
     })
+    .filter((h) => h !== "")
     .join("\n");
 }
 
@@ -71,13 +160,17 @@ export function headingOf(markdown: string): string | undefined {
 
 /** The notebook as slides, following its slide metadata. */
 export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
+  // First the cells of each vertical slide, then their HTML: a long output gets the room its slide leaves.
+  type Planned = { sub: Subslide; cells: { cell: NbCell; fragment: boolean }[] };
   const slides: Slide[] = [];
-  const current = () => slides.at(-1)?.at(-1);
+  const planned: Planned[] = [];
+  const current = () => planned.at(-1);
   const start = (kind: "slide" | "subslide", title: string) => {
     const sub: Subslide = { title, blocks: [], notes: [] };
     if (kind === "slide" || slides.length === 0) slides.push([sub]);
     else slides.at(-1)!.push(sub);
-    return sub;
+    planned.push({ sub, cells: [] });
+    return planned.at(-1)!;
   };
   for (const cell of nb.cells) {
     const type = slideType(cell);
@@ -85,15 +178,23 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
     const source = joined(cell.source);
     const isCode = cell.cell_type === "code";
     if (type === "notes") {
-      (current() ?? start("slide", "")).notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
+      (current() ?? start("slide", "")).sub.notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
       continue;
     }
-    const title = (!isCode && headingOf(source)) || current()?.title || "";
-    const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
-    const html = isCode
-      ? `<pre class="code"><code>${escapeHtml(source)}</code></pre>\n${outputHtml(cell.outputs ?? [], md)}`
-      : md(source);
-    sub.blocks.push({ html, fragment: type === "fragment" });
+    const title = (!isCode && headingOf(source)) || current()?.sub.title || "";
+    const p = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
+    p.cells.push({ cell, fragment: type === "fragment" });
+  }
+  const minimalPx = (c: NbCell) => (c.cell_type === "code" ? codeCellPx(c, 4) : markdownPx(joined(c.source)));
+  for (const { sub, cells } of planned) {
+    for (const { cell, fragment } of cells) {
+      const source = joined(cell.source);
+      const others = cells.filter((c) => c.cell !== cell).reduce((px, c) => px + minimalPx(c.cell), 0);
+      const html = cell.cell_type === "code"
+        ? `<pre class="code"><code>${escapeHtml(source)}</code></pre>\n${outputHtml(cell.outputs ?? [], md, outputLinesFor(cell, others))}`
+        : md(source);
+      sub.blocks.push({ html, fragment });
+    }
   }
   return slides;
 }

@@ -46,6 +46,25 @@ test("slide metadata decides slides, vertical slides, fragments, skipped cells a
   assert.match(slides[2]![0]!.blocks[1]!.html, /<div class="out html"><table>/);
 });
 
+test("a long text output shows as many lines as fit on its slide and says how many more the notebook has", () => {
+  const long = Array.from({ length: 60 }, (_, i) => `Zeile ${i + 1}`).join("\n") + "\n";
+  const nb: Notebook = {
+    cells: [
+      cell("markdown", "## Lang", "slide"),
+      cell("code", "console.log(lang)", "-", [{ output_type: "stream", name: "stdout", text: long }]),
+      cell("code", "console.log(kurz)", "subslide", [{ output_type: "stream", name: "stdout", text: "a\nb\n" }]),
+    ],
+  };
+  const [first, second] = notebookSlides(nb, md)[0]!;
+  const out = first!.blocks[1]!.html;
+  const shown = Number(/Zeile (\d+)\n<span class="more">/.exec(out)?.[1]);
+  assert.ok(shown >= 4 && shown < 60, out);
+  assert.match(out, new RegExp(`⋯ noch ${60 - shown} Zeilen – die ganze Ausgabe steht im Notebook`));
+  assert.doesNotMatch(out, new RegExp(`Zeile ${shown + 1}\\b`));
+  assert.equal(second!.blocks[0]!.html, '<pre class="code"><code>console.log(kurz)</code></pre>\n<pre class="out">a\nb\n</pre>');
+  assert.equal(countSlides(nb), 2);
+});
+
 test("a talking point joins the slide its title names; one that names no slide is reported", () => {
   const slides = notebookSlides(fixture, md);
   const points = parseTalkingPoints("## fixture\n\n### 2. Zweiter\n\n- **Sagen:** wichtig\n\n### 9. Gibt es nicht\n\n- x\n");
