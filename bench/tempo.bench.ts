@@ -5,6 +5,7 @@
 // prompt and plan grammar (lib's loadLocalLlm + generateJson, as the agent calls it; random weights
 // write no sensible plan, so generation stops after a real plan's token count); the planner
 // prefix's saved KV state: file size, load vs evaluate. Twins are cached in .cache/twins.
+// Threads: the kit's default on this machine (llama.cpp's math cores) or BENCH_THREADS (bench/threads.ts).
 // Then `doctor --tempo`'s check runs once (its 4-layer probe twin) and its prediction for each measured
 // twin stands next to the measurement: the check is only as good as that agreement.
 //   BENCH_TWINS=llama-3.2-1b,llama-3.2-3b   which twins (default: the 1B; the 8B only when named)
@@ -14,7 +15,6 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getLlama } from "node-llama-cpp";
-import { loadConfig } from "../lib/config.js";
 import { applyLlamaThreads } from "../lib/llm/index.js";
 import { LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
 import { errorText } from "../lib/util.js";
@@ -24,6 +24,7 @@ import { measureSpeed, type SpeedResult } from "../scripts/twins/measure.js";
 import { twinShape } from "../scripts/twins/shapes.js";
 import { cachedTwin } from "../scripts/twins/twin.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { BENCH_THREADS } from "./threads.js";
 import { reportGoal } from "./summary.js";
 
 
@@ -39,7 +40,7 @@ interface TwinResult {
 async function measureTwin(id: string, path: string): Promise<TwinResult> {
   const speeds: SpeedResult[] = [];
   const cpu = await getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} });
-  const threads = applyLlamaThreads(cpu, loadConfig().llmThreads);
+  const threads = applyLlamaThreads(cpu, BENCH_THREADS);
   speeds.push(await measureSpeed(cpu, path, { threads }));
   await cpu.dispose();
   const auto = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
@@ -49,7 +50,7 @@ async function measureTwin(id: string, path: string): Promise<TwinResult> {
   const call = await plannerCall();
   const stateDir = mkdtempSync(join(tmpdir(), "tempo-state-"));
   try {
-    const llm = await loadLocalLlm({ modelPath: path, gpu: "cpu", contextSize: 4096, promptStateDir: stateDir });
+    const llm = await loadLocalLlm({ modelPath: path, gpu: "cpu", contextSize: 4096, promptStateDir: stateDir, threads });
     const started = performance.now();
     let outcome = "plan";
     try {
@@ -61,7 +62,7 @@ async function measureTwin(id: string, path: string): Promise<TwinResult> {
     const meter = llm.lastMeter;
     const saved = llm.lastPromptState;
     await llm.dispose();
-    const again = await loadLocalLlm({ modelPath: path, gpu: "cpu", contextSize: 4096, promptStateDir: stateDir });
+    const again = await loadLocalLlm({ modelPath: path, gpu: "cpu", contextSize: 4096, promptStateDir: stateDir, threads });
     await again.chat(call.messages, { maxTokens: 1 });
     const loaded = again.lastPromptState;
     await again.dispose();
@@ -99,8 +100,8 @@ if (childAt >= 0) {
     measured.push(r);
     const wallS = (performance.now() - started) / 1000;
     for (const s of r.speeds) {
-      rows.push([id, s.backend, s.promptTokensPerSecond.toFixed(1), s.generationTokensPerSecond.toFixed(1), String(s.gpuLayers)]);
-      reportGoal({ metric: `twin ${id} (${s.backend}): prompt / generation tokens/s`, goal: "measured", measured: `${s.promptTokensPerSecond.toFixed(1)} / ${s.generationTokensPerSecond.toFixed(1)} (pp${s.promptTokens}, tg${s.generatedTokens})`, met: undefined });
+      rows.push([id, s.backend, s.backend === "cpu" ? String(s.threads) : "–", s.promptTokensPerSecond.toFixed(1), s.generationTokensPerSecond.toFixed(1), String(s.gpuLayers)]);
+      reportGoal({ metric: `twin ${id} (${s.backend}): prompt / generation tokens/s`, goal: "measured", measured: `${s.promptTokensPerSecond.toFixed(1)} / ${s.generationTokensPerSecond.toFixed(1)} (pp${s.promptTokens}, tg${s.generatedTokens}${s.backend === "cpu" ? `, ${s.threads} threads` : ""})`, met: undefined });
     }
     console.log(`\n${id}: twin ${written}; ${wallS.toFixed(0)} s to measure; peak RSS ${mb(r.peakRssBytes)}`);
     console.log(`first plan (cpu): ${r.plan.seconds.toFixed(1)} s for ${r.plan.promptTokens} prompt tokens + ${r.plan.generatedTokens} generated (${r.plan.outcome})`);
@@ -111,13 +112,13 @@ if (childAt >= 0) {
     if (id === "llama-3.2-1b") reportGoal({ metric: "tempo bench, 1B twin: wall time", goal: "≤ 180 s", measured: `${(wallS + (twin.writeMs ?? 0) / 1000).toFixed(0)} s`, met: wallS + (twin.writeMs ?? 0) / 1000 <= 180 });
   }
   console.log("");
-  printMarkdownTable(["Twin", "Backend", "prompt tok/s", "generation tok/s", "GPU layers"], rows);
+  printMarkdownTable(["Twin", "Backend", "threads", "prompt tok/s", "generation tok/s", "GPU layers"], rows);
   if (process.env.BENCH_TEMPO_DOCTOR !== "0") await compareWithDoctor(measured);
 }
 
 /** doctor --tempo on this machine, its predictions next to the twins' measurements (CPU rows). */
 async function compareWithDoctor(measured: TwinResult[]): Promise<void> {
-  const report = await runTempo();
+  const report = await runTempo(undefined, { threads: BENCH_THREADS });
   console.log(`\ndoctor --tempo: ${report.seconds.toFixed(0)} s; probe twin: prompt ${report.measured.promptTokensPerSecond.toFixed(1)} / generation ${report.measured.generationTokensPerSecond.toFixed(1)} tokens/s (${report.measured.backend})\n`);
   reportGoal({ metric: "doctor --tempo: wall time (write probe twin, measure, predict)", goal: "≤ 120 s", measured: `${report.seconds.toFixed(0)} s`, met: report.seconds <= 120 });
   const ratio = (predicted: number, actual: number): string => `${(predicted / actual).toFixed(2)}×`;

@@ -3,7 +3,7 @@
 // `npm run models:warm` takes and how big its states are, and the seconds to the first plan of a fresh
 // `npm start` cold (no states) vs warm (prompt-states/ beside the model, an empty cache of its own) — as
 // real processes. The model is linked into two temporary folders, so nothing is written beside it.
-// Context: BENCH_WARM_CONTEXT (default 8192, the workshop's LLM_CONTEXT_SIZE); threads: LLM_THREADS;
+// Context: BENCH_WARM_CONTEXT (default 8192, the workshop's LLM_CONTEXT_SIZE); threads: BENCH_THREADS (bench/threads.ts);
 // BENCH_WARM_ONLY=planer-reise prepares only that prompt (models:warm --only; the 8B on a CPU takes long).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -14,13 +14,14 @@ import { loadLocalLlm, type GenerationMeter } from "../lib/index.js";
 import { modelFileIdentity } from "../lib/llm/prompt-state.js";
 import { MANIFEST_FILE, warmStateDir, type WarmManifest } from "../lib/llm/warm-states.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { BENCH_THREADS, withBenchThreads } from "./threads.js";
 import { reportGoal } from "./summary.js";
 
 const gguf = resolve(process.env.BENCH_WARM_GGUF || loadConfig().llmModelPath);
 const context = process.env.BENCH_WARM_CONTEXT || "8192";
 const QUESTION = "Wie ist heute das Wetter in Barcelona?";
 const tmp = mkdtempSync(join(tmpdir(), "warm-start-bench-"));
-const env = { ...process.env, LLM_CONTEXT_SIZE: context, TRAVEL_TODAY: "2026-06-15", TRAVEL_OFFLINE: "1" };
+const env = { ...withBenchThreads(process.env), LLM_CONTEXT_SIZE: context, TRAVEL_TODAY: "2026-06-15", TRAVEL_OFFLINE: "1" };
 const s = (ms: number) => (ms / 1000).toFixed(1);
 const size = (bytes: number) => (bytes >= 1e8 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`);
 
@@ -69,7 +70,7 @@ try {
   const cold = firstPlan(linkedModel("cold"), 1);
   const warm = firstPlan(warmModel, 2);
 
-  console.log(`model: ${gguf} (${size(identity.bytes)}), context ${context}, threads ${process.env.LLM_THREADS ?? "default"}\n`);
+  console.log(`model: ${gguf} (${size(identity.bytes)}), context ${context}, threads ${BENCH_THREADS ?? "the kit's default (llama.cpp's math cores)"}\n`);
   console.log(`content hash of the model file (size + SHA-256 of ~9 MiB): ${hashMs.toFixed(0)} ms`);
   console.log(`npm run models:warm: ${s(made.wallMs)} s in all\n`);
   printMarkdownTable(

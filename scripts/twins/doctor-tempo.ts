@@ -16,7 +16,8 @@ import { writeTwin } from "./twin.js";
 
 /** The measured twin: the 3B's blocks (3072 wide, like the menu models), 4 of them, tied output. */
 export const PROBE_TWIN = { id: "llama-3.2-3b", layers: 4 } as const;
-const PROMPT_TOKENS = 128;
+/** Generated tokens measured; the prompt is measured at the planner prompt's real length, so the
+ * attention over its positions is in the measurement (a 128-token probe predicted the first plan ~1.7× too fast). */
 const GENERATED_TOKENS = 16;
 /** The context the kit allocates by default (KV cache that must fit next to the weights). */
 const CONTEXT_TOKENS = 8192;
@@ -29,13 +30,15 @@ export interface TempoReport {
   recommendation: Recommendation;
   promptTokens: number;
   planTokens: number;
+  /** CPU threads of the measurement (LLM_THREADS or llama.cpp's math cores). */
+  threads: number;
   seconds: number;
 }
 
 const speedOf = (r: MeasuredSpeed): MeasuredSpeed => ({ backend: r.backend, promptTokensPerSecond: r.promptTokensPerSecond, generationTokensPerSecond: r.generationTokensPerSecond });
 
 /** Runs the whole speed check; `onStep` gets German progress lines. */
-export async function runTempo(onStep: (line: string) => void = () => {}): Promise<TempoReport> {
+export async function runTempo(onStep: (line: string) => void = () => {}, options: { threads?: number } = {}): Promise<TempoReport> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), "kit-tempo-"));
   const cleanUp = (): void => rmSync(dir, { recursive: true, force: true });
@@ -52,12 +55,13 @@ export async function runTempo(onStep: (line: string) => void = () => {}): Promi
     onStep(`Schreibe ein Test-Modell (${PROBE_TWIN.layers} Schichten in der Form von Llama 3.2 3B) …`);
     await writeTwin(PROBE_TWIN.id, path, { layers: PROBE_TWIN.layers });
     const call = await plannerCall();
-    const calibrate = (speed: MeasuredSpeed): Calibration => ({ cost: tokenCost(shape, "q4_k_m", PROBE_TWIN.layers), speed, promptTokens: PROMPT_TOKENS });
+    const promptTokens = call.promptTokens;
+    const calibrate = (speed: MeasuredSpeed): Calibration => ({ cost: tokenCost(shape, "q4_k_m", PROBE_TWIN.layers), speed, promptTokens });
     onStep("Messe die CPU …");
     const cpuLlama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} });
-    const threads = applyLlamaThreads(cpuLlama, loadConfig().llmThreads);
+    const threads = applyLlamaThreads(cpuLlama, options.threads ?? loadConfig().llmThreads);
     llamas.push(cpuLlama);
-    const cpu = speedOf(await measureSpeed(cpuLlama, path, { threads, promptTokens: PROMPT_TOKENS, generatedTokens: GENERATED_TOKENS }));
+    const cpu = speedOf(await measureSpeed(cpuLlama, path, { threads, promptTokens, generatedTokens: GENERATED_TOKENS }));
     const machine: Machine = { cpu: calibrate(cpu), ramTotalBytes: totalmem() };
     const gpuLlama = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
     llamas.push(gpuLlama);
@@ -65,7 +69,7 @@ export async function runTempo(onStep: (line: string) => void = () => {}): Promi
     if (gpuLlama.gpu !== false) {
       onStep(`Messe die GPU (${gpuLlama.gpu}) …`);
       const vramFreeBytes = (await gpuLlama.getVramState()).free;
-      gpu = speedOf(await measureSpeed(gpuLlama, path, { gpuLayers: "max", promptTokens: PROMPT_TOKENS, generatedTokens: GENERATED_TOKENS }));
+      gpu = speedOf(await measureSpeed(gpuLlama, path, { gpuLayers: "max", promptTokens, generatedTokens: GENERATED_TOKENS }));
       machine.gpu = { ...calibrate(gpu), vramFreeBytes };
     }
     const work = { promptTokens: call.promptTokens, planTokens: call.planTokens, contextTokens: CONTEXT_TOKENS };
@@ -77,6 +81,7 @@ export async function runTempo(onStep: (line: string) => void = () => {}): Promi
       recommendation: recommend(predictions),
       promptTokens: call.promptTokens,
       planTokens: call.planTokens,
+      threads,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
@@ -91,7 +96,7 @@ const num = (x: number): string => (x < 10 ? x.toFixed(1) : Math.round(x).toStri
 
 /** The German text for the terminal. */
 export function renderTempo(r: TempoReport): string {
-  const m = (s: MeasuredSpeed): string => `${s.backend === "cpu" ? "CPU" : s.backend.toUpperCase()}: Prompt ${num(s.promptTokensPerSecond)} Tokens/s, Erzeugen ${num(s.generationTokensPerSecond)} Tokens/s (Test-Modell)`;
+  const m = (s: MeasuredSpeed): string => `${s.backend === "cpu" ? `CPU (${r.threads} Threads)` : s.backend.toUpperCase()}: Prompt ${num(s.promptTokensPerSecond)} Tokens/s, Erzeugen ${num(s.generationTokensPerSecond)} Tokens/s (Test-Modell)`;
   const lines = [
     `Tempo-Check (npm run doctor -- --tempo), ${num(r.seconds)} s, RAM ${num(totalmem() / 2 ** 30)} GB (frei ${num(freemem() / 2 ** 30)} GB)`,
     `Gemessen – ${m(r.measured)}${r.cpu ? `; ${m(r.cpu)}` : ""}`,
@@ -123,6 +128,7 @@ export function tempoJson(r: TempoReport): Record<string, unknown> {
     recommendation: r.recommendation,
     promptTokens: r.promptTokens,
     planTokens: r.planTokens,
+    threads: r.threads,
     seconds: Number(r.seconds.toFixed(1)),
   };
 }

@@ -19,6 +19,8 @@ export interface SpeedResult {
   generationTokensPerSecond: number;
   loadMs: number;
   gpuLayers: number;
+  /** CPU threads llama.cpp computed with. */
+  threads: number;
 }
 
 const PROMPT_TEXT =
@@ -66,6 +68,7 @@ export async function measureSpeed(llama: Llama, modelPath: string, options: Spe
       generationTokensPerSecond: count / (genMs / 1000),
       loadMs,
       gpuLayers: model.gpuLayers,
+      threads: options.threads ?? llama.maxThreads,
     };
   } finally {
     await context.dispose();

@@ -78,13 +78,14 @@ describe("speed prediction", () => {
 describe("doctor --tempo output", () => {
   const ps = predictAll({ cpu: cpu(40, 10), gpu: gpu(4), ramTotalBytes: 16 * GiB });
   const report: TempoReport = {
-    measured: gpu(4)!.speed, cpu: cpu(40, 10).speed, predictions: ps, recommendation: recommend(ps), promptTokens: 2558, planTokens: 86, seconds: 38.2,
+    measured: gpu(4)!.speed, cpu: cpu(40, 10).speed, predictions: ps, recommendation: recommend(ps), promptTokens: 2558, planTokens: 86, threads: 4, seconds: 38.2,
   };
 
   it("--json has the tempo object a class's results are collected by", () => {
     const json = tempoJson(report) as { measured: Record<string, unknown>; predictions: Record<string, unknown>[] };
     assert.deepEqual(json.measured, { backend: "cuda", promptTokensPerSecond: 3000, generationTokensPerSecond: 150 });
     assert.deepEqual(json.predictions.map((p) => p.model), ["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b"]);
+    assert.equal((json as { threads?: unknown }).threads, 4);
     for (const p of json.predictions) {
       for (const key of ["promptTokensPerSecond", "generationTokensPerSecond", "secondsToFirstAnswer"]) assert.equal(typeof p[key], "number", key);
       assert.ok(["flüssig", "brauchbar", "zu langsam", "passt nicht"].includes(p.verdict as string));
@@ -93,7 +94,7 @@ describe("doctor --tempo output", () => {
 
   it("the terminal text is German, with both measurements, every model and the recommendation", () => {
     const text = renderTempo(report);
-    assert.match(text, /Gemessen – CUDA: Prompt 3000 Tokens\/s, Erzeugen 150 Tokens\/s \(Test-Modell\); CPU: Prompt 40 Tokens\/s/);
+    assert.match(text, /Gemessen – CUDA: Prompt 3000 Tokens\/s, Erzeugen 150 Tokens\/s \(Test-Modell\); CPU \(4 Threads\): Prompt 40 Tokens\/s/);
     assert.match(text, /2558 Prompt-Tokens .* 86 Tokens Plan/);
     assert.match(text, /llama-3\.1-8b .* Schichten auf der GPU/);
     assert.ok(text.endsWith(report.recommendation.text));
