@@ -118,7 +118,9 @@ if (childAt >= 0) {
 
 /** doctor --tempo on this machine, its predictions next to the twins' measurements (CPU rows). */
 async function compareWithDoctor(measured: TwinResult[]): Promise<void> {
-  const report = await runTempo(undefined, { threads: BENCH_THREADS });
+  // The twins' resolved thread count: in this process LLM_THREADS is the tiny models' 1 (bench/threads.ts).
+  const threads = measured[0]?.speeds.find((s) => s.backend === "cpu")?.threads;
+  const report = await runTempo(undefined, { threads });
   console.log(`\ndoctor --tempo: ${report.seconds.toFixed(0)} s; probe twin: prompt ${report.measured.promptTokensPerSecond.toFixed(1)} / generation ${report.measured.generationTokensPerSecond.toFixed(1)} tokens/s (${report.measured.backend})\n`);
   reportGoal({ metric: "doctor --tempo: wall time (write probe twin, measure, predict)", goal: "≤ 120 s", measured: `${report.seconds.toFixed(0)} s`, met: report.seconds <= 120 });
   const ratio = (predicted: number, actual: number): string => `${(predicted / actual).toFixed(2)}×`;
@@ -128,21 +130,28 @@ async function compareWithDoctor(measured: TwinResult[]): Promise<void> {
     const p = report.predictions.find((x) => x.model === r.id);
     const cpu = r.speeds.find((s) => s.backend === "cpu");
     if (!p || !cpu || report.measured.backend !== "cpu") continue;
+    // Like for like: the planner prefix evaluated through lib (state file) against the predicted rate for
+    // that prompt; the first plan with the tokens the twin actually generated (a random model may stop early).
+    const prefixRate = r.state.tokens / (r.state.evaluateMs / 1000);
+    const firstPredicted = r.plan.promptTokens / p.promptTokensPerSecond + r.plan.generatedTokens / p.generationTokensPerSecond;
     rows.push([r.id, `${cpu.generationTokensPerSecond.toFixed(1)} / ${p.generationTokensPerSecond.toFixed(1)}`, ratio(p.generationTokensPerSecond, cpu.generationTokensPerSecond),
-      `${cpu.promptTokensPerSecond.toFixed(1)} / ${p.promptTokensPerSecond.toFixed(1)}`, `${r.plan.seconds.toFixed(1)} / ${p.secondsToFirstAnswer.toFixed(1)}`, ratio(p.secondsToFirstAnswer, r.plan.seconds), p.verdict]);
-    reportGoal({
-      metric: `doctor --tempo's prediction for ${r.id}: generation tokens/s (predicted / measured on its twin)`,
-      goal: "within 1.5×",
-      measured: `${p.generationTokensPerSecond.toFixed(1)} / ${cpu.generationTokensPerSecond.toFixed(1)} = ${ratio(p.generationTokensPerSecond, cpu.generationTokensPerSecond)}`,
-      met: within(p.generationTokensPerSecond, cpu.generationTokensPerSecond),
-    });
-    reportGoal({
-      metric: `doctor --tempo's prediction for ${r.id}: seconds to the first plan (predicted / measured)`,
-      goal: "within 1.5×",
-      measured: `${p.secondsToFirstAnswer.toFixed(1)} / ${r.plan.seconds.toFixed(1)} s = ${ratio(p.secondsToFirstAnswer, r.plan.seconds)}`,
-      met: within(p.secondsToFirstAnswer, r.plan.seconds),
-    });
+      `${prefixRate.toFixed(1)} / ${p.promptTokensPerSecond.toFixed(1)}`, ratio(p.promptTokensPerSecond, prefixRate),
+      `${r.plan.seconds.toFixed(1)} / ${firstPredicted.toFixed(1)}`, ratio(firstPredicted, r.plan.seconds), p.verdict]);
+    // Generation is not like for like (the prediction is for tokens after the planner prompt, tg32 follows
+    // 512 tokens; attention over 2,600 positions slows each token): shown, not judged.
+    const goals: [string, number, number, string, boolean][] = [
+      ["generation tokens/s, after the planner prompt vs tg32", p.generationTokensPerSecond, cpu.generationTokensPerSecond, "", false],
+      ["planner prompt tokens/s", p.promptTokensPerSecond, prefixRate, "", true],
+      ["seconds to the first plan", firstPredicted, r.plan.seconds, " s", true],
+    ];
+    for (const [what, predicted, actual, unit, judged] of goals) {
+      reportGoal({
+        metric: `doctor --tempo's prediction for ${r.id}: ${what} (predicted / measured on its twin)`,
+        goal: judged ? "within 1.5×" : "shown",
+        measured: `${predicted.toFixed(1)} / ${actual.toFixed(1)}${unit} = ${ratio(predicted, actual)}`,
+        met: judged ? within(predicted, actual) : undefined,
+      });
+    }
   }
-  // Prompt rates differ by design: the twin's pp512 vs the prediction for the planner's ~2,560-token prompt.
-  printMarkdownTable(["Twin", "generation tok/s measured / predicted", "ratio", "prompt tok/s pp512 / predicted for the planner prompt", "first plan s measured / predicted", "ratio", "verdict"], rows);
+  printMarkdownTable(["Twin", "generation tok/s measured / predicted", "ratio", "planner prompt tok/s measured / predicted", "ratio", "first plan s measured / predicted", "ratio", "verdict"], rows);
 }
