@@ -16,12 +16,12 @@ import { writeTwin } from "./twin.js";
 
 /**
  * The measured twin: the whole 1B. The bigger models' cost scales from it by their weights (measured on the
- * 2-core VM: 3B and 8B twins within 10 % of that scaling). A 4-layer 3B probe was tried first: its huge
- * output matrix and fixed per-call costs dominated, and it predicted the 8B's generation 2.5× too slow.
+ * 2-core VM: the first plan of the 3B and 8B twins within 15 % of that scaling). A 4-layer 3B probe was tried
+ * first: its huge output matrix and fixed per-call costs dominated (the 8B's first plan predicted 1.9× too slow).
  */
 export const PROBE_TWIN = { id: "llama-3.2-1b", layers: 16 } as const;
 /** Generated tokens measured; the prompt is measured at the planner prompt's real length, so the
- * attention over its positions is in the measurement (a 128-token probe predicted the first plan ~1.7× too fast). */
+ * attention over its positions is in the measurement (a 128-token prompt predicted the first plan 1.5–1.8× too fast). */
 const GENERATED_TOKENS = 16;
 /** The context the kit allocates by default (KV cache that must fit next to the weights). */
 const CONTEXT_TOKENS = 8192;
