@@ -2,12 +2,14 @@
 // embedding model, offline travel data) under tslab — the rehearsal test: every set-up cell says
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
 // slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
-// ≥ 20 px at 1280×720, no slide taller than 720 px (cut off on a projector), the rehearsal badge, and no
+// ≥ 20 px at 1280×720, no slide taller than 720 px (cut off on a projector), the rehearsal badge, the
+// speaker view (key S) with the notes of the current slide, and no
 // request to anything but the deck file itself.
 // Usage: tsx scripts/slides-check.ts [filter ...]
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Page } from "playwright-core";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
@@ -128,6 +130,36 @@ const OVERFLOWS = `(() => {
   return over;
 })()`;
 
+/** Goes to the first slide with notes and returns the start of its notes (null: no slide has notes). */
+const FIRST_NOTES = `(() => {
+  const slide = [...document.querySelectorAll(".reveal .slides section")]
+    .find((s) => !s.querySelector("section") && s.querySelector(":scope > aside.notes"));
+  if (!slide) return null;
+  const at = Reveal.getIndices(slide);
+  Reveal.slide(at.h, at.v);
+  return slide.querySelector(":scope > aside.notes").textContent.replace(/\\s+/g, " ").trim().slice(0, 40);
+})()`;
+
+/** The speaker view as the presenter opens it (key S): a popup that shows the current slide's notes. */
+async function speakerViewProblem(page: Page, onRequest: (url: string) => void): Promise<string | undefined> {
+  const words = (await page.evaluate(FIRST_NOTES)) as string | null;
+  if (!words) return "no slide with speaker notes for the speaker view";
+  const opened = page.waitForEvent("popup", { timeout: 10_000 }).catch(() => undefined);
+  await page.keyboard.press("s");
+  const popup = await opened;
+  if (!popup) return "the speaker view (key S) did not open";
+  popup.on("request", (r) => onRequest(r.url()));
+  try {
+    const shows = `(document.querySelector(".speaker-controls-notes .value")?.textContent ?? "").replace(/\\s+/g, " ").includes(${JSON.stringify(words)})`;
+    await popup.waitForFunction(shows, undefined, { timeout: 15_000 });
+    return undefined;
+  } catch {
+    return `the speaker view (key S) does not show the notes „${words}“`;
+  } finally {
+    await popup.close();
+  }
+}
+
 export async function checkDecks(files: { notebook: string; executed: string; deck: string }[]): Promise<DeckCheck[] | "no Chromium"> {
   if (!CHROMIUM) return "no Chromium";
   const { chromium } = await import("playwright-core");
@@ -159,6 +191,10 @@ export async function checkDecks(files: { notebook: string; executed: string; de
         const list = over.map((o) => `${o.slide} (${o.height} px) „${o.words}“`).join("; ");
         problems.push(`${over.length} of ${m.total} slides taller than 1280×720: ${list}`);
       }
+      const speaker = await speakerViewProblem(page, (r) => {
+        if (r.split(/[?#]/)[0] !== url && r !== "about:blank" && !r.startsWith("data:")) requests.push(r);
+      });
+      if (speaker) problems.push(speaker);
       if (requests.length > 0) problems.push(`requests besides the deck: ${requests.slice(0, 5).join(", ")}`);
       await page.screenshot({ path: join(shots, `slides-${f.notebook}.png`) });
       await page.close();
