@@ -98,9 +98,9 @@ export async function postJson<T>(url: string, body: unknown, options: PostOptio
 }
 
 /**
- * The server closed the connection before any answer: llama-server drops idle keep-alive connections,
- * and a request that goes out on one just then fails (2–6 of ~170 requests at 20 agents). Nothing was
- * answered, so postJson sends it once more.
+ * The server closed the connection before any answer (seen at 20 agents on llama-server: 2–6 of ~170
+ * requests; most likely an idle keep-alive connection closed just as a request went out on it). Nothing
+ * was answered, so postJson sends it once more.
  */
 const CLOSED_BEFORE_ANSWER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 const causeCode = (err: unknown): string | undefined => (err as { cause?: { code?: string } }).cause?.code;

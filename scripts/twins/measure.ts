@@ -41,8 +41,8 @@ export async function measureSpeed(llama: Llama, modelPath: string, options: Spe
     const prompt: Token[] = [];
     while (prompt.length < promptTokens) prompt.push(...text);
     prompt.length = promptTokens;
-    // Warm-up: the first pass pages the mmapped weights in and sets up the compute buffers; a laptop's
-    // first cold pass runs at about half speed (1B twin here: 118 / 8 cold vs 231 / 15 tokens/s warm).
+    // Warm-up, as llama-bench does: one short pass first, so paging in the mmapped weights and setting up
+    // the compute buffers are not timed.
     const warm = Math.min(64, Math.floor(promptTokens / 2));
     await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, warm));
     for await (const token of sequence.evaluate(prompt.slice(warm, warm + 1), { temperature: 0 })) {
