@@ -9,7 +9,7 @@ export { describeLlm } from "./report.js";
 export { formatMeter } from "./meter.js";
 export { tokenCounter } from "./tokens.js";
 export { todayMessage } from "./messages.js";
-export { applyLlamaThreads } from "./threads.js";
+export { applyLlamaThreads, type LlamaThreadSettings } from "./threads.js";
 export {
   ContextOverflowError,
   GpuBackendError,
