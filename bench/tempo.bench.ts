@@ -6,7 +6,7 @@
 // write no sensible plan, so generation stops after a real plan's token count); the planner
 // prefix's saved KV state: file size, load vs evaluate. Twins are cached in .cache/twins.
 // Threads: the kit's default on this machine (llama.cpp's math cores) or BENCH_THREADS (bench/threads.ts).
-// Then `doctor --tempo`'s check runs once (its 4-layer probe twin) and its prediction for each measured
+// Then `doctor --tempo`'s check runs once (it writes and measures its own 1B twin) and its prediction for each measured
 // twin stands next to the measurement: the check is only as good as that agreement.
 //   BENCH_TWINS=llama-3.2-1b,llama-3.2-3b   which twins (default: the 1B; the 8B only when named)
 //   BENCH_TEMPO_DOCTOR=0                    skip the doctor comparison
@@ -15,8 +15,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getLlama } from "node-llama-cpp";
-import { applyLlamaThreads } from "../lib/llm/index.js";
-import { LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
+import { applyLlamaThreads, LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
 import { errorText } from "../lib/util.js";
 import { runTempo } from "../scripts/twins/doctor-tempo.js";
 import { plannerCall } from "../scripts/twins/first-answer.js";

@@ -150,7 +150,6 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     llama = await getLlama({
       gpu: gpu === "cpu" ? false : gpu,
       build: "never",
-      maxThreads: configuredThreads,
       logLevel: "error" as never,
       logger: (_level, message) => {
         if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
