@@ -13,6 +13,7 @@ import type { Page } from "playwright-core";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
+import { deckPlanProblems } from "./slides/plan-check.js";
 import { buildSlides } from "./slides.js";
 import { testEnvironment } from "./test-env.js";
 
@@ -220,6 +221,7 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
       ...(failed.includes(`${d.notebook}.ipynb`) ? ["a cell failed in rehearsal mode"] : []),
       ...d.unmatched.map((t) => `talking point "${t}" matches no slide`),
       ...rehearsalProblems(d.notebook, nb),
+      ...deckPlanProblems(d.notebook, nb, findProjectRoot()),
     ];
     return { notebook: d.notebook, ok: problems.length === 0, problems };
   });

@@ -2,7 +2,10 @@
 // reveal.js decks in .cache/slides/<notebook>.slides.html. Each notebook is executed first (scripts/
 // run-notebooks.ts): by default in rehearsal mode (WORKSHOP_PROBE=1, scripted answers; the title slide
 // says "Probelauf"), with --ausfuehren on the instructor's configured model. Speaker notes: the notebooks'
-// notes cells plus docs/sprechernotizen.md.
+// notes cells plus docs/sprechernotizen.md. At the end a table: per deck slides, code slides, words and the
+// estimated presentation time (scripts/slides/estimate.ts) on the class server's 8B and on a CPU's 8B,
+// next to its slot in the day plan. `--zeiten` prints only the table (no notebook runs); `--tempo datei.json`
+// takes the first column's speed from `npm run doctor -- --tempo --json` (the instructor's machine).
 import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
@@ -12,6 +15,8 @@ import { writeFileAtomic } from "../lib/files.js";
 import { modelProblems, probeEnvironment } from "./model-help.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { formatFailure, runNotebook } from "./run-notebooks.js";
+import { CLASS_SERVER_8B, CPU_8B, deckStats, speedFromDoctorJson, type ModelSpeed } from "./slides/estimate.js";
+import { timeTable } from "./slides/time-table.js";
 import { testEnvironment } from "./test-env.js";
 import {
   attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
@@ -103,10 +108,49 @@ export async function buildSlides(filters: string[], options: { configured: bool
   return { decks, failed };
 }
 
+/** The estimate table for the presentation notebooks matching `filters` (their slide metadata, not run). */
+export function estimateTable(filters: string[], speeds: readonly ModelSpeed[] = [CLASS_SERVER_8B, CPU_8B], root = findProjectRoot()): string {
+  const decks = slideNotebooks(root, filters).map((file) => ({
+    deck: basename(file, ".ipynb"),
+    stats: deckStats(JSON.parse(readFileSync(file, "utf8")) as Notebook),
+  }));
+  const sources = speeds.map((s) => `${s.label}: ${s.source}`).join("\n   ");
+  return `Geschätzte Vortragszeit (Folien, Code-Zeilen, Klicks und die Wartezeit der Modell-Aufrufe; Modell in scripts/slides/estimate.ts):
+${timeTable(decks, speeds)}
+   ${sources}`;
+}
+
+/** `--tempo datei.json`: the speeds to estimate with (an error text when the file does not fit). */
+function speedsFrom(args: string[]): ModelSpeed[] | string {
+  const at = args.indexOf("--tempo");
+  if (at < 0) return [CLASS_SERVER_8B, CPU_8B];
+  const file = args[at + 1];
+  if (!file || file.startsWith("--")) return "Nach --tempo fehlt die Datei – erzeugen mit: npm run doctor -- --tempo --json > tempo.json";
+  if (!existsSync(file)) return `--tempo: Die Datei „${file}“ gibt es nicht – erzeugen mit: npm run doctor -- --tempo --json > tempo.json`;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return `--tempo: „${file}“ ist kein JSON – erwartet die Ausgabe von npm run doctor -- --tempo --json`;
+  }
+  const chosen = speedFromDoctorJson(json);
+  return typeof chosen === "string" ? `--tempo ${file}: ${chosen}` : [chosen, CLASS_SERVER_8B, CPU_8B];
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const configured = args.includes("--ausfuehren") || args.includes("--ausführen");
-  const filters = args.filter((a) => !a.startsWith("--"));
+  const tempoFile = args.indexOf("--tempo") >= 0 ? args[args.indexOf("--tempo") + 1] : undefined;
+  const filters = args.filter((a) => !a.startsWith("--") && a !== tempoFile);
+  const speeds = speedsFrom(args);
+  if (typeof speeds === "string") {
+    console.error(speeds);
+    return 1;
+  }
+  if (args.includes("--zeiten")) {
+    console.log(estimateTable(filters, speeds));
+    return 0;
+  }
   if (configured) {
     const problems = modelProblems(await testEnvironment({ tinyModels: false }), "workshop");
     if (problems.length > 0) {
@@ -122,6 +166,7 @@ async function main(): Promise<number> {
     return 1;
   }
   for (const d of decks) console.log(`🖼️  ${d.file}`);
+  console.log(`\n${estimateTable(filters, speeds)}`);
   console.log(`\nFolien: ${dirname(decks[0]!.file)} (im Browser öffnen; Taste S: Referentenansicht mit Notizen)`);
   if (failed.length > 0) console.log(`⚠️ Fehler beim Ausführen von ${failed.join(", ")} – die Folien zeigen die Ausgaben bis dahin.`);
   return failed.length > 0 ? 1 : 0;
