@@ -7,9 +7,9 @@
 //        + code lines × 3 s (read a line, say what it does)
 //        + fragments × 5 s (a pause for the click)
 //        + the live model waits of the shown cells that call the real model.
-// Calibrated so that a slide with ~30 words and ~7 lines of code takes about a minute: the pace at which
-// Teil 2 and 3 filled their 40 and 45 minutes. Skipped cells (slide type "skip", the Vertiefung) and
-// speaker notes cost nothing.
+// Calibrated on the day plan's own reading that Teil 2 (40 slides) and Teil 3 (45) just fill their 40 and
+// 45 minutes: a slide with ~30 words and ~7 code lines takes about a minute. Not measured in a room.
+// Skipped cells (slide type "skip", the Vertiefung) and speaker notes cost nothing.
 //
 // Live model waits: each call costs new prompt tokens ÷ prompt rate + generated tokens ÷ generation rate.
 // A call is counted where it is written in a shown cell whose code passes the real `llm` (a scripted model,
