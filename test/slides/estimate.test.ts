@@ -78,17 +78,17 @@ test("the speeds: class server by default, the CPU's 8B much slower, doctor --te
   assert.match(speedFromDoctorJson({ checks: [] }) as string, /keine Tempo-Vorhersage für Llama 3\.1 8B.*npm run doctor -- --tempo --json/);
 });
 
-test("the guide's day table is the day plan, and every Teil deck has a slot", () => {
+test("the guide's day table is the day plan, and every presentation deck has a slot", () => {
   const guide = readFileSync(join(root, "docs", "instructor-guide.md"), "utf8");
   const block = /<!-- BEGIN tagesplan[^\n]*-->\n([\s\S]*?)\n<!-- END tagesplan -->/.exec(guide)?.[1];
   assert.equal(block, dayPlanTable(), "docs/instructor-guide.md: copy the table from dayPlanTable() (scripts/slides/day-plan.ts)");
   assert.match(dayPlanTable(), /\| 15:00 \| 50 min \| \*\*Teil 4\*\*/);
   assert.equal(DAY_PLAN.reduce((m, s) => m + s.minutes, 0), 8 * 60);
-  for (const file of slideNotebooks(root, ["-teil-"])) assert.ok(slotOf(basename(file, ".ipynb")), `${file}: no slot in the day plan`);
+  for (const file of slideNotebooks(root)) assert.ok(slotOf(basename(file, ".ipynb")), `${file}: no slot in the day plan`);
 });
 
-test("every Teil deck's estimate fits its slot on the class server", () => {
-  for (const file of slideNotebooks(root, ["-teil-"])) {
+test("every deck's estimate fits its slot on the class server", () => {
+  for (const file of slideNotebooks(root)) {
     const name = basename(file, ".ipynb");
     assert.deepEqual(deckPlanProblems(name, readNotebook(file), root), [], name);
   }
@@ -98,10 +98,10 @@ test("a deck over its slot is reported and marked in the table", () => {
   const long: Notebook = { cells: Array.from({ length: 200 }, (_, i) => cell("markdown", `## Folie ${i}`, "slide")) };
   const stats = deckStats(long);
   assert.match(slotProblem("40-teil-4-agent", stats, CLASS_SERVER_8B) ?? "", /^estimated 70 min \(8B Kurs-Server\) for a 50 min slot/);
-  assert.equal(slotProblem("00-start", stats, CLASS_SERVER_8B), undefined, "no slot, no limit");
-  const table = timeTable([{ deck: "40-teil-4-agent", stats }, { deck: "00-start", stats }], [CLASS_SERVER_8B, CPU_8B]);
+  assert.equal(slotProblem("99-ohne-zeitfenster", stats, CLASS_SERVER_8B), undefined, "no slot, no limit");
+  const table = timeTable([{ deck: "40-teil-4-agent", stats }, { deck: "99-ohne-zeitfenster", stats }], [CLASS_SERVER_8B, CPU_8B]);
   assert.match(table, /^40-teil-4-agent\s+200\s+0\s+400\s+70 min\s+70 min\s+50 min ⚠️ passt nicht$/m);
-  assert.match(table, /^00-start .* –$/m);
+  assert.match(table, /^99-ohne-zeitfenster .* –$/m);
 });
 
 test("a Vertiefung is skipped whole on the slides; Teil 4 keeps plan, $ref, validation, parallel tools and approval on them", () => {
