@@ -1,12 +1,12 @@
 // The table `npm run slides` prints: per deck its slides, code slides, words and the estimated time on
-// two machines, next to its slot in the day plan; and the problem the slides stage reports when a Teil
+// each given machine, next to its slot in the day plan; and the problem the slides stage reports when a
 // deck's estimate exceeds its slot.
 import { slotOf } from "./day-plan.js";
 import { minutes, presentationSeconds, type DeckStats, type ModelSpeed } from "./estimate.js";
 
 const de = (n: number): string => n.toLocaleString("de-DE");
 
-/** German lines: a header, one row per deck, the model in one line. `speeds[0]` decides the ⚠️. */
+/** German lines: a header and one row per deck, a column per speed; `speeds[0]` decides the ⚠️. */
 export function timeTable(decks: readonly { deck: string; stats: DeckStats }[], speeds: readonly ModelSpeed[]): string {
   const head = ["Foliensatz".padEnd(26), "Folien", "  Code", "Wörter", ...speeds.map((s) => s.label.padStart(Math.max(9, s.label.length))), "Zeitfenster"];
   const rows = decks.map(({ deck, stats }) => {
