@@ -51,7 +51,7 @@ function table(v, rows) {
   head.append(el("th", "", "Name"));
   for (const a of v.aufgaben) {
     const th = el("th", a.rot > 0 ? "spalte-rot" : "", "Aufg. " + a.aufgabe);
-    th.append(el("div", "klein", a.gruen + " ✅ · " + a.rot + " ❌"));
+    th.append(el("div", "klein", a.gruen + "✅ " + a.rot + "❌"));
     head.append(th);
   }
   head.append(el("th", "", "letztes ✅"));
@@ -80,11 +80,9 @@ function columns(v, rows, count) {
   $("spalten").replaceChildren(...parts);
 }
 function setFont(px) { document.documentElement.style.fontSize = px + "px"; }
-function fits() {
-  const d = document.documentElement;
-  return d.scrollHeight <= innerHeight && d.scrollWidth <= innerWidth;
-}
-/** The largest font (and fewest columns) at which everything is on the screen. */
+const fitsWidth = () => document.documentElement.scrollWidth <= innerWidth;
+const fits = () => fitsWidth() && document.documentElement.scrollHeight <= innerHeight;
+/** The largest font (and fewest columns) at which everything is on the screen; else the least scrolling. */
 function layout() {
   const v = lastView;
   if (!v) return;
@@ -93,9 +91,11 @@ function layout() {
   const max = min * ${MAX_FONT_FACTOR};
   $("zuviel").textContent = "";
   let best = null;
+  let fallback = { count: 1, height: Infinity };
   for (let count = 1; count <= ${MAX_COLUMNS} && count <= Math.max(1, rows.length); count++) {
     columns(v, rows, count);
     setFont(min);
+    if (fitsWidth() && document.documentElement.scrollHeight < fallback.height) fallback = { count, height: document.documentElement.scrollHeight };
     if (!fits()) continue;
     let lo = min, hi = max;
     setFont(hi);
@@ -103,7 +103,7 @@ function layout() {
     else for (let i = 0; i < 7; i++) { const mid = (lo + hi) / 2; setFont(mid); if (fits()) lo = mid; else hi = mid; }
     if (!best || lo > best.font + 0.5) best = { count, font: lo };
   }
-  const chosen = best || { count: ${MAX_COLUMNS}, font: min };
+  const chosen = best || { count: fallback.count, font: min };
   columns(v, rows, chosen.count);
   setFont(chosen.font);
   document.body.dataset.spalten = String(chosen.count);
@@ -186,7 +186,7 @@ table { border-collapse: collapse; line-height: 1.15; }
 th, td { border: 0.08rem solid #999; padding: 0.06rem 0.3rem; text-align: center; white-space: nowrap; }
 th { background: #f2f2f2; font-size: 0.8rem; }
 th.spalte-rot { background: #ffb3b3; }
-td.name { text-align: left; font-weight: bold; max-width: 9em; overflow: hidden; text-overflow: ellipsis; border-left-width: 0.45rem; }
+td.name { text-align: left; font-weight: bold; max-width: 10.5em; overflow: hidden; text-overflow: ellipsis; border-left-width: 0.45rem; }
 .haengt td.name, .marke.haengt { border-left-color: #c0001a; }
 .haengt td.name { background: #ffd9d9; }
 .arbeitet td.name, .marke.arbeitet { border-left-color: #e0a800; }

@@ -42,6 +42,6 @@ export function projectorOrder<T extends { name: string; progress: Progress }>(r
     (a, b) =>
       rank(a) - rank(b) ||
       (a.progress.status === "haengt" ? (b.progress.sinceOkS ?? 0) - (a.progress.sinceOkS ?? 0) : 0) ||
-      a.name.localeCompare(b.name, "de"),
+      a.name.localeCompare(b.name, "de", { numeric: true }),
   );
 }

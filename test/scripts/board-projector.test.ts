@@ -13,6 +13,7 @@ import type { Browser, Page } from "playwright-core";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
 import { BoardState } from "../../scripts/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { runScript } from "../helpers/run-script.js";
 
 const CODE = "projektor-test-code-42";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -119,6 +120,12 @@ async function decodeQr(page: Page): Promise<string | undefined> {
 test("the console says in German that participants cannot reach a loopback board, and how to start it", () => {
   assert.match(board.output(), /WARNUNG: Das Board läuft nur auf diesem Rechner \(127\.0\.0\.1\) – die Laptops der Teilnehmenden können es so nicht erreichen/);
   assert.match(board.output(), /npm run board -- --host 0\.0\.0\.0 --allowed-host \S+/);
+});
+
+test("--haengt-nach takes whole minutes; anything else is a German usage error", async () => {
+  const run = await runScript("board.ts", ["--port", "0", "--data", dataFile, "--haengt-nach", "zehn"]);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /^--haengt-nach: Minuten als ganze Zahl von 1 bis 600/);
 });
 
 for (const size of SIZES) {
