@@ -191,6 +191,22 @@ for (const size of SIZES) {
   });
 }
 
+test("at every screen width from 960 to 1920 px the join URL and the code stay on one line each", async (t) => {
+  if (!browser) return t.skip("no Chromium");
+  const page = await openBoard({ width: 1280, height: 720 });
+  try {
+    const broken: string[] = [];
+    for (let width = 960; width <= 1920; width += 8) {
+      await page.setViewportSize({ width, height: Math.round((width * 9) / 16) });
+      const lines = (await page.evaluate(`["beitritt-url", "beitritt-code"].map((id) => document.getElementById(id).getClientRects().length)`)) as number[];
+      if (lines.some((n) => n !== 1)) broken.push(`${width} px: ${lines.join("/")} lines`);
+    }
+    assert.deepEqual(broken, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("after the start phase the join line collapses (key B or the button); the code stays, the board grows", async (t) => {
   if (!browser) return t.skip("no Chromium");
   const page = await openBoard({ width: 1280, height: 720 });
