@@ -144,6 +144,7 @@ async function tick() {
     render(await r.json());
   } catch (e) {
     $("status").textContent = "Board gerade nicht erreichbar – neuer Versuch in 2 s.";
+    layout();
   }
 }
 tick();
@@ -162,7 +163,7 @@ body { font-family: system-ui, sans-serif; font-size: 1rem; margin: 0; padding: 
 header { display: flex; gap: 0.6rem; align-items: flex-start; }
 .kopftext { flex: 1; min-width: 0; }
 h1 { font-size: 1.3rem; margin: 0 0 0.15rem; }
-.klein { font-size: 0.65rem; font-weight: normal; }
+.klein { font-size: 0.7rem; font-weight: normal; }
 h1 .klein { font-size: 0.8rem; }
 .warnung { background: #fff0c2; border: 0.12rem solid #b36b00; border-radius: 0.3rem; padding: 0.1rem 0.4rem; margin: 0.15rem 0; font-size: 0.8rem; }
 .warnung code { white-space: nowrap; font-weight: bold; }
