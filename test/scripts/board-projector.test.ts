@@ -11,6 +11,7 @@ import { after, before, test } from "node:test";
 import jsqr from "jsqr";
 import type { Browser, Page } from "playwright-core";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
+import { MIN_FONT_SCREEN_SHARE } from "../../scripts/board/page.js";
 import { BoardState } from "../../scripts/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import { runScript } from "../helpers/run-script.js";
@@ -153,7 +154,8 @@ for (const size of SIZES) {
         assert.ok(r.left >= 0 && r.top >= 0 && r.right <= size.width && r.bottom <= size.height, `${r.name}'s row ${JSON.stringify(r)} is off the screen`);
       }
       assert.ok(fit.scrollW <= size.width && fit.scrollH <= size.height, `the page scrolls: ${fit.scrollW}×${fit.scrollH}`);
-      assert.ok(fit.font >= size.height / 36 - 0.01, `cell text ${fit.font}px, below 1/36 of the screen height`);
+      const minFont = size.height / MIN_FONT_SCREEN_SHARE.height; // 20 px at 720p, 30 px at 1080p
+      assert.ok(fit.font >= minFont - 0.01, `cell text ${fit.font}px, below ${minFont}px`);
 
       // the projector order: stuck (longest without ✅ first), in progress, not started, done
       const status = new Map(fit.rows.map((r) => [r.name, r.status]));
