@@ -78,6 +78,7 @@ function columns(v, rows, count) {
   const parts = [];
   for (let i = 0; i < count; i++) parts.push(table(v, rows.slice(i * per, (i + 1) * per)));
   $("spalten").replaceChildren(...parts);
+  if (rows.length === 0) $("spalten").append(el("p", "hinweis", "Noch keine Meldung – sobald jemand eine Selbsttest-Zelle ausführt, steht die Person hier."));
 }
 function setFont(px) { document.documentElement.style.fontSize = px + "px"; }
 const fitsWidth = () => document.documentElement.scrollWidth <= innerWidth;
@@ -182,6 +183,7 @@ button { font: inherit; font-size: 0.6rem; margin-left: 0.4rem; vertical-align: 
 .marke { display: inline-block; padding: 0 0.3rem; border-left: 0.4rem solid; }
 #top { font-size: 0.9rem; font-weight: bold; color: #8a1020; margin: 0.1rem 0; }
 #status, #zuviel { color: #8a1020; font-size: 0.8rem; }
+.hinweis { font-size: 0.8rem; color: #555; margin: 0.3rem 0; align-self: center; }
 #spalten { display: flex; gap: 0.5rem; align-items: flex-start; margin-top: 0.2rem; }
 table { border-collapse: collapse; line-height: 1.15; }
 th, td { border: 0.08rem solid #999; padding: 0.06rem 0.3rem; text-align: center; white-space: nowrap; }
