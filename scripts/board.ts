@@ -7,9 +7,11 @@ import { parseArgs } from "node:util";
 import { findProjectRoot } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
 import { errorText } from "../lib/util.js";
-import { BindError } from "../mcp-server-travel/src/transports/bind.js";
+import { BindError, isLoopback } from "../mcp-server-travel/src/transports/bind.js";
 import { boardCsv } from "./board/csv.js";
 import { randomJoinCode } from "./board/join-code.js";
+import { DEFAULT_STUCK_AFTER_MIN } from "./board/progress.js";
+import { loopbackWarning } from "./board/reach.js";
 import { startBoardServer } from "./board/server.js";
 import { BoardState } from "./board/state.js";
 import { BoardSaver, loadBoard } from "./board/store.js";
@@ -18,13 +20,14 @@ export const DEFAULT_BOARD_PORT = 8790;
 
 const USAGE =
   "Aufruf: npm run board -- [--port 8790] [--code CODE] [--host 127.0.0.1] [--allowed-host NAME …]\n" +
-  "                         [--data DATEI] [--export DATEI.csv]\n" +
+  "                         [--data DATEI] [--export DATEI.csv] [--haengt-nach 10]\n" +
   "  --port P          Port (Standard 8790; 0 = ein freier)\n" +
   "  --code C          Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)\n" +
   "  --host H          Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
   "  --allowed-host N  Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)\n" +
   "  --data DATEI      Ergebnisdatei (Standard .cache/board/ergebnisse.json)\n" +
-  "  --export DATEI    Ergebnisse als CSV schreiben und beenden";
+  "  --export DATEI    Ergebnisse als CSV schreiben und beenden\n" +
+  `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})`;
 
 interface BoardArgs {
   port: number;
@@ -33,6 +36,7 @@ interface BoardArgs {
   allowedHosts: string[] | undefined;
   data: string;
   exportTo: string | undefined;
+  stuckAfterMin: number;
 }
 
 class UsageError extends Error {
@@ -51,6 +55,7 @@ const OPTIONS = {
   "allowed-host": { type: "string", multiple: true },
   data: { type: "string" },
   export: { type: "string" },
+  "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN) },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -65,6 +70,8 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
   if (values.help) throw new UsageError(USAGE, 0);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
+  const stuckAfterMin = Number(values["haengt-nach"]);
+  if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${USAGE}`);
   const code = values.code?.trim();
   if (code !== undefined && !/^[A-Za-z0-9._-]{4,64}$/.test(code)) {
     throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. fuchs-wolke-47.");
@@ -76,6 +83,7 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     allowedHosts: values["allowed-host"]?.length ? values["allowed-host"] : undefined,
     data: resolve(values.data ?? join(root, ".cache", "board", "ergebnisse.json")),
     exportTo: values.export === undefined ? undefined : resolve(values.export),
+    stuckAfterMin,
   };
 }
 
@@ -102,6 +110,7 @@ async function serve(args: BoardArgs): Promise<number> {
     state,
     onChange: () => saver.changed(),
     log: console.error,
+    stuckAfterMin: args.stuckAfterMin,
   });
   await saver.flush(); // the join code is kept from the start
   console.log(
@@ -114,6 +123,10 @@ async function serve(args: BoardArgs): Promise<number> {
       "  Beenden mit Strg+C.",
     ].join("\n"),
   );
+  if (isLoopback(args.host)) {
+    const warning = loopbackWarning(args.host);
+    console.log(`\nWARNUNG: ${warning.problem}\n  ${warning.fix}`);
+  }
   const stop = async () => {
     await saver.flush();
     await board.close();

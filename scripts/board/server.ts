@@ -10,7 +10,8 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { BindError, DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../mcp-server-travel/src/transports/bind.js";
 import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
-import { boardPage, PAGE_CSP } from "./page.js";
+import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
+import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
 
 /** A participant may send this many records at once, then one per PER_PARTICIPANT_REFILL_MS. */
@@ -69,6 +70,8 @@ export interface BoardServerOptions {
   onChange: () => void;
   log: (line: string) => void;
   now?: () => number;
+  /** Minutes without a ✅ after which a participant counts as stuck (progress.ts). */
+  stuckAfterMin?: number;
 }
 
 export interface RunningBoard {
@@ -137,6 +140,8 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const wrongCodes = new RateLimiter(WRONG_CODE_BURST, WRONG_CODE_REFILL_MS);
   const { state } = options;
   let joinUrl = "";
+  let joinQr = "";
+  const loopback: BoardPageOptions["loopback"] = isLoopback(options.host) ? loopbackWarning(options.host) : undefined;
 
   const app = express();
   app.disable("x-powered-by");
@@ -144,11 +149,12 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   app.get("/", (req, res) => {
     res.set({ "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-content-type-options": "nosniff" });
-    res.type("html").send(boardPage(fromLoopback(req) ? { url: joinUrl, code: state.joinCode } : undefined));
+    const join = fromLoopback(req) ? { url: joinUrl, code: state.joinCode, qrSvg: joinQr } : undefined;
+    res.type("html").send(boardPage({ join, loopback }));
   });
 
   app.get("/api/state", (_req, res) => {
-    res.set("cache-control", "no-store").json(boardView(state, now()));
+    res.set("cache-control", "no-store").json(boardView(state, now(), options.stuckAfterMin));
   });
 
   const checkCode = (req: Request, res: Response, next: NextFunction) => {
@@ -186,6 +192,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const port = (server.address() as AddressInfo).port;
   const localHost = isLoopback(options.host) ? bind.urlHost : "127.0.0.1";
   joinUrl = `http://${bind.urlHost}:${port}`;
+  joinQr = await joinQrSvg(joinUrl);
   return {
     url: `http://${hostForUrl(localHost)}:${port}/`,
     joinUrl,

@@ -2,6 +2,7 @@
 // view the page and /api/state show (participants × Aufgaben, last ✅, the check most people fail now).
 import { z } from "zod";
 import { BOARD_CHECKS, BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, cleanBoardName, type BoardPart, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "./progress.js";
 
 /** The latest run of one check by one participant (times on the board's clock, ms since 1970). */
 export interface CheckRun {
@@ -127,7 +128,10 @@ export interface CellView {
 export interface BoardView {
   now: string;
   aufgaben: { aufgabe: BoardPart; checks: readonly string[]; rot: number; gruen: number }[];
-  participants: { name: string; cells: CellView[]; lastOkAgoS: number | null; lastSeenAgoS: number }[];
+  /** By name; `rank` is the place on the projector (progress.ts: stuck first). */
+  participants: { name: string; cells: CellView[]; lastOkAgoS: number | null; lastSeenAgoS: number; progress: Progress; rank: number }[];
+  /** Minutes without a ✅ after which a participant counts as stuck. */
+  stuckAfterMin: number;
   /** The check whose latest run failed for the most people in the last RECENT_MS; null when none. */
   topFailing: { aufgabe: BoardPart; check: string; people: number } | null;
 }
@@ -159,19 +163,22 @@ function topFailing(participants: Participant[], now: number): BoardView["topFai
   return ranked[0] ?? null;
 }
 
-export function boardView(state: BoardState, now: number): BoardView {
+export function boardView(state: BoardState, now: number, stuckAfterMin = DEFAULT_STUCK_AFTER_MIN): BoardView {
   const participants = state.participants();
   const rows = participants.map((p) => ({
     name: p.name,
     cells: BOARD_PARTS.map((a) => cellOf(p, a)),
     lastOkAgoS: p.lastOkAt === null ? null : Math.max(0, Math.round((now - p.lastOkAt) / 1000)),
     lastSeenAgoS: Math.max(0, Math.round((now - p.lastSeenAt) / 1000)),
+    progress: progressOf(p, now, stuckAfterMin * 60_000),
+    rank: 0,
   }));
+  projectorOrder(rows).forEach((row, i) => (row.rank = i));
   const aufgaben = BOARD_PARTS.map((aufgabe, i) => ({
     aufgabe,
     checks: BOARD_CHECKS[aufgabe],
     rot: rows.filter((r) => r.cells[i]!.state === "rot").length,
     gruen: rows.filter((r) => r.cells[i]!.state === "gruen").length,
   }));
-  return { now: new Date(now).toISOString(), aufgaben, participants: rows, topFailing: topFailing(participants, now) };
+  return { now: new Date(now).toISOString(), aufgaben, participants: rows, topFailing: topFailing(participants, now), stuckAfterMin };
 }
