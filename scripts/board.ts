@@ -1,32 +1,35 @@
-// `npm run board [-- --port P --code C --host H --allowed-host X --data FILE --export FILE]` — the class
-// board on the instructor's laptop: prints the join code and the URL for the projector, then collects the
-// self-check results participants' notebooks send (scripts/board/). Results are kept in a JSON file
-// (default .cache/board/ergebnisse.json), so a restart keeps them; --export writes them as CSV and exits.
-import { join, resolve } from "node:path";
+// `npm run board [-- --port P --code C --host H --allowed-host X --data FILE --export FILE --entfernen NAME]`
+// — the class board on the instructor's laptop: prints the join code and the URL for the projector, then
+// collects the self-check results participants' notebooks send (scripts/board/). Results are kept in a JSON
+// file (default .cache/board/ergebnisse.json), so a restart keeps them; --export writes them as CSV and
+// exits (the JSON file is only read); --entfernen takes a participant off the board (while it is stopped).
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { findProjectRoot } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
 import { errorText } from "../lib/util.js";
 import { BindError, isLoopback } from "../mcp-server-travel/src/transports/bind.js";
 import { boardCsv } from "./board/csv.js";
-import { randomJoinCode } from "./board/join-code.js";
+import { JOIN_CODE_PATTERN, randomJoinCode } from "./board/join-code.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./board/progress.js";
 import { loopbackWarning } from "./board/reach.js";
 import { startBoardServer } from "./board/server.js";
 import { BoardState } from "./board/state.js";
-import { BoardSaver, loadBoard } from "./board/store.js";
+import { BoardDataError, BoardSaver, boardHoldingLock, loadBoard, lockBoardFile, prepareBoardFile } from "./board/store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
 
 const USAGE =
   "Aufruf: npm run board -- [--port 8790] [--code CODE] [--host 127.0.0.1] [--allowed-host NAME …]\n" +
-  "                         [--data DATEI] [--export DATEI.csv] [--haengt-nach 10]\n" +
+  "                         [--data DATEI] [--export DATEI.csv] [--entfernen NAME …] [--haengt-nach 10]\n" +
   "  --port P          Port (Standard 8790; 0 = ein freier)\n" +
   "  --code C          Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)\n" +
   "  --host H          Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
   "  --allowed-host N  Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)\n" +
   "  --data DATEI      Ergebnisdatei (Standard .cache/board/ergebnisse.json)\n" +
-  "  --export DATEI    Ergebnisse als CSV schreiben und beenden\n" +
+  "  --export DATEI    Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)\n" +
+  "  --entfernen NAME  Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)\n" +
   `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})`;
 
 interface BoardArgs {
@@ -37,6 +40,7 @@ interface BoardArgs {
   data: string;
   exportTo: string | undefined;
   stuckAfterMin: number;
+  remove: string[];
 }
 
 class UsageError extends Error {
@@ -56,6 +60,7 @@ const OPTIONS = {
   data: { type: "string" },
   export: { type: "string" },
   "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN) },
+  entfernen: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -73,9 +78,10 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
   const stuckAfterMin = Number(values["haengt-nach"]);
   if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${USAGE}`);
   const code = values.code?.trim();
-  if (code !== undefined && !/^[A-Za-z0-9._-]{4,64}$/.test(code)) {
-    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. fuchs-wolke-47.");
+  if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
+    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
   }
+  if (values.export !== undefined && values.entfernen?.length) throw new UsageError(`--export und --entfernen bitte getrennt aufrufen.\n${USAGE}`);
   return {
     port,
     code,
@@ -84,25 +90,73 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     data: resolve(values.data ?? join(root, ".cache", "board", "ergebnisse.json")),
     exportTo: values.export === undefined ? undefined : resolve(values.export),
     stuckAfterMin,
+    remove: values.entfernen ?? [],
   };
 }
 
+/** True when `a` and `b` are the same file (also through a link); false when either is missing. */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (!existsSync(a) || !existsSync(b)) return false;
+  const [sa, sb] = [statSync(a), statSync(b)];
+  return realpathSync(a) === realpathSync(b) || (sa.dev === sb.dev && sa.ino === sb.ino);
+}
+
+function storedBoard(path: string): BoardState | undefined {
+  const data = loadBoard(path);
+  if (!data) console.error(`Keine Ergebnisse unter ${path} – läuft das Board mit einer anderen --data-Datei?`);
+  return data && new BoardState(data.joinCode, data.participants);
+}
+
 async function exportCsv(args: BoardArgs): Promise<number> {
-  const data = loadBoard(args.data, console.error);
-  if (!data) {
-    console.error(`Keine Ergebnisse unter ${args.data} – läuft das Board mit einer anderen --data-Datei?`);
+  const target = args.exportTo!;
+  if (sameFile(target, args.data)) throw new UsageError(`--export ${target} ist die Ergebnisdatei selbst – bitte einen anderen Namen wählen, z. B. ergebnisse.csv.`);
+  if (!existsSync(dirname(target))) throw new UsageError(`Der Ordner ${dirname(target)} für --export fehlt – bitte anlegen oder einen anderen Pfad wählen.`, 1);
+  const state = storedBoard(args.data);
+  if (!state) return 1;
+  const data = state.data();
+  try {
+    await writeFileAtomic(target, boardCsv(data));
+  } catch (error) {
+    console.error(`CSV konnte nicht geschrieben werden (${errorText(error)}) – einen anderen Pfad für --export wählen.`);
     return 1;
   }
-  await writeFileAtomic(args.exportTo!, boardCsv(data));
   const rows = data.participants.reduce((n, p) => n + p.checks.length, 0);
   console.log(`CSV geschrieben: ${args.exportTo} (${data.participants.length} Teilnehmende, ${rows} Zeilen).`);
   return 0;
 }
 
+/** Takes participants off the stored board; the board must not be running (it would write them back). */
+async function removeParticipants(args: BoardArgs): Promise<number> {
+  const running = boardHoldingLock(args.data);
+  if (running !== undefined) {
+    console.error(`Das Board läuft noch (Prozess ${running}). Erst dort mit Strg+C beenden, dann --entfernen, dann neu starten – Beitrittscode und Ergebnisse bleiben.`);
+    return 1;
+  }
+  const state = storedBoard(args.data);
+  if (!state) return 1;
+  lockBoardFile(args.data);
+  let failed = 0;
+  for (const name of args.remove) {
+    const { removed, candidates } = state.remove(name);
+    if (removed !== undefined) console.log(`Entfernt: „${removed}“.`);
+    else {
+      failed++;
+      if (candidates.length > 1) console.error(`Mehrere Namen sehen aus wie „${name}“: ${candidates.map((c) => `„${c}“`).join(", ")} – bitte genau so schreiben, wie er auf dem Board steht.`);
+      else console.error(`„${name}“ steht nicht auf dem Board (${state.size} Teilnehmende; Namen zeigt die Seite des Boards oder --export).`);
+    }
+  }
+  await new BoardSaver(args.data, state, console.error).flush({ strict: true });
+  console.log(`${state.size} Teilnehmende bleiben in ${args.data}.`);
+  return failed > 0 ? 1 : 0;
+}
+
 async function serve(args: BoardArgs): Promise<number> {
-  const stored = loadBoard(args.data, console.error);
+  const stored = loadBoard(args.data);
+  await prepareBoardFile(args.data);
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
   const saver = new BoardSaver(args.data, state, console.error);
+  await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
   const board = await startBoardServer({
     host: args.host,
     port: args.port,
@@ -112,10 +166,11 @@ async function serve(args: BoardArgs): Promise<number> {
     log: console.error,
     stuckAfterMin: args.stuckAfterMin,
   });
-  await saver.flush(); // the join code is kept from the start
+  const changedCode = stored && stored.joinCode !== state.joinCode;
   console.log(
     [
       "Klassen-Board läuft.",
+      ...(changedCode ? [`  ACHTUNG: NEUER Beitrittscode (gespeichert war ${stored.joinCode}) – alle Teilnehmenden müssen ihn neu eingeben.`] : []),
       `  Für den Beamer:  ${board.url}   (zeigt dort auch den Beitrittscode)`,
       `  Beitrittscode:   ${state.joinCode}`,
       `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
@@ -146,9 +201,13 @@ async function main(): Promise<number> {
     return error instanceof UsageError ? error.exitCode : 2;
   }
   try {
-    return args.exportTo ? await exportCsv(args) : await serve(args);
+    return args.exportTo ? await exportCsv(args) : args.remove.length > 0 ? await removeParticipants(args) : await serve(args);
   } catch (error) {
-    if (error instanceof BindError) console.error(error.message);
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      return error.exitCode;
+    }
+    if (error instanceof BindError || error instanceof BoardDataError) console.error(error.message);
     else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") console.error(`Port ${args.port} ist belegt – wähle einen anderen mit --port.`);
     else console.error(`Das Board konnte nicht starten: ${errorText(error)}`);
     return 1;

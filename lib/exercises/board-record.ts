@@ -47,9 +47,38 @@ export const BOARD_CODE_HEADER = "x-kurs-code";
 /** Where the kernel posts records, relative to the board's URL. */
 export const BOARD_POST_PATH = "/api/ergebnis";
 
-/** A name as the board shows it: trimmed, NFC, no control characters; undefined when empty or too long. */
-export function cleanBoardName(raw: string): string | undefined {
+/** Bidi controls (ALM, LRM, RLM, embeddings, overrides, isolates): they reorder what is shown around them. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/**
+ * Characters that show nothing: Unicode's default-ignorable code points (zero-width space, word joiner,
+ * Hangul fillers, variation selectors, …), other format characters, blank symbols (Braille blank, Mongolian
+ * vowel separator), private-use, unassigned and surrogate code points, line and paragraph separators.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\u2800]/u;
+/** More than two combining marks on one letter stack up over the rows around it. */
+const MARK_STACK = /\p{M}{3}/u;
+
+/** A name trimmed, NFC, without control characters and with every run of spaces as one space. */
+function normalizedBoardName(raw: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const name = raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
-  return name.length >= 1 && [...name].length <= BOARD_NAME_MAX ? name : undefined;
+  return raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").replace(/\s+/gu, " ").trim();
+}
+
+/** Why `raw` cannot be a name on the board (German, for the participant), or undefined when it can. */
+export function boardNameProblem(raw: string): string | undefined {
+  const name = normalizedBoardName(raw);
+  if (BIDI_CONTROLS.test(name)) return "Der Name enthält Steuerzeichen für die Schreibrichtung – bitte nur Buchstaben, Ziffern und Leerzeichen.";
+  if (INVISIBLE.test(name)) return "Der Name enthält unsichtbare Zeichen – bitte nur sichtbare Buchstaben, Ziffern und Leerzeichen.";
+  if (MARK_STACK.test(name)) return "Der Name hat zu viele übereinandergestapelte Zeichen – bitte schlicht schreiben.";
+  if (!/[\p{L}\p{N}]/u.test(name)) return "Der Name braucht mindestens einen Buchstaben oder eine Ziffer.";
+  if ([...name].length > BOARD_NAME_MAX) return `Der Name darf höchstens ${BOARD_NAME_MAX} Zeichen lang sein.`;
+  return undefined;
+}
+
+/**
+ * A name as the board shows it: trimmed, NFC, no control characters, spaces collapsed; undefined when
+ * boardNameProblem refuses it (empty, too long, invisible or bidi characters, no letter or digit).
+ */
+export function cleanBoardName(raw: string): string | undefined {
+  return boardNameProblem(raw) === undefined ? normalizedBoardName(raw) : undefined;
 }

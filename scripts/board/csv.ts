@@ -1,14 +1,25 @@
 // The instructor's export: one line per participant and check, for Excel/LibreOffice (semicolons, UTF-8
 // with BOM). Names come from participants, so a cell that a spreadsheet would read as a formula
-// (= + - @, tab, CR) gets a leading apostrophe, and every cell is quoted.
+// (= + - @, tab, CR, LF — also behind invisible characters or spaces, and as full-width ＝＋－＠ or other
+// compatibility forms) gets a leading apostrophe, and every cell is quoted.
 import type { BoardData } from "./state.js";
 
 const HEADER = ["Name", "Aufgabe", "Selbsttest", "Fälle bestanden", "Fälle fehlgeschlagen", "Läufe", "Zuletzt"];
 
+/** What a spreadsheet may skip before a formula's first character: invisible characters and spaces. */
+const SKIPPED = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{White_Space}]+/u;
+/** Characters that start a formula (NFKC folds full-width and small forms to these; U+2212 is a minus). */
+const FORMULA_START = /^[=+\-@\u2212]/;
+
+/** True when a spreadsheet could read `text` as a formula. */
+function formulaLike(text: string): boolean {
+  return /^[\t\r\n]/.test(text) || FORMULA_START.test(text.normalize("NFKC").replace(SKIPPED, ""));
+}
+
 /** One CSV cell: formula-safe and quoted. */
 export function csvCell(value: string | number): string {
   let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (formulaLike(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 

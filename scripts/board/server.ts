@@ -1,13 +1,14 @@
 // The class board's HTTP server: the page (/), the state as JSON (/api/state) and the one post that
 // participants' kernels send (BOARD_POST_PATH). Loopback only unless --host, then an explicit Host list as
 // with the MCP servers (bind.ts + the SDK's hostHeaderValidation). A post needs the join code (compared
-// in constant time), a body of at most BOARD_BODY_LIMIT_BYTES and exactly the record's fields; each
-// participant and each address that sends wrong codes has a rate limit.
+// in constant time), a body of at most BOARD_BODY_LIMIT_BYTES and exactly the record's fields. Wrong codes
+// are limited per address and for the whole board, but a right code always gets through (join-code.ts says
+// why the code's length, not the limit, keeps guessers out); each participant and each address adding new
+// names has a rate limit too. Every refusal is a short German JSON message, never a stack.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import { BindError, DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../mcp-server-travel/src/transports/bind.js";
 import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
 import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
@@ -20,6 +21,12 @@ export const PER_PARTICIPANT_REFILL_MS = 1000;
 /** Wrong join codes from one address: this many, then one per WRONG_CODE_REFILL_MS. */
 export const WRONG_CODE_BURST = 10;
 export const WRONG_CODE_REFILL_MS = 6000;
+/** Wrong join codes from all addresses together: this many, then one per GLOBAL_WRONG_CODE_REFILL_MS. */
+export const GLOBAL_WRONG_CODE_BURST = 60;
+export const GLOBAL_WRONG_CODE_REFILL_MS = 1000;
+/** New names from one address (a Klassenraum-Hub sends a whole room's): this many, then one per NEW_NAME_REFILL_MS. */
+export const NEW_NAMES_PER_ADDRESS_BURST = 60;
+export const NEW_NAME_REFILL_MS = 10_000;
 /** The board takes at most this many participants. */
 export const MAX_PARTICIPANTS = 300;
 
@@ -87,6 +94,17 @@ function refuse(res: Response, status: number, fehler: string): void {
   res.status(status).json({ fehler });
 }
 
+/** The address a limit counts: IPv4 as it is, IPv6 by its /64 (one machine can use a whole /64). */
+export function addressKey(remoteAddress: string | undefined): string {
+  const address = (remoteAddress ?? "?").replace(/^::ffff:(?=\d+\.)/, "").replace(/%.*$/, "");
+  if (!address.includes(":")) return address;
+  const [head = "", tail] = address.split("::");
+  const first = head ? head.split(":") : [];
+  const last = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? first : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill("0"), ...last];
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
 function fromLoopback(req: Request): boolean {
   const address = (req.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
   return isLoopback(address);
@@ -108,13 +126,34 @@ function originCheck(allowed: string[]) {
   };
 }
 
-function bodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const type = (error as { type?: string } | undefined)?.type;
-  if (type === "entity.too.large") return refuse(res, 413, `Die Meldung ist zu groß (höchstens ${BOARD_BODY_LIMIT_BYTES} Bytes).`);
-  if (type === "entity.parse.failed" || type === "encoding.unsupported" || type === "charset.unsupported") {
-    return refuse(res, 400, "Die Meldung ist kein gültiges JSON.");
-  }
-  next(error);
+/** Refuses a request whose Host header names none of `allowed` (DNS rebinding), in German. */
+function hostCheck(allowed: string[]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let hostname = "";
+    try {
+      hostname = new URL(`http://${req.headers.host ?? ""}`).hostname;
+    } catch {
+      // an unreadable Host is refused below
+    }
+    if (!hostname || !allowed.includes(hostname)) return refuse(res, 403, "Dieser Host-Name ist für das Klassen-Board nicht freigegeben (--allowed-host).");
+    next();
+  };
+}
+
+/**
+ * Every error a request can cause (body too large, not JSON, compressed, a broken connection, a bug) as a
+ * short German answer; the console gets one line, never a stack.
+ */
+function requestErrors(log: (line: string) => void) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const { type, status } = (error ?? {}) as { type?: string; status?: number };
+    if (type === "entity.too.large") return refuse(res, 413, `Die Meldung ist zu groß (höchstens ${BOARD_BODY_LIMIT_BYTES} Bytes).`);
+    if (type === "encoding.unsupported") return refuse(res, 415, "Das Board nimmt nur unkomprimierte Meldungen an (ohne Content-Encoding).");
+    if (type === "entity.parse.failed" || type === "charset.unsupported") return refuse(res, 400, "Die Meldung ist kein gültiges JSON.");
+    if (typeof status === "number" && status >= 400 && status < 500) return refuse(res, 400, "Die Meldung war nicht lesbar.");
+    log(`Klassen-Board: eine Anfrage schlug fehl (${String((error as Error | undefined)?.message ?? error).split("\n")[0]!.slice(0, 160)}).`);
+    if (!res.headersSent) refuse(res, 500, "Interner Fehler im Klassen-Board – bitte der Kursleitung sagen.");
+  };
 }
 
 /** planBind (as the MCP servers) with the board's own German wording. */
@@ -138,6 +177,9 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const allowed = [...new Set([...bind.allowedHosts, ...DEFAULT_ALLOWED_HOSTS])];
   const perParticipant = new RateLimiter(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
   const wrongCodes = new RateLimiter(WRONG_CODE_BURST, WRONG_CODE_REFILL_MS);
+  const allWrongCodes = new RateLimiter(GLOBAL_WRONG_CODE_BURST, GLOBAL_WRONG_CODE_REFILL_MS);
+  const newNames = new RateLimiter(NEW_NAMES_PER_ADDRESS_BURST, NEW_NAME_REFILL_MS);
+  let warnedGuessingAt = -Infinity;
   const { state } = options;
   let joinUrl = "";
   let joinQr = "";
@@ -145,7 +187,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   const app = express();
   app.disable("x-powered-by");
-  app.use(hostHeaderValidation(allowed));
+  app.use(hostCheck(allowed));
 
   app.get("/", (req, res) => {
     res.set({ "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-content-type-options": "nosniff" });
@@ -157,12 +199,18 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     res.set("cache-control", "no-store").json(boardView(state, now(), options.stuckAfterMin));
   });
 
+  // A right code always passes: limits here only count wrong ones (per address and for everyone).
   const checkCode = (req: Request, res: Response, next: NextFunction) => {
-    const address = req.socket.remoteAddress ?? "?";
-    if (wrongCodes.exhausted(address, now())) return refuse(res, 429, "Zu viele falsche Beitrittscodes – bitte eine Minute warten.");
     const given = req.headers[BOARD_CODE_HEADER];
-    if (typeof given === "string" && codeMatches(given, state.joinCode)) return next();
-    wrongCodes.take(address, now());
+    if (typeof given === "string" && codeMatches(given.trim(), state.joinCode)) return next();
+    const at = now();
+    const ownOk = wrongCodes.take(addressKey(req.socket.remoteAddress), at);
+    const allOk = allWrongCodes.take("*", at);
+    if (!allOk && at - warnedGuessingAt > 60_000) {
+      warnedGuessingAt = at;
+      options.log(`WARNUNG: Sehr viele falsche Beitrittscodes (über ${GLOBAL_WRONG_CODE_BURST} in kurzer Zeit) – rät jemand? Richtige Codes kommen weiter durch.`);
+    }
+    if (!ownOk || !allOk) return refuse(res, 429, "Zu viele falsche Beitrittscodes – bitte eine Minute warten und den Code prüfen.");
     refuse(res, 403, "Beitrittscode fehlt oder ist falsch.");
   };
 
@@ -172,7 +220,12 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     const record = parsed.data;
     const problem = recordProblem(record);
     if (problem) return refuse(res, 400, problem);
-    if (!state.has(record.name) && state.size >= MAX_PARTICIPANTS) return refuse(res, 409, `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende).`);
+    if (!state.has(record.name)) {
+      const twin = state.lookAlikeOf(record.name);
+      if (twin) return refuse(res, 409, `Der Name sieht aus wie „${twin}“, der schon auf dem Board steht – bitte einen deutlich anderen Namen wählen.`);
+      if (state.size >= MAX_PARTICIPANTS) return refuse(res, 409, `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende). Kursleitung: npm run board -- --entfernen NAME`);
+      if (!newNames.take(addressKey(req.socket.remoteAddress), now())) return refuse(res, 429, "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten.");
+    }
     if (!perParticipant.take(participantKey(record.name), now())) return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – diese wird ausgelassen.");
     state.apply(record, now());
     options.onChange();
@@ -181,9 +234,9 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   // `npm run workshop` asks this once at start: is the board there, and is the code right?
   app.post("/api/pruefen", originCheck(allowed), checkCode, (_req: Request, res: Response) => void res.json({ ok: true }));
-  app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, express.json({ limit: BOARD_BODY_LIMIT_BYTES, type: () => true }), accept);
-  app.use(bodyErrors);
+  app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, express.json({ limit: BOARD_BODY_LIMIT_BYTES, type: () => true, inflate: false }), accept);
   app.use((_req: Request, res: Response) => refuse(res, 404, "Nicht gefunden."));
+  app.use(requestErrors(options.log));
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(options.port, options.host, () => resolve(s));

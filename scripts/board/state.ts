@@ -1,7 +1,9 @@
 // The class board's state: the latest run of every check per participant, what is stored on disk, and the
 // view the page and /api/state show (participants × Aufgaben, last ✅, the check most people fail now).
 import { z } from "zod";
-import { BOARD_CHECKS, BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, cleanBoardName, type BoardPart, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { BOARD_CHECKS, BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBoardName, type BoardPart, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { JOIN_CODE_PATTERN } from "./join-code.js";
+import { lookAlikeSkeleton } from "./look-alike.js";
 import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "./progress.js";
 
 /** The latest run of one check by one participant (times on the board's clock, ms since 1970). */
@@ -45,7 +47,7 @@ export const recordSchema = z
 
 const storedSchema = z.object({
   version: z.literal(1),
-  joinCode: z.string(),
+  joinCode: z.string().regex(JOIN_CODE_PATTERN, "Beitrittscode fehlt oder hat eine ungültige Form"),
   participants: z.array(
     z.object({
       name: z.string(),
@@ -63,7 +65,8 @@ export function parseStored(value: unknown): BoardData {
 
 /** Why a posted record is refused (German), or undefined when it is fine. */
 export function recordProblem(record: BoardRecord): string | undefined {
-  if (!cleanBoardName(record.name)) return `Der Name muss 1 bis ${BOARD_NAME_MAX} Zeichen lang sein.`;
+  const nameProblem = boardNameProblem(record.name);
+  if (nameProblem) return nameProblem;
   if (!BOARD_CHECKS[record.aufgabe].includes(record.check)) return `Unbekannter Selbsttest „${record.check}“ für Aufgabe ${record.aufgabe}.`;
   if (record.passed + record.failed === 0) return "Ein Selbsttest hat mindestens einen Fall.";
   return undefined;
@@ -83,6 +86,28 @@ export class BoardState {
     participants: Participant[] = [],
   ) {
     for (const p of participants) this.byKey.set(participantKey(p.name), p);
+  }
+
+  /** A participant already on the board whose name looks like `name` but is another one (see look-alike.ts). */
+  lookAlikeOf(name: string): string | undefined {
+    if (this.has(name)) return undefined;
+    const skeleton = lookAlikeSkeleton(cleanBoardName(name) ?? name);
+    return [...this.byKey.values()].find((p) => lookAlikeSkeleton(p.name) === skeleton)?.name;
+  }
+
+  /**
+   * Removes the participant called `name` (case and spacing aside; else the one whose name looks like it,
+   * invisible characters ignored). `removed` is the name taken off; when several look like `name`,
+   * none is removed and `candidates` lists them.
+   */
+  remove(name: string): { removed?: string; candidates: string[] } {
+    const key = participantKey(name);
+    const skeleton = lookAlikeSkeleton(name);
+    const matches = this.byKey.has(key) ? [key] : [...this.byKey.entries()].filter(([, p]) => lookAlikeSkeleton(p.name) === skeleton).map(([k]) => k);
+    const candidates = matches.map((k) => this.byKey.get(k)!.name);
+    if (matches.length !== 1) return { candidates };
+    this.byKey.delete(matches[0]!);
+    return { removed: candidates[0], candidates };
   }
 
   get size(): number {

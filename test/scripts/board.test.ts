@@ -198,10 +198,10 @@ test("a restart after a crash keeps every result and the join code; --export wri
   assert.ok(lines.some((l) => l.startsWith(`"${nameOf(3)}";"1";"trimHistory";"0";`)));
 });
 
-test("an address that keeps sending wrong join codes is stopped, even with the right one", async () => {
+test("an address that keeps sending wrong join codes is stopped; the right code still gets through", async () => {
   const statuses = [];
   for (let i = 0; i < WRONG_CODE_BURST + 2; i++) statuses.push((await post(record("Raten"), { [BOARD_CODE_HEADER]: `rate-${i}` })).status);
   assert.deepEqual(statuses.slice(0, WRONG_CODE_BURST), Array(WRONG_CODE_BURST).fill(403));
   assert.deepEqual(statuses.slice(WRONG_CODE_BURST), [429, 429]);
-  assert.equal((await post(record("Raten"))).status, 429);
+  assert.equal((await post(record("Raten"))).status, 200, "someone else at this address (a hub, a NAT) with the right code");
 });
