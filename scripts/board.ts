@@ -16,7 +16,7 @@ import { DEFAULT_STUCK_AFTER_MIN } from "./board/progress.js";
 import { loopbackWarning } from "./board/reach.js";
 import { startBoardServer } from "./board/server.js";
 import { BoardState } from "./board/state.js";
-import { BoardDataError, BoardSaver, boardHoldingLock, loadBoard, lockBoardFile, prepareBoardFile } from "./board/store.js";
+import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./board/store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
 
@@ -118,7 +118,7 @@ async function exportCsv(args: BoardArgs): Promise<number> {
   try {
     await writeFileAtomic(target, boardCsv(data));
   } catch (error) {
-    console.error(`CSV konnte nicht geschrieben werden (${errorText(error)}) – einen anderen Pfad für --export wählen.`);
+    console.error(`CSV konnte nicht geschrieben werden (${fileReason(error)}) – einen anderen Pfad für --export wählen.`);
     return 1;
   }
   const rows = data.participants.reduce((n, p) => n + p.checks.length, 0);

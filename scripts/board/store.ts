@@ -13,6 +13,23 @@ import { parseStored, type BoardData, type BoardState } from "./state.js";
 /** How long after a change the file is written (several posts in a burst become one write). */
 export const SAVE_DELAY_MS = 200;
 
+/** Why a file could not be read or written, short and in German (the error's code, not its English text). */
+export function fileReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reasons: Record<string, string> = {
+    ENOENT: "Ordner fehlt",
+    ENOTDIR: "ein Teil des Pfads ist eine Datei, kein Ordner",
+    EEXIST: "ein Teil des Pfads ist eine Datei, kein Ordner",
+    EISDIR: "dort liegt ein Ordner",
+    EACCES: "keine Berechtigung",
+    EPERM: "keine Berechtigung",
+    EROFS: "Datenträger schreibgeschützt",
+    ENOSPC: "Datenträger voll",
+    EDQUOT: "Datenträger voll",
+  };
+  return (code && reasons[code]) ?? (code ? `Fehler ${code}` : errorText(error).slice(0, 120));
+}
+
 /** The data file cannot be used; the message (German) says what to do. */
 export class BoardDataError extends Error {}
 
@@ -22,8 +39,9 @@ export function loadBoard(path: string): BoardData | undefined {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new BoardDataError(`Die Ergebnisdatei ${path} ist nicht lesbar (${errorText(error)}). ${KEEP_HINT}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined; // no file (yet); writing it says if it cannot be
+    throw new BoardDataError(`Die Ergebnisdatei ${path} ist nicht lesbar (${fileReason(error)}). ${KEEP_HINT}`);
   }
   try {
     return parseStored(JSON.parse(text));
@@ -40,7 +58,7 @@ const KEEP_HINT =
 
 function unwritable(path: string, error: unknown): string {
   return (
-    `Die Ergebnisdatei ${path} kann nicht geschrieben werden (${errorText(error)}). Das Board startet nicht, denn ` +
+    `Die Ergebnisdatei ${path} kann nicht geschrieben werden (${fileReason(error)}). Das Board startet nicht, denn ` +
     `Ergebnisse gingen beim nächsten Neustart verloren. Abhilfe: Schreibrechte für ${dirname(path)} geben oder mit --data ` +
     "eine Datei in einem beschreibbaren Ordner wählen."
   );
@@ -142,7 +160,7 @@ export class BoardSaver {
       } catch (error) {
         failure = error;
         if (!options.strict && !this.failing) {
-          this.log(`WARNUNG: Ergebnisse konnten nicht gespeichert werden (${errorText(error)}) – ein Neustart verliert sie. Speicherplatz und Schreibrechte für ${dirname(this.path)} prüfen.`);
+          this.log(`WARNUNG: Ergebnisse konnten nicht gespeichert werden (${fileReason(error)}) – ein Neustart verliert sie. Speicherplatz und Schreibrechte für ${dirname(this.path)} prüfen.`);
         }
         this.failing = true;
       }
