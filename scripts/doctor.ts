@@ -5,7 +5,7 @@
 // server (scripts/twins/doctor-tempo.ts).
 // Edges (commands, addons, llama, network, ports, memory) are injectable; see test/scripts/doctor.test.ts.
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, openSync, readFileSync, readSync, closeSync, statfsSync, statSync } from "node:fs";
+import { createReadStream, existsSync, lstatSync, openSync, readFileSync, readSync, closeSync, statfsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { freemem, totalmem } from "node:os";
@@ -329,7 +329,8 @@ async function checkWarmStates(d: DoctorDeps, config: KitConfig, llama: Llama | 
   const damaged: string[] = [];
   for (const e of fitting) {
     const file = join(dir, e.file);
-    const intact = existsSync(file) && statSync(file).size === e.bytes && (!d.checksum || (await sha256File(file)) === e.sha256);
+    const info = existsSync(file) ? lstatSync(file) : undefined; // a link, FIFO or device is never read
+    const intact = info?.isFile() === true && info.size === e.bytes && (!d.checksum || (await sha256File(file)) === e.sha256);
     if (!intact) damaged.push(e.file);
   }
   if (damaged.length > 0) return warn("warm", title, `beschädigt oder unvollständig: ${damaged.join(", ")}`, "models/prompt-states/ neu vom USB-Stick kopieren (oder npm run models:warm)");

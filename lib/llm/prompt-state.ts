@@ -5,12 +5,15 @@
 // Safety: llama.cpp trusts a state file blindly (a foreign file can crash the process or, worse, give
 // silently wrong answers). So every state file has a JSON sidecar with the full cache key (model file
 // content, context settings, prefix tokens), the state file's size and SHA-256; a file is loaded only
-// when these match and its layout walks to the end (checkStateLayout: a short file would abort the
-// process inside llama.cpp), and the tokens it restores must equal the expected prefix. Anything else is ignored
-// with a German note, deleted and evaluated again — never a crash, never a wrong hit.
+// when it is a regular file (no link, FIFO or device), these match, and its layout walks to the end
+// (checkStateLayout: a short file would abort the process inside llama.cpp). The walk always runs and
+// reads the file's own size, never a size a sidecar or manifest claims, so no description can switch a
+// check off; every read is bounded by that size. The tokens it restores must equal the expected prefix.
+// Anything else is ignored with a German note, deleted and evaluated again — never a crash, never a hang,
+// never a wrong hit.
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile, type FileHandle } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { PromptStateEvent } from "./types.js";
@@ -32,7 +35,7 @@ export interface Sidecar {
   tokens: number;
   bytes: number;
   sha256: string;
-  /** True when checkStateLayout understood the file at saving: then a restore walks it before loading. */
+  /** Always true for files this kit writes (a file checkStateLayout cannot walk is not saved); not read back. */
   layout?: boolean;
   model: string;
   /** What the key was made of (models:warm copies it into its manifest). */
@@ -143,58 +146,76 @@ const SEQ_MAGIC = 0x67677371; // "ggsq"
 export async function checkStateLayout(file: string, prefix: readonly Token[]): Promise<string | undefined> {
   const handle = await open(file, "r");
   try {
-    const size = (await handle.stat()).size;
-    let at = 0;
-    // Reads go through a 64 KiB window: the cell list is thousands of 8-byte reads.
-    let window = Buffer.alloc(0);
-    let windowAt = 0;
-    const take = async (bytes: number): Promise<Buffer> => {
-      if (at + bytes > size) throw new RangeError(`endet nach ${size} Bytes mitten in den Daten`);
-      if (at < windowAt || at + bytes > windowAt + window.length) {
-        window = Buffer.alloc(Math.min(Math.max(bytes, 1 << 16), size - at));
-        windowAt = at;
-        await handle.read(window, 0, window.length, at);
-      }
-      const buf = window.subarray(at - windowAt, at - windowAt + bytes);
-      at += bytes;
-      return buf;
-    };
-    const skip = (bytes: number) => {
-      if (at + bytes > size) throw new RangeError(`endet nach ${size} Bytes mitten in den Daten`);
-      at += bytes;
-    };
-    try {
-      const head = await take(12);
-      if (head.readUInt32LE(0) !== SEQ_MAGIC) return "kein llama.cpp-Zustand";
-      const count = head.readUInt32LE(8);
-      if (count !== prefix.length) return `${count} statt ${prefix.length} Tokens`;
-      const tokens = await take(4 * count);
-      for (let i = 0; i < count; i++) if (tokens.readUInt32LE(4 * i) !== prefix[i]) return "andere Tokens als erwartet";
-      const streams = (await take(4)).readUInt32LE(0);
-      for (let s = 0; s < streams; s++) {
-        const cells = (await take(4)).readUInt32LE(0);
-        if (cells === 0) continue;
-        for (let c = 0; c < cells; c++) skip(4 * (await take(8)).readUInt32LE(4));
-        const vTrans = (await take(4)).readUInt32LE(0);
-        const layers = (await take(4)).readUInt32LE(0);
-        for (let l = 0; l < layers; l++) skip(cells * Number((await take(12)).readBigUInt64LE(4)));
-        for (let l = 0; l < layers; l++) {
-          if (vTrans) {
-            const v = await take(12);
-            skip(cells * v.readUInt32LE(4) * v.readUInt32LE(8));
-          } else {
-            skip(cells * Number((await take(12)).readBigUInt64LE(4)));
-          }
-        }
-      }
-      return at === size ? undefined : `${size - at} Bytes zu viel`;
-    } catch (error) {
-      if (error instanceof RangeError) return error.message;
-      throw error;
-    }
+    return await walkStateLayout(handle, (await handle.stat()).size, prefix);
   } finally {
     await handle.close();
   }
+}
+
+/** checkStateLayout on an open file of `size` bytes: reads only inside it. */
+async function walkStateLayout(handle: FileHandle, size: number, prefix: readonly Token[]): Promise<string | undefined> {
+  let at = 0;
+  // Reads go through a 64 KiB window: the cell list is thousands of 8-byte reads.
+  let window = Buffer.alloc(0);
+  let windowAt = 0;
+  const take = async (bytes: number): Promise<Buffer> => {
+    if (at + bytes > size) throw new RangeError(`endet nach ${size} Bytes mitten in den Daten`);
+    if (at < windowAt || at + bytes > windowAt + window.length) {
+      window = Buffer.alloc(Math.min(Math.max(bytes, 1 << 16), size - at));
+      windowAt = at;
+      const { bytesRead } = await handle.read(window, 0, window.length, at);
+      if (bytesRead < window.length) throw new RangeError(`endet nach ${at + bytesRead} Bytes`);
+    }
+    const buf = window.subarray(at - windowAt, at - windowAt + bytes);
+    at += bytes;
+    return buf;
+  };
+  const skip = (bytes: number) => {
+    if (at + bytes > size) throw new RangeError(`endet nach ${size} Bytes mitten in den Daten`);
+    at += bytes;
+  };
+  try {
+    const head = await take(12);
+    if (head.readUInt32LE(0) !== SEQ_MAGIC) return "kein llama.cpp-Zustand";
+    const count = head.readUInt32LE(8);
+    if (count !== prefix.length) return `${count} statt ${prefix.length} Tokens`;
+    const tokens = await take(4 * count);
+    for (let i = 0; i < count; i++) if (tokens.readUInt32LE(4 * i) !== prefix[i]) return "andere Tokens als erwartet";
+    const streams = (await take(4)).readUInt32LE(0);
+    for (let s = 0; s < streams; s++) {
+      const cells = (await take(4)).readUInt32LE(0);
+      if (cells === 0) continue;
+      for (let c = 0; c < cells; c++) skip(4 * (await take(8)).readUInt32LE(4));
+      const vTrans = (await take(4)).readUInt32LE(0);
+      const layers = (await take(4)).readUInt32LE(0);
+      for (let l = 0; l < layers; l++) skip(cells * Number((await take(12)).readBigUInt64LE(4)));
+      for (let l = 0; l < layers; l++) {
+        if (vTrans) {
+          const v = await take(12);
+          skip(cells * v.readUInt32LE(4) * v.readUInt32LE(8));
+        } else {
+          skip(cells * Number((await take(12)).readBigUInt64LE(4)));
+        }
+      }
+    }
+    return at === size ? undefined : `${size - at} Bytes zu viel`;
+  } catch (error) {
+    if (error instanceof RangeError) return error.message;
+    throw error;
+  }
+}
+
+/** SHA-256 of the first `size` bytes of an open file; a file that is shorter now is reported, not waited for. */
+async function sha256Handle(handle: FileHandle, size: number): Promise<string> {
+  const hash = createHash("sha256");
+  const buf = Buffer.alloc(Math.min(size, 1 << 20));
+  for (let at = 0; at < size; ) {
+    const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - at), at);
+    if (bytesRead === 0) throw new RangeError(`endet nach ${at} Bytes`);
+    hash.update(buf.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return hash.digest("hex");
 }
 
 /** Reads the sidecar of a state file written by PromptStateCache.save (models:warm takes it over). */
@@ -202,31 +223,46 @@ export async function readSidecar(stateFile: string): Promise<Sidecar> {
   return JSON.parse(await readFile(stateFile.slice(0, -STATE.length) + SIDECAR, "utf8")) as Sidecar;
 }
 
-/** What a state file must be: its size and SHA-256, and whether checkStateLayout can walk it. */
+/** What a state file must be: its size and SHA-256 (a description's other fields switch no check off). */
 export interface StateFileCheck {
   bytes: number;
   sha256: string;
-  layout?: boolean;
 }
 
 /**
- * Loads `file` into `sequence` only when it is what `expected` says — size, SHA-256, and (when `layout`)
- * every declared part present — so a truncated, damaged or foreign file never reaches llama.cpp; then
- * checks that the sequence holds exactly `prefix`. Returns undefined on success, else why not (German).
+ * Why the state file at `file` must not reach llama.cpp, or undefined when it may: it must be a regular
+ * file (opened without following a link and without blocking, so a FIFO or device is refused, not read),
+ * of exactly `expected.bytes` by its own size, with that SHA-256 over exactly those bytes, and its layout
+ * must walk to its end.
+ */
+export async function stateFileProblem(file: string, expected: StateFileCheck, prefix: readonly Token[]): Promise<string | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? "Zustandsdatei fehlt" : code === "ELOOP" ? "Zustandsdatei ist eine Verknüpfung, keine Datei" : `Zustandsdatei nicht lesbar (${code ?? errorText(error)})`;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return "Zustandsdatei ist keine gewöhnliche Datei";
+    if (info.size !== expected.bytes) return `Zustandsdatei hat ${info.size} statt ${expected.bytes} Bytes`;
+    if ((await sha256Handle(handle, info.size).catch(() => "")) !== expected.sha256) return "Prüfsumme stimmt nicht, Datei beschädigt oder fremd";
+    const problem = await walkStateLayout(handle, info.size, prefix).catch((error: unknown) => `nicht lesbar: ${errorText(error)}`);
+    return problem ? `Zustandsdatei unvollständig oder beschädigt: ${problem}` : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Loads `file` into `sequence` only when stateFileProblem finds nothing — so a truncated, damaged, foreign
+ * or special file never reaches llama.cpp; then checks that the sequence holds exactly `prefix`. Returns
+ * undefined on success, else why not (German).
  */
 export async function loadVerifiedState(sequence: LlamaContextSequence, file: string, expected: StateFileCheck, prefix: readonly Token[]): Promise<string | undefined> {
-  let bytes: number;
-  try {
-    bytes = (await stat(file)).size;
-  } catch {
-    return "Zustandsdatei fehlt";
-  }
-  if (bytes !== expected.bytes) return `Zustandsdatei hat ${bytes} statt ${expected.bytes} Bytes`;
-  if ((await sha256File(file).catch(() => "")) !== expected.sha256) return "Prüfsumme stimmt nicht, Datei beschädigt oder fremd";
-  if (expected.layout) {
-    const problem = await checkStateLayout(file, prefix).catch((error: unknown) => `nicht lesbar: ${errorText(error)}`);
-    if (problem) return `Zustandsdatei unvollständig oder beschädigt: ${problem}`;
-  }
+  const problem = await stateFileProblem(file, expected, prefix);
+  if (problem) return problem;
   try {
     await sequence.loadStateFromFile(file, { acceptRisk: true });
   } catch (error) {
@@ -318,13 +354,15 @@ export class PromptStateCache {
       const { fileSize } = await sequence.saveStateToFile(tmp);
       const written = (await stat(tmp)).size;
       if (written !== fileSize) throw new Error(`nur ${written} von ${fileSize} Bytes geschrieben`);
+      const layoutProblem = await checkStateLayout(tmp, prefix);
+      if (layoutProblem) throw new Error(`Zustandsformat dieser llama.cpp-Version unbekannt (${layoutProblem})`);
       const meta: Sidecar = {
         format: FORMAT,
         key,
         tokens: prefix.length,
         bytes: fileSize,
         sha256: await sha256File(tmp),
-        layout: (await checkStateLayout(tmp, prefix)) === undefined,
+        layout: true,
         model,
         identity,
         createdAt: new Date().toISOString(),

@@ -1,9 +1,11 @@
 // Prepared prompt states (prompt-states/ beside the model, written by models:warm's warmPrompts) on the
 // real tiny GGUF: used from another folder with a model copied without its times, on any day; ignored
 // with one German note when made for another model, context size, template or llama.cpp release;
-// a damaged file refused before it reaches llama.cpp. The whole CLI path: test/scripts/models-warm.test.ts.
+// a damaged, truncated or special file (link, FIFO) refused before it reaches llama.cpp, whatever the
+// manifest says. The whole CLI path: test/scripts/models-warm.test.ts.
 import assert from "node:assert/strict";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -157,4 +159,32 @@ test("a tampered or truncated state file is refused before it reaches llama.cpp,
   writeFileSync(join(warmStateDir(broken), MANIFEST_FILE), "{ kaputt");
   await assertIgnored(broken, /ignoriert \(manifest\.json ist beschädigt/);
   assert.deepEqual(readdirSync(warmStateDir(broken)).sort(), [MANIFEST_FILE, manifest.entries[0]!.file].sort());
+});
+
+test("the manifest cannot switch the layout walk off: a truncated state it agrees with is still refused", async () => {
+  const bytes = readFileSync(join(warmStateDir(madeAt), manifest.entries[0]!.file));
+  const cut = bytes.subarray(0, Math.floor(bytes.length * 0.6));
+  const model = cloneWithStates((m) => Object.assign(m.entries[0]!, { bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex"), layout: false }));
+  writeFileSync(join(warmStateDir(model), manifest.entries[0]!.file), cut);
+  // Before: llama.cpp's GGML_ASSERT(nread <= state_size) aborted the process (exit 134).
+  await assertIgnored(model, /wird ignoriert \(Zustandsdatei unvollständig oder beschädigt: endet nach/);
+});
+
+test("a state 'file' that is a link to /dev/zero, a FIFO or a link to a good copy is refused without reading it", { timeout: 120_000 }, async () => {
+  const empty = createHash("sha256").update("").digest("hex");
+  const special = (make: (file: string) => void) => {
+    const model = cloneWithStates((m) => Object.assign(m.entries[0]!, { bytes: 0, sha256: empty, layout: false }));
+    const file = join(warmStateDir(model), manifest.entries[0]!.file);
+    rmSync(file);
+    make(file);
+    return model;
+  };
+  // Before: both hung the start forever (the checksum read /dev/zero without end; opening the FIFO waited for a writer).
+  await assertIgnored(special((file) => symlinkSync("/dev/zero", file)), /wird ignoriert \(Zustandsdatei ist eine Verknüpfung, keine Datei\)/);
+  await assertIgnored(special((file) => execFileSync("mkfifo", [file])), /wird ignoriert \(Zustandsdatei ist keine gewöhnliche Datei\)/);
+  const linked = cloneWithStates();
+  const file = join(warmStateDir(linked), manifest.entries[0]!.file);
+  renameSync(file, `${file}.echt`);
+  symlinkSync(`${file}.echt`, file);
+  await assertIgnored(linked, /wird ignoriert \(Zustandsdatei ist eine Verknüpfung, keine Datei\)/);
 });
