@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { BOARD_CODE_HEADER, cleanBoardName } from "../lib/exercises/board-record.js";
+import { BOARD_CODE_HEADER, boardNameProblem, cleanBoardName } from "../lib/exercises/board-record.js";
 import { writeFileAtomic } from "../lib/files.js";
 
 export interface KursConfig {
@@ -80,9 +80,11 @@ export async function updateKursConfig(root: string, flags: Partial<Record<"kurs
   }
   if (flags.kurs === undefined && flags.name === undefined && flags.code === undefined) return stored;
   const board = flags.kurs !== undefined ? checkedUrl(flags.kurs) : stored?.board;
-  if (!board) throw new KursError("--name und --code gehören zu --kurs <Adresse des Boards>, z. B. --kurs http://192.168.1.20:8790 --name Anna --code fuchs-wolke-47.");
-  const name = cleanBoardName(flags.name ?? stored?.name ?? "");
-  if (!name) throw new KursError("Mit --kurs bitte auch --name angeben (1 bis 40 Zeichen, z. B. --name Anna).");
+  if (!board) throw new KursError("--name und --code gehören zu --kurs <Adresse des Boards>, z. B. --kurs http://192.168.1.20:8790 --name Anna --code k7mq-2xhp-9dta.");
+  const rawName = flags.name ?? stored?.name ?? "";
+  const name = cleanBoardName(rawName);
+  if (!rawName.trim()) throw new KursError("Mit --kurs bitte auch --name angeben (1 bis 40 Zeichen, z. B. --name Anna).");
+  if (!name) throw new KursError(`--name: ${boardNameProblem(rawName)}`);
   const config: KursConfig = { board, name, code: (flags.code ?? stored?.code ?? "").trim() };
   await mkdir(dirname(kursFile(root)), { recursive: true });
   await writeFileAtomic(kursFile(root), `${JSON.stringify(config, null, 2)}\n`);

@@ -3,7 +3,7 @@
 // `npm run workshop -- --kurs <url> --name <Name> --code <Code>` passes to the kernel. One small record
 // (board-record.ts) per run, fire and forget: a run waits at most REPORT_GRACE_MS for the answer, a
 // request gives up after REPORT_TIMEOUT_MS, and any problem is one German hint per kernel, never an error.
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
+import { BOARD_CODE_HEADER, BOARD_POST_PATH, boardNameProblem, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
 
 /** Longest time one report may take before it is dropped. */
 export const REPORT_TIMEOUT_MS = 2000;
@@ -44,7 +44,10 @@ export function boardSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Boar
     return `ℹ️ KURS_BOARD ist keine http-Adresse („${url}“) – es wird nichts gemeldet. Richtig wäre z. B. http://192.168.1.20:8790.`;
   }
   const name = cleanBoardName(env.KURS_NAME ?? "");
-  if (!name) return `ℹ️ Klassen-Board: KURS_NAME fehlt oder ist länger als 40 Zeichen – es wird nichts gemeldet. ${ONCE}`;
+  if (!name) {
+    const why = env.KURS_NAME?.trim() ? `KURS_NAME: ${boardNameProblem(env.KURS_NAME)}` : "KURS_NAME fehlt.";
+    return `ℹ️ Klassen-Board: ${why} Es wird nichts gemeldet. ${ONCE}`;
+  }
   return { url: parsed.href, name, code: env.KURS_CODE?.trim() ?? "" };
 }
 

@@ -44,6 +44,7 @@ test("settings: nothing without KURS_BOARD; a German problem when it is incomple
   assert.equal(boardSettingsFromEnv({}), undefined);
   assert.equal(boardSettingsFromEnv({ KURS_NAME: "Anna", KURS_CODE: "x" }), undefined);
   assert.match(String(boardSettingsFromEnv({ KURS_BOARD: "http://127.0.0.1:1" })), /KURS_NAME fehlt/);
+  assert.match(String(boardSettingsFromEnv({ KURS_BOARD: "http://127.0.0.1:1", KURS_NAME: "\u3164" })), /KURS_NAME: Der Name enthält unsichtbare Zeichen/);
   assert.match(String(boardSettingsFromEnv({ KURS_BOARD: "file:///etc/passwd", KURS_NAME: "A" })), /keine http-Adresse/);
   assert.deepEqual(boardSettingsFromEnv({ KURS_BOARD: "http://10.0.0.5:8790", KURS_NAME: " Anna ", KURS_CODE: "c" }), { url: "http://10.0.0.5:8790/", name: "Anna", code: "c" });
 });

@@ -31,6 +31,8 @@ test("the setting is stored once, updated, used for the kernel (KURS_* in the en
   await assert.rejects(updateKursConfig(root, { kurs: "http://10.0.0.5:8790" }), /--name/);
   await assert.rejects(updateKursConfig(root, { kurs: "javascript:alert(1)", name: "A" }), /Adresse des Boards/);
   await assert.rejects(updateKursConfig(root, { name: "Anna" }), /gehören zu --kurs/);
+  await assert.rejects(updateKursConfig(root, { kurs: "http://10.0.0.5:8790", name: "Anna\u200b" }), /--name: Der Name enthält unsichtbare Zeichen/);
+  await assert.rejects(updateKursConfig(root, { kurs: "http://10.0.0.5:8790", name: "\u202eannA" }), /--name: .*Schreibrichtung/);
   const saved = await updateKursConfig(root, { kurs: "http://10.0.0.5:8790/", name: " Anna ", code: "fuchs-wolke-47" });
   assert.deepEqual(saved, { board: "http://10.0.0.5:8790", name: "Anna", code: "fuchs-wolke-47" });
   assert.deepEqual(JSON.parse(readFileSync(kursFile(root), "utf8")), saved);
