@@ -1,7 +1,7 @@
 // npm run doctor: for real on this machine (tiny models, as tests select them), with broken model files,
 // and per platform / GPU / network with injected edges.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -251,4 +251,13 @@ test("prepared prompt states: none, matching, for another context size, cut shor
   assert.match(tampered.detail, /beschädigt oder unvollständig: tiny\.planer-reise\.kvstate/);
   writeFileSync(join(warmStateDir(path), entry.file), state.subarray(0, 100));
   assert.equal((await check()).status, "warn");
+
+  // A FIFO with a manifest entry of 0 bytes: before, --checksum waited for a writer forever.
+  rmSync(join(warmStateDir(path), entry.file));
+  execFileSync("mkfifo", [join(warmStateDir(path), entry.file)]);
+  const empty = { ...entry, bytes: 0, sha256: createHash("sha256").update("").digest("hex") };
+  writeFileSync(join(warmStateDir(path), MANIFEST_FILE), JSON.stringify({ format: WARM_FORMAT, nodeLlamaCpp: "x", entries: [empty] }));
+  const fifo = await check({}, true);
+  assert.equal(fifo.status, "warn");
+  assert.match(fifo.detail, /beschädigt oder unvollständig: tiny\.planer-reise\.kvstate/);
 });
