@@ -1,6 +1,6 @@
 // The class board's HTTP server: the page (/), the state as JSON (/api/state) and the one post that
 // participants' kernels send (BOARD_POST_PATH). Loopback only unless --host, then an explicit Host list as
-// with the MCP servers (bind.ts + the SDK's hostHeaderValidation). A post needs the join code (compared
+// with the MCP servers (bind.ts; the Host check as the SDK's hostHeaderValidation, in German). A post needs the join code (compared
 // in constant time), a body of at most BOARD_BODY_LIMIT_BYTES and exactly the record's fields. Wrong codes
 // are limited per address and for the whole board, but a right code always gets through (join-code.ts says
 // why the code's length, not the limit, keeps guessers out); each participant and each address adding new
@@ -54,11 +54,6 @@ export class RateLimiter {
     if (b.tokens < 1) return false;
     b.tokens -= 1;
     return true;
-  }
-
-  /** True when `key` has no token left (without using one). */
-  exhausted(key: string, now: number): boolean {
-    return this.refreshed(key, now).tokens < 1;
   }
 }
 
