@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../lib/files.js";
 import { errorText } from "../lib/util.js";
 import { BindError, isLoopback } from "../mcp-server-travel/src/transports/bind.js";
 import { boardCsv } from "./board/csv.js";
-import { JOIN_CODE_PATTERN, randomJoinCode } from "./board/join-code.js";
+import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./board/join-code.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./board/progress.js";
 import { loopbackWarning } from "./board/reach.js";
 import { startBoardServer } from "./board/server.js";
@@ -171,6 +171,7 @@ async function serve(args: BoardArgs): Promise<number> {
     [
       "Klassen-Board läuft.",
       ...(changedCode ? [`  ACHTUNG: NEUER Beitrittscode (gespeichert war ${stored.joinCode}) – alle Teilnehmenden müssen ihn neu eingeben.`] : []),
+      ...(weakJoinCode(state.joinCode) ? [`  WARNUNG: Der Beitrittscode ${state.joinCode} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (dann alle neu eingeben).`] : []),
       `  Für den Beamer:  ${board.url}   (zeigt dort auch den Beitrittscode)`,
       `  Beitrittscode:   ${state.joinCode}`,
       `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,

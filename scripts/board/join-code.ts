@@ -22,3 +22,11 @@ export function randomJoinCode(): string {
   const group = () => Array.from({ length: GROUP_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
   return Array.from({ length: GROUPS }, group).join("-");
 }
+
+/**
+ * True for a code that is easy to guess: shorter than a generated one, or in the old "fuchs-wolke-47"
+ * form (two words and two digits) that boards before this one generated and stored.
+ */
+export function weakJoinCode(code: string): boolean {
+  return code.length < GROUPS * (GROUP_LENGTH + 1) - 1 || /^[a-zäöü]+-[a-zäöü]+-\d{2}$/i.test(code);
+}

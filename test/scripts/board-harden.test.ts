@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { BOARD_CODE_HEADER, BOARD_POST_PATH, type BoardRecord } from "../../lib/exercises/board-record.js";
 import { csvCell } from "../../scripts/board/csv.js";
-import { JOIN_CODE_SPACE, randomJoinCode } from "../../scripts/board/join-code.js";
+import { JOIN_CODE_SPACE, randomJoinCode, weakJoinCode } from "../../scripts/board/join-code.js";
 import { GLOBAL_WRONG_CODE_BURST, NEW_NAMES_PER_ADDRESS_BURST, WRONG_CODE_BURST } from "../../scripts/board/server.js";
 import type { BoardData, BoardView } from "../../scripts/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
@@ -74,6 +74,8 @@ test("join code: 31^12 codes, enough for a day at 20,000 guesses a second with a
   const codes = new Set(Array.from({ length: 1000 }, randomJoinCode));
   assert.equal(codes.size, 1000);
   for (const code of codes) assert.match(code, /^[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}$/);
+  for (const code of codes) assert.equal(weakJoinCode(code), false, code);
+  for (const code of ["fuchs-wolke-47", "Igel-Mond-03", "abcd-efgh", "1234"]) assert.equal(weakJoinCode(code), true, code);
 });
 
 test("wrong codes from 200 addresses hit the board's global limit; a right code is never refused, also not from a blocked address", async () => {
@@ -258,6 +260,7 @@ test("a .tmp file left by a board killed while writing is removed at the next st
   try {
     assert.ok(!existsSync(leftover)); // before: stays forever
     assert.match(restarted.output(), new RegExp(`Beitrittscode:\\s+${CODE}`));
+    assert.match(restarted.output(), /WARNUNG: Der Beitrittscode test-code-42 ist leicht zu erraten\. Ein sicherer: --code [a-z2-9]{4}-/, "a stored old-style code");
   } finally {
     await restarted.stop();
   }
