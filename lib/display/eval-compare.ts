@@ -21,13 +21,15 @@ function headerRows(runs: readonly ComparedRun[], recommended: number | undefine
   return `<tr><th rowspan="2" style="${CELL};text-align:left">Kategorie</th>${names}</tr><tr>${sub}</tr>`;
 }
 
-function figureCells(g: GroupFigures | undefined, leads: boolean): string {
+/** A run's three figures; the self-test's in grey (a reference, not a contestant). */
+function figureCells(g: GroupFigures | undefined, leads: boolean, selfTest: boolean): string {
   if (!g) return `<td style="${CELL};text-align:center;color:#57606a" colspan="${FIGURES}">nicht gelaufen</td>`;
-  const first = leads ? "font-weight:bold;background:#dafbe1" : "";
+  const tone = selfTest ? ";color:#57606a" : "";
+  const first = leads ? ";font-weight:bold;background:#dafbe1" : "";
   return [
-    `<td style="${CELL};text-align:right;${first}">${percent(g.passAt1)}</td>`,
-    `<td style="${CELL};text-align:right">${percent(g.passK)}</td>`,
-    `<td style="${CELL};text-align:right">${germanNumber(g.secondsPerTask, 1)}</td>`,
+    `<td style="${CELL};text-align:right${tone}${first}">${percent(g.passAt1)}</td>`,
+    `<td style="${CELL};text-align:right${tone}">${percent(g.passK)}</td>`,
+    `<td style="${CELL};text-align:right${tone}">${germanNumber(g.secondsPerTask, 1)}</td>`,
   ].join("");
 }
 
@@ -37,7 +39,7 @@ export function comparisonTableHtml(runs: readonly ComparedRun[], recommended?: 
   const k = ks.size === 1 ? String([...ks][0]) : "k";
   const rows = comparisonRows(runs).map((row, index, all) => {
     const best = Math.max(...row.cells.map((c, i) => (c && !runs[i]!.selfTest ? c.passAt1 : -1)));
-    const cells = row.cells.map((c, i) => figureCells(c, !runs[i]!.selfTest && c !== undefined && c.passAt1 === best && best >= 0)).join("");
+    const cells = row.cells.map((c, i) => figureCells(c, !runs[i]!.selfTest && c !== undefined && c.passAt1 === best && best >= 0, runs[i]!.selfTest)).join("");
     const bold = index === all.length - 1 ? ' style="font-weight:bold"' : "";
     return `<tr${bold}><td style="${CELL}">${escapeHtml(row.label)}</td>${cells}</tr>`;
   });

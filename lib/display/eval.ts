@@ -1,7 +1,7 @@
 // The Modell-Check report as HTML, in the notebooks' table style: the table per category and overall, a
 // legend for every column, the run's settings in German, and the failed runs with question and reason.
 // A whole page for `eval:agent`, or one table for a notebook; the comparison page is eval-compare.ts.
-import { germanDate, germanDateTime, germanNumber } from "../eval/format.js";
+import { germanDate, germanDateTime, germanNumber, percent } from "../eval/format.js";
 import { reportTable, type EvalReport, type RunMeta } from "../eval/report.js";
 import { isSelfTest, runLabel, SELF_TEST_LABEL } from "../eval/run-meta.js";
 import { escapeHtml, htmlTable, shortCell } from "./html.js";
@@ -65,7 +65,7 @@ export function settingsHtml(lines: readonly [string, string][]): string {
   return `<dl class="kit-eval-settings">${lines.map(([t, d]) => `<dt>${escapeHtml(t)}</dt><dd>${escapeHtml(d)}</dd>`).join("")}</dl>`;
 }
 
-/** The failed runs: the question (task id below it), seed, reasons, answer. */
+/** The failed runs: the question (task id below it), seed ("Startwert"), reasons, answer. */
 export function evalFailuresHtml(report: EvalReport): string {
   const rows = report.tasks.flatMap((t) =>
     t.failures.map((f) => [
@@ -76,7 +76,7 @@ export function evalFailuresHtml(report: EvalReport): string {
     ]),
   );
   if (rows.length === 0) return "<p>Alle Versuche bestanden.</p>";
-  const columns = [{ title: "Frage", width: "30%" }, { title: "Seed", align: "right" as const, width: "6%" }, { title: "Grund", width: "38%" }, { title: "Antwort", width: "26%" }];
+  const columns = [{ title: "Frage", width: "30%" }, { title: "Startwert", align: "right" as const, width: "8%" }, { title: "Grund", width: "36%" }, { title: "Antwort", width: "26%" }];
   return htmlTable(columns, rows, { className: "kit-eval-failures" });
 }
 
@@ -88,7 +88,10 @@ const PAGE_STYLE = [
   ".kit-eval-selftest{background:#fff8c5;border:1px solid #d4a72c}",
   ".kit-eval-recommendation{background:#dafbe1;border:1px solid #1a7f37;font-size:1.15em}",
   ".kit-eval-warning{background:#ffebe9;border:1px solid #cf222e}",
-  "table{font-size:inherit}",
+  ".kit-eval-result{background:#ddf4ff;border:1px solid #54aeff;font-size:1.15em}",
+  // The notebook tables are 12 px; on a page of their own they read at the page's size.
+  "table.kit-eval-table,table.kit-eval-failures{font-size:16px !important}",
+  ".kit-eval-failures td{font-size:15px}",
 ].join("\n");
 
 /** A whole page around `body`. */
@@ -106,11 +109,26 @@ export const SELF_TEST_NOTE =
   `<p class="kit-eval-note kit-eval-selftest"><b>${escapeHtml(SELF_TEST_LABEL)}.</b> Ein geskripteter Planer schickt den richtigen Plan ` +
   "jeder Aufgabe: so zeigt der Lauf, dass die Prüfungen richtiges Verhalten annehmen. Seine 100 % sagen nichts über ein Modell.</p>";
 
-/** A whole HTML page: model and settings, the table, the legend, the failed runs. */
+/** The result in one German sentence: rates overall, the weakest category, speed; for the self-test, whether the bench holds. */
+export function resultSentence(report: EvalReport): string {
+  const s = report.summary;
+  if (isSelfTest(report.meta)) {
+    return s.passAt1 === 1
+      ? "Ergebnis: der Prüfstand ist in Ordnung – der richtige Plan besteht jede Aufgabe."
+      : `Achtung: auch der richtige Plan besteht nur ${percent(s.passAt1)} – die Prüfungen oder die Aufgabendatei haben einen Fehler (siehe unten).`;
+  }
+  const weakest = [...report.categories].sort((a, b) => a.passAt1 - b.passAt1)[0];
+  const weak = weakest && report.categories.length > 1 && weakest.passAt1 < s.passAt1 ? ` Am schwächsten bei „${weakest.label}“ (${percent(weakest.passAt1)}).` : "";
+  return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1), bei ${percent(s.passK)} der Aufgaben alle ${s.k} Versuche (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} s je Versuch.${weak}`;
+}
+
+/** A whole HTML page: model and settings, the result, the table, the legend, the failed runs. */
 export function evalReportPage(report: EvalReport): string {
   const k = report.summary.k;
+  const passedAll = report.summary.passAt1 === 1;
   const body = [
     isSelfTest(report.meta) ? SELF_TEST_NOTE : "",
+    `<p class="kit-eval-note ${passedAll || !isSelfTest(report.meta) ? "kit-eval-result" : "kit-eval-warning"}">${escapeHtml(resultSentence(report))}</p>`,
     settingsHtml(settingsLines(report.meta, k, report.summary.tasks)),
     evalTableHtml(report),
     legendHtml(columnLegend(k)),

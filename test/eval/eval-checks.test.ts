@@ -112,9 +112,9 @@ describe("the checkers", () => {
     assert.deepEqual(checkRun(task, run(), ctx).failures, []);
     const moved = run().calls.map((c) => (c.name === "get_weather" ? { ...c, arguments: { ...c.arguments, lat: 48.5 } } : c));
     const cases: [Partial<EvalRun>, RegExp][] = [
-      [{ calls: moved }, /get_weather mit falschen Argumenten: erwartet lat ≈ 48.1374 \(± 0.3\)/],
+      [{ calls: moved }, /get_weather mit falschen Argumenten: erwartet lat ≈ 48,1374 \(± 0,3\)/],
       [{ calls: run().calls.map((c) => (c.name === "get_weather" ? { ...c, arguments: { ...c.arguments, start_date: "2025-07-14" } } : c)) }, /start_date 2025-07-15/],
-      [{ answer: "Morgen wird es warm." }, /Fakt get_weather\.aggregates\.tmax_c = 27\.4 fehlt/],
+      [{ answer: "Morgen wird es warm." }, /Fakt get_weather\.aggregates\.tmax_c = 27,4 fehlt/],
       [{ calls: [...run().calls, { name: "save_trip_plan", arguments: {}, ok: false }] }, /Verbotener Aufruf save_trip_plan/],
       [{ rounds: 5 }, /5 Runden, erlaubt 4/],
       [{ warnings: ["Zahl 31 nicht belegt."] }, /Belegprüfung warnt/],
