@@ -13,11 +13,24 @@ import { writeFileAtomic } from "../lib/files.js";
 import { loadLlm } from "../lib/llm/load.js";
 import type { Llm } from "../lib/llm/types.js";
 import { McpToolClient, startMathServer, startTravelServer, type ServerHandle } from "../lib/mcp/index.js";
-import { loadTaskSet, runEvaluation, reportText, selectTasks, TaskSetError, type Ablation, type EvalReport, type EvalStyle, type PlannerFor } from "../lib/eval/index.js";
-import { comparedRun, recommendation } from "../lib/eval/compare.js";
-import { loadReportFile, ReportFileError } from "../lib/eval/report-file.js";
-import { machineInfo } from "../lib/eval/run-meta.js";
-import { selectionText } from "../lib/eval/tasks.js";
+import {
+  comparedRun,
+  loadReportFile,
+  loadTaskSet,
+  machineInfo,
+  recommendation,
+  ReportFileError,
+  reportText,
+  runEvaluation,
+  selectionText,
+  selectTasks,
+  SELF_TEST_LABEL,
+  TaskSetError,
+  type Ablation,
+  type EvalReport,
+  type EvalStyle,
+  type PlannerFor,
+} from "../lib/eval/index.js";
 import { evalReportPage } from "../lib/display/eval.js";
 import { evalComparePage } from "../lib/display/eval-compare.js";
 import { oraclePlanner } from "../lib/testing/eval-oracle.js";
@@ -216,7 +229,7 @@ async function main(): Promise<void> {
       planner = () => ({ llm: model });
     }
     const chosen = selectionText(set, tasks, selection);
-    const plannerName = who.selfTest ? "Selbsttest des Prüfstands, kein Modell" : `${who.model ?? who.backend}`;
+    const plannerName = who.selfTest ? SELF_TEST_LABEL : (who.model ?? who.backend);
     console.error(`Modell-Check: ${chosen}, je ${o.k} Versuche, Stil ${o.style}${o.ablation ? `, Ablation ${o.ablation}` : ""}, Planer: ${plannerName}`);
     // One write after another, so that an earlier (partial) report never replaces a later one.
     let writing = Promise.resolve();

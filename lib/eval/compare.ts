@@ -40,6 +40,8 @@ export function differentTasks(runs: readonly ComparedRun[]): boolean {
 const EQUAL_MARGIN = 0.05;
 /** Speed ratios within 10 % count as equally fast. */
 const SAME_SPEED = 1.1;
+/** An about-as-good model at least this much faster is the better choice for a workshop. */
+const CLEARLY_FASTER = 1.3;
 
 function speedText(seconds: number, otherSeconds: number, joiner: { slower: string; faster: string }): string {
   if (!(seconds > 0 && otherSeconds > 0)) return "";
@@ -72,15 +74,18 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
   }
   const ranked = [...models].sort((a, b) => figures(b).passAt1 - figures(a).passAt1 || figures(a).secondsPerTask - figures(b).secondsPerTask);
   let [best, second] = [ranked[0]!, ranked[1]!];
-  let text: string;
+  const fasterBy = (a: GroupFigures, b: GroupFigures) => (a.secondsPerTask > 0 ? b.secondsPerTask / a.secondsPerTask : 1);
+  // Nearly as good and clearly faster: the faster one serves a workshop better.
+  if (figures(best).passAt1 - figures(second).passAt1 < EQUAL_MARGIN && fasterBy(figures(second), figures(best)) >= CLEARLY_FASTER) [best, second] = [second, best];
   const [b, s] = [figures(best), figures(second)];
-  if (b.passAt1 - s.passAt1 < EQUAL_MARGIN && s.secondsPerTask > 0 && b.secondsPerTask / s.secondsPerTask >= SAME_SPEED + 0.2) {
-    // Nearly as good and clearly faster: the faster one serves a workshop better.
-    [best, second] = [second, best];
-    text = `Empfehlung für den Workshop: ${best.run.label} – fast so gut wie ${second.run.label} (${percent(s.passAt1)} statt ${percent(b.passAt1)} bestanden)${speedText(s.secondsPerTask, b.secondsPerTask, { slower: ", aber", faster: ", aber" })}.`;
+  let text: string;
+  if (Math.abs(b.passAt1 - s.passAt1) < EQUAL_MARGIN) {
+    const same = percent(b.passAt1) === percent(s.passAt1);
+    const how = same ? `so gut wie ${second.run.label} (beide ${percent(b.passAt1)} bestanden)` : `fast so gut wie ${second.run.label} (${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden)`;
+    text = `Empfehlung für den Workshop: ${best.run.label} – ${how}${speedText(b.secondsPerTask, s.secondsPerTask, { slower: ", aber", faster: same ? " und" : ", aber" })}.`;
   } else {
     const lead = biggestLead(best.run.report, second.run.report);
-    const reason = lead && lead.label !== "Gesamt" ? `${percent(lead.best)} statt ${percent(lead.other)} bei „${lead.label}“, gesamt ${percent(b.passAt1)} statt ${percent(s.passAt1)}` : `${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden`;
+    const reason = lead ? `${percent(lead.best)} statt ${percent(lead.other)} bei „${lead.label}“, gesamt ${percent(b.passAt1)} statt ${percent(s.passAt1)}` : `${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden`;
     text = `Empfehlung für den Workshop: ${best.run.label} – ${reason} gegenüber ${second.run.label}${speedText(b.secondsPerTask, s.secondsPerTask, { slower: ", aber", faster: " und" })}.`;
   }
   const chosen = figures(best).passAt1;
