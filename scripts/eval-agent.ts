@@ -8,11 +8,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../lib/config.js";
+import { ConfigError, loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
 import { loadLlm } from "../lib/llm/load.js";
+import { LlmError } from "../lib/llm/errors.js";
 import type { Llm } from "../lib/llm/types.js";
-import { McpToolClient, startMathServer, startTravelServer, type ServerHandle } from "../lib/mcp/index.js";
+import { McpConnectionError, McpToolClient, ServerStartError, startMathServer, startTravelServer, type ServerHandle } from "../lib/mcp/index.js";
 import {
   comparedRun,
   loadReportFile,
@@ -39,13 +40,13 @@ import { OutputPathError, prepareOutputFile } from "./output-file.js";
 import { germanParseArgsMessage } from "./parse-args-german.js";
 
 /** More runs per task say little more about a model for the workshop and cost hours. */
-export const MAX_K = 10;
+const MAX_K = 10;
 const MAX_ROUNDS = 20;
 
 const USAGE = [
   "Aufruf: npm run eval:agent -- [--k 3] [--limit N] [--category KAT] [--style plan|half|native] [--json DATEI] [--html DATEI]",
   "       npm run eval:agent -- --vergleich A.json B.json [C.json …] [--html DATEI]",
-  "  --k N              Versuche je Aufgabe (Standard 3, höchstens 10)",
+  `  --k N              Versuche je Aufgabe (Standard 3, höchstens ${MAX_K})`,
   "  --limit N          höchstens N Aufgaben je Kategorie (z. B. 2: 18 der 45 Aufgaben)",
   "  --category KAT     nur eine Kategorie, z. B. kette",
   "  --style S          plan (Standard), half oder native",
@@ -136,7 +137,10 @@ function parse(argv: string[], root: string): Options | CompareOptions {
     const extra = RUN_ONLY.filter((name) => values[name] !== undefined && values[name] !== false);
     if (extra.length) throw new EvalUsageError(`--vergleich liest nur fertige Berichte; ${extra.map((n) => `--${n}`).join(", ")} gehört zu einem Lauf.\n\n${USAGE}`);
     if (positionals.length < 2) throw new EvalUsageError(`--vergleich braucht mindestens zwei Berichte (geschrieben mit --json), z. B. --vergleich llama.json qwen.json.`);
-    return { files: positionals.map((f) => resolve(f)), html: resolve(values.html ?? join(root, ".cache", "eval-agent", "vergleich.html")) };
+    const files = positionals.map((f) => resolve(f));
+    const html = resolve(values.html ?? join(root, ".cache", "eval-agent", "vergleich.html"));
+    if (files.includes(html)) throw new EvalUsageError(`--html ${html} ist einer der Berichte: die Seite braucht eine eigene Datei, z. B. --html vergleich.html.`);
+    return { files, html };
   }
   if (positionals.length) throw new EvalUsageError(`Unerwartete Angabe „${positionals[0]}“: Werte gehören hinter ihre Option, z. B. --k 3; Berichte vergleichen mit --vergleich.\n\n${USAGE}`);
   const style = oneOf("style", values.style, ["plan", "half", "native"] as const) ?? "plan";
@@ -288,6 +292,8 @@ async function main(): Promise<void> {
 }
 
 const USAGE_ERRORS = [TaskSetError, ReportFileError, OutputPathError];
+/** The kit's own errors say what to do in German; their English class names stay out of the message. */
+const KIT_ERRORS = [ConfigError, LlmError, ServerStartError, McpConnectionError];
 
 main().catch((error: unknown) => {
   if (error instanceof EvalUsageError) {
@@ -297,7 +303,7 @@ main().catch((error: unknown) => {
     console.error((error as Error).message);
     process.exitCode = 2;
   } else {
-    console.error(`Fehler: ${errorText(error, { withName: true })}`);
+    console.error(`Fehler: ${errorText(error, { withName: !KIT_ERRORS.some((E) => error instanceof E) })}`);
     process.exitCode = 1;
   }
 });
