@@ -228,13 +228,13 @@ async function main(): Promise<void> {
       const info = model.info;
       who =
         info.backend === "openai-compatible"
-          ? { backend: info.backend, model: info.modelName, accelerator: `Klassenserver ${info.serverUrl}` }
+          ? { backend: info.backend, model: info.modelName, accelerator: `Kurs-Server ${info.serverUrl}` }
           : { backend: info.backend, model: info.modelPath ? shownPath(config.root, info.modelPath) : info.modelName, accelerator: info.gpu };
       planner = () => ({ llm: model });
     }
     const chosen = selectionText(set, tasks, selection);
     const plannerName = who.selfTest ? SELF_TEST_LABEL : (who.model ?? who.backend);
-    console.error(`Modell-Check: ${chosen}, je ${o.k} Versuche, Stil ${o.style}${o.ablation ? `, Ablation ${o.ablation}` : ""}, Planer: ${plannerName}`);
+    console.error(`Modell-Check: ${chosen}, je ${o.k === 1 ? "1 Versuch" : `${o.k} Versuche`}, Stil ${o.style}${o.ablation ? `, Ablation ${o.ablation}` : ""}, Planer: ${plannerName}`);
     // One write after another, so that an earlier (partial) report never replaces a later one.
     let writing = Promise.resolve();
     let writeFailed = false;

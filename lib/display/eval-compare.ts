@@ -33,13 +33,19 @@ function figureCells(g: GroupFigures | undefined, leads: boolean, selfTest: bool
   ].join("");
 }
 
-/** The side-by-side table; in each row the models' best pass@1 is marked (the self-test never). */
-export function comparisonTableHtml(runs: readonly ComparedRun[], recommended?: number): string {
+/** The runs' k, or "k" where they differ. */
+const sharedK = (runs: readonly ComparedRun[]): number | string => {
   const ks = new Set(runs.map((r) => r.report.summary.k));
-  const k = ks.size === 1 ? String([...ks][0]) : "k";
+  return ks.size === 1 ? [...ks][0]! : "k";
+};
+
+/** The side-by-side table; with two models or more, each row's best pass@1 is marked (the self-test never). */
+export function comparisonTableHtml(runs: readonly ComparedRun[], recommended?: number): string {
+  const k = String(sharedK(runs));
+  const models = runs.filter((r) => !r.selfTest).length;
   const rows = comparisonRows(runs).map((row, index, all) => {
-    const best = Math.max(...row.cells.map((c, i) => (c && !runs[i]!.selfTest ? c.passAt1 : -1)));
-    const cells = row.cells.map((c, i) => figureCells(c, !runs[i]!.selfTest && c !== undefined && c.passAt1 === best && best >= 0, runs[i]!.selfTest)).join("");
+    const best = models < 2 ? -1 : Math.max(...row.cells.map((c, i) => (c && !runs[i]!.selfTest ? c.passAt1 : -1)));
+    const cells = row.cells.map((c, i) => figureCells(c, !runs[i]!.selfTest && c !== undefined && c.passAt1 === best && best > 0, runs[i]!.selfTest)).join("");
     const bold = index === all.length - 1 ? ' style="font-weight:bold"' : "";
     return `<tr${bold}><td style="${CELL}">${escapeHtml(row.label)}</td>${cells}</tr>`;
   });
@@ -50,6 +56,7 @@ export function comparisonTableHtml(runs: readonly ComparedRun[], recommended?: 
 function cautionNotes(runs: readonly ComparedRun[]): string[] {
   const notes: string[] = [];
   if (differentTasks(runs)) notes.push("Die Läufe haben nicht dieselben Aufgaben gelöst: die Zahlen sind nur ungefähr vergleichbar.");
+  if (sharedK(runs) === "k") notes.push("Die Läufe haben verschieden viele Versuche je Aufgabe (k): pass^k ist nur bei gleichem k vergleichbar.");
   const machines = new Set(runs.filter((r) => !r.selfTest).map((r) => JSON.stringify(r.report.meta.machine ?? null)));
   if (machines.size > 1) notes.push("Die Modelle liefen auf verschiedenen Rechnern: die Zeiten vergleichen auch die Rechner.");
   if (runs.some((r) => !r.report.meta.complete)) notes.push("Mindestens ein Lauf wurde abgebrochen: gezählt sind nur seine fertigen Aufgaben.");
@@ -61,11 +68,11 @@ export function evalComparePage(runs: readonly ComparedRun[]): string {
   const advice = recommendation(runs);
   const details = runs.map((r) => `<h3>${escapeHtml(r.label)}</h3>${settingsHtml(settingsLines(r.report.meta, r.report.summary.k, r.report.summary.tasks))}`);
   const body = [
-    `<p class="kit-eval-note kit-eval-recommendation">${escapeHtml(advice.text)}</p>`,
+    `<p class="kit-eval-note kit-eval-recommendation${advice.index === undefined ? " kit-eval-no-pick" : ""}">${escapeHtml(advice.text)}</p>`,
     ...cautionNotes(runs),
     comparisonTableHtml(runs, advice.index),
     runs.some((r) => r.selfTest) ? SELF_TEST_NOTE : "",
-    legendHtml(columnLegend(runs[0]?.report.summary.k ?? 3).filter(([term]) => /^(pass|s\/)/.test(term))),
+    legendHtml(columnLegend(sharedK(runs)).filter(([term]) => /^(pass|s\/)/.test(term))),
     `<h2>Die Läufe</h2>`,
     ...details,
   ];

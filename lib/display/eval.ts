@@ -16,12 +16,15 @@ export function evalTableHtml(report: EvalReport): string {
   });
 }
 
-/** What each column means, in the table's order (`k`: runs per task). */
-export function columnLegend(k: number): [string, string][] {
+/** "alle 3 Versuche", "der eine Versuch", "alle k Versuche". */
+const allRuns = (k: number | string) => (k === 1 ? "der eine Versuch" : `alle ${k} Versuche`);
+
+/** What each column means, in the table's order (`k`: runs per task, or "k" where runs differ). */
+export function columnLegend(k: number | string): [string, string][] {
   return [
     ["Aufgaben", "wie viele Aufgaben dieser Art liefen (jede k-mal)."],
     ["pass@1", "Anteil der Versuche, die bestanden: die Chance, dass eine solche Frage im Workshop beim ersten Mal klappt."],
-    [`pass^${k}`, `Anteil der Aufgaben, bei denen alle ${k} Versuche bestanden: wie verlässlich das Modell ist (nie höher als pass@1).`],
+    [`pass^${k}`, `Anteil der Aufgaben, bei denen ${allRuns(k)} bestanden: wie verlässlich das Modell ist (nie höher als pass@1).`],
     ["Pläne gültig", "Anteil der Modellantworten, die ein ausführbarer $ref-Plan waren („–“: in diesem Stil gibt es keine Pläne)."],
     ["repariert", "ungültige Pläne, die das Modell nach der Fehlermeldung in der nächsten Runde richtig stellte."],
     ["ohne Werkzeug", "Anteil der Versuche, die ohne ein Werkzeug antworteten (richtig nur bei „Kein Werkzeug passt“)."],
@@ -43,7 +46,7 @@ const ABLATION_LABELS: Record<string, string> = { feedback: "ohne Fehlerrückmel
 export function settingsLines(meta: RunMeta, k: number, tasks: number): [string, string][] {
   const lines: [string, string][] = [];
   if (isSelfTest(meta)) lines.push(["Modell", `${SELF_TEST_LABEL} (ein geskripteter Planer mit dem richtigen Plan jeder Aufgabe)`]);
-  else if (meta.backend === "openai-compatible") lines.push(["Modell", `${runLabel(meta)} über den Klassenserver`]);
+  else if (meta.backend === "openai-compatible") lines.push(["Modell", `${runLabel(meta)} über den Kurs-Server`]);
   else lines.push(["Modell", meta.model ? `${runLabel(meta)} – Datei ${meta.model}` : runLabel(meta)]);
   const m = meta.machine;
   if (m) lines.push(["Rechner", `${m.cpu}, ${m.cores} Kerne, ${germanNumber(m.memoryGiB)} GiB Arbeitsspeicher, ${m.os}${m.accelerator ? `; gerechnet auf: ${m.accelerator}` : ""}`]);
@@ -87,6 +90,7 @@ const PAGE_STYLE = [
   ".kit-eval-note{padding:.6em .9em;border-radius:6px;margin:.8em 0}",
   ".kit-eval-selftest{background:#fff8c5;border:1px solid #d4a72c}",
   ".kit-eval-recommendation{background:#dafbe1;border:1px solid #1a7f37;font-size:1.15em}",
+  ".kit-eval-recommendation.kit-eval-no-pick{background:#fff8c5;border-color:#d4a72c}",
   ".kit-eval-warning{background:#ffebe9;border:1px solid #cf222e}",
   ".kit-eval-result{background:#ddf4ff;border:1px solid #54aeff;font-size:1.15em}",
   // The notebook tables are 12 px; on a page of their own they read at the page's size.
@@ -119,7 +123,7 @@ export function resultSentence(report: EvalReport): string {
   }
   const weakest = [...report.categories].sort((a, b) => a.passAt1 - b.passAt1)[0];
   const weak = weakest && report.categories.length > 1 && weakest.passAt1 < s.passAt1 ? ` Am schwächsten bei „${weakest.label}“ (${percent(weakest.passAt1)}).` : "";
-  return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1), bei ${percent(s.passK)} der Aufgaben alle ${s.k} Versuche (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} s je Versuch.${weak}`;
+  return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1), bei ${percent(s.passK)} der Aufgaben ${allRuns(s.k)} (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} s je Versuch.${weak}`;
 }
 
 /** A whole HTML page: model and settings, the result, the table, the legend, the failed runs. */

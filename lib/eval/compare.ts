@@ -40,6 +40,9 @@ export function differentTasks(runs: readonly ComparedRun[]): boolean {
 const EQUAL_MARGIN = 0.05;
 /** Speed ratios within 10 % count as equally fast. */
 const SAME_SPEED = 1.1;
+/** Below this pass@1 no model is good enough for Teil 4 on its own. */
+const WEAK = 0.5;
+const WEAK_ADVICE = " Für Teil 4 den Kurs-Server erwägen (LLM_BACKEND=openai) oder ein größeres Modell prüfen.";
 /** An about-as-good model at least this much faster is the better choice for a workshop. */
 const CLEARLY_FASTER = 1.3;
 
@@ -70,6 +73,7 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
   if (models.length === 1) {
     const only = models[0]!;
     const s = figures(only);
+    if (s.passAt1 < WEAK) return { text: `Keine Empfehlung: ${only.run.label}, das einzige Modell im Vergleich, besteht nur ${percent(s.passAt1)}.${WEAK_ADVICE}${selfTestNote}` };
     return { index: only.index, text: `Empfehlung: ${only.run.label} – das einzige Modell im Vergleich (${percent(s.passAt1)} bestanden, ${germanNumber(s.secondsPerTask, 1)} s je Versuch).${selfTestNote}` };
   }
   const ranked = [...models].sort((a, b) => figures(b).passAt1 - figures(a).passAt1 || figures(a).secondsPerTask - figures(b).secondsPerTask);
@@ -89,6 +93,6 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
     text = `Empfehlung für den Workshop: ${best.run.label} – ${reason} gegenüber ${second.run.label}${speedText(b.secondsPerTask, s.secondsPerTask, { slower: ", aber", faster: " und" })}.`;
   }
   const chosen = figures(best).passAt1;
-  if (chosen < 0.5) text += ` Vorsicht: auch dieses Modell besteht nur ${percent(chosen)} – für Teil 4 den Klassenserver erwägen (LLM_BACKEND=openai).`;
+  if (chosen < WEAK) text += ` Vorsicht: auch dieses Modell besteht nur ${percent(chosen)}.${WEAK_ADVICE}`;
   return { index: best.index, text: text + selfTestNote };
 }

@@ -65,7 +65,7 @@ export interface MachineInfo {
   cores: number;
   memoryGiB: number;
   os: string;
-  /** Where the model computed: "CUDA", "Metal", "CPU" …, or the class server's address. */
+  /** Where the model computed: "CUDA", "Metal", "CPU" …, or the class server's address ("Kurs-Server http://…"). */
   accelerator?: string;
 }
 

@@ -89,13 +89,18 @@ describe("the Modell-Check pages", () => {
     assert.ok(weak.tasks.some((t) => t.failures.length > 0));
   });
 
-  test("--vergleich with two files (oracle, scripted mistakes): both runs, every category, the self-test never recommended", async () => {
-    const run = await runScript("eval-agent.ts", ["--vergleich", file("oracle.json"), file("schwach.json"), "--html", file("zwei.html")]);
+  test("--vergleich with two files (oracle, a scripted run): both runs, every category, the model recommended, never the self-test", async () => {
+    const run = await runScript("eval-agent.ts", ["--vergleich", file("oracle.json"), file("gut.json"), "--html", file("zwei.html")]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Empfehlung: Probe-Modell-schwach – das einzige Modell im Vergleich .* Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./);
+    assert.match(run.stdout, /^Empfehlung: Probe-Modell-gut – das einzige Modell im Vergleich \(\d+ % bestanden, [\d,]+ s je Versuch\)\. Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./);
     const page = await readFile(file("zwei.html"), "utf8");
     assert.match(page, /Selbsttest des Prüfstands, kein Modell<\/th>/);
-    assert.match(page, /Probe-Modell-schwach ★ Empfehlung<\/th>/);
+    assert.match(page, /Probe-Modell-gut ★ Empfehlung<\/th>/);
+    // A single model that passes less than half is not recommended.
+    const weakOnly = await runScript("eval-agent.ts", ["--vergleich", file("oracle.json"), file("schwach.json"), "--html", file("schwach-allein.html")]);
+    assert.equal(weakOnly.code, 0, weakOnly.stderr);
+    assert.match(weakOnly.stdout, /^Keine Empfehlung: Probe-Modell-schwach, das einzige Modell im Vergleich, besteht nur \d+ %\. Für Teil 4 den Kurs-Server erwägen/);
+    assert.doesNotMatch(await readFile(file("schwach-allein.html"), "utf8"), /★ Empfehlung/);
     for (const c of TASK_CATEGORIES) assert.ok(page.includes(`<td style="border:1px solid #d0d7de;padding:4px 8px">${CATEGORY_LABELS[c].replace("$", "$")}</td>`), c);
   });
 

@@ -50,7 +50,11 @@ test("about as good and clearly faster: the faster model; a weak winner gets a w
   assert.match(recommendation([weak, weaker].map(comparedRun)).text, /^Empfehlung für den Workshop: a – 25 % statt 0 % bei „Kette \(\$ref\)“.* Vorsicht: auch dieses Modell besteht nur 25 %/);
 });
 
-test("only the self-test: no recommendation; an old report's backend string still names its model", () => {
+test("only the self-test, or one weak model: no recommendation; an old report's backend string still names its model", () => {
+  const tiny = report({ backend: "node-llama-cpp", model: "models/tiny/tiny-llama.gguf" }, { kette: 0, parallel: 1 }, 3);
+  const alone = recommendation([oracle, tiny].map(comparedRun));
+  assert.equal(alone.index, undefined);
+  assert.match(alone.text, /^Keine Empfehlung: tiny-llama, das einzige Modell im Vergleich, besteht nur 13 %\. Für Teil 4 den Kurs-Server erwägen/);
   assert.equal(recommendation([comparedRun(oracle)]).index, undefined);
   assert.match(recommendation([comparedRun(oracle)]).text, /^Keine Empfehlung: im Vergleich ist nur der Selbsttest/);
   const old = report({ backend: "node-llama-cpp /home/kurs/models/Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf" }, { kette: 2 }, 3);
