@@ -6,7 +6,7 @@
 // Ctrl+C stops after the current run; the finished tasks' results are written.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
@@ -178,6 +178,11 @@ function shownPath(root: string, path: string): string {
 
 async function compare(o: CompareOptions): Promise<void> {
   const runs = o.files.map((file) => comparedRun(loadReportFile(file)));
+  // Two runs of the same model (other settings, other machine) keep apart by their file names.
+  const twice = new Set(runs.map((r) => r.label).filter((label, i, all) => all.indexOf(label) !== i));
+  runs.forEach((run, i) => {
+    if (twice.has(run.label)) run.label = `${run.label} (${basename(o.files[i]!)})`;
+  });
   await prepareOutputFile(o.html, "--html", ".cache/eval-agent/vergleich.html");
   await writeFileAtomic(o.html, evalComparePage(runs));
   console.log(recommendation(runs).text);

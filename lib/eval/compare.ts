@@ -76,6 +76,11 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
     if (s.passAt1 < WEAK) return { text: `Keine Empfehlung: ${only.run.label}, das einzige Modell im Vergleich, besteht nur ${percent(s.passAt1)}.${WEAK_ADVICE}${selfTestNote}` };
     return { index: only.index, text: `Empfehlung: ${only.run.label} – das einzige Modell im Vergleich (${percent(s.passAt1)} bestanden, ${germanNumber(s.secondsPerTask, 1)} s je Versuch).${selfTestNote}` };
   }
+  const top = Math.max(...models.map((m) => figures(m).passAt1));
+  if (top < WEAK) {
+    const label = models.find((m) => figures(m).passAt1 === top)!.run.label;
+    return { text: `Keine Empfehlung: auch das beste Modell im Vergleich, ${label}, besteht nur ${percent(top)}.${WEAK_ADVICE}${selfTestNote}` };
+  }
   const ranked = [...models].sort((a, b) => figures(b).passAt1 - figures(a).passAt1 || figures(a).secondsPerTask - figures(b).secondsPerTask);
   let [best, second] = [ranked[0]!, ranked[1]!];
   const fasterBy = (a: GroupFigures, b: GroupFigures) => (a.secondsPerTask > 0 ? b.secondsPerTask / a.secondsPerTask : 1);
@@ -92,7 +97,5 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
     const reason = lead ? `${percent(lead.best)} statt ${percent(lead.other)} bei „${lead.label}“, gesamt ${percent(b.passAt1)} statt ${percent(s.passAt1)}` : `${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden`;
     text = `Empfehlung für den Workshop: ${best.run.label} – ${reason} gegenüber ${second.run.label}${speedText(b.secondsPerTask, s.secondsPerTask, { slower: ", aber", faster: " und" })}.`;
   }
-  const chosen = figures(best).passAt1;
-  if (chosen < WEAK) text += ` Vorsicht: auch dieses Modell besteht nur ${percent(chosen)}.${WEAK_ADVICE}`;
   return { index: best.index, text: text + selfTestNote };
 }
