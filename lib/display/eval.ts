@@ -1,6 +1,9 @@
-// The Modell-Check report as HTML, in the notebooks' table style: the table per category and overall,
-// and the failed runs with their reasons. A whole page for `eval:agent`, or one table for a notebook.
-import { reportTable, type EvalReport } from "../eval/report.js";
+// The Modell-Check report as HTML, in the notebooks' table style: the table per category and overall, a
+// legend for every column, the run's settings in German, and the failed runs with question and reason.
+// A whole page for `eval:agent`, or one table for a notebook; the comparison page is eval-compare.ts.
+import { germanDate, germanDateTime, germanNumber, percent } from "../eval/format.js";
+import { reportTable, type EvalReport, type RunMeta } from "../eval/report.js";
+import { isSelfTest, runLabel, SELF_TEST_LABEL } from "../eval/run-meta.js";
 import { escapeHtml, htmlTable, shortCell } from "./html.js";
 
 /** The table per category and overall (the last row, "Gesamt", in bold). */
@@ -13,27 +16,128 @@ export function evalTableHtml(report: EvalReport): string {
   });
 }
 
-/** The failed runs: task, seed, reasons, answer. */
+/** "alle 3 Versuche", "der eine Versuch", "alle k Versuche". */
+const allRuns = (k: number | string) => (k === 1 ? "der eine Versuch" : `alle ${k} Versuche`);
+
+/** What each column means, in the table's order (`k`: runs per task, or "k" where runs differ). */
+export function columnLegend(k: number | string): [string, string][] {
+  return [
+    ["Aufgaben", "wie viele Aufgaben dieser Art liefen (jede k-mal)."],
+    ["pass@1", "Anteil der Versuche, die bestanden: die Chance, dass eine solche Frage im Workshop beim ersten Mal klappt."],
+    [`pass^${k}`, `Anteil der Aufgaben, bei denen ${allRuns(k)} bestanden: wie verlässlich das Modell ist (nie höher als pass@1).`],
+    ["Pläne gültig", "Anteil der Modellantworten, die ein ausführbarer $ref-Plan waren („–“: in diesem Stil gibt es keine Pläne)."],
+    ["repariert", "ungültige Pläne, die das Modell nach der Fehlermeldung in der nächsten Runde richtig stellte."],
+    ["ohne Werkzeug", "Anteil der Versuche, die ohne ein Werkzeug antworteten (richtig nur bei „Kein Werkzeug passt“)."],
+    ["Runden", "Modellaufrufe je Versuch im Mittel."],
+    ["Prompt-Tokens", "gelesene Prompt-Tokens je Versuch im Mittel: die Rechenarbeit des Modells."],
+    ["s/Versuch", "Sekunden je Versuch im Mittel, auf dem Rechner dieses Laufs."],
+  ];
+}
+
+export function legendHtml(entries: readonly [string, string][]): string {
+  const items = entries.map(([term, text]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(text)}</dd>`).join("");
+  return `<h2>Was die Spalten bedeuten</h2><dl class="kit-eval-legend">${items}</dl>`;
+}
+
+const STYLE_LABELS: Record<string, string> = { plan: "$ref-Plan", half: "Halb-Agent (ein Werkzeug je Runde)", native: "natives Tool-Calling" };
+const ABLATION_LABELS: Record<string, string> = { feedback: "ohne Fehlerrückmeldung", grammar: "ohne Grammatik (Plan als Text)", vote: "Abstimmung über 3 Läufe" };
+
+/** The run's settings as German lines: model, machine, date, settings, tasks. */
+export function settingsLines(meta: RunMeta, k: number, tasks: number): [string, string][] {
+  const lines: [string, string][] = [];
+  if (isSelfTest(meta)) lines.push(["Modell", `${SELF_TEST_LABEL} (ein geskripteter Planer mit dem richtigen Plan jeder Aufgabe)`]);
+  else if (meta.backend === "openai-compatible") lines.push(["Modell", `${runLabel(meta)} über den Kurs-Server`]);
+  else lines.push(["Modell", meta.model ? `${runLabel(meta)} – Datei ${meta.model}` : runLabel(meta)]);
+  const m = meta.machine;
+  if (m) lines.push(["Rechner", `${m.cpu}, ${m.cores} Kerne, ${germanNumber(m.memoryGiB)} GiB Arbeitsspeicher, ${m.os}${m.accelerator ? `; gerechnet auf: ${m.accelerator}` : ""}`]);
+  if (meta.startedAt) lines.push(["Datum", germanDateTime(meta.startedAt)]);
+  const settings = [
+    `Stil ${STYLE_LABELS[meta.style] ?? meta.style}`,
+    `${k} ${k === 1 ? "Versuch" : "Versuche"} je Aufgabe`,
+    ...(meta.ablation ? [`Ablation: ${ABLATION_LABELS[meta.ablation] ?? meta.ablation}`] : []),
+    ...(meta.seed !== undefined ? [`Startwert (Seed) ${meta.seed}`] : []),
+    ...(meta.maxRounds !== undefined ? [`höchstens ${meta.maxRounds} Runden`] : []),
+  ];
+  lines.push(["Einstellungen", settings.join(", ")]);
+  lines.push(["Aufgaben", `${meta.selection ?? `${tasks} Aufgaben`}${meta.tasksFile ? `, Datei ${meta.tasksFile}` : ""}${meta.today ? ` (Stichtag ${germanDate(meta.today)})` : ""}`]);
+  if (!meta.complete) lines.push(["Stand", "abgebrochen – nur die fertigen Aufgaben sind gezählt"]);
+  return lines;
+}
+
+export function settingsHtml(lines: readonly [string, string][]): string {
+  return `<dl class="kit-eval-settings">${lines.map(([t, d]) => `<dt>${escapeHtml(t)}</dt><dd>${escapeHtml(d)}</dd>`).join("")}</dl>`;
+}
+
+/** The failed runs: the question (task id below it), seed ("Startwert"), reasons, answer. */
 export function evalFailuresHtml(report: EvalReport): string {
-  const rows = report.tasks.flatMap((t) => t.failures.map((f) => [escapeHtml(t.id), String(f.seed), shortCell(f.reasons.join(" "), 200), shortCell(f.answer, 120)]));
-  if (rows.length === 0) return "<p>Alle Läufe bestanden.</p>";
-  const columns = [{ title: "Aufgabe", width: "16%" }, { title: "Seed", align: "right" as const, width: "7%" }, { title: "Gründe", width: "47%" }, { title: "Antwort", width: "30%" }];
+  const rows = report.tasks.flatMap((t) =>
+    t.failures.map((f) => [
+      `${escapeHtml(t.question ?? t.id)}<br><small style="color:#57606a">${escapeHtml(t.id)}</small>`,
+      String(f.seed),
+      shortCell(f.reasons.join(" "), 240),
+      f.answer.trim() === "" ? "<i>(keine Antwort)</i>" : shortCell(f.answer, 160),
+    ]),
+  );
+  if (rows.length === 0) return "<p>Alle Versuche bestanden.</p>";
+  const columns = [{ title: "Frage", width: "30%" }, { title: "Startwert", align: "right" as const, width: "8%" }, { title: "Grund", width: "36%" }, { title: "Antwort", width: "26%" }];
   return htmlTable(columns, rows, { className: "kit-eval-failures" });
 }
 
-/** A whole HTML page: title, settings, the table, the failed runs. */
-export function evalReportPage(report: EvalReport, title = "Modell-Check"): string {
-  const settings = Object.entries(report.meta)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(String(v))}`)
-    .join(" · ");
+const PAGE_STYLE = [
+  "body{font-family:system-ui,sans-serif;font-size:17px;line-height:1.4;max-width:1400px;margin:1em auto;padding:0 1em;color:#1f2328}",
+  "h1{font-size:1.7em;margin:.3em 0}h2{font-size:1.25em;margin:1.2em 0 .4em}",
+  "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em;margin:.5em 0}dt{font-weight:600}dd{margin:0}",
+  ".kit-eval-note{padding:.6em .9em;border-radius:6px;margin:.8em 0}",
+  ".kit-eval-selftest{background:#fff8c5;border:1px solid #d4a72c}",
+  ".kit-eval-recommendation{background:#dafbe1;border:1px solid #1a7f37;font-size:1.15em}",
+  ".kit-eval-recommendation.kit-eval-no-pick{background:#fff8c5;border-color:#d4a72c}",
+  ".kit-eval-warning{background:#ffebe9;border:1px solid #cf222e}",
+  ".kit-eval-result{background:#ddf4ff;border:1px solid #54aeff;font-size:1.15em}",
+  // The notebook tables are 12 px; on a page of their own they read at the page's size.
+  "table.kit-eval-table,table.kit-eval-failures{font-size:16px !important}",
+  ".kit-eval-failures td{font-size:15px}",
+].join("\n");
+
+/** A whole page around `body`. */
+export function evalPage(title: string, body: string): string {
   return [
-    `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`,
-    `<body style="font-family:system-ui,sans-serif;max-width:1200px;margin:1em auto">`,
-    `<h1>${escapeHtml(title)}</h1><p>${settings}</p>`,
-    evalTableHtml(report),
-    `<h2>Fehlgeschlagene Läufe</h2>`,
-    evalFailuresHtml(report),
+    `<!doctype html><html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">`,
+    `<title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(title)}</h1>`,
+    body,
     `</body></html>`,
   ].join("\n");
+}
+
+export const SELF_TEST_NOTE =
+  `<p class="kit-eval-note kit-eval-selftest"><b>${escapeHtml(SELF_TEST_LABEL)}.</b> Ein geskripteter Planer schickt den richtigen Plan ` +
+  "jeder Aufgabe: so zeigt der Lauf, dass die Prüfungen richtiges Verhalten annehmen. Seine 100 % sagen nichts über ein Modell.</p>";
+
+/** The result in one German sentence: rates overall, the weakest category, speed; for the self-test, whether the bench holds. */
+export function resultSentence(report: EvalReport): string {
+  const s = report.summary;
+  if (isSelfTest(report.meta)) {
+    return s.passAt1 === 1
+      ? "Ergebnis: der Prüfstand ist in Ordnung – der richtige Plan besteht jede Aufgabe."
+      : `Achtung: auch der richtige Plan besteht nur ${percent(s.passAt1)} – die Prüfungen oder die Aufgabendatei haben einen Fehler (siehe unten).`;
+  }
+  const weakest = [...report.categories].sort((a, b) => a.passAt1 - b.passAt1)[0];
+  const weak = weakest && report.categories.length > 1 && weakest.passAt1 < s.passAt1 ? ` Am schwächsten bei „${weakest.label}“ (${percent(weakest.passAt1)}).` : "";
+  return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1), bei ${percent(s.passK)} der Aufgaben ${allRuns(s.k)} (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} s je Versuch.${weak}`;
+}
+
+/** A whole HTML page: model and settings, the result, the table, the legend, the failed runs. */
+export function evalReportPage(report: EvalReport): string {
+  const k = report.summary.k;
+  const passedAll = report.summary.passAt1 === 1;
+  const body = [
+    isSelfTest(report.meta) ? SELF_TEST_NOTE : "",
+    `<p class="kit-eval-note ${passedAll || !isSelfTest(report.meta) ? "kit-eval-result" : "kit-eval-warning"}">${escapeHtml(resultSentence(report))}</p>`,
+    settingsHtml(settingsLines(report.meta, k, report.summary.tasks)),
+    evalTableHtml(report),
+    legendHtml(columnLegend(k)),
+    `<h2>Nicht bestandene Versuche</h2>`,
+    evalFailuresHtml(report),
+  ];
+  return evalPage(`Modell-Check: ${runLabel(report.meta)}`, body.filter(Boolean).join("\n"));
 }

@@ -71,8 +71,11 @@ function meets(value: unknown, c: ArgConstraint, ctx: CheckContext): boolean {
   return typeof value === "string" && new RegExp(c.matches, "iu").test(value);
 }
 
+/** A number with a German decimal comma, every digit kept: 23.9 → "23,9". */
+const decimal = (n: number) => String(n).replace(".", ",");
+
 function describe(c: ArgConstraint, ctx: CheckContext): string {
-  if ("near" in c) return `≈ ${c.near} (± ${c.tol ?? ctx.tolerance})`;
+  if ("near" in c) return `≈ ${decimal(c.near)} (± ${decimal(c.tol ?? ctx.tolerance)})`;
   if ("date" in c) return shiftDate(ctx.today, c.date);
   if ("equals" in c) return JSON.stringify(c.equals);
   return `/${c.matches}/`;
@@ -123,7 +126,7 @@ function factFailure(fact: Fact, run: EvalRun): string | undefined {
   if (!call) return `Fakt ${fact.tool}.${fact.path}: kein Ergebnis von ${fact.tool}.`;
   const value = at(call.result, fact.path);
   const n = asNumber(value);
-  if (n !== undefined) return mentionsNumber(run.answer, n) ? undefined : `Fakt ${fact.tool}.${fact.path} = ${String(value)} fehlt in der Antwort.`;
+  if (n !== undefined) return mentionsNumber(run.answer, n) ? undefined : `Fakt ${fact.tool}.${fact.path} = ${decimal(n)} fehlt in der Antwort.`;
   if (typeof value === "string" && value !== "") {
     return run.answer.toLowerCase().includes(value.toLowerCase()) ? undefined : `Fakt ${fact.tool}.${fact.path} = „${value}“ fehlt in der Antwort.`;
   }

@@ -4,6 +4,7 @@ export {
   loadTaskSet,
   parseTaskSet,
   selectTasks,
+  selectionText,
   TaskSetError,
   TASK_CATEGORIES,
   CATEGORY_LABELS,
@@ -15,6 +16,7 @@ export {
   type TaskCategory,
   type TaskExpectation,
   type TaskOracle,
+  type TaskSelection,
   type TaskSet,
 } from "./tasks.js";
 export { checkRun, mentionsNumber, numberNotations, shiftDate, type CheckContext, type CheckResult, type EvalCall, type EvalRun } from "./checks.js";
@@ -30,8 +32,13 @@ export {
   type EvalReportJson,
   type EvalStyle,
   type GroupFigures,
+  type MachineInfo,
+  type RunMeta,
   type RunRecord,
   type TaskReport,
   type TaskRow,
 } from "./report.js";
 export { runModelCheck, MINI_TASK_IDS, type ModelCheckOptions } from "./model-check.js";
+export { comparedRun, recommendation, type ComparedRun } from "./compare.js";
+export { loadReportFile, ReportFileError } from "./report-file.js";
+export { machineInfo, SELF_TEST_LABEL } from "./run-meta.js";

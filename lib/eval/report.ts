@@ -1,6 +1,7 @@
 // The evaluation report: per task (passes of k runs, pass@1, pass^k, rounds, tokens, time), per category
 // and overall — the JSON written by `--json`, and the terminal table. Pure; the HTML is display/eval.ts.
 import type { CheckResult, EvalRun } from "./checks.js";
+import { germanNumber, percent } from "./format.js";
 import { mean, passAt1, passHatK } from "./stats.js";
 import { CATEGORY_LABELS, TASK_CATEGORIES, type TaskCategory } from "./tasks.js";
 
@@ -17,6 +18,8 @@ export interface RunRecord {
 export interface TaskReport {
   id: string;
   category: TaskCategory;
+  /** The task's question (shown beside its failures). */
+  question?: string;
   runs: RunRecord[];
 }
 
@@ -40,6 +43,7 @@ export interface GroupFigures {
 export interface TaskRow {
   id: string;
   category: TaskCategory;
+  question?: string;
   passes: number;
   runs: number;
   passAt1: number;
@@ -55,11 +59,44 @@ export interface TaskRow {
   failures: { seed: number; reasons: string[]; answer: string }[];
 }
 
+/** The machine a run was made on. */
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  os: string;
+  /** Where the model computed: "CUDA", "Metal", "CPU" …, or the class server's address ("Kurs-Server http://…"). */
+  accelerator?: string;
+}
+
+/** How and where a run was made; all but the first three are optional (older reports lack them). */
+export interface RunMeta {
+  style: EvalStyle;
+  ablation?: Ablation;
+  complete: boolean;
+  /** "oracle", "node-llama-cpp", "openai-compatible" (older reports: the backend and the model path). */
+  backend?: string;
+  /** The oracle's run: a check of the checkers, no model. */
+  selfTest?: boolean;
+  /** The model file (relative to the kit when inside it) or the class server's model name. */
+  model?: string;
+  machine?: MachineInfo;
+  /** When the run started (ISO 8601). */
+  startedAt?: string;
+  /** Which tasks were taken, in German (e.g. "je 2 Aufgaben aus jeder der 9 Kategorien"). */
+  selection?: string;
+  seed?: number;
+  maxRounds?: number;
+  tasksFile?: string;
+  today?: string;
+  [key: string]: unknown;
+}
+
 export interface EvalReportJson {
   summary: GroupFigures & { categories: TaskCategory[]; k: number };
   categories: (GroupFigures & { category: TaskCategory; label: string })[];
   tasks: TaskRow[];
-  meta: { style: EvalStyle; ablation?: Ablation; complete: boolean; [key: string]: unknown };
+  meta: RunMeta;
 }
 export type EvalReport = EvalReportJson;
 
@@ -70,6 +107,7 @@ function taskRow(t: TaskReport, k: number): TaskRow {
   return {
     id: t.id,
     category: t.category,
+    ...(t.question !== undefined ? { question: t.question } : {}),
     passes,
     runs,
     passAt1: passAt1(passes, runs),
@@ -102,7 +140,7 @@ export function groupFigures(rows: readonly TaskRow[]): GroupFigures {
   };
 }
 
-export function buildReport(tasks: readonly TaskReport[], meta: { k: number; style: EvalStyle; ablation?: Ablation; complete: boolean; [key: string]: unknown }): EvalReport {
+export function buildReport(tasks: readonly TaskReport[], meta: RunMeta & { k: number }): EvalReport {
   const rows = tasks.map((t) => taskRow(t, meta.k));
   const present = TASK_CATEGORIES.filter((c) => rows.some((r) => r.category === c));
   const { k, ...rest } = meta;
@@ -114,22 +152,20 @@ export function buildReport(tasks: readonly TaskReport[], meta: { k: number; sty
   };
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
-
 /** Header and rows of the table (German), shared by the terminal and the HTML report. */
 export function reportTable(report: EvalReport): { head: string[]; rows: string[][] } {
   const k = report.summary.k;
   const line = (label: string, g: GroupFigures) => [
     label,
     String(g.tasks),
-    pct(g.passAt1),
-    pct(g.passK),
-    g.planValidity === null ? "–" : pct(g.planValidity),
+    percent(g.passAt1),
+    percent(g.passK),
+    g.planValidity === null ? "–" : percent(g.planValidity),
     String(g.repairedRounds),
-    pct(g.refusals),
-    g.meanRounds.toFixed(1),
-    g.promptTokens.toFixed(0),
-    g.secondsPerTask.toFixed(1),
+    percent(g.refusals),
+    germanNumber(g.meanRounds, 1),
+    germanNumber(g.promptTokens),
+    germanNumber(g.secondsPerTask, 1),
   ];
   return {
     head: ["Kategorie", "Aufgaben", "pass@1", `pass^${k}`, "Pläne gültig", "repariert", "ohne Werkzeug", "Runden", "Prompt-Tokens", "s/Versuch"],

@@ -14,7 +14,7 @@ import { runHalfAgentOnce } from "../patterns/style-comparison.js";
 import { runVote } from "../patterns/vote.js";
 import { errorText } from "../util.js";
 import { checkRun, type CheckResult, type EvalCall, type EvalRun } from "./checks.js";
-import { buildReport, type EvalReport, type EvalStyle, type RunRecord, type TaskReport, type Ablation } from "./report.js";
+import { buildReport, type EvalReport, type EvalStyle, type RunMeta, type RunRecord, type TaskReport, type Ablation } from "./report.js";
 import type { EvalTask, TaskSet } from "./tasks.js";
 
 /** The model of one run: a real model (the same for every run) or a scripted stand-in per task and seed. */
@@ -39,7 +39,8 @@ export interface EvaluationOptions {
   onRun?: (task: EvalTask, run: number, check: CheckResult) => void;
   /** Called after every finished task with the report so far (for writing partial results). */
   onTask?: (partial: EvalReport) => void;
-  meta?: Record<string, unknown>;
+  /** How and where the run is made (model, machine, date …), copied into the report. */
+  meta?: Partial<RunMeta>;
 }
 
 const FEEDBACK_PREFIXES = ["Dein Plan wurde nicht ausgeführt.", "Deine Antwort war kein gültiger Plan"];
@@ -207,7 +208,7 @@ export async function runEvaluation(o: EvaluationOptions): Promise<EvalReport> {
   const finished: TaskReport[] = [];
   const ctx = { today: o.set.today, tolerance: o.set.coordinateToleranceDeg };
   const toolsetFor = toolsetCache(o.tools);
-  const report = (complete: boolean) => buildReport(finished, { k: o.k, style: o.style, ablation: o.ablation, complete, ...o.meta });
+  const report = (complete: boolean) => buildReport(finished, { ...o.meta, k: o.k, style: o.style, ablation: o.ablation, complete });
   for (const [i, task] of o.tasks.entries()) {
     const runs: RunRecord[] = [];
     for (let r = 0; r < o.k; r++) {
@@ -225,7 +226,7 @@ export async function runEvaluation(o: EvaluationOptions): Promise<EvalReport> {
       runs.push({ seed, check, run });
       o.onRun?.(task, r, check);
     }
-    finished.push({ id: task.id, category: task.category, runs });
+    finished.push({ id: task.id, category: task.category, question: task.question, runs });
     o.onTask?.(report(i === o.tasks.length - 1));
   }
   return report(true);

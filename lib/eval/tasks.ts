@@ -163,6 +163,8 @@ const taskSet = z.strictObject({
   tasks: z.array(z.unknown()).min(1, "mindestens eine Aufgabe"),
 });
 
+const germanErrors = z.locales.de().localeError;
+
 const isCategory = (c: string): c is TaskCategory => (TASK_CATEGORIES as readonly string[]).includes(c);
 
 function issueText(error: z.ZodError): { field: string; message: string } {
@@ -180,7 +182,7 @@ function checkRegex(pattern: string, file: string, id: string, field: string): v
 
 /** Checks a parsed task file; `file` names it in the errors. */
 export function parseTaskSet(value: unknown, file: string): TaskSet {
-  const head = taskSet.safeParse(value);
+  const head = taskSet.safeParse(value, { error: germanErrors });
   if (!head.success) {
     const { field, message } = issueText(head.error);
     throw new TaskSetError(`Aufgabendatei ${file}, Feld ${field}: ${message}.\n  → Datei nach dem Muster von data/eval/agent-tasks.json korrigieren.`, file, undefined, field);
@@ -188,7 +190,7 @@ export function parseTaskSet(value: unknown, file: string): TaskSet {
   const seen = new Set<string>();
   const tasks = head.data.tasks.map((raw, index): EvalTask => {
     const id = typeof (raw as { id?: unknown })?.id === "string" ? (raw as { id: string }).id : `#${index + 1}`;
-    const parsed = task.safeParse(raw);
+    const parsed = task.safeParse(raw, { error: germanErrors });
     if (!parsed.success) {
       const { field, message } = issueText(parsed.error);
       throw new TaskSetError(`Aufgabe „${id}“, Feld ${field}: ${message}.\n  → Die Aufgabe in ${file} korrigieren.`, file, id, field);
@@ -225,12 +227,37 @@ export function loadTaskSet(file: string): TaskSet {
   return parseTaskSet(value, file);
 }
 
-/** Only the tasks of `category` (checked) and at most `limit` of them. */
-export function selectTasks(set: TaskSet, options: { category?: string; limit?: number } = {}): EvalTask[] {
+export interface TaskSelection {
+  category?: string;
+  /** At most this many tasks of each category (the first ones in the file). */
+  limit?: number;
+}
+
+/** The tasks of `category` (checked; default all), at most `limit` per category, in file order. */
+export function selectTasks(set: TaskSet, options: TaskSelection = {}): EvalTask[] {
   const { category, limit } = options;
   if (category !== undefined && !isCategory(category)) {
     throw new TaskSetError(`Unbekannte Kategorie „${category}“. Erlaubt: ${TASK_CATEGORIES.join(", ")}.`, "--category", undefined, "category");
   }
-  const chosen = category ? set.tasks.filter((t) => t.category === category) : set.tasks;
-  return limit === undefined ? chosen : chosen.slice(0, limit);
+  const taken = new Map<string, number>();
+  return set.tasks.filter((t) => {
+    if (category !== undefined && t.category !== category) return false;
+    const n = taken.get(t.category) ?? 0;
+    if (limit !== undefined && n >= limit) return false;
+    taken.set(t.category, n + 1);
+    return true;
+  });
+}
+
+/** What `selectTasks` took, in German: "je 2 Aufgaben aus jeder der 9 Kategorien (18 von 45)". */
+export function selectionText(set: TaskSet, tasks: readonly EvalTask[], options: TaskSelection = {}): string {
+  const categories = new Set(tasks.map((t) => t.category));
+  const of = `${tasks.length} von ${set.tasks.length}`;
+  const tasksWord = (n: number) => (n === 1 ? "1 Aufgabe" : `${n} Aufgaben`);
+  if (options.category !== undefined && isCategory(options.category)) {
+    const all = set.tasks.filter((t) => t.category === options.category).length;
+    return `Kategorie „${CATEGORY_LABELS[options.category]}“: ${tasks.length === all ? `alle ${tasksWord(all)}` : `${tasks.length} von ${tasksWord(all)}`}`;
+  }
+  if (options.limit === undefined || tasks.length === set.tasks.length) return `alle ${tasksWord(tasks.length)} aus ${categories.size} Kategorien`;
+  return `je höchstens ${tasksWord(options.limit)} aus jeder der ${categories.size} Kategorien (${of})`;
 }

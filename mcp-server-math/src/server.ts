@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MathError, errorMessage } from "./errors.js";
 import { add, divide, DIVISION_DIGITS, jsonValue, multiply, parseOperand, render, subtract, type Outcome, type Value } from "./exact.js";
 import { evaluateExpression } from "./expression.js";
+import { guardToolArguments } from "../../mcp-server-travel/src/arguments-guard.js";
 import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-travel/src/per-process.js";
 import { binaryInput, expressionInput, expressionOutput, resultOutput } from "./schemas.js";
 
@@ -129,5 +130,6 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
       }),
   );
 
+  guardToolArguments(server, '{"ausdruck": "2 + 3"}');
   return server;
 }

@@ -12,8 +12,11 @@ function kindOf(value: unknown): string {
   return typeof value === "string" ? "ein Text" : typeof value === "number" ? "eine Zahl" : typeof value === "boolean" ? "ein Wahrheitswert" : typeof value;
 }
 
-/** Installs the guard; call after the tools are registered (the SDK installs tools/call lazily). */
-export function guardToolArguments(server: McpServer): void {
+/**
+ * Installs the guard; call after the tools are registered (the SDK installs tools/call lazily).
+ * `example` is an arguments object of this server's tools, shown in the message.
+ */
+export function guardToolArguments(server: McpServer, example = '{"destination": "Rom"}'): void {
   // The SDK keeps request handlers in a protected map; wrapping the installed one keeps its behaviour.
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
   const original = handlers?.get("tools/call");
@@ -24,7 +27,7 @@ export function guardToolArguments(server: McpServer): void {
       const tool = typeof request.params?.name === "string" ? ` für "${request.params.name}"` : "";
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Ungültige Argumente${tool}: "arguments" muss ein JSON-Objekt mit Namen und Werten sein, z. B. {"destination": "Rom"}, nicht ${kindOf(args)}.`,
+        `Ungültige Argumente${tool}: "arguments" muss ein JSON-Objekt mit Namen und Werten sein, z. B. ${example}, nicht ${kindOf(args)}.`,
       );
     }
     return original(request, extra);

@@ -1,9 +1,10 @@
-// `npm run eval:agent` as a real subprocess: the oracle's JSON and HTML report, German usage errors, Ctrl+C
-// (SIGINT) keeping the finished tasks, and the tiny GGUF end to end (its numbers printed, not asserted).
+// `npm run eval:agent` as a real subprocess: the oracle's JSON and HTML report, German usage errors (exit 2),
+// output paths checked before the run, Ctrl+C (SIGINT) keeping the finished tasks, and the tiny GGUF end
+// to end (its numbers printed, not asserted).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
@@ -40,18 +41,48 @@ describe("eval:agent on the command line", () => {
       assert.match(page, /<td[^>]*>Gesamt<\/td><td[^>]*>2<\/td><td[^>]*>100 %<\/td>/);
     }));
 
-  test("a bad option, an unknown category and a broken task file: a German line, exit 1, no stack", async () => {
-    for (const [args, message] of [
-      [["--oracle", "--style", "quer"], /EvalUsageError: --style erwartet plan oder half oder native/],
-      [["--oracle", "--category", "wetter"], /TaskSetError: Unbekannte Kategorie „wetter“/],
-      [["--oracle", "--tasks", "package.json"], /TaskSetError: Aufgabendatei .*package\.json, Feld/],
-    ] as const) {
-      const run = await runScript("eval-agent.ts", [...args]);
-      assert.equal(run.code, 1, run.stderr);
-      assert.match(run.stderr, message);
-      assert.doesNotMatch(run.stderr, /\n\s+at /);
-    }
-  });
+  test("usage errors exit 2 with one German message: no parser or zod English, no stack", () =>
+    withDir(async (dir) => {
+      const arrayFile = join(dir, "liste.json");
+      await writeFile(arrayFile, "[]\n");
+      for (const [args, message] of [
+        [["--oracle", "--style", "quer"], /^--style erwartet plan oder half oder native, erhalten: "quer"\./],
+        [["--oracle", "--category", "wetter"], /^Unbekannte Kategorie „wetter“/],
+        [["--oracle", "--tasks", "package.json"], /^Aufgabendatei .*package\.json, Feld/],
+        [["--oracle", "--tasks", arrayFile], /^Aufgabendatei .*liste\.json, Feld \(Wurzel\): Ungültige Eingabe: erwartet object, erhalten Array\./],
+        [["--oracle", "--li", "3"], /^Unbekannte Option „--li“\. Gemeint: --limit\?/],
+        [["--oracle", "--json", "--k", "2"], /^Die Option „--json“ braucht einen Wert, es folgt aber eine andere Option\./],
+        [["--oracle", "--k"], /^Die Option „--k“ braucht einen Wert\./],
+        [["--oracle", "--oracle=ja"], /^Die Option „--oracle“ nimmt keinen Wert\./],
+        [["--oracle", "drei"], /^Unerwartete Angabe „drei“/],
+        [["--oracle", "--k", "1000"], /^--k erwartet höchstens 10, erhalten: 1000\./],
+        [["--vergleich", "nur-einer.json"], /^--vergleich braucht mindestens zwei Berichte/],
+        [["--vergleich", "package.json", "package.json"], /^Bericht .*package\.json, Feld summary: Ungültige Eingabe/],
+        [["--vergleich", "a.json", "b.json", "--k", "2"], /^--vergleich liest nur fertige Berichte; --k gehört zu einem Lauf\./],
+      ] as const) {
+        const run = await runScript("eval-agent.ts", [...args]);
+        assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+        assert.match(run.stderr, message, args.join(" "));
+        assert.doesNotMatch(run.stderr, /\n\s+at |Unknown|ambiguous|argument|Invalid input|expected|received|Error:/, args.join(" "));
+      }
+    }));
+
+  test("an output path that cannot be written fails before the run (exit 2), also under /proc", () =>
+    withDir(async (dir) => {
+      const file = join(dir, "eine-datei");
+      await writeFile(file, "x");
+      for (const [args, message] of [
+        [["--json", join(file, "r.json")], /^--json .*eine-datei\/r\.json: .*eine-datei ist eine Datei, kein Ordner\./],
+        [["--html", join(file, "r.html")], /^--html .*eine-datei\/r\.html: .*eine-datei ist eine Datei, kein Ordner\./],
+        [["--json", "/proc/nope/r.json"], /^--json \/proc\/nope\/r\.json: den Ordner \/proc\/nope gibt es nicht/],
+        [["--html", dir], /^--html .*: das ist ein Ordner, keine Datei\./],
+      ] as const) {
+        const run = await runScript("eval-agent.ts", ["--oracle", "--k", "1", "--category", "parallel", "--limit", "1", ...args], {}, { timeoutMs: 30_000 });
+        assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+        assert.match(run.stderr, message);
+        assert.doesNotMatch(run.stderr, /Versuch 1|ENOENT|EEXIST/, "nothing ran, no English errno text");
+      }
+    }));
 
   test("Ctrl+C (SIGINT) stops after the current run and keeps the finished tasks' results", () =>
     withDir(async (dir) => {
@@ -89,7 +120,7 @@ describe("eval:agent on the command line", () => {
       const json = join(dir, "tiny.json");
       const tiny = tinyModelPaths();
       const env = { LLM_MODEL_PATH: tiny.gguf, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
-      const run = await runScript("eval-agent.ts", ["--k", "1", "--limit", "2", "--max-rounds", "2", "--json", json, "--html", join(dir, "t.html")], env, { timeoutMs: 240_000 });
+      const run = await runScript("eval-agent.ts", ["--k", "1", "--category", "ein-werkzeug", "--limit", "2", "--max-rounds", "2", "--json", json, "--html", join(dir, "t.html")], env, { timeoutMs: 240_000 });
       assert.equal(run.code, 0, run.stderr);
       const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
       assert.deepEqual(report.tasks.map((t) => t.runs), [1, 1]);

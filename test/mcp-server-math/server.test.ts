@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { MathServerStartError, McpToolClient, startMathServer, type ServerHandle, type ToolCallResult } from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { parseCli, UsageError } from "../../mcp-server-math/src/cli.js";
-import { INITIALIZE, MCP_HEADERS, isAlive, rawRequest, waitGone } from "../mcp-server-travel/helpers.js";
+import { INITIALIZE, MCP_HEADERS, isAlive, openSession, rawRequest, rpc, waitGone } from "../mcp-server-travel/helpers.js";
 
 const data = (r: ToolCallResult) => r.data as { result: number | string; text: string; exact: boolean; note?: string; ausdruck?: string };
 
@@ -84,6 +84,18 @@ describe("math server over Streamable HTTP (startMathServer)", () => {
   });
 
   toolChecks(() => client);
+
+  it("answers rechne with arguments that are an array, null or a string with −32602 in German (the travel server's guard)", async () => {
+    const session = await openSession(server.url);
+    for (const [args, kind] of [[[], "eine Liste"], [null, "null"], ["2+3", "ein Text"]] as const) {
+      const r = await rpc(server.url, session, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "rechne", arguments: args } });
+      assert.equal(r.status, 200);
+      const parsed = JSON.parse(r.body) as { id: number; error: { code: number; message: string } };
+      assert.equal(parsed.error.code, -32602, r.body);
+      assert.match(parsed.error.message, new RegExp(`Ungültige Argumente für "rechne": "arguments" muss ein JSON-Objekt .*\\{"ausdruck": "2 \\+ 3"\\}, nicht ${kind}\\.`));
+      assert.doesNotMatch(r.body, /invalid_type|expected|received/i, "no raw zod JSON");
+    }
+  });
 
   it("rejects a foreign Host or Origin header (DNS rebinding)", async () => {
     const host = await rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, Host: "evil.example:80" }, body: INITIALIZE });

@@ -1,4 +1,5 @@
-// Shared helpers for the server tests: raw HTTP requests with chosen headers, process checks.
+// Shared helpers for the server tests: raw HTTP requests with chosen headers, raw MCP sessions, process checks.
+import assert from "node:assert/strict";
 import { request } from "node:http";
 
 export function rawRequest(
@@ -26,6 +27,21 @@ export const INITIALIZE = JSON.stringify({
 });
 
 export const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+
+/** Opens a session with raw HTTP; returns its id. */
+export async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
+  const r = await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: INITIALIZE });
+  assert.equal(r.status, 200, await r.clone().text());
+  await r.text();
+  const id = r.headers.get("mcp-session-id");
+  assert.ok(id);
+  await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers, "mcp-session-id": id }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  return id;
+}
+
+export function rpc(url: string, session: string, body: unknown) {
+  return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": session }, body: JSON.stringify(body) });
+}
 
 export function isAlive(pid: number): boolean {
   try {

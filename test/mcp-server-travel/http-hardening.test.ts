@@ -4,22 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTravelServer, TravelServerStartError, type TravelServerHandle } from "../../lib/mcp/index.js";
-import { INITIALIZE, MCP_HEADERS, rawRequest } from "./helpers.js";
-
-/** Opens a session with raw HTTP; returns its id. */
-async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
-  const r = await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: INITIALIZE });
-  assert.equal(r.status, 200, await r.clone().text());
-  await r.text();
-  const id = r.headers.get("mcp-session-id");
-  assert.ok(id);
-  await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers, "mcp-session-id": id }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
-  return id;
-}
-
-function rpc(url: string, session: string, body: unknown) {
-  return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": session }, body: JSON.stringify(body) });
-}
+import { INITIALIZE, MCP_HEADERS, openSession, rawRequest, rpc } from "./helpers.js";
 
 function assertJsonRpcError(r: { status: number; body: string }, status: number, code: number, message: RegExp): void {
   assert.equal(r.status, status, r.body);
