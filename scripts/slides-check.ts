@@ -13,6 +13,7 @@ import type { Page } from "playwright-core";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
+import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
 import { buildSlides } from "./slides.js";
 import { testEnvironment } from "./test-env.js";
 
@@ -24,9 +25,9 @@ export interface DeckCheck {
 
 /** What the rehearsal must show: in the cell whose source contains `cell`, an output matching `shows`. */
 const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
-  "00-start": [{ cell: "llm.chat(gruss", shows: /Antwort: "Hallo!/ }],
+  "00-start": [{ cell: "llm.chat(gruss", shows: /Antwort: "🎭 Hallo!/ }],
   "10-teil-1-lokales-llm": [
-    { cell: "const fallen", shows: /💬 Morgen wird es in Barcelona sonnig/ },
+    { cell: "const fallen", shows: /💬 🎭 Morgen wird es in Barcelona sonnig/ },
     { cell: "mitRegeln(f)", shows: /Das kann ich ohne aktuelle Daten nicht wissen/ },
     { cell: "const r2 =", shows: /Du heißt Max Mustermann/ },
   ],
@@ -45,7 +46,7 @@ const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
     { cell: "const ragLauf", shows: /geocode-Aufrufe mit: Linz/ },
     { cell: "Native Aufrufe, gegen das Schema", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
     { cell: "const laufFreigabe", shows: /Freigabe für save_trip_plan/ },
-    { cell: "const laufSchreiber", shows: /Antwort-Schreiber: Heute .* °C/ },
+    { cell: "const laufSchreiber", shows: /Antwort-Schreiber: 🎭 Heute .* °C/ },
     { cell: "new AgentSession", shows: /Und übermorgen\?\nAntwort \(beantwortet\): .* °C/ },
     { cell: "const echteAbstimmung", shows: /Lauf 2 .* Stimme für/ },
   ],
@@ -73,6 +74,7 @@ export function rehearsalProblems(name: string, nb: Notebook): string[] {
     if (!found) problems.push(`no cell contains ${JSON.stringify(cell)}`);
     else if (!shows.test(outputText(found))) problems.push(`cell ${JSON.stringify(cell)} does not show ${shows}: ${outputText(found).slice(0, 300)}`);
   }
+  problems.push(...rehearsalTruthProblems(nb));
   return problems;
 }
 
