@@ -94,9 +94,9 @@ export const SCRIPT: readonly ScriptEntry[] = [
     ? "Du heißt Max Mustermann und reist im Mai für ein Wochenende nach Lissabon."
     : "Das weiß ich nicht – du hast mir deinen Namen und dein Reiseziel noch nicht verraten.") },
   { match: "Beschreibe Barcelona in einem Satz", chat: (c) => pick([
-    "Barcelona verbindet Gaudís verspielte Architektur mit Strand, Tapas und langen Abenden am Meer.",
-    "Zwischen Sagrada Família und Barceloneta mischt Barcelona Jugendstil, Mittelmeer und katalanische Lebensfreude.",
-    "Barcelona ist eine Stadt am Meer, in der man tagsüber Gaudí bestaunt und nachts erst spät zu Abend isst.",
+    "Barcelona verbindet Gaudís Architektur mit Strand, Tapas und langen Abenden am Meer.",
+    "Zwischen Sagrada Família und Barceloneta mischt Barcelona Jugendstil und Mittelmeer.",
+    "Barcelona: tagsüber Gaudí bestaunen, abends Tapas essen, nachts am Meer spazieren.",
   ], c) },
   { match: "Nenne drei Sehenswürdigkeiten in Rom", chat: "Kolosseum, Pantheon und Trevi-Brunnen." },
   { match: "Was ist 58952 × 21448? Antworte nur mit der Zahl", chat: "1264392496" },

@@ -1,6 +1,6 @@
 // What a rehearsal run must not pretend (issue 35): no speed that was never measured, no scripted answer
 // without its 🎭 mark after a cell that announces the real model, different seeds giving different
-// scripted sentences, and a Modell-Check the script covers instead of failing it.
+// scripted sentences, and a Modell-Check the script covers (its table saying so) instead of failing it.
 import { SCRIPTED_MARK } from "../../lib/config.js";
 import type { NbCell, Notebook } from "./deck.js";
 
@@ -39,6 +39,9 @@ export function rehearsalTruthProblems(nb: Notebook): string[] {
     }
     if (/runModelCheck\(/.test(joined(cell.source)) && (!/bestanden/.test(out) || /nicht bestanden/.test(out))) {
       problems.push(`cell "${first}": the Modell-Check in rehearsal has runs the script did not cover: ${out.slice(0, 200)}`);
+    }
+    if (/evalTableHtml\(/.test(joined(cell.source)) && !out.includes(SCRIPTED_MARK)) {
+      problems.push(`cell "${first}": the Modell-Check table in rehearsal does not say that a script ran it`);
     }
   }
   return problems;

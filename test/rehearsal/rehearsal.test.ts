@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { runAgent } from "../../lib/agent/loop.js";
+import { evalTableHtml } from "../../lib/display/eval.js";
 import { runModelCheck, MINI_TASK_IDS } from "../../lib/eval/model-check.js";
 import { formatMeter } from "../../lib/llm/meter.js";
 import { createToolCaller } from "../../lib/llm/native-tools.js";
@@ -133,6 +134,8 @@ test("Teil 4's Modell-Check in rehearsal: the script knows its tasks and runs ea
   assert.deepEqual(report.tasks.map((t) => t.id), [...MINI_TASK_IDS]);
   assert.deepEqual(seen.filter((line) => !line.endsWith(": ok")), [], seen.join("\n"));
   assert.equal(report.summary.passAt1, 1);
+  assert.match(evalTableHtml(report), /^<p class="kit-eval-note">🎭 Vorgespielt: Das Drehbuch kennt diese Aufgaben/, "the table says why it shows 100 %");
+  assert.doesNotMatch(evalTableHtml({ ...report, meta: { ...report.meta, backend: "node-llama-cpp" } }), /Vorgespielt/);
   const refusal = await createRehearsalLlm().generateJson(buildPlanJsonSchema(catalog), [{ role: "user", content: "Kannst du mir ein Hotelzimmer in Berlin buchen?" }]);
   assert.match(String((refusal as { final?: unknown }).final), /^🎭 Das kann ich leider nicht/, "the oracle's answer, marked");
 });

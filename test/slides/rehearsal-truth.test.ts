@@ -1,6 +1,6 @@
 // The slides stage's truth check of a rehearsal run: the outputs the old rehearsal printed (issue 35) are
 // caught — a scripted tokens/s, an unmarked answer after "Zuerst das echte Modell", three seeds with one
-// sentence, a Modell-Check the script failed — and the marked outputs pass.
+// sentence, a Modell-Check the script failed and its table without a word why — and the marked outputs pass.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { NbCell, Notebook } from "../../scripts/slides/deck.js";
@@ -16,6 +16,7 @@ const before: Notebook = {
     code("const laufZwei = await runAgent({ llm });", "Status: beantwortet · Antwort: Heute – Barcelona: Regen, 8 bis 16 °C\n"),
     code("for (const seed of [1, 2, 3]) {}", "Seed 1: Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: Barcelona verbindet Gaudí mit dem Meer.\nSeed 3: Barcelona verbindet Gaudí mit dem Meer.\n"),
     code("const modellCheck = await runModelCheck({ llm });", "koordinaten-1, Lauf 1: nicht bestanden – Aufruf geocode fehlt.\nkein-werkzeug-1, Lauf 1: bestanden\n"),
+    { cell_type: "code", source: "tslab.display.html(evalTableHtml(modellCheck));", outputs: [{ output_type: "display_data", data: { "text/html": "<table><tr><td>Gesamt</td><td>20 %</td></tr></table>" } }] },
   ],
 };
 
@@ -28,16 +29,18 @@ const after: Notebook = {
     code("const gespielt = scriptedPlan(schritte, antwort);", "Vorgespielter Plan – Antwort: Heute – Barcelona\n"),
     code("for (const seed of [1, 2, 3]) {}", "Seed 1: 🎭 Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: 🎭 Zwischen Sagrada Família und Meer.\nSeed 3: 🎭 Eine Stadt am Meer.\n"),
     code("const modellCheck = await runModelCheck({ llm });", "koordinaten-1, Lauf 1: bestanden\nkein-werkzeug-1, Lauf 1: bestanden\n"),
+    { cell_type: "code", source: "tslab.display.html(evalTableHtml(modellCheck));", outputs: [{ output_type: "display_data", data: { "text/html": "<p>🎭 Vorgespielt: …</p><table><tr><td>Gesamt</td><td>100 %</td></tr></table>" } }] },
   ],
 };
 
 test("the old rehearsal outputs are caught, one problem each", () => {
   const problems = rehearsalTruthProblems(before);
-  assert.equal(problems.length, 4, problems.join("\n"));
+  assert.equal(problems.length, 5, problems.join("\n"));
   assert.match(problems[0]!, /shows a speed nobody measured: .*97458 Tokens\/s/);
   assert.match(problems[1]!, /cell "const laufZwei.*follows "…echte Modell…" but shows no 🎭/);
   assert.match(problems[2]!, /different seeds give the same scripted sentence/);
   assert.match(problems[3]!, /Modell-Check in rehearsal has runs the script did not cover/);
+  assert.match(problems[4]!, /Modell-Check table in rehearsal does not say that a script ran it/);
 });
 
 test("marked answers, an unmeasured speed line, different seeds and a covered Modell-Check pass", () => {
