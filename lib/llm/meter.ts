@@ -39,7 +39,7 @@ export function formatMeter(m: GenerationMeter): string {
   const counts =
     `Prompt: ${about}${m.promptTokensEvaluated} neu berechnet / ${about}${m.promptTokensReused} aus dem KV-Cache · ` +
     `Antwort: ${about}${m.generatedTokens}${NBSP}Tokens · `;
-  if (m.scripted) return `${counts}Tempo: nicht gemessen (${SCRIPTED_MARK}${NBSP}vorgespielt)`;
+  if (m.scripted) return `${counts}${SCRIPTED_MARK}${NBSP}Tempo nicht gemessen`;
   return `${counts}${Math.round(m.tokensPerSecond * 10) / 10}${NBSP}Tokens/s · erste Antwort nach ${Math.round(m.timeToFirstTokenMs)}${NBSP}ms`;
 }
 

@@ -108,7 +108,7 @@ function chatReply(entry: ScriptEntry | undefined, ctx: ScriptContext, messages:
   if (messages.some((m) => m.content.includes(NO_TOOLS_INSTRUCTION))) return marked(entry?.answer?.(ctx) ?? NOT_SCRIPTED);
   if (messages[0]?.content === ANSWER_WRITER_PROMPT) return marked(entry?.final?.(writerFacts(ctx.question + "\n" + ctx.seen), ctx) ?? NOT_SCRIPTED);
   if (entry?.chat) return marked(typeof entry.chat === "string" ? entry.chat : entry.chat(ctx));
-  if (entry?.call) return JSON.stringify(entry.call(ctx)); // the half-agent without grammar: a tool call, not text
+  if (entry?.call) return marked(JSON.stringify(entry.call(ctx))); // the half-agent without grammar: the mark, then its tool call
   return marked(NOT_SCRIPTED);
 }
 

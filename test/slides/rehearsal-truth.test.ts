@@ -22,7 +22,7 @@ const before: Notebook = {
 
 const after: Notebook = {
   cells: [
-    code("console.log(formatMeter(r2.meter));", "Prompt: ≈11 neu berechnet / ≈219 aus dem KV-Cache · Antwort: ≈19 Tokens · Tempo: nicht gemessen (🎭 vorgespielt)\n"),
+    code("console.log(formatMeter(r2.meter));", "Prompt: ≈11 neu berechnet / ≈219 aus dem KV-Cache · Antwort: ≈19 Tokens · 🎭 Tempo nicht gemessen\n"),
     md("Parallel. Zuerst das **echte Modell**:"),
     code("const laufZwei = await runAgent({ llm });", "Status: beantwortet · Antwort: 🎭 Heute – Barcelona: Regen, 8 bis 16 °C\n"),
     md("Jetzt ein **vorgespielter Plan**:"),
