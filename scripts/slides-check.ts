@@ -13,9 +13,9 @@ import type { Page } from "playwright-core";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
-import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
 import { buildSlides } from "./slides.js";
 import { testEnvironment } from "./test-env.js";
+import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
 
 export interface DeckCheck {
   notebook: string;
