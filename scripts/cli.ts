@@ -33,7 +33,7 @@ import {
   type VoteResult,
 } from "../lib/index.js";
 import { modelProblems, practiceEnvironment, probeEnvironment } from "./model-help.js";
-import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
+import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../lib/rehearsal/script.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
 import { errorText } from "../lib/util.js";
@@ -79,12 +79,10 @@ ist das lokale Datum; TRAVEL_TODAY=JJJJ-MM-TT legt es fest.
 Beispiel: npm start -- "Wie ist heute das Wetter in Barcelona?"`;
 
 /** What rehearsal mode says under an answer the script does not have: questions it knows. */
-const PROBE_QUESTIONS = `
-Im Probelauf kennt das Drehbuch nur die Fragen der Notebooks und des Modell-Checks, zum Beispiel:
-  npm start -- --probe "Wie ist heute das Wetter in Barcelona?"
-  npm start -- --probe "Wie ist heute das Wetter in Barcelona und in Madrid?"
-  npm start -- --probe "Ich möchte heute in Barcelona joggen gehen. Wo geht das am besten?"
-  npm start -- --probe "Welche Koordinaten hat Berlin?"`;
+const PROBE_QUESTIONS = [
+  "\nIm Probelauf kennt das Drehbuch nur die Fragen der Notebooks und des Modell-Checks, zum Beispiel:",
+  ...PROBE_EXAMPLES.map((q) => `  npm start -- --probe "${q}"`),
+].join("\n");
 
 /** A bad command line: the message is German and followed by the usage text. */
 class UsageError extends Error {

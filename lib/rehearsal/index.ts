@@ -3,4 +3,4 @@
 export { loadLlm } from "./load.js";
 export { createRehearsalLlm, marked, rehearsalReply } from "./rehearsal-llm.js";
 export { evalOracleFor } from "./eval-tasks.js";
-export { NOT_SCRIPTED, SCRIPT, scriptFor, type ScriptEntry } from "./script.js";
+export { NOT_SCRIPTED, PROBE_EXAMPLES, SCRIPT, scriptFor, type ScriptEntry } from "./script.js";

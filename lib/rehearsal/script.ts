@@ -145,6 +145,14 @@ export const SCRIPT: readonly ScriptEntry[] = [
     final: (r, c) => `Übermorgen (${addDays(c.today, 2)}) – ${weatherLine("Rom", r.get("wetter"))}.` },
 ];
 
+/** Questions to try from the command line (`npm start -- --probe "<Frage>"`): the script answers each with tools. */
+export const PROBE_EXAMPLES = [
+  "Wie ist heute das Wetter in Barcelona?",
+  "Wie ist heute das Wetter in Barcelona und in Madrid?",
+  "Ich möchte heute in Barcelona joggen gehen. Wo geht das am besten?",
+  "Welche Koordinaten hat Berlin?",
+] as const;
+
 /** The entry for a question (or undefined: not in the script). */
 export function scriptFor(question: string): ScriptEntry | undefined {
   return SCRIPT.find((e) => question.includes(e.match));

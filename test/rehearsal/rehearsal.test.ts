@@ -16,7 +16,7 @@ import { runHalfAgentOnce } from "../../lib/patterns/style-comparison.js";
 import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
 import { createRehearsalLlm, marked } from "../../lib/rehearsal/rehearsal-llm.js";
-import { NOT_SCRIPTED } from "../../lib/rehearsal/script.js";
+import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../lib/rehearsal/script.js";
 import { loadLlm } from "../../lib/rehearsal/load.js";
 import { TODAY } from "../agent/fixtures.js";
 
@@ -92,6 +92,16 @@ test("native function calling chains geocode → get_weather with geocode's coor
   });
   assert.deepEqual(run.calls.map((c) => [c.name, c.executed]), [["geocode", true], ["get_weather", true]]);
   assert.match(run.answer, /^🎭 Heute .*Barcelona: .+ °C/);
+});
+
+test("every question the CLI suggests for --probe is answered by the script with real tool calls", async () => {
+  for (const question of PROBE_EXAMPLES) {
+    const run = await runAgent({ llm: createRehearsalLlm(), tools: reise, catalog, question, today: TODAY, maxIterations: 4 });
+    assert.equal(run.status, "answered", question);
+    assert.ok(run.trace.events.some((e) => e.type === "tool_result"), `${question}: no tool ran`);
+    assert.match(run.final ?? "", /^🎭 /, question);
+    assert.ok(!run.final?.includes(NOT_SCRIPTED), `${question}: ${run.final}`);
+  }
 });
 
 test("a plan without a date in the question uses the agent's today (its date message), also for 'Und übermorgen?'", async () => {
