@@ -22,16 +22,17 @@ function evalTasks(): readonly EvalTask[] {
 }
 
 /**
- * The oracle of the task asked here: same question, and — where the task has them — its earlier turns
- * in the conversation and its context among the system messages (the follow-up and RAG tasks share
- * their questions).
+ * The oracle of the task asked here: same question (the whole message, or its "Frage: …" line in the
+ * answer writer's), and — where the task has them — its earlier turns in the conversation and its context
+ * (the follow-up and RAG tasks share their questions).
  */
-export function evalOracleFor(question: string, messages: readonly ChatMessage[]): TaskOracle | undefined {
-  const has = (role: ChatMessage["role"], text: string) => messages.some((m) => m.role === role && m.content.includes(text));
+export function evalOracleFor(message: string, messages: readonly ChatMessage[]): TaskOracle | undefined {
+  const question = (/\nFrage: ([^\n]*)$/.exec(message)?.[1] ?? message).trim();
+  const has = (text: string, role?: ChatMessage["role"]) => messages.some((m) => (!role || m.role === role) && m.content.includes(text));
   const task = evalTasks().find((t) =>
-    t.question === question.trim() &&
-    (t.history ?? []).every((m) => has(m.role, m.content)) &&
-    (t.context === undefined || has("system", t.context)),
+    t.question === question &&
+    (t.history ?? []).every((m) => has(m.content, m.role)) &&
+    (t.context === undefined || has(t.context)),
   );
   return task?.oracle;
 }

@@ -73,14 +73,14 @@ function outcomesIn(messages: readonly ChatMessage[]): { results: Map<string, un
   return { results, settled };
 }
 
-/** Answer-writer facts ("- id: {json}") as results. */
+/** Answer-writer facts ("- id: {json}") as results; a shortened value stays the text the writer was shown. */
 function writerFacts(text: string): Map<string, unknown> {
   const facts = new Map<string, unknown>();
   for (const m of text.matchAll(/^- ([\w.-]+): (.*)$/gm)) {
     try {
       facts.set(m[1]!, JSON.parse(m[2]!));
     } catch {
-      // shortened value
+      facts.set(m[1]!, m[2]!);
     }
   }
   return facts;
@@ -104,9 +104,12 @@ function halfAgentReply(entry: ScriptEntry | undefined, ctx: ScriptContext): Rec
   return entry?.call ? entry.call(ctx) : { answer: marked(NOT_SCRIPTED) };
 }
 
-function chatReply(entry: ScriptEntry | undefined, ctx: ScriptContext, messages: readonly ChatMessage[]): string {
+function chatReply(entry: ScriptEntry | undefined, oracle: TaskOracle | undefined, ctx: ScriptContext, messages: readonly ChatMessage[]): string {
   if (messages.some((m) => m.content.includes(NO_TOOLS_INSTRUCTION))) return marked(entry?.answer?.(ctx) ?? NOT_SCRIPTED);
-  if (messages[0]?.content === ANSWER_WRITER_PROMPT) return marked(entry?.final?.(writerFacts(ctx.question + "\n" + ctx.seen), ctx) ?? NOT_SCRIPTED);
+  if (messages[0]?.content === ANSWER_WRITER_PROMPT) {
+    const facts = writerFacts(ctx.question + "\n" + ctx.seen);
+    return marked((oracle ? fillAnswer(oracle.answer, facts) : entry?.final?.(facts, ctx)) ?? NOT_SCRIPTED);
+  }
   if (entry?.chat) return marked(typeof entry.chat === "string" ? entry.chat : entry.chat(ctx));
   if (entry?.call) return marked(JSON.stringify(entry.call(ctx))); // the half-agent without grammar: the mark, then its tool call
   return marked(NOT_SCRIPTED);
@@ -115,7 +118,7 @@ function chatReply(entry: ScriptEntry | undefined, ctx: ScriptContext, messages:
 /** One reply of the rehearsal model for a recorded request. */
 export function rehearsalReply(request: ScriptedRequest): string | Record<string, unknown> {
   const { ctx, entry, oracle } = context(request);
-  if (request.method === "chat") return chatReply(entry, ctx, request.messages);
+  if (request.method === "chat") return chatReply(entry, oracle, ctx, request.messages);
   const isPlan = typeof request.schema === "object" && request.schema !== null && "steps" in ((request.schema as { properties?: object }).properties ?? {});
   if (!isPlan) return halfAgentReply(entry, ctx);
   const outcomes = outcomesIn(request.messages);

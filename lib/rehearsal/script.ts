@@ -60,6 +60,12 @@ function numberAfter(text: string, key: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** The place names of a rank_spots result, also from its shortened text (the answer writer sees at most 1,500 characters). */
+function rankedNames(result: unknown): string[] {
+  if (typeof result === "string") return [...result.matchAll(/"rank":\d+,"name":"([^"]+)"/g)].map((m) => m[1]!);
+  return ((result as { ranking?: { name: string }[] } | undefined)?.ranking ?? []).map((s) => s.name);
+}
+
 const geocode = (id: string, destination: string): PlanCall => ({ id, name: "geocode", arguments: { destination } });
 const weather = (id: string, geo: string, date: string): PlanCall => ({
   id, name: "get_weather", arguments: { lat: { $ref: `${geo}.lat` }, lon: `$ref:${geo}.lon`, start_date: date, end_date: date },
@@ -136,7 +142,7 @@ export const SCRIPT: readonly ScriptEntry[] = [
       lat: { $ref: "geo_bcn.lat" }, lon: { $ref: "geo_bcn.lon" }, start_date: { $ref: "user.today" },
       end_date: "$ref:user.today", activity: "joggen", radius_km: null, top_k: 3 } }]],
     final: (r, c) => {
-      const spots = ((r.get("lauf_bcn") as { ranking?: { name: string }[] } | undefined)?.ranking ?? []).map((s) => s.name);
+      const spots = rankedNames(r.get("lauf_bcn"));
       const name = c.seen.includes("Max Mustermann") ? "Max Mustermann, z" : "Z";
       return `${name}um Joggen heute in Barcelona passen am besten: ${spots.join(", ") || "leider keine Orte"}.`;
     } },

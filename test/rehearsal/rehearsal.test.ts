@@ -94,13 +94,17 @@ test("native function calling chains geocode → get_weather with geocode's coor
   assert.match(run.answer, /^🎭 Heute .*Barcelona: .+ °C/);
 });
 
-test("every question the CLI suggests for --probe is answered by the script with real tool calls", async () => {
+test("every question the CLI suggests for --probe is answered by the script with real tool calls, also by the answer writer", async () => {
   for (const question of PROBE_EXAMPLES) {
-    const run = await runAgent({ llm: createRehearsalLlm(), tools: reise, catalog, question, today: TODAY, maxIterations: 4 });
-    assert.equal(run.status, "answered", question);
-    assert.ok(run.trace.events.some((e) => e.type === "tool_result"), `${question}: no tool ran`);
-    assert.match(run.final ?? "", /^🎭 /, question);
-    assert.ok(!run.final?.includes(NOT_SCRIPTED), `${question}: ${run.final}`);
+    for (const answerWriter of [false, true]) {
+      const run = await runAgent({ llm: createRehearsalLlm(), tools: reise, catalog, question, today: TODAY, maxIterations: 4, answerWriter });
+      const what = `${question}${answerWriter ? " (answer writer)" : ""}`;
+      assert.equal(run.status, "answered", what);
+      assert.ok(run.trace.events.some((e) => e.type === "tool_result"), `${what}: no tool ran`);
+      assert.match(run.final ?? "", /^🎭 /, what);
+      assert.ok(!run.final?.includes(NOT_SCRIPTED), `${what}: ${run.final}`);
+      assert.doesNotMatch(run.final ?? "", /leider keine Orte|\?/, `${what}: the answer names what the tools found`);
+    }
   }
 });
 
