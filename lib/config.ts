@@ -15,6 +15,8 @@ export const DEFAULT_EMBEDDING_MODEL = "Xenova/paraphrase-multilingual-MiniLM-L1
 export const PRACTICE_NOTICE = "Übungsmodus: winziges Zufallsmodell – die Antworten sind Kauderwelsch";
 /** What every set-up cell and slide says in rehearsal mode (WORKSHOP_PROBE=1, `npm run workshop -- --probe`). */
 export const PROBE_NOTICE = "Probelauf: vorgespielte Antworten";
+/** The short mark on every scripted answer and on a scripted speed line (the set-up cell explains it: PROBE_NOTICE). */
+export const SCRIPTED_MARK = "🎭";
 
 export class ConfigError extends Error {
   override name = "ConfigError";

@@ -32,7 +32,8 @@ import {
   type AgentTrace,
   type VoteResult,
 } from "../lib/index.js";
-import { modelProblems, practiceEnvironment } from "./model-help.js";
+import { modelProblems, practiceEnvironment, probeEnvironment } from "./model-help.js";
+import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../lib/rehearsal/script.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
 import { errorText } from "../lib/util.js";
@@ -43,6 +44,9 @@ Optionen:
   --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
   --uebung, --practice     Übungsmodus ohne Modell: winzige Zufallsmodelle aus models/tiny, Reisedaten
                            offline (die Antworten sind Kauderwelsch) – zum Ausprobieren des Ablaufs
+  --probe, --probelauf     Probelauf ohne Modell: ein Drehbuch antwortet (🎭) auf die Fragen der Notebooks,
+                           z. B. „Wie ist heute das Wetter in Barcelona?“ – Reise-Server, Tools, Plan-Ausführung
+                           und Freigaben sind echt; in Sekunden den ganzen Ablauf sehen
   --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
   --mathe                  zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,
                            subtraktion, multiplikation, division, rechne)
@@ -73,6 +77,12 @@ Das heutige Datum (für den Prompt, user.today und den gestarteten Reise-Server)
 ist das lokale Datum; TRAVEL_TODAY=JJJJ-MM-TT legt es fest.
 
 Beispiel: npm start -- "Wie ist heute das Wetter in Barcelona?"`;
+
+/** What rehearsal mode says under an answer the script does not have: questions it knows. */
+const PROBE_QUESTIONS = [
+  "\nIm Probelauf kennt das Drehbuch nur die Fragen der Notebooks und des Modell-Checks, zum Beispiel:",
+  ...PROBE_EXAMPLES.map((q) => `  npm start -- --probe "${q}"`),
+].join("\n");
 
 /** A bad command line: the message is German and followed by the usage text. */
 class UsageError extends Error {
@@ -126,6 +136,8 @@ function parse() {
         uebung: { type: "boolean", default: false },
         "übung": { type: "boolean", default: false },
         practice: { type: "boolean", default: false },
+        probe: { type: "boolean", default: false },
+        probelauf: { type: "boolean", default: false },
         offline: { type: "boolean", default: false },
         mathe: { type: "boolean", default: false },
         "max-iterations": { type: "string", default: "6" },
@@ -162,11 +174,16 @@ function parse() {
   if (practice && values.model) {
     throw new ConfigError("--uebung nimmt das winzige Übungsmodell; --model passt nicht dazu. Eine der beiden Optionen weglassen.");
   }
+  const probe = values.probe || values.probelauf;
+  if (probe && (practice || values.model)) {
+    throw new ConfigError(`--probe antwortet aus dem Drehbuch, ohne Modell; ${practice ? "--uebung" : "--model"} passt nicht dazu. Eine der beiden Optionen weglassen.`);
+  }
   return {
     help: values.help,
     question,
     model: values.model,
     practice,
+    probe,
     offline: values.offline,
     mathe: values.mathe,
     maxIterations: Math.floor(number("max-iterations", values["max-iterations"], 1)),
@@ -260,7 +277,11 @@ async function main(): Promise<number> {
     return args.help ? 0 : 2;
   }
   const { today, fixed } = todayFromEnv(process.env);
-  if (args.practice) {
+  if (args.probe) {
+    // The same set-up as `npm run workshop -- --probe`: WORKSHOP_PROBE=1 makes loadLlm hand out the scripted
+    // model (it prints the rehearsal notice); servers, tools, plan executor and approval are the real ones.
+    Object.assign(process.env, await probeEnvironment());
+  } else if (args.practice) {
     // The same set-up as `npm run workshop -- --uebung`; the travel server inherits TRAVEL_OFFLINE=1 and
     // loadLlm prints the practice notice (WORKSHOP_PRACTICE=1), as in the notebooks.
     Object.assign(process.env, await practiceEnvironment());
@@ -373,6 +394,7 @@ async function main(): Promise<number> {
       showNewNotes(llm.info);
       status = result.status;
       console.log(`\nAntwort:\n${result.final}`);
+      if (args.probe && result.final.includes(NOT_SCRIPTED)) console.log(PROBE_QUESTIONS);
       if (result.warnings.length > 0) console.log(`\nHinweise:\n${result.warnings.map((w) => `  ⚠ ${w}`).join("\n")}`);
       if (args.session) await session.save(args.session);
       if (args.trace) {

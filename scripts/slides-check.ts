@@ -16,6 +16,7 @@ import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
 import { deckPlanProblems } from "./slides/plan-check.js";
 import { buildSlides } from "./slides.js";
 import { testEnvironment } from "./test-env.js";
+import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
 
 export interface DeckCheck {
   notebook: string;
@@ -25,9 +26,9 @@ export interface DeckCheck {
 
 /** What the rehearsal must show: in the cell whose source contains `cell`, an output matching `shows`. */
 const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
-  "00-start": [{ cell: "llm.chat(gruss", shows: /Antwort: "Hallo!/ }],
+  "00-start": [{ cell: "llm.chat(gruss", shows: /Antwort: "🎭 Hallo!/ }],
   "10-teil-1-lokales-llm": [
-    { cell: "const fallen", shows: /💬 Morgen wird es in Barcelona sonnig/ },
+    { cell: "const fallen", shows: /💬 🎭 Morgen wird es in Barcelona sonnig/ },
     { cell: "mitRegeln(f)", shows: /Das kann ich ohne aktuelle Daten nicht wissen/ },
     { cell: "const r2 =", shows: /Du heißt Max Mustermann/ },
   ],
@@ -46,7 +47,7 @@ const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
     { cell: "const ragLauf", shows: /geocode-Aufrufe mit: Linz/ },
     { cell: "Native Aufrufe, gegen das Schema", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
     { cell: "const laufFreigabe", shows: /Freigabe für save_trip_plan/ },
-    { cell: "const laufSchreiber", shows: /Antwort-Schreiber: Heute .* °C/ },
+    { cell: "const laufSchreiber", shows: /Antwort-Schreiber: 🎭 Heute .* °C/ },
     { cell: "new AgentSession", shows: /Und übermorgen\?\nAntwort \(beantwortet\): .* °C/ },
     { cell: "const echteAbstimmung", shows: /Lauf 2 .* Stimme für/ },
   ],
@@ -74,6 +75,7 @@ export function rehearsalProblems(name: string, nb: Notebook): string[] {
     if (!found) problems.push(`no cell contains ${JSON.stringify(cell)}`);
     else if (!shows.test(outputText(found))) problems.push(`cell ${JSON.stringify(cell)} does not show ${shows}: ${outputText(found).slice(0, 300)}`);
   }
+  problems.push(...rehearsalTruthProblems(nb));
   return problems;
 }
 

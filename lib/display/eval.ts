@@ -6,11 +6,16 @@ import { reportTable, type EvalReport, type RunMeta } from "../eval/report.js";
 import { isSelfTest, runLabel, SELF_TEST_LABEL } from "../eval/run-meta.js";
 import { escapeHtml, htmlTable, shortCell } from "./html.js";
 
-/** The table per category and overall (the last row, "Gesamt", in bold). */
+/** Above the table when a scripted planner ran the check (rehearsal mode): why it shows what it shows. */
+export const SCRIPTED_CHECK_NOTE =
+  "🎭 Vorgespielt: Das Drehbuch kennt diese Aufgaben und spielt ihre Musterpläne – die Tabelle zeigt, dass Aufgaben, Prüfer und Werkzeuge arbeiten, nicht wie zuverlässig ein Modell ist.";
+
+/** The table per category and overall (the last row, "Gesamt", in bold); a scripted planner's run says so above it. */
 export function evalTableHtml(report: EvalReport): string {
   const { head, rows } = reportTable(report);
   const columns = head.map((title, i) => ({ title, align: i === 0 ? ("left" as const) : ("right" as const), ...(i === 0 ? { width: "22%" } : {}) }));
-  return htmlTable(columns, rows.map((r) => r.map(escapeHtml)), {
+  const note = report.meta.backend === "scripted" ? `<p class="kit-eval-note">${escapeHtml(SCRIPTED_CHECK_NOTE)}</p>\n` : "";
+  return note + htmlTable(columns, rows.map((r) => r.map(escapeHtml)), {
     className: "kit-eval-table",
     rowStyle: (i) => (i === rows.length - 1 ? "font-weight:bold" : undefined),
   });

@@ -1,4 +1,5 @@
 // Metering helpers shared by the backends.
+import { SCRIPTED_MARK } from "../config.js";
 import type { GenerationMeter } from "./types.js";
 
 /** Measures one call: time to first token, total time, tokens/s. */
@@ -28,12 +29,18 @@ export class CallClock {
 /** Keeps a number and its unit on one line when a notebook wraps the text (lib/notebook/wrap.ts). */
 const NBSP = "\u00a0";
 
-/** One readable line, e.g. for notebooks: "Prompt: 12 neu / 340 wiederverwendet · 25 Tokens · 31 Tok/s · TTFT 120 ms". */
+/**
+ * One readable line, e.g. for notebooks: "Prompt: 12 neu berechnet / 340 aus dem KV-Cache · Antwort: 25 Tokens ·
+ * 31 Tokens/s · erste Antwort nach 120 ms". A scripted meter (rehearsal, tests) shows its estimated counts
+ * with "≈" and says that no speed was measured: a script's tokens/s would be impossible numbers.
+ */
 export function formatMeter(m: GenerationMeter): string {
-  return (
-    `Prompt: ${m.promptTokensEvaluated} neu berechnet / ${m.promptTokensReused} aus dem KV-Cache · ` +
-    `Antwort: ${m.generatedTokens}${NBSP}Tokens · ${Math.round(m.tokensPerSecond * 10) / 10}${NBSP}Tokens/s · erste Antwort nach ${Math.round(m.timeToFirstTokenMs)}${NBSP}ms`
-  );
+  const about = m.scripted ? "≈" : "";
+  const counts =
+    `Prompt: ${about}${m.promptTokensEvaluated} neu berechnet / ${about}${m.promptTokensReused} aus dem KV-Cache · ` +
+    `Antwort: ${about}${m.generatedTokens}${NBSP}Tokens · `;
+  if (m.scripted) return `${counts}${SCRIPTED_MARK}${NBSP}Tempo nicht gemessen`;
+  return `${counts}${Math.round(m.tokensPerSecond * 10) / 10}${NBSP}Tokens/s · erste Antwort nach ${Math.round(m.timeToFirstTokenMs)}${NBSP}ms`;
 }
 
 /** Serializes async calls (one context sequence can run one generation at a time). */

@@ -42,6 +42,11 @@ export interface GenerationMeter {
   timeToFirstTokenMs: number;
   totalMs: number;
   tokensPerSecond: number;
+  /**
+   * Set by scripted stand-ins (tests, rehearsal mode): the token counts are estimates (characters / 4)
+   * and the times are those of a script, not of a model — `formatMeter` then shows no speed.
+   */
+  scripted?: boolean;
 }
 
 export interface ChatResult {

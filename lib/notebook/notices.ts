@@ -1,7 +1,7 @@
 // What a participant reads when something is set up: the practice-mode line, and errors as one short
 // German paragraph (no English copy, no stack trace, no object dump) inside a notebook.
 import { inspect } from "node:util";
-import { loadConfig, PRACTICE_NOTICE, PROBE_NOTICE } from "../config.js";
+import { loadConfig, PRACTICE_NOTICE, PROBE_NOTICE, SCRIPTED_MARK } from "../config.js";
 import { currentCell, inNotebook } from "./output.js";
 
 /** How notebook errors from set-up helpers begin (the notebook runner looks for it, too). */
@@ -13,7 +13,7 @@ let lastAnnounced: unknown;
 function modeLines(): string[] {
   try {
     const config = loadConfig();
-    return [...(config.probeMode ? [`🎭 ${PROBE_NOTICE}`] : []), ...(config.practiceMode ? [`🧪 ${PRACTICE_NOTICE}`] : [])];
+    return [...(config.probeMode ? [`${SCRIPTED_MARK} ${PROBE_NOTICE}`] : []), ...(config.practiceMode ? [`🧪 ${PRACTICE_NOTICE}`] : [])];
   } catch {
     return []; // an invalid setting is reported by the loader itself
   }

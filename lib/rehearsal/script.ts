@@ -9,8 +9,12 @@ export interface ScriptContext {
   system: string;
   /** Everything the model sees except the question (history, tool history, context). */
   seen: string;
-  /** ISO date in the question, else today (local time). */
+  /** The agent's today: the date of its "Heutiges Datum" message, else the local date. */
+  today: string;
+  /** ISO date in the question, else `today`. */
   date: string;
+  /** Which of several scripted wordings: 0 at temperature 0, else the seed (as a model samples differently per seed). */
+  variant: number;
 }
 
 export interface PlanCall {
@@ -37,7 +41,11 @@ export const NOT_SCRIPTED =
   "Probelauf: Ich kenne nur das Drehbuch der Workshop-Notebooks – auf diese Frage habe ich keine vorbereitete Antwort.";
 
 const num = (x: unknown) => (typeof x === "number" ? x.toLocaleString("de-DE") : "?");
-const localDate = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toLocaleDateString("sv-SE");
+const localDate = () => new Date().toLocaleDateString("sv-SE");
+/** The ISO date `days` after `iso`. */
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** One of several wordings, chosen by the context's variant. */
+const pick = (wordings: readonly string[], c: ScriptContext) => wordings[c.variant % wordings.length]!;
 
 /** "Barcelona: sonnig, 9 bis 17 °C, 0 mm Regen" from a get_weather result. */
 export function weatherLine(place: string, result: unknown): string {
@@ -50,6 +58,12 @@ export function weatherLine(place: string, result: unknown): string {
 function numberAfter(text: string, key: string): number | undefined {
   const m = new RegExp(`"${key}"\\s*:\\s*"?(-?\\d+(?:\\.\\d+)?)`).exec(text);
   return m ? Number(m[1]) : undefined;
+}
+
+/** The place names of a rank_spots result, also from its shortened text (the answer writer sees at most 1,500 characters). */
+function rankedNames(result: unknown): string[] {
+  if (typeof result === "string") return [...result.matchAll(/"rank":\d+,"name":"([^"]+)"/g)].map((m) => m[1]!);
+  return ((result as { ranking?: { name: string }[] } | undefined)?.ranking ?? []).map((s) => s.name);
 }
 
 const geocode = (id: string, destination: string): PlanCall => ({ id, name: "geocode", arguments: { destination } });
@@ -85,7 +99,11 @@ export const SCRIPT: readonly ScriptEntry[] = [
   { match: "Wie heiße ich, und wohin reise ich", chat: (c) => (c.seen.includes("Max Mustermann")
     ? "Du heißt Max Mustermann und reist im Mai für ein Wochenende nach Lissabon."
     : "Das weiß ich nicht – du hast mir deinen Namen und dein Reiseziel noch nicht verraten.") },
-  { match: "Beschreibe Barcelona in einem Satz", chat: "Barcelona verbindet Gaudís verspielte Architektur mit Strand, Tapas und langen Abenden am Meer." },
+  { match: "Beschreibe Barcelona in einem Satz", chat: (c) => pick([
+    "Barcelona verbindet Gaudís Architektur mit Strand, Tapas und langen Abenden am Meer.",
+    "Zwischen Sagrada Família und Barceloneta mischt Barcelona Jugendstil und Mittelmeer.",
+    "Barcelona: tagsüber Gaudí bestaunen, abends Tapas essen, nachts am Meer spazieren.",
+  ], c) },
   { match: "Nenne drei Sehenswürdigkeiten in Rom", chat: "Kolosseum, Pantheon und Trevi-Brunnen." },
   { match: "Was ist 58952 × 21448? Antworte nur mit der Zahl", chat: "1264392496" },
   { match: "Was ist 12,75 × 3,4", chat: "43,35" },
@@ -124,21 +142,34 @@ export const SCRIPT: readonly ScriptEntry[] = [
       lat: { $ref: "geo_bcn.lat" }, lon: { $ref: "geo_bcn.lon" }, start_date: { $ref: "user.today" },
       end_date: "$ref:user.today", activity: "joggen", radius_km: null, top_k: 3 } }]],
     final: (r, c) => {
-      const spots = ((r.get("lauf_bcn") as { ranking?: { name: string }[] } | undefined)?.ranking ?? []).map((s) => s.name);
+      const spots = rankedNames(r.get("lauf_bcn"));
       const name = c.seen.includes("Max Mustermann") ? "Max Mustermann, z" : "Z";
       return `${name}um Joggen heute in Barcelona passen am besten: ${spots.join(", ") || "leider keine Orte"}.`;
     } },
   { match: "in Rom?", plan: (c) => geoThenWeather("Rom", c.date), final: (r, c) => `Am ${c.date} – ${weatherLine("Rom", r.get("wetter"))}.` },
-  { match: "Und übermorgen?", plan: () => geoThenWeather("Rom", localDate(2)),
-    final: (r) => `Übermorgen (${localDate(2)}) – ${weatherLine("Rom", r.get("wetter"))}.` },
+  { match: "Und übermorgen?", plan: (c) => geoThenWeather("Rom", addDays(c.today, 2)),
+    final: (r, c) => `Übermorgen (${addDays(c.today, 2)}) – ${weatherLine("Rom", r.get("wetter"))}.` },
 ];
+
+/** Questions to try from the command line (`npm start -- --probe "<Frage>"`): the script answers each with tools. */
+export const PROBE_EXAMPLES = [
+  "Wie ist heute das Wetter in Barcelona?",
+  "Wie ist heute das Wetter in Barcelona und in Madrid?",
+  "Ich möchte heute in Barcelona joggen gehen. Wo geht das am besten?",
+  "Welche Koordinaten hat Berlin?",
+] as const;
 
 /** The entry for a question (or undefined: not in the script). */
 export function scriptFor(question: string): ScriptEntry | undefined {
   return SCRIPT.find((e) => question.includes(e.match));
 }
 
-/** The ISO date in the question, else today's local date. */
-export function dateIn(question: string): string {
-  return /\d{4}-\d{2}-\d{2}/.exec(question)?.[0] ?? localDate();
+/** The agent's today from its date message ("Heutiges Datum: …", `todayMessage`), else the local date. */
+export function todayIn(system: string): string {
+  return /Heutiges Datum: (\d{4}-\d{2}-\d{2})/.exec(system)?.[1] ?? localDate();
+}
+
+/** The ISO date in the question, else `today` (default: the local date). */
+export function dateIn(question: string, today = localDate()): string {
+  return /\d{4}-\d{2}-\d{2}/.exec(question)?.[0] ?? today;
 }

@@ -12,6 +12,8 @@ export interface ScriptedRequest {
   schema?: JsonSchema;
   /** 0-based number of this request. */
   index: number;
+  /** The sampling settings the caller asked for (a reply function may vary with the seed, as a model would). */
+  sampling?: Pick<GenerationOptions, "seed" | "temperature">;
 }
 
 const THROW = Symbol("scripted-throw");
@@ -113,19 +115,21 @@ export class ScriptedLlm implements Llm {
       timeToFirstTokenMs: totalMs,
       totalMs,
       tokensPerSecond: totalMs > 0 ? (generatedTokens * 1000) / totalMs : 0,
+      scripted: true,
     };
     options?.onMeter?.(this._lastMeter);
   }
 
-  private record(method: ScriptedRequest["method"], messages: readonly ChatMessage[], schema?: JsonSchema): ScriptedRequest {
-    const request: ScriptedRequest = { method, messages: messages.map((m) => ({ ...m })), index: this.requests.length, ...(schema ? { schema } : {}) };
+  private record(method: ScriptedRequest["method"], messages: readonly ChatMessage[], options?: GenerationOptions, schema?: JsonSchema): ScriptedRequest {
+    const sampling = options && (options.seed !== undefined || options.temperature !== undefined) ? { seed: options.seed, temperature: options.temperature } : undefined;
+    const request: ScriptedRequest = { method, messages: messages.map((m) => ({ ...m })), index: this.requests.length, ...(schema ? { schema } : {}), ...(sampling ? { sampling } : {}) };
     this.requests.push(request);
     return request;
   }
 
   async chat(messages: ChatMessage[], options?: GenerationOptions): Promise<ChatResult> {
     const startedAt = performance.now();
-    const request = this.record("chat", messages);
+    const request = this.record("chat", messages, options);
     const reply = await this.next(request, options?.signal);
     const text = typeof reply === "string" ? reply : JSON.stringify(reply);
     options?.onTextChunk?.(text);
@@ -136,7 +140,7 @@ export class ScriptedLlm implements Llm {
   async generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T> {
     if (this.options.jsonSupported === false) throw new JsonNotSupportedError("generateJson wird von diesem vorgespielten Backend nicht unterstützt (jsonSupported: false).");
     const startedAt = performance.now();
-    const request = this.record("generateJson", messages, schema);
+    const request = this.record("generateJson", messages, options, schema);
     const reply = await this.next(request, options?.signal);
     const value: unknown = typeof reply === "string" ? JSON.parse(reply) : structuredClone(reply);
     this.meter(messages, JSON.stringify(value) ?? "", startedAt, options);

@@ -48,6 +48,7 @@ export class ScriptedToolCaller implements ToolCallingLlm {
       timeToFirstTokenMs: 0,
       totalMs: 0,
       tokensPerSecond: 0,
+      scripted: true,
     };
     return Promise.resolve({ text: step.text ?? "", calls, meter });
   }

@@ -25,7 +25,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   eval: ["schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "patterns"],
   display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns", "eval"],
   testing: ["llm", "mcp", "plan", "agent", "eval"],
-  rehearsal: ["notebook", "llm", "half-agent", "agent", "testing"],
+  rehearsal: ["notebook", "llm", "half-agent", "agent", "eval", "testing"],
   exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing", "rehearsal"],
 };
 /** Packages the pure plan core must not load (SDKs, model and index libraries). */

@@ -1,17 +1,22 @@
 // Rehearsal mode (WORKSHOP_PROBE=1): the scripted model behind the Llm interface answers the notebooks'
 // own questions, and the agents take their tool paths against the real travel and math servers: a $ref
 // plan is re-sent until the real results are in, then answered from them; the half-agent calls one tool;
-// native function calling chains geocode → get_weather. Any other question: "only the script".
+// native function calling chains geocode → get_weather; the Modell-Check's tasks are answered with their
+// oracle plans. Any other question: "only the script". Every scripted text carries the 🎭 mark, its
+// meters say that no speed was measured, and the seed picks among a question's scripted wordings.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { runAgent } from "../../lib/agent/loop.js";
+import { evalTableHtml } from "../../lib/display/eval.js";
+import { runModelCheck, MINI_TASK_IDS } from "../../lib/eval/model-check.js";
+import { formatMeter } from "../../lib/llm/meter.js";
 import { createToolCaller } from "../../lib/llm/native-tools.js";
 import { McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
 import { runHalfAgentOnce } from "../../lib/patterns/style-comparison.js";
 import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
-import { createRehearsalLlm } from "../../lib/rehearsal/rehearsal-llm.js";
-import { NOT_SCRIPTED } from "../../lib/rehearsal/script.js";
+import { createRehearsalLlm, marked } from "../../lib/rehearsal/rehearsal-llm.js";
+import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../lib/rehearsal/script.js";
 import { loadLlm } from "../../lib/rehearsal/load.js";
 import { TODAY } from "../agent/fixtures.js";
 
@@ -44,7 +49,7 @@ test("loadLlm gives the rehearsal model when WORKSHOP_PROBE=1 and says so; no mo
     assert.equal(llm.info.backend, "scripted");
     assert.match(lines.join("\n"), /🎭 Probelauf: vorgespielte Antworten/);
     const reply = await llm.chat([{ role: "user", content: "Sag Hallo auf Deutsch." }]);
-    assert.equal(reply.text, "Hallo! Schön, dass du da bist.");
+    assert.equal(reply.text, "🎭 Hallo! Schön, dass du da bist.");
   } finally {
     console.log = log;
     for (const [key, value] of [["WORKSHOP_PROBE", saved.probe], ["LLM_MODEL_PATH", saved.model]] as const) {
@@ -57,8 +62,8 @@ test("loadLlm gives the rehearsal model when WORKSHOP_PROBE=1 and says so; no mo
 test("a question outside the script gets the plain 'only the script' answer, as text and as a plan", async () => {
   const llm = createRehearsalLlm();
   const question = [{ role: "user" as const, content: "Wie hoch ist der Eiffelturm?" }];
-  assert.equal((await llm.chat(question)).text, NOT_SCRIPTED);
-  assert.deepEqual(await llm.generateJson(buildPlanJsonSchema(catalog), question), { steps: [], final: NOT_SCRIPTED });
+  assert.equal((await llm.chat(question)).text, `🎭 ${NOT_SCRIPTED}`);
+  assert.deepEqual(await llm.generateJson(buildPlanJsonSchema(catalog), question), { steps: [], final: marked(NOT_SCRIPTED) });
 });
 
 test("the plan agent runs the scripted $ref plan against the real server and answers from its results", async () => {
@@ -69,7 +74,7 @@ test("the plan agent runs the scripted $ref plan against the real server and ans
   const weather = calls.find((c) => c.toolId === "wetter_mad")!;
   assert.equal(typeof weather.arguments.lat, "number", "the $ref was resolved from geocode's real result");
   assert.equal(run.status, "answered");
-  assert.match(run.final ?? "", new RegExp(`^Heute \\(${TODAY}\\) – Barcelona: .+ °C, .+; Madrid: .+ °C`));
+  assert.match(run.final ?? "", new RegExp(`^🎭 Heute \\(${TODAY}\\) – Barcelona: .+ °C, .+; Madrid: .+ °C`));
 });
 
 test("the half-agent calls the math server once and answers with its exact result", async () => {
@@ -77,7 +82,7 @@ test("the half-agent calls the math server once and answers with its exact resul
     llm: createRehearsalLlm(), tools: mathe, question: "Was ist 58952 × 21448?", systemPrompt: "Rechne nie im Kopf.",
   });
   assert.deepEqual(run.toolHistory.map((e) => e.tool), ["multiplikation"]);
-  assert.match(run.answer, /= 1264402496 /);
+  assert.match(run.answer, /^🎭 58952 × 21448 = 1264402496 /);
 });
 
 test("native function calling chains geocode → get_weather with geocode's coordinates", async () => {
@@ -86,5 +91,65 @@ test("native function calling chains geocode → get_weather with geocode's coor
     llm: await createToolCaller(llm), tools: reise, catalog, question: `Wie ist heute (${TODAY}) das Wetter in Barcelona?`, maxCalls: 4,
   });
   assert.deepEqual(run.calls.map((c) => [c.name, c.executed]), [["geocode", true], ["get_weather", true]]);
-  assert.match(run.answer, /Barcelona: .+ °C/);
+  assert.match(run.answer, /^🎭 Heute .*Barcelona: .+ °C/);
+});
+
+test("every question the CLI suggests for --probe is answered by the script with real tool calls, also by the answer writer", async () => {
+  for (const question of PROBE_EXAMPLES) {
+    for (const answerWriter of [false, true]) {
+      const run = await runAgent({ llm: createRehearsalLlm(), tools: reise, catalog, question, today: TODAY, maxIterations: 4, answerWriter });
+      const what = `${question}${answerWriter ? " (answer writer)" : ""}`;
+      assert.equal(run.status, "answered", what);
+      assert.ok(run.trace.events.some((e) => e.type === "tool_result"), `${what}: no tool ran`);
+      assert.match(run.final ?? "", /^🎭 /, what);
+      assert.ok(!run.final?.includes(NOT_SCRIPTED), `${what}: ${run.final}`);
+      assert.doesNotMatch(run.final ?? "", /leider keine Orte|\?/, `${what}: the answer names what the tools found`);
+    }
+  }
+});
+
+test("a plan without a date in the question uses the agent's today (its date message), also for 'Und übermorgen?'", async () => {
+  const llm = createRehearsalLlm();
+  const run = await runAgent({ llm, tools: reise, catalog, question: "Wie ist heute das Wetter in Barcelona?", today: TODAY, maxIterations: 4 });
+  const weather = run.trace.events.find((e) => e.type === "tool_call" && e.toolName === "get_weather");
+  assert.equal(weather?.type === "tool_call" ? weather.arguments.start_date : undefined, TODAY);
+  const later = await runAgent({ llm, tools: reise, catalog, question: "Und übermorgen?", today: TODAY, maxIterations: 4,
+    history: [{ role: "user", content: `Wie wird das Wetter morgen (2026-01-30) in Rom?` }] });
+  assert.match(later.final ?? "", /^🎭 Übermorgen \(2026-01-31\) – Rom: /);
+});
+
+test("the sampling demo: different seeds at temperature > 0 give different scripted sentences, temperature 0 the same", async () => {
+  const llm = createRehearsalLlm();
+  const question = [{ role: "user" as const, content: "Beschreibe Barcelona in einem Satz." }];
+  const seeded = await Promise.all([1, 2, 3].map(async (seed) => (await llm.chat(question, { temperature: 1.2, seed })).text));
+  assert.equal(new Set(seeded).size, 3, seeded.join("\n"));
+  for (const text of seeded) assert.match(text, /^🎭 .*Barcelona/);
+  const greedy = await Promise.all([1, 2].map(async (seed) => (await llm.chat(question, { temperature: 0, seed })).text));
+  assert.equal(greedy[0], greedy[1]);
+});
+
+test("the speed line of a scripted answer says it was not measured: estimated counts, no tokens/s", async () => {
+  const llm = createRehearsalLlm();
+  const reply = await llm.chat([{ role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." }]);
+  const line = formatMeter(reply.meter);
+  assert.match(line, /^Prompt: ≈\d+ neu berechnet \/ ≈\d+ aus dem KV-Cache · Antwort: ≈\d+\u00a0Tokens · 🎭\u00a0Tempo nicht gemessen$/);
+  assert.doesNotMatch(line, /Tokens\/s|erste Antwort nach/);
+  // A measured meter keeps its speed.
+  const measured = { promptTokensEvaluated: 17, promptTokensReused: 0, generatedTokens: 11, timeToFirstTokenMs: 240, totalMs: 900, tokensPerSecond: 12.34 };
+  assert.match(formatMeter(measured), /· 12\.3\u00a0Tokens\/s · erste Antwort nach 240\u00a0ms$/);
+});
+
+test("Teil 4's Modell-Check in rehearsal: the script knows its tasks and runs each one's plan against the real server", async () => {
+  const seen: string[] = [];
+  const report = await runModelCheck({
+    llm: createRehearsalLlm(), tools: { reise }, k: 2, maxRounds: 3,
+    onRun: (task, run, check) => seen.push(`${task.id} ${run + 1}: ${check.pass ? "ok" : check.failures.join(" ")}`),
+  });
+  assert.deepEqual(report.tasks.map((t) => t.id), [...MINI_TASK_IDS]);
+  assert.deepEqual(seen.filter((line) => !line.endsWith(": ok")), [], seen.join("\n"));
+  assert.equal(report.summary.passAt1, 1);
+  assert.match(evalTableHtml(report), /^<p class="kit-eval-note">🎭 Vorgespielt: Das Drehbuch kennt diese Aufgaben/, "the table says why it shows 100 %");
+  assert.doesNotMatch(evalTableHtml({ ...report, meta: { ...report.meta, backend: "node-llama-cpp" } }), /Vorgespielt/);
+  const refusal = await createRehearsalLlm().generateJson(buildPlanJsonSchema(catalog), [{ role: "user", content: "Kannst du mir ein Hotelzimmer in Berlin buchen?" }]);
+  assert.match(String((refusal as { final?: unknown }).final), /^🎭 Das kann ich leider nicht/, "the oracle's answer, marked");
 });

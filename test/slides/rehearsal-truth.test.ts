@@ -1,0 +1,48 @@
+// The slides stage's truth check of a rehearsal run: the outputs the old rehearsal printed (issue 35) are
+// caught — a scripted tokens/s, an unmarked answer after "Zuerst das echte Modell", three seeds with one
+// sentence, a Modell-Check the script failed and its table without a word why — and the marked outputs pass.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { NbCell, Notebook } from "../../scripts/slides/deck.js";
+import { rehearsalTruthProblems } from "../../scripts/slides/rehearsal-truth.js";
+
+const md = (text: string): NbCell => ({ cell_type: "markdown", source: text });
+const code = (source: string, text: string): NbCell => ({ cell_type: "code", source, outputs: [{ output_type: "stream", name: "stdout", text }] });
+
+const before: Notebook = {
+  cells: [
+    code("console.log(formatMeter(r2.meter));", "Prompt: 11 neu berechnet / 219 aus dem KV-Cache · Antwort: 19 Tokens · 97458 Tokens/s · erste Antwort nach 0 ms\n"),
+    md("Parallel. Zuerst das **echte Modell**:"),
+    code("const laufZwei = await runAgent({ llm });", "Status: beantwortet · Antwort: Heute – Barcelona: Regen, 8 bis 16 °C\n"),
+    code("for (const seed of [1, 2, 3]) {}", "Seed 1: Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: Barcelona verbindet Gaudí mit dem Meer.\nSeed 3: Barcelona verbindet Gaudí mit dem Meer.\n"),
+    code("const modellCheck = await runModelCheck({ llm });", "koordinaten-1, Lauf 1: nicht bestanden – Aufruf geocode fehlt.\nkein-werkzeug-1, Lauf 1: bestanden\n"),
+    { cell_type: "code", source: "tslab.display.html(evalTableHtml(modellCheck));", outputs: [{ output_type: "display_data", data: { "text/html": "<table><tr><td>Gesamt</td><td>20 %</td></tr></table>" } }] },
+  ],
+};
+
+const after: Notebook = {
+  cells: [
+    code("console.log(formatMeter(r2.meter));", "Prompt: ≈11 neu berechnet / ≈219 aus dem KV-Cache · Antwort: ≈19 Tokens · 🎭 Tempo nicht gemessen\n"),
+    md("Parallel. Zuerst das **echte Modell**:"),
+    code("const laufZwei = await runAgent({ llm });", "Status: beantwortet · Antwort: 🎭 Heute – Barcelona: Regen, 8 bis 16 °C\n"),
+    md("Jetzt ein **vorgespielter Plan**:"),
+    code("const gespielt = scriptedPlan(schritte, antwort);", "Vorgespielter Plan – Antwort: Heute – Barcelona\n"),
+    code("for (const seed of [1, 2, 3]) {}", "Seed 1: 🎭 Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: 🎭 Zwischen Sagrada Família und Meer.\nSeed 3: 🎭 Eine Stadt am Meer.\n"),
+    code("const modellCheck = await runModelCheck({ llm });", "koordinaten-1, Lauf 1: bestanden\nkein-werkzeug-1, Lauf 1: bestanden\n"),
+    { cell_type: "code", source: "tslab.display.html(evalTableHtml(modellCheck));", outputs: [{ output_type: "display_data", data: { "text/html": "<p>🎭 Vorgespielt: …</p><table><tr><td>Gesamt</td><td>100 %</td></tr></table>" } }] },
+  ],
+};
+
+test("the old rehearsal outputs are caught, one problem each", () => {
+  const problems = rehearsalTruthProblems(before);
+  assert.equal(problems.length, 5, problems.join("\n"));
+  assert.match(problems[0]!, /shows a speed nobody measured: .*97458 Tokens\/s/);
+  assert.match(problems[1]!, /cell "const laufZwei.*follows "…echte Modell…" but shows no 🎭/);
+  assert.match(problems[2]!, /different seeds give the same scripted sentence/);
+  assert.match(problems[3]!, /Modell-Check in rehearsal has runs the script did not cover/);
+  assert.match(problems[4]!, /Modell-Check table in rehearsal does not say that a script ran it/);
+});
+
+test("marked answers, an unmeasured speed line, different seeds and a covered Modell-Check pass", () => {
+  assert.deepEqual(rehearsalTruthProblems(after), []);
+});
