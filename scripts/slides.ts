@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
+import { OUTPUT_WRAP_ENV } from "../lib/notebook/wrap.js";
 import { modelProblems, probeEnvironment } from "./model-help.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { formatFailure, runNotebook } from "./run-notebooks.js";
@@ -83,7 +84,8 @@ export async function buildSlides(filters: string[], options: { configured: bool
   const root = findProjectRoot();
   const outDir = options.outDir ?? join(root, ".cache", "slides");
   const configured = async () => ({ ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "0", WORKSHOP_PRACTICE: "0" });
-  const env = options.env ?? (options.configured ? await configured() : await probeEnvironment());
+  // The kernel leaves long output lines whole: the deck wraps them once, at the slide's own width.
+  const env = { ...(options.env ?? (options.configured ? await configured() : await probeEnvironment())), [OUTPUT_WRAP_ENV]: "0" };
   const executedDir = join(outDir, "executed");
   console.log(ensureNotebookLib());
   const decks: DeckResult[] = [];

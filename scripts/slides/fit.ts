@@ -1,0 +1,80 @@
+// The deck fits its own slides when it opens: a text output that does not fit shows its lines up to the room
+// its slide actually has (measured in the browser, not estimated) and says how many lines the notebook
+// has beyond them. Lines a cell keeps (metadata.slides.show, class "keep") are never hidden. Code, Markdown,
+// tables and pictures are never shortened: a slide they overfill is the slides stage's to report.
+import { SLIDE_PROBLEMS_JS } from "./layout.js";
+
+/** Page source: defines window.deckFit and fits every leaf slide once reveal.js is ready. */
+export const FIT_JS = `(() => {
+  const problemsOf = ${SLIDE_PROBLEMS_JS};
+  const tooLong = (slide) => problemsOf(slide).some((p) => p.kind === "bottom" || p.kind === "controls");
+  const deckFit = (window.deckFit = { done: false, shortened: 0 });
+  const notebook = " – die ganze Ausgabe steht im Notebook";
+  const marker = (text) => Object.assign(document.createElement("span"), { className: "line more", textContent: text });
+  const lineWord = (n) => n === 1 ? "1 Zeile" : n + " Zeilen";
+
+  /** Hides the first \`count\` lines of \`order\` and marks each run of hidden lines (and the uncarried rest). */
+  function hide(outputs, order, count) {
+    const hidden = new Set(order.slice(0, count));
+    for (const pre of outputs) {
+      pre.querySelectorAll(".line.more").forEach((m) => m.remove());
+      const lines = [...pre.querySelectorAll(".line")];
+      let run = 0;
+      const close = (before) => {
+        const rest = before ? 0 : Number(pre.dataset.rest || 0);
+        if (run + rest > 0) {
+          const text = before ? "⋯ " + lineWord(run) + " ausgelassen" : "⋯ noch " + lineWord(run + rest) + notebook;
+          pre.insertBefore(marker(text), before);
+        }
+        run = 0;
+      };
+      for (const line of lines) {
+        line.hidden = hidden.has(line);
+        if (line.hidden) run++;
+        else close(line);
+      }
+      close(null);
+    }
+  }
+
+  /** Lines to hide, in order: always the last shown line of the output that shows the most. */
+  function hidingOrder(outputs) {
+    const left = outputs.map((pre) => [...pre.querySelectorAll(".line:not(.keep)")]);
+    const order = [];
+    for (;;) {
+      const longest = left.reduce((a, b) => (b.length > a.length ? b : a), []);
+      if (longest.length === 0) return order;
+      order.push(longest.pop());
+    }
+  }
+
+  function fit(slide) {
+    const outputs = [...slide.querySelectorAll("pre.out")];
+    if (outputs.length === 0) return;
+    hide(outputs, [], 0);
+    if (!tooLong(slide)) return;
+    const order = hidingOrder(outputs);
+    let [low, high] = [0, order.length];
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      hide(outputs, order, mid);
+      if (tooLong(slide)) low = mid + 1;
+      else high = mid;
+    }
+    hide(outputs, order, low);
+    deckFit.shortened++;
+  }
+
+  /** Lays out each leaf slide in turn (reveal.js hides the distant ones) and fits it. */
+  function fitAll() {
+    const leaves = [...document.querySelectorAll(".reveal .slides section")].filter((s) => !s.querySelector("section"));
+    for (const slide of leaves) {
+      const shown = [slide, slide.parentElement].map((el) => [el, el.style.display]);
+      shown.forEach(([el]) => (el.style.display = "block"));
+      fit(slide);
+      shown.forEach(([el, display]) => (el.style.display = display));
+    }
+    deckFit.done = true;
+  }
+  Reveal.on("ready", fitAll);
+})();`;
