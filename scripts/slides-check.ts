@@ -2,7 +2,7 @@
 // embedding model, offline travel data) under tslab — the rehearsal test: every set-up cell says
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
 // slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
-// ≥ 20 px at 1280×720, every leaf slide fits (no element wider than its box, no content past the right or
+// ≥ 18 px at 1280×720, every leaf slide fits (no element wider than its box, no content past the right or
 // bottom edge or under the controls), no raw TeX, a title on every vertical slide, the rehearsal badge, the
 // speaker view (key S) with the notes of the current slide, and no
 // request to anything but the deck file itself.
@@ -140,7 +140,7 @@ const SLIDE_PROBLEMS = `(() => {
       visible = visible.replace(/\\s+/g, " ");
       const tex = rawTex.exec(visible);
       if (tex) problems.push("TeX: " + visible.slice(Math.max(0, tex.index - 10), tex.index + 50));
-      const first = [...s.children].find((e) => !e.matches("aside.notes"));
+      const first = [...s.children].find((e) => !e.matches("aside.notes, .controls-corner"));
       if (vi > 0 && !(first && first.matches("h1, h2, h3, header") && first.textContent.trim())) problems.push("no title");
       if (problems.length > 0) {
         const heading = s.querySelector("h1, h2, h3, h4, p:not(.badge), li, pre");
@@ -208,7 +208,7 @@ export async function checkDecks(files: { notebook: string; executed: string; de
       if (f.notebook.startsWith("40-") && m.svgs === 0) problems.push("no SVG diagram");
       if (!m.title.includes("Probelauf")) problems.push("the title slide does not say Probelauf");
       if (!(m.smallestBody >= 28)) problems.push(`body text ${m.smallestBody.toFixed(1)} px (< 28)`);
-      if (!(m.smallestCode >= 20)) problems.push(`code ${m.smallestCode.toFixed(1)} px (< 20)`);
+      if (!(m.smallestCode >= 18)) problems.push(`code ${m.smallestCode.toFixed(1)} px (< 18)`);
       const bad = (await page.evaluate(SLIDE_PROBLEMS)) as SlideProblem[];
       if (bad.length > 0) {
         const list = bad.map((o) => `${o.slide} „${o.words}“: ${o.problems.join(" | ")}`).join("\n       ");

@@ -230,7 +230,7 @@ function subslideHtml(sub: Subslide, sectionTitle?: string): string {
   const header = sectionTitle ? `<header class="section-title">${escapeHtml(sectionTitle)}</header>\n` : "";
   const blocks = header + sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
   const notes = sub.notes.length > 0 ? `\n<aside class="notes">${sub.notes.join("\n")}</aside>` : "";
-  return `<section>${blocks}${notes}</section>`;
+  return `<section><div class="controls-corner"></div>${blocks}${notes}</section>`;
 }
 
 /** The whole deck as one HTML file. `badge`: a line on the title slide (the rehearsal marker). */

@@ -8,7 +8,7 @@ import { SLIDE_PROBLEMS_JS } from "./layout.js";
 export const FIT_JS = `(() => {
   const problemsOf = ${SLIDE_PROBLEMS_JS};
   const tooLong = (slide) => problemsOf(slide).some((p) => p.kind === "bottom" || p.kind === "controls");
-  const deckFit = (window.deckFit = { done: false, shortened: 0 });
+  const deckFit = (window.deckFit = { done: false, fitted: 0 });
   const notebook = " – die ganze Ausgabe steht im Notebook";
   const marker = (text) => Object.assign(document.createElement("span"), { className: "line more", textContent: text });
   const lineWord = (n) => n === 1 ? "1 Zeile" : n + " Zeilen";
@@ -48,11 +48,8 @@ export const FIT_JS = `(() => {
     }
   }
 
-  function fit(slide) {
-    const outputs = [...slide.querySelectorAll("pre.out")];
-    if (outputs.length === 0) return;
-    hide(outputs, [], 0);
-    if (!tooLong(slide)) return;
+  /** The fewest lines of \`order\` to hide so the slide fits (all of them when nothing fits). */
+  function shorten(slide, outputs) {
     const order = hidingOrder(outputs);
     let [low, high] = [0, order.length];
     while (low < high) {
@@ -62,7 +59,35 @@ export const FIT_JS = `(() => {
       else high = mid;
     }
     hide(outputs, order, low);
-    deckFit.shortened++;
+    return low;
+  }
+
+  /** Pictures as tall as the room left (down to 40 % of their height). */
+  function shrinkPictures(slide) {
+    const pictures = [...slide.querySelectorAll(".out svg, img.out")];
+    if (pictures.length === 0) return;
+    const heights = pictures.map((p) => p.getBoundingClientRect().height / Reveal.getScale());
+    const scale = (f) => pictures.forEach((p, i) => (p.style.maxHeight = Math.floor(heights[i] * f) + "px"));
+    for (let f = 0.95; f >= 0.4 && tooLong(slide); f -= 0.05) scale(f);
+  }
+
+  /** Steps, each only when the slide still does not fit: a smaller code and output font (20 and 18 px),
+   * a long output in two columns, shorter outputs, smaller pictures. */
+  function fit(slide) {
+    const outputs = [...slide.querySelectorAll("pre.out")];
+    hide(outputs, [], 0);
+    if (!tooLong(slide)) return;
+    deckFit.fitted++;
+    slide.classList.add("dense");
+    if (!tooLong(slide)) return;
+    for (const pre of outputs) {
+      if (pre.querySelectorAll(".line").length < 12) continue;
+      pre.classList.add("columns");
+      if (pre.scrollWidth > pre.clientWidth || ![...pre.querySelectorAll(".line")].every((l) => l.getClientRects().length === 1)) pre.classList.remove("columns");
+    }
+    if (!tooLong(slide)) return;
+    shorten(slide, outputs);
+    if (tooLong(slide)) shrinkPictures(slide);
   }
 
   /** Lays out each leaf slide in turn (reveal.js hides the distant ones) and fits it. */
