@@ -18,6 +18,7 @@ import {
   attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
   type DeckAssets, type Notebook, type RenderMarkdown,
 } from "./slides/deck.js";
+import { katexCss, withMath } from "./slides/math.js";
 
 /** The presentation notebooks: 00-start and N0-teil-N-…. */
 export const SLIDE_NOTEBOOK = /^(00-start|\d0-teil-\d-.*)\.ipynb$/;
@@ -31,7 +32,7 @@ export function slideNotebooks(root: string, filters: string[] = []): string[] {
     .map((f) => join(root, "notebooks", f));
 }
 
-/** reveal.js's CSS and JS from its npm package, and the kit's theme. */
+/** reveal.js's CSS and JS from its npm package, the kit's theme, and KaTeX's CSS for decks with formulas. */
 export function deckAssets(): DeckAssets {
   const dist = dirname(createRequire(import.meta.url).resolve("reveal.js"));
   const read = (...p: string[]) => readFileSync(join(...p), "utf8");
@@ -40,6 +41,7 @@ export function deckAssets(): DeckAssets {
     revealJs: read(dist, "reveal.js"),
     notesJs: read(dist, "plugin", "notes.js"),
     themeCss: read(dirname(fileURLToPath(import.meta.url)), "slides", "theme.css"),
+    mathCss: katexCss,
   };
 }
 
@@ -52,7 +54,7 @@ export async function markdownRenderer(): Promise<RenderMarkdown> {
   await plugin.init?.({ getConfig: () => ({}), getRevealElement: () => nothing } as never);
   const marked = plugin.marked;
   if (!marked) throw new Error("reveal.js/plugin/markdown: kein Markdown-Parser");
-  return (text) => marked.parse(text) as string;
+  return (text) => withMath(text, (t) => marked.parse(t) as string);
 }
 
 export interface DeckResult {

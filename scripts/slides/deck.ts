@@ -220,6 +220,8 @@ export interface DeckAssets {
   themeCss: string;
   revealJs: string;
   notesJs: string;
+  /** CSS for KaTeX's formulas, read only for a deck that has one. */
+  mathCss?: () => string;
 }
 
 /** Inline <script> text must not end the element early. */
@@ -240,6 +242,8 @@ export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, bad
   const sections = [first, ...rest]
     .filter((s): s is Slide => s !== undefined)
     .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map((sub, i) => subslideHtml(sub, i > 0 ? s[0]!.title : undefined)).join("\n")}\n</section>`));
+  const body = sections.join("\n");
+  const math = assets.mathCss && body.includes('class="katex') ? `\n<style>${assets.mathCss()}</style>` : "";
   return `<!doctype html>
 <html lang="de">
 <head>
@@ -247,11 +251,11 @@ export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, bad
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${assets.revealCss}</style>
-<style>${assets.themeCss}</style>
+<style>${assets.themeCss}</style>${math}
 </head>
 <body>
 <div class="reveal"><div class="slides">
-${sections.join("\n")}
+${body}
 </div></div>
 <script>${inlineScript(assets.revealJs)}</script>
 <script>${inlineScript(assets.notesJs)}</script>
