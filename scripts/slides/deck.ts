@@ -23,8 +23,15 @@ export interface NbOutput {
 export interface NbCell {
   cell_type: string;
   source: string | string[];
-  metadata?: { slideshow?: { slide_type?: string }; slides?: { show?: string | string[] } };
+  metadata?: { slideshow?: { slide_type?: string }; slides?: SlideOptions };
   outputs?: NbOutput[];
+}
+/** A cell's own slide options (metadata.slides; see docs/notebook-authoring.md). */
+export interface SlideOptions {
+  /** Output lines the slide must show (keptLines). */
+  show?: string | string[];
+  /** "own-slide": the outputs go on a vertical slide of their own after the code. */
+  output?: "own-slide";
 }
 export interface Notebook {
   cells: NbCell[];
@@ -166,16 +173,25 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
     }
     const title = (!isCode && headingOf(source)) || current()?.title || "";
     const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
-    const html = isCode ? `${codeHtml(source)}\n${outputHtml(cell.outputs ?? [], md, keptLines(cell))}` : md(source);
-    sub.blocks.push({ html, fragment: type === "fragment" });
+    const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keptLines(cell)) : "";
+    if (outputsApart(cell)) {
+      sub.blocks.push({ html: codeHtml(source), fragment: type === "fragment" });
+      start("subslide", sub.title).blocks.push({ html: outputs, fragment: false });
+      continue;
+    }
+    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : md(source), fragment: type === "fragment" });
   }
   return slides;
 }
 
+/** A code cell whose outputs get a vertical slide of their own. */
+const outputsApart = (cell: NbCell) => cell.cell_type === "code" && slideType(cell) !== "notes" && cell.metadata?.slides?.output === "own-slide";
+
 /** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
 export function countSlides(nb: Notebook): number {
   const types = nb.cells.map(slideType).filter((t) => t !== "skip");
-  const starts = types.filter((t) => t === "slide" || t === "subslide").length;
+  const starts = types.filter((t) => t === "slide" || t === "subslide").length
+    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).length;
   // Content (or notes) before the first slide start opens a slide of its own.
   return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
 }

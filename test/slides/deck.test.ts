@@ -66,7 +66,7 @@ test("code and output lines are blocks of their own with a hanging indent; the d
   assert.equal(countSlides(nb), 2);
 });
 
-test("a cell names the output lines its slide must show: all, a line, a range or a pattern", () => {
+test("a cell names the output lines its slide must show (all, a line, a range, a pattern) and may give them a slide of their own", () => {
   const text = "eins\nzwei\ndrei $ref\nvier\n";
   const kept = (show: string | string[]) => {
     const c: NbCell = { ...cell("code", "x", "-", [{ output_type: "stream", name: "stdout", text }]), metadata: { slides: { show } } };
@@ -76,6 +76,14 @@ test("a cell names the output lines its slide must show: all, a line, a range or
   assert.deepEqual(kept(["1", "/\\$ref/"]), [1, 3]);
   assert.deepEqual(kept("2-3"), [2, 3]);
   assert.throws(() => kept("erste"), /weder "all"/);
+  const apart: Notebook = { cells: [
+    cell("markdown", "## Plan", "slide"),
+    { ...cell("code", "plan()", "-", [{ output_type: "stream", name: "stdout", text }]), metadata: { slides: { output: "own-slide" } } },
+    cell("markdown", "Achte auf $ref.", "fragment"),
+  ] };
+  const [code, output] = notebookSlides(apart, md)[0]!;
+  assert.doesNotMatch(code!.blocks.map((b) => b.html).join(), /eins/);
+  assert.deepEqual([output!.title, output!.blocks.length, countSlides(apart)], ["Plan", 2, 2]);
   const c: NbCell = { ...cell("code", "x", "-", [{ output_type: "stream", name: "stdout", text }]), metadata: { slides: { show: "3" } } };
   assert.match(outputHtml(c.outputs!, md, keptLines(c)), /<span class="line keep" style="--hang:2ch">drei \$ref<\/span>/);
 });
