@@ -71,7 +71,7 @@ export const FIT_JS = `(() => {
     for (let f = 0.95; f >= 0.4 && tooLong(slide); f -= 0.05) scale(f);
   }
 
-  /** Steps, each only when the slide still does not fit: a smaller code and output font (20 and 18 px),
+  /** Steps, each only when the slide still does not fit: smaller type (text 28 px, code 20, outputs 18),
    * a long output in two columns, shorter outputs, smaller pictures. */
   function fit(slide) {
     const outputs = [...slide.querySelectorAll("pre.out")];

@@ -29,7 +29,8 @@ export const SLIDE_PROBLEMS_JS = `(slide) => {
   const corner = arrows.length === 0 ? null : { left: Math.min(...arrows.map((r) => r.left)) - gap,
     top: Math.min(...arrows.map((r) => r.top)) - gap };
   const words = (el) => (el.textContent || el.tagName).replace(/\\s+/g, " ").trim().slice(0, 60);
-  const inNotes = (el) => Boolean(el.closest("aside.notes"));
+  // Speaker notes and what is not rendered (a closed <details>) do not count; hidden fragments do.
+  const inNotes = (el) => Boolean(el.closest("aside.notes")) || !el.checkVisibility();
   const problems = [];
   const seen = new Set();
   const add = (kind, el) => {
