@@ -119,17 +119,19 @@ export interface SlideProblem {
 /** Raw TeX in visible text outside code: $$…$$, \(…\), \[…\] or $…$ around a command. */
 const RAW_TEX = /\$\$|\\\(|\\\[|\$[^$\n]*\\[a-zA-Z]+[^$\n]*\$/;
 /** Visits every leaf slide the way a presenter does (reveal shows only slides near the current one, the
- * others have display: none) and measures it in reveal's own coordinates before its scaling: layout
+ * others have display: none) and measures it one frame later (as the room sees it) in reveal's own coordinates before its scaling: layout
  * (SLIDE_PROBLEMS_JS), raw TeX in the visible text, and a title at the top of every vertical slide below
  * the first. Fragments take their space while hidden. */
-const SLIDE_PROBLEMS = `(() => {
+const SLIDE_PROBLEMS = `(async () => {
   const layout = ${SLIDE_PROBLEMS_JS};
   const rawTex = ${RAW_TEX.toString()};
   const out = [];
-  Reveal.getHorizontalSlides().forEach((h, hi) => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  for (const [hi, h] of Reveal.getHorizontalSlides().entries()) {
     const stack = [...h.querySelectorAll(":scope > section")];
-    (stack.length > 0 ? stack : [h]).forEach((_, vi) => {
+    for (const vi of (stack.length > 0 ? stack : [h]).keys()) {
       Reveal.slide(hi, vi, -1);
+      await frame();
       const s = Reveal.getCurrentSlide();
       const problems = layout(s).map((p) => p.kind + ": " + p.words);
       const walker = document.createTreeWalker(s, NodeFilter.SHOW_TEXT);
@@ -147,8 +149,8 @@ const SLIDE_PROBLEMS = `(() => {
         const words = (heading?.textContent ?? s.textContent ?? "").replace(/\\s+/g, " ").trim().split(" ").slice(0, 8).join(" ");
         out.push({ slide: (hi + 1) + (stack.length > 0 ? "." + (vi + 1) : ""), words, problems });
       }
-    });
-  });
+    }
+  }
   Reveal.slide(0, 0);
   return out;
 })()`;

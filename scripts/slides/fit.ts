@@ -1,6 +1,6 @@
-// The deck fits its own slides when it opens: a text output that does not fit shows its lines up to the room
-// its slide actually has (measured in the browser, not estimated) and says how many lines the notebook
-// has beyond them. Lines a cell keeps (metadata.slides.show, class "keep") are never hidden. Code, Markdown,
+// The deck fits its own slides when it opens: a text output that does not fit shows as many of its lines as
+// its slide actually has room for (measured in the browser, not estimated; its last line stays longest) and
+// says how many lines it leaves out. Lines a cell keeps (metadata.slides.show, class "keep") are never hidden. Code, Markdown,
 // tables and pictures are never shortened: a slide they overfill is the slides stage's to report.
 import { SLIDE_PROBLEMS_JS } from "./layout.js";
 
@@ -23,7 +23,7 @@ export const FIT_JS = `(() => {
       const close = (before) => {
         const rest = before ? 0 : Number(pre.dataset.rest || 0);
         if (run + rest > 0) {
-          const text = before ? "⋯ " + lineWord(run) + " ausgelassen" : "⋯ noch " + lineWord(run + rest) + notebook;
+          const text = before ? "⋯ " + lineWord(run) + " ausgelassen" + notebook : "⋯ noch " + lineWord(run + rest) + notebook;
           pre.insertBefore(marker(text), before);
         }
         run = 0;
@@ -37,9 +37,15 @@ export const FIT_JS = `(() => {
     }
   }
 
-  /** Lines to hide, in order: always the last shown line of the output that shows the most. */
+  /** Lines to hide, in order: always the last shown line of the output that shows the most — but an
+   * output's last non-empty line (often its conclusion) goes last. */
   function hidingOrder(outputs) {
-    const left = outputs.map((pre) => [...pre.querySelectorAll(".line:not(.keep)")]);
+    const left = outputs.map((pre) => {
+      const lines = [...pre.querySelectorAll(".line")];
+      const last = lines.findLastIndex((l) => l.textContent.trim() !== "");
+      const ordered = last > 2 ? [...lines.slice(last), ...lines.slice(0, last)] : lines;
+      return ordered.filter((l) => !l.classList.contains("keep"));
+    });
     const order = [];
     for (;;) {
       const longest = left.reduce((a, b) => (b.length > a.length ? b : a), []);
@@ -58,7 +64,9 @@ export const FIT_JS = `(() => {
       if (tooLong(slide)) low = mid + 1;
       else high = mid;
     }
+    // Balanced columns are not quite monotone: from there, one line at a time until it fits.
     hide(outputs, order, low);
+    while (low < order.length && tooLong(slide)) hide(outputs, order, ++low);
     return low;
   }
 

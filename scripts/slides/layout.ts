@@ -15,7 +15,7 @@ export interface LayoutProblem {
 /**
  * `(slide) => LayoutProblem[]` for a displayed leaf <section>. Content boxes are the line boxes of its
  * text and the boxes of code blocks, outputs, tables and pictures; the controls' corner is the union of
- * reveal.js's arrow buttons (all four, lit or not) plus a small gap. Speaker notes do not count.
+ * reveal.js's arrow buttons shown and the deck's reserved corner (if any), plus a small gap. Speaker notes do not count.
  */
 export const SLIDE_PROBLEMS_JS = `(slide) => {
   const config = Reveal.getConfig();
@@ -23,11 +23,16 @@ export const SLIDE_PROBLEMS_JS = `(slide) => {
   const k = config.width / outer.width;
   const box = (r) => ({ left: (r.left - outer.left) * k, top: (r.top - outer.top) * k,
     right: (r.right - outer.left) * k, bottom: (r.bottom - outer.top) * k });
-  const arrows = [...document.querySelectorAll(".reveal .controls button")].map((b) => box(b.getBoundingClientRect()))
-    .filter((r) => r.right > r.left);
+  // The arrows shown may differ from slide to slide (plus a small gap); the deck's reserved corner
+  // (theme.css) covers them all.
   const gap = 6;
-  const corner = arrows.length === 0 ? null : { left: Math.min(...arrows.map((r) => r.left)) - gap,
-    top: Math.min(...arrows.map((r) => r.top)) - gap };
+  const corners = [
+    ...[...document.querySelectorAll(".reveal .controls button")].map((b) => box(b.getBoundingClientRect()))
+      .map((r) => ({ ...r, left: r.left - gap, top: r.top - gap })),
+    ...[...slide.querySelectorAll(":scope > .controls-corner")].map((c) => box(c.getBoundingClientRect())),
+  ].filter((r) => r.right > r.left + gap);
+  const corner = corners.length === 0 ? null
+    : { left: Math.min(...corners.map((r) => r.left)), top: Math.min(...corners.map((r) => r.top)) };
   const words = (el) => (el.textContent || el.tagName).replace(/\\s+/g, " ").trim().slice(0, 60);
   // Speaker notes and what is not rendered (a closed <details>) do not count; hidden fragments do.
   const inNotes = (el) => Boolean(el.closest("aside.notes")) || !el.checkVisibility();
