@@ -91,7 +91,10 @@ export const FIT_JS = `(() => {
     for (const pre of outputs) {
       if (pre.querySelectorAll(".line").length < 12) continue;
       pre.classList.add("columns");
-      if (pre.scrollWidth > pre.clientWidth || ![...pre.querySelectorAll(".line")].every((l) => l.getClientRects().length === 1)) pre.classList.remove("columns");
+      // Only for short lines: prose that wraps in a half-width column reads worse than a shorter output.
+      const lines = [...pre.querySelectorAll(".line")];
+      const wraps = lines.filter((l) => l.offsetHeight > 1.5 * parseFloat(getComputedStyle(l).lineHeight)).length;
+      if (pre.scrollWidth > pre.clientWidth || wraps > Math.max(1, lines.length / 10)) pre.classList.remove("columns");
     }
     if (!tooLong(slide)) return;
     shorten(slide, outputs);
