@@ -1,10 +1,11 @@
 // Notebook → reveal.js deck, one self-contained HTML file. The Jupyter slide metadata decides the shape
 // (cell.metadata.slideshow.slide_type: slide = new slide, subslide = new vertical slide, fragment =
-// appears on the next click, "-" = continues, skip = left out, notes = speaker notes); code and text
-// outputs wrap at the slide's width with hanging indents, a long text output shows as many lines as its
-// slide has room for (fit.ts, measured in the browser) and says how many more the notebook has; vertical
-// slides carry their section's title; the talking points of docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS
-// and JS are inlined, so the deck makes no request at all.
+// appears on the next click, "-" = continues, skip = left out, notes = speaker notes; metadata.slides: the
+// output lines a slide must show, outputs on a slide of their own). Code and text outputs are one block per
+// line, so the browser wraps them at the slide's width with a hanging indent; the deck fits each slide
+// itself when it opens (fit.ts); vertical slides carry their section's title; the talking points of
+// docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS and JS are
+// inlined (KaTeX's CSS too where a formula needs it), so the deck makes no request at all.
 import { stripVTControlCharacters } from "node:util";
 import { escapeHtml } from "../../lib/notebook/escape-html.js";
 import { FIT_JS } from "./fit.js";

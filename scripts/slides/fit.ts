@@ -1,7 +1,9 @@
-// The deck fits its own slides when it opens: a text output that does not fit shows as many of its lines as
-// its slide actually has room for (measured in the browser, not estimated; its last line stays longest) and
-// says how many lines it leaves out. Lines a cell keeps (metadata.slides.show, class "keep") are never hidden. Code, Markdown,
-// tables and pictures are never shortened: a slide they overfill is the slides stage's to report.
+// The deck fits its own slides when it opens, measured in the browser (layout.ts), step by step and only as
+// far as a slide needs: smaller type (text 28, code 20, outputs 18 px), a long output of short lines in two
+// columns, then text outputs show as many lines as the room left allows (an output's last line stays
+// longest) with a marker for what they leave out, then pictures shrink. Lines a cell keeps
+// (metadata.slides.show, class "keep") are never hidden; code, Markdown and tables never shortened — a slide
+// they overfill is the slides stage's to report.
 import { SLIDE_PROBLEMS_JS } from "./layout.js";
 
 /** Page source: defines window.deckFit and fits every leaf slide once reveal.js is ready. */

@@ -15,7 +15,8 @@ export interface LayoutProblem {
 /**
  * `(slide) => LayoutProblem[]` for a displayed leaf <section>. Content boxes are the line boxes of its
  * text and the boxes of code blocks, outputs, tables and pictures; the controls' corner is the union of
- * reveal.js's arrow buttons shown and the deck's reserved corner (if any), plus a small gap. Speaker notes do not count.
+ * reveal.js's arrow buttons shown (plus a small gap) and the deck's reserved corner, if it has one.
+ * Speaker notes and what is not rendered do not count.
  */
 export const SLIDE_PROBLEMS_JS = `(slide) => {
   const config = Reveal.getConfig();
