@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from "node:util";
 import { basename, join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
-import { displayWidth, OUTPUT_COLUMNS } from "../lib/notebook/wrap.js";
+import { displayWidth, OUTPUT_COLUMNS, outputWrapOn } from "../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { testEnvironment } from "./test-env.js";
 
@@ -78,8 +78,9 @@ export function wideOutputLines(cells: readonly NbCell[]): NotebookFailure[] {
   return failures;
 }
 
-/** Failing cells of an executed notebook (cells whose outputs contain an error or a line wider than the cell). */
-export function findFailures(executedNotebook: string): NotebookFailure[] {
+/** Failing cells of an executed notebook (cells whose outputs contain an error or, when the kernel wraps
+ * its output, a line wider than the cell). */
+export function findFailures(executedNotebook: string, wrapped = true): NotebookFailure[] {
   const nb = JSON.parse(readFileSync(executedNotebook, "utf8")) as { cells: NbCell[] };
   const failures: NotebookFailure[] = [];
   nb.cells.forEach((cell, i) => {
@@ -102,7 +103,7 @@ export function findFailures(executedNotebook: string): NotebookFailure[] {
       failures.push({ cell: i + 1, source: text(cell.source), error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head });
     }
   });
-  return [...failures, ...wideOutputLines(nb.cells)].sort((a, b) => a.cell - b.cell);
+  return [...failures, ...(wrapped ? wideOutputLines(nb.cells) : [])].sort((a, b) => a.cell - b.cell);
 }
 
 /** `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder. */
@@ -123,7 +124,7 @@ export async function runNotebook(root: string, notebook: string, env: NodeJS.Pr
   });
   const executed = join(outDir, basename(notebook));
   let failures: NotebookFailure[];
-  if (code === 0 && existsSync(executed)) failures = findFailures(executed);
+  if (code === 0 && existsSync(executed)) failures = findFailures(executed, outputWrapOn(env));
   else failures = [{ cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` }];
   if (keep !== false && existsSync(executed)) {
     const keepDir = typeof keep === "string" ? keep : join(root, ".cache", "notebooks");

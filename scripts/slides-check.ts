@@ -2,7 +2,8 @@
 // embedding model, offline travel data) under tslab — the rehearsal test: every set-up cell says
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
 // slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
-// ≥ 20 px at 1280×720, no slide taller than 720 px (cut off on a projector), the rehearsal badge, the
+// ≥ 18 px at 1280×720, every leaf slide fits (no element wider than its box, no content past the right or
+// bottom edge or under the controls), no raw TeX, a title on every vertical slide, the rehearsal badge, the
 // speaker view (key S) with the notes of the current slide, and no
 // request to anything but the deck file itself.
 // Usage: tsx scripts/slides-check.ts [filter ...]
@@ -14,6 +15,7 @@ import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
 import { deckPlanProblems } from "./slides/plan-check.js";
+import { SLIDE_PROBLEMS_JS } from "./slides/layout.js";
 import { buildSlides } from "./slides.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
@@ -79,6 +81,9 @@ export function rehearsalProblems(name: string, nb: Notebook): string[] {
   return problems;
 }
 
+/** reveal.js is ready and the deck has fitted its slides (fit.ts; a deck without it counts as fitted). */
+const DECK_READY = "window.Reveal && window.Reveal.isReady() && (!window.deckFit || window.deckFit.done)";
+
 const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p): p is string => Boolean(p) && existsSync(p as string));
 
 /** What the browser measures in a deck (evaluated in the page). */
@@ -105,32 +110,52 @@ const MEASURE = `(() => {
   };
 })()`;
 
-/** A leaf slide taller than the slide (cut off on the projector): where it is, how tall, its first words. */
-export interface Overflow {
+/** What is wrong with one leaf slide as the room sees it. */
+export interface SlideProblem {
+  /** "3.2": horizontal slide 3, its second vertical slide. */
   slide: string;
-  height: number;
+  /** Its first words. */
   words: string;
+  /** Layout problems (layout.ts), "TeX: …" for raw formula source, "no title" for a vertical slide without one. */
+  problems: string[];
 }
+/** Raw TeX in visible text outside code: $$…$$, \(…\), \[…\] or $…$ around a command. */
+const RAW_TEX = /\$\$|\\\(|\\\[|\$[^$\n]*\\[a-zA-Z]+[^$\n]*\$/;
 /** Visits every leaf slide the way a presenter does (reveal shows only slides near the current one, the
- * others have display: none and no height) and compares each slide's scrollHeight, in reveal's own
- * coordinates before its scaling, with the configured slide height. Fragments take their space while hidden. */
-const OVERFLOWS = `(() => {
-  const height = Reveal.getConfig().height;
-  const over = [];
-  Reveal.getHorizontalSlides().forEach((h, hi) => {
+ * others have display: none) and measures it one frame later (as the room sees it) in reveal's own coordinates before its scaling: layout
+ * (SLIDE_PROBLEMS_JS), raw TeX in the visible text, and a title at the top of every vertical slide below
+ * the first. Fragments take their space while hidden. */
+const SLIDE_PROBLEMS = `(async () => {
+  const layout = ${SLIDE_PROBLEMS_JS};
+  const rawTex = ${RAW_TEX.toString()};
+  const out = [];
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  for (const [hi, h] of Reveal.getHorizontalSlides().entries()) {
     const stack = [...h.querySelectorAll(":scope > section")];
-    (stack.length > 0 ? stack : [h]).forEach((_, vi) => {
+    for (const vi of (stack.length > 0 ? stack : [h]).keys()) {
       Reveal.slide(hi, vi, -1);
+      await frame();
       const s = Reveal.getCurrentSlide();
-      if (s.scrollHeight > height) {
+      const problems = layout(s).map((p) => p.kind + ": " + p.words);
+      const walker = document.createTreeWalker(s, NodeFilter.SHOW_TEXT);
+      let visible = "";
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.parentElement.closest("pre, code, aside, .katex") && n.parentElement.getClientRects().length > 0) visible += n.textContent;
+      }
+      visible = visible.replace(/\\s+/g, " ");
+      const tex = rawTex.exec(visible);
+      if (tex) problems.push("TeX: " + visible.slice(Math.max(0, tex.index - 10), tex.index + 50));
+      const first = [...s.children].find((e) => !e.matches("aside.notes, .controls-corner"));
+      if (vi > 0 && !(first && first.matches("h1, h2, h3, header") && first.textContent.trim())) problems.push("no title");
+      if (problems.length > 0) {
         const heading = s.querySelector("h1, h2, h3, h4, p:not(.badge), li, pre");
         const words = (heading?.textContent ?? s.textContent ?? "").replace(/\\s+/g, " ").trim().split(" ").slice(0, 8).join(" ");
-        over.push({ slide: (hi + 1) + (stack.length > 0 ? "." + (vi + 1) : ""), height: s.scrollHeight, words });
+        out.push({ slide: (hi + 1) + (stack.length > 0 ? "." + (vi + 1) : ""), words, problems });
       }
-    });
-  });
+    }
+  }
   Reveal.slide(0, 0);
-  return over;
+  return out;
 })()`;
 
 /** Goes to the first slide with notes and returns the start of its notes (null: no slide has notes). */
@@ -180,7 +205,7 @@ export async function checkDecks(files: { notebook: string; executed: string; de
         if (r.url().split("#")[0] !== url && !r.url().startsWith("data:")) requests.push(r.url());
       });
       await page.goto(url);
-      await page.waitForFunction("window.Reveal && window.Reveal.isReady()", undefined, { timeout: 30_000 });
+      await page.waitForFunction(DECK_READY, undefined, { timeout: 30_000 });
       const m = (await page.evaluate(MEASURE)) as Measured;
       const expected = countSlides(JSON.parse(readFileSync(f.executed, "utf8")) as Notebook);
       if (m.total !== expected) problems.push(`${m.total} slides in the browser, ${expected} in the metadata`);
@@ -188,11 +213,11 @@ export async function checkDecks(files: { notebook: string; executed: string; de
       if (f.notebook.startsWith("40-") && m.svgs === 0) problems.push("no SVG diagram");
       if (!m.title.includes("Probelauf")) problems.push("the title slide does not say Probelauf");
       if (!(m.smallestBody >= 28)) problems.push(`body text ${m.smallestBody.toFixed(1)} px (< 28)`);
-      if (!(m.smallestCode >= 20)) problems.push(`code ${m.smallestCode.toFixed(1)} px (< 20)`);
-      const over = (await page.evaluate(OVERFLOWS)) as Overflow[];
-      if (over.length > 0) {
-        const list = over.map((o) => `${o.slide} (${o.height} px) „${o.words}“`).join("; ");
-        problems.push(`${over.length} of ${m.total} slides taller than 1280×720: ${list}`);
+      if (!(m.smallestCode >= 18)) problems.push(`code ${m.smallestCode.toFixed(1)} px (< 18)`);
+      const bad = (await page.evaluate(SLIDE_PROBLEMS)) as SlideProblem[];
+      if (bad.length > 0) {
+        const list = bad.map((o) => `${o.slide} „${o.words}“: ${o.problems.join(" | ")}`).join("\n       ");
+        problems.push(`${bad.length} of ${m.total} slides do not fit or read at 1280×720:\n       ${list}`);
       }
       const speaker = await speakerViewProblem(page, (r) => {
         if (r.split(/[?#]/)[0] !== url && r !== "about:blank" && !r.startsWith("data:")) requests.push(r);

@@ -12,6 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
+import { OUTPUT_WRAP_ENV } from "../lib/notebook/wrap.js";
 import { modelProblems, probeEnvironment } from "./model-help.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { formatFailure, runNotebook } from "./run-notebooks.js";
@@ -22,6 +23,7 @@ import {
   attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
   type DeckAssets, type Notebook, type RenderMarkdown,
 } from "./slides/deck.js";
+import { katexCss, withMath } from "./slides/math.js";
 
 /** The presentation notebooks: 00-start and N0-teil-N-…. */
 export const SLIDE_NOTEBOOK = /^(00-start|\d0-teil-\d-.*)\.ipynb$/;
@@ -35,7 +37,7 @@ export function slideNotebooks(root: string, filters: string[] = []): string[] {
     .map((f) => join(root, "notebooks", f));
 }
 
-/** reveal.js's CSS and JS from its npm package, and the kit's theme. */
+/** reveal.js's CSS and JS from its npm package, the kit's theme, and KaTeX's CSS for decks with formulas. */
 export function deckAssets(): DeckAssets {
   const dist = dirname(createRequire(import.meta.url).resolve("reveal.js"));
   const read = (...p: string[]) => readFileSync(join(...p), "utf8");
@@ -44,6 +46,7 @@ export function deckAssets(): DeckAssets {
     revealJs: read(dist, "reveal.js"),
     notesJs: read(dist, "plugin", "notes.js"),
     themeCss: read(dirname(fileURLToPath(import.meta.url)), "slides", "theme.css"),
+    mathCss: katexCss,
   };
 }
 
@@ -56,7 +59,7 @@ export async function markdownRenderer(): Promise<RenderMarkdown> {
   await plugin.init?.({ getConfig: () => ({}), getRevealElement: () => nothing } as never);
   const marked = plugin.marked;
   if (!marked) throw new Error("reveal.js/plugin/markdown: kein Markdown-Parser");
-  return (text) => marked.parse(text) as string;
+  return (text) => withMath(text, (t) => marked.parse(t) as string);
 }
 
 export interface DeckResult {
@@ -88,7 +91,8 @@ export async function buildSlides(filters: string[], options: { configured: bool
   const root = findProjectRoot();
   const outDir = options.outDir ?? join(root, ".cache", "slides");
   const configured = async () => ({ ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "0", WORKSHOP_PRACTICE: "0" });
-  const env = options.env ?? (options.configured ? await configured() : await probeEnvironment());
+  // The kernel leaves long output lines whole: the deck wraps them once, at the slide's own width.
+  const env = { ...(options.env ?? (options.configured ? await configured() : await probeEnvironment())), [OUTPUT_WRAP_ENV]: "0" };
   const executedDir = join(outDir, "executed");
   console.log(ensureNotebookLib());
   const decks: DeckResult[] = [];

@@ -65,7 +65,7 @@ export function planErrorLabel(kind: PlanParseErrorKind | "generation"): string 
   return label(PLAN_ERROR_LABELS, kind);
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString("de-DE", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
 
 /** A short German description of `event`, or undefined for events not worth a line. */
 export function describeAgentEvent(event: AgentEvent, options: { maxChars?: number } = {}): string | undefined {

@@ -4,7 +4,7 @@ import { TOOL_ERROR_LABELS, RUN_STATUS_LABELS } from "./event-text.js";
 import type { AgentTrace } from "../agent/trace.js";
 import { describeType, schemaFields } from "../schema/text.js";
 import type { ToolInfo } from "../mcp/types.js";
-import type { RetrievalMetrics } from "../rag/evaluation.js";
+import { formatMetric, type RetrievalMetrics } from "../rag/evaluation.js";
 import { escapeHtml, htmlTable, shortCell, statusBadge } from "./html.js";
 
 function json(value: unknown): string {
@@ -91,7 +91,7 @@ export function kvReuseTableHtml(trace: AgentTrace): string {
 export function metricsTableHtml(rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>, mrrDepth: number): string {
   const best = (key: keyof RetrievalMetrics) => Math.max(...rows.map((r) => r.metrics[key]));
   const cell = (m: RetrievalMetrics, key: keyof RetrievalMetrics) => {
-    const text = m[key].toFixed(3);
+    const text = formatMetric(m[key]);
     return rows.length > 1 && m[key] === best(key) ? `<b>${text}</b>` : text;
   };
   return htmlTable(

@@ -3,6 +3,8 @@ import type { LlmInfo, ServerLlmInfo } from "./types.js";
 
 export function describeLlm(info: LlmInfo): string {
   if (info.backend === "openai-compatible") return describeClassServer(info);
+  // Rehearsal: no model, no GPU – say so in German instead of the internal backend name.
+  if (info.backend === "scripted") return ["Modell: keines – vorgespielte Antworten (Probelauf)", ...info.notes.map((n) => `Hinweis: ${n}`)].join("\n");
   const lines = [`Backend: ${info.backend} (${info.gpu})`];
   if (info.modelPath) lines.push(`Modell: ${info.modelName ? `${info.modelName} — ` : ""}${info.modelPath}`);
   else if (info.modelName) lines.push(`Modell: ${info.modelName}`);

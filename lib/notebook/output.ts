@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { findProjectRoot } from "../config.js";
 import { mathSafeHtml } from "./math-safe.js";
-import { installOutputWrap } from "./wrap.js";
+import { installOutputWrap, outputWrapOn } from "./wrap.js";
 
 /** One thing to show, in the forms a front end may pick from. `text` is what terminals get. */
 export interface RichOutput {
@@ -79,4 +79,4 @@ export function liveOutput(): LiveOutput | null {
 }
 
 // Text lines fit the cell, broken at word boundaries (wrap.ts); installed when lib loads in a kernel.
-if (inNotebook()) installOutputWrap();
+if (inNotebook() && outputWrapOn()) installOutputWrap();

@@ -9,6 +9,14 @@
  */
 export const OUTPUT_COLUMNS = 112;
 
+/** Set to "0" by `npm run slides`: the deck wraps outputs at the slide's own width, so the kernel must not. */
+export const OUTPUT_WRAP_ENV = "WORKSHOP_OUTPUT_WRAP";
+
+/** Whether a kernel started with `env` wraps its text output (wrap.ts); off only for the slide decks. */
+export function outputWrapOn(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[OUTPUT_WRAP_ENV] !== "0";
+}
+
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
 const WIDE = /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/u;
 

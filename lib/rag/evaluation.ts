@@ -113,16 +113,19 @@ export function firstHitRank(ranked: ReadonlyArray<{ document: string; start: nu
   return i === -1 ? 0 : i + 1;
 }
 
+/** A metric as German text: three decimals, decimal comma ("0,250"). */
+export const formatMetric = (x: number) => x.toLocaleString("de-DE", { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+
 /** A plain-text table: one row per method. */
 export function formatMetricsTable(rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>, mrrDepth: number): string {
   const header = ["Methode", "Fragen", "hit@1", "hit@3", "hit@5", `MRR@${mrrDepth}`];
   const body = rows.map(({ method, metrics: m }) => [
     method,
     String(m.questions),
-    m.hitAt1.toFixed(3),
-    m.hitAt3.toFixed(3),
-    m.hitAt5.toFixed(3),
-    m.mrr.toFixed(3),
+    formatMetric(m.hitAt1),
+    formatMetric(m.hitAt3),
+    formatMetric(m.hitAt5),
+    formatMetric(m.mrr),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) => "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ") + " |";

@@ -1,11 +1,14 @@
 // Notebook → reveal.js deck, one self-contained HTML file. The Jupyter slide metadata decides the shape
 // (cell.metadata.slideshow.slide_type: slide = new slide, subslide = new vertical slide, fragment =
-// appears on the next click, "-" = continues, skip = left out, notes = speaker notes); a long text output
-// shows its first lines, as many as fit below its code, and says how many more the notebook has; the talking
-// points of docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS
-// and JS are inlined, so the deck makes no request at all.
+// appears on the next click, "-" = continues, skip = left out, notes = speaker notes; metadata.slides: the
+// output lines a slide must show, outputs on a slide of their own). Code and text outputs are one block per
+// line, so the browser wraps them at the slide's width with a hanging indent; the deck fits each slide
+// itself when it opens (fit.ts); vertical slides carry their section's title; the talking points of
+// docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS and JS are
+// inlined (KaTeX's CSS too where a formula needs it), so the deck makes no request at all.
 import { stripVTControlCharacters } from "node:util";
 import { escapeHtml } from "../../lib/notebook/escape-html.js";
+import { FIT_JS } from "./fit.js";
 
 export type SlideType = "slide" | "subslide" | "fragment" | "-" | "skip" | "notes";
 const SLIDE_TYPES: readonly SlideType[] = ["slide", "subslide", "fragment", "-", "skip", "notes"];
@@ -21,8 +24,15 @@ export interface NbOutput {
 export interface NbCell {
   cell_type: string;
   source: string | string[];
-  metadata?: { slideshow?: { slide_type?: string } };
+  metadata?: { slideshow?: { slide_type?: string }; slides?: SlideOptions };
   outputs?: NbOutput[];
+}
+/** A cell's own slide options (metadata.slides; see docs/notebook-authoring.md). */
+export interface SlideOptions {
+  /** Output lines the slide must show (keptLines). */
+  show?: string | string[];
+  /** "own-slide": the outputs go on a vertical slide of their own after the code. */
+  output?: "own-slide";
 }
 export interface Notebook {
   cells: NbCell[];
@@ -47,109 +57,94 @@ export type Slide = Subslide[];
 
 export type RenderMarkdown = (markdown: string) => string;
 
-/** Characters per line of a text output on a slide (20 px monospace in the 1280 px slide), for wrapping. */
-const OUTPUT_COLUMNS = 100;
-/** Rough slide heights (px at 1280×720, the theme's sizes) to decide how much of a long output fits. */
-const SLIDE_PX = 700;
-const CODE_LINE_PX = 22 * 1.3;
-const OUTPUT_LINE_PX = 20 * 1.3;
-/** A code or output block's padding and margin. */
-const BLOCK_PX = 40;
-/** Pictures and HTML tables: their height is not known before the browser lays them out. */
-const RICH_OUTPUT_PX = 260;
-
-/** Lines a text takes on a slide when long lines wrap at `columns`. */
-function visualLines(text: string, columns = OUTPUT_COLUMNS): number {
-  return text.replace(/\n$/, "").split("\n").reduce((n, line) => n + Math.max(1, Math.ceil([...line].length / columns)), 0);
-}
-
-/** Estimated height of a Markdown cell on a slide: headings, paragraphs, list items, table rows, code lines. */
-function markdownPx(markdown: string): number {
-  let px = 0;
-  let fence = false;
-  for (const line of markdown.split("\n")) {
-    if (line.startsWith("```")) {
-      fence = !fence;
-      px += fence ? BLOCK_PX : 0;
-    } else if (fence) px += CODE_LINE_PX;
-    else if (/^#\s/.test(line)) px += 62 * Math.ceil(line.length / 40) + 18;
-    else if (/^#{2,}\s/.test(line)) px += 51 * Math.ceil(line.length / 50) + 18;
-    else if (/^\s*\|/.test(line)) px += /^\s*\|[\s:|-]+\|\s*$/.test(line) ? 0 : 46;
-    else if (line.trim() !== "") px += 41.6 * Math.ceil(line.length / 70);
-    else px += 12;
-  }
-  return px + 24;
-}
+/** Text output lines a deck carries at most per cell (besides the lines its cell keeps); the deck shows
+ * as many of them as its slide has room for (fit.ts) and counts the rest. */
+const OUTPUT_LINES_CARRIED = 150;
 
 function textOutput(o: NbOutput): string | undefined {
-  if (o.output_type === "stream") return joined(o.text);
-  if (o.output_type === "error") return "";
+  if (o.output_type === "stream") return stripVTControlCharacters(joined(o.text));
+  if (o.output_type === "error") return undefined;
   const data = o.data ?? {};
   if (data["image/svg+xml"] || data["text/html"] || data["text/markdown"] || data["image/png"]) return undefined;
-  return data["text/plain"] ? joined(data["text/plain"]) : "";
+  return data["text/plain"] ? joined(data["text/plain"]) : undefined;
 }
 
-/** Estimated height of a code cell on a slide, its text outputs shown with at most `outputLines` lines. */
-function codeCellPx(cell: NbCell, outputLines = Infinity): number {
-  let px = joined(cell.source).split("\n").length * CODE_LINE_PX + BLOCK_PX;
-  let text = 0;
-  for (const o of cell.outputs ?? []) {
-    const t = textOutput(o);
-    if (t === undefined) px += RICH_OUTPUT_PX;
-    else if (t !== "") {
-      text += visualLines(t);
-      px += BLOCK_PX;
-    }
-  }
-  return px + Math.min(text, outputLines) * OUTPUT_LINE_PX;
+/** Columns of leading white space (a tab counts 2). */
+const leadColumns = (line: string) => [.../^[ \t]*/.exec(line)![0]].reduce((n, c) => n + (c === "\t" ? 2 : 1), 0);
+
+/**
+ * One line of code or output as a block of its own: the browser wraps it at the slide's real width, at
+ * word boundaries, and continuation lines hang `hang` columns deeper than the line's own indentation.
+ */
+function lineHtml(line: string, hang: number, cls = "line"): string {
+  return `<span class="${cls}" style="--hang:${leadColumns(line) + hang}ch">${escapeHtml(line)}</span>`;
 }
 
-/** How many lines of text output fit on a slide below `cell`'s code when the rest of the slide takes `othersPx` (at least 4). */
-function outputLinesFor(cell: NbCell, othersPx: number): number {
-  const fixed = codeCellPx(cell, 0);
-  return Math.max(4, Math.floor((SLIDE_PX - othersPx - fixed) / OUTPUT_LINE_PX));
+/** A code cell's source as wrapped lines (continuations indented by four columns). */
+export function codeHtml(source: string): string {
+  return `<pre class="code"><code>${source.replace(/\n$/, "").split("\n").map((l) => lineHtml(l, 4)).join("")}</code></pre>`;
 }
 
-/** The first `lines` lines (as wrapped on a slide) of a text; the rest is counted, not shown. */
-function excerpt(text: string, lines: number): { shown: string; hidden: number } {
-  const all = text.replace(/\n$/, "").split("\n");
-  let used = 0;
-  let i = 0;
-  for (; i < all.length; i++) {
-    const need = visualLines(all[i]!);
-    if (used + need > lines) break;
-    used += need;
-  }
-  return { shown: all.slice(0, i).join("\n"), hidden: all.length - i };
-}
-
-/** A cell's outputs as HTML: SVG and HTML stay pictures and tables, text stays text. Text outputs longer
- * than `maxLines` lines (together, as wrapped on a slide) end with a marker: the rest is in the notebook. */
-export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, maxLines = Infinity): string {
-  let left = maxLines;
+/**
+ * A cell's outputs as HTML: SVG and HTML stay pictures and tables, text stays text, one block per line.
+ * `keep(n)` says whether the slide must show text line n (1-based, over all text outputs of the cell);
+ * the other lines are the deck's to shorten when the slide runs out of room (fit.ts). Past
+ * OUTPUT_LINES_CARRIED lines (and past the last kept one) the deck only counts the lines (`data-rest`).
+ */
+export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, keep: (line: number) => boolean = () => false): string {
+  let n = 0;
   const textBlock = (cls: string, raw: string) => {
-    if (left <= 0) return "";
-    const { shown, hidden } = excerpt(raw, left);
-    left -= visualLines(shown);
-    if (hidden === 0) return `<pre class="${cls}">${escapeHtml(raw)}</pre>`;
-    left = 0;
-    const more = `⋯ noch ${hidden} ${hidden === 1 ? "Zeile" : "Zeilen"} – die ganze Ausgabe steht im Notebook`;
-    return `<pre class="${cls}">${escapeHtml(shown)}\n<span class="more">${more}</span></pre>`;
+    if (raw === "") return "";
+    const lines = raw.replace(/\n$/, "").split("\n").map((line) => ({ line, kept: keep(++n) }));
+    const lastKept = lines.findLastIndex((l) => l.kept);
+    const carried = Math.max(OUTPUT_LINES_CARRIED, lastKept + 1);
+    const rest = lines.length - Math.min(lines.length, carried);
+    const html = lines.slice(0, carried).map((l) => lineHtml(l.line, 2, l.kept ? "line keep" : "line")).join("");
+    return `<pre class="${cls}"${rest > 0 ? ` data-rest="${rest}"` : ""}>${html}</pre>`;
   };
   return outputs
     .map((o) => {
-      if (o.output_type === "stream") return textBlock(`out${o.name === "stderr" ? " err" : ""}`, stripVTControlCharacters(joined(o.text)));
-      if (o.output_type === "error") return `<pre class="out err">${escapeHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`)}</pre>`;
+      const text = textOutput(o);
+      if (text !== undefined) return textBlock(`out${o.name === "stderr" ? " err" : ""}`, text);
+      if (o.output_type === "error") return `<pre class="out err">${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
       const data = o.data ?? {};
       if (data["image/svg+xml"]) return `<div class="out svg">${joined(data["image/svg+xml"])}</div>`;
       if (data["text/html"]) return `<div class="out html">${joined(data["text/html"])}</div>`;
       if (data["text/markdown"]) return `<div class="out md">${md(joined(data["text/markdown"]))}</div>`;
       if (data["image/png"]) return `<img class="out" alt="" src="data:image/png;base64,${joined(data["image/png"]).trim()}">`;
-      if (data["text/plain"]) return textBlock("out", joined(data["text/plain"]));
       return "";
     })
     .filter((h) => h !== "")
     .join("\n");
+}
+
+/**
+ * The text output lines a cell's slide must show, from `metadata.slides.show`: "all", a line "7", a range
+ * "1-26" (1-based, over the cell's text outputs in order) or "/regex/" (the lines it matches); a list mixes
+ * them. Without it the deck shortens the output to the room its slide leaves.
+ */
+export function keptLines(cell: NbCell): (line: number) => boolean {
+  const show = cell.metadata?.slides?.show;
+  const items = (Array.isArray(show) ? show : show === undefined ? [] : [show]).map((s) => s.trim());
+  const lines = outputLines(cell);
+  const kept = new Set<number>();
+  for (const item of items) {
+    const range = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(item);
+    const pattern = /^\/(.+)\/$/.exec(item);
+    if (item === "all") lines.forEach((_, i) => kept.add(i + 1));
+    else if (range) for (let n = Number(range[1]); n <= Number(range[2] ?? range[1]); n++) kept.add(n);
+    else if (pattern) lines.forEach((l, i) => new RegExp(pattern[1]!).test(l) && kept.add(i + 1));
+    else throw new Error(`metadata.slides.show: „${item}“ ist weder "all", eine Zeile "7", ein Bereich "1-26" noch "/Muster/".`);
+  }
+  return (line) => kept.has(line);
+}
+
+/** The cell's text output lines, as outputHtml numbers them. */
+function outputLines(cell: NbCell): string[] {
+  return (cell.outputs ?? []).flatMap((o) => {
+    const text = textOutput(o);
+    return text ? text.replace(/\n$/, "").split("\n") : [];
+  });
 }
 
 /** The first heading of a Markdown text, without '#', backticks and emphasis. */
@@ -160,17 +155,13 @@ export function headingOf(markdown: string): string | undefined {
 
 /** The notebook as slides, following its slide metadata. */
 export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
-  // First the cells of each vertical slide, then their HTML: a long output gets the room its slide leaves.
-  type Planned = { sub: Subslide; cells: { cell: NbCell; fragment: boolean }[] };
   const slides: Slide[] = [];
-  const planned: Planned[] = [];
-  const current = () => planned.at(-1);
+  const current = () => slides.at(-1)?.at(-1);
   const start = (kind: "slide" | "subslide", title: string) => {
     const sub: Subslide = { title, blocks: [], notes: [] };
     if (kind === "slide" || slides.length === 0) slides.push([sub]);
     else slides.at(-1)!.push(sub);
-    planned.push({ sub, cells: [] });
-    return planned.at(-1)!;
+    return sub;
   };
   for (const cell of nb.cells) {
     const type = slideType(cell);
@@ -178,31 +169,30 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
     const source = joined(cell.source);
     const isCode = cell.cell_type === "code";
     if (type === "notes") {
-      (current() ?? start("slide", "")).sub.notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
+      (current() ?? start("slide", "")).notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
       continue;
     }
-    const title = (!isCode && headingOf(source)) || current()?.sub.title || "";
-    const p = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
-    p.cells.push({ cell, fragment: type === "fragment" });
-  }
-  const minimalPx = (c: NbCell) => (c.cell_type === "code" ? codeCellPx(c, 4) : markdownPx(joined(c.source)));
-  for (const { sub, cells } of planned) {
-    for (const { cell, fragment } of cells) {
-      const source = joined(cell.source);
-      const others = cells.filter((c) => c.cell !== cell).reduce((px, c) => px + minimalPx(c.cell), 0);
-      const html = cell.cell_type === "code"
-        ? `<pre class="code"><code>${escapeHtml(source)}</code></pre>\n${outputHtml(cell.outputs ?? [], md, outputLinesFor(cell, others))}`
-        : md(source);
-      sub.blocks.push({ html, fragment });
+    const title = (!isCode && headingOf(source)) || current()?.title || "";
+    const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
+    const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keptLines(cell)) : "";
+    if (outputsApart(cell)) {
+      sub.blocks.push({ html: codeHtml(source), fragment: type === "fragment" });
+      start("subslide", sub.title).blocks.push({ html: outputs, fragment: false });
+      continue;
     }
+    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : md(source), fragment: type === "fragment" });
   }
   return slides;
 }
 
+/** A code cell whose outputs get a vertical slide of their own. */
+const outputsApart = (cell: NbCell) => cell.cell_type === "code" && slideType(cell) !== "notes" && cell.metadata?.slides?.output === "own-slide";
+
 /** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
 export function countSlides(nb: Notebook): number {
   const types = nb.cells.map(slideType).filter((t) => t !== "skip");
-  const starts = types.filter((t) => t === "slide" || t === "subslide").length;
+  const starts = types.filter((t) => t === "slide" || t === "subslide").length
+    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).length;
   // Content (or notes) before the first slide start opens a slide of its own.
   return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
 }
@@ -247,15 +237,19 @@ export interface DeckAssets {
   themeCss: string;
   revealJs: string;
   notesJs: string;
+  /** CSS for KaTeX's formulas, read only for a deck that has one. */
+  mathCss?: () => string;
 }
 
 /** Inline <script> text must not end the element early. */
 const inlineScript = (js: string) => js.replace(/<\/(script)/gi, "<\\/$1");
 
-function subslideHtml(sub: Subslide): string {
-  const blocks = sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
+/** A vertical slide below the first carries its section's title as a small header line. */
+function subslideHtml(sub: Subslide, sectionTitle?: string): string {
+  const header = sectionTitle ? `<header class="section-title">${escapeHtml(sectionTitle)}</header>\n` : "";
+  const blocks = header + sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
   const notes = sub.notes.length > 0 ? `\n<aside class="notes">${sub.notes.join("\n")}</aside>` : "";
-  return `<section>${blocks}${notes}</section>`;
+  return `<section><div class="controls-corner"></div>${blocks}${notes}</section>`;
 }
 
 /** The whole deck as one HTML file. `badge`: a line on the title slide (the rehearsal marker). */
@@ -264,7 +258,9 @@ export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, bad
   if (first && badge) first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
   const sections = [first, ...rest]
     .filter((s): s is Slide => s !== undefined)
-    .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map(subslideHtml).join("\n")}\n</section>`));
+    .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map((sub, i) => subslideHtml(sub, i > 0 ? s[0]!.title : undefined)).join("\n")}\n</section>`));
+  const body = sections.join("\n");
+  const math = assets.mathCss && body.includes('class="katex') ? `\n<style>${assets.mathCss()}</style>` : "";
   return `<!doctype html>
 <html lang="de">
 <head>
@@ -272,14 +268,15 @@ export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, bad
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${assets.revealCss}</style>
-<style>${assets.themeCss}</style>
+<style>${assets.themeCss}</style>${math}
 </head>
 <body>
 <div class="reveal"><div class="slides">
-${sections.join("\n")}
+${body}
 </div></div>
 <script>${inlineScript(assets.revealJs)}</script>
 <script>${inlineScript(assets.notesJs)}</script>
+<script>${inlineScript(FIT_JS)}</script>
 <script>
 Reveal.initialize({ width: 1280, height: 720, margin: 0, center: false, hash: true,
   transition: "none", plugins: [RevealNotes] });

@@ -94,7 +94,7 @@ describe("HTML tables", () => {
     const m = (hit: number) => ({ questions: 10, hitAt1: hit, hitAt3: hit, hitAt5: hit, mrr: hit });
     const html = metricsTableHtml([{ method: "BM25", metrics: m(0.5) }, { method: "Vektor", metrics: m(0.7) }], 10);
     assert.match(html, /MRR@10/);
-    assert.match(html, /<b>0\.700<\/b>/);
+    assert.match(html, /<b>0,700<\/b>/);
     const catalog = toolCatalogHtml([{ name: "geocode", description: "Ort → Koordinaten", inputSchema: { type: "object", properties: { destination: { type: "string" } }, required: ["destination"] } }]);
     assert.match(catalog, /<code>destination\*<\/code>: Text/);
    });

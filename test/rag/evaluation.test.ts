@@ -58,6 +58,6 @@ test("hit@k and MRR from first-hit ranks; table formatting", () => {
   assert.equal(m.mrr, (1 + 0.5 + 0.25) / 4);
   const table = formatMetricsTable([{ method: "BM25", metrics: m }], 10);
   assert.match(table, /\| Methode \| Fragen \| hit@1 \| hit@3 \| hit@5 \| MRR@10 \|/);
-  assert.match(table, /\| BM25 +\| +4 \| 0\.250 \| 0\.500 \| 0\.750 \| +0\.438 \|/);
+  assert.match(table, /\| BM25 +\| +4 \| 0,250 \| 0,500 \| 0,750 \| +0,438 \|/);
   assert.deepEqual(retrievalMetrics([]), { questions: 0, hitAt1: 0, hitAt3: 0, hitAt5: 0, mrr: 0 });
 });

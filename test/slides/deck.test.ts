@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import {
-  attachTalkingPoints, countSlides, deckHtml, notebookSlides, parseTalkingPoints, type NbCell, type Notebook,
+  attachTalkingPoints, countSlides, deckHtml, keptLines, notebookSlides, outputHtml, parseTalkingPoints, type NbCell, type Notebook,
 } from "../../scripts/slides/deck.js";
 import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/slides.js";
 
@@ -38,7 +38,7 @@ test("slide metadata decides slides, vertical slides, fragments, skipped cells a
   const [intro, code] = slides[1]!;
   assert.match(intro!.blocks[0]!.html, /<table>[\s\S]*<td align="left">1<\/td>/);
   assert.equal(code!.title, "1. Erster Abschnitt");
-  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out">1 &#60; 2/);
+  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out"><span class="line" style="--hang:2ch">1 &#60; 2<\/span><\/pre>/);
   assert.doesNotMatch(slides.flat().map((s) => s.blocks.map((b) => b.html).join()).join(), /const x = 1/);
   assert.deepEqual(code!.blocks.map((b) => b.fragment), [false, true, false]);
   assert.match(code!.notes.join(), /Lange Erklärung/);
@@ -46,23 +46,62 @@ test("slide metadata decides slides, vertical slides, fragments, skipped cells a
   assert.match(slides[2]![0]!.blocks[1]!.html, /<div class="out html"><table>/);
 });
 
-test("a long text output shows as many lines as fit on its slide and says how many more the notebook has", () => {
-  const long = Array.from({ length: 60 }, (_, i) => `Zeile ${i + 1}`).join("\n") + "\n";
+test("code and output lines are blocks of their own with a hanging indent; the deck carries a long output up to its limit and counts the rest", () => {
+  const long = Array.from({ length: 200 }, (_, i) => `Zeile ${i + 1}`).join("\n") + "\n";
   const nb: Notebook = {
     cells: [
       cell("markdown", "## Lang", "slide"),
-      cell("code", "console.log(lang)", "-", [{ output_type: "stream", name: "stdout", text: long }]),
-      cell("code", "console.log(kurz)", "subslide", [{ output_type: "stream", name: "stdout", text: "a\nb\n" }]),
+      cell("code", "if (x) {\n  console.log(lang);\n}", "-", [{ output_type: "stream", name: "stdout", text: long }]),
+      cell("code", "console.log(kurz)", "subslide", [{ output_type: "stream", name: "stdout", text: "a\n  b\n" }]),
     ],
   };
   const [first, second] = notebookSlides(nb, md)[0]!;
   const out = first!.blocks[1]!.html;
-  const shown = Number(/Zeile (\d+)\n<span class="more">/.exec(out)?.[1]);
-  assert.ok(shown >= 4 && shown < 60, out);
-  assert.match(out, new RegExp(`⋯ noch ${60 - shown} Zeilen – die ganze Ausgabe steht im Notebook`));
-  assert.doesNotMatch(out, new RegExp(`Zeile ${shown + 1}\\b`));
-  assert.equal(second!.blocks[0]!.html, '<pre class="code"><code>console.log(kurz)</code></pre>\n<pre class="out">a\nb\n</pre>');
+  assert.match(out, /<span class="line" style="--hang:6ch"> {2}console\.log\(lang\);<\/span>/);
+  assert.match(out, /<pre class="out" data-rest="50">/);
+  assert.match(out, /Zeile 150<\/span><\/pre>/);
+  assert.doesNotMatch(out, /Zeile 151/);
+  assert.equal(second!.blocks[0]!.html, '<pre class="code"><code><span class="line" style="--hang:4ch">console.log(kurz)</span></code></pre>\n'
+    + '<pre class="out"><span class="line" style="--hang:2ch">a</span><span class="line" style="--hang:4ch">  b</span></pre>');
   assert.equal(countSlides(nb), 2);
+});
+
+test("a cell names the output lines its slide must show (all, a line, a range, a pattern) and may give them a slide of their own", () => {
+  const text = "eins\nzwei\ndrei $ref\nvier\n";
+  const kept = (show: string | string[]) => {
+    const c: NbCell = { ...cell("code", "x", "-", [{ output_type: "stream", name: "stdout", text }]), metadata: { slides: { show } } };
+    return [1, 2, 3, 4].filter(keptLines(c));
+  };
+  assert.deepEqual(kept("all"), [1, 2, 3, 4]);
+  assert.deepEqual(kept(["1", "/\\$ref/"]), [1, 3]);
+  assert.deepEqual(kept("2-3"), [2, 3]);
+  assert.throws(() => kept("erste"), /weder "all"/);
+  const apart: Notebook = { cells: [
+    cell("markdown", "## Plan", "slide"),
+    { ...cell("code", "plan()", "-", [{ output_type: "stream", name: "stdout", text }]), metadata: { slides: { output: "own-slide" } } },
+    cell("markdown", "Achte auf $ref.", "fragment"),
+  ] };
+  const [code, output] = notebookSlides(apart, md)[0]!;
+  assert.doesNotMatch(code!.blocks.map((b) => b.html).join(), /eins/);
+  assert.deepEqual([output!.title, output!.blocks.length, countSlides(apart)], ["Plan", 2, 2]);
+  const c: NbCell = { ...cell("code", "x", "-", [{ output_type: "stream", name: "stdout", text }]), metadata: { slides: { show: "3" } } };
+  assert.match(outputHtml(c.outputs!, md, keptLines(c)), /<span class="line keep" style="--hang:2ch">drei \$ref<\/span>/);
+});
+
+test("every vertical slide below the first carries its section's title; a display formula becomes KaTeX's HTML with its CSS", () => {
+  const nb: Notebook = {
+    cells: [
+      cell("markdown", "## 6. Der Vektorindex", "slide"),
+      cell("markdown", "Es gilt:\n\n$$\\|a-b\\|^2 = 2 - 2\\,a\\cdot b$$\n\nund `$$` im Code bleibt.", "subslide"),
+    ],
+  };
+  const html = deckHtml("Titel", notebookSlides(nb, md), deckAssets());
+  assert.match(html, /<section><div class="controls-corner"><\/div><header class="section-title">6\. Der Vektorindex<\/header>\n<p>Es gilt:/);
+  assert.match(html, /<span class="katex-display">/);
+  assert.doesNotMatch(html.replace(/<style>[\s\S]*?<\/style>/g, ""), /\$\$\\\|/);
+  assert.match(html, /<code>\$\$<\/code>/);
+  assert.match(html, /@font-face\{[^}]*src:url\(data:font\/woff2;base64,/);
+  assert.doesNotMatch(deckHtml("Titel", notebookSlides(fixture, md), deckAssets()), /@font-face\{font-display:block;font-family:KaTeX/);
 });
 
 test("a talking point joins the slide its title names; one that names no slide is reported", () => {
@@ -104,6 +143,6 @@ test("the deck inlines reveal.js and names no URL to load; the rehearsal badge i
   const css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join("");
   assert.ok(!/@import|url\(["']?(?!data:)/i.test(css), "the CSS loads a file");
   assert.ok(html.includes("Reveal.initialize"));
-  assert.ok(/<section><p class="badge">🎭 Probelauf: vorgespielte Antworten<\/p>\n<h1>Titel<\/h1>/.test(html), "badge");
-  assert.equal(html.match(/<\/script>/g)?.length, 3, "an inlined script must not close its element early");
+  assert.ok(/<section><div class="controls-corner"><\/div><p class="badge">🎭 Probelauf: vorgespielte Antworten<\/p>\n<h1>Titel<\/h1>/.test(html), "badge");
+  assert.equal(html.match(/<\/script>/g)?.length, 4, "an inlined script must not close its element early");
 });
