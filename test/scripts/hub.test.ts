@@ -100,6 +100,9 @@ test("two participants log in through the German page, run Aufgabe 1's self-chec
   const wrong = await participantPage(contexts[0]!, PEOPLE[0]!.name, "falscher-code");
   assert.match(wrong.error ?? "", /Beitrittscode stimmt nicht/);
   assert.match(await wrong.page.locator("label[for=username_input]").textContent() ?? "", /Dein Name/);
+  // Debian's hub ships bare Bootstrap as its stylesheet: without the kit's rules the form spans the page.
+  const form = await wrong.page.locator("#login-main form").boundingBox();
+  assert.ok(form && form.width <= 420, `login form is a centred box, not ${form?.width} px wide`);
   await wrong.page.close();
 
   const pages: Page[] = [];
