@@ -7,7 +7,12 @@ import { HUB_ID_ENV } from "./settings.js";
 
 /** Processes whose environment holds `KURS_HUB_ID=<id>` (none where /proc is missing). */
 export function processesOfHub(hubId: string): number[] {
-  const marker = `${HUB_ID_ENV}=${hubId}`;
+  return processesWithEnv(HUB_ID_ENV, hubId);
+}
+
+/** Processes (other than this one) whose environment, as started, holds `name=value`. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const marker = `${name}=${value}`;
   let entries: string[];
   try {
     entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
