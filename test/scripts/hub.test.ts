@@ -105,20 +105,19 @@ test("two participants log in through the German page, run Aufgabe 1's self-chec
   assert.ok(form && form.width <= 420, `login form is a centred box, not ${form?.width} px wide`);
   await wrong.page.close();
 
-  const pages: Page[] = [];
-  for (const [i, person] of PEOPLE.entries()) {
-    const { page, error } = await participantPage(contexts[i]!, person.name);
-    assert.equal(error, undefined, `login of ${person.name}`);
-    const userUrl = new URL(`/user/${person.user}`, hub!.url).href;
-    await openNotebook(page, userUrl, NOTEBOOK);
-    pages.push(page);
-  }
-  for (const [i, person] of PEOPLE.entries()) {
-    const out = await runCell(pages[i]!, SOLVED_CELL);
-    assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
-    assert.match(out, new RegExp(`KURS_NAME=${person.name} `), out);
-    if (isRoot) assert.doesNotMatch(out, / uid=0$/m, "the kernel runs as the participant's own user");
-  }
+  // Both at once, as a room logs in.
+  const pages = await Promise.all(
+    PEOPLE.map(async (person, i) => {
+      const { page, error } = await participantPage(contexts[i]!, person.name);
+      assert.equal(error, undefined, `login of ${person.name}`);
+      await openNotebook(page, new URL(`/user/${person.user}`, hub!.url).href, NOTEBOOK);
+      const out = await runCell(page, SOLVED_CELL);
+      assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
+      assert.match(out, new RegExp(`KURS_NAME=${person.name} `), out);
+      if (isRoot) assert.doesNotMatch(out, / uid=0$/m, "the kernel runs as the participant's own user");
+      return page;
+    }),
+  );
   const view = await waitForBoard(PEOPLE.map((p) => p.name));
   for (const person of PEOPLE) {
     const row = view.participants.find((p) => p.name === person.name);
