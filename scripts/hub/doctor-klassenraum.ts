@@ -22,7 +22,7 @@ export interface KlassenraumCheck {
  * RSS of one participant (their Jupyter server + TypeScript kernel after Aufgabe 1's cells), measured by
  * `npm run bench -- hub` on the 2-core dev VM (docs/instructor-guide.md, "Klassenraum-Hub"), rounded up.
  */
-export const PARTICIPANT_RSS_BYTES = 400 * 1024 * 1024;
+export const PARTICIPANT_RSS_BYTES = 550 * 1024 * 1024;
 /** The hub itself (JupyterHub + proxy), measured the same way, rounded up. */
 export const HUB_RSS_BYTES = 200 * 1024 * 1024;
 

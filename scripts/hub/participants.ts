@@ -28,6 +28,7 @@ export function runningHubPid(root: string): number | undefined {
 
 /** Marks the solutions as released (later logins get them) and copies them into every known folder now. */
 export function releaseSolutions(root: string, solutions: HubFile[]): string[] {
+  mkdirSync(root, { recursive: true, mode: 0o755 }); // participants' accounts pass through it
   mkdirSync(hubStateDir(root), { recursive: true, mode: 0o700 });
   writeFileSync(join(hubStateDir(root), "loesungen-frei"), `${new Date().toISOString()}\n`);
   const served: string[] = [];

@@ -78,7 +78,8 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     for (const path of [args.root, kitRoot]) {
       const closed = closedFolderOnPath(path);
       if (closed) {
-        throw new HubStartError(`Die Teilnehmer-Konten kommen nicht durch den Ordner ${closed} (${path} liegt darin). Bitte 'chmod o+x ${closed}' oder einen anderen --root wählen.`);
+        const where = closed === path ? `in den Ordner ${path}` : `durch den Ordner ${closed} (${path} liegt darin)`;
+        throw new HubStartError(`Die Teilnehmer-Konten kommen nicht ${where}. Bitte 'chmod o+x ${closed}' oder einen anderen --root wählen.`);
       }
     }
   }
