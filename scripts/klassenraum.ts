@@ -11,7 +11,7 @@ import QRCode from "qrcode";
 import { findProjectRoot, loadConfig, tinyModelPaths } from "../lib/config.js";
 import { errorText } from "../lib/util.js";
 import { findLlamaTools } from "./llama-build.js";
-import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT } from "./hub/args.js";
+import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "./hub/args.js";
 import { classJoinCode } from "./hub/join-code.js";
 import { freePort, jupyterhubMissing } from "./hub/start.js";
 import { kitScript, ServiceStartError, startService, waitForHttp, waitForLine, type Service } from "./klassenraum/services.js";
@@ -32,8 +32,6 @@ const USAGE =
   "  --llm-port, --board-port  Ports von Klassen-Server (8080) und Board (8790), nur auf diesem Rechner\n" +
   "  --code, --max, --root     wie bei npm run hub";
 
-class UsageError extends Error {}
-
 const OPTIONS = {
   port: { type: "string", default: String(DEFAULT_HUB_PORT) },
   host: { type: "string", default: "127.0.0.1" },
@@ -51,11 +49,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function count(text: string, flag: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${USAGE}`);
-  return n;
-}
+const count = (text: string, flag: string, min: number, max: number) => wholeNumber(text, flag, min, max, USAGE);
 
 function llamaServerBinary(): string {
   const own = process.env.LLAMA_SERVER_BIN;
@@ -87,6 +81,8 @@ async function main(): Promise<number> {
     llmPort = count(values["llm-port"], "--llm-port", 0, 65535);
     boardPort = count(values["board-port"], "--board-port", 0, 65535);
     if (values["gpu-layers"] !== undefined) count(values["gpu-layers"], "--gpu-layers", 0, 999);
+    // The hub's own rules (loopback unless --allowed-host, --max, --code), checked before anything starts.
+    parseHubArgs(["--port", values.port, "--host", values.host, "--max", values.max, ...(values.code ? ["--code", values.code] : []), ...(values["allowed-host"] ?? []).flatMap((h) => ["--allowed-host", h])], kitRoot);
   } catch (error) {
     console.error(errorText(error));
     return 2;

@@ -63,9 +63,10 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function wholeNumber(text: string, flag: string, min: number, max: number): number {
+/** `text` as a whole number in [min, max], else a HubUsageError naming the flag (and `usage`). */
+export function wholeNumber(text: string, flag: string, min: number, max: number, usage = HUB_USAGE): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new HubUsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${HUB_USAGE}`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new HubUsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${usage}`);
   return n;
 }
 
