@@ -5,12 +5,14 @@
 # - each participant gets `<root>/<user>/` with fresh copies of the notebooks and a link to the kit's
 #   built lib (read-only), the kit's TypeScript kernel as default, and KURS_*/LLM_* in the kernel;
 # - as root every participant is a system user of their own (home mode 700); otherwise all share one.
+import hmac
 import json
 import os
 import pwd
 import re
 import shutil
 import subprocess
+import time
 import unicodedata
 
 from jupyterhub.auth import Authenticator
@@ -66,6 +68,32 @@ def user_name_for(name, taken):
     return user
 
 
+class WrongCodeLimit:
+    """Wrong join codes per address: WRONG_CODE_BURST at once, then one per WRONG_CODE_REFILL_S, as the
+    board limits them (scripts/board/server.ts), so the code cannot be guessed by trying."""
+
+    BURST = 10
+    REFILL_S = 6.0
+
+    def __init__(self):
+        self.buckets = {}
+
+    def _tokens(self, address, now):
+        tokens, since = self.buckets.get(address, (self.BURST, now))
+        return min(self.BURST, tokens + (now - since) / self.REFILL_S)
+
+    def exhausted(self, address):
+        """True while this address may not try at all (checked before the code is compared)."""
+        return self._tokens(address, time.monotonic()) < 1
+
+    def count_wrong(self, address):
+        now = time.monotonic()
+        self.buckets[address] = (self._tokens(address, now) - 1, now)
+
+
+WRONG_CODES = WrongCodeLimit()
+
+
 class KursLoginHandler(LoginHandler):
     """The login page with the German reason a login was refused (the stock page says only 'Invalid')."""
 
@@ -87,7 +115,11 @@ class KursAuthenticator(Authenticator):
         name = clean_name(data.get("username", ""))
         if name is None:
             return refuse(f"Bitte einen Namen mit 1 bis {NAME_MAX} Zeichen eingeben.")
-        if data.get("password", "").strip() != S["code"]:
+        address = handler.request.remote_ip
+        if WRONG_CODES.exhausted(address):
+            return refuse("Zu viele falsche Codes von diesem Gerät – bitte einige Sekunden warten und den Code von der Tafel abschreiben.")
+        if not hmac.compare_digest(data.get("password", "").strip().encode(), S["code"].encode()):
+            WRONG_CODES.count_wrong(address)
             return refuse("Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer.")
         participants = load_participants()
         key = name_key(name)
