@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { errorText } from "../lib/util.js";
 import { HubUsageError, parseHubArgs, type HubArgs } from "./hub/args.js";
-import { classJoinCode } from "./hub/join-code.js";
+import { boardDataPath, classJoinCode } from "./hub/join-code.js";
 import { cleanUpHub, releaseSolutions, runningHubPid } from "./hub/participants.js";
 import { KIT_KERNEL, participantFiles } from "./hub/settings.js";
 import { HubStartError, jupyterhubMissing, startHub } from "./hub/start.js";
@@ -26,7 +26,7 @@ async function serve(args: HubArgs, kitRoot: string): Promise<number> {
     return 1;
   }
   console.log(ensureNotebookLib());
-  const code = await classJoinCode(kitRoot, args.code, console.error);
+  const code = await classJoinCode(boardDataPath(kitRoot), args.code, console.error);
   const hub = await startHub(args, kitRoot, code, console.error);
   console.log(
     [

@@ -12,7 +12,7 @@ import { findProjectRoot, loadConfig, tinyModelPaths } from "../lib/config.js";
 import { errorText } from "../lib/util.js";
 import { findLlamaTools } from "./llama-build.js";
 import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "./hub/args.js";
-import { classJoinCode } from "./hub/join-code.js";
+import { boardDataPath, classJoinCode } from "./hub/join-code.js";
 import { freePort, jupyterhubMissing } from "./hub/start.js";
 import { kitScript, ServiceStartError, startService, waitForHttp, waitForLine, type Service } from "./klassenraum/services.js";
 import { practiceEnvironment } from "./model-help.js";
@@ -30,6 +30,7 @@ const USAGE =
   "  --kontext T         Kontext je Anfrage in Tokens (Standard 8192)\n" +
   "  --gpu-layers N      Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)\n" +
   "  --llm-port, --board-port  Ports von Klassen-Server (8080) und Board (8790), nur auf diesem Rechner\n" +
+  "  --board-daten DATEI       Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)\n" +
   "  --code, --max, --root     wie bei npm run hub";
 
 const OPTIONS = {
@@ -46,6 +47,7 @@ const OPTIONS = {
   "gpu-layers": { type: "string" },
   "llm-port": { type: "string", default: "8080" },
   "board-port": { type: "string", default: "8790" },
+  "board-daten": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -105,7 +107,7 @@ async function main(): Promise<number> {
   }
 
   const env = values.uebung ? await practiceEnvironment() : { ...process.env };
-  const code = await classJoinCode(kitRoot, values.code, console.error);
+  const code = await classJoinCode(values["board-daten"] ?? boardDataPath(kitRoot), values.code, console.error);
   const services: Service[] = [];
   let stopping = false;
   const stopAll = async () => {
@@ -135,7 +137,7 @@ async function main(): Promise<number> {
     const llmUrl = `http://127.0.0.1:${llmPort}/v1`;
 
     const boardCmd = kitScript(kitRoot, "board.ts");
-    const board = startService("Klassen-Board", boardCmd.command, [...boardCmd.args, "--port", String(boardPort), "--code", code], env, kitRoot);
+    const board = startService("Klassen-Board", boardCmd.command, [...boardCmd.args, "--port", String(boardPort), "--code", code, ...(values["board-daten"] ? ["--data", values["board-daten"]] : [])], env, kitRoot);
     services.push(board);
     const boardUrl = (await waitForLine(board, /Für den Beamer:\s+(http:\S+)/, 60_000)).replace(/\/$/, "");
 

@@ -9,10 +9,9 @@ export function boardDataPath(kitRoot: string): string {
   return join(kitRoot, ".cache", "board", "ergebnisse.json");
 }
 
-/** `explicit` when given; else the board's stored code; else a new one, stored for the board to use. */
-export async function classJoinCode(kitRoot: string, explicit: string | undefined, log: (line: string) => void): Promise<string> {
+/** `explicit` when given; else the code stored in the board's file `path`; else a new one, stored there for the board. */
+export async function classJoinCode(path: string, explicit: string | undefined, log: (line: string) => void): Promise<string> {
   if (explicit) return explicit;
-  const path = boardDataPath(kitRoot);
   const stored = loadBoard(path, log);
   if (stored) return stored.joinCode;
   const state = new BoardState(randomJoinCode(), []);

@@ -33,7 +33,7 @@ test("npm run klassenraum starts class server, board and hub behind one URL; Ctr
   const kitRoot = findProjectRoot();
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(kitRoot, "scripts", "klassenraum.ts"), "--uebung", "--port", "0", "--llm-port", "0", "--board-port", "0", "--parallel", "2", "--kontext", "4096", "--root", root, "--code", "raum-test-1"],
+    ["--import", "tsx", join(kitRoot, "scripts", "klassenraum.ts"), "--uebung", "--port", "0", "--llm-port", "0", "--board-port", "0", "--parallel", "2", "--kontext", "4096", "--root", root, "--code", "raum-test-1", "--board-daten", join(dir, "board.json")],
     { cwd: kitRoot, env: { ...process.env, [MARK_ENV]: mark, LLM_THREADS: "1" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";

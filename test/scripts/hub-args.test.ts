@@ -1,11 +1,15 @@
 // The command line of `npm run hub`: defaults, the loopback rule of the board and the MCP servers, and
 // German messages (never a stack trace) for bad input — through the real script where it is cheap.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "../../scripts/hub/args.js";
+import { classJoinCode } from "../../scripts/hub/join-code.js";
 import { singleUserArgs } from "../../scripts/hub/settings.js";
+import { loadBoard } from "../../scripts/board/store.js";
 import { runScript } from "../helpers/run-script.js";
 
 const kit = findProjectRoot();
@@ -52,4 +56,18 @@ test("the script: a usage error exits 2 with the German text and no stack trace"
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--allowed-host/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
+});
+
+test("the class's join code is the board's: read from its results file, or made and stored there for the board", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "hub-code-"));
+  try {
+    const file = join(dir, "ergebnisse.json");
+    const made = await classJoinCode(file, undefined, () => {});
+    assert.match(made, /^[a-z]+-[a-z]+-\d\d$/);
+    assert.equal(loadBoard(file, () => {})?.joinCode, made, "stored for the board");
+    assert.equal(await classJoinCode(file, undefined, () => {}), made, "the same code on the next start");
+    assert.equal(await classJoinCode(file, "eigener-code", () => {}), "eigener-code");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
