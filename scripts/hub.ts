@@ -25,6 +25,11 @@ async function serve(args: HubArgs, kitRoot: string): Promise<number> {
     console.error(missing);
     return 1;
   }
+  const running = runningHubPid(args.root);
+  if (running) {
+    console.error(`Für ${args.root} läuft schon ein Hub (Prozess ${running}). Bitte diesen zuerst beenden (Strg+C dort, sonst 'kill ${running}').`);
+    return 1;
+  }
   console.log(ensureNotebookLib());
   const code = await classJoinCode(boardDataPath(kitRoot), args.code, console.error);
   const hub = await startHub(args, kitRoot, code, console.error);
