@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { errorText } from "../../lib/util.js";
 import { planBind, type BindPlan } from "../../mcp-server-travel/src/transports/bind.js";
+import { JOIN_CODE_PATTERN } from "../board/join-code.js";
 
 export const DEFAULT_HUB_PORT = 8000;
 export const DEFAULT_HUB_MAX = 30;
@@ -92,8 +93,8 @@ export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
   if (values.help) throw new HubUsageError(HUB_USAGE, 0);
   if (values["loesungen-freigeben"] && values.aufraeumen) throw new HubUsageError("--loesungen-freigeben und --aufraeumen bitte getrennt aufrufen.");
   const code = values.code?.trim();
-  if (code !== undefined && !/^[A-Za-z0-9._-]{4,64}$/.test(code)) {
-    throw new HubUsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. fuchs-wolke-47.");
+  if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
+    throw new HubUsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
   }
   let bind: BindPlan;
   try {

@@ -12,9 +12,9 @@ export function boardDataPath(kitRoot: string): string {
 /** `explicit` when given; else the code stored in the board's file `path`; else a new one, stored there for the board. */
 export async function classJoinCode(path: string, explicit: string | undefined, log: (line: string) => void): Promise<string> {
   if (explicit) return explicit;
-  const stored = loadBoard(path, log);
+  const stored = loadBoard(path); // an unusable file: BoardDataError with the board's own German advice
   if (stored) return stored.joinCode;
   const state = new BoardState(randomJoinCode(), []);
-  await new BoardSaver(path, state, log).flush();
+  await new BoardSaver(path, state, log).flush({ strict: true });
   return state.joinCode;
 }

@@ -1,7 +1,7 @@
 # The kit's JupyterHub configuration (`npm run hub`, scripts/hub.ts). scripts/hub.ts writes the settings
 # as JSON and names the file in KURS_HUB_SETTINGS; everything the hub does for the class is here:
 # - login with a name and the class's join code (German page: templates/login.html), at most `max`
-#   participants; a name is checked as the class board checks it (lib/exercises/board-record.ts);
+#   participants; a name is checked by the board's own rules, asked from `npm run hub` (name-check.ts);
 # - each participant gets `<root>/<user>/` with fresh copies of the notebooks and a link to the kit's
 #   built lib (read-only), the kit's TypeScript kernel as default, and KURS_*/LLM_* in the kernel;
 # - as root every participant is a system user of their own (home mode 700); otherwise all share one.
@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import time
 import unicodedata
+import urllib.request
 
 from jupyterhub.auth import Authenticator
 from jupyterhub.handlers.login import LoginHandler
@@ -24,20 +25,21 @@ with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
 
 STATE = S["stateDir"]
 PARTICIPANTS_FILE = os.path.join(STATE, "teilnehmende.json")
-NAME_MAX = 40  # BOARD_NAME_MAX in lib/exercises/board-record.ts
 USER_PREFIX = "kurs-"
-CONTROL = re.compile("[\u0000-\u001f\u007f-\u009f]")
 
 
-def clean_name(raw):
-    """The name as the board shows it (cleanBoardName): NFC, no control characters, trimmed, 1-40 characters."""
-    name = CONTROL.sub("", unicodedata.normalize("NFC", raw)).strip()
-    return name if 1 <= len(name) <= NAME_MAX else None
-
-
-def name_key(name):
-    """The board's participantKey: the same name in other case or spacing is the same person."""
-    return re.sub(r"\s+", " ", name.lower())
+def check_name(raw):
+    """The board's rules, asked from `npm run hub` (scripts/hub/name-check.ts): {name, key} or {problem}."""
+    request = urllib.request.Request(
+        S["nameCheck"]["url"],
+        data=json.dumps({"name": raw}).encode(),
+        headers={"content-type": "application/json", "x-kurs-token": S["nameCheck"]["token"]},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.load(response)
+    except OSError:
+        return {"problem": "Der Hub kann den Namen gerade nicht prüfen – bitte der Kursleitung Bescheid geben."}
 
 
 def load_participants():
@@ -112,9 +114,9 @@ class KursAuthenticator(Authenticator):
             handler.kurs_error = text
             return None
 
-        name = clean_name(data.get("username", ""))
-        if name is None:
-            return refuse(f"Bitte einen Namen mit 1 bis {NAME_MAX} Zeichen eingeben.")
+        checked = check_name(data.get("username", ""))
+        if "problem" in checked:
+            return refuse(checked["problem"])
         address = handler.request.remote_ip
         if WRONG_CODES.exhausted(address):
             return refuse("Zu viele falsche Codes von diesem Gerät – bitte einige Sekunden warten und den Code von der Tafel abschreiben.")
@@ -122,7 +124,7 @@ class KursAuthenticator(Authenticator):
             WRONG_CODES.count_wrong(address)
             return refuse("Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer.")
         participants = load_participants()
-        key = name_key(name)
+        name, key = checked["name"], checked["key"]
         if key not in participants:
             if len(participants) >= S["max"]:
                 return refuse(f"Der Kurs ist voll ({S['max']} Teilnehmende). Bitte bei der Kursleitung melden.")

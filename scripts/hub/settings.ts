@@ -29,6 +29,8 @@ export interface HubSettings {
   solutions: HubFile[];
   kernelEnv: Record<string, string>;
   singleUserArgs: string[];
+  /** The board's name rules, served by `npm run hub` (name-check.ts). */
+  nameCheck: { url: string; token: string };
 }
 
 /** The kernel's name as `npm run setup` registers it (.jupyter-prefix/share/jupyter/kernels/tslab). */

@@ -6,7 +6,9 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { delay } from "../../lib/util.js";
 import { formatUrl, hostForUrl, isLoopback } from "../../mcp-server-travel/src/transports/bind.js";
+import { randomJoinCode, weakJoinCode } from "../board/join-code.js";
 import type { HubArgs } from "./args.js";
+import { startNameCheck } from "./name-check.js";
 import { stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 
@@ -85,6 +87,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   }
   const port = args.port === 0 ? await freePort(args.host) : args.port;
   const hubId = randomBytes(8).toString("hex");
+  const names = await startNameCheck();
   const settings: HubSettings = {
     host: args.host,
     port,
@@ -100,6 +103,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     ...participantFiles(kitRoot),
     kernelEnv: kernelEnvironment(args, kitRoot, code, hubId, process.env),
     singleUserArgs: singleUserArgs(args),
+    nameCheck: { url: names.url, token: names.token },
   };
   const settingsFile = join(stateDir, "settings.json");
   writeFileSync(settingsFile, `${JSON.stringify(settings, null, 1)}\n`, { mode: 0o600 });
@@ -131,6 +135,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     if (!done) child.kill("SIGTERM");
     await Promise.race([exited, delay(15_000)]);
     await stopProcessesOfHub(hubId);
+    await names.close();
   };
   const url = formatUrl(args.bind.urlHost, port).replace(/\/mcp$/, "/hub/login");
   try {
@@ -141,6 +146,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     throw error;
   }
   if (!isolated) log("WARNUNG: Der Hub läuft nicht als root – alle Teilnehmenden teilen sich ein Benutzerkonto und können die Ordner der anderen lesen. Für getrennte Konten: mit sudo starten.");
+  if (weakJoinCode(code)) log(`WARNUNG: Der Beitrittscode ${code} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (für Board und Hub derselbe).`);
   if (args.bind.warning) {
     log(`WARNUNG: Der Hub lauscht auf ${args.host} und ist für jedes Gerät im Netz erreichbar; anmelden kann sich, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${args.bind.allowedHosts.join(", ")}.`);
   }

@@ -8,6 +8,8 @@ import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "../../scripts/hub/args.js";
 import { classJoinCode } from "../../scripts/hub/join-code.js";
+import { checkName } from "../../scripts/hub/name-check.js";
+import { participantKey } from "../../scripts/board/state.js";
 import { singleUserArgs } from "../../scripts/hub/settings.js";
 import { loadBoard } from "../../scripts/board/store.js";
 import { runScript } from "../helpers/run-script.js";
@@ -63,11 +65,17 @@ test("the class's join code is the board's: read from its results file, or made 
   try {
     const file = join(dir, "ergebnisse.json");
     const made = await classJoinCode(file, undefined, () => {});
-    assert.match(made, /^[a-z]+-[a-z]+-\d\d$/);
-    assert.equal(loadBoard(file, () => {})?.joinCode, made, "stored for the board");
+    assert.match(made, /^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+    assert.equal(loadBoard(file)?.joinCode, made, "stored for the board");
     assert.equal(await classJoinCode(file, undefined, () => {}), made, "the same code on the next start");
     assert.equal(await classJoinCode(file, "eigener-code", () => {}), "eigener-code");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("names follow the board's rules: the same key as the board, its German reason for a refusal", () => {
+  assert.deepEqual(checkName("  Anna   Müller "), { name: "Anna Müller", key: participantKey("anna müller") });
+  assert.match((checkName("\u202eAnna") as { problem: string }).problem, /Schreibrichtung/);
+  assert.match((checkName("x".repeat(41)) as { problem: string }).problem, /höchstens 40 Zeichen/);
 });

@@ -150,11 +150,14 @@ test("Ctrl+C stops the hub with every process it started; a restart keeps the pa
   await context.close();
 });
 
-test("guessing the join code: after 10 wrong codes from one address even the right one waits", { skip: missing }, async () => {
-  const post = async (code: string) => {
-    const res = await fetch(hub!.url, { method: "POST", body: new URLSearchParams({ username: "Rater", password: code }), redirect: "manual" });
+test("a name the board would refuse is refused at the login, in the board's words; guessing the join code is limited", { skip: missing }, async () => {
+  const post = async (code: string, username = "Rater") => {
+    const res = await fetch(hub!.url, { method: "POST", body: new URLSearchParams({ username, password: code }), redirect: "manual" });
     return { status: res.status, text: await res.text() };
   };
+  assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
+  assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
+  // After 10 wrong codes from one address, even the right one waits.
   for (let i = 0; i < 10; i++) assert.match((await post(`falsch-${i}`)).text, /Beitrittscode stimmt nicht/);
   const blocked = await post(CODE);
   assert.equal(blocked.status, 200, "no login (a login redirects)");
