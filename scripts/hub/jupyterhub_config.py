@@ -26,6 +26,7 @@ with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
 STATE = S["stateDir"]
 PARTICIPANTS_FILE = os.path.join(STATE, "teilnehmende.json")
 USER_PREFIX = "kurs-"
+LOOPBACK = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def check_name(raw):
@@ -36,7 +37,8 @@ def check_name(raw):
         headers={"content-type": "application/json", "x-kurs-token": S["nameCheck"]["token"]},
     )
     try:
-        with urllib.request.urlopen(request, timeout=5) as response:
+        # never through an HTTP proxy from the environment: the endpoint is on loopback
+        with LOOPBACK.open(request, timeout=5) as response:
             return json.load(response)
     except OSError:
         return {"problem": "Der Hub kann den Namen gerade nicht prüfen – bitte der Kursleitung Bescheid geben."}
@@ -71,8 +73,8 @@ def user_name_for(name, taken):
 
 
 class WrongCodeLimit:
-    """Wrong join codes per address: WRONG_CODE_BURST at once, then one per WRONG_CODE_REFILL_S, as the
-    board limits them (scripts/board/server.ts), so the code cannot be guessed by trying."""
+    """Wrong join codes per address: BURST at once, then one per REFILL_S seconds (the board's numbers,
+    scripts/board/server.ts); an address that used them up may not try at all until one is back."""
 
     BURST = 10
     REFILL_S = 6.0

@@ -139,7 +139,7 @@ test("Ctrl+C stops the hub with every process it started; a restart keeps the pa
   assert.deepEqual(processesOfHub(id), [], "no process of the hub is left after Ctrl+C");
   assert.equal(runningHubPid(root), undefined);
 
-  hub = await startHubProcess(["--root", root, "--code", CODE]);
+  hub = await startHubProcess(["--root", root, "--code", CODE, "--max", "2"]);
   const context = await browser!.newContext();
   const { page, error } = await participantPage(context, PEOPLE[0]!.name.toUpperCase());
   assert.equal(error, undefined, "the same name in other case is the same participant");
@@ -150,13 +150,14 @@ test("Ctrl+C stops the hub with every process it started; a restart keeps the pa
   await context.close();
 });
 
-test("a name the board would refuse is refused at the login, in the board's words; guessing the join code is limited", { skip: missing }, async () => {
+test("a name the board would refuse, a participant beyond --max and guessing the join code are refused in German", { skip: missing }, async () => {
   const post = async (code: string, username = "Rater") => {
     const res = await fetch(hub!.url, { method: "POST", body: new URLSearchParams({ username, password: code }), redirect: "manual" });
     return { status: res.status, text: await res.text() };
   };
   assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
   assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
+  assert.match((await post(CODE, "Dritte Person")).text, /Der Kurs ist voll \(2 Teilnehmende\)/, "--max 2 after the restart");
   // After 10 wrong codes from one address, even the right one waits.
   for (let i = 0; i < 10; i++) assert.match((await post(`falsch-${i}`)).text, /Beitrittscode stimmt nicht/);
   const blocked = await post(CODE);
