@@ -146,7 +146,8 @@ def display_name(user):
 def ensure_system_user(user, home):
     """Root only: the participant's own system user with a home nobody else can read."""
     try:
-        pwd.getpwnam(user)
+        if pwd.getpwnam(user).pw_dir != home:  # made by a hub on another --root: its home moves here
+            subprocess.run(["usermod", "--home", home, user], check=True)
     except KeyError:
         subprocess.run(["useradd", "--no-create-home", "--home-dir", home, "--shell", "/usr/sbin/nologin", "--user-group", user], check=True)
     os.makedirs(home, exist_ok=True)
