@@ -170,14 +170,19 @@ def copy_notebooks(home, owner):
                 os.symlink(item["from"], dest)
                 if owner:
                     os.lchown(dest, owner.pw_uid, owner.pw_gid)
+                    if os.path.dirname(dest) != home:
+                        os.chown(os.path.dirname(dest), owner.pw_uid, owner.pw_gid)
             continue
         if os.path.exists(dest):
             continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copyfile(item["from"], dest)
         if owner:
-            os.chown(os.path.dirname(dest), owner.pw_uid, owner.pw_gid)
-            os.chown(dest, owner.pw_uid, owner.pw_gid)
+            # the file and every folder made for it (e.g. .cache/rag) belong to the participant
+            path = dest
+            while path != home:
+                os.chown(path, owner.pw_uid, owner.pw_gid)
+                path = os.path.dirname(path)
 
 
 def pre_spawn(spawner):
@@ -189,6 +194,11 @@ def pre_spawn(spawner):
     copy_notebooks(home, owner)
     spawner.environment.update(S["kernelEnv"])
     spawner.environment["KURS_NAME"] = display_name(user)
+    # What a kernel writes goes to the participant's folder (the kit's own folders are the instructor's).
+    for key, folder in (("RAG_CACHE_DIR", ".cache/rag"), ("LLM_STATE_DIR", ".cache/llm-state"),
+                        ("TRAVEL_CACHE_DIR", ".cache/travel"), ("TRAVEL_WORKSPACE_DIR", "workspace")):
+        if spawner.environment.get(key, "").strip().lower() != "off":
+            spawner.environment[key] = os.path.join(home, folder)
 
 
 c = get_config()  # noqa: F821 (provided by JupyterHub)

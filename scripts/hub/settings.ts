@@ -1,7 +1,7 @@
 // What scripts/hub.ts hands to the kit's JupyterHub configuration (jupyterhub_config.py reads it from
 // the file named in KURS_HUB_SETTINGS): ports, the join code, the notebooks each participant gets, and
 // the environment of every participant's kernel.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HubArgs } from "./args.js";
 
@@ -45,13 +45,19 @@ export function hubStateDir(root: string): string {
   return join(root, ".hub");
 }
 
-/** The notebooks (and solutions) of the kit with the built lib beside them, as a participant's folder holds them. */
+/**
+ * The notebooks (and solutions) of the kit with the built lib beside them, as a participant's folder holds
+ * them; plus the RAG indexes the instructor's machine has already built (`<kit>/.cache/rag`), so Teil 2
+ * loads them from the participant's own cache (RAG_CACHE_DIR) instead of embedding the corpus once per person.
+ */
 export function participantFiles(kitRoot: string): { notebooks: HubFile[]; solutions: HubFile[] } {
   const dir = join(kitRoot, "notebooks");
   const lib = join(kitRoot, ".cache", "notebook-lib");
+  const rag = join(kitRoot, ".cache", "rag");
   const ipynb = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".ipynb")).sort();
+  const indexes = existsSync(rag) ? readdirSync(rag).filter((f) => !f.includes(".tmp-")).map((f) => ({ from: join(rag, f), to: join(".cache", "rag", f) })) : [];
   return {
-    notebooks: [...ipynb(dir).map((f) => ({ from: join(dir, f), to: f })), { from: lib, to: "lib", link: true }],
+    notebooks: [...ipynb(dir).map((f) => ({ from: join(dir, f), to: f })), { from: lib, to: "lib", link: true }, ...indexes],
     solutions: [
       ...ipynb(join(dir, "loesungen")).map((f) => ({ from: join(dir, "loesungen", f), to: join("loesungen", f) })),
       { from: lib, to: join("loesungen", "lib"), link: true },

@@ -128,6 +128,18 @@ test("two participants log in through the German page, run Aufgabe 1's self-chec
   if (isRoot) assert.match(intoB, /Fehler: EACCES/, intoB);
   else assert.match(intoB, /gelesen: \d+/, "without root participants share one user (the hub warned)");
   assert.ok(isRoot || /WARNUNG: Der Hub läuft nicht als root/.test(hub!.output()));
+  // What a kernel writes (RAG indexes of Teil 2, travel cache and workspace) goes to the participant's folder,
+  // not into the kit's, which the participants' accounts cannot write.
+  const writes = await runCell(
+    pages[0]!,
+    `import { loadConfig } from "./lib/config";
+const dirs = [loadConfig().ragCacheDir, process.env.TRAVEL_CACHE_DIR!, process.env.TRAVEL_WORKSPACE_DIR!];
+for (const d of dirs) require("node:fs").mkdirSync(d, { recursive: true });
+console.log("geschrieben: " + dirs.join(" "));`,
+  );
+  const home = join(root, PEOPLE[0]!.user);
+  assert.match(writes, /geschrieben:/, writes);
+  for (const dir of [".cache/rag", ".cache/travel", "workspace"]) assert.ok(writes.includes(join(home, dir)), writes);
   await runCell(pages[0]!, `require("node:fs").writeFileSync("notiz.txt", "vor dem Neustart");`);
   await Promise.all(contexts.map((c) => c.close()));
 });
