@@ -79,6 +79,8 @@ export interface KitConfig {
   llmApiKey: string | undefined;
   /** Folder for saved prompt KV states (LLM_STATE_DIR, default `<root>/.cache/llm-state`; "off" disables). */
   llmStateDir: string | undefined;
+  /** Folder of saved RAG indexes (RAG_CACHE_DIR, default `<root>/.cache/rag`; the Klassenraum-Hub gives each participant their own). */
+  ragCacheDir: string;
   /** Practice mode (WORKSHOP_PRACTICE=1): the notebooks run on the generated tiny models and say so. */
   practiceMode: boolean;
   /** Rehearsal mode (WORKSHOP_PROBE=1): set-up cells use a scripted model (lib/rehearsal) and say so. */
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     llmModelName: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmStateDir: env.LLM_STATE_DIR?.trim().toLowerCase() === "off" ? undefined : resolve(root, env.LLM_STATE_DIR || join(".cache", "llm-state")),
+    ragCacheDir: resolve(root, env.RAG_CACHE_DIR || join(".cache", "rag")),
     practiceMode: flag(env.WORKSHOP_PRACTICE),
     probeMode: flag(env.WORKSHOP_PROBE),
   };

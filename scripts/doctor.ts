@@ -2,7 +2,8 @@
 // for each ❌. Exit code 1 when the day would fail. `--json` for instructors collecting results,
 // `--checksum` also compares the GGUF's SHA-256 with models/SHA256SUMS (slow for 4.9 GB: ~10–30 s),
 // `--tempo` also measures this machine on a small speed twin and recommends local 8B, 3B or the class
-// server (scripts/twins/doctor-tempo.ts).
+// server (scripts/twins/doctor-tempo.ts). `--klassenraum [N]` also checks this machine as the room's server
+// for N participants (scripts/hub/doctor-klassenraum.ts).
 // Edges (commands, addons, llama, network, ports, memory) are injectable; see test/scripts/doctor.test.ts.
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, lstatSync, openSync, readFileSync, readSync, closeSync, statfsSync, statSync } from "node:fs";
@@ -17,6 +18,7 @@ import { MODEL_CHOICES } from "../lib/llm/model-files.js";
 import { modelFileIdentity } from "../lib/llm/prompt-state.js";
 import { llamaCppIdentity, readWarmManifest, warmMismatches, warmStateDir, type WarmEntry } from "../lib/llm/warm-states.js";
 import { resolveEmbeddingModel } from "../lib/rag/embedder.js";
+import { DEFAULT_HUB_MAX } from "./hub/args.js";
 import { CLASS_SERVER_ENV, practiceHint } from "./model-help.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "./setup.mjs";
 import { errorText } from "../lib/util.js";
@@ -488,7 +490,14 @@ async function tempoSection(json: boolean): Promise<{ text: string; tempo?: Reco
   }
 }
 
-/** CLI: `npm run doctor [-- --json] [--checksum] [--tempo] [--only id,id]`. Returns the exit code. */
+/** The instructor's machine as the room's server (`--klassenraum [N]`, scripts/hub/doctor-klassenraum.ts). */
+async function klassenraumSection(participants: number | undefined): Promise<Check[]> {
+  const { klassenraumChecks } = await import("./hub/doctor-klassenraum.js");
+  const d = defaultDeps({});
+  return klassenraumChecks({ root: d.root, env: d.env, run: d.run, memory: d.memory, uid: process.getuid?.() }, participants);
+}
+
+/** CLI: `npm run doctor [-- --json] [--checksum] [--tempo] [--klassenraum [N]] [--only id,id]`. Returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes("--json");
   const onlyAt = argv.indexOf("--only");
@@ -498,15 +507,25 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--only erwartet Prüfungen aus: ${CHECK_IDS.join(", ")}${unknown.length ? ` (unbekannt: ${unknown.join(", ")})` : ""}`);
     return 2;
   }
+  const klassenraumAt = argv.indexOf("--klassenraum");
+  const participants = klassenraumAt >= 0 && /^\d+$/.test(argv[klassenraumAt + 1] ?? "") ? Number(argv[klassenraumAt + 1]) : undefined;
   const checks = await runDoctor({ checksum: argv.includes("--checksum"), only });
   const failed = checks.some((c) => c.status === "fail");
   if (!json) console.log(renderChecklist(checks, `Workshop-Check (npm run doctor) – ${process.platform} ${process.arch}, Node.js ${process.versions.node}`));
+  const klassenraum = klassenraumAt >= 0 ? await klassenraumSection(participants) : undefined;
+  const classFailed = klassenraum?.some((c) => c.status === "fail") ?? false;
+  if (klassenraum && !json) console.log(`\n${renderChecklist(klassenraum, `Klassenraum-Rechner (npm run klassenraum, ${participants ?? DEFAULT_HUB_MAX} Teilnehmende)`)}`);
   const tempo = argv.includes("--tempo") ? await tempoSection(json) : undefined;
   if (json) {
-    const report = { ok: !failed && !tempo?.failed, platform: process.platform, arch: process.arch, node: process.versions.node, checkedAt: new Date().toISOString(), checks, ...(tempo ? { tempo: tempo.tempo ?? { error: tempo.text } } : {}) };
+    const report = {
+      ok: !failed && !classFailed && !tempo?.failed,
+      platform: process.platform, arch: process.arch, node: process.versions.node, checkedAt: new Date().toISOString(), checks,
+      ...(klassenraum ? { klassenraum } : {}),
+      ...(tempo ? { tempo: tempo.tempo ?? { error: tempo.text } } : {}),
+    };
     console.log(JSON.stringify(report, null, 2));
   } else if (tempo) {
     console.log(`\n${tempo.text}`);
   }
-  return failed || tempo?.failed ? 1 : 0;
+  return failed || classFailed || tempo?.failed ? 1 : 0;
 }

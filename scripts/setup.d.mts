@@ -30,6 +30,7 @@ export interface SetupOptions {
   log?: (line: string) => void;
 }
 export const APT_PACKAGES: string[];
+export const HUB_APT_PACKAGE: string;
 export const MIN_NODE: [number, number];
 export const NPM_ALLOW_SCRIPTS_FROM: [number, number];
 export const LOCK_STAMP: string;

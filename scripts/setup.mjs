@@ -150,11 +150,14 @@ async function stepNode(ctx) {
   return { status: "ok", detail: `Node.js ${ctx.nodeVersion}` };
 }
 
+async function hasApt({ run, platform }) {
+  return platform === "linux" && (await run("dpkg-query", ["--version"], { capture: true })).code === 0 &&
+    (await run("apt-get", ["--version"], { capture: true })).code === 0;
+}
+
 async function stepSystemPackages(ctx) {
   const { run, platform } = ctx;
-  const hasApt = platform === "linux" && (await run("dpkg-query", ["--version"], { capture: true })).code === 0 &&
-    (await run("apt-get", ["--version"], { capture: true })).code === 0;
-  if (hasApt) {
+  if (await hasApt(ctx)) {
     const missing = [];
     for (const p of APT_PACKAGES) {
       const r = await run("dpkg-query", ["-W", "-f=${Status}", p], { capture: true });
@@ -175,6 +178,25 @@ async function stepSystemPackages(ctx) {
   const jupyter = await run("jupyter", ["--version"], { capture: true });
   if (jupyter.code === 0) return { status: "ok", detail: "Jupyter gefunden (keine Systempakete nötig)" };
   return { status: "todo", detail: "Jupyter fehlt", todo: manualInstructions(platform, ctx.arch, ["jupyter"]) };
+}
+
+/** The Klassenraum-Hub's Debian package (`npm run hub`); its proxy is the npm dependency configurable-http-proxy. */
+export const HUB_APT_PACKAGE = "jupyterhub";
+
+/** Optional: JupyterHub for the Klassenraum-Hub; only the instructor's machine needs it, so it never fails the set-up. */
+async function stepHub(ctx) {
+  const { run } = ctx;
+  const forWhom = "optional, nur für den Rechner der Kursleitung (npm run hub, npm run klassenraum)";
+  if ((await run("jupyterhub", ["--version"], { capture: true })).code === 0) return { status: "ok", detail: "JupyterHub gefunden" };
+  if (await hasApt(ctx)) {
+    const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
+    ctx.log(`installiere mit apt: ${HUB_APT_PACKAGE}`);
+    await asRoot(["apt-get", "update", "-qq"]);
+    const install = await asRoot(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", HUB_APT_PACKAGE]);
+    if (install.code === 0) return { status: "ok", detail: `installiert: ${HUB_APT_PACKAGE}` };
+    return { status: "skipped", detail: `JupyterHub nicht installiert (${forWhom}); bei Bedarf: sudo apt-get install ${HUB_APT_PACKAGE}` };
+  }
+  return { status: "skipped", detail: `JupyterHub nicht installiert (${forWhom}); bei Bedarf: python3 -m pip install jupyterhub notebook` };
 }
 
 async function stepNpm(ctx) {
@@ -289,6 +311,7 @@ async function stepTsxScript(ctx, script, label) {
 export const STEPS = [
   ["Node.js", stepNode],
   ["Systempakete", stepSystemPackages],
+  ["Klassenraum-Hub (optional)", stepHub],
   ["npm-Abhängigkeiten", stepNpm],
   ["Patches (patch-package)", stepPatches],
   ["faiss-node (Teil 2)", stepFaiss],

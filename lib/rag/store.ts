@@ -316,9 +316,9 @@ export interface OpenRagStoreOptions extends StoreBuildOptions {
   onStatus?: (line: string) => void;
 }
 
-/** Default cache folder of persisted stores: `<root>/.cache/rag`. */
+/** Default cache folder of persisted stores: RAG_CACHE_DIR, else `<root>/.cache/rag`. */
 export function defaultRagCacheDir(): string {
-  return join(loadConfig().root, ".cache", "rag");
+  return loadConfig().ragCacheDir;
 }
 
 /**

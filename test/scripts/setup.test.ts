@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { APT_PACKAGES, npmHonoursAllowScripts, setup, type RunOptions, type RunResult, type SetupOptions } from "../../scripts/setup.mjs";
+import { APT_PACKAGES, HUB_APT_PACKAGE, npmHonoursAllowScripts, setup, type RunOptions, type RunResult, type SetupOptions } from "../../scripts/setup.mjs";
 
 interface Call {
   command: string;
@@ -236,4 +236,32 @@ test("an unexpected error in a step is reported as ❌ with its message; later s
   assert.match(results.find((r) => r.name === "Systempakete")!.detail, /unerwarteter Fehler: EACCES/);
   assert.equal(results.find((r) => r.name === "Jupyter-Kernel")!.status, "ok");
   assert.ok(!log.join("\n").includes("    at "), "no stack trace");
+});
+
+test("Klassenraum-Hub: Debian installs jupyterhub with apt; a failed install or another OS never fails the set-up", async () => {
+  const withoutHub = (installWorks: boolean) =>
+    fakeRunner((line) => {
+      if (line.startsWith("dpkg-query -W")) return { stdout: "install ok installed" };
+      if (line === "npm --version") return { stdout: "11.19.0" };
+      if (line === "jupyterhub --version") return { code: 127 };
+      if (line.endsWith(`apt-get install -y -qq ${HUB_APT_PACKAGE}`)) return { code: installWorks ? 0 : 100 };
+      return undefined;
+    });
+  const debianOk = withoutHub(true);
+  const first = await setup(options(project(), "linux", debianOk.run));
+  assert.equal(first.code, 0);
+  assert.ok(debianOk.lines().includes(`sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${HUB_APT_PACKAGE}`), debianOk.lines().join("\n"));
+  assert.equal(first.results.find((r) => r.name === "Klassenraum-Hub (optional)")!.status, "ok");
+
+  const debianFails = withoutHub(false);
+  const second = await setup(options(project(), "linux", debianFails.run));
+  assert.equal(second.code, 0, "a participant's set-up never fails for lack of the hub");
+  assert.match(second.results.find((r) => r.name === "Klassenraum-Hub (optional)")!.detail, /sudo apt-get install jupyterhub/);
+
+  const mac = fakeRunner((line) => (line === "jupyterhub --version" ? { code: 127 } : line === "npm --version" ? { stdout: "11.19.0" } : undefined));
+  const third = await setup(options(project(), "darwin", mac.run, { arch: "arm64" }));
+  const hub = third.results.find((r) => r.name === "Klassenraum-Hub (optional)")!;
+  assert.equal(hub.status, "skipped");
+  assert.match(hub.detail, /python3 -m pip install jupyterhub notebook/);
+  assert.ok(!mac.lines().some((l) => l.includes("apt-get")));
 });

@@ -1,0 +1,98 @@
+// Starts the Klassenraum-Hub (`npm run hub`) as a real subprocess on a free port and drives participants
+// through it with Chromium: the German login page, then a notebook whose kernel runs a cell.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { findProjectRoot } from "../../lib/config.js";
+
+export interface HubProcess {
+  /** The login page's URL. */
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Sends `signal` (default SIGINT, as Ctrl+C) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startHubProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<HubProcess> {
+  const root = findProjectRoot();
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "hub.ts"), "--port", "0", ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async (signal: NodeJS.Signals = "SIGINT") => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop("SIGINT");
+      reject(new Error(`hub did not start: ${text}`));
+    }, timeoutMs);
+    const onData = (d: Buffer) => {
+      text += d.toString();
+      const url = /Für den Raum:\s+(http:\S+)/.exec(text)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ url, child, output: () => text, stop });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`hub exited (${code}): ${text}`));
+    });
+  });
+}
+
+export const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p): p is string => Boolean(p) && existsSync(p as string));
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+}
+
+/** Fills the hub's login form and submits it; returns the login error shown, or undefined when it went on. */
+export async function logIn(page: Page, loginUrl: string, name: string, code: string): Promise<string | undefined> {
+  await page.goto(loginUrl);
+  await page.fill("#username_input", name);
+  await page.fill("#password_input", code);
+  await Promise.all([page.waitForLoadState("load"), page.click("#login_submit")]);
+  const error = await page.locator(".login_error").textContent({ timeout: 500 }).catch(() => null);
+  return error?.trim() || undefined;
+}
+
+// Code run inside the page, as strings (this project compiles without the DOM library); Notebook 6.4
+// exposes window.Jupyter.notebook.
+const KERNEL_READY = `Boolean(window.Jupyter?.notebook?.kernel?.is_connected()) &&
+  document.querySelector("#kernel_indicator_icon.kernel_idle_icon") !== null`;
+const run = (code: string, timeoutMs: number) => `(async () => {
+  const cell = Jupyter.notebook.insert_cell_at_index("code", 0);
+  cell.set_text(${JSON.stringify(code)});
+  cell.execute();
+  const until = Date.now() + ${timeoutMs};
+  await new Promise((r) => setTimeout(r, 100));
+  while (Date.now() < until && (cell.input_prompt_number === "*" || cell.input_prompt_number === null)) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return cell.output_area.outputs
+    .map((o) => [].concat(o.text ?? (o.ename ? o.ename + ": " + o.evalue : (o.data?.["text/plain"] ?? ""))).join(""))
+    .join("");
+})()`;
+
+/** Opens a notebook of the participant's folder and waits for its kernel (autosave off: the file stays as it is). */
+export async function openNotebook(page: Page, userUrl: string, notebook: string, timeoutMs = 120_000): Promise<void> {
+  await page.goto(`${userUrl}/notebooks/${notebook}`, { timeout: timeoutMs });
+  await page.waitForFunction(KERNEL_READY, undefined, { timeout: timeoutMs, polling: 250 });
+  await page.evaluate("Jupyter.notebook.set_autosave_interval(0)");
+}
+
+/** Runs `code` in a new first cell of the open notebook and returns its output text (streams, results, errors). */
+export async function runCell(page: Page, code: string, timeoutMs = 120_000): Promise<string> {
+  return (await page.evaluate(run(code, timeoutMs))) as string;
+}

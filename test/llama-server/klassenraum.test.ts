@@ -1,0 +1,81 @@
+// `npm run klassenraum` end to end: the real llama-server (tiny model, --uebung), the board and the
+// JupyterHub-based hub start as one command, which prints one URL and a QR code; a participant logs in
+// through that URL and their kernel gets an answer from the class server; Ctrl+C then leaves no process
+// behind (every process started carries this test's marker in its environment, or the hub's id).
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+import { processesOfHub, processesWithEnv } from "../../scripts/hub/processes.js";
+import { jupyterhubMissing } from "../../scripts/hub/start.js";
+import { CHROMIUM, launchChromium, logIn, openNotebook, runCell } from "../helpers/hub-process.js";
+import { llamaServerSkip } from "../helpers/llama-server.js";
+import { runScript } from "../helpers/run-script.js";
+
+const MARK_ENV = "KLASSENRAUM_TEST_MARK";
+const mark = randomBytes(6).toString("hex");
+const skip = llamaServerSkip() || (jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : false);
+const dir = mkdtempSync(join(tmpdir(), "klassenraum-test-"));
+chmodSync(dir, 0o755);
+const root = join(dir, "hub");
+
+after(async () => {
+  for (const pid of processesWithEnv(MARK_ENV, mark)) process.kill(pid, "SIGKILL");
+  if (process.getuid?.() === 0) await runScript("hub.ts", ["--aufraeumen", "--root", root]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("npm run klassenraum starts class server, board and hub behind one URL; Ctrl+C leaves no process", { skip }, async () => {
+  const kitRoot = findProjectRoot();
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(kitRoot, "scripts", "klassenraum.ts"), "--uebung", "--port", "0", "--llm-port", "0", "--board-port", "0", "--parallel", "2", "--kontext", "4096", "--root", root, "--code", "raum-test-1", "--board-daten", join(dir, "board.json")],
+    { cwd: kitRoot, env: { ...process.env, [MARK_ENV]: mark, LLM_THREADS: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const until = Date.now() + 4 * 60_000;
+  while (!/Beenden mit Strg\+C \(beendet alle drei\)/.test(out) && child.exitCode === null && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+  assert.match(out, /Klassenraum läuft\./, out);
+  const roomUrl = /Für den Raum:\s+(http:\S+)/.exec(out)![1]!;
+  const boardUrl = /Klassen-Board:\s+(http:\S+)/.exec(out)![1]!;
+  const llmUrl = /Klassen-Server:\s+(http:\S+)/.exec(out)![1]!;
+  assert.match(out, /[▀▄█]{10}/, "a QR code is printed");
+  assert.equal((await fetch(roomUrl)).status, 200);
+  assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200);
+  assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
+
+  if (CHROMIUM) {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      assert.equal(await logIn(page, roomUrl, "Test Raum", "raum-test-1"), undefined);
+      await openNotebook(page, new URL("/user/kurs-test-raum", roomUrl).href, "10-teil-1-lokales-llm.ipynb");
+      const answer = await runCell(
+        page,
+        `import { loadLlm } from "./lib/index";
+const llm = await loadLlm();
+const r = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });
+console.log("backend=" + llm.info.backend + " antwort=" + typeof r.text);
+await llm.dispose();`,
+      );
+      assert.match(answer, /backend=openai-compatible antwort=string/, answer);
+    } finally {
+      await browser.close();
+    }
+  }
+
+  const hubId = (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
+  assert.ok(processesWithEnv(MARK_ENV, mark).length >= 4, "klassenraum, llama-server, board, hub (and JupyterHub) carry the marker");
+  child.kill("SIGINT");
+  assert.equal(await exited, 0, out);
+  assert.deepEqual(processesWithEnv(MARK_ENV, mark), [], "no process of the classroom is left after Ctrl+C");
+  assert.deepEqual(processesOfHub(hubId), [], "no participant server or kernel is left");
+  await assert.rejects(fetch(llmUrl.replace(/\/v1$/, "/health")));
+});

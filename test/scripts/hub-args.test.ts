@@ -1,0 +1,81 @@
+// The command line of `npm run hub`: defaults, the loopback rule of the board and the MCP servers, and
+// German messages (never a stack trace) for bad input — through the real script where it is cheap.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "../../scripts/hub/args.js";
+import { classJoinCode } from "../../scripts/hub/join-code.js";
+import { checkName } from "../../scripts/hub/name-check.js";
+import { participantKey } from "../../scripts/board/state.js";
+import { singleUserArgs } from "../../scripts/hub/settings.js";
+import { loadBoard } from "../../scripts/board/store.js";
+import { runScript } from "../helpers/run-script.js";
+
+const kit = findProjectRoot();
+
+test("defaults: loopback, port 8000, 30 participants, folders in .cache/hub", () => {
+  const a = parseHubArgs([], kit);
+  assert.equal(a.action, "serve");
+  assert.equal(a.host, "127.0.0.1");
+  assert.equal(a.port, DEFAULT_HUB_PORT);
+  assert.equal(a.max, DEFAULT_HUB_MAX);
+  assert.equal(a.root, join(kit, ".cache", "hub"));
+  assert.deepEqual(a.bind.allowedHosts, ["localhost", "127.0.0.1", "[::1]"]);
+});
+
+test("beyond loopback only with --allowed-host; each participant's Jupyter then checks those Host names", () => {
+  assert.throws(() => parseHubArgs(["--host", "0.0.0.0"], kit), (e: Error) => e instanceof HubUsageError && /--allowed-host/.test(e.message));
+  const a = parseHubArgs(["--host", "0.0.0.0", "--allowed-host", "kurs-pc.local", "--leerlauf", "20"], kit);
+  assert.equal(a.bind.urlHost, "kurs-pc.local");
+  const args = singleUserArgs(a);
+  assert.ok(args.includes("--NotebookApp.allow_remote_access=False"));
+  assert.ok(args.includes('--NotebookApp.local_hostnames=["kurs-pc.local"]'), args.join(" "));
+  assert.ok(args.includes("--MappingKernelManager.cull_idle_timeout=1200"));
+  assert.ok(args.includes("--MappingKernelManager.default_kernel_name=tslab"));
+});
+
+test("bad values say in German what to do", () => {
+  const message = (argv: string[]) => {
+    try {
+      parseHubArgs(argv, kit);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return "";
+  };
+  assert.match(message(["--max", "0"]), /--max muss eine ganze Zahl von 1 bis 300 sein/);
+  assert.match(message(["--llm-url", "kurs-pc:8080"]), /--llm-url muss mit http:\/\/ oder https:\/\/ beginnen/);
+  assert.match(message(["--code", "zu kurz!"]), /--code: 4 bis 64 Zeichen/);
+  assert.match(message(["--loesungen-freigeben", "--aufraeumen"]), /getrennt/);
+  assert.match(message(["--gibts-nicht"]), /Unbekannte oder unvollständige Angabe/);
+});
+
+test("the script: a usage error exits 2 with the German text and no stack trace", async () => {
+  const r = await runScript("hub.ts", ["--host", "0.0.0.0"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--allowed-host/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+});
+
+test("the class's join code is the board's: read from its results file, or made and stored there for the board", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "hub-code-"));
+  try {
+    const file = join(dir, "ergebnisse.json");
+    const made = await classJoinCode(file, undefined, () => {});
+    assert.match(made, /^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+    assert.equal(loadBoard(file)?.joinCode, made, "stored for the board");
+    assert.equal(await classJoinCode(file, undefined, () => {}), made, "the same code on the next start");
+    assert.equal(await classJoinCode(file, "eigener-code", () => {}), "eigener-code");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("names follow the board's rules: the same key as the board, its German reason for a refusal", () => {
+  assert.deepEqual(checkName("  Anna   Müller "), { name: "Anna Müller", key: participantKey("anna müller") });
+  assert.match((checkName("\u202eAnna") as { problem: string }).problem, /Schreibrichtung/);
+  assert.match((checkName("x".repeat(41)) as { problem: string }).problem, /höchstens 40 Zeichen/);
+});

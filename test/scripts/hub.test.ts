@@ -1,0 +1,178 @@
+// The Klassenraum-Hub end to end: real JupyterHub (`npm run hub` as a subprocess), a real board
+// subprocess, and two participants in Chromium who log in through the German login page (a wrong code is
+// refused), get the kit's TypeScript kernel, import the kit's lib and run an Aufgabe-1 self-check whose
+// result reaches the board under their names. As root each participant is a system user of their own:
+// A's kernel cannot read B's folder (EACCES). Ctrl+C leaves no process of the hub behind, and a
+// restart keeps the participants' files.
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BoardView } from "../../scripts/board/state.js";
+import { runningHubPid } from "../../scripts/hub/participants.js";
+import { processesOfHub } from "../../scripts/hub/processes.js";
+import { jupyterhubMissing } from "../../scripts/hub/start.js";
+import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
+
+const CODE = "hub-test-17";
+const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
+const PEOPLE = [
+  { name: "Test Anna Müller", user: "kurs-test-anna-mueller" },
+  { name: "Test Bernd", user: "kurs-test-bernd" },
+];
+const isRoot = process.getuid?.() === 0;
+
+const missing = jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : CHROMIUM ? undefined : "no Chromium";
+const dir = mkdtempSync(join(tmpdir(), "hub-test-"));
+chmodSync(dir, 0o755); // the participants' system users pass through it to their folders
+const root = join(dir, "hub");
+let board: BoardProcess | undefined;
+let hub: HubProcess | undefined;
+let browser: Browser | undefined;
+
+// A correct Aufgabe 1.1, as a participant would write it in the notebook.
+const SOLVED_CELL = `
+import { checkBuildMessages } from "./lib/exercises/part1";
+import type { ChatMessage } from "./lib/index";
+function buildMessages(systemPrompt: string, turns: { user: string; assistant: string }[], question: string): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (systemPrompt.trim() !== "") messages.push({ role: "system", content: systemPrompt });
+  for (const t of turns) messages.push({ role: "user", content: t.user }, { role: "assistant", content: t.assistant });
+  messages.push({ role: "user", content: question });
+  return messages;
+}
+await checkBuildMessages(buildMessages);
+console.log("KURS_NAME=" + process.env.KURS_NAME + " uid=" + process.getuid());`;
+
+const readFolderCell = (folder: string) => `
+try { console.log("gelesen:", require("node:fs").readdirSync(${JSON.stringify(folder)}).length); }
+catch (error) { console.log("Fehler:", (error as NodeJS.ErrnoException).code); }`;
+
+async function participantPage(context: BrowserContext, name: string, code = CODE): Promise<{ page: Page; error?: string }> {
+  const page = await context.newPage();
+  const error = await logIn(page, hub!.url, name, code);
+  return { page, error };
+}
+
+async function boardState(): Promise<BoardView> {
+  const res = await fetch(new URL("/api/state", board!.url));
+  return (await res.json()) as BoardView;
+}
+
+async function waitForBoard(names: string[]): Promise<BoardView> {
+  for (let i = 0; i < 50; i++) {
+    const view = await boardState();
+    if (names.every((n) => view.participants.some((p) => p.name === n && p.cells[0]!.ok > 0))) return view;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return boardState();
+}
+
+function hubId(): string {
+  return (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
+}
+
+before(async () => {
+  if (missing) return;
+  board = await startBoardProcess(["--code", CODE, "--data", join(dir, "board.json")]);
+  hub = await startHubProcess(["--root", root, "--code", CODE, "--board", board.url.replace(/\/$/, "")]);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await hub?.stop();
+  await board?.stop();
+  if (isRoot) await startHubProcessCleanUp();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function startHubProcessCleanUp(): Promise<void> {
+  const { runScript } = await import("../helpers/run-script.js");
+  await runScript("hub.ts", ["--aufraeumen", "--root", root]);
+}
+
+test("two participants log in through the German page, run Aufgabe 1's self-check and reach the board; A cannot read B's folder", { skip: missing }, async () => {
+  const contexts = await Promise.all(PEOPLE.map(() => browser!.newContext({ viewport: { width: 1280, height: 720 } })));
+  const wrong = await participantPage(contexts[0]!, PEOPLE[0]!.name, "falscher-code");
+  assert.match(wrong.error ?? "", /Beitrittscode stimmt nicht/);
+  assert.match(await wrong.page.locator("label[for=username_input]").textContent() ?? "", /Dein Name/);
+  // Debian's hub ships bare Bootstrap as its stylesheet: without the kit's rules the form spans the page.
+  const form = await wrong.page.locator("#login-main form").boundingBox();
+  assert.ok(form && form.width <= 420, `login form is a centred box, not ${form?.width} px wide`);
+  await wrong.page.close();
+
+  // Both at once, as a room logs in.
+  const pages = await Promise.all(
+    PEOPLE.map(async (person, i) => {
+      const { page, error } = await participantPage(contexts[i]!, person.name);
+      assert.equal(error, undefined, `login of ${person.name}`);
+      await openNotebook(page, new URL(`/user/${person.user}`, hub!.url).href, NOTEBOOK);
+      const out = await runCell(page, SOLVED_CELL);
+      assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
+      assert.match(out, new RegExp(`KURS_NAME=${person.name} `), out);
+      if (isRoot) assert.doesNotMatch(out, / uid=0$/m, "the kernel runs as the participant's own user");
+      return page;
+    }),
+  );
+  const view = await waitForBoard(PEOPLE.map((p) => p.name));
+  for (const person of PEOPLE) {
+    const row = view.participants.find((p) => p.name === person.name);
+    assert.ok(row && row.cells[0]!.ok >= 1, `${person.name} on the board: ${JSON.stringify(view.participants)}`);
+  }
+
+  const intoB = await runCell(pages[0]!, readFolderCell(join(root, PEOPLE[1]!.user)));
+  if (isRoot) assert.match(intoB, /Fehler: EACCES/, intoB);
+  else assert.match(intoB, /gelesen: \d+/, "without root participants share one user (the hub warned)");
+  assert.ok(isRoot || /WARNUNG: Der Hub läuft nicht als root/.test(hub!.output()));
+  // What a kernel writes (RAG indexes of Teil 2, travel cache and workspace) goes to the participant's folder,
+  // not into the kit's, which the participants' accounts cannot write.
+  const writes = await runCell(
+    pages[0]!,
+    `import { loadConfig } from "./lib/config";
+const dirs = [loadConfig().ragCacheDir, process.env.TRAVEL_CACHE_DIR!, process.env.TRAVEL_WORKSPACE_DIR!];
+for (const d of dirs) require("node:fs").mkdirSync(d, { recursive: true });
+console.log("geschrieben: " + dirs.join(" "));`,
+  );
+  const home = join(root, PEOPLE[0]!.user);
+  assert.match(writes, /geschrieben:/, writes);
+  for (const dir of [".cache/rag", ".cache/travel", "workspace"]) assert.ok(writes.includes(join(home, dir)), writes);
+  await runCell(pages[0]!, `require("node:fs").writeFileSync("notiz.txt", "vor dem Neustart");`);
+  await Promise.all(contexts.map((c) => c.close()));
+});
+
+test("Ctrl+C stops the hub with every process it started; a restart keeps the participants' files", { skip: missing }, async () => {
+  const id = hubId();
+  assert.ok(processesOfHub(id).length >= 3, "hub, proxy and the participants' servers carry the hub's id");
+  assert.equal(await hub!.stop("SIGINT"), 0);
+  assert.deepEqual(processesOfHub(id), [], "no process of the hub is left after Ctrl+C");
+  assert.equal(runningHubPid(root), undefined);
+
+  hub = await startHubProcess(["--root", root, "--code", CODE, "--max", "2"]);
+  const context = await browser!.newContext();
+  const { page, error } = await participantPage(context, PEOPLE[0]!.name.toUpperCase());
+  assert.equal(error, undefined, "the same name in other case is the same participant");
+  await openNotebook(page, new URL(`/user/${PEOPLE[0]!.user}`, hub.url).href, NOTEBOOK);
+  const out = await runCell(page, `console.log(require("node:fs").readFileSync("notiz.txt", "utf8"));`);
+  assert.match(out, /vor dem Neustart/);
+  assert.ok(existsSync(join(root, PEOPLE[1]!.user, NOTEBOOK)));
+  await context.close();
+});
+
+test("a name the board would refuse, a participant beyond --max and guessing the join code are refused in German", { skip: missing }, async () => {
+  const post = async (code: string, username = "Rater") => {
+    const res = await fetch(hub!.url, { method: "POST", body: new URLSearchParams({ username, password: code }), redirect: "manual" });
+    return { status: res.status, text: await res.text() };
+  };
+  assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
+  assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
+  assert.match((await post(CODE, "Dritte Person")).text, /Der Kurs ist voll \(2 Teilnehmende\)/, "--max 2 after the restart");
+  // After 10 wrong codes from one address, even the right one waits.
+  for (let i = 0; i < 10; i++) assert.match((await post(`falsch-${i}`)).text, /Beitrittscode stimmt nicht/);
+  const blocked = await post(CODE);
+  assert.equal(blocked.status, 200, "no login (a login redirects)");
+  assert.match(blocked.text, /Zu viele falsche Codes/);
+});
