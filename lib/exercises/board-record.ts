@@ -46,6 +46,11 @@ export const BOARD_BODY_LIMIT_BYTES = 1024;
 export const BOARD_CODE_HEADER = "x-kurs-code";
 /** Where the kernel posts records, relative to the board's URL. */
 export const BOARD_POST_PATH = "/api/ergebnis";
+/**
+ * Where `npm run workshop` checks the join code at start; with the body {"name": …} it also puts the
+ * participant on the board ("nicht begonnen") before their first result.
+ */
+export const BOARD_JOIN_PATH = "/api/pruefen";
 
 /** Bidi controls (ALM, LRM, RLM, embeddings, overrides, isolates): they reorder what is shown around them. */
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
