@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { BOARD_CODE_HEADER, BOARD_JOIN_PATH, boardNameProblem, cleanBoardName } from "../lib/exercises/board-record.js";
+import { BOARD_CODE_HEADER, BOARD_JOIN_PATH, boardNameProblem, boardRefusalText, cleanBoardName } from "../lib/exercises/board-record.js";
 import { writeFileAtomic } from "../lib/files.js";
 
 export interface KursConfig {
@@ -97,24 +97,18 @@ export function kursEnvironment(env: NodeJS.ProcessEnv, config: KursConfig | und
   return { ...env, KURS_BOARD: config.board, KURS_NAME: config.name, KURS_CODE: config.code };
 }
 
-/** Text from the network for the terminal: no control characters (escape sequences), at most 200 characters. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().slice(0, 200);
-}
-
 /** The board's answer to the join, in German (an older board answers only `{ ok: true }`). */
 async function joinAnswer(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => ({}))) as { name?: unknown; neu?: unknown; fehler?: unknown };
+  const body = (await response.json().catch(() => ({}))) as { name?: unknown; neu?: unknown };
   if (response.ok) {
-    if (typeof body.name !== "string") return "Board erreichbar, Code stimmt ✅";
-    const name = printable(body.name);
+    const name = typeof body.name === "string" ? cleanBoardName(body.name) : undefined;
+    if (name === undefined) return "Board erreichbar, Code stimmt ✅";
     return body.neu === true
       ? `Board erreichbar, Code stimmt ✅ – „${name}“ steht jetzt auf dem Board (nicht begonnen)`
       : `Board erreichbar, Code stimmt ✅ – „${name}“ steht schon auf dem Board (bist du das nicht, bitte mit --name einen anderen Namen wählen)`;
   }
   if (response.status === 403) return "❌ Beitrittscode falsch – neu setzen mit --code <Code>";
-  const fehler = typeof body.fehler === "string" ? printable(body.fehler) : "";
+  const fehler = boardRefusalText(body);
   if (!fehler) return `❌ Board antwortet mit HTTP ${response.status}`;
   if (response.status === 429) return `❌ ${fehler.replace(/\.$/, "")}, dann Jupyter neu starten`;
   return `❌ Name nicht angenommen: ${fehler.replace(/\.$/, "")} – neu setzen mit --name <Name>`;
