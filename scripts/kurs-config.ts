@@ -110,8 +110,10 @@ async function joinAnswer(response: Response): Promise<string> {
   if (response.status === 403) return "❌ Beitrittscode falsch – neu setzen mit --code <Code>";
   const fehler = boardRefusalText(body);
   if (!fehler) return `❌ Board antwortet mit HTTP ${response.status}`;
-  if (response.status === 429) return `❌ ${fehler.replace(/\.$/, "")}, dann Jupyter neu starten`;
-  return `❌ Name nicht angenommen: ${fehler.replace(/\.$/, "")} – neu setzen mit --name <Name>`;
+  const reason = fehler.replace(/\.$/, "");
+  if (response.status === 429) return `⚠️ Board gerade ausgelastet (${reason}) – dein Name erscheint mit deinem ersten Selbsttest`;
+  if (/^Der Name/.test(fehler)) return `❌ Name nicht angenommen: ${reason} – neu setzen mit --name <Name>`;
+  return `❌ Nicht auf dem Board: ${reason}`;
 }
 
 /**

@@ -128,12 +128,12 @@ test("joining keeps the board's limits: new names per address, and at most MAX_P
   try {
     const joinFrom = (name: string) => kursStatusLine({ KURS_BOARD: server.url, KURS_NAME: name, KURS_CODE: CODE });
     for (let i = 0; i < NEW_NAMES_PER_ADDRESS_BURST; i++) assert.match((await joinFrom(`Flut ${i}`))!, /steht jetzt/);
-    assert.match((await joinFrom("Flut zuviel"))!, /❌ Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten, dann Jupyter neu starten/);
+    assert.match((await joinFrom("Flut zuviel"))!, /⚠️ Board gerade ausgelastet \(Zu viele neue Namen von diesem Rechner .*\) – dein Name erscheint mit deinem ersten Selbsttest/);
     assert.match((await joinFrom("Flut 0"))!, /steht schon/, "a name already there still joins");
     assert.equal(state.size, NEW_NAMES_PER_ADDRESS_BURST);
 
     for (let i = state.size; i < MAX_PARTICIPANTS; i++) state.join(`Platz ${i}`, Date.now());
-    assert.match((await joinFrom("Nummer Dreihunderteins"))!, /❌ Name nicht angenommen: Das Board ist voll \(300 Teilnehmende\)/);
+    assert.match((await joinFrom("Nummer Dreihunderteins"))!, /❌ Nicht auf dem Board: Das Board ist voll \(300 Teilnehmende\)\. Kursleitung: npm run board -- --entfernen NAME\. Abschalten/);
     assert.equal(state.size, MAX_PARTICIPANTS);
   } finally {
     await server.close();
