@@ -53,6 +53,10 @@ async function rowBecomes(name: string, status: string): Promise<void> {
 }
 
 test("joining with npm run workshop's line puts the name on the board; the browser shows it as „nicht begonnen“", async (t) => {
+  if (page) {
+    assert.match(await page.locator(".hinweis").innerText(), /Noch niemand beigetreten – wer npm run workshop mit --kurs startet/);
+    await page.screenshot({ path: join(dir, "leer-1280x720.png") });
+  }
   const line = await joinAs("Anna");
   assert.match(line!, /Code stimmt ✅ – „Anna“ steht jetzt auf dem Board \(nicht begonnen\)/); // before: only "Code stimmt ✅"
   assert.match((await joinAs("Ben"))!, /„Ben“ steht jetzt auf dem Board/);
