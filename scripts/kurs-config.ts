@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { BOARD_CODE_HEADER, boardNameProblem, cleanBoardName } from "../lib/exercises/board-record.js";
+import { BOARD_CODE_HEADER, BOARD_JOIN_PATH, boardNameProblem, boardRefusalText, cleanBoardName } from "../lib/exercises/board-record.js";
 import { writeFileAtomic } from "../lib/files.js";
 
 export interface KursConfig {
@@ -97,20 +97,44 @@ export function kursEnvironment(env: NodeJS.ProcessEnv, config: KursConfig | und
   return { ...env, KURS_BOARD: config.board, KURS_NAME: config.name, KURS_CODE: config.code };
 }
 
-/** One German line on what is sent where, and whether the board answers to this code (1.5 s at most). */
+/** The board's answer to the join, in German (an older board answers only `{ ok: true }`). */
+async function joinAnswer(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => ({}))) as { name?: unknown; neu?: unknown };
+  if (response.ok) {
+    const name = typeof body.name === "string" ? cleanBoardName(body.name) : undefined;
+    if (name === undefined) return "Board erreichbar, Code stimmt ✅";
+    return body.neu === true
+      ? `Board erreichbar, Code stimmt ✅ – „${name}“ steht jetzt auf dem Board (nicht begonnen)`
+      : `Board erreichbar, Code stimmt ✅ – „${name}“ steht schon auf dem Board (bist du das nicht, bitte mit --name einen anderen Namen wählen)`;
+  }
+  if (response.status === 403) return "❌ Beitrittscode falsch – neu setzen mit --code <Code>";
+  const fehler = boardRefusalText(body);
+  if (!fehler) return `❌ Board antwortet mit HTTP ${response.status}`;
+  const reason = fehler.replace(/\.$/, "");
+  if (response.status === 429) return `⚠️ Board gerade ausgelastet (${reason}) – dein Name erscheint mit deinem ersten Selbsttest`;
+  if (/^Der Name/.test(fehler)) return `❌ Name nicht angenommen: ${reason} – neu setzen mit --name <Name>`;
+  return `❌ Nicht auf dem Board: ${reason}`;
+}
+
+/**
+ * Joins the class board and says so in one German line: what is sent where, whether the board answers to
+ * this code, and whether the name now stands on the board ("nicht begonnen" until the first result) or
+ * was refused (look-alike, board full, too many new names; 1.5 s at most).
+ */
 export async function kursStatusLine(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const board = env.KURS_BOARD?.trim();
   if (!board) return undefined;
   const what = `Klassen-Board: Selbsttests melden an ${board} als „${env.KURS_NAME ?? ""}“ (nur Name, Aufgabe, Selbsttest, ✅/❌-Zahlen, Uhrzeit).`;
   let answer: string;
   try {
-    const response = await fetch(new URL("/api/pruefen", board), {
+    const name = env.KURS_NAME?.trim();
+    const response = await fetch(new URL(BOARD_JOIN_PATH, board), {
       method: "POST",
-      headers: { [BOARD_CODE_HEADER]: env.KURS_CODE ?? "" },
+      headers: { [BOARD_CODE_HEADER]: env.KURS_CODE ?? "", "content-type": "application/json" },
+      body: JSON.stringify(name ? { name } : {}),
       signal: AbortSignal.timeout(1500),
     });
-    await response.body?.cancel().catch(() => undefined);
-    answer = response.ok ? "Board erreichbar, Code stimmt ✅" : response.status === 403 ? "❌ Beitrittscode falsch – neu setzen mit --code <Code>" : `❌ Board antwortet mit HTTP ${response.status}`;
+    answer = await joinAnswer(response);
   } catch {
     answer = "⚠️ Board gerade nicht erreichbar – die Notebooks laufen trotzdem, gemeldet wird, sobald es erreichbar ist";
   }

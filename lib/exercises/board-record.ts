@@ -46,6 +46,21 @@ export const BOARD_BODY_LIMIT_BYTES = 1024;
 export const BOARD_CODE_HEADER = "x-kurs-code";
 /** Where the kernel posts records, relative to the board's URL. */
 export const BOARD_POST_PATH = "/api/ergebnis";
+/**
+ * Where `npm run workshop` checks the join code at start; with the body {"name": …} it also puts the
+ * participant on the board ("nicht begonnen") before their first result.
+ */
+export const BOARD_JOIN_PATH = "/api/pruefen";
+
+/**
+ * The board's German reason in a refusal (`{ "fehler": … }`), safe to print in a terminal or notebook:
+ * control characters (escape sequences) become spaces, at most 200 characters; "" when there is none.
+ */
+export function boardRefusalText(body: unknown): string {
+  const fehler = (body as { fehler?: unknown } | null | undefined)?.fehler;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  return typeof fehler === "string" ? fehler.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().slice(0, 200) : "";
+}
 
 /** Bidi controls (ALM, LRM, RLM, embeddings, overrides, isolates): they reorder what is shown around them. */
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;

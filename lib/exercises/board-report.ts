@@ -3,7 +3,7 @@
 // `npm run workshop -- --kurs <url> --name <Name> --code <Code>` passes to the kernel. One small record
 // (board-record.ts) per run, fire and forget: a run waits at most REPORT_GRACE_MS for the answer, a
 // request gives up after REPORT_TIMEOUT_MS, and any problem is one German hint per kernel, never an error.
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, boardNameProblem, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
+import { BOARD_CODE_HEADER, BOARD_POST_PATH, boardNameProblem, boardRefusalText, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
 
 /** Longest time one report may take before it is dropped. */
 export const REPORT_TIMEOUT_MS = 2000;
@@ -51,7 +51,8 @@ export function boardSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Boar
   return { url: parsed.href, name, code: env.KURS_CODE?.trim() ?? "" };
 }
 
-function statusHint(status: number, settings: BoardSettings): string | undefined {
+/** The hint for a refused record: the board's own German reason (`fehler`) when it gave one. */
+function statusHint(status: number, settings: BoardSettings, fehler: string): string | undefined {
   if (status === 403) {
     return (
       "ℹ️ Klassen-Board: Beitrittscode abgelehnt – frag die Kursleitung nach dem Code und starte Jupyter neu mit " +
@@ -59,7 +60,7 @@ function statusHint(status: number, settings: BoardSettings): string | undefined
     );
   }
   if (status === 429) return undefined; // too many runs in a row: this one is simply not shown
-  if (status >= 400) return `ℹ️ Klassen-Board: Meldung abgelehnt (HTTP ${status}) – deine Selbsttests laufen normal weiter. ${ONCE}`;
+  if (status >= 400) return `ℹ️ Klassen-Board: Meldung abgelehnt (${fehler.replace(/\.$/, "") || `HTTP ${status}`}) – deine Selbsttests laufen normal weiter. ${ONCE}`;
   return undefined;
 }
 
@@ -93,8 +94,9 @@ export class BoardReporter {
         body: JSON.stringify(record),
         signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
       });
+      const fehler = response.ok ? "" : boardRefusalText(await response.json().catch(() => undefined));
       await response.body?.cancel().catch(() => undefined);
-      const hint = statusHint(response.status, settings);
+      const hint = statusHint(response.status, settings, fehler);
       if (hint) this.note(hint);
     } catch {
       this.note(`ℹ️ Klassen-Board ${settings.url} nicht erreichbar – deine Selbsttests laufen normal weiter, nur die Meldung an die Kursleitung fehlt. ${ONCE}`);

@@ -78,7 +78,7 @@ function columns(v, rows, count) {
   const parts = [];
   for (let i = 0; i < count; i++) parts.push(table(v, rows.slice(i * per, (i + 1) * per)));
   $("spalten").replaceChildren(...parts);
-  if (rows.length === 0) $("spalten").append(el("p", "hinweis", "Noch keine Meldung – sobald jemand eine Selbsttest-Zelle ausführt, steht die Person hier."));
+  if (rows.length === 0) $("spalten").append(el("p", "hinweis", "Noch niemand beigetreten – wer npm run workshop mit --kurs startet, steht sofort hier (nicht begonnen)."));
 }
 function setFont(px) { document.documentElement.style.fontSize = px + "px"; }
 const fitsWidth = () => document.documentElement.scrollWidth <= innerWidth;
@@ -114,8 +114,9 @@ function render(v) {
   lastView = v;
   const top = v.topFailing;
   $("top").textContent = top
-    ? "Häufigstes ❌ gerade: Aufgabe " + top.aufgabe + " · " + top.check + " – " + top.people + (top.people === 1 ? " Person" : " Personen")
+    ? "Häufigstes ❌ gerade: Aufgabe " + top.aufgabe + " · „" + top.title + "“\u00a0– " + top.people + (top.people === 1 ? "\u00a0Person" : "\u00a0Personen")
     : "Gerade scheitert kein Selbsttest gehäuft.";
+  $("top").title = top ? "Selbsttest " + top.check : "";
   $("anzahl").textContent = v.participants.length + " Teilnehmende";
   $("haengt-nach").textContent = String(v.stuckAfterMin);
   $("status").textContent = "";

@@ -1,5 +1,6 @@
-// The class board's HTTP server: the page (/), the state as JSON (/api/state) and the one post that
-// participants' kernels send (BOARD_POST_PATH). Loopback only unless --host, then an explicit Host list as
+// The class board's HTTP server: the page (/), the state as JSON (/api/state), the join (BOARD_JOIN_PATH:
+// `npm run workshop` checks the code and puts the name on the board) and the one post that participants'
+// kernels send (BOARD_POST_PATH). Loopback only unless --host, then an explicit Host list as
 // with the MCP servers (bind.ts; the Host check as the SDK's hostHeaderValidation, in German). A post needs the join code (compared
 // in constant time), a body of at most BOARD_BODY_LIMIT_BYTES and exactly the record's fields. Wrong codes
 // are limited per address and for the whole board, but a right code always gets through (join-code.ts says
@@ -10,7 +11,8 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { BindError, DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../mcp-server-travel/src/transports/bind.js";
-import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
+import { z } from "zod";
+import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_JOIN_PATH, BOARD_NAME_MAX, BOARD_POST_PATH, boardNameProblem } from "../../lib/exercises/board-record.js";
 import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
@@ -84,6 +86,9 @@ export interface RunningBoard {
   port: number;
   close(): Promise<void>;
 }
+
+/** What joining sends: the name, or nothing (only the code is checked). */
+const joinSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4).optional() }).strict();
 
 function refuse(res: Response, status: number, fehler: string): void {
   res.status(status).json({ fehler });
@@ -209,27 +214,51 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     refuse(res, 403, "Beitrittscode fehlt oder ist falsch.");
   };
 
+  /** Why `name`, not yet on the board, may not join now (look-alike, full, too many new names from this
+   * address); undefined when it may or is there already. The name itself must be checked before. */
+  const newNameRefusal = (name: string, req: Request): { status: number; fehler: string } | undefined => {
+    if (state.has(name)) return undefined;
+    const twin = state.lookAlikeOf(name);
+    if (twin) return { status: 409, fehler: `Der Name sieht aus wie „${twin}“, der schon auf dem Board steht – bitte einen deutlich anderen Namen wählen.` };
+    if (state.size >= MAX_PARTICIPANTS) return { status: 409, fehler: `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende). Kursleitung: npm run board -- --entfernen NAME` };
+    if (!newNames.take(addressKey(req.socket.remoteAddress), now())) return { status: 429, fehler: "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten." };
+    return undefined;
+  };
+
   const accept = (req: Request, res: Response) => {
     const parsed = recordSchema.safeParse(req.body);
     if (!parsed.success) return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name, aufgabe, check, passed, failed, at).");
     const record = parsed.data;
     const problem = recordProblem(record);
     if (problem) return refuse(res, 400, problem);
-    if (!state.has(record.name)) {
-      const twin = state.lookAlikeOf(record.name);
-      if (twin) return refuse(res, 409, `Der Name sieht aus wie „${twin}“, der schon auf dem Board steht – bitte einen deutlich anderen Namen wählen.`);
-      if (state.size >= MAX_PARTICIPANTS) return refuse(res, 409, `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende). Kursleitung: npm run board -- --entfernen NAME`);
-      if (!newNames.take(addressKey(req.socket.remoteAddress), now())) return refuse(res, 429, "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten.");
-    }
+    const refusal = newNameRefusal(record.name, req);
+    if (refusal) return refuse(res, refusal.status, refusal.fehler);
     if (!perParticipant.take(participantKey(record.name), now())) return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – diese wird ausgelassen.");
     state.apply(record, now());
     options.onChange();
     res.status(200).json({ ok: true });
   };
 
-  // `npm run workshop` asks this once at start: is the board there, and is the code right?
-  app.post("/api/pruefen", originCheck(allowed), checkCode, (_req: Request, res: Response) => void res.json({ ok: true }));
-  app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, express.json({ limit: BOARD_BODY_LIMIT_BYTES, type: () => true, inflate: false }), accept);
+  // `npm run workshop` asks this once at start: is the board there, is the code right — and, with a body
+  // {"name": …}, puts the participant on the board as "nicht begonnen" (the same checks as a first result).
+  // Without a body (an older kit) it only checks the code.
+  const join = (req: Request, res: Response) => {
+    const parsed = joinSchema.safeParse(req.body ?? {});
+    if (!parsed.success) return refuse(res, 400, "Die Anmeldung hat nicht die erwartete Form (nur name).");
+    const { name } = parsed.data;
+    if (name === undefined) return void res.json({ ok: true });
+    const problem = boardNameProblem(name);
+    if (problem) return refuse(res, 400, problem);
+    const refusal = newNameRefusal(name, req);
+    if (refusal) return refuse(res, refusal.status, refusal.fehler);
+    const joined = state.join(name, now());
+    if (joined.added) options.onChange();
+    res.json({ ok: true, name: joined.name, neu: joined.added });
+  };
+
+  const jsonBody = express.json({ limit: BOARD_BODY_LIMIT_BYTES, type: () => true, inflate: false });
+  app.post(BOARD_JOIN_PATH, originCheck(allowed), checkCode, jsonBody, join);
+  app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, jsonBody, accept);
   app.use((_req: Request, res: Response) => refuse(res, 404, "Nicht gefunden."));
   app.use(requestErrors(options.log));
 

@@ -2,6 +2,7 @@
 // view the page and /api/state show (participants × Aufgaben, last ✅, the check most people fail now).
 import { z } from "zod";
 import { BOARD_CHECKS, BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBoardName, type BoardPart, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { checkTitle } from "./check-titles.js";
 import { JOIN_CODE_PATTERN } from "./join-code.js";
 import { lookAlikeSkeleton } from "./look-alike.js";
 import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "./progress.js";
@@ -118,6 +119,18 @@ export class BoardState {
     return this.byKey.has(participantKey(name));
   }
 
+  /**
+   * Puts a participant on the board before their first result ("nicht begonnen"); the name must be
+   * checked (boardNameProblem, lookAlikeOf). Returns the name as shown and whether it is new.
+   */
+  join(name: string, now: number): { name: string; added: boolean } {
+    const existing = this.byKey.get(participantKey(name));
+    if (existing) return { name: existing.name, added: false };
+    const shown = cleanBoardName(name)!;
+    this.byKey.set(participantKey(shown), { name: shown, checks: [], lastOkAt: null, lastSeenAt: now });
+    return { name: shown, added: true };
+  }
+
   /** Stores a checked record as the latest run of its check. */
   apply(record: BoardRecord, now: number): void {
     const name = cleanBoardName(record.name)!;
@@ -157,8 +170,9 @@ export interface BoardView {
   participants: { name: string; cells: CellView[]; lastOkAgoS: number | null; lastSeenAgoS: number; progress: Progress; rank: number }[];
   /** Minutes without a ✅ after which a participant counts as stuck. */
   stuckAfterMin: number;
-  /** The check whose latest run failed for the most people in the last RECENT_MS; null when none. */
-  topFailing: { aufgabe: BoardPart; check: string; people: number } | null;
+  /** The check whose latest run failed for the most people in the last RECENT_MS (`title`: its German
+   * title, check-titles.ts); null when none. */
+  topFailing: { aufgabe: BoardPart; check: string; title: string; people: number } | null;
 }
 
 /** "Right now" for the most-failed check. */
@@ -174,12 +188,12 @@ function cellOf(p: Participant, aufgabe: BoardPart): CellView {
 }
 
 function topFailing(participants: Participant[], now: number): BoardView["topFailing"] {
-  const people = new Map<string, { aufgabe: BoardPart; check: string; people: number }>();
+  const people = new Map<string, NonNullable<BoardView["topFailing"]>>();
   for (const p of participants) {
     for (const c of p.checks) {
       if (c.failed === 0 || now - c.at > RECENT_MS) continue;
       const key = `${c.aufgabe}:${c.check}`;
-      const entry = people.get(key) ?? { aufgabe: c.aufgabe, check: c.check, people: 0 };
+      const entry = people.get(key) ?? { aufgabe: c.aufgabe, check: c.check, title: checkTitle(c.check), people: 0 };
       entry.people++;
       people.set(key, entry);
     }

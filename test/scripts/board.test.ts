@@ -106,7 +106,7 @@ test("25 participants report concurrently through the real self-check runner; /a
     assert.equal(p.lastOkAgoS === null, i % 5 === 0);
   }
   assert.deepEqual(view.aufgaben[0], { aufgabe: 1, checks: ["buildMessages", "trimHistory", "refusalPrompt", "isRefusal"], rot: PEOPLE, gruen: 0 });
-  assert.deepEqual(view.topFailing, { aufgabe: 1, check: "trimHistory", people: PEOPLE });
+  assert.deepEqual(view.topFailing, { aufgabe: 1, check: "trimHistory", title: "Verlauf auf ein Token-Budget kürzen", people: PEOPLE });
 });
 
 test("refused: wrong or missing join code, oversized, malformed, extra fields, unknown checks, foreign Host/Origin", async () => {
@@ -160,7 +160,7 @@ test("the page in Chromium: one row per participant, counts, colours, names as t
     assert.deepEqual(byName.get(HTML_NAME)![1], ["1/4", "zelle teil"], "the HTML name shows as its own text");
     assert.equal(await page.locator("#spalten img").count(), 0);
     assert.notEqual(await page.title(), "1");
-    assert.match(await page.locator("#top").innerText(), /Aufgabe 1 · trimHistory – 25 Personen/);
+    assert.match(await page.locator("#top").innerText(), /Aufgabe 1 · „Verlauf auf ein Token-Budget kürzen“\s–\s25\sPersonen/);
     assert.match(await page.locator(".beitritt").innerText(), new RegExp(`--code ${CODE}`), "the instructor's own browser shows the join code");
     const fontPx = (await page.evaluate('parseFloat(getComputedStyle(document.querySelector("td.zelle")).fontSize)')) as number;
     assert.ok(fontPx >= 720 / 36, `cell text ${fontPx}px`);
