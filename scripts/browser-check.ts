@@ -3,7 +3,8 @@
 // notebooks, runs all cells and checks the rendered page: no error output, the expected pictures and
 // tables, nothing wider than the cell at 1280 px, no text line the browser has to break (mid-word), no
 // MathJax in any output. Then it runs one more cell after the notebook's cleanup cell, as a participant
-// would after "Run All", and expects one German sentence. Screenshots go to .cache/browser/.
+// would after "Run All", and expects it to work (the model reloads, the client opens a new session).
+// Screenshots go to .cache/browser/.
 // Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
 // Usage: tsx scripts/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -30,25 +31,30 @@ export interface BrowserExpectation {
   texts?: RegExp[];
   /** Texts (regex) that must appear in a rendered Markdown output (e.g. a table, MathJax left alone). */
   markdownTexts?: RegExp[];
-  /** A cell run after "Run All" (after the cleanup cell) and the one stderr line it must print. */
+  /** A cell run after "Run All" (after the cleanup cell): it must print `says` and no error. */
   afterRunAll?: { code: string; says: RegExp };
 }
 
-/** What a model, embedder or tool client says when used after the cleanup cell (lib/llm/errors.ts …). */
-const CLOSED = /^⛔ .+ wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus\.$/;
-
 export const EXPECTATIONS: BrowserExpectation[] = [
+  {
+    notebook: /^(?:\d+-)?teil-3.*\.ipynb$/,
+    selectors: ["table.kit-tool-catalog"],
+    afterRunAll: { code: 'console.log((await client.listTools()).length, "Tools");', says: /^\d+ Tools$/m },
+  },
   {
     notebook: /^(?:\d+-)?teil-4.*\.ipynb$/,
     diagramIds: ["geo_bcn", "wetter_bcn"],
     selectors: ["table.kit-trace-table", "svg.kit-timeline"],
     markdownTexts: [/\$ref-Plan \(runAgent\)\t/],
-    afterRunAll: { code: 'await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });', says: CLOSED },
+    afterRunAll: {
+      code: 'const nachher = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });\nconsole.log("Antwort:", nachher.meter.generatedTokens > 0);',
+      says: /neu geladen[\s\S]*Antwort: true/,
+    },
   },
   {
     notebook: /^(?:\d+-)?aufgabe-4.*\.ipynb$/,
     texts: [/Ergebnis: (?:alle \d+ Fälle bestanden|\d+ von \d+ Fällen bestanden)/],
-    afterRunAll: { code: "await kit.client.listTools();", says: CLOSED },
+    afterRunAll: { code: 'console.log((await kit.client.listTools()).length, "Tools");', says: /^\d+ Tools$/m },
   },
 ];
 
@@ -213,7 +219,7 @@ async function renderingProblems(page: Page, e: BrowserExpectation): Promise<str
   return problems;
 }
 
-/** Runs `code` in a new last cell (after the cleanup cell) and checks its output: one German line. */
+/** Runs `code` in a new last cell (after the cleanup cell): it must work, printing `says` and no error. */
 async function afterRunAllProblems(page: Page, after: { code: string; says: RegExp }): Promise<string[]> {
   await page.evaluate(`(() => {
     const cell = Jupyter.notebook.insert_cell_at_bottom("code");
@@ -224,7 +230,7 @@ async function afterRunAllProblems(page: Page, after: { code: string; says: RegE
   const cells = (await page.evaluate(IN_PAGE.cells)) as CellReport[];
   const outputs = cells.at(-1)?.outputs ?? [];
   const printed = outputs.map((o) => o.text ?? `${o.ename ?? ""}: ${o.evalue ?? ""}`).join("").trim();
-  const ok = outputs.length === 1 && outputs[0]?.name === "stderr" && after.says.test(printed);
+  const ok = outputs.every((o) => o.output_type === "stream" && o.name === "stdout") && after.says.test(printed);
   return ok ? [] : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
 }
 

@@ -3,6 +3,7 @@
 
 import { escapeHtml } from "../notebook/escape-html.js";
 import { NO_MATH_CLASS } from "../notebook/math-safe.js";
+import { cutAtWord } from "../util.js";
 
 export { escapeHtml };
 
@@ -10,7 +11,7 @@ export { escapeHtml };
 export function shortCell(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= max) return escapeHtml(flat);
-  return `<span title="${escapeHtml(text)}">${escapeHtml(flat.slice(0, max - 1))}…</span>`;
+  return `<span title="${escapeHtml(text)}">${escapeHtml(cutAtWord(flat, max))}</span>`;
 }
 
 export interface HtmlColumn {

@@ -7,9 +7,10 @@ import type { ToolInfo } from "../mcp/types.js";
 import type { RetrievalMetrics } from "../rag/evaluation.js";
 import { escapeHtml, htmlTable, shortCell, statusBadge } from "./html.js";
 
+/** JSON with a space after each `,` and `:` (and inside brackets): the browser wraps a table cell there, never inside a token. */
 function json(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value, null, 1)?.replace(/\n\s*/gu, " ") ?? String(value);
   } catch {
     return String(value);
   }

@@ -11,6 +11,7 @@ import { loadLocalLlm as openLocalLlm, type LocalLlm, type LocalLlmOptions } fro
 import { resolveModelPath } from "./model-files.js";
 import { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 import type { Llm } from "./types.js";
+import { reloadOnDemand } from "./reload-on-demand.js";
 
 export type LoadLlmOptions =
   | ({ backend?: "local" } & LocalLlmOptions)
@@ -47,14 +48,7 @@ async function openTracked(options: LocalLlmOptions): Promise<LocalLlm> {
     },
   });
   progress?.done();
-  const dispose = llm.dispose.bind(llm);
-  let disposed: Promise<void> | undefined;
-  llm.dispose = () => {
-    releaseLiveInstance(SLOT, llm);
-    disposed ??= dispose();
-    return disposed;
-  };
-  return llm;
+  return reloadOnDemand(llm, () => loadLocalLlm(options), (tracked) => releaseLiveInstance(SLOT, tracked));
 }
 
 /**

@@ -30,6 +30,11 @@ export function sectionNumbers(markdown: readonly string[]): number[] {
   return markdown.flatMap((text) => [...text.matchAll(/^## (\d+)\. /gmu)].map((m) => Number(m[1])));
 }
 
+/** `## ` headings without a number (`## Zurück zu Teil 1` between 12 and 13): the numbering rule cannot see them. */
+export function unnumberedSections(markdown: readonly string[]): string[] {
+  return markdown.flatMap((text) => text.match(/^## (?!\d+\. ).*/gmu) ?? []);
+}
+
 /** Columns of a Markdown table separator row without ':' – Jupyter Notebook 6 renders them right-aligned. */
 export function unalignedTableRows(markdown: string): string[] {
   return markdown
@@ -99,6 +104,7 @@ describe("notebook lint", () => {
 
   test("the heading, table, stray-value and function-name rules catch what they are about", () => {
     assert.deepEqual(sectionNumbers(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), [1, 2, 13]);
+    assert.deepEqual(unnumberedSections(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), ["## Zwischenspiel"]);
     assert.deepEqual(unalignedTableRows("| a | b |\n| --- | --- |\n| 1 | 2 |"), ["| --- | --- |"]);
     assert.deepEqual(unalignedTableRows("|:---|---:|\n| :---: | :--- |"), []);
     assert.equal(strayValue("const a = [];\na.push(1);"), "a.push(1);");
@@ -142,6 +148,7 @@ describe("notebook lint", () => {
 
     if (/\/\d0-teil-/u.test(nb.name)) {
       test(`${nb.name}: sections numbered 1, 2, 3 … without gaps or repeats; Aufräumen last, after all other text`, () => {
+        assert.deepEqual(unnumberedSections(markdown), [], "every ## section has a number");
         const numbers = sectionNumbers(markdown);
         assert.deepEqual(numbers, numbers.map((_, i) => i + 1));
         const headings = markdown.flatMap((t) => t.match(/^## .*/gmu) ?? []);
