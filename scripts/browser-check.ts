@@ -157,7 +157,10 @@ const IN_PAGE = {
   }))`,
   svgLabels: `[...document.querySelectorAll(".output_svg svg")].map((s) => [...s.querySelectorAll("text")].map((t) => t.textContent || ""))`,
   contentHeight: `document.querySelector("#header").offsetHeight + document.querySelector("#notebook").scrollHeight + 40`,
-  wideOutputs: `[...document.querySelectorAll(".output_subarea")].filter((el) => el.scrollWidth > el.clientWidth + 2).length`,
+  wideOutputs: `[...document.querySelectorAll(".output_subarea")].filter((el) => el.scrollWidth > el.clientWidth + 2)
+    .map((el) => (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 60))`,
+  // Notebook 6 folds an output taller than about 100 lines into a small scroll box inside the page.
+  scrolledOutputs: `[...document.querySelectorAll(".output_scroll")].map((el) => (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 60))`,
   // Anything MathJax typeset inside an output (MathJax 2 in Notebook 6; mjx-container is MathJax 3).
   mathInOutputs: `[...document.querySelectorAll(".output_area")].flatMap((o) =>
     [...o.querySelectorAll(".MathJax, .MathJax_Display, .MathJax_Preview, mjx-container, script[type^='math/tex']")]
@@ -230,7 +233,7 @@ async function afterRunAllProblems(page: Page, after: { code: string; says: RegE
   const cells = (await page.evaluate(IN_PAGE.cells)) as CellReport[];
   const outputs = cells.at(-1)?.outputs ?? [];
   const printed = outputs.map((o) => o.text ?? `${o.ename ?? ""}: ${o.evalue ?? ""}`).join("").trim();
-  const ok = outputs.every((o) => o.output_type === "stream" && o.name === "stdout") && after.says.test(printed);
+  const ok = outputs.every((o) => o.output_type !== "error" && o.name !== "stderr") && after.says.test(printed);
   return ok ? [] : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
 }
 
@@ -306,8 +309,10 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         }
         const outputText = cells.flatMap((c) => c.outputs.map((o) => o.text ?? "")).join("\n");
         for (const re of e.texts ?? []) if (!re.test(outputText)) problems.push(`no output text matches ${re}`);
-        const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as number;
-        if (wide > 0) problems.push(`${wide} output(s) wider than the cell at 1280 px (horizontal scroll)`);
+        const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as string[];
+        if (wide.length > 0) problems.push(`${wide.length} output(s) wider than the cell at 1280 px (horizontal scroll), e.g. "${wide[0]}"`);
+        const scrolled = (await page.evaluate(IN_PAGE.scrolledOutputs)) as string[];
+        if (scrolled.length > 0) problems.push(`${scrolled.length} output(s) folded into a small scroll box, e.g. "${scrolled[0]}"`);
         problems.push(...(await renderingProblems(page, e)));
         if (e.afterRunAll) problems.push(...(await afterRunAllProblems(page, e.afterRunAll)));
         // Notebook 6 scrolls inside #site, so a "full page" shot needs a viewport as tall as the notebook.

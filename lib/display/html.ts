@@ -53,5 +53,5 @@ export function htmlTable(
 /** A coloured status label: green ok, red error, grey otherwise. */
 export function statusBadge(label: string, tone: "ok" | "error" | "neutral"): string {
   const colours = { ok: "#1a7f37;background:#dafbe1", error: "#cf222e;background:#ffebe9", neutral: "#57606a;background:#eaeef2" };
-  return `<span style="color:${colours[tone]};border-radius:3px;padding:0 4px;white-space:nowrap">${escapeHtml(label)}</span>`;
+  return `<span style="color:${colours[tone]};border-radius:3px;padding:0 4px;display:inline-block">${escapeHtml(label)}</span>`;
 }
