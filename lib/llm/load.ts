@@ -48,8 +48,13 @@ async function openTracked(options: LocalLlmOptions): Promise<LocalLlm> {
     },
   });
   progress?.done();
-  return reloadOnDemand(llm, () => loadLocalLlm(options), (tracked) => releaseLiveInstance(SLOT, tracked));
+  const tracked = reloadOnDemand(llm, () => loadLocalLlm(options), (released) => releaseLiveInstance(SLOT, released));
+  retirements.set(tracked.llm, tracked.retire);
+  return tracked.llm;
 }
+
+/** How to dispose a live model for good when a load with other settings replaces it. */
+const retirements = new WeakMap<LocalLlm, () => Promise<void>>();
 
 /**
  * Loads the in-process model (node-llama-cpp), at most one per process: the same settings give the live
@@ -61,7 +66,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   try {
     return await liveInstance(SLOT, localKey(options), {
       create: () => openTracked(options),
-      dispose: (llm) => llm.dispose(),
+      dispose: (llm) => (retirements.get(llm) ?? (() => llm.dispose()))(),
       onEvent: (event) =>
         console.log(event === "reused" ? "Modell ist schon geladen – es wird wiederverwendet." : "Vorheriges Modell entladen (andere Einstellungen)."),
     });

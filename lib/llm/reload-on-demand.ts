@@ -1,15 +1,24 @@
 // "Run All" runs a notebook's clean-up cell, too; a participant who then fixes a task and runs its cell
 // again must not find the model gone. After dispose() the model is loaded again by the next call that
 // needs it (one German line says so); what needs no generation (token counts) says it is unloaded.
+// A model replaced by a load with other settings is retired instead: it stays closed (ModelClosedError),
+// so two variables never take turns unloading each other.
 import type { LocalLlm } from "./local.js";
 
+export interface ReloadingLlm {
+  llm: LocalLlm;
+  /** Disposes for good: later calls fail with the model's closed error instead of loading it again. */
+  retire(): Promise<void>;
+}
+
 /** `first`, but after dispose() the next chat/JSON/tool call loads the model again with `reload`. */
-export function reloadOnDemand(first: LocalLlm, reload: () => Promise<LocalLlm>, onDispose: (llm: LocalLlm) => void): LocalLlm {
+export function reloadOnDemand(first: LocalLlm, reload: () => Promise<LocalLlm>, onDispose: (llm: LocalLlm) => void): ReloadingLlm {
   let current = first;
   let disposed = false;
+  let retired = false;
   let reloading: Promise<LocalLlm> | undefined;
   const live = (): Promise<LocalLlm> => {
-    if (!disposed) return Promise.resolve(current);
+    if (!disposed || retired) return Promise.resolve(current);
     reloading ??= (async () => {
       console.log("Das Modell war entladen (Aufräumen-Zelle) – es wird neu geladen.");
       try {
@@ -46,5 +55,11 @@ export function reloadOnDemand(first: LocalLlm, reload: () => Promise<LocalLlm>,
       await current.dispose();
     },
   };
-  return llm;
+  return {
+    llm,
+    retire: async () => {
+      retired = true;
+      await llm.dispose();
+    },
+  };
 }

@@ -4,12 +4,13 @@
 // Teil's own clean-up cell runs in one notebook after the objects it closes, and the next cell uses them
 // again. Nothing may fail or say that something was closed.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
 import { testEnvironment } from "../../scripts/test-env.js";
 import { notebooksDir, readNotebook, root, solutionsDir } from "./notebook-cells.js";
+import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const written: string[] = [];
 let env: NodeJS.ProcessEnv;
@@ -17,14 +18,7 @@ let env: NodeJS.ProcessEnv;
 /** Runs `cells` as one notebook beside `besides` (so its `./lib` resolves) under the real kernel. */
 async function runCells(besides: string, cells: string[]): Promise<{ result: NotebookResult; outputs: string[] }> {
   const file = join(dirname(besides), `.run-all-again-${process.pid}-${basename(besides)}`);
-  written.push(file);
-  const nb = {
-    cells: cells.map((source, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source })),
-    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  };
-  writeFileSync(file, JSON.stringify(nb));
+  written.push(writeCodeNotebook(file, cells));
   const keep = join(dirname(file), `.kept-${process.pid}`);
   written.push(keep);
   const result = await runNotebook(root, file, env, keep);

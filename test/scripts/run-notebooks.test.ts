@@ -1,7 +1,7 @@
 // The notebook harness itself: real Jupyter + tslab on small throwaway notebooks. A failing cell of any
 // kind (thrown error, rejected await, TypeScript error) must be reported with its real message.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -10,22 +10,13 @@ import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
 import { runNotebook, textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
 import { shortCell } from "../../lib/display/html.js";
 import { testEnvironment } from "../../scripts/test-env.js";
+import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const root = findProjectRoot();
 const dir = mkdtempSync(join(tmpdir(), "kit-nbtest-"));
 let env: NodeJS.ProcessEnv;
 
-function notebook(name: string, cells: string[]): string {
-  const path = join(dir, `${name}.ipynb`);
-  const nb = {
-    cells: cells.map((source, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source })),
-    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  };
-  writeFileSync(path, JSON.stringify(nb));
-  return path;
-}
+const notebook = (name: string, cells: string[]) => writeCodeNotebook(join(dir, `${name}.ipynb`), cells);
 
 before(async () => {
   env = await testEnvironment({ tinyModels: false });
