@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
 import { testEnvironment } from "../../scripts/test-env.js";
+import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
 import { notebooksDir, readNotebook, root, solutionsDir } from "./notebook-cells.js";
 import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
@@ -31,6 +32,7 @@ const describeFailures = (r: NotebookResult) => r.failures.map((f) => `cell ${f.
 const codeOf = (file: string) => readNotebook(file).cells.filter((c) => c.type === "code").map((c) => c.source);
 
 before(async () => {
+  ensureNotebookLib(); // the notebooks import the built lib: build it from this lib
   env = await testEnvironment({ tinyModels: true });
 });
 after(() => {
