@@ -39,6 +39,17 @@ export function safeStringify(value: unknown): string {
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when `signal` aborts first. */
+/**
+ * `text` shortened to at most `max` characters, ending in "…": cut after a whole word where one ends in
+ * the last 40 % (a reader never sees "fehlg…"); a single long token is cut where it must.
+ */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, Math.max(0, max - 1));
+  const wordEnd = /\s/u.test(text[head.length] ?? "") ? head.length : head.search(/\s\S*$/u);
+  return `${(wordEnd >= max * 0.6 ? head.slice(0, wordEnd) : head).trimEnd()}…`;
+}
+
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error("abgebrochen"));

@@ -3,7 +3,8 @@
 // notebooks, runs all cells and checks the rendered page: no error output, the expected pictures and
 // tables, nothing wider than the cell at 1280 px, no text line the browser has to break (mid-word), no
 // MathJax in any output. Then it runs one more cell after the notebook's cleanup cell, as a participant
-// would after "Run All", and expects one German sentence. Screenshots go to .cache/browser/.
+// would after "Run All", and expects it to work (the model reloads, the client opens a new session).
+// Screenshots go to .cache/browser/.
 // Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
 // Usage: tsx scripts/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -30,25 +31,30 @@ export interface BrowserExpectation {
   texts?: RegExp[];
   /** Texts (regex) that must appear in a rendered Markdown output (e.g. a table, MathJax left alone). */
   markdownTexts?: RegExp[];
-  /** A cell run after "Run All" (after the cleanup cell) and the one stderr line it must print. */
+  /** A cell run after "Run All" (after the cleanup cell): it must print `says` and no error. */
   afterRunAll?: { code: string; says: RegExp };
 }
 
-/** What a model, embedder or tool client says when used after the cleanup cell (lib/llm/errors.ts …). */
-const CLOSED = /^⛔ .+ wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus\.$/;
-
 export const EXPECTATIONS: BrowserExpectation[] = [
+  {
+    notebook: /^(?:\d+-)?teil-3.*\.ipynb$/,
+    selectors: ["table.kit-tool-catalog"],
+    afterRunAll: { code: 'console.log((await client.listTools()).length, "Tools");', says: /^\d+ Tools$/m },
+  },
   {
     notebook: /^(?:\d+-)?teil-4.*\.ipynb$/,
     diagramIds: ["geo_bcn", "wetter_bcn"],
     selectors: ["table.kit-trace-table", "svg.kit-timeline"],
     markdownTexts: [/\$ref-Plan \(runAgent\)\t/],
-    afterRunAll: { code: 'await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });', says: CLOSED },
+    afterRunAll: {
+      code: 'const nachher = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });\nconsole.log("Antwort:", nachher.meter.generatedTokens > 0);',
+      says: /neu geladen[\s\S]*Antwort: true/,
+    },
   },
   {
     notebook: /^(?:\d+-)?aufgabe-4.*\.ipynb$/,
     texts: [/Ergebnis: (?:alle \d+ Fälle bestanden|\d+ von \d+ Fällen bestanden)/],
-    afterRunAll: { code: "await kit.client.listTools();", says: CLOSED },
+    afterRunAll: { code: 'console.log((await kit.client.listTools()).length, "Tools");', says: /^\d+ Tools$/m },
   },
 ];
 
@@ -151,7 +157,10 @@ const IN_PAGE = {
   }))`,
   svgLabels: `[...document.querySelectorAll(".output_svg svg")].map((s) => [...s.querySelectorAll("text")].map((t) => t.textContent || ""))`,
   contentHeight: `document.querySelector("#header").offsetHeight + document.querySelector("#notebook").scrollHeight + 40`,
-  wideOutputs: `[...document.querySelectorAll(".output_subarea")].filter((el) => el.scrollWidth > el.clientWidth + 2).length`,
+  wideOutputs: `[...document.querySelectorAll(".output_subarea")].filter((el) => el.scrollWidth > el.clientWidth + 2)
+    .map((el) => (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 60))`,
+  // Notebook 6 folds an output taller than about 100 lines into a small scroll box inside the page.
+  scrolledOutputs: `[...document.querySelectorAll(".output_scroll")].map((el) => (el.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 60))`,
   // Anything MathJax typeset inside an output (MathJax 2 in Notebook 6; mjx-container is MathJax 3).
   mathInOutputs: `[...document.querySelectorAll(".output_area")].flatMap((o) =>
     [...o.querySelectorAll(".MathJax, .MathJax_Display, .MathJax_Preview, mjx-container, script[type^='math/tex']")]
@@ -213,7 +222,7 @@ async function renderingProblems(page: Page, e: BrowserExpectation): Promise<str
   return problems;
 }
 
-/** Runs `code` in a new last cell (after the cleanup cell) and checks its output: one German line. */
+/** Runs `code` in a new last cell (after the cleanup cell): it must work, printing `says` and no error. */
 async function afterRunAllProblems(page: Page, after: { code: string; says: RegExp }): Promise<string[]> {
   await page.evaluate(`(() => {
     const cell = Jupyter.notebook.insert_cell_at_bottom("code");
@@ -224,7 +233,7 @@ async function afterRunAllProblems(page: Page, after: { code: string; says: RegE
   const cells = (await page.evaluate(IN_PAGE.cells)) as CellReport[];
   const outputs = cells.at(-1)?.outputs ?? [];
   const printed = outputs.map((o) => o.text ?? `${o.ename ?? ""}: ${o.evalue ?? ""}`).join("").trim();
-  const ok = outputs.length === 1 && outputs[0]?.name === "stderr" && after.says.test(printed);
+  const ok = outputs.every((o) => o.output_type !== "error" && o.name !== "stderr") && after.says.test(printed);
   return ok ? [] : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
 }
 
@@ -300,8 +309,10 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         }
         const outputText = cells.flatMap((c) => c.outputs.map((o) => o.text ?? "")).join("\n");
         for (const re of e.texts ?? []) if (!re.test(outputText)) problems.push(`no output text matches ${re}`);
-        const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as number;
-        if (wide > 0) problems.push(`${wide} output(s) wider than the cell at 1280 px (horizontal scroll)`);
+        const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as string[];
+        if (wide.length > 0) problems.push(`${wide.length} output(s) wider than the cell at 1280 px (horizontal scroll), e.g. "${wide[0]}"`);
+        const scrolled = (await page.evaluate(IN_PAGE.scrolledOutputs)) as string[];
+        if (scrolled.length > 0) problems.push(`${scrolled.length} output(s) folded into a small scroll box, e.g. "${scrolled[0]}"`);
         problems.push(...(await renderingProblems(page, e)));
         if (e.afterRunAll) problems.push(...(await afterRunAllProblems(page, e.afterRunAll)));
         // Notebook 6 scrolls inside #site, so a "full page" shot needs a viewport as tall as the notebook.

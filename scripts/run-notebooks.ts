@@ -29,7 +29,7 @@ export interface NotebookResult {
 interface NbCell {
   cell_type: string;
   source: string | string[];
-  outputs?: { output_type: string; name?: string; text?: string | string[]; ename?: string; evalue?: string; traceback?: string[] }[];
+  outputs?: { output_type: string; name?: string; text?: string | string[]; ename?: string; evalue?: string; traceback?: string[]; data?: Record<string, string | string[]> }[];
 }
 
 const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
@@ -78,8 +78,48 @@ export function wideOutputLines(cells: readonly NbCell[]): NotebookFailure[] {
   return failures;
 }
 
-/** Failing cells of an executed notebook (cells whose outputs contain an error or, when the kernel wraps
- * its output, a line wider than the cell). */
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#34;": '"', "&#39;": "'" };
+const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#34|#39);/gu, (e) => ENTITIES[e] ?? e);
+const htmlOf = (cell: NbCell) => (cell.outputs ?? []).map((out) => text(out.data?.["text/html"] ?? "")).join("\n");
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * HTML outputs that shorten a text inside a word: a `<span title="full">shown…</span>` (shortCell) whose
+ * full text goes on with a letter right where the shown part stops ("Ein Aufruf ist fehlg…").
+ */
+export function textsCutInsideWords(cells: readonly NbCell[]): NotebookFailure[] {
+  const failures: NotebookFailure[] = [];
+  cells.forEach((cell, i) => {
+    const cut = [...htmlOf(cell).matchAll(/<span title="([^"]*)">([^<]*)…<\/span>/gu)]
+      .map(([, title = "", shown = ""]) => [unescapeHtml(title).replace(/\s+/gu, " ").trim(), unescapeHtml(shown)] as const)
+      .filter(([full, shown]) => full.startsWith(shown) && WORD_CHAR.test(shown.at(-1) ?? "") && WORD_CHAR.test(full[shown.length] ?? ""));
+    if (cut.length === 0) return;
+    const [full = "", shown = ""] = cut[0] ?? [];
+    failures.push({ cell: i + 1, source: text(cell.source), error: `${cut.length} gekürzte(r) Text(e) mitten im Wort abgeschnitten, z. B. „${shown.slice(-40)}…“ (weiter: „${full.slice(shown.length, shown.length + 20)}“)` });
+  });
+  return failures;
+}
+
+/**
+ * JSON in an HTML table cell without a space after `,` or `:`: the browser has no place to wrap it and
+ * breaks it inside a token (`"d` / `isplay_name"`). One failure per cell, naming the first such run.
+ */
+export function unbreakableJsonInTables(cells: readonly NbCell[]): NotebookFailure[] {
+  const failures: NotebookFailure[] = [];
+  cells.forEach((cell, i) => {
+    const runs = [...htmlOf(cell).matchAll(/<td[^>]*>([\s\S]*?)<\/td>/gu)]
+      .flatMap(([, content = ""]) => unescapeHtml(content.replace(/<[^>]+>/gu, " ")).split(/\s+/u))
+      .filter((run) => run.length > 24 && /"[,:]["{[\d-]|[\d}\]],"/u.test(run));
+    if (runs.length === 0) return;
+    failures.push({ cell: i + 1, source: text(cell.source), error: `JSON ohne Umbruchstellen in einer Tabellenzelle (der Browser bricht mitten im Token um): ${runs[0]?.slice(0, 80)}` });
+  });
+  return failures;
+}
+
+/**
+ * Failing cells of an executed notebook: an error in the outputs, a line wider than the cell (when the kernel
+ * wraps its output), a text cut inside a word, JSON in a table cell without places to wrap.
+ */
 export function findFailures(executedNotebook: string, wrapped = true): NotebookFailure[] {
   const nb = JSON.parse(readFileSync(executedNotebook, "utf8")) as { cells: NbCell[] };
   const failures: NotebookFailure[] = [];
@@ -103,7 +143,7 @@ export function findFailures(executedNotebook: string, wrapped = true): Notebook
       failures.push({ cell: i + 1, source: text(cell.source), error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head });
     }
   });
-  return [...failures, ...(wrapped ? wideOutputLines(nb.cells) : [])].sort((a, b) => a.cell - b.cell);
+  return [...failures, ...(wrapped ? wideOutputLines(nb.cells) : []), ...textsCutInsideWords(nb.cells), ...unbreakableJsonInTables(nb.cells)].sort((a, b) => a.cell - b.cell);
 }
 
 /** `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder. */

@@ -10,7 +10,7 @@ import type { ChatMessage } from "../llm/types.js";
 import { compactJson } from "../plan/json.js";
 import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
 import type { RunStatus } from "./trace.js";
-import { errorText } from "../util.js";
+import { jsonSyntaxErrorText } from "../schema/json-syntax-error.js";
 import { writeFileAtomic } from "../files.js";
 
 export const SESSION_FILE_VERSION = 1;
@@ -169,7 +169,7 @@ export class AgentSession {
     try {
       data = JSON.parse(text.replace(/^\uFEFF/, "")); // editors on Windows may add a byte order mark
     } catch (error) {
-      throw new SessionFileError("not_json", path, `kein gültiges JSON (${errorText(error)})`);
+      throw new SessionFileError("not_json", path, `kein gültiges JSON (${jsonSyntaxErrorText(error)})`);
     }
     return AgentSession.fromJSON(data, options, path);
   }

@@ -3,6 +3,7 @@
 
 import { escapeHtml } from "../notebook/escape-html.js";
 import { NO_MATH_CLASS } from "../notebook/math-safe.js";
+import { cutAtWord } from "../util.js";
 
 export { escapeHtml };
 
@@ -10,7 +11,7 @@ export { escapeHtml };
 export function shortCell(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= max) return escapeHtml(flat);
-  return `<span title="${escapeHtml(text)}">${escapeHtml(flat.slice(0, max - 1))}…</span>`;
+  return `<span title="${escapeHtml(text)}">${escapeHtml(cutAtWord(flat, max))}</span>`;
 }
 
 export interface HtmlColumn {
@@ -52,5 +53,5 @@ export function htmlTable(
 /** A coloured status label: green ok, red error, grey otherwise. */
 export function statusBadge(label: string, tone: "ok" | "error" | "neutral"): string {
   const colours = { ok: "#1a7f37;background:#dafbe1", error: "#cf222e;background:#ffebe9", neutral: "#57606a;background:#eaeef2" };
-  return `<span style="color:${colours[tone]};border-radius:3px;padding:0 4px;white-space:nowrap">${escapeHtml(label)}</span>`;
+  return `<span style="color:${colours[tone]};border-radius:3px;padding:0 4px;display:inline-block">${escapeHtml(label)}</span>`;
 }

@@ -7,9 +7,10 @@ import type { ToolInfo } from "../mcp/types.js";
 import { formatMetric, type RetrievalMetrics } from "../rag/evaluation.js";
 import { escapeHtml, htmlTable, shortCell, statusBadge } from "./html.js";
 
+/** JSON with a space after each `,` and `:` (and inside brackets): the browser wraps a table cell there, never inside a token. */
 function json(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value, null, 1)?.replace(/\n\s*/gu, " ") ?? String(value);
   } catch {
     return String(value);
   }
@@ -108,26 +109,31 @@ export function metricsTableHtml(rows: ReadonlyArray<{ method: string; metrics: 
   );
 }
 
-function fieldList(schema: Record<string, unknown> | undefined, markRequired: boolean): string {
+/** Fields as `name*: Typ`, each with its description below it when `described` (the input fields). */
+function fieldList(schema: Record<string, unknown> | undefined, markRequired: boolean, described = markRequired): string {
   const fields = schemaFields(schema);
   if (fields.length === 0) return "–";
   return fields
     .map((f) => {
       const mark = markRequired && f.required ? "*" : "";
       // Visible under the field: a projector audience never sees a hover tooltip.
-      const info = f.description ? `<br><span style="color:#57606a;font-size:90%">${escapeHtml(f.description)}</span>` : "";
+      const info = described && f.description ? `<br><span style="color:#57606a;font-size:90%">${escapeHtml(f.description)}</span>` : "";
       return `<code>${escapeHtml(f.name)}${mark}</code>: ${escapeHtml(describeType(f.schema))}${info}`;
     })
     .join("<br>");
 }
 
-/** The tool catalog: name, description, input fields (* = required), output fields. */
+/**
+ * The tool catalog: name, full description, input fields (* = required) with their descriptions, output
+ * fields by name and type. Short enough that Notebook 6 does not fold the output into a small scroll box
+ * (it does above about 100 lines); the output fields' descriptions are in the raw schema and the prompt.
+ */
 export function toolCatalogHtml(tools: readonly ToolInfo[]): string {
   return htmlTable(
     [{ title: "Tool", width: "14%" }, { title: "Beschreibung", width: "36%" }, { title: "Eingabe (* = Pflicht)", width: "28%" }, { title: "Ausgabe", width: "22%" }],
     tools.map((t) => [
       `<code>${escapeHtml(t.name)}</code>`,
-      shortCell(t.description || "(keine Beschreibung)", 220),
+      shortCell(t.description || "(keine Beschreibung)", 400),
       fieldList(t.inputSchema, true),
       fieldList(t.outputSchema, false),
     ]),

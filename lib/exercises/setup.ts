@@ -1,5 +1,7 @@
 // One set-up call per exercise notebook: loads what the part needs, prints what it loaded, and
-// returns it with a close() that releases everything (model, server, embedder).
+// returns it with a close() for the notebook's clean-up cell. "Run All" runs that cell too, so nothing
+// close() releases is gone for good: the model and the embedder load again on their next use, a client
+// opens a new session; the servers keep running until the kernel ends (they end with it).
 import { join } from "node:path";
 import { loadConfig } from "../config.js";
 import { loadLlm } from "../rehearsal/load.js";
@@ -15,6 +17,7 @@ import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag/evaluation
 import { openRagStore, type RagStore } from "../rag/store.js";
 import { announcePracticeMode } from "../notebook/notices.js";
 import { showError } from "./show.js";
+import { cutAtWord } from "../util.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
 import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
@@ -85,7 +88,7 @@ const IN_SCOPE = ["Was kann man an einem Regentag in Wien unternehmen?", "Welche
 
 function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/gu, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max)}…`;
+  return cutAtWord(flat, max + 1);
 }
 
 /**
@@ -221,6 +224,12 @@ async function closeTravel(kit: TravelKit): Promise<void> {
   await kit.server.stop();
 }
 
+/** The clean-up cell's part for the servers: their sessions end (the next call opens a new one), the processes stay. */
+async function endSessions(travel: TravelKit, mathe: MathKit): Promise<void> {
+  await mathe.client.close();
+  await travel.client.close();
+}
+
 export interface Part3Kit extends TravelKit {
   llm: Llm;
   /** Aufgabe 3.4: the math server with one client session. */
@@ -261,8 +270,7 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
     llm,
     mathe,
     close: async () => {
-      await mathe.close();
-      await closeTravel(travel);
+      await endSessions(travel, mathe);
       await llm.dispose();
     },
   };
@@ -287,5 +295,5 @@ export async function setupPart4(options: SetupOptions = {}): Promise<Part4Kit> 
     throw error;
   }
   printTasks(4, log);
-  return { ...travel, mathe, close: async () => (await mathe.close(), await closeTravel(travel)) };
+  return { ...travel, mathe, close: () => endSessions(travel, mathe) };
 }

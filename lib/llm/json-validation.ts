@@ -3,7 +3,7 @@
 import { compileSchema, InvalidSchemaError, schemaIssues } from "../schema/validate.js";
 import type { JsonSchema } from "./types.js";
 import { LlmInputError, LlmOutputError } from "./errors.js";
-import { errorText } from "../util.js";
+import { jsonSyntaxErrorText } from "../schema/json-syntax-error.js";
 
 /** How messages name the model's JSON value itself (path ""). */
 const OUTPUT_SUBJECT = "Die Antwort";
@@ -33,7 +33,7 @@ export function parseAndValidate<T>(schema: JsonSchema, text: string): { ok: tru
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, reason: `kein gültiges JSON (${errorText(err)})` };
+    return { ok: false, reason: `kein gültiges JSON (${jsonSyntaxErrorText(err)})` };
   }
   const problems = schemaProblems(schema, value);
   return problems.length === 0 ? { ok: true, value: value as T } : { ok: false, reason: problems.slice(0, 5).join("; ") };

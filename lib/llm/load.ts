@@ -11,6 +11,7 @@ import { loadLocalLlm as openLocalLlm, type LocalLlm, type LocalLlmOptions } fro
 import { resolveModelPath } from "./model-files.js";
 import { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 import type { Llm } from "./types.js";
+import { reloadOnDemand } from "./reload-on-demand.js";
 
 export type LoadLlmOptions =
   | ({ backend?: "local" } & LocalLlmOptions)
@@ -47,15 +48,13 @@ async function openTracked(options: LocalLlmOptions): Promise<LocalLlm> {
     },
   });
   progress?.done();
-  const dispose = llm.dispose.bind(llm);
-  let disposed: Promise<void> | undefined;
-  llm.dispose = () => {
-    releaseLiveInstance(SLOT, llm);
-    disposed ??= dispose();
-    return disposed;
-  };
-  return llm;
+  const tracked = reloadOnDemand(llm, () => loadLocalLlm(options), (released) => releaseLiveInstance(SLOT, released));
+  retirements.set(tracked.llm, tracked.retire);
+  return tracked.llm;
 }
+
+/** How to dispose a live model for good when a load with other settings replaces it. */
+const retirements = new WeakMap<LocalLlm, () => Promise<void>>();
 
 /**
  * Loads the in-process model (node-llama-cpp), at most one per process: the same settings give the live
@@ -67,7 +66,7 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   try {
     return await liveInstance(SLOT, localKey(options), {
       create: () => openTracked(options),
-      dispose: (llm) => llm.dispose(),
+      dispose: (llm) => (retirements.get(llm) ?? (() => llm.dispose()))(),
       onEvent: (event) =>
         console.log(event === "reused" ? "Modell ist schon geladen – es wird wiederverwendet." : "Vorheriges Modell entladen (andere Einstellungen)."),
     });

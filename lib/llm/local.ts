@@ -6,7 +6,7 @@ import esmImport from "../esm.cjs";
 import { loadConfig } from "../config.js";
 import { forParticipants } from "../notebook/notices.js";
 import { ContextOverflowError, GpuBackendError, JsonNotSupportedError, ModelClosedError, ModelLoadError } from "./errors.js";
-import { toGrammarDialect } from "../schema/grammar.js";
+import { jsonSchemaGbnf } from "./gbnf.js";
 import { checkSchema, generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
@@ -20,7 +20,7 @@ import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InPro
 import { errorText } from "../util.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
-type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;
+type JsonGrammar = Awaited<ReturnType<Llama["createGrammar"]>>;
 
 export interface LocalLlmOptions {
   /** GGUF file; default LLM_MODEL_PATH or models/<default>. */
@@ -354,7 +354,8 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
         if (!grammar) {
           checkSchema(schema);
           try {
-            grammar = await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never);
+            // As node-llama-cpp's JSON-schema grammar does, plus character-class patterns (gbnf.ts); ajv checks the output.
+            grammar = await llama.createGrammar({ grammar: await jsonSchemaGbnf(llama, schema), stopGenerationTriggers: ["\n".repeat(4)], trimWhitespaceSuffix: true });
           } catch (err) {
             throw new JsonNotSupportedError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${errorText(err)}`);
           }

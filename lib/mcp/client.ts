@@ -10,8 +10,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../config.js";
-import { forParticipants } from "../notebook/notices.js";
-import { McpClientClosedError, McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
+import { McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
 import { normalizeToolResult, toToolInfo } from "./sdk-results.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
@@ -196,7 +195,8 @@ export class McpToolClient implements ToolClient {
   }
 
   private connection(): Promise<Connection> {
-    if (this.closed) return Promise.reject(forParticipants(new McpClientClosedError(this.factory.target)));
+    // Used after close() (a notebook's clean-up cell, also under "Run All"): a new session on the same server.
+    this.closed = false;
     if (!this.connecting) {
       this.connecting = this.open();
       this.connecting.catch(() => {
@@ -276,7 +276,7 @@ export class McpToolClient implements ToolClient {
     }
   }
 
-  /** Ends the session (HTTP DELETE) and closes the transport. Safe to call twice. */
+  /** Ends the session (HTTP DELETE) and closes the transport. Safe to call twice; a later call opens a new session. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -2,7 +2,8 @@
 // ("assistant\n\n"), ```json fences, prose before or after, // and /* */ comments, trailing commas.
 // Pure and total: never throws, bounded work on any input.
 import { describeValue } from "./describe-value.js";
-import { errorText, isPlainObject } from "../util.js";
+import { isPlainObject } from "../util.js";
+import { jsonSyntaxErrorText } from "../schema/json-syntax-error.js";
 
 /** "not_text": the input is not a string at all (e.g. an already parsed value); "empty": blank text. */
 export type JsonExtractFailureKind = "not_text" | "empty" | "no_json" | "invalid_json" | "truncated" | "rejected";
@@ -91,7 +92,7 @@ function tryParse(text: string): { ok: true; value: unknown; error?: undefined }
     try {
       return { ok: true, value: JSON.parse(stripJsonNoise(text)) };
     } catch {
-      return { ok: false, error: errorText(strictError) };
+      return { ok: false, error: jsonSyntaxErrorText(strictError) };
     }
   }
 }

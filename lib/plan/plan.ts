@@ -23,11 +23,12 @@ export const MAX_PLAN_DEPTH = 64;
 
 const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict() satisfies z.ZodType<RefObject>;
 
-// The grammar only bounds the id's length: node-llama-cpp's JSON-schema grammar (GbnfJsonStringSchema)
-// knows minLength/maxLength and three formats but no `pattern`, and the only other way to restrict the
-// characters (an `enum` of allowed ids) would take away the model's descriptive ids. Ids outside
-// TOOL_ID_PATTERN (or reserved ones) are caught by checkPlan and sent back for a replan.
+// The parser bounds only the id's length: ids outside TOOL_ID_PATTERN (or reserved ones) are caught by
+// checkPlan and sent back for a replan. The grammar also carries the pattern (llm/gbnf.ts turns this one
+// character class into GBNF; llama-server's converter knows `pattern`), so a constrained model never
+// writes such an id and never spends a round on it.
 const ToolIdSchema = z.string().min(1).max(TOOL_ID_MAX_LENGTH);
+const GrammarToolIdSchema = ToolIdSchema.regex(TOOL_ID_PATTERN);
 
 interface ShapeOptions {
   maxSteps?: number;
@@ -206,7 +207,7 @@ export function buildPlanJsonSchema(tools: readonly ToolInfo[], options: PlanJso
     for (const [name, declared] of Object.entries(grammarArguments(tool.inputSchema, registry))) {
       args[name] = z.union([declared, RefObjectSchema]);
     }
-    return z.object({ id: ToolIdSchema, name: z.literal(tool.name), arguments: z.object(args).strict() });
+    return z.object({ id: GrammarToolIdSchema, name: z.literal(tool.name), arguments: z.object(args).strict() });
   });
   let shape;
   if (variants.length === 0) shape = planShape(z.object({}).strict(), { ...options, maxSteps: 0 });

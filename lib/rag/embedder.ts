@@ -385,10 +385,25 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
 
   const fingerprint = `${model}|${dtype}|${modelContentHash(dir, dtype)}`;
 
-  // After dispose() (a notebook's cleanup cell) every use says so in German, not "Session already disposed".
+  // After dispose() (a notebook's clean-up cell, also under "Run All") the next use loads the weights
+  // again from the local folder; only a failed reload says in German that it is closed.
   let disposed: Promise<void> | undefined;
+  let reloading: Promise<FeatureExtractionPipeline> | undefined;
+  const reload = async (): Promise<FeatureExtractionPipeline> => {
+    await disposed;
+    console.log("Das Embedding-Modell war freigegeben (Aufräumen-Zelle) – es wird neu geladen.");
+    try {
+      return await pipeline("feature-extraction", dir, { dtype, device: "cpu", local_files_only: true, session_options: sessionOptions });
+    } catch {
+      throw forParticipants(new EmbedderClosedError());
+    }
+  };
   const runBatch = async (texts: string[]): Promise<Float32Array[]> => {
-    if (disposed) throw forParticipants(new EmbedderClosedError());
+    if (disposed) {
+      reloading ??= reload().finally(() => (reloading = undefined));
+      extractor = await reloading;
+      disposed = undefined;
+    }
     const output = await extractor(texts, { pooling: "mean", normalize: true });
     const [rows = 0, dim = 0] = output.dims;
     const data = output.data as Float32Array;

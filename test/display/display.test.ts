@@ -8,6 +8,7 @@ import { createTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/t
 import { planToDot, renderPlanSvg, renderTimelineSvg, renderTimelineText, renderTraceSvg } from "../../lib/display/index.js";
 import { timelineBars } from "../../lib/display/timeline.js";
 import { metricsTableHtml, toolCatalogHtml, traceTableHtml } from "../../lib/display/tables.js";
+import { textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
 import { mermaidDetails } from "../../lib/display/show.js";
 import { forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "../../lib/notebook/index.js";
 import { ModelNotFoundError } from "../../lib/llm/errors.js";
@@ -84,10 +85,16 @@ describe("HTML tables", () => {
     assert.match(html, /class="kit-trace-table tex2jax_ignore"/);
     assert.equal((html.match(/<tr>/g) ?? []).length + (html.match(/<tr style/g) ?? []).length, 4, "header + 3 calls");
     assert.match(html, /Ort &#60;unbekannt&#62;/);
-    assert.match(html, /<span title="\{&#34;lat&#34;:41\.38/, "full value in title");
+    assert.match(html, /<span title="\{ &#34;lat&#34;: 41\.38/, "full value in title");
     assert.match(html, /…<\/span>/);
     assert.match(html, /table-layout:fixed;width:100%/, "wraps instead of scrolling sideways");
     assert.match(html, /color:#cf222e;background:#ffebe9;[^"]*">Tool meldet Fehler/);
+  });
+
+  test("trace table: JSON with places to wrap, shortened after a whole word (issue 40, item 5)", () => {
+    const cells = [{ cell_type: "code", source: "", outputs: [{ output_type: "display_data", data: { "text/html": traceTableHtml(run, { maxChars: 30 }) } }] }];
+    assert.deepEqual(unbreakableJsonInTables(cells), []);
+    assert.deepEqual(textsCutInsideWords(cells), []);
   });
 
   test("metrics and tool catalog", () => {

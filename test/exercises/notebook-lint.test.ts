@@ -30,6 +30,20 @@ export function sectionNumbers(markdown: readonly string[]): number[] {
   return markdown.flatMap((text) => [...text.matchAll(/^## (\d+)\. /gmu)].map((m) => Number(m[1])));
 }
 
+/** `## ` headings without a number (`## Zurück zu Teil 1` between 12 and 13): the numbering rule cannot see them. */
+export function unnumberedSections(markdown: readonly string[]): string[] {
+  return markdown.flatMap((text) => text.match(/^## (?!\d+\. ).*/gmu) ?? []);
+}
+
+/** Text cells that go on with a numbered list the text cell before began (`5.` after `4.`): shown as two lists with a gap. */
+export function splitNumberedLists(markdown: readonly string[]): string[] {
+  return markdown.flatMap((text, i) => {
+    const first = /^(\d+)\. /u.exec(text.trimStart())?.[1];
+    const before = [...(markdown[i - 1] ?? "").matchAll(/^(\d+)\. /gmu)].at(-1)?.[1];
+    return first !== undefined && before !== undefined && Number(first) === Number(before) + 1 ? [text.split("\n")[0] ?? ""] : [];
+  });
+}
+
 /** Columns of a Markdown table separator row without ':' – Jupyter Notebook 6 renders them right-aligned. */
 export function unalignedTableRows(markdown: string): string[] {
   return markdown
@@ -99,6 +113,8 @@ describe("notebook lint", () => {
 
   test("the heading, table, stray-value and function-name rules catch what they are about", () => {
     assert.deepEqual(sectionNumbers(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), [1, 2, 13]);
+    assert.deepEqual(unnumberedSections(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), ["## Zwischenspiel"]);
+    assert.deepEqual(splitNumberedLists(["Schritte:\n\n1. a\n2. b", "3. c\n\nText", "1. neu"]), ["3. c"]);
     assert.deepEqual(unalignedTableRows("| a | b |\n| --- | --- |\n| 1 | 2 |"), ["| --- | --- |"]);
     assert.deepEqual(unalignedTableRows("|:---|---:|\n| :---: | :--- |"), []);
     assert.equal(strayValue("const a = [];\na.push(1);"), "a.push(1);");
@@ -142,6 +158,7 @@ describe("notebook lint", () => {
 
     if (/\/\d0-teil-/u.test(nb.name)) {
       test(`${nb.name}: sections numbered 1, 2, 3 … without gaps or repeats; Aufräumen last, after all other text`, () => {
+        assert.deepEqual(unnumberedSections(markdown), [], "every ## section has a number");
         const numbers = sectionNumbers(markdown);
         assert.deepEqual(numbers, numbers.map((_, i) => i + 1));
         const headings = markdown.flatMap((t) => t.match(/^## .*/gmu) ?? []);
@@ -150,6 +167,11 @@ describe("notebook lint", () => {
         assert.match(joined(nb.cells[lastMarkdown]?.source), /^## \d+\. Aufräumen/mu, "in the last text cell, before the clean-up code");
       });
     }
+
+    test(`${nb.name}: a numbered list stays in one text cell`, () => {
+      const lists = nb.cells.map((c) => (c.cell_type === "markdown" ? joined(c.source) : ""));
+      assert.deepEqual(splitNumberedLists(lists), []);
+    });
 
     test(`${nb.name}: Markdown tables say how each column is aligned (|:---| or |---:|)`, () => {
       assert.deepEqual(markdown.flatMap(unalignedTableRows), []);

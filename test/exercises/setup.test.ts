@@ -71,19 +71,23 @@ describe("exercise set-ups", () => {
     }
   });
 
-  test("setupPart3: model, travel server and one session; close stops the server", async () => {
+  test("setupPart3: model, travel server and one session; close ends the sessions, the servers run on", async () => {
     const kit = await setupPart3({ log: () => {} });
     try {
       assert.deepEqual(kit.toolNames.sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
       assert.equal(kit.server.mode, "offline");
       assert.equal(kit.llm.info.backend, "node-llama-cpp");
+      await kit.close();
+      assert.equal(kit.server.exited, false, "the clean-up cell stops no server (Run All runs it, too)");
+      assert.match((await kit.mathe.client.callTool("multiplikation", { a: 6, b: 7 })).text, /42/u);
     } finally {
       await kit.close();
+      await kit.server.stop();
+      await kit.mathe.server.stop();
     }
-    assert.equal(kit.server.exited, true);
   });
 
-  test("setupPart4: travel server and a working client; close stops the server", async () => {
+  test("setupPart4: travel server and a working client; after close the client opens a new session", async () => {
     const out = collect();
     const kit = await setupPart4({ log: out.log });
     try {
@@ -91,8 +95,12 @@ describe("exercise set-ups", () => {
       assert.equal(geo.isError, false);
       assert.equal(typeof (geo.data as { lat?: unknown }).lat, "number");
       assert.match(out.lines.join("\n"), /Tools: .*geocode/u);
+      await kit.close();
+      assert.equal((await kit.client.callTool("geocode", { destination: "Lissabon" })).isError, false);
     } finally {
       await kit.close();
+      await kit.server.stop();
+      await kit.mathe.server.stop();
     }
     assert.equal(kit.server.exited, true);
   });

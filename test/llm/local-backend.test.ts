@@ -19,6 +19,8 @@ import {
   type LocalLlm,
 } from "../../lib/llm/index.js";
 import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { buildPlanJsonSchema, TOOL_ID_PATTERN } from "../../lib/plan/plan.js";
+import { TRAVEL_TOOLS } from "../agent/fixtures.js";
 
 let llm: LocalLlm;
 
@@ -107,6 +109,17 @@ test("generateJson returns schema-valid values every time", async () => {
       assert.ok(Array.isArray(value) && value.every((n) => typeof n === "number"));
     }
   }
+});
+
+test("plans from the grammar: every tool id matches TOOL_ID_PATTERN, even from a random model (issue 40, item 4)", async () => {
+  const schema = buildPlanJsonSchema(TRAVEL_TOOLS, { maxSteps: 2, maxToolsPerStep: 2, maxDescriptionLength: 40, maxFinalLength: 40 });
+  const ids: string[] = [];
+  for (let seed = 0; seed < 8; seed++) {
+    const plan = await llm.generateJson<{ steps: { tools: { id: string }[] }[] }>(schema, [{ role: "user", content: "Plan?" }], { seed, temperature: 1, maxTokens: 400, jsonAttempts: 1 });
+    ids.push(...plan.steps.flatMap((s) => s.tools.map((t) => t.id)));
+  }
+  assert.ok(ids.length > 0, "the random model wrote some tool calls");
+  assert.deepEqual(ids.filter((id) => !TOOL_ID_PATTERN.test(id)), []);
 });
 
 test("anyOf and free-form sub-schemas are supported (the grammar gets oneOf, ajv checks the original)", async () => {

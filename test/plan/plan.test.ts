@@ -1,9 +1,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, PlanParseError } from "../../lib/plan/plan.js";
+import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, PlanParseError, TOOL_ID_PATTERN } from "../../lib/plan/plan.js";
 import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { useCpuLlama } from "../helpers/cpu-llama.js";
+import { gbnfForJsonSchema } from "../../lib/llm/gbnf.js";
 
 const PLAN_JSON = JSON.stringify(geoWeatherPlan());
 
@@ -62,6 +63,26 @@ describe("parsePlan", () => {
     ["json but not a plan", '{"tool": "geocode", "arguments": {}}', "not_a_plan"],
     ["wrong shape", '{"steps": [{"tools": [{"id": 7, "name": "geocode"}]}], "final": 3}', "schema"],
   ];
+  test("broken JSON is explained in German, with the position (issue 40, item 3)", () => {
+    const cases: [string, RegExp][] = [
+      ['{"steps": [], "final": "a" "b"}', /Ungültiges JSON \(bei Zeichen 28: nach einem Wert fehlt ',' oder '\}'\)/u],
+      ['{"steps": [1 2], "final": null}', /nach einem Listenelement fehlt ',' oder '\]'/u],
+      ['{"steps" [], "final": null}', /nach dem Feldnamen fehlt ':'/u],
+      ["{steps: [], final: null}", /Feldname in doppelten Anführungszeichen/u],
+      ['{"steps": [], "final": "Zeile\neins"}', /Steuerzeichen/u],
+      ['{"steps": [], "final": "a\\qb"}', /Escape-Sequenz/u],
+      ['{"steps": [], "final": -}', /unvollständige Zahl/u],
+      ['{"steps": [}, "final": nul}', /Ungültiges JSON \((?:bei Zeichen \d+: )?unerwartetes Zeichen '\}'\)/u],
+    ];
+    for (const [input, expected] of cases) {
+      const r = parsePlan(input);
+      assert.equal(r.ok, false, input);
+      if (r.ok) continue;
+      assert.match(r.error.message, expected, input);
+      assert.doesNotMatch(r.error.message, /Expected|Unexpected|position|after|JSON at|Bad |Unterminated/u, input);
+    }
+  });
+
   for (const [name, input, kind] of failures) {
     test(`typed error: ${name}`, () => {
       const r = parsePlan(input);
@@ -125,11 +146,20 @@ describe("buildPlanJsonSchema", () => {
     assert.deepEqual(at(schema, "properties", "final", "type"), ["string", "null"]);
   });
 
-  test("no keywords outside the grammar subset (anyOf, $schema, default, pattern, minimum)", () => {
+  test("no keywords outside the grammar subset (anyOf, $schema, default, minimum; pattern only on ids)", () => {
     const text = JSON.stringify(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]));
-    for (const banned of ['"anyOf"', '"$schema"', '"default"', '"pattern"', '"minimum"', '"exclusiveMinimum"', '"allOf"']) {
+    for (const banned of ['"anyOf"', '"$schema"', '"default"', '"minimum"', '"exclusiveMinimum"', '"allOf"']) {
       assert.equal(text.includes(banned), false, banned);
     }
+    const patterns = [...text.matchAll(/"pattern":("[^"]*")/gu)].map((m) => JSON.parse(m[1] ?? '""') as string);
+    assert.deepEqual(new Set(patterns), new Set([TOOL_ID_PATTERN.source]));
+  });
+
+  test("the ids' pattern becomes a character class in the GBNF; no id is a free string (issue 40, item 4)", async () => {
+    const grammar = await gbnfForJsonSchema(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]));
+    const idRules = grammar.split("\n").filter((line) => line.includes("[A-Za-z0-9_-]{1,64}"));
+    assert.equal(idRules.length, TRAVEL_TOOLS.length + 1, grammar);
+    assert.doesNotMatch(grammar, /kit-pattern/u);
   });
 
   test("a standard validator accepts a plan in the grammar's shape and rejects an unknown tool", () => {

@@ -1,30 +1,22 @@
 // The notebook harness itself: real Jupyter + tslab on small throwaway notebooks. A failing cell of any
 // kind (thrown error, rejected await, TypeScript error) must be reported with its real message.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
-import { runNotebook } from "../../scripts/run-notebooks.js";
+import { runNotebook, textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
+import { shortCell } from "../../lib/display/html.js";
 import { testEnvironment } from "../../scripts/test-env.js";
+import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const root = findProjectRoot();
 const dir = mkdtempSync(join(tmpdir(), "kit-nbtest-"));
 let env: NodeJS.ProcessEnv;
 
-function notebook(name: string, cells: string[]): string {
-  const path = join(dir, `${name}.ipynb`);
-  const nb = {
-    cells: cells.map((source, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source })),
-    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  };
-  writeFileSync(path, JSON.stringify(nb));
-  return path;
-}
+const notebook = (name: string, cells: string[]) => writeCodeNotebook(join(dir, `${name}.ipynb`), cells);
 
 before(async () => {
   env = await testEnvironment({ tinyModels: false });
@@ -57,6 +49,26 @@ test("a text output line wider than the cell fails the notebook (issue 28, item 
   assert.equal(r.ok, false);
   assert.deepEqual(r.failures.map((f) => f.cell), [1]);
   assert.match(r.failures[0]?.error ?? "", /1 Ausgabezeile\(n\) breiter als \d+ Zeichen/);
+});
+
+test("HTML that cuts a text inside a word or puts compact JSON in a table cell fails the notebook (issue 40, items 5–6)", async () => {
+  const cells = [
+    'import * as tslab from "tslab";\ntslab.display.html(\'<table><tr><td><span title="Ein Aufruf ist fehlgeschlagen.">Ein Aufruf ist fehlg…</span></td></tr></table>\');',
+    'tslab.display.html(\'<table><tr><td>{"date":"2026-11-27","display_name":"Lissabon"}</td></tr></table>\');',
+    'tslab.display.html(\'<table><tr><td><span title="Ein Aufruf ist fehlgeschlagen.">Ein Aufruf ist…</span></td><td>{ "date": "2026-11-27" }</td></tr></table>\');',
+  ];
+  const r = await runNotebook(root, notebook("html-lints", cells), env);
+  assert.deepEqual(r.failures.map((f) => f.cell), [1, 2]);
+  assert.match(r.failures[0]?.error ?? "", /mitten im Wort abgeschnitten, z\. B\. „Ein Aufruf ist fehlg…“/u);
+  assert.match(r.failures[1]?.error ?? "", /JSON ohne Umbruchstellen/u);
+});
+
+test("the kit's shortened table cells end after a whole word (the lint finds nothing)", () => {
+  const html = shortCell("Ein Aufruf ist fehlgeschlagen: die Verbindung zum Server wurde getrennt.", 20);
+  assert.match(html, />Ein Aufruf ist…<\/span>$/u);
+  const cell = { cell_type: "code", source: "", outputs: [{ output_type: "display_data", data: { "text/html": `<table><tr><td>${html}</td></tr></table>` } }] };
+  assert.deepEqual(textsCutInsideWords([cell]), []);
+  assert.deepEqual(unbreakableJsonInTables([cell]), []);
 });
 
 test("with the kit loaded, wide lines are wrapped at word boundaries, continuation lines indented", async () => {

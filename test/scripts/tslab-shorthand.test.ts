@@ -1,12 +1,13 @@
 // The kit's patch of tslab (patches/tslab+*.patch, applied by patch-package on install): a shorthand
 // property `{ x }` whose `x` was declared in an earlier cell must see that value under the real kernel.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { runNotebook } from "../../scripts/run-notebooks.js";
 import { testEnvironment } from "../../scripts/test-env.js";
+import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const root = findProjectRoot();
 const name = `.tslab-shorthand-${process.pid}.ipynb`;
@@ -26,13 +27,7 @@ after(() => {
 });
 
 test("{ x } of a variable from an earlier cell works under tslab (patched converter)", async () => {
-  const nb = {
-    cells: cells.map((source, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source })),
-    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  };
-  writeFileSync(file, JSON.stringify(nb));
+  writeCodeNotebook(file, cells);
   const result = await runNotebook(root, file, await testEnvironment({ tinyModels: false }), true);
   assert.deepEqual(result.failures, [], result.failures.map((f) => `cell ${f.cell}: ${f.error}`).join("\n"));
   assert.ok(existsSync(kept), "the executed notebook was kept");

@@ -1,0 +1,73 @@
+// A participant's natural workflow (issue 40, item 2): "Run All" – which runs the clean-up cell at the
+// end, too – then fix a task and run its cells again, in the same kernel. Each solution notebook runs
+// whole under the real kernel and then runs every cell between its set-up and its clean-up again; each
+// Teil's own clean-up cell runs in one notebook after the objects it closes, and the next cell uses them
+// again. Nothing may fail or say that something was closed.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
+import { testEnvironment } from "../../scripts/test-env.js";
+import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
+import { notebooksDir, readNotebook, root, solutionsDir } from "./notebook-cells.js";
+import { writeCodeNotebook } from "../helpers/notebook-file.js";
+
+const written: string[] = [];
+let env: NodeJS.ProcessEnv;
+
+/** Runs `cells` as one notebook beside `besides` (so its `./lib` resolves) under the real kernel. */
+async function runCells(besides: string, cells: string[]): Promise<{ result: NotebookResult; outputs: string[] }> {
+  const file = join(dirname(besides), `.run-all-again-${process.pid}-${basename(besides)}`);
+  written.push(writeCodeNotebook(file, cells));
+  const keep = join(dirname(file), `.kept-${process.pid}`);
+  written.push(keep);
+  const result = await runNotebook(root, file, env, keep);
+  const executed = JSON.parse(readFileSync(join(keep, basename(file)), "utf8")) as { cells: { outputs: { text?: string | string[] }[] }[] };
+  const outputs = executed.cells.map((c) => c.outputs.map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? ""))).join(""));
+  return { result, outputs };
+}
+
+const describeFailures = (r: NotebookResult) => r.failures.map((f) => `cell ${f.cell}: ${f.error}`).join("\n");
+const codeOf = (file: string) => readNotebook(file).cells.filter((c) => c.type === "code").map((c) => c.source);
+
+before(async () => {
+  ensureNotebookLib(); // the notebooks import the built lib: build it from this lib
+  env = await testEnvironment({ tinyModels: true });
+});
+after(() => {
+  for (const file of written) rmSync(file, { recursive: true, force: true });
+});
+
+for (const solution of readdirSync(solutionsDir).filter((f) => /^loesung-\d.*\.ipynb$/u.test(f)).sort()) {
+  test(`${solution}: Run All, then the solved cells again in the same kernel`, async () => {
+    const code = codeOf(join(solutionsDir, solution));
+    const again = code.slice(1, -1);
+    const { result, outputs } = await runCells(join(solutionsDir, solution), [...code, ...again]);
+    assert.deepEqual(result.failures, [], describeFailures(result));
+    const rerun = outputs.slice(code.length).join("\n");
+    assert.doesNotMatch(rerun, /geschlossen – führe|Noch nicht gelöst/u);
+    assert.match(rerun, /✅/u, "the self-checks ran again and passed");
+  });
+}
+
+test("each Teil's clean-up cell: the next cell can use the model, the client, the embedder and the store again", async () => {
+  const teile = readdirSync(notebooksDir).filter((f) => /^\d0-teil-.*\.ipynb$/u.test(f)).sort();
+  const cleanups = teile.map((f) => codeOf(join(notebooksDir, f)).at(-1) ?? "");
+  const prelude = [
+    'import { createEmbedder, loadLlm, McpToolClient, openRagStore, startTravelServer } from "./lib/index";',
+    "const llm = await loadLlm();\nconst server = await startTravelServer();\nconst client = await McpToolClient.connect(server.url);",
+    "const embedder = await createEmbedder();\nconst wissen = await openRagStore({});",
+  ];
+  const useAgain = [
+    'const antwort = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4, seed: 1 });',
+    "const werkzeuge = await client.listTools();",
+    'const vektor = await embedder.embedOne("Isar");\nconst treffer = await wissen.search("Isar", 1);',
+    'console.log("wieder da:", antwort.meter.generatedTokens > 0, werkzeuge.length > 0, vektor.length > 0, treffer.length);',
+  ].join("\n");
+  const { result, outputs } = await runCells(join(notebooksDir, teile[0] ?? ""), [...prelude, ...cleanups.flatMap((c) => [c, useAgain])]);
+  assert.deepEqual(result.failures, [], describeFailures(result));
+  const checks = outputs.filter((o) => o.includes("wieder da:"));
+  assert.equal(checks.length, teile.length);
+  for (const out of checks) assert.match(out, /wieder da: true true true 1/u);
+});
