@@ -2,7 +2,7 @@
 // randomness from 31 characters that cannot be mistaken for each other on a projector (no i, l, o, 0, 1).
 //
 // Strength: 31^12 ≈ 7.9·10^17 codes (≈ 2^59.5). The server compares every code it is given (a right code
-// is never refused because of someone else's wrong tries, server.ts), so the limits on wrong codes do not
+// is never refused because of someone else's wrong tries, limits.ts), so the limits on wrong codes do not
 // bound guessing — the board's own speed does. Even at 20,000 requests a second, far more than one Node
 // process on a laptop answers, a whole day is 1.73·10^9 guesses: a chance of 1.73·10^9 / 7.9·10^17
 // ≈ 2.2·10^-9 of hitting the code. (The old "fuchs-wolke-47" had 57,600 codes: found in seconds.)

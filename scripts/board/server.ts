@@ -6,13 +6,13 @@
 // are limited per address and for the whole board, but a right code always gets through (join-code.ts says
 // why the code's length, not the limit, keeps guessers out); each participant and each address adding new
 // names has a rate limit too. Every refusal is a short German JSON message, never a stack.
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { BindError, DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../mcp-server-travel/src/transports/bind.js";
 import { z } from "zod";
 import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_JOIN_PATH, BOARD_NAME_MAX, BOARD_POST_PATH, boardNameProblem } from "../../lib/exercises/board-record.js";
+import { addressKey, JoinCodeGate, RateLimiter } from "./limits.js";
 import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
@@ -20,50 +20,12 @@ import { boardView, participantKey, recordProblem, recordSchema, type BoardState
 /** A participant may send this many records at once, then one per PER_PARTICIPANT_REFILL_MS. */
 export const PER_PARTICIPANT_BURST = 20;
 export const PER_PARTICIPANT_REFILL_MS = 1000;
-/** Wrong join codes from one address: this many, then one per WRONG_CODE_REFILL_MS. */
-export const WRONG_CODE_BURST = 10;
-export const WRONG_CODE_REFILL_MS = 6000;
-/** Wrong join codes from all addresses together: this many, then one per GLOBAL_WRONG_CODE_REFILL_MS. */
-export const GLOBAL_WRONG_CODE_BURST = 60;
-export const GLOBAL_WRONG_CODE_REFILL_MS = 1000;
 /** New names from one address (a Klassenraum-Hub sends a whole room's): this many, then one per NEW_NAME_REFILL_MS. */
 export const NEW_NAMES_PER_ADDRESS_BURST = 60;
 export const NEW_NAME_REFILL_MS = 10_000;
 /** The board takes at most this many participants. */
 export const MAX_PARTICIPANTS = 300;
-
-/** Token buckets by key; full buckets are forgotten when the map grows large. */
-export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-
-  constructor(
-    private readonly burst: number,
-    private readonly refillMs: number,
-  ) {}
-
-  private refreshed(key: string, now: number): { tokens: number; at: number } {
-    const b = this.buckets.get(key) ?? { tokens: this.burst, at: now };
-    b.tokens = Math.min(this.burst, b.tokens + (now - b.at) / this.refillMs);
-    b.at = now;
-    this.buckets.set(key, b);
-    if (this.buckets.size > 5000) for (const [k, v] of this.buckets) if (v.tokens >= this.burst) this.buckets.delete(k);
-    return b;
-  }
-
-  /** True when `key` may go ahead now (and uses up one token). */
-  take(key: string, now: number): boolean {
-    const b = this.refreshed(key, now);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
-  }
-}
-
-/** Constant-time comparison of a given code with the join code (equal-length digests). */
-export function codeMatches(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
+export { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "./limits.js";
 
 export interface BoardServerOptions {
   host: string;
@@ -92,17 +54,6 @@ const joinSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4).optional(
 
 function refuse(res: Response, status: number, fehler: string): void {
   res.status(status).json({ fehler });
-}
-
-/** The address a limit counts: IPv4 as it is, IPv6 by its /64 (one machine can use a whole /64). */
-export function addressKey(remoteAddress: string | undefined): string {
-  const address = (remoteAddress ?? "?").replace(/^::ffff:(?=\d+\.)/, "").replace(/%.*$/, "");
-  if (!address.includes(":")) return address;
-  const [head = "", tail] = address.split("::");
-  const first = head ? head.split(":") : [];
-  const last = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? first : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill("0"), ...last];
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 function fromLoopback(req: Request): boolean {
@@ -176,10 +127,8 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   if (bind.warning) options.log(`WARNUNG: Das Klassen-Board ist unter ${options.host} für jedes Gerät im Netz erreichbar; melden kann nur, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${bind.allowedHosts.join(", ")}.`);
   const allowed = [...new Set([...bind.allowedHosts, ...DEFAULT_ALLOWED_HOSTS])];
   const perParticipant = new RateLimiter(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
-  const wrongCodes = new RateLimiter(WRONG_CODE_BURST, WRONG_CODE_REFILL_MS);
-  const allWrongCodes = new RateLimiter(GLOBAL_WRONG_CODE_BURST, GLOBAL_WRONG_CODE_REFILL_MS);
+  const codeGate = new JoinCodeGate(options.log);
   const newNames = new RateLimiter(NEW_NAMES_PER_ADDRESS_BURST, NEW_NAME_REFILL_MS);
-  let warnedGuessingAt = -Infinity;
   const { state } = options;
   let joinUrl = "";
   let joinQr = "";
@@ -201,16 +150,9 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   // A right code always passes: limits here only count wrong ones (per address and for everyone).
   const checkCode = (req: Request, res: Response, next: NextFunction) => {
-    const given = req.headers[BOARD_CODE_HEADER];
-    if (typeof given === "string" && codeMatches(given.trim(), state.joinCode)) return next();
-    const at = now();
-    const ownOk = wrongCodes.take(addressKey(req.socket.remoteAddress), at);
-    const allOk = allWrongCodes.take("*", at);
-    if (!allOk && at - warnedGuessingAt > 60_000) {
-      warnedGuessingAt = at;
-      options.log(`WARNUNG: Sehr viele falsche Beitrittscodes (über ${GLOBAL_WRONG_CODE_BURST} in kurzer Zeit) – rät jemand? Richtige Codes kommen weiter durch.`);
-    }
-    if (!ownOk || !allOk) return refuse(res, 429, "Zu viele falsche Beitrittscodes – bitte eine Minute warten und den Code prüfen.");
+    const verdict = codeGate.check(req.headers[BOARD_CODE_HEADER], state.joinCode, req.socket.remoteAddress, now());
+    if (verdict === "right") return next();
+    if (verdict === "too-many-wrong") return refuse(res, 429, "Zu viele falsche Beitrittscodes – bitte eine Minute warten und den Code prüfen.");
     refuse(res, 403, "Beitrittscode fehlt oder ist falsch.");
   };
 

@@ -1,24 +1,25 @@
 # The kit's JupyterHub configuration (`npm run hub`, scripts/hub.ts). scripts/hub.ts writes the settings
 # as JSON and names the file in KURS_HUB_SETTINGS; everything the hub does for the class is here:
-# - login with a name and the class's join code (German page: templates/login.html), at most `max`
-#   participants; a name is checked by the board's own rules, asked from `npm run hub` (name-check.ts);
+# - login with a name and the class's join code (German page: templates/login.html); whether a login may go
+#   ahead (code, name, look-alikes, --max, putting the name on the board) is decided by the board's own code,
+#   asked from `npm run hub` (login-check.ts); this file only keeps the participant list;
 # - each participant gets `<root>/<user>/` with fresh copies of the notebooks and a link to the kit's
 #   built lib (read-only), the kit's TypeScript kernel as default, and KURS_*/LLM_* in the kernel;
 # - as root every participant is a system user of their own (home mode 700); otherwise all share one.
-import hmac
+import asyncio
 import json
 import os
 import pwd
 import re
 import shutil
 import subprocess
-import time
 import unicodedata
-import urllib.request
 
 from jupyterhub.auth import Authenticator
 from jupyterhub.handlers.login import LoginHandler
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
+from tornado.httpclient import HTTPRequest
+from tornado.simple_httpclient import SimpleAsyncHTTPClient
 
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
@@ -26,22 +27,32 @@ with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
 STATE = S["stateDir"]
 PARTICIPANTS_FILE = os.path.join(STATE, "teilnehmende.json")
 USER_PREFIX = "kurs-"
-LOOPBACK = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+# One login at a time: the participant list and --max stay exact while the board is asked.
+LOGIN_LOCK = asyncio.Lock()
 
 
-def check_name(raw):
-    """The board's rules, asked from `npm run hub` (scripts/hub/name-check.ts): {name, key} or {problem}."""
-    request = urllib.request.Request(
-        S["nameCheck"]["url"],
-        data=json.dumps({"name": raw}).encode(),
-        headers={"content-type": "application/json", "x-kurs-token": S["nameCheck"]["token"]},
+def client_address(request):
+    """The address a login came from: the last X-Forwarded-For entry, which the kit's proxy appends (tornado's
+    remote_ip believes an X-Real-Ip header the client sends, so a guesser could pick any address)."""
+    forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+    return forwarded or request.remote_ip
+
+
+async def ask_login_check(name, code, address):
+    """`npm run hub` decides by the board's rules (scripts/hub/login-check.ts): {name, key} or {problem}."""
+    request = HTTPRequest(
+        S["loginCheck"]["url"],
+        method="POST",
+        body=json.dumps({"name": name, "code": code, "address": address}),
+        headers={"content-type": "application/json", "x-kurs-token": S["loginCheck"]["token"]},
+        request_timeout=15,
     )
     try:
-        # never through an HTTP proxy from the environment: the endpoint is on loopback
-        with LOOPBACK.open(request, timeout=5) as response:
-            return json.load(response)
-    except OSError:
-        return {"problem": "Der Hub kann den Namen gerade nicht prüfen – bitte der Kursleitung Bescheid geben."}
+        # the simple client never uses an HTTP proxy from the environment: the endpoint is on loopback
+        response = await SimpleAsyncHTTPClient().fetch(request)
+        return json.loads(response.body)
+    except Exception:  # noqa: BLE001 (unreachable, refused or unreadable: the participant gets one German line)
+        return {"problem": "Der Hub kann die Anmeldung gerade nicht prüfen – bitte der Kursleitung Bescheid geben."}
 
 
 def load_participants():
@@ -72,32 +83,6 @@ def user_name_for(name, taken):
     return user
 
 
-class WrongCodeLimit:
-    """Wrong join codes per address: BURST at once, then one per REFILL_S seconds (the board's numbers,
-    scripts/board/server.ts); an address that used them up may not try at all until one is back."""
-
-    BURST = 10
-    REFILL_S = 6.0
-
-    def __init__(self):
-        self.buckets = {}
-
-    def _tokens(self, address, now):
-        tokens, since = self.buckets.get(address, (self.BURST, now))
-        return min(self.BURST, tokens + (now - since) / self.REFILL_S)
-
-    def exhausted(self, address):
-        """True while this address may not try at all (checked before the code is compared)."""
-        return self._tokens(address, time.monotonic()) < 1
-
-    def count_wrong(self, address):
-        now = time.monotonic()
-        self.buckets[address] = (self._tokens(address, now) - 1, now)
-
-
-WRONG_CODES = WrongCodeLimit()
-
-
 class KursLoginHandler(LoginHandler):
     """The login page with the German reason a login was refused (the stock page says only 'Invalid')."""
 
@@ -112,28 +97,18 @@ class KursAuthenticator(Authenticator):
         return [("/login", KursLoginHandler)]
 
     async def authenticate(self, handler, data):
-        def refuse(text):
-            handler.kurs_error = text
-            return None
-
-        checked = check_name(data.get("username", ""))
-        if "problem" in checked:
-            return refuse(checked["problem"])
-        address = handler.request.remote_ip
-        if WRONG_CODES.exhausted(address):
-            return refuse("Zu viele falsche Codes von diesem Gerät – bitte einige Sekunden warten und den Code von der Tafel abschreiben.")
-        if not hmac.compare_digest(data.get("password", "").strip().encode(), S["code"].encode()):
-            WRONG_CODES.count_wrong(address)
-            return refuse("Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer.")
-        participants = load_participants()
-        name, key = checked["name"], checked["key"]
-        if key not in participants:
-            if len(participants) >= S["max"]:
-                return refuse(f"Der Kurs ist voll ({S['max']} Teilnehmende). Bitte bei der Kursleitung melden.")
-            taken = {p["user"] for p in participants.values()}
-            participants[key] = {"name": name, "user": user_name_for(name, taken)}
-            save_participants(participants)
-        return participants[key]["user"]
+        async with LOGIN_LOCK:
+            answer = await ask_login_check(data.get("username", ""), data.get("password", ""), client_address(handler.request))
+            if "problem" in answer:
+                handler.kurs_error = answer["problem"]
+                return None
+            participants = load_participants()
+            name, key = answer["name"], answer["key"]
+            if key not in participants:
+                taken = {p["user"] for p in participants.values()}
+                participants[key] = {"name": name, "user": user_name_for(name, taken)}
+                save_participants(participants)
+            return participants[key]["user"]
 
 
 def display_name(user):

@@ -1,5 +1,5 @@
 // What scripts/hub.ts hands to the kit's JupyterHub configuration (jupyterhub_config.py reads it from
-// the file named in KURS_HUB_SETTINGS): ports, the join code, the notebooks each participant gets, and
+// the file named in KURS_HUB_SETTINGS): ports, the login check's address, the notebooks each participant gets, and
 // the environment of every participant's kernel.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,8 +18,6 @@ export interface HubSettings {
   hubPort: number;
   proxyApiPort: number;
   proxyCommand: string;
-  code: string;
-  max: number;
   root: string;
   stateDir: string;
   templates: string;
@@ -29,8 +27,8 @@ export interface HubSettings {
   solutions: HubFile[];
   kernelEnv: Record<string, string>;
   singleUserArgs: string[];
-  /** The board's name rules, served by `npm run hub` (name-check.ts). */
-  nameCheck: { url: string; token: string };
+  /** Where the authenticator asks whether a login may go ahead (login-check.ts, served by `npm run hub`). */
+  loginCheck: { url: string; token: string };
 }
 
 /** The kernel's name as `npm run setup` registers it (.jupyter-prefix/share/jupyter/kernels/tslab). */

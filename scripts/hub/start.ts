@@ -8,7 +8,8 @@ import { delay } from "../../lib/util.js";
 import { formatUrl, hostForUrl, isLoopback } from "../../mcp-server-travel/src/transports/bind.js";
 import { randomJoinCode, weakJoinCode } from "../board/join-code.js";
 import type { HubArgs } from "./args.js";
-import { startNameCheck } from "./name-check.js";
+import { startLoginCheck } from "./login-check.js";
+import { loadParticipants } from "./participants.js";
 import { stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 
@@ -87,15 +88,13 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   }
   const port = args.port === 0 ? await freePort(args.host) : args.port;
   const hubId = randomBytes(8).toString("hex");
-  const names = await startNameCheck();
+  const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), boardUrl: args.boardUrl, log });
   const settings: HubSettings = {
     host: args.host,
     port,
     hubPort: await freePort(),
     proxyApiPort: await freePort(),
     proxyCommand,
-    code,
-    max: args.max,
     root: args.root,
     stateDir,
     templates: join(kitRoot, "scripts", "hub", "templates"),
@@ -103,7 +102,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     ...participantFiles(kitRoot),
     kernelEnv: kernelEnvironment(args, kitRoot, code, hubId, process.env),
     singleUserArgs: singleUserArgs(args),
-    nameCheck: { url: names.url, token: names.token },
+    loginCheck: { url: logins.url, token: logins.token },
   };
   const settingsFile = join(stateDir, "settings.json");
   writeFileSync(settingsFile, `${JSON.stringify(settings, null, 1)}\n`, { mode: 0o600 });
@@ -135,7 +134,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     if (!done) child.kill("SIGTERM");
     await Promise.race([exited, delay(15_000)]);
     await stopProcessesOfHub(hubId);
-    await names.close();
+    await logins.close();
   };
   const url = formatUrl(args.bind.urlHost, port).replace(/\/mcp$/, "/hub/login");
   try {

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "../../scripts/hub/args.js";
 import { classJoinCode } from "../../scripts/hub/join-code.js";
-import { checkName } from "../../scripts/hub/name-check.js";
+import { checkName } from "../../scripts/hub/login-check.js";
 import { participantKey } from "../../scripts/board/state.js";
 import { singleUserArgs } from "../../scripts/hub/settings.js";
 import { loadBoard } from "../../scripts/board/store.js";

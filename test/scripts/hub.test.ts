@@ -1,9 +1,10 @@
 // The Klassenraum-Hub end to end: real JupyterHub (`npm run hub` as a subprocess), a real board
 // subprocess, and two participants in Chromium who log in through the German login page (a wrong code is
-// refused), get the kit's TypeScript kernel, import the kit's lib and run an Aufgabe-1 self-check whose
-// result reaches the board under their names. As root each participant is a system user of their own:
-// A's kernel cannot read B's folder (EACCES). Ctrl+C leaves no process of the hub behind, and a
-// restart keeps the participants' files.
+// refused), stand on the board at once as "nicht begonnen", get the kit's TypeScript kernel, import the
+// kit's lib and run an Aufgabe-1 self-check whose result reaches the board under their names. As root each
+// participant is a system user of their own: A's kernel cannot read B's folder (EACCES). Ctrl+C leaves no
+// process of the hub behind, and a restart keeps the participants' files. The login keeps the board's
+// rules: look-alike names refused, wrong codes limited, a right code always let in.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,7 +88,8 @@ after(async () => {
   await hub?.stop();
   await board?.stop();
   if (isRoot) await startHubProcessCleanUp();
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.KEEP_HUB_TEST) rmSync(dir, { recursive: true, force: true });
+  else console.log(`screenshots: ${dir}`);
 });
 
 async function startHubProcessCleanUp(): Promise<void> {
@@ -104,12 +106,16 @@ test("two participants log in through the German page, run Aufgabe 1's self-chec
   const form = await wrong.page.locator("#login-main form").boundingBox();
   assert.ok(form && form.width <= 420, `login form is a centred box, not ${form?.width} px wide`);
   await wrong.page.close();
+  assert.deepEqual((await boardState()).participants, [], "a refused login is not on the board");
 
   // Both at once, as a room logs in.
   const pages = await Promise.all(
     PEOPLE.map(async (person, i) => {
       const { page, error } = await participantPage(contexts[i]!, person.name);
       assert.equal(error, undefined, `login of ${person.name}`);
+      // On the board at once, before any self-check (before: only with the first result).
+      const row = (await boardState()).participants.find((p) => p.name === person.name);
+      assert.equal(row?.progress.status, "nicht-begonnen", `${person.name} on the board after login`);
       await openNotebook(page, new URL(`/user/${person.user}`, hub!.url).href, NOTEBOOK);
       const out = await runCell(page, SOLVED_CELL);
       assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
@@ -162,17 +168,28 @@ test("Ctrl+C stops the hub with every process it started; a restart keeps the pa
   await context.close();
 });
 
-test("a name the board would refuse, a participant beyond --max and guessing the join code are refused in German", { skip: missing }, async () => {
-  const post = async (code: string, username = "Rater") => {
-    const res = await fetch(hub!.url, { method: "POST", body: new URLSearchParams({ username, password: code }), redirect: "manual" });
+test("a name the board would refuse, a look-alike, a participant beyond --max and guessing are refused in German; a right code always gets in", { skip: missing }, async () => {
+  const post = async (code: string, username = "Rater", headers: Record<string, string> = {}) => {
+    const res = await fetch(hub!.url, { method: "POST", headers, body: new URLSearchParams({ username, password: code }), redirect: "manual" });
     return { status: res.status, text: await res.text() };
   };
   assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
   assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
   assert.match((await post(CODE, "Dritte Person")).text, /Der Kurs ist voll \(2 Teilnehmende\)/, "--max 2 after the restart");
-  // After 10 wrong codes from one address, even the right one waits.
+  // A name that looks like a participant's (Cyrillic А) is refused in German — before: "Der Kurs ist voll".
+  const context = await browser!.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const twin = await logIn(page, hub!.url, "Test \u0410nna Müller", CODE);
+  assert.match(twin ?? "", /^Der Name sieht aus wie „Test Anna Müller“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen/);
+  await page.screenshot({ path: join(dir, "doppelgaenger-1280x720.png") });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: join(dir, "doppelgaenger-1920x1080.png") });
+  await context.close();
+
+  // 10 wrong codes use up this address's tries; an X-Real-Ip header does not make a fresh address of it.
   for (let i = 0; i < 10; i++) assert.match((await post(`falsch-${i}`)).text, /Beitrittscode stimmt nicht/);
-  const blocked = await post(CODE);
-  assert.equal(blocked.status, 200, "no login (a login redirects)");
-  assert.match(blocked.text, /Zu viele falsche Codes/);
+  assert.match((await post("falsch-10", "Rater", { "x-real-ip": "10.9.8.7" })).text, /Zu viele falsche Codes/);
+  // ... but the right code is never refused because of wrong tries (before: "Zu viele falsche Codes").
+  const right = await post(CODE, PEOPLE[1]!.name);
+  assert.equal(right.status, 302, `a login redirects: ${right.text.slice(0, 300)}`);
 });

@@ -1,0 +1,88 @@
+// The hub's login check (login-check.ts) over its real loopback endpoint, as JupyterHub's authenticator asks
+// it, with a real in-process board: the board's join-code rule (a right code always passes; wrong codes
+// limited per address and overall), look-alikes of the hub's participants refused, and the board join at
+// login (the board's own refusal of a look-alike, an unreachable board never blocks a login).
+// The full hub with Chromium is test/scripts/hub.test.ts.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "../../scripts/board/limits.js";
+import { startBoardServer } from "../../scripts/board/server.js";
+import { BoardState } from "../../scripts/board/state.js";
+import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/hub/login-check.js";
+import type { HubParticipant } from "../../scripts/hub/participants.js";
+import { freePort } from "../../scripts/hub/start.js";
+
+const CODE = "k7mq-2xhp-9dta";
+
+async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: (name: string, code: string, address?: string) => Promise<LoginAnswer>) => Promise<void>): Promise<void> {
+  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], log: () => undefined, ...rules });
+  const ask = async (name: string, code: string, address = "192.168.1.20") => {
+    const res = await fetch(server.url, { method: "POST", headers: { "x-kurs-token": server.token }, body: JSON.stringify({ name, code, address }) });
+    assert.equal(res.status, 200);
+    return (await res.json()) as LoginAnswer;
+  };
+  try {
+    await body(ask);
+  } finally {
+    await server.close();
+  }
+}
+
+const problem = (answer: LoginAnswer) => ("problem" in answer ? answer.problem : "");
+
+test("only the hub may ask (token)", async () => {
+  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], log: () => undefined });
+  try {
+    const res = await fetch(server.url, { method: "POST", body: JSON.stringify({ name: "Anna", code: CODE }) });
+    assert.equal(res.status, 403);
+  } finally {
+    await server.close();
+  }
+});
+
+test("wrong codes are limited per address and overall; the right code always gets in", async () => {
+  const log: string[] = [];
+  await withLoginCheck({ now: () => 1_000_000, log: (l) => log.push(l) }, async (ask) => {
+    for (let i = 0; i < WRONG_CODE_BURST; i++) assert.match(problem(await ask("Rater", `falsch-${i}`)), /Beitrittscode stimmt nicht/);
+    assert.match(problem(await ask("Rater", "falsch")), /Zu viele falsche Codes/);
+    assert.deepEqual(await ask("Anna", CODE), { name: "Anna", key: "anna" }, "the right code from the same address"); // before: "Zu viele falsche Codes"
+    // Guessers on many addresses use up everyone's limit; a fresh address is then limited too.
+    for (let i = 0; i < GLOBAL_WRONG_CODE_BURST - WRONG_CODE_BURST - 1; i++) await ask("Rater", "falsch", `10.1.${i}.1`);
+    assert.match(problem(await ask("Rater", "falsch", "10.2.0.1")), /Zu viele falsche Codes/);
+    assert.deepEqual(await ask("Ben", CODE, "10.2.0.1"), { name: "Ben", key: "ben" });
+    assert.match(log.join("\n"), /WARNUNG: Sehr viele falsche Beitrittscodes/);
+  });
+});
+
+test("a look-alike of a participant is refused in German; the same participant in other case is not", async () => {
+  const participants: HubParticipant[] = [{ name: "Anna", user: "kurs-anna" }];
+  await withLoginCheck({ participants: () => participants, max: 1 }, async (ask) => {
+    assert.match(problem(await ask("\u0410nna", CODE)), /^Der Name sieht aus wie „Anna“, der schon angemeldet ist/); // Cyrillic А
+    assert.match(problem(await ask("Ann\u0430", CODE)), /sieht aus wie „Anna“/); // Cyrillic а
+    assert.deepEqual(await ask(" ANNA ", CODE), { name: "Anna", key: "anna" }, "the known participant, shown as first written");
+    assert.match(problem(await ask("Berta", CODE)), /Der Kurs ist voll \(1 Teilnehmende\)/);
+  });
+});
+
+test("with a board a login puts the name on it; the board's refusal of a new name is shown, an unreachable board blocks nothing", async () => {
+  const state = new BoardState(CODE);
+  state.join("Anna", Date.now()); // joined with npm run workshop, not through the hub
+  const board = await startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
+  try {
+    await withLoginCheck({ boardUrl: board.url }, async (ask) => {
+      assert.deepEqual(await ask("Ben", CODE), { name: "Ben", key: "ben" });
+      assert.ok(state.has("Ben"), "Ben is on the board at login");
+      assert.match(problem(await ask("\u0410nna", CODE)), /^Der Name sieht aus wie „Anna“, der schon auf dem Board steht/);
+      assert.equal(state.size, 2);
+    });
+  } finally {
+    await board.close();
+  }
+  const log: string[] = [];
+  await withLoginCheck({ boardUrl: `http://127.0.0.1:${await freePort()}/`, log: (l) => log.push(l) }, async (ask) => {
+    assert.deepEqual(await ask("Clara", CODE), { name: "Clara", key: "clara" });
+    assert.deepEqual(await ask("Dora", CODE), { name: "Dora", key: "dora" });
+  });
+  assert.equal(log.length, 1, log.join("\n"));
+  assert.match(log[0]!, /Klassen-Board: „Clara“ steht noch nicht darauf \(Board unter .* nicht erreichbar\); der Name erscheint mit dem ersten Selbsttest\./);
+});
