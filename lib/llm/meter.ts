@@ -29,6 +29,9 @@ export class CallClock {
 /** Keeps a number and its unit on one line when a notebook wraps the text (lib/notebook/wrap.ts). */
 const NBSP = "\u00a0";
 
+/** A number as German text with at most one decimal ("8.539,3"): the meter line is read by participants. */
+const decimal = (n: number) => n.toLocaleString("de-DE", { maximumFractionDigits: 1 });
+
 /**
  * One readable line, e.g. for notebooks: "Prompt: 12 neu berechnet / 340 aus dem KV-Cache · Antwort: 25 Tokens ·
  * 31 Tokens/s · erste Antwort nach 120 ms". A scripted meter (rehearsal, tests) shows its estimated counts
@@ -40,7 +43,7 @@ export function formatMeter(m: GenerationMeter): string {
     `Prompt: ${about}${m.promptTokensEvaluated} neu berechnet / ${about}${m.promptTokensReused} aus dem KV-Cache · ` +
     `Antwort: ${about}${m.generatedTokens}${NBSP}Tokens · `;
   if (m.scripted) return `${counts}${SCRIPTED_MARK}${NBSP}Tempo nicht gemessen`;
-  return `${counts}${Math.round(m.tokensPerSecond * 10) / 10}${NBSP}Tokens/s · erste Antwort nach ${Math.round(m.timeToFirstTokenMs)}${NBSP}ms`;
+  return `${counts}${decimal(m.tokensPerSecond)}${NBSP}Tokens/s · erste Antwort nach ${decimal(Math.round(m.timeToFirstTokenMs))}${NBSP}ms`;
 }
 
 /** Serializes async calls (one context sequence can run one generation at a time). */

@@ -11,7 +11,7 @@ export function describeLlm(info: LlmInfo): string {
   if (info.gpuLayersTotal !== undefined) {
     lines.push(`GPU-Schichten: ${info.gpuLayersOffloaded ?? 0} von ${info.gpuLayersTotal} ausgelagert`);
   }
-  if (info.vramUsedBytes !== undefined) lines.push(`VRAM für Modell und Kontext: ${(info.vramUsedBytes / 2 ** 30).toFixed(2)} GiB`);
+  if (info.vramUsedBytes !== undefined) lines.push(`VRAM für Modell und Kontext: ${(info.vramUsedBytes / 2 ** 30).toLocaleString("de-DE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} GiB`);
   if (info.contextSize !== undefined) lines.push(`Kontextgröße: ${info.contextSize} Tokens`);
   if (info.chatWrapper) lines.push(`Chat-Vorlage: ${info.chatWrapper}`);
   if (info.threads !== undefined) lines.push(`CPU-Threads: ${info.threads}`);

@@ -136,7 +136,7 @@ test("the speed line of a scripted answer says it was not measured: estimated co
   assert.doesNotMatch(line, /Tokens\/s|erste Antwort nach/);
   // A measured meter keeps its speed.
   const measured = { promptTokensEvaluated: 17, promptTokensReused: 0, generatedTokens: 11, timeToFirstTokenMs: 240, totalMs: 900, tokensPerSecond: 12.34 };
-  assert.match(formatMeter(measured), /· 12\.3\u00a0Tokens\/s · erste Antwort nach 240\u00a0ms$/);
+  assert.match(formatMeter(measured), /· 12,3\u00a0Tokens\/s · erste Antwort nach 240\u00a0ms$/);
 });
 
 test("Teil 4's Modell-Check in rehearsal: the script knows its tasks and runs each one's plan against the real server", async () => {
