@@ -108,9 +108,12 @@ describe("CompositeToolClient over two real servers that offer the same tools", 
     assert.equal((viaHttp.data as { result: number }).result, 1264402496);
     const viaStdio = await both.callTool("rechner.addition", { a: "9007199254740993", b: 1 });
     assert.equal((viaStdio.data as { result: string }).result, "9007199254740994");
-    // Closing one server's session breaks only the calls routed there.
+    // A server that goes away breaks only the calls routed to it.
+    await server.stop();
+    await assert.rejects(both.callTool("mathe.addition", { a: 1, b: 1 }), McpConnectionError);
+    assert.equal(((await both.callTool("rechner.addition", { a: 1, b: 1 })).data as { result: number }).result, 2);
+    // A closed session (a notebook's clean-up cell) opens a new one on its next call.
     await stdio.close();
-    await assert.rejects(both.callTool("rechner.addition", { a: 1, b: 1 }), McpConnectionError);
-    assert.equal(((await both.callTool("mathe.addition", { a: 1, b: 1 })).data as { result: number }).result, 2);
+    assert.equal(((await both.callTool("rechner.addition", { a: 2, b: 3 })).data as { result: number }).result, 5);
   });
 });
