@@ -12,13 +12,13 @@ export const TRAVEL_MATH_ROLE =
   "Du bist ein Assistent für Reisen und Rechnen: Reiseziele, Wetter, Ausflüge, Aktivitäten – und exakte Rechnungen mit den Rechen-Tools, auch mit Ergebnissen anderer Tools.";
 
 export interface PlannerPromptOptions {
-  /** Replaces the travel persona in the first line (e.g. TRAVEL_MATH_ROLE). */
+  /** Replaces the travel persona in the first line (e.g. TRAVEL_MATH_ROLE). Default: the travel persona. */
   role?: string;
   /** A ready catalog text (e.g. formatToolsForPrompt); default formatToolCatalog(tools) from lib/schema/text.ts. */
   catalog?: string;
   /** Fields available as `user.<feld>` (default: raw). */
   userFields?: readonly string[];
-  /** Short variant for small context windows: core rules, no example, one line per tool. */
+  /** Short variant for small context windows: core rules, no example, one line per tool. Default false. */
   compact?: boolean;
 }
 

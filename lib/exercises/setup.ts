@@ -49,6 +49,7 @@ export interface Part1Kit {
   llm: Llm;
   /** Tokens of a text: the model's own tokenizer, or an estimate (characters / 4) for HTTP backends. */
   countTokens: (text: string) => number;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 
@@ -68,7 +69,9 @@ export interface RefusalProbeOptions {
   outOfScope?: string[];
   /** Questions it should answer (default: a few travel questions). */
   inScope?: string[];
+  /** Longest answer per probe question, in tokens (default 80). */
   maxTokens?: number;
+  /** Where the verdict lines go (default: console.log). */
   log?: Log;
 }
 
@@ -145,6 +148,7 @@ export interface Part2Kit {
   results: RetrievalResult[];
   /** Aufgabe 2.4: embed and search over the second text (data/uebung), same embedding model. */
   uebung: RetrievalParts;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 
@@ -225,6 +229,7 @@ export interface Part3Kit extends TravelKit {
   llm: Llm;
   /** Aufgabe 3.4: the math server with one client session. */
   mathe: MathKit;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 
@@ -271,6 +276,7 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
 export interface Part4Kit extends TravelKit {
   /** Aufgabe 4.4: the math server with one client session. */
   mathe: MathKit;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 

@@ -210,19 +210,23 @@ export async function executeToolCall(
   }
 }
 
+/** The tool history as the model sees it: indented JSON, one entry per call. */
 export function formatToolHistory(history: readonly ToolHistoryEntry[]): string {
   return JSON.stringify(history, null, 1);
 }
 
 export interface HalfAgentMessagesOptions {
+  /** The system prompt, e.g. from buildHalfAgentSystemPrompt. Required. */
   systemPrompt: string;
+  /** The user's question. Required. */
   question: string;
-  /** Earlier conversation (user/assistant turns). */
+  /** Earlier conversation (user/assistant turns). Default: none. */
   history?: ChatMessage[];
+  /** Tool calls of this question so far with their results (default: none, the first round). */
   toolHistory?: readonly ToolHistoryEntry[];
-  /** Retrieved context (RAG). */
+  /** Retrieved context (RAG). Default: none. */
   context?: string;
-  /** Today's date (YYYY-MM-DD): its own message after the system prompt (todayMessage). */
+  /** Today's date (YYYY-MM-DD): its own message after the system prompt (todayMessage). Default: none. */
   today?: string;
   /** False in the answer round: the model is told not to call tools (default true). */
   allowTools?: boolean;

@@ -25,14 +25,15 @@ type JsonGrammar = Awaited<ReturnType<Llama["createGrammarForJsonSchema"]>>;
 export interface LocalLlmOptions {
   /** GGUF file; default LLM_MODEL_PATH or models/<default>. */
   modelPath?: string;
-  /** "auto" picks CUDA / Vulkan / Metal when available; "cpu" forces the CPU. */
+  /** "auto" picks CUDA / Vulkan / Metal when available; "cpu" forces the CPU; a named backend that is missing is a GpuBackendError. Default LLM_GPU, else "auto". */
   gpu?: "auto" | "cuda" | "vulkan" | "metal" | "cpu";
-  /** Layers to offload: "auto" fits what VRAM allows, "max" all, or a number. */
+  /** Layers to offload: "auto" fits what VRAM allows, "max" all, or a number ≥ 0. Default LLM_GPU_LAYERS, else "auto". */
   gpuLayers?: "auto" | "max" | number;
+  /** Context size in tokens, capped at the model's training context (less when memory is short, see `info.notes`). Default LLM_CONTEXT_SIZE, else 8192. */
   contextSize?: number;
-  /** CPU threads; matters a lot on small machines (see README). */
+  /** CPU threads, ≥ 1; matters a lot on small machines (see README). Default LLM_THREADS, else the CPU's math cores. */
   threads?: number;
-  /** Attempts for generateJson before giving up with LlmOutputError. */
+  /** Attempts for generateJson before giving up with LlmOutputError, ≥ 1. Default 3. */
   jsonAttempts?: number;
   /**
    * Folder for saved prompt KV states (default LLM_STATE_DIR or `.cache/llm-state`); false disables.
@@ -40,6 +41,7 @@ export interface LocalLlmOptions {
    * saved there, and loaded from disk by the next process instead of being evaluated again.
    */
   promptStateDir?: string | false;
+  /** Shortest first system message, in tokens, whose KV state is saved to `promptStateDir`. Default 256. */
   promptStateMinTokens?: number;
   /**
    * Prepared states (`npm run models:warm`), read-only and looked at before `promptStateDir`: default

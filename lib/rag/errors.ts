@@ -1,5 +1,6 @@
 // Typed errors of lib/rag. Each message says what to do, in German (participants read them).
 
+/** The base of lib/rag's typed errors (catch this for any of them). */
 export class RagError extends Error {
   override name = "RagError";
 }
