@@ -4,7 +4,7 @@ import { TOOL_ERROR_LABELS, RUN_STATUS_LABELS } from "./event-text.js";
 import type { AgentTrace } from "../agent/trace.js";
 import { describeType, schemaFields } from "../schema/text.js";
 import type { ToolInfo } from "../mcp/types.js";
-import type { RetrievalMetrics } from "../rag/evaluation.js";
+import type { RetrievalMetrics } from "../rag-eval/evaluation.js";
 import { escapeHtml, htmlTable, shortCell, statusBadge } from "./html.js";
 
 function json(value: unknown): string {

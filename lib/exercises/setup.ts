@@ -11,7 +11,7 @@ import { startTravelServer, type TravelServerHandle } from "../mcp/server-proces
 import type { ToolInfo } from "../mcp/types.js";
 import type { CorpusDocument } from "../rag/chunking.js";
 import { loadCorpus } from "../rag/corpus.js";
-import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag/evaluation.js";
+import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag-eval/evaluation.js";
 import { openRagStore, type RagStore } from "../rag/store.js";
 import { announcePracticeMode } from "../notebook/notices.js";
 import { showError } from "./show.js";

@@ -4,14 +4,13 @@
 import * as z from "zod";
 import { DEFAULT_TOOL_TIMEOUT_MS } from "../timeouts.js";
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
-import { todayMessage } from "../llm/messages.js";
+import { contextMessage, todayMessage } from "../llm/messages.js";
 import { toolResultValue } from "../mcp/result.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { dropNullOptionals, grammarArguments, toGrammarDialect } from "../schema/grammar.js";
 import { extractJsonObject } from "../plan/json-extract.js";
 import { sameJson } from "../plan/json.js";
-import { contextMessage } from "../rag/prompt.js";
 import { NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
 import { errorText, isPlainObject, ownValue } from "../util.js";
 
@@ -236,7 +235,7 @@ export interface HalfAgentMessagesOptions {
 export function buildHalfAgentMessages(options: HalfAgentMessagesOptions): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: "system", content: options.systemPrompt }];
   if (options.today) messages.push(todayMessage(options.today));
-  if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
+  if (options.context) messages.push(contextMessage(options.context));
   messages.push(...(options.history ?? []));
   if (options.toolHistory && options.toolHistory.length > 0) {
     messages.push({ role: "system", content: toolHistoryMessage(formatToolHistory(options.toolHistory)) });

@@ -1,5 +1,5 @@
 // German prompts and messages of the half-agent (Teil 3): its rules, answer format and system prompt.
-// Tool catalogs come from lib/schema/text.ts; the RAG context message from lib/rag/prompt.ts.
+// Tool catalogs come from lib/schema/text.ts; the RAG context message from lib/llm/messages.ts.
 import type { ToolInfo } from "../mcp/types.js";
 import { formatToolCatalog } from "../schema/text.js";
 

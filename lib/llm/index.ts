@@ -28,3 +28,9 @@ export {
 export { createToolCaller, type NativeFunction, type ToolCallingLlm } from "./native-tools.js";
 export { NativeToolsUnsupportedError } from "./openai-tool-calling.js";
 export { checkArithmetic, describeArithmetic } from "./number-check.js";
+// Types of the public signatures (options, results, event parts), for lib/index.ts and the API reference.
+export type { ChatRole, PromptStateEvent } from "./types.js";
+export type { LocalLlmOptions } from "./local.js";
+export type { TokenCounter } from "./tokens.js";
+export type { ArithmeticVerdict } from "./number-check.js";
+export type { AnsweredFunctionCall, LocalToolCaller, NativeFunctionCall, ToolChatHistory, ToolChatRound } from "./native-tools.js";
