@@ -3,7 +3,7 @@
 // The model and the tool clients are injected; the CLI (scripts/eval-agent.ts) starts them.
 import { runAgent, type AgentRunResult } from "../agent/loop.js";
 import { checkGroundedness } from "../agent/groundedness.js";
-import { TRAVEL_MATH_ROLE } from "../agent/prompts.js";
+import { PLAN_FEEDBACK_LEADS, TRAVEL_MATH_ROLE } from "../agent/prompts.js";
 import type { AgentEvent } from "../agent/trace.js";
 import type { ChatMessage, Llm } from "../llm/types.js";
 import { createToolCaller } from "../llm/native-tools.js";
@@ -59,13 +59,14 @@ export interface EvaluationOptions {
   meta?: Partial<RunMeta>;
 }
 
-const FEEDBACK_PREFIXES = ["Dein Plan wurde nicht ausgeführt.", "Deine Antwort war kein gültiger Plan"];
 const BLIND_FEEDBACK = "Dein Plan war nicht verwendbar. Schicke einen neuen Plan als JSON-Objekt mit \"steps\" und \"final\".";
 
+const FEEDBACK_LEADS = Object.values(PLAN_FEEDBACK_LEADS);
+
 /** Ablation "feedback": the model learns that its plan failed, not why. */
-function withoutFeedback(llm: Llm): Llm {
+export function withoutFeedback(llm: Llm): Llm {
   const blind = (messages: ChatMessage[]) =>
-    messages.map((m) => (m.role === "user" && FEEDBACK_PREFIXES.some((p) => m.content.startsWith(p)) ? { ...m, content: BLIND_FEEDBACK } : m));
+    messages.map((m) => (m.role === "user" && FEEDBACK_LEADS.some((lead) => m.content.startsWith(lead)) ? { ...m, content: BLIND_FEEDBACK } : m));
   return {
     get info() {
       return llm.info;

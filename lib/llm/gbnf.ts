@@ -4,17 +4,15 @@
 // grammar comes from node-llama-cpp's converter in the dialect local plans use, so plans on the class
 // server are constrained exactly as on a laptop.
 import type { Llama } from "node-llama-cpp";
-import esmImport from "../esm.cjs";
 import { toGrammarDialect } from "../schema/grammar.js";
+import { getKitLlama } from "./llama.js";
 import type { JsonSchema } from "./types.js";
 
-type NodeLlamaCpp = typeof import("node-llama-cpp");
 let converter: Promise<Llama> | undefined;
 
 /** GBNF text for `schema` (loads node-llama-cpp's CPU binding once, on first use; no model). */
 export async function gbnfForJsonSchema(schema: JsonSchema): Promise<string> {
-  converter ??= esmImport<NodeLlamaCpp>("node-llama-cpp").then((nlc) =>
-    nlc.getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} }));
+  converter ??= getKitLlama("cpu");
   const llama = await converter;
   return (await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never)).grammar;
 }

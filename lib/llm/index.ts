@@ -1,7 +1,7 @@
 // Teil 1 — language models: load a local GGUF (node-llama-cpp) or an OpenAI-compatible server behind the
 // `Llm` interface; chat, JSON output, native tool calling (each backend's own), typed German errors.
 export type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, LlmInfo, ServerLlmInfo } from "./types.js";
-export { loadLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
+export { loadConfiguredLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
 export type { LocalLlm } from "./local.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 export { MODEL_CHOICES, modelChoicePath, resolveModelPath, type ModelChoice } from "./model-files.js";
@@ -10,6 +10,7 @@ export { formatMeter } from "./meter.js";
 export { tokenCounter } from "./tokens.js";
 export { todayMessage } from "./messages.js";
 export { applyLlamaThreads, type LlamaThreadSettings } from "./threads.js";
+export { getKitLlama } from "./llama.js";
 export {
   ContextOverflowError,
   GpuBackendError,

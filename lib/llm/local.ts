@@ -15,6 +15,7 @@ import { applyLlamaThreads } from "./threads.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type ModelIdentity, type StateSettings } from "./prompt-state.js";
 import { llamaCppIdentity, warmStateDir, WarmStates } from "./warm-states.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
+import { getKitLlama } from "./llama.js";
 import type { LocalToolCaller } from "./native-tools.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
 import { errorText } from "../util.js";
@@ -145,17 +146,12 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const configuredThreads = options.threads ?? config.llmThreads;
   const notes: string[] = [];
   const nlc = await esmImport<NodeLlamaCpp>("node-llama-cpp");
-  const { getLlama, LlamaChat: LlamaChatClass } = nlc;
+  const { LlamaChat: LlamaChatClass } = nlc;
 
   let llama: Llama;
   try {
-    llama = await getLlama({
-      gpu: gpu === "cpu" ? false : gpu,
-      build: "never",
-      logLevel: "error" as never,
-      logger: (_level, message) => {
-        if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
-      },
+    llama = await getKitLlama(gpu, (message) => {
+      if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
     });
   } catch (err) {
     // "auto" and "cpu" always find the bundled CPU binary; a forced GPU backend may not exist here.

@@ -121,3 +121,14 @@ export class EmbedderClosedError extends RagError {
     super("Das Embedding-Modell wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.");
   }
 }
+
+/**
+ * FAISS wrote or read a flat index other than flat-layout.ts expects (a faiss-node version the kit does
+ * not know). flatLayoutMatches catches this up front, so it means the addon changed while running.
+ */
+export class FaissLayoutError extends RagError {
+  override name = "FaissLayoutError";
+  constructor(readonly detail: string) {
+    super(`Der FAISS-Index hat ein unerwartetes Format (${detail}). Die installierte faiss-node-Version passt nicht zum Kit.\n  → npm ci ausführen und den Index mit { rebuild: true } neu bauen.`);
+  }
+}
