@@ -10,7 +10,6 @@ export { formatMeter } from "./meter.js";
 export { tokenCounter } from "./tokens.js";
 export { todayMessage } from "./messages.js";
 export { applyLlamaThreads, type LlamaThreadSettings } from "./threads.js";
-export { getKitLlama } from "./llama.js";
 export {
   ContextOverflowError,
   GpuBackendError,

@@ -1,6 +1,8 @@
 // The kit's one way to get node-llama-cpp's Llama (the binding): only the prebuilt binaries (never a
 // compile on a participant's laptop), llama.cpp's own log quiet but for errors, and those lines to the
 // caller's logger instead of the terminal. lib takes node-llama-cpp's values through esmImport only.
+// Not in lib/llm/index.ts: its Llama type would make every notebook cell read node-llama-cpp's
+// declarations (notebook-lib.test.ts); scripts import this file by path.
 import type { Llama } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import type { KitConfig } from "../config.js";
