@@ -106,20 +106,11 @@ async function loadModelWithFallback(
  * The model's chat wrapper without a per-day line: node-llama-cpp's Llama 3.1 and 3.2 (1B/3B) wrappers
  * write "Today Date: <today>" into the first system block, which would make the saved prompt state
  * worthless the next day. The kit sends the date as its own message after the system prompt
- * (todayMessage). Everything else node-llama-cpp chose for this template is kept.
+ * (todayMessage). The date is switched off through node-llama-cpp's public `customWrapperSettings`, laid
+ * over its own choice of wrapper and options (no private field is read); everything else stays as it chose.
  */
 function dateFreeChatWrapper(nlc: NodeLlamaCpp, model: LlamaModel): ChatWrapper {
-  const wrapper = nlc.resolveChatWrapper(model);
-  const same = (w: { cuttingKnowledgeDate?: Date | (() => Date) | null; noToolInstructions: boolean }) => ({
-    cuttingKnowledgeDate: w.cuttingKnowledgeDate,
-    todayDate: null,
-    noToolInstructions: w.noToolInstructions,
-    // node-llama-cpp's internal choice of how to tokenize the preamble for this template.
-    _specialTokensTextForPreamble: (w as { _specialTokensTextForPreamble?: boolean })._specialTokensTextForPreamble,
-  });
-  if (wrapper instanceof nlc.Llama3_1ChatWrapper) return new nlc.Llama3_1ChatWrapper(same(wrapper));
-  if (wrapper instanceof nlc.Llama3_2LightweightChatWrapper) return new nlc.Llama3_2LightweightChatWrapper(same(wrapper));
-  return wrapper;
+  return nlc.resolveChatWrapper(model, { customWrapperSettings: { "llama3.1": { todayDate: null }, "llama3.2-lightweight": { todayDate: null } } });
 }
 
 /**
