@@ -14,8 +14,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getLlama } from "node-llama-cpp";
 import { applyLlamaThreads, LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
+import { getKitLlama } from "../lib/llm/llama.js";
 import { errorText } from "../lib/util.js";
 import { runTempo } from "../scripts/twins/doctor-tempo.js";
 import { plannerCall } from "../scripts/twins/first-answer.js";
@@ -38,11 +38,11 @@ interface TwinResult {
 /** Child process: everything for one twin. */
 async function measureTwin(id: string, path: string): Promise<TwinResult> {
   const speeds: SpeedResult[] = [];
-  const cpu = await getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} });
+  const cpu = await getKitLlama("cpu");
   const threads = applyLlamaThreads(cpu, BENCH_THREADS);
   speeds.push(await measureSpeed(cpu, path, { threads }));
   await cpu.dispose();
-  const auto = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
+  const auto = await getKitLlama("auto");
   if (auto.gpu !== false) speeds.push(await measureSpeed(auto, path, { gpuLayers: "max" }));
   await auto.dispose();
 

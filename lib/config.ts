@@ -18,6 +18,7 @@ export const PROBE_NOTICE = "Probelauf: vorgespielte Antworten";
 /** The short mark on every scripted answer and on a scripted speed line (the set-up cell explains it: PROBE_NOTICE). */
 export const SCRIPTED_MARK = "🎭";
 
+/** A setting in .env or the environment that is missing or invalid; the German message names it and what to write. */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }

@@ -8,7 +8,7 @@
 export { ConfigError, findProjectRoot, loadConfig, type KitConfig } from "./config.js";
 
 // Teil 1 — the model of the notebooks (in rehearsal mode, WORKSHOP_PROBE=1, a scripted one)
-export { loadLlm } from "./rehearsal/load.js";
+export { loadLlm } from "./rehearsal/index.js";
 
 // Teil 1 — language models: load, chat, JSON output, native tool calling, typed errors
 export {
@@ -44,12 +44,24 @@ export {
   type LlmInfo,
   type LocalLlm,
 } from "./llm/index.js";
-export type { InProcessLlmInfo, LoadLlmOptions, NativeFunction, OpenAiLlmOptions, ServerLlmInfo, ToolCallingLlm } from "./llm/index.js";
-export type { ChatRole, PromptStateEvent } from "./llm/types.js";
-export type { LocalLlmOptions } from "./llm/local.js";
-export type { TokenCounter } from "./llm/tokens.js";
-export type { ArithmeticVerdict } from "./llm/number-check.js";
-export type { AnsweredFunctionCall, LocalToolCaller, NativeFunctionCall, ToolChatHistory, ToolChatRound } from "./llm/native-tools.js";
+export type {
+  AnsweredFunctionCall,
+  ArithmeticVerdict,
+  ChatRole,
+  InProcessLlmInfo,
+  LoadLlmOptions,
+  LocalLlmOptions,
+  LocalToolCaller,
+  NativeFunction,
+  NativeFunctionCall,
+  OpenAiLlmOptions,
+  PromptStateEvent,
+  ServerLlmInfo,
+  TokenCounter,
+  ToolCallingLlm,
+  ToolChatHistory,
+  ToolChatRound,
+} from "./llm/index.js";
 
 // Teil 2 — retrieval: sentences → chunks → embeddings → vector/BM25 index → context → prompt; evaluation
 export {
@@ -90,13 +102,8 @@ export {
   type RetrievedChunk,
   type SearchHit,
 } from "./rag/index.js";
-export type { Bm25Hit } from "./rag/bm25.js";
-export type { EmbeddingDtype } from "./rag/embedder.js";
-export type { IndexMetric, VectorIndexOptions } from "./rag/vector-index.js";
-export type { LoadCorpusOptions } from "./rag/corpus.js";
-export type { OpenRagStoreOptions } from "./rag/store.js";
-export type { ProgressMode } from "./rag/progress.js";
-export { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./rag/evaluation.js";
+export type { Bm25Hit, EmbeddingDtype, IndexMetric, LoadCorpusOptions, OpenRagStoreOptions, ProgressMode, VectorIndexOptions } from "./rag/index.js";
+export { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./rag-eval/index.js";
 
 // Teil 3 — tools over MCP: travel and math servers, one client session each, several clients as one
 export {
@@ -207,10 +214,7 @@ export {
   type StagedChange,
   type TraceSummary,
 } from "./agent/index.js";
-export type { AgentEventType, ToolErrorKind } from "./agent/events.js";
-export type { ApprovalOutcome, ToolSafety } from "./agent/approval.js";
-export type { RetryPolicy, ToolOutcome } from "./agent/executor.js";
-export type { WindowReport } from "./agent/window.js";
+export type { AgentEventType, ApprovalOutcome, RetryPolicy, ToolErrorKind, ToolOutcome, ToolSafety, WindowReport } from "./agent/index.js";
 
 // Teil 4 — patterns on top: voting over k isolated runs, native function calling, the style comparison
 export {
@@ -249,29 +253,42 @@ export {
   type DiagramOptions,
 } from "./display/index.js";
 // The Modell-Check's table (the check itself: runModelCheck in lib/eval/index.ts, `npm run eval:agent`)
-export { evalTableHtml } from "./display/eval.js";
+export { evalTableHtml } from "./display/index.js";
 
 // Types that appear in the signatures above (options, results, event parts), for the API reference
-export type { AgentEventBase, PlanVia } from "./agent/events.js";
-export type { AnswerWriterInput } from "./agent/answer-writer.js";
-export type { Claim, GroundednessInput } from "./agent/groundedness.js";
-export type { GroundednessCheck, PlanOutput } from "./agent/run-options.js";
-export type { SessionFile, SessionFileErrorKind } from "./agent/session.js";
-export type { CallOptions, StagedStatus } from "./agent/workspace.js";
-export type { HalfAgentMessagesOptions } from "./half-agent/half-agent.js";
-export type { ServerCommand } from "./mcp/server-command.js";
-export type { ServerStartInput } from "./mcp/errors.js";
-export type { ToolRoute } from "./mcp/composite.js";
-export type { NativeRunStatus, NativeToolChatOptions } from "./patterns/native-tools.js";
-export type { HalfAgentRun, ToolCallingStyle } from "./patterns/style-comparison.js";
-export type { VoteDecision, VoteEvent, VoteRun, VoteTally } from "./patterns/vote.js";
-export type { ArgumentIssue } from "./plan/arguments.js";
-export type { ExecutedTool, ValidationContext } from "./plan/check.js";
-export type { PlanJsonSchemaOptions, PlanParseErrorKind } from "./plan/plan.js";
-export type { ScopeOptions } from "./plan/schedule.js";
-export type { JsonExtractFailureKind } from "./plan/json-extract.js";
-export type { Bm25Options } from "./rag/bm25.js";
-export type { EmbedOptions } from "./rag/embedder.js";
-export type { PassageLocation } from "./rag/evaluation.js";
-export type { StoreBuildOptions, StoreManifest } from "./rag/store.js";
-export type { DescribedTool } from "./schema/text.js";
+export type {
+  AgentEventBase,
+  AnswerWriterInput,
+  CallOptions,
+  Claim,
+  GroundednessCheck,
+  GroundednessInput,
+  PlanOutput,
+  PlanVia,
+  SessionFile,
+  SessionFileErrorKind,
+  StagedStatus,
+} from "./agent/index.js";
+export type { HalfAgentMessagesOptions } from "./half-agent/index.js";
+export type { DescribedTool, ServerCommand, ServerStartInput, ToolRoute } from "./mcp/index.js";
+export type {
+  HalfAgentRun,
+  NativeRunStatus,
+  NativeToolChatOptions,
+  ToolCallingStyle,
+  VoteDecision,
+  VoteEvent,
+  VoteRun,
+  VoteTally,
+} from "./patterns/index.js";
+export type {
+  ArgumentIssue,
+  ExecutedTool,
+  JsonExtractFailureKind,
+  PlanJsonSchemaOptions,
+  PlanParseErrorKind,
+  ScopeOptions,
+  ValidationContext,
+} from "./plan/index.js";
+export type { Bm25Options, EmbedOptions, StoreBuildOptions, StoreManifest } from "./rag/index.js";
+export type { PassageLocation } from "./rag-eval/index.js";

@@ -16,6 +16,7 @@ import { DEFAULT_STUCK_AFTER_MIN } from "./board/progress.js";
 import { loopbackWarning } from "./board/reach.js";
 import { startBoardServer } from "./board/server.js";
 import { BoardState } from "./board/state.js";
+import { UsageError } from "./parse-args-german.js";
 import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./board/store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
@@ -41,15 +42,6 @@ interface BoardArgs {
   exportTo: string | undefined;
   stuckAfterMin: number;
   remove: string[];
-}
-
-class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
 }
 
 const OPTIONS = {

@@ -37,6 +37,7 @@ import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../lib/rehearsal/script.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
 import { errorText } from "../lib/util.js";
+import { germanParseArgsMessage, UsageError } from "./parse-args-german.js";
 
 const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
 
@@ -84,30 +85,6 @@ const PROBE_QUESTIONS = [
   ...PROBE_EXAMPLES.map((q) => `  npm start -- --probe "${q}"`),
 ].join("\n");
 
-/** A bad command line: the message is German and followed by the usage text. */
-class UsageError extends Error {
-  override name = "UsageError";
-}
-
-/** Node's parseArgs errors (English) as German messages. */
-function germanParseArgsError(error: unknown): UsageError | undefined {
-  const code = (error as { code?: unknown }).code;
-  if (!(error instanceof TypeError) || typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return undefined;
-  // Node quotes the option as '--model' or, with a short alias, as '-h, --help': name the long form.
-  const quoted = /'(-[^']*)'/.exec(error.message)?.[1] ?? "";
-  const option = quoted.split(/[\s,]+/).filter((t) => t.startsWith("-")).at(-1) ?? "";
-  switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return new UsageError(`Unbekannte Option "${option}". Eine Frage, die mit "-" beginnt, gehört hinter "--".`);
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return new UsageError(
-        /does not take an argument/.test(error.message) ? `Die Option "${option}" nimmt keinen Wert.` : `Die Option "${option}" braucht einen Wert.`,
-      );
-    default:
-      return new UsageError(`Die Befehlszeile ist ungültig (${code}).`);
-  }
-}
-
 /** Today as YYYY-MM-DD in the local time zone (what a participant calls "heute"). */
 function localIsoDate(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
@@ -126,36 +103,39 @@ function todayFromEnv(env: NodeJS.ProcessEnv): { today: string; fixed: boolean }
   return { today: fixed, fixed: true };
 }
 
+/** The command line's options (parseArgs), also the names an unknown option is matched against. */
+const OPTIONS = {
+  model: { type: "string" },
+  uebung: { type: "boolean", default: false },
+  "übung": { type: "boolean", default: false },
+  practice: { type: "boolean", default: false },
+  probe: { type: "boolean", default: false },
+  probelauf: { type: "boolean", default: false },
+  offline: { type: "boolean", default: false },
+  mathe: { type: "boolean", default: false },
+  "max-iterations": { type: "string", default: "6" },
+  mode: { type: "string", default: "dependency" },
+  trace: { type: "string" },
+  "rag-k": { type: "string", default: "3" },
+  "rag-min-score": { type: "string", default: "0.35" },
+  chat: { type: "boolean", default: false },
+  session: { type: "string" },
+  yes: { type: "boolean", default: false },
+  "approval-timeout": { type: "string", default: "120" },
+  "answer-writer": { type: "boolean", default: false },
+  votes: { type: "string", default: "1" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parse() {
   let parsed;
   try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        model: { type: "string" },
-        uebung: { type: "boolean", default: false },
-        "übung": { type: "boolean", default: false },
-        practice: { type: "boolean", default: false },
-        probe: { type: "boolean", default: false },
-        probelauf: { type: "boolean", default: false },
-        offline: { type: "boolean", default: false },
-        mathe: { type: "boolean", default: false },
-        "max-iterations": { type: "string", default: "6" },
-        mode: { type: "string", default: "dependency" },
-        trace: { type: "string" },
-        "rag-k": { type: "string", default: "3" },
-        "rag-min-score": { type: "string", default: "0.35" },
-        chat: { type: "boolean", default: false },
-        session: { type: "string" },
-        yes: { type: "boolean", default: false },
-        "approval-timeout": { type: "string", default: "120" },
-        "answer-writer": { type: "boolean", default: false },
-        votes: { type: "string", default: "1" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    throw germanParseArgsError(error) ?? error;
+    const message = germanParseArgsMessage(error, Object.keys(OPTIONS));
+    if (message === undefined) throw error;
+    const unknownOption = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
+    throw new UsageError(unknownOption ? `${message} Eine Frage, die mit „-“ beginnt, gehört hinter „--“.` : message);
   }
   const { values, positionals } = parsed;
   const question = positionals.join(" ").trim();

@@ -14,6 +14,7 @@ import { basename, dirname, join } from "node:path";
 import type { Llama } from "node-llama-cpp";
 import esmImport from "../lib/esm.cjs";
 import { findProjectRoot, loadConfig, type KitConfig } from "../lib/config.js";
+import { getKitLlama } from "../lib/llm/llama.js";
 import { MODEL_CHOICES } from "../lib/llm/model-files.js";
 import { modelFileIdentity } from "../lib/llm/prompt-state.js";
 import { llamaCppIdentity, readWarmManifest, warmMismatches, warmStateDir, type WarmEntry } from "../lib/llm/warm-states.js";
@@ -85,8 +86,7 @@ function defaultDeps(overrides: Partial<DoctorDeps>): DoctorDeps {
     run: realRunner(overrides.platform ?? process.platform),
     loadAddon: async (name) => requireFromRoot(name),
     probeLlama: async (gpu) => {
-      const { getLlama } = await esmImport<typeof import("node-llama-cpp")>("node-llama-cpp");
-      const llama = await getLlama({ gpu: gpu === "cpu" ? false : gpu, build: "never", logLevel: "error" as never, logger: () => {} });
+      const llama = await getKitLlama(gpu);
       const vram = await llama.getVramState();
       return { gpu: llama.gpu, vramTotal: vram.total, vramFree: vram.free, llama };
     },

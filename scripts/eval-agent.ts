@@ -10,7 +10,7 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
-import { loadLlm } from "../lib/llm/load.js";
+import { loadConfiguredLlm } from "../lib/llm/load.js";
 import { LlmError } from "../lib/llm/errors.js";
 import type { Llm } from "../lib/llm/types.js";
 import { McpConnectionError, McpToolClient, ServerStartError, startMathServer, startTravelServer, type ServerHandle } from "../lib/mcp/index.js";
@@ -37,7 +37,7 @@ import { evalComparePage } from "../lib/display/eval-compare.js";
 import { oraclePlanner } from "../lib/testing/eval-oracle.js";
 import { errorText } from "../lib/util.js";
 import { OutputPathError, prepareOutputFile } from "./output-file.js";
-import { germanParseArgsMessage } from "./parse-args-german.js";
+import { germanParseArgsMessage, UsageError } from "./parse-args-german.js";
 
 /** More runs per task say little more about a model for the workshop and cost hours. */
 const MAX_K = 10;
@@ -59,16 +59,6 @@ const USAGE = [
   "  --vergleich        Berichte (--json) nebeneinander, mit Empfehlung (auch --compare)",
 ].join("\n");
 
-/** A wrong command line: German, exit 2. */
-class EvalUsageError extends Error {
-  override name = "EvalUsageError";
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
 
 interface Options {
   style: EvalStyle;
@@ -93,14 +83,14 @@ interface CompareOptions {
 function intOption(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === "" || !Number.isInteger(n) || n < min) throw new EvalUsageError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".`);
-  if (n > max) throw new EvalUsageError(`--${name} erwartet höchstens ${max}, erhalten: ${value}.`);
+  if (value.trim() === "" || !Number.isInteger(n) || n < min) throw new UsageError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".`);
+  if (n > max) throw new UsageError(`--${name} erwartet höchstens ${max}, erhalten: ${value}.`);
   return n;
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new EvalUsageError(`--${name} erwartet ${allowed.join(" oder ")}, erhalten: "${value}".`);
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} erwartet ${allowed.join(" oder ")}, erhalten: "${value}".`);
   return value as T;
 }
 
@@ -129,24 +119,24 @@ function parse(argv: string[], root: string): Options | CompareOptions {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new EvalUsageError(`${germanParseArgsMessage(error, Object.keys(OPTIONS)) ?? errorText(error)}\n\n${USAGE}`);
+    throw new UsageError(`${germanParseArgsMessage(error, Object.keys(OPTIONS)) ?? errorText(error)}\n\n${USAGE}`);
   }
   const { values, positionals } = parsed;
-  if (values.help) throw new EvalUsageError(USAGE, 0);
+  if (values.help) throw new UsageError(USAGE, 0);
   if (values.vergleich || values.compare) {
     const extra = RUN_ONLY.filter((name) => values[name] !== undefined && values[name] !== false);
-    if (extra.length) throw new EvalUsageError(`--vergleich liest nur fertige Berichte; ${extra.map((n) => `--${n}`).join(", ")} gehört zu einem Lauf.\n\n${USAGE}`);
-    if (positionals.length < 2) throw new EvalUsageError(`--vergleich braucht mindestens zwei Berichte (geschrieben mit --json), z. B. --vergleich llama.json qwen.json.`);
+    if (extra.length) throw new UsageError(`--vergleich liest nur fertige Berichte; ${extra.map((n) => `--${n}`).join(", ")} gehört zu einem Lauf.\n\n${USAGE}`);
+    if (positionals.length < 2) throw new UsageError(`--vergleich braucht mindestens zwei Berichte (geschrieben mit --json), z. B. --vergleich llama.json qwen.json.`);
     const files = positionals.map((f) => resolve(f));
     const html = resolve(values.html ?? join(root, ".cache", "eval-agent", "vergleich.html"));
-    if (files.includes(html)) throw new EvalUsageError(`--html ${html} ist einer der Berichte: die Seite braucht eine eigene Datei, z. B. --html vergleich.html.`);
+    if (files.includes(html)) throw new UsageError(`--html ${html} ist einer der Berichte: die Seite braucht eine eigene Datei, z. B. --html vergleich.html.`);
     return { files, html };
   }
-  if (positionals.length) throw new EvalUsageError(`Unerwartete Angabe „${positionals[0]}“: Werte gehören hinter ihre Option, z. B. --k 3; Berichte vergleichen mit --vergleich.\n\n${USAGE}`);
+  if (positionals.length) throw new UsageError(`Unerwartete Angabe „${positionals[0]}“: Werte gehören hinter ihre Option, z. B. --k 3; Berichte vergleichen mit --vergleich.\n\n${USAGE}`);
   const style = oneOf("style", values.style, ["plan", "half", "native"] as const) ?? "plan";
   const ablation = oneOf("ablation", values.ablation, ["feedback", "grammar", "vote"] as const);
-  if (ablation && style !== "plan") throw new EvalUsageError(`--ablation gibt es nur mit --style plan.`);
-  if (values.oracle && style !== "plan") throw new EvalUsageError(`--oracle gibt es nur mit --style plan.`);
+  if (ablation && style !== "plan") throw new UsageError(`--ablation gibt es nur mit --style plan.`);
+  if (values.oracle && style !== "plan") throw new UsageError(`--oracle gibt es nur mit --style plan.`);
   const o: Options = {
     style,
     k: intOption("k", values.k, 1, MAX_K) ?? 3,
@@ -161,7 +151,7 @@ function parse(argv: string[], root: string): Options | CompareOptions {
     seed: intOption("seed", values.seed, 0) ?? 1,
     maxRounds: intOption("max-rounds", values["max-rounds"], 1, MAX_ROUNDS),
   };
-  if (o.json === o.html) throw new EvalUsageError(`--json und --html nennen dieselbe Datei (${o.html}): zwei verschiedene Dateien angeben.`);
+  if (o.json === o.html) throw new UsageError(`--json und --html nennen dieselbe Datei (${o.html}): zwei verschiedene Dateien angeben.`);
   return o;
 }
 
@@ -228,7 +218,7 @@ async function main(): Promise<void> {
     let who: { backend: string; selfTest?: boolean; model?: string; accelerator?: string } = { backend: "oracle", selfTest: true };
     if (o.oracle) planner = (task) => oraclePlanner(task.oracle);
     else {
-      const model = await loadLlm(o.model ? { modelPath: o.model } : {});
+      const model = await loadConfiguredLlm(o.model ? { modelPath: o.model } : {});
       llm = model;
       const info = model.info;
       who =
@@ -301,7 +291,7 @@ const USAGE_ERRORS = [TaskSetError, ReportFileError, OutputPathError];
 const KIT_ERRORS = [ConfigError, LlmError, ServerStartError, McpConnectionError];
 
 main().catch((error: unknown) => {
-  if (error instanceof EvalUsageError) {
+  if (error instanceof UsageError) {
     (error.exitCode === 0 ? console.log : console.error)(error.message);
     process.exitCode = error.exitCode;
   } else if (USAGE_ERRORS.some((E) => error instanceof E)) {

@@ -23,6 +23,7 @@ import {
   type EmbeddingModelFiles,
 } from "../lib/rag/index.js";
 import { errorText } from "../lib/util.js";
+import { UsageError } from "./parse-args-german.js";
 
 export interface PullOptions {
   /** The LLM to fetch, or undefined with --embedding-only. */
@@ -34,10 +35,6 @@ export interface PullOptions {
   list: boolean;
 }
 
-export class PullUsageError extends Error {
-  override name = "PullUsageError";
-}
-
 export const USAGE =
   "npm run models:pull [-- <llm-id>] [--no-embedding | --embedding-only] [--embedding-dtype <dtype>] [--list]\n" +
   `  <llm-id>              LLM (Standard/default: ${MODEL_CHOICES[0]?.id}); --list zeigt alle / shows all\n` +
@@ -46,7 +43,7 @@ export const USAGE =
   `  --embedding-dtype     Gewichte des Embedding-Modells (Standard/default: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})\n` +
   "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien / downloads nothing, only checks the files";
 
-/** Parses the command line; throws PullUsageError with a German + English message. */
+/** Parses the command line; throws UsageError with a German + English message. */
 export function parsePullArgs(argv: string[]): PullOptions {
   let parsed;
   try {
@@ -62,25 +59,25 @@ export function parsePullArgs(argv: string[]): PullOptions {
       },
     });
   } catch (error) {
-    throw new PullUsageError(`Ungültiger Aufruf / invalid arguments: ${errorText(error)}\n${USAGE}`);
+    throw new UsageError(`Ungültiger Aufruf / invalid arguments: ${errorText(error)}\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   if (values["no-embedding"] && values["embedding-only"]) {
-    throw new PullUsageError("--no-embedding und --embedding-only schließen sich aus. / --no-embedding and --embedding-only exclude each other.");
+    throw new UsageError("--no-embedding und --embedding-only schließen sich aus. / --no-embedding and --embedding-only exclude each other.");
   }
-  if (positionals.length > 1) throw new PullUsageError(`Nur ein LLM auf einmal, erhalten: ${positionals.join(", ")}. / One LLM at a time.\n${USAGE}`);
+  if (positionals.length > 1) throw new UsageError(`Nur ein LLM auf einmal, erhalten: ${positionals.join(", ")}. / One LLM at a time.\n${USAGE}`);
   if (values["embedding-only"] && positionals.length > 0) {
-    throw new PullUsageError(`--embedding-only lädt kein LLM; "${positionals[0]}" weglassen. / --embedding-only fetches no LLM.`);
+    throw new UsageError(`--embedding-only lädt kein LLM; "${positionals[0]}" weglassen. / --embedding-only fetches no LLM.`);
   }
   const id = positionals[0] ?? MODEL_CHOICES[0]?.id;
   const choice = MODEL_CHOICES.find((m) => m.id === id);
-  if (!choice) throw new PullUsageError(`Unbekanntes Modell "${id}". Wähle eines von / choose one of: ${MODEL_CHOICES.map((m) => m.id).join(", ")}`);
+  if (!choice) throw new UsageError(`Unbekanntes Modell "${id}". Wähle eines von / choose one of: ${MODEL_CHOICES.map((m) => m.id).join(", ")}`);
   const dtype = values["embedding-dtype"];
   if (dtype !== undefined && !(EMBEDDING_DTYPES as string[]).includes(dtype)) {
-    throw new PullUsageError(`Unbekannter --embedding-dtype "${dtype}"; erlaubt / allowed: ${EMBEDDING_DTYPES.join(", ")}.`);
+    throw new UsageError(`Unbekannter --embedding-dtype "${dtype}"; erlaubt / allowed: ${EMBEDDING_DTYPES.join(", ")}.`);
   }
   if (values["no-embedding"] && values["embedding-dtype"] !== undefined) {
-    throw new PullUsageError("--embedding-dtype passt nicht zu --no-embedding. / --embedding-dtype makes no sense with --no-embedding.");
+    throw new UsageError("--embedding-dtype passt nicht zu --no-embedding. / --embedding-dtype makes no sense with --no-embedding.");
   }
   return {
     llm: values["embedding-only"] ? undefined : choice,

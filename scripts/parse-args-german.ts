@@ -31,3 +31,17 @@ export function germanParseArgsMessage(error: unknown, options: readonly string[
       return `Die Befehlszeile ist ungültig (${code}).`;
   }
 }
+
+/**
+ * A wrong command line, for every CLI of the kit: the German message says what to write instead; the CLI
+ * prints it without a stack trace and exits with `exitCode` (2; 0 where the "error" is the --help text).
+ */
+export class UsageError extends Error {
+  override name = "UsageError";
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}

@@ -19,6 +19,7 @@ export const ANSWER_WRITER_PROMPT =
   "der Werkzeuge. Nutze nur Zahlen, Daten und Orte, die dort stehen; erfinde nichts. Fehlt eine Angabe, sag " +
   "ehrlich, was fehlt. Antworte auf Deutsch in wenigen Sätzen, ohne JSON.";
 
+/** The answer writer's messages: its prompt, then date, context, tool results and question in one user message. */
 export function buildAnswerWriterMessages(input: AnswerWriterInput): ChatMessage[] {
   const max = input.maxResultChars ?? 1500;
   const results = Object.entries(input.toolResults).map(([id, value]) => `- ${id}: ${compactJson(value, max)}`);

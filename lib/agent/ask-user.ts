@@ -29,6 +29,7 @@ export const ASK_USER_TOOL: ToolInfo = {
   annotations: { title: "Rückfrage an den Menschen", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
+/** The `ask_user` result when no `askUser` answerer was given: the planner is told to answer without. */
 export const ASK_USER_UNAVAILABLE =
   "Rückfrage nicht möglich: hier kann niemand antworten. Beantworte die Frage ohne diese Angabe und sage dabei, was fehlt.";
 

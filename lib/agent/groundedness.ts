@@ -125,6 +125,7 @@ export function isTravelQuestion(question: string): boolean {
   return TRAVEL_QUESTION.test(question) || [...question.matchAll(PLACE)].some((m) => !NOT_PLACES.has(m[1] ?? ""));
 }
 
+/** Numbers, dates and places of the answer that occur in no source, and a travel answer without tools, as German warnings. */
 export function checkGroundedness(input: GroundednessInput): GroundednessReport {
   const sourceTexts = [input.question, input.context ?? "", ...(input.otherSources ?? []), ...input.toolResults.flatMap((r) => flatten(r))];
   const sourceText = sourceTexts.join("\n").toLowerCase();

@@ -9,3 +9,13 @@ export { buildAnswerWriterMessages } from "./answer-writer.js";
 export { checkGroundedness, type GroundednessReport } from "./groundedness.js";
 export { AgentSession, SessionFileError, type AgentSessionOptions, type SessionTurn } from "./session.js";
 export { saveTrace, summarizeTrace, traceDurationMs, type AgentEvent, type AgentTrace, type RunStatus, type TraceSummary } from "./trace.js";
+// Types of the public signatures (options, results, event parts), for lib/index.ts and the API reference.
+export type { AgentEventBase, AgentEventType, PlanVia, ToolErrorKind } from "./events.js";
+export type { ApprovalOutcome, ToolSafety } from "./approval.js";
+export type { RetryPolicy, ToolOutcome } from "./executor.js";
+export type { WindowReport } from "./window.js";
+export type { AnswerWriterInput } from "./answer-writer.js";
+export type { Claim, GroundednessInput } from "./groundedness.js";
+export type { GroundednessCheck, PlanOutput } from "./run-options.js";
+export type { SessionFile, SessionFileErrorKind } from "./session.js";
+export type { CallOptions, StagedStatus } from "./workspace.js";

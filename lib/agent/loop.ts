@@ -75,6 +75,11 @@ function runTools(run: RunState, plan: Plan, prepared: ReadonlyMap<string, Recor
   });
 }
 
+/**
+ * Answers `options.question` with the model and the tools: plans, runs the ready tool calls, plans
+ * again with their results, until the plan has a final answer or the rounds are used up. Never throws
+ * for a model or tool failure: the result's status and trace say what happened.
+ */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
   const settings = resolveOptions(options);
   const { model, limits, signal } = settings;

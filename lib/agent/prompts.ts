@@ -12,13 +12,13 @@ export const TRAVEL_MATH_ROLE =
   "Du bist ein Assistent für Reisen und Rechnen: Reiseziele, Wetter, Ausflüge, Aktivitäten – und exakte Rechnungen mit den Rechen-Tools, auch mit Ergebnissen anderer Tools.";
 
 export interface PlannerPromptOptions {
-  /** Replaces the travel persona in the first line (e.g. TRAVEL_MATH_ROLE). */
+  /** Replaces the travel persona in the first line (e.g. TRAVEL_MATH_ROLE). Default: the travel persona. */
   role?: string;
   /** A ready catalog text (e.g. formatToolsForPrompt); default formatToolCatalog(tools) from lib/schema/text.ts. */
   catalog?: string;
   /** Fields available as `user.<feld>` (default: raw). */
   userFields?: readonly string[];
-  /** Short variant for small context windows: core rules, no example, one line per tool. */
+  /** Short variant for small context windows: core rules, no example, one line per tool. Default false. */
   compact?: boolean;
 }
 
@@ -117,14 +117,24 @@ export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { 
   return `Tool-Ergebnisse:\n${lines.join("\n")}\n\n${hints.join("\n")}`;
 }
 
+/**
+ * How the two messages after a failed plan begin (planProblemsMessage, planParseErrorMessage): the
+ * evaluation's "feedback" ablation (eval/runner.ts) recognises the feedback by these, so a reworded
+ * message keeps the ablation working.
+ */
+export const PLAN_FEEDBACK_LEADS = {
+  problems: "Dein Plan wurde nicht ausgeführt.",
+  parseError: "Deine Antwort war kein gültiger Plan:",
+} as const;
+
 /** User-role message listing why a plan was not executed. */
 export function planProblemsMessage(problems: readonly PlanProblem[]): string {
-  return `Dein Plan wurde nicht ausgeführt. Probleme:\n${problems.map((p) => `- ${p.message}`).join("\n")}\n\nSchicke einen korrigierten Plan als ein JSON-Objekt mit "steps" und "final".`;
+  return `${PLAN_FEEDBACK_LEADS.problems} Probleme:\n${problems.map((p) => `- ${p.message}`).join("\n")}\n\nSchicke einen korrigierten Plan als ein JSON-Objekt mit "steps" und "final".`;
 }
 
 /** User-role message after unparsable output. */
 export function planParseErrorMessage(error: Pick<PlanParseError, "message">): string {
-  return `Deine Antwort war kein gültiger Plan: ${error.message}\nAntworte nur mit einem JSON-Objekt der Form {"steps": [...], "final": null oder "<Antwort>"}.`;
+  return `${PLAN_FEEDBACK_LEADS.parseError} ${error.message}\nAntworte nur mit einem JSON-Objekt der Form {"steps": [...], "final": null oder "<Antwort>"}.`;
 }
 
 /** User-role message when every planned step ran but no answer came. */

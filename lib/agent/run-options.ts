@@ -18,15 +18,17 @@ import type { StagedWorkspace } from "./workspace.js";
 /** How plans are generated (see plan-call.ts). */
 export type PlanOutput = "auto" | "grammar" | "text";
 
+/** A caller's own groundedness check: gets the answer and its sources, returns the warnings (see groundedness.ts). */
 export type GroundednessCheck = (input: GroundednessInput) => GroundednessReport;
 
 /** Every option of runAgent; the defaults are in RUN_DEFAULTS (or said here when they depend on the run). */
 export interface RunAgentOptions {
   // Model
+  /** The model that writes the plans (and the answer, with `answerWriter`): loadLlm, loadLocalLlm, loadOpenAiLlm or a ScriptedLlm. Required. */
   llm: Llm;
   /** How plans are generated: "auto" (grammar, falling back to text), "grammar" or "text". Default "auto". */
   planOutput?: PlanOutput;
-  /** Sampling options for every planning call. */
+  /** Sampling options for every planning call (default: the model's own; `signal` comes from this run's `signal`). */
   generation?: Omit<GenerationOptions, "signal">;
 
   // Tools
@@ -40,22 +42,23 @@ export interface RunAgentOptions {
   offerAskUser?: boolean;
 
   // Prompt
+  /** The user's question, in the participant's words. Required. */
   question: string;
-  /** Earlier conversation, inserted between the system messages and the question. */
+  /** Earlier conversation, inserted between the system messages and the question. Default: none. */
   history?: ChatMessage[];
-  /** Retrieved context (RAG), sent as its own system message. */
+  /** Retrieved context (RAG), sent as its own system message. Default: none. */
   context?: string;
   /** Replaces the planner system prompt (default: buildPlannerSystemPrompt(catalog, …)). */
   systemPrompt?: string;
   /** Replaces the travel persona of the default planner prompt (e.g. TRAVEL_MATH_ROLE with the math server). */
   role?: string;
-  /** Today's date for the prompt and `user.today` (YYYY-MM-DD). */
+  /** Today's date for the prompt and `user.today` (YYYY-MM-DD). Default: none, so the prompt names no date. */
   today?: string;
-  /** Extra fields for `user.*` references; `raw` (the question) is always there. */
+  /** Extra fields for `user.*` references; `raw` (the question) is always there. Default: none. */
   userCtx?: Record<string, unknown>;
 
   // Limits
-  /** Planning rounds before giving up. Default 8. */
+  /** Planning rounds before giving up; whole numbers ≥ 1 (smaller values count as 1). Default 8. */
   maxIterations?: number;
   /** In the last round, allow only an answer. Default true. */
   forceFinalOnLastIteration?: boolean;
@@ -74,7 +77,16 @@ export interface RunAgentOptions {
    * The sliding window: tokens the prompt may use (default: the model's context size minus room for the
    * reply) and how tokens are counted (default: the model's tokenizer, else an estimate). false = never trim.
    */
-  contextWindow?: false | { maxPromptTokens?: number; countTokens?: (text: string) => number; keepRecentRounds?: number };
+  contextWindow?:
+    | false
+    | {
+        /** Tokens the prompt may use (default: context size − reply − chat-template room). */
+        maxPromptTokens?: number;
+        /** Counts the tokens of a text (default: the model's tokenizer, else an estimate). */
+        countTokens?: (text: string) => number;
+        /** Newest tool rounds kept whole; ≥ 1 (default 2). */
+        keepRecentRounds?: number;
+      };
   /** Ends the run (status "aborted") and every call in flight. */
   signal?: AbortSignal;
 
@@ -83,7 +95,7 @@ export interface RunAgentOptions {
   approve?: ApproveFn;
   /** Which tools count as read-only, which are blocked, and how long approval may take. Default: the tools' own hints. */
   approval?: ApprovalPolicy;
-  /** Answers the planner's `ask_user` calls (notebook input, terminal); without it they fail with „Rückfrage nicht möglich". */
+  /** Answers the planner's `ask_user` calls (notebook input, terminal). Default: none, so they fail with „Rückfrage nicht möglich". */
   askUser?: AskUserFn;
 
   // Post-processing

@@ -5,13 +5,12 @@
 // [system: context] [history…] [user: question], then per round only appended messages:
 // [assistant: plan] [user: tool results | problems | nudge].
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
-import { todayMessage } from "../llm/messages.js";
+import { contextMessage, todayMessage } from "../llm/messages.js";
 import type { ToolInfo } from "../mcp/types.js";
 import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, type Plan } from "../plan/plan.js";
 import { ASK_USER_TOOL, ASK_USER_TOOL_NAME } from "./ask-user.js";
 import { createExecutionState, type ExecutionState, type ExecutorEvent } from "./executor.js";
 import { buildPlannerSystemPrompt } from "./prompts.js";
-import { contextMessage } from "../rag/prompt.js";
 import type { RunSettings } from "./run-options.js";
 import { createTrace, type AgentEvent, type AgentTrace, type PlanVia } from "./trace.js";
 import { fitToWindow, wasTrimmed, type WindowReport } from "./window.js";
@@ -64,7 +63,7 @@ export async function startRun(settings: RunSettings): Promise<RunState> {
   const systemPrompt = prompt.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), role: prompt.role });
   const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }];
   if (prompt.today) messages.push(todayMessage(prompt.today));
-  if (prompt.context) messages.push({ role: "system", content: contextMessage(prompt.context) });
+  if (prompt.context) messages.push(contextMessage(prompt.context));
   const headCount = messages.length;
   messages.push(...prompt.history, { role: "user", content: prompt.question });
   const run: RunState = {

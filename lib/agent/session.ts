@@ -100,6 +100,7 @@ export function turnsToHistory(turns: readonly SessionTurn[]): ChatMessage[] {
   ]);
 }
 
+/** A conversation: ask() runs runAgent with the earlier turns as history and keeps the new turn; save/load as JSON. */
 export class AgentSession {
   readonly options: AgentSessionOptions;
   #turns: SessionTurn[] = [];
@@ -109,6 +110,7 @@ export class AgentSession {
     this.#turns = turns.map((t) => ({ ...t, warnings: [...t.warnings] }));
   }
 
+  /** The turns kept so far, oldest first (at most `maxTurns`). */
   get turns(): readonly SessionTurn[] {
     return this.#turns;
   }
@@ -133,6 +135,7 @@ export class AgentSession {
     this.#turns = [];
   }
 
+  /** The session as a SessionFile (what save() writes). */
   toJSON(): SessionFile {
     return { version: SESSION_FILE_VERSION, savedAt: new Date().toISOString(), turns: this.#turns.map((t) => ({ ...t })) };
   }
@@ -158,6 +161,7 @@ export class AgentSession {
     return new AgentSession(options, parsed.data.turns);
   }
 
+  /** A session from a file written by save(); a missing or damaged file is a SessionFileError. */
   static async load(path: string, options: AgentSessionOptions): Promise<AgentSession> {
     let text: string;
     try {

@@ -43,6 +43,7 @@ export interface TraceSummary {
   status?: RunStatus;
 }
 
+/** Counts of a run's trace: rounds, model calls, plans and their errors, tool calls and failures, nudges. */
 export function summarizeTrace(trace: AgentTrace): TraceSummary {
   const count = (type: AgentEventType) => trace.events.filter((e) => e.type === type).length;
   // An error with attempts 0 (held back, refused, unresolvable $ref …) never reached the tool.

@@ -50,7 +50,9 @@ export class StagingError extends Error {
 
 /** As ToolClient's: the executor passes only a signal (its timer owns the time limit, executor.ts). */
 export interface CallOptions {
+  /** Aborts the call. */
   signal?: AbortSignal;
+  /** Time limit of the call in ms (default: the client's own). */
   timeoutMs?: number;
 }
 
@@ -94,6 +96,7 @@ function previewFrom(data: unknown, toolName: string): ChangePreview {
   };
 }
 
+/** A ToolClient that stages changing calls (preview and diff) until commit(); read-only calls pass through. */
 export class StagedWorkspace implements ToolClient {
   readonly #client: ToolClient;
   readonly #catalog: Map<string, ToolInfo>;
@@ -167,6 +170,7 @@ export class StagedWorkspace implements ToolClient {
     }
   }
 
+  /** The wrapped client's tools. */
   listTools(): Promise<ToolInfo[]> {
     return this.#client.listTools();
   }

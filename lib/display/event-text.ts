@@ -14,6 +14,7 @@ export const RUN_STATUS_LABELS: Readonly<Record<RunStatus, string>> = {
   llm_error: "Fehler des Sprachmodells",
 };
 
+/** German names of the schedule modes, for tables and event texts. */
 export const SCHEDULE_MODE_LABELS: Readonly<Record<ScheduleMode, string>> = {
   dependency: "nach Abhängigkeiten",
   "step-parallel": "schrittweise, parallel",

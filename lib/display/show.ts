@@ -3,7 +3,7 @@
 import type { Plan } from "../plan/plan.js";
 import type { AgentTrace } from "../agent/trace.js";
 import type { ToolInfo } from "../mcp/types.js";
-import { formatMetricsTable, type RetrievalMetrics } from "../rag/evaluation.js";
+import { formatMetricsTable, type RetrievalMetrics } from "../rag-eval/evaluation.js";
 import { escapeHtml } from "./html.js";
 import { inNotebook, show } from "../notebook/output.js";
 import { dotToSvg } from "./graphviz.js";

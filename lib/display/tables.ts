@@ -4,7 +4,7 @@ import { TOOL_ERROR_LABELS, RUN_STATUS_LABELS } from "./event-text.js";
 import type { AgentTrace } from "../agent/trace.js";
 import { describeType, schemaFields } from "../schema/text.js";
 import type { ToolInfo } from "../mcp/types.js";
-import { formatMetric, type RetrievalMetrics } from "../rag/evaluation.js";
+import { formatMetric, type RetrievalMetrics } from "../rag-eval/evaluation.js";
 import { escapeHtml, htmlTable, shortCell, statusBadge } from "./html.js";
 
 /** JSON with a space after each `,` and `:` (and inside brackets): the browser wraps a table cell there, never inside a token. */

@@ -18,6 +18,7 @@ export interface ComparisonRow {
   cells: (GroupFigures | undefined)[];
 }
 
+/** A report as one run of a comparison: its label and whether it is the oracle's self-test. */
 export const comparedRun = (report: EvalReport): ComparedRun => ({ label: runLabel(report.meta), selfTest: isSelfTest(report.meta), report });
 
 /** The categories any run has (in the report order), then "Gesamt". */

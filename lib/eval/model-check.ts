@@ -13,7 +13,9 @@ import { loadTaskSet, type EvalTask } from "./tasks.js";
 export const MINI_TASK_IDS = ["koordinaten-1", "wetter-kette-2", "parallel-1", "kein-werkzeug-1", "folgefrage-1"] as const;
 
 export interface ModelCheckOptions {
+  /** The model to check. Required. */
   llm: Llm;
+  /** The travel server's client, and the math server's for tasks that need it. Required. */
   tools: { reise: ToolClient; mathe?: ToolClient };
   /** Task ids (default MINI_TASK_IDS). */
   taskIds?: readonly string[];
@@ -25,6 +27,7 @@ export interface ModelCheckOptions {
   maxTokens?: number;
   /** The task file (default data/eval/agent-tasks.json). */
   file?: string;
+  /** Called after every run (progress). */
   onRun?: (task: EvalTask, run: number, check: CheckResult) => void;
 }
 

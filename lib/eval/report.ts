@@ -140,6 +140,7 @@ export function groupFigures(rows: readonly TaskRow[]): GroupFigures {
   };
 }
 
+/** The report of finished tasks: one row per task, figures per category and overall, and `meta`. */
 export function buildReport(tasks: readonly TaskReport[], meta: RunMeta & { k: number }): EvalReport {
   const rows = tasks.map((t) => taskRow(t, meta.k));
   const present = TASK_CATEGORIES.filter((c) => rows.some((r) => r.category === c));

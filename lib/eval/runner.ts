@@ -3,7 +3,7 @@
 // The model and the tool clients are injected; the CLI (scripts/eval-agent.ts) starts them.
 import { runAgent, type AgentRunResult } from "../agent/loop.js";
 import { checkGroundedness } from "../agent/groundedness.js";
-import { TRAVEL_MATH_ROLE } from "../agent/prompts.js";
+import { PLAN_FEEDBACK_LEADS, TRAVEL_MATH_ROLE } from "../agent/prompts.js";
 import type { AgentEvent } from "../agent/trace.js";
 import type { ChatMessage, Llm } from "../llm/types.js";
 import { createToolCaller } from "../llm/native-tools.js";
@@ -18,15 +18,30 @@ import { buildReport, type EvalReport, type EvalStyle, type RunMeta, type RunRec
 import type { EvalTask, TaskSet } from "./tasks.js";
 
 /** The model of one run: a real model (the same for every run) or a scripted stand-in per task and seed. */
-export type PlannerFor = (task: EvalTask, seed: number) => { llm: Llm; onEvent?: (event: AgentEvent) => void };
+export type PlannerFor = (
+  task: EvalTask,
+  seed: number,
+) => {
+  /** The model of this run. */
+  llm: Llm;
+  /** Gets the run's events (a scripted planner fills its answer from the tool results). */
+  onEvent?: (event: AgentEvent) => void;
+};
 
 export interface EvaluationOptions {
+  /** The task set the tasks come from (its version goes into the report). Required. */
   set: TaskSet;
+  /** The tasks to run (all of `set.tasks` or a selection). Required. */
   tasks: readonly EvalTask[];
+  /** Runs per task, whole number ≥ 1 (pass@1 and pass^k are over these). Required. */
   k: number;
+  /** How a run answers: "plan" (runAgent), "half" (half-agent) or "native" (native tool calling). Required. */
   style: EvalStyle;
+  /** The travel server's client, and the math server's for tasks that need it. Required. */
   tools: { reise: ToolClient; mathe?: ToolClient };
+  /** The model of each run (a real one, or a scripted planner per task and seed). Required. */
   planner: PlannerFor;
+  /** Plan style only: leave one part out — "feedback" (replans learn only that a plan failed), "grammar" (text plans), "vote" (3 runs voting). Default: none. */
   ablation?: Ablation;
   /** Longest reply per model call (default: the backend's own limit). */
   maxTokens?: number;
@@ -34,22 +49,24 @@ export interface EvaluationOptions {
   maxRounds?: number;
   /** Seed of run r of task i: baseSeed + 1000 i + r (default 1). */
   baseSeed?: number;
+  /** Stops between runs; the finished tasks stay in the report, marked incomplete. */
   signal?: AbortSignal;
   /** Called after every run (progress). */
   onRun?: (task: EvalTask, run: number, check: CheckResult) => void;
   /** Called after every finished task with the report so far (for writing partial results). */
   onTask?: (partial: EvalReport) => void;
-  /** How and where the run is made (model, machine, date …), copied into the report. */
+  /** How and where the run is made (model, machine, date …), copied into the report. Default: none. */
   meta?: Partial<RunMeta>;
 }
 
-const FEEDBACK_PREFIXES = ["Dein Plan wurde nicht ausgeführt.", "Deine Antwort war kein gültiger Plan"];
 const BLIND_FEEDBACK = "Dein Plan war nicht verwendbar. Schicke einen neuen Plan als JSON-Objekt mit \"steps\" und \"final\".";
 
+const FEEDBACK_LEADS = Object.values(PLAN_FEEDBACK_LEADS);
+
 /** Ablation "feedback": the model learns that its plan failed, not why. */
-function withoutFeedback(llm: Llm): Llm {
+export function withoutFeedback(llm: Llm): Llm {
   const blind = (messages: ChatMessage[]) =>
-    messages.map((m) => (m.role === "user" && FEEDBACK_PREFIXES.some((p) => m.content.startsWith(p)) ? { ...m, content: BLIND_FEEDBACK } : m));
+    messages.map((m) => (m.role === "user" && FEEDBACK_LEADS.some((lead) => m.content.startsWith(lead)) ? { ...m, content: BLIND_FEEDBACK } : m));
   return {
     get info() {
       return llm.info;
@@ -101,6 +118,7 @@ function planCounts(events: readonly AgentEvent[]): Pick<EvalRun, "validPlans" |
   };
 }
 
+/** The EvalRun of one runAgent result: answer, calls, warnings, rounds, plan validity, prompt tokens, `ms`. */
 export function planRun(result: AgentRunResult, ms: number): EvalRun {
   const events = result.trace.events;
   const meterTokens = events.reduce((n, e) => n + ((e.type === "plan" || e.type === "plan_error") && e.meter ? e.meter.promptTokensEvaluated : 0), 0);

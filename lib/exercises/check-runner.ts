@@ -6,6 +6,7 @@ import { showArgs, showError, showResult, showValue } from "./show.js";
 import { errorText, hasOwn } from "../util.js";
 import { kernelBoardReporter, type BoardReporter } from "./board-report.js";
 
+/** Any function a check can test. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
 export type AnyFunction = (...args: any[]) => unknown;
 
@@ -102,6 +103,7 @@ export function isNotSolved(error: unknown): error is NotSolvedError {
   return error instanceof NotSolvedError || (error instanceof Error && NOT_SOLVED_MARK in error);
 }
 
+/** Thrown by a check with `strict: true` when cases failed; the message counts and names them. */
 export class CheckFailedError extends Error {
   override name = "CheckFailedError";
   constructor(readonly report: CheckReport) {
@@ -113,6 +115,7 @@ export class CheckFailedError extends Error {
   }
 }
 
+/** How long one case may run before it counts as failed, in ms. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
 
 /** Deep copy of plain objects and arrays; functions, class instances and primitives are kept. */
@@ -332,6 +335,7 @@ export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, 
 /** A check function bound to one case set: `await checkTrimHistory(trimHistory)`. */
 export type CheckFunction<F extends AnyFunction> = ((fn: F, options?: CheckOptions) => Promise<CheckReport>) & { readonly set: CheckSet<F> };
 
+/** Binds a check set to a function that runs it: `await checkX(x)` prints the report and returns it. */
 export function defineCheck<F extends AnyFunction>(set: CheckSet<F>): CheckFunction<F> {
   const check = (fn: F, options?: CheckOptions) => runChecks(set, fn, options);
   return Object.assign(check, { set });

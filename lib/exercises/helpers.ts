@@ -104,12 +104,15 @@ export interface PlannedStep {
 
 /** The participant's functions a mini executor runs on. */
 export interface ExecutorParts {
+  /** The participant's readyCalls: ids of the calls that may run now. */
   readyCalls: (calls: PlannedStep[], finished: string[]) => string[];
+  /** The participant's resolveRefs: `value` with every `$ref` replaced. */
   resolveRefs: (value: unknown, results: Record<string, unknown>, user: Record<string, unknown>) => unknown;
 }
 
 /** What runPlanWith needs of a tool client (an McpToolClient fits). */
 export interface CallingClient {
+  /** Runs one tool with resolved arguments. */
   callTool(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data?: unknown }>;
 }
 

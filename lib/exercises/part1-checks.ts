@@ -11,9 +11,13 @@ export interface Turn {
   assistant: string;
 }
 
+/** The participant's function: system prompt, earlier turns and the question as a message list. */
 export type BuildMessagesFn = (systemPrompt: string, turns: Turn[], question: string) => ChatMessage[] | Promise<ChatMessage[]>;
+/** The participant's function: drop the oldest turns until the messages fit `maxTokens`. */
 export type TrimHistoryFn = (messages: ChatMessage[], maxTokens: number, countTokens: (text: string) => number) => ChatMessage[] | Promise<ChatMessage[]>;
+/** The participant's function: a system prompt that limits the assistant to `topic` and answers everything else with `refusal`. */
 export type RefusalPromptFn = (topic: string, refusal: string) => string | Promise<string>;
+/** The participant's function: whether `answer` is the refusal sentence. */
 export type IsRefusalFn = (answer: string, refusal: string) => boolean | Promise<boolean>;
 
 const sys = (content: string): ChatMessage => ({ role: "system", content });
@@ -25,6 +29,7 @@ const bot = (content: string): ChatMessage => ({ role: "assistant", content });
 
 const SYSTEM = "Du bist ein Reiseplaner.";
 
+/** Self-test of the participant's `buildMessages` (Verlauf als Nachrichtenliste). */
 export const checkBuildMessages = defineCheck<BuildMessagesFn>({
   functionName: "buildMessages",
   title: "Verlauf als Nachrichtenliste",
@@ -101,6 +106,7 @@ function trimInput(messages: ChatMessage[], maxTokens: number): string {
   return `trimHistory([${shown}], ${maxTokens}, countWords) – Zahl in Klammern: Tokens laut countWords`;
 }
 
+/** Self-test of the participant's `trimHistory` (Verlauf auf ein Token-Budget kürzen). */
 export const checkTrimHistory = defineCheck<TrimHistoryFn>({
   functionName: "trimHistory",
   title: "Verlauf auf ein Token-Budget kürzen",
@@ -162,6 +168,7 @@ export const checkTrimHistory = defineCheck<TrimHistoryFn>({
 // ---------------------------------------------------------------------------------------------
 // Task 3: refusalPrompt
 
+/** The refusal sentence of Aufgabe 1.3 and 1.4 (exported as DEFAULT_REFUSAL). */
 const REFUSAL_A = "Dazu kann ich nichts sagen – ich helfe dir gern bei deiner Reiseplanung.";
 const REFUSAL_B = "Das gehört nicht zu meinem Fachgebiet.";
 const QUOTES = /["„“”«»'‚‘’]/u;
@@ -182,6 +189,7 @@ function promptProblem(prompt: unknown, topic: string, refusal: string): string 
   return undefined;
 }
 
+/** Self-test of the participant's `refusalPrompt` (System-Prompt mit Ablehnungsregel). */
 export const checkRefusalPrompt = defineCheck<RefusalPromptFn>({
   functionName: "refusalPrompt",
   title: "System-Prompt mit Ablehnungsregel",
@@ -225,6 +233,7 @@ export const checkRefusalPrompt = defineCheck<RefusalPromptFn>({
 // ---------------------------------------------------------------------------------------------
 // Task 4: isRefusal
 
+/** Self-test of the participant's `isRefusal` (Ablehnung in einer Modellantwort erkennen). */
 export const checkIsRefusal = defineCheck<IsRefusalFn>({
   functionName: "isRefusal",
   title: "Ablehnung in einer Modellantwort erkennen",

@@ -6,6 +6,7 @@ import { splitSentences } from "../rag/sentences.js";
 import { defineCheck } from "./check-runner.js";
 import { countOf, germanNumber, showValue } from "./show.js";
 
+/** The participant's function: group sentences into chunks of at most `maxChars`, `overlap` sentences shared with the next. */
 export type ChunkSentencesFn = (sentences: string[], maxChars: number, overlap: number) => string[][] | Promise<string[][]>;
 
 /** Retrieval outcome for one question: chunk ids best first, and the ids that answer it. */
@@ -15,7 +16,9 @@ export interface RetrievalResult {
   relevant: string[];
 }
 
+/** The participant's function: the share of questions whose passage is among the first k results (0–1). */
 export type HitAtKFn = (results: RetrievalResult[], k: number) => number | Promise<number>;
+/** The participant's function: the smallest k whose hit@k reaches `target`, or null. */
 export type SmallestKFn = (results: RetrievalResult[], target: number) => number | null | Promise<number | null>;
 
 // ---------------------------------------------------------------------------------------------
@@ -126,6 +129,7 @@ function propertyCase(maxChars: number, overlap: number) {
   };
 }
 
+/** Self-test of the participant's `chunkSentences` (Chunks aus ganzen Sätzen mit Überlappung). */
 export const checkChunkSentences = defineCheck<ChunkSentencesFn>({
   functionName: "chunkSentences",
   title: "Chunks aus ganzen Sätzen mit Überlappung",
@@ -186,6 +190,7 @@ function smallestCase(name: string, results: RetrievalResult[], target: number, 
   return { name, args: [results, target] as [RetrievalResult[], number], input: resultsInput("smallestK", results, target), expect: expected };
 }
 
+/** Self-test of the participant's `hitAtK` (Trefferquote hit@k). */
 export const checkHitAtK = defineCheck<HitAtKFn>({
   functionName: "hitAtK",
   title: "Trefferquote hit@k",
@@ -209,6 +214,7 @@ export const checkHitAtK = defineCheck<HitAtKFn>({
   context: R_CONTEXT,
 });
 
+/** Self-test of the participant's `smallestK` (Das kleinste k, das reicht). */
 export const checkSmallestK = defineCheck<SmallestKFn>({
   functionName: "smallestK",
   title: "Das kleinste k, das reicht",

@@ -17,8 +17,11 @@ export interface HistoryEntry {
   error?: string;
 }
 
+/** The participant's function: the tool call in a model reply (a known tool name and its arguments), or null. */
 export type ParseToolCallFn = (text: string, toolNames: string[]) => ToolCall | null | Promise<ToolCall | null>;
+/** The participant's function: the required arguments of `inputSchema` that `args` lacks. */
 export type MissingArgumentsFn = (args: Record<string, unknown>, inputSchema: Record<string, unknown>) => string[] | Promise<string[]>;
+/** The participant's function: the coordinates of `destination` from an earlier geocode call, or null. */
 export type CoordinatesFromHistoryFn = (history: HistoryEntry[], destination: string) => { lat: number; lon: number } | null | Promise<{ lat: number; lon: number } | null>;
 
 // ---------------------------------------------------------------------------------------------
@@ -32,6 +35,7 @@ function callCase(name: string, text: string, expected: ToolCall | null) {
   return { name, args: [text, TRAVEL_TOOL_NAMES] as [string, string[]], expect: expected };
 }
 
+/** Self-test of the participant's `parseToolCall` (Einen Tool-Aufruf aus der Modellantwort lesen). */
 export const checkParseToolCall = defineCheck<ParseToolCallFn>({
   functionName: "parseToolCall",
   title: "Einen Tool-Aufruf aus der Modellantwort lesen",
@@ -98,6 +102,7 @@ function missingCase(name: string, args: Record<string, unknown>, schema: Record
   };
 }
 
+/** Self-test of the participant's `missingArguments` (Fehlende Pflicht-Argumente finden). */
 export const checkMissingArguments = defineCheck<MissingArgumentsFn>({
   functionName: "missingArguments",
   title: "Fehlende Pflicht-Argumente finden",
@@ -150,6 +155,7 @@ function historyCase(name: string, history: HistoryEntry[], destination: string,
 
 const BCN_COORDINATES = { lat: 41.3874, lon: 2.1686 };
 
+/** Self-test of the participant's `coordinatesFromHistory` (Koordinaten aus der Tool-Historie wiederverwenden). */
 export const checkCoordinatesFromHistory = defineCheck<CoordinatesFromHistoryFn>({
   functionName: "coordinatesFromHistory",
   title: "Koordinaten aus der Tool-Historie wiederverwenden",

@@ -3,7 +3,9 @@
 import { defineCheck } from "./check-runner.js";
 import { showValue } from "./show.js";
 
+/** The participant's function: replace every `$ref` in `value` by what it points to in `results` or `user`. */
 export type ResolveRefsFn = (value: unknown, results: Record<string, unknown>, user: Record<string, unknown>) => unknown;
+/** The participant's function: the tool ids whose results `value` references. */
 export type ReferencedIdsFn = (value: unknown) => string[] | Promise<string[]>;
 
 /** One planned tool call of a plan step. */
@@ -13,6 +15,7 @@ export interface PlannedCall {
   arguments: Record<string, unknown>;
 }
 
+/** The participant's function: the ids of the calls that may run now, given the finished ones. */
 export type ReadyCallsFn = (calls: PlannedCall[], finished: string[]) => string[] | Promise<string[]>;
 
 // ---------------------------------------------------------------------------------------------
@@ -49,6 +52,7 @@ function refErrorCase(name: string, value: unknown, ref: string) {
   };
 }
 
+/** Self-test of the participant's `resolveRefs` ($ref-Verweise auflösen). */
 export const checkResolveRefs = defineCheck<ResolveRefsFn>({
   functionName: "resolveRefs",
   title: "$ref-Verweise auflösen",
@@ -84,6 +88,7 @@ export const checkResolveRefs = defineCheck<ResolveRefsFn>({
 // ---------------------------------------------------------------------------------------------
 // Task 2: referencedIds
 
+/** Self-test of the participant's `referencedIds` (Von welchen Ergebnissen hängt ein Aufruf ab?). */
 export const checkReferencedIds = defineCheck<ReferencedIdsFn>({
   functionName: "referencedIds",
   title: "Von welchen Ergebnissen hängt ein Aufruf ab?",
@@ -137,6 +142,7 @@ function readyCase(name: string, calls: PlannedCall[], finished: string[], expec
   };
 }
 
+/** Self-test of the participant's `readyCalls` (Welche Tools dürfen jetzt laufen?). */
 export const checkReadyCalls = defineCheck<ReadyCallsFn>({
   functionName: "readyCalls",
   title: "Welche Tools dürfen jetzt laufen?",

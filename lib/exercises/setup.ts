@@ -13,7 +13,7 @@ import { startTravelServer, type TravelServerHandle } from "../mcp/server-proces
 import type { ToolInfo } from "../mcp/types.js";
 import type { CorpusDocument } from "../rag/chunking.js";
 import { loadCorpus } from "../rag/corpus.js";
-import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag/evaluation.js";
+import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag-eval/evaluation.js";
 import { openRagStore, type RagStore } from "../rag/store.js";
 import { announcePracticeMode } from "../notebook/notices.js";
 import { showError } from "./show.js";
@@ -52,6 +52,7 @@ export interface Part1Kit {
   llm: Llm;
   /** Tokens of a text: the model's own tokenizer, or an estimate (characters / 4) for HTTP backends. */
   countTokens: (text: string) => number;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 
@@ -71,7 +72,9 @@ export interface RefusalProbeOptions {
   outOfScope?: string[];
   /** Questions it should answer (default: a few travel questions). */
   inScope?: string[];
+  /** Longest answer per probe question, in tokens (default 80). */
   maxTokens?: number;
+  /** Where the verdict lines go (default: console.log). */
   log?: Log;
 }
 
@@ -148,6 +151,7 @@ export interface Part2Kit {
   results: RetrievalResult[];
   /** Aufgabe 2.4: embed and search over the second text (data/uebung), same embedding model. */
   uebung: RetrievalParts;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 
@@ -234,6 +238,7 @@ export interface Part3Kit extends TravelKit {
   llm: Llm;
   /** Aufgabe 3.4: the math server with one client session. */
   mathe: MathKit;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 
@@ -279,6 +284,7 @@ export async function setupPart3(options: SetupOptions = {}): Promise<Part3Kit> 
 export interface Part4Kit extends TravelKit {
   /** Aufgabe 4.4: the math server with one client session. */
   mathe: MathKit;
+  /** Closes what the setup opened (model, servers, client sessions). */
   close(): Promise<void>;
 }
 

@@ -8,6 +8,7 @@ import { checkRechenPrompt, checkRechneAufruf, checkRetrieveContext, checkStreck
 
 export type WorkshopPart = 1 | 2 | 3 | 4;
 
+/** The checks of every part, in the order of the Aufgaben. */
 export const EXERCISE_CHECKS: Readonly<Record<WorkshopPart, ReadonlyArray<CheckFunction<AnyFunction>>>> = {
   1: [checkBuildMessages, checkTrimHistory, checkRefusalPrompt, checkIsRefusal],
   2: [checkChunkSentences, checkHitAtK, checkSmallestK, checkRetrieveContext],

@@ -21,10 +21,13 @@ const FIRST_USE_TIMEOUT_MS = 60_000;
 
 /** The two steps lib's store offers: embed a text, search the index with a vector (best first). */
 export interface RetrievalParts {
+  /** The embedding of `text`. */
   embed(text: string): Promise<Float32Array>;
+  /** The k chunks closest to `vector`, best first. */
   search(vector: ArrayLike<number>, k: number): Promise<{ text: string; score: number }[]>;
 }
 
+/** The participant's function: embed the question, search k chunks, join their texts with CONTEXT_SEPARATOR. */
 export type RetrieveContextFn = (question: string, k: number, index: RetrievalParts) => string | Promise<string>;
 
 /** The retrieval parts of `store` (what the notebook passes to retrieveContext). */
@@ -72,6 +75,7 @@ function retrievalCase(question: string, k: number) {
   };
 }
 
+/** Self-test of the participant's `retrieveContext` (Abruf: Frage einbetten → suchen → Top-k verbinden). */
 export const checkRetrieveContext = defineCheck<RetrieveContextFn>({
   functionName: "retrieveContext",
   title: "Abruf: Frage einbetten → suchen → Top-k verbinden",
@@ -87,6 +91,7 @@ export const checkRetrieveContext = defineCheck<RetrieveContextFn>({
 // ---------------------------------------------------------------------------------------------
 // Aufgabe 3a: the system prompt for arithmetic questions
 
+/** The participant's function: a system prompt for arithmetic questions over the math server's catalog. */
 export type RechenPromptFn = (katalog: string) => string | Promise<string>;
 
 const twoNumbers = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
@@ -145,6 +150,7 @@ export interface MathCall {
   arguments: Record<string, unknown>;
 }
 
+/** The participant's function: run one math call by hand on `client` and return the result as text. */
 export type RechneAufrufFn = (call: MathCall, client: ToolClient) => string | Promise<string>;
 
 const digits = (value: string | number) => new Decimal(value).toFixed();
@@ -213,6 +219,7 @@ export const checkRechneAufruf = defineCheck<RechneAufrufFn>({
 // ---------------------------------------------------------------------------------------------
 // Aufgabe 4: a $ref plan for a distance in two legs (v1·t1 + v2·t2)
 
+/** The participant's function: a $ref plan for the math server (two legs, speed × time, then the sum). */
 export type StreckenPlanFn = (v1: number, t1: number, v2: number, t2: number) => PlanStep[] | Promise<PlanStep[]>;
 
 /** Runs `steps` with lib's agent loop (a scripted model sends the plan) and returns tool results by id. */

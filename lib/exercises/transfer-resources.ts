@@ -20,6 +20,7 @@ export interface MathKit {
   client: McpToolClient;
   tools: ToolInfo[];
   toolNames: string[];
+  /** Ends the client session and stops the math server. */
   close(): Promise<void>;
 }
 

@@ -4,14 +4,13 @@
 import * as z from "zod";
 import { DEFAULT_TOOL_TIMEOUT_MS } from "../timeouts.js";
 import type { ChatMessage, JsonSchema } from "../llm/types.js";
-import { todayMessage } from "../llm/messages.js";
+import { contextMessage, todayMessage } from "../llm/messages.js";
 import { toolResultValue } from "../mcp/result.js";
 import { combineToolClients, type ToolClients } from "../mcp/composite.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { dropNullOptionals, grammarArguments, toGrammarDialect } from "../schema/grammar.js";
 import { extractJsonObject } from "../plan/json-extract.js";
 import { sameJson } from "../plan/json.js";
-import { contextMessage } from "../rag/prompt.js";
 import { NO_TOOLS_INSTRUCTION, toolHistoryMessage } from "./prompts.js";
 import { errorText, isPlainObject, ownValue } from "../util.js";
 
@@ -210,19 +209,23 @@ export async function executeToolCall(
   }
 }
 
+/** The tool history as the model sees it: indented JSON, one entry per call. */
 export function formatToolHistory(history: readonly ToolHistoryEntry[]): string {
   return JSON.stringify(history, null, 1);
 }
 
 export interface HalfAgentMessagesOptions {
+  /** The system prompt, e.g. from buildHalfAgentSystemPrompt. Required. */
   systemPrompt: string;
+  /** The user's question. Required. */
   question: string;
-  /** Earlier conversation (user/assistant turns). */
+  /** Earlier conversation (user/assistant turns). Default: none. */
   history?: ChatMessage[];
+  /** Tool calls of this question so far with their results (default: none, the first round). */
   toolHistory?: readonly ToolHistoryEntry[];
-  /** Retrieved context (RAG). */
+  /** Retrieved context (RAG). Default: none. */
   context?: string;
-  /** Today's date (YYYY-MM-DD): its own message after the system prompt (todayMessage). */
+  /** Today's date (YYYY-MM-DD): its own message after the system prompt (todayMessage). Default: none. */
   today?: string;
   /** False in the answer round: the model is told not to call tools (default true). */
   allowTools?: boolean;
@@ -232,7 +235,7 @@ export interface HalfAgentMessagesOptions {
 export function buildHalfAgentMessages(options: HalfAgentMessagesOptions): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: "system", content: options.systemPrompt }];
   if (options.today) messages.push(todayMessage(options.today));
-  if (options.context) messages.push({ role: "system", content: contextMessage(options.context) });
+  if (options.context) messages.push(contextMessage(options.context));
   messages.push(...(options.history ?? []));
   if (options.toolHistory && options.toolHistory.length > 0) {
     messages.push({ role: "system", content: toolHistoryMessage(formatToolHistory(options.toolHistory)) });

@@ -1,11 +1,12 @@
 // German prompts and messages of the half-agent (Teil 3): its rules, answer format and system prompt.
-// Tool catalogs come from lib/schema/text.ts; the RAG context message from lib/rag/prompt.ts.
+// Tool catalogs come from lib/schema/text.ts; the RAG context message from lib/llm/messages.ts.
 import type { ToolInfo } from "../mcp/types.js";
 import { formatToolCatalog } from "../schema/text.js";
 
 export interface HalfAgentPromptOptions {
-  /** Replaces the travel persona and its "travel questions only" rule (e.g. TRAVEL_MATH_ROLE). */
+  /** Replaces the travel persona and its "travel questions only" rule (e.g. TRAVEL_MATH_ROLE). Default: the travel persona. */
   role?: string;
+  /** The tool catalog text (default: formatToolCatalog of the tools). */
   catalog?: string;
 }
 
@@ -17,6 +18,7 @@ export const HALF_AGENT_RULES = `Regeln für Tools:
 - Braucht die Frage mehrere Aufrufe hintereinander und fehlt dir noch ein Ergebnis, rufe nichts auf: Sag, welche Angabe fehlt und warum es nicht in einem Schritt geht.
 - Liegt ein passendes Ergebnis schon in der Tool-Historie, nimm es, statt dasselbe Tool mit denselben Argumenten noch einmal aufzurufen.`;
 
+/** The half-agent's answer format: one JSON object, an answer or one tool call. */
 export const HALF_AGENT_FORMAT = `Format deiner Antwort: genau ein JSON-Objekt, ohne Text davor oder danach.
 - Ohne Tool: {"answer": "<deine Antwort als Text>"}
 - Mit Tool: {"tool": "<Tool-Name>", "arguments": {"<argument>": <Wert>}}

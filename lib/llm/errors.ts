@@ -1,5 +1,6 @@
 // Typed errors of lib/llm. Each message says what to do, in German (participants read them).
 
+/** The base of lib/llm's typed errors (catch this for any of them); `fatal` says whether retrying can help. */
 export class LlmError extends Error {
   override name = "LlmError";
   /** True when asking again cannot help (missing model, server down, prompt too long, bad input). */

@@ -6,12 +6,11 @@
 // node-llama-cpp's converter knows no `pattern`; a string whose pattern is one character class repeated
 // (the plan's tool ids, `^[A-Za-z0-9_-]+$`) is converted as a placeholder constant, and the constant's
 // literal in the grammar is then replaced by that character class: no model can write another id.
-import esmImport from "../esm.cjs";
 import { toGrammarDialect } from "../schema/grammar.js";
 import { isPlainObject } from "../util.js";
+import { getKitLlama } from "./llama.js";
 import type { JsonSchema } from "./types.js";
 
-type NodeLlamaCpp = typeof import("node-llama-cpp");
 /** What of node-llama-cpp's Llama the conversion needs (its own type would reach the notebook lib's declarations). */
 interface GrammarMaker {
   createGrammarForJsonSchema(schema: never): Promise<{ grammar: string }>;
@@ -55,7 +54,6 @@ export async function jsonSchemaGbnf(llama: GrammarMaker, schema: JsonSchema): P
 
 /** GBNF text for `schema` (loads node-llama-cpp's CPU binding once, on first use; no model). */
 export async function gbnfForJsonSchema(schema: JsonSchema): Promise<string> {
-  converter ??= esmImport<NodeLlamaCpp>("node-llama-cpp").then((nlc) =>
-    nlc.getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} }));
+  converter ??= getKitLlama("cpu");
   return jsonSchemaGbnf(await converter, schema);
 }

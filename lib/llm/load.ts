@@ -1,4 +1,5 @@
-// `loadLlm()` — the one entry point notebooks and scripts use. Picks the backend from options or
+// `loadConfiguredLlm()` — the configured model: what the notebooks' `loadLlm()` (lib/rehearsal/load.ts)
+// loads outside rehearsal mode, and what scripts that need a real model call. Picks the backend from options or
 // LLM_BACKEND: "local" (node-llama-cpp, default) or "openai" (an OpenAI-compatible server).
 // The local model is kept once per process (see live-instances.ts): loading again with the same
 // settings returns the live model ("Run All" in a notebook), other settings unload the old one first.
@@ -75,7 +76,11 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   }
 }
 
-export async function loadLlm(options: LoadLlmOptions = {}): Promise<Llm> {
+/**
+ * The model LLM_BACKEND names (or `options.backend`): the local node-llama-cpp model (kept live per
+ * process) or the class server. A missing model file becomes a German message with the ways on.
+ */
+export async function loadConfiguredLlm(options: LoadLlmOptions = {}): Promise<Llm> {
   const backend = options.backend ?? loadConfig().llmBackend;
   if (backend === "openai") {
     try {

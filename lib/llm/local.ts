@@ -15,6 +15,7 @@ import { applyLlamaThreads } from "./threads.js";
 import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type ModelIdentity, type StateSettings } from "./prompt-state.js";
 import { llamaCppIdentity, warmStateDir, WarmStates } from "./warm-states.js";
 import { createLocalToolCaller } from "./local-tool-calling.js";
+import { getKitLlama } from "./llama.js";
 import type { LocalToolCaller } from "./native-tools.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
 import { errorText } from "../util.js";
@@ -25,14 +26,15 @@ type JsonGrammar = Awaited<ReturnType<Llama["createGrammar"]>>;
 export interface LocalLlmOptions {
   /** GGUF file; default LLM_MODEL_PATH or models/<default>. */
   modelPath?: string;
-  /** "auto" picks CUDA / Vulkan / Metal when available; "cpu" forces the CPU. */
+  /** "auto" picks CUDA / Vulkan / Metal when available; "cpu" forces the CPU; a named backend that is missing is a GpuBackendError. Default LLM_GPU, else "auto". */
   gpu?: "auto" | "cuda" | "vulkan" | "metal" | "cpu";
-  /** Layers to offload: "auto" fits what VRAM allows, "max" all, or a number. */
+  /** Layers to offload: "auto" fits what VRAM allows, "max" all, or a number ≥ 0. Default LLM_GPU_LAYERS, else "auto". */
   gpuLayers?: "auto" | "max" | number;
+  /** Context size in tokens, capped at the model's training context (less when memory is short, see `info.notes`). Default LLM_CONTEXT_SIZE, else 8192. */
   contextSize?: number;
-  /** CPU threads; matters a lot on small machines (see README). */
+  /** CPU threads, ≥ 1; matters a lot on small machines (see README). Default LLM_THREADS, else the CPU's math cores. */
   threads?: number;
-  /** Attempts for generateJson before giving up with LlmOutputError. */
+  /** Attempts for generateJson before giving up with LlmOutputError, ≥ 1. Default 3. */
   jsonAttempts?: number;
   /**
    * Folder for saved prompt KV states (default LLM_STATE_DIR or `.cache/llm-state`); false disables.
@@ -40,6 +42,7 @@ export interface LocalLlmOptions {
    * saved there, and loaded from disk by the next process instead of being evaluated again.
    */
   promptStateDir?: string | false;
+  /** Shortest first system message, in tokens, whose KV state is saved to `promptStateDir`. Default 256. */
   promptStateMinTokens?: number;
   /**
    * Prepared states (`npm run models:warm`), read-only and looked at before `promptStateDir`: default
@@ -103,20 +106,11 @@ async function loadModelWithFallback(
  * The model's chat wrapper without a per-day line: node-llama-cpp's Llama 3.1 and 3.2 (1B/3B) wrappers
  * write "Today Date: <today>" into the first system block, which would make the saved prompt state
  * worthless the next day. The kit sends the date as its own message after the system prompt
- * (todayMessage). Everything else node-llama-cpp chose for this template is kept.
+ * (todayMessage). The date is switched off through node-llama-cpp's public `customWrapperSettings`, laid
+ * over its own choice of wrapper and options (no private field is read); everything else stays as it chose.
  */
 function dateFreeChatWrapper(nlc: NodeLlamaCpp, model: LlamaModel): ChatWrapper {
-  const wrapper = nlc.resolveChatWrapper(model);
-  const same = (w: { cuttingKnowledgeDate?: Date | (() => Date) | null; noToolInstructions: boolean }) => ({
-    cuttingKnowledgeDate: w.cuttingKnowledgeDate,
-    todayDate: null,
-    noToolInstructions: w.noToolInstructions,
-    // node-llama-cpp's internal choice of how to tokenize the preamble for this template.
-    _specialTokensTextForPreamble: (w as { _specialTokensTextForPreamble?: boolean })._specialTokensTextForPreamble,
-  });
-  if (wrapper instanceof nlc.Llama3_1ChatWrapper) return new nlc.Llama3_1ChatWrapper(same(wrapper));
-  if (wrapper instanceof nlc.Llama3_2LightweightChatWrapper) return new nlc.Llama3_2LightweightChatWrapper(same(wrapper));
-  return wrapper;
+  return nlc.resolveChatWrapper(model, { customWrapperSettings: { "llama3.1": { todayDate: null }, "llama3.2-lightweight": { todayDate: null } } });
 }
 
 /**
@@ -143,17 +137,12 @@ export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<Local
   const configuredThreads = options.threads ?? config.llmThreads;
   const notes: string[] = [];
   const nlc = await esmImport<NodeLlamaCpp>("node-llama-cpp");
-  const { getLlama, LlamaChat: LlamaChatClass } = nlc;
+  const { LlamaChat: LlamaChatClass } = nlc;
 
   let llama: Llama;
   try {
-    llama = await getLlama({
-      gpu: gpu === "cpu" ? false : gpu,
-      build: "never",
-      logLevel: "error" as never,
-      logger: (_level, message) => {
-        if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
-      },
+    llama = await getKitLlama(gpu, (message) => {
+      if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
     });
   } catch (err) {
     // "auto" and "cpu" always find the bundled CPU binary; a forced GPU backend may not exist here.

@@ -1,4 +1,6 @@
-// Validation of chat messages passed in by callers (notebook cells, agent code).
+// Validation of chat messages passed in by callers (notebook cells, agent code), and the two system
+// messages every agent adds the same way: today's date and retrieved context. They live here, below
+// rag, agent and half-agent, so the agents take context as text without reaching into lib/rag.
 import { LlmInputError } from "./errors.js";
 import type { ChatMessage } from "./types.js";
 
@@ -28,4 +30,15 @@ export function checkMessages(messages: ChatMessage[]): void {
  */
 export function todayMessage(today: string): ChatMessage {
   return { role: "system", content: `Heutiges Datum: ${today}.` };
+}
+
+/**
+ * Retrieved context (RAG) as its own system message for the agents (planner and half-agent): marked as
+ * added by the system, not written by the user, and to be used only where it fits the question.
+ */
+export function contextMessage(context: string): ChatMessage {
+  return {
+    role: "system",
+    content: `Auszüge aus der Wissensdatenbank – vom System beigefügt, nicht vom Nutzer geschrieben. Nutze sie, soweit sie zur Frage passen:\n\n${context}`,
+  };
 }

@@ -56,6 +56,7 @@ export interface ToolCallingLlm {
 export interface LocalToolCaller extends ToolCallingLlm {
   /** The exact prompt (Llama 3.1 format, functions documented) a round would evaluate. */
   renderPrompt(history: ToolChatHistory, functions: NativeFunction[]): string;
+  /** Frees the tool caller's chat session (the model stays loaded). */
   dispose(): void;
 }
 

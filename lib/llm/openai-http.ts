@@ -13,6 +13,7 @@ export interface OpenAiLlmOptions {
   baseUrl?: string;
   /** Model name the server expects (default LLM_MODEL; llama-server ignores it). */
   model?: string;
+  /** Sent as `Authorization: Bearer …` (default LLM_API_KEY; none for a local server). */
   apiKey?: string;
   /** Time limit per request in ms, for the whole answer including a streamed body (default 120 s). */
   timeoutMs?: number;

@@ -91,6 +91,10 @@ function parseCompletion(url: string, raw: string): Answer {
   return { text: parsed.choices[0]!.message.content ?? "", usage: parsed.usage, timings: parsed.timings, complete: true };
 }
 
+/**
+ * A model behind an OpenAI-compatible server (llama-server, vLLM, the class server): streamed chat, JSON
+ * output (schema or GBNF grammar) and native tool calling. Checks no connection until the first call.
+ */
 export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm> {
   const settings = openAiSettings(options);
   const { baseUrl, url, model, apiKey, timeoutMs } = settings;

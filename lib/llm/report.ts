@@ -1,6 +1,7 @@
 // Human-readable report of a loaded model (the "offload report" Teil 1 shows).
 import type { LlmInfo, ServerLlmInfo } from "./types.js";
 
+/** The German offload report of a loaded model: backend, model, layers on the GPU, VRAM, context, threads, notes. */
 export function describeLlm(info: LlmInfo): string {
   if (info.backend === "openai-compatible") return describeClassServer(info);
   // Rehearsal: no model, no GPU – say so in German instead of the internal backend name.

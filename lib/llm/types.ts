@@ -6,6 +6,7 @@ export type { JsonSchema };
 
 export type ChatRole = "system" | "user" | "assistant";
 
+/** One message of a chat: who says it and what. */
 export interface ChatMessage {
   role: ChatRole;
   content: string;
@@ -15,13 +16,19 @@ export interface ChatMessage {
 export interface GenerationOptions {
   /** generateJson only: how many times to retry when the output fails the schema (default 3). */
   jsonAttempts?: number;
+  /** Most tokens to generate, ≥ 1. Default: the backend's (node-llama-cpp: until the end token or the context is full). */
   maxTokens?: number;
+  /** Sampling temperature, ≥ 0; 0 = greedy (always the likeliest token). Default: the backend's (node-llama-cpp: 0). */
   temperature?: number;
+  /** Sample only among the K likeliest tokens, ≥ 1. Default: the backend's. */
   topK?: number;
+  /** Sample only among the likeliest tokens whose probabilities add up to P, 0–1. Default: the backend's. */
   topP?: number;
+  /** Drop tokens less likely than minP × the likeliest one, 0–1. Default: the backend's. */
   minP?: number;
-  /** Penalty for repeating recent tokens (1 = off). */
+  /** Penalty for repeating recent tokens, ≥ 1 (1 = off). Default: off. */
   repeatPenalty?: number;
+  /** Random seed for sampling (same seed, same prompt, temperature > 0: same text). Default: the backend's. */
   seed?: number;
   /** Abort a running generation. */
   signal?: AbortSignal;
@@ -49,6 +56,7 @@ export interface GenerationMeter {
   scripted?: boolean;
 }
 
+/** A chat reply: its text and what the call cost. */
 export interface ChatResult {
   text: string;
   meter: GenerationMeter;
@@ -89,14 +97,19 @@ export interface ServerLlmInfo extends LlmInfoCommon {
 export type LlmInfo = InProcessLlmInfo | ServerLlmInfo;
 
 
+/** A loaded language model, whatever the backend: chat, JSON output, optionally native tool calling. */
 export interface Llm {
+  /** Backend, model and how it was loaded. */
   readonly info: LlmInfo;
+  /** The metering of the last finished call; undefined before the first. */
   readonly lastMeter: GenerationMeter | undefined;
+  /** Sends the messages and returns the reply; `options.signal` aborts it. */
   chat(messages: ChatMessage[], options?: GenerationOptions): Promise<ChatResult>;
   /** Generates JSON constrained by `schema` (grammar where the backend has one) and returns the parsed, validated value. */
   generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T>;
   /** Native function calling with this backend's model and settings; absent where the backend has none. */
   createToolCaller?(): Promise<ToolCallingLlm>;
+  /** Frees the model (memory, VRAM, connections); the object is unusable afterwards. */
   dispose(): Promise<void>;
 }
 

@@ -101,6 +101,10 @@ function message(error: unknown): string {
   return cause?.code ? `${base} (${cause.code})` : base;
 }
 
+/**
+ * One MCP session (stdio or Streamable HTTP), opened on first use and reused; reconnects once when the
+ * session was lost before a request reached a tool. Errors: McpConnectionError, ToolTimeoutError.
+ */
 export class McpToolClient implements ToolClient {
   private conn: Connection | undefined;
   private connecting: Promise<Connection> | undefined;
@@ -245,6 +249,7 @@ export class McpToolClient implements ToolClient {
     }
   }
 
+  /** The server's tools (all pages of tools/list), with their input and output schemas. */
   async listTools(): Promise<ToolInfo[]> {
     return this.withSession("tools/list", true, async (client) => {
       const tools: Tool[] = [];

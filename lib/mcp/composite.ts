@@ -109,6 +109,7 @@ export class CompositeToolClient implements ToolClient {
     return known ? { alias, tool, client: this.clients[alias]! } : undefined;
   }
 
+  /** Calls `name` ("alias__tool" or a tool name only one client has) on the client that owns it. */
   async callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ToolCallResult> {
     const target = await this.route(name);
     if (!target) {

@@ -15,10 +15,11 @@ export interface StartTravelServerOptions {
   offline?: boolean;
   /** Port (default 0 = any free port; the URL says which). */
   port?: number;
+  /** Interface to listen on (default "127.0.0.1": this machine only). */
   host?: string;
   /** How long to wait for the server to answer (default 30 s). */
   timeoutMs?: number;
-  /** Extra environment variables for the server (e.g. TRAVEL_TODAY, upstream URLs). */
+  /** Extra environment variables for the server (e.g. TRAVEL_TODAY, upstream URLs). Default: none. */
   env?: Record<string, string>;
   /** Receives every stderr line of the server (default: kept, see logs()). */
   onLog?: (line: string) => void;

@@ -4,4 +4,5 @@ export { inNotebook, show, liveOutput, type LiveOutput, type RichOutput } from "
 export { progressLine, type ProgressLine } from "./progress.js";
 export { displayWidth, OUTPUT_COLUMNS, wrapText } from "./wrap.js";
 export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "./notices.js";
+export { escapeHtml } from "./escape-html.js";
 export { escapeMarkdown, mathSafeHtml, mathSafeMarkdown, NO_MATH_CLASS } from "./math-safe.js";

@@ -11,18 +11,23 @@ import { executeToolCall } from "../half-agent/half-agent.js";
 import { FALLBACK_ANSWER } from "../agent/prompts.js";
 
 export interface NativeToolChatOptions {
+  /** A model with native function calling (`await llm.createToolCaller()`). Required. */
   llm: ToolCallingLlm;
+  /** Where the calls run. Required. */
   tools: ToolClient;
+  /** The user's question. Required. */
   question: string;
   /** Tool list (default: tools.listTools()). */
   catalog?: ToolInfo[];
-  /** System prompt; the backend adds the function documentation itself. */
+  /** System prompt; the backend adds the function documentation itself. Default: none. */
   system?: string;
   /** Tool calls that may run (default 4). Further calls get an error result. */
   maxCalls?: number;
   /** Generations (default maxCalls + 2). */
   maxRounds?: number;
+  /** Sampling options for every generation (default: the model's own). */
   generation?: GenerationOptions;
+  /** Ends the chat and the call in flight. */
   signal?: AbortSignal;
 }
 

@@ -61,6 +61,7 @@ export async function runHalfAgentOnce(options: {
   return { answer: final.text, toolHistory, meters };
 }
 
+/** The style comparison's row of a half-agent run (runHalfAgentOnce). */
 export function halfAgentRow(run: HalfAgentRun): StyleRow {
   return {
     style: "half-agent",
@@ -96,6 +97,7 @@ export function refPlanRow(result: AgentRunResult, meters?: readonly GenerationM
   };
 }
 
+/** The style comparison's row of a native function-calling run (runNativeToolChat). */
 export function nativeRow(result: NativeToolChatResult): StyleRow {
   return {
     style: "native",

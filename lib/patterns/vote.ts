@@ -32,21 +32,23 @@ export type VoteRule = "ahead-by" | "majority";
 export const VOTE_MIN_TEMPERATURE = 0.7;
 
 export interface VoteOptions extends Omit<RunAgentOptions, "workspace" | "approve" | "onEvent" | "llm"> {
-  /** Most runs (≥ 1). */
+  /** Most runs; whole numbers ≥ 1 (a smaller k is a RangeError). Required. */
   k: number;
+  /** When to stop early: "ahead-by" (one answer leads by `margin`) or "majority" (most votes among k; stops early only when the rest cannot change the winner). Default "ahead-by". */
   rule?: VoteRule;
   /** Lead needed by "ahead-by" (default 2). */
   margin?: number;
   /** Seed of run i is baseSeed + i (default 1). */
   baseSeed?: number;
-  /** The model for every run (sequential, its KV cache is reused). */
+  /** The model for every run (sequential, its KV cache is reused). Default: none; give it or `llmForRun`. */
   llm?: Llm;
   /** A fresh model per run (scripted planners: no state shared between runs). Wins over `llm`. */
   llmForRun?: (run: number, seed: number) => Llm;
-  /** Decides the winner's staged changes, as in a single run. */
+  /** Decides the winner's staged changes, as in a single run. Default: none, so they are refused. */
   approve?: ApproveFn;
-  /** Extra red flag: return a reason to keep a finished run out of the vote. */
+  /** Extra red flag: return a reason to keep a finished run out of the vote. Default: none. */
   check?: (result: AgentRunResult) => string | undefined;
+  /** Called with every vote event (run start and end, the decision, the commits). */
   onEvent?: (event: VoteEvent) => void;
   /** Events of the individual runs (tagged with the run number). */
   onRunEvent?: (run: number, event: AgentEvent) => void;

@@ -5,3 +5,9 @@ export { checkPlan, type PlanCheck, type PlanProblem, type PlanProblemKind } fro
 export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserContext } from "./refs.js";
 export { iterationScope, readyCalls, SCHEDULE_MODES, type ScheduleMode, type ScheduledCall } from "./schedule.js";
 export { extractJsonObject, type JsonExtractResult } from "./json-extract.js";
+// Types of the public signatures (options, results, event parts), for lib/index.ts and the API reference.
+export type { ArgumentIssue } from "./arguments.js";
+export type { ExecutedTool, ValidationContext } from "./check.js";
+export type { PlanJsonSchemaOptions, PlanParseErrorKind } from "./plan.js";
+export type { ScopeOptions } from "./schedule.js";
+export type { JsonExtractFailureKind } from "./json-extract.js";

@@ -30,15 +30,20 @@ const RefObjectSchema = z.object({ $ref: z.string().min(1) }).strict() satisfies
 const ToolIdSchema = z.string().min(1).max(TOOL_ID_MAX_LENGTH);
 const GrammarToolIdSchema = ToolIdSchema.regex(TOOL_ID_PATTERN);
 
-interface ShapeOptions {
+/** Size limits the plan schema (and so the grammar) puts on a plan; each a whole number ≥ 0. */
+export interface PlanJsonSchemaOptions {
+  /** Most steps in a plan. Default: no limit. */
   maxSteps?: number;
+  /** Most tool calls in one step. Default: no limit. */
   maxToolsPerStep?: number;
+  /** Longest step description, in characters. Default: no limit. */
   maxDescriptionLength?: number;
+  /** Longest `final` answer, in characters. Default: no limit. */
   maxFinalLength?: number;
 }
 
 /** The one definition of the plan's structure; `toolCall` is generic or specialised per catalog. */
-function planShape<T extends z.ZodType>(toolCall: T, options: ShapeOptions = {}) {
+function planShape<T extends z.ZodType>(toolCall: T, options: PlanJsonSchemaOptions = {}) {
   let description = z.string();
   if (options.maxDescriptionLength !== undefined) description = description.max(options.maxDescriptionLength);
   let tools = z.array(toolCall);
@@ -88,6 +93,7 @@ const PlanSchema = planShape(PlanToolCallSchema) satisfies z.ZodType<Plan>;
 
 export type PlanParseErrorKind = JsonExtractFailureKind | "not_a_plan" | "too_deep" | "schema";
 
+/** Model output that is no plan (no JSON, not a plan object, nested too deep, against the schema); `kind` says which. */
 export class PlanParseError extends Error {
   override name = "PlanParseError";
   constructor(
@@ -189,16 +195,11 @@ export function parsePlan(text: unknown): ParsePlanResult {
 // ---------------------------------------------------------------------------------------------
 // JSON schema for grammar-constrained generation
 
-export interface PlanJsonSchemaOptions extends ShapeOptions {
-  /** Allow the string form "$ref:..." only (string arguments allow it anyway); default false. */
-  refObjectsOnly?: boolean;
-}
-
 /**
  * JSON schema for plans over `tools`: tool names as constants (one alternative per tool via
  * `oneOf`), each argument its declared type or a `{"$ref": string}` object, optional arguments
  * also `null` (= not given; removed before the call), `final` a string or null.
- * Stays inside node-llama-cpp's GbnfJsonSchema subset (see grammar-schema.ts).
+ * Stays inside node-llama-cpp's GbnfJsonSchema subset (lib/schema/grammar.ts converts it).
  */
 export function buildPlanJsonSchema(tools: readonly ToolInfo[], options: PlanJsonSchemaOptions = {}): JsonSchema {
   const registry = z.registry<Record<string, unknown>>();

@@ -44,6 +44,7 @@ function tooDeep(value: unknown): RefError | undefined {
   );
 }
 
+/** A `$ref` that cannot be resolved (unknown id, a path the result lacks, malformed); `kind` says which. */
 export class RefError extends Error {
   override name = "RefError";
   constructor(

@@ -18,6 +18,7 @@ import type { Plan, PlanToolCall } from "./plan.js";
 import { collectRefs, USER_ROOT } from "./refs.js";
 
 export type ScheduleMode = "dependency" | "step-parallel" | "sequential";
+/** Every ScheduleMode, in the order the notebooks compare them. */
 export const SCHEDULE_MODES: readonly ScheduleMode[] = ["dependency", "step-parallel", "sequential"];
 
 export interface ScheduledCall {

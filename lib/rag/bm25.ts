@@ -47,6 +47,7 @@ export interface Bm25Hit {
   score: number;
 }
 
+/** Okapi BM25 over a fixed list of texts: lexical search, the baseline the vector index is compared with. */
 export class Bm25Index {
   private readonly termFreqs: Array<Map<string, number>>;
   private readonly lengths: number[];
@@ -69,6 +70,7 @@ export class Bm25Index {
     this.avgLength = this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, this.lengths.length);
   }
 
+  /** Number of indexed texts. */
   get size(): number {
     return this.termFreqs.length;
   }

@@ -43,6 +43,7 @@ export interface Chunk {
   metadata: ChunkMetadata;
 }
 
+/** chunkText's defaults: chunks of at most 500 characters, one sentence shared with the next chunk. */
 export const DEFAULT_CHUNKING = { maxChars: 500, overlapSentences: 1 } as const;
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;

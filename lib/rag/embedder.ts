@@ -70,7 +70,9 @@ export interface EmbedderOptions {
 }
 
 export interface EmbedOptions {
+  /** Texts per forward pass, whole number ≥ 1 (default: the embedder's `batchSize`, 32). */
   batchSize?: number;
+  /** Progress bar for this call (default: the embedder's `progress`, "auto": terminal only). */
   progress?: ProgressMode;
   /** Called after every batch with the number of texts done so far. */
   onProgress?: (done: number, total: number) => void;
@@ -93,6 +95,7 @@ export interface Embedder {
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** The vector of one text (e.g. a query). */
   embedOne(text: string): Promise<Float32Array>;
+  /** Frees the model's ONNX session; the embedder is unusable afterwards. */
   dispose(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // Typed errors of lib/rag. Each message says what to do, in German (participants read them).
 
+/** The base of lib/rag's typed errors (catch this for any of them). */
 export class RagError extends Error {
   override name = "RagError";
 }
@@ -118,5 +119,16 @@ export class EmbedderClosedError extends RagError {
   override name = "EmbedderClosedError";
   constructor() {
     super("Das Embedding-Modell wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.");
+  }
+}
+
+/**
+ * FAISS wrote or read a flat index other than flat-layout.ts expects (a faiss-node version the kit does
+ * not know). flatLayoutMatches catches this up front, so it means the addon changed while running.
+ */
+export class FaissLayoutError extends RagError {
+  override name = "FaissLayoutError";
+  constructor(readonly detail: string) {
+    super(`Der FAISS-Index hat ein unerwartetes Format (${detail}). Die installierte faiss-node-Version passt nicht zum Kit.\n  → npm ci ausführen und den Index mit { rebuild: true } neu bauen.`);
   }
 }

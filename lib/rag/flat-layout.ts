@@ -8,6 +8,7 @@
 // both metrics); if a future FAISS writes anything else, callers fall back to the slow array path.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import faiss from "faiss-node";
+import { FaissLayoutError } from "./errors.js";
 import { withTempFile } from "./temp-file.js";
 
 type FaissIndex = InstanceType<typeof faiss.Index>;
@@ -40,7 +41,7 @@ function storedCount(buf: Buffer, metric: FlatMetric, d: number): number | undef
 /** The serialised flat index holding `existing`'s vectors (if any) followed by `vectors` (n × d, row-major). */
 export function flatIndexBytes(metric: FlatMetric, d: number, vectors: Float32Array, existing?: Buffer): Buffer {
   const before = existing ? storedCount(existing, metric, d) : 0;
-  if (before === undefined) throw new Error("unexpected FAISS flat index layout");
+  if (before === undefined) throw new FaissLayoutError("der vorhandene Index passt nicht zu Metrik und Dimension");
   const n = vectors.length / d;
   const bytes = Buffer.alloc(HEADER_BYTES + (before + n) * d * 4);
   writeHeader(bytes, metric, d, before + n);
@@ -86,7 +87,7 @@ export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fil
         readSync(fd, header, 0, HEADER_BYTES, 0);
         const expected = Buffer.alloc(HEADER_BYTES);
         writeHeader(expected, metric, d, before);
-        if (!header.equals(expected)) throw new Error("unexpected FAISS flat index layout");
+        if (!header.equals(expected)) throw new FaissLayoutError("unbekannter Dateikopf");
       }
       writeHeader(header, metric, d, before + n);
       writeSync(fd, header, 0, HEADER_BYTES, 0);
@@ -95,7 +96,7 @@ export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fil
       closeSync(fd);
     }
     const next = faiss.Index.read(file);
-    if (next.ntotal() !== before + n) throw new Error(`FAISS read ${next.ntotal()} vectors instead of ${before + n}`);
+    if (next.ntotal() !== before + n) throw new FaissLayoutError(`${next.ntotal()} statt ${before + n} Vektoren gelesen`);
     return next;
   });
 }

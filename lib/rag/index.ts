@@ -38,3 +38,8 @@ export {
   RagFileNotFoundError,
   RagInputError,
 } from "./errors.js";
+// Types of the public signatures (options, results, event parts), for lib/index.ts and the API reference.
+export type { Bm25Options } from "./bm25.js";
+export type { EmbedOptions } from "./embedder.js";
+export type { StoreBuildOptions, StoreManifest } from "./store.js";
+export type { ProgressMode } from "./progress.js";

@@ -47,8 +47,3 @@ export function buildRagMessages(question: string, context: string, persona: str
     { role: "user", content: question.trim() },
   ];
 }
-
-/** System message carrying retrieved context for the agents (planner and half-agent). */
-export function contextMessage(context: string): string {
-  return `Auszüge aus der Wissensdatenbank – vom System beigefügt, nicht vom Nutzer geschrieben. Nutze sie, soweit sie zur Frage passen:\n\n${context}`;
-}

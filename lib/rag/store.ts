@@ -17,6 +17,7 @@ import { VectorIndex, type IndexKind } from "./vector-index.js";
 import { errorText } from "../util.js";
 
 const FORMAT = "rag-store/2";
+/** What stands between two chunks in a context string (RagContext.context). */
 export const CONTEXT_SEPARATOR = "\n\n---\n\n";
 
 export interface StoreBuildOptions {
@@ -28,6 +29,7 @@ export interface StoreBuildOptions {
   embedHeadings?: boolean;
   /** Progress bar while embedding (default "auto": terminal only). */
   progress?: ProgressMode;
+  /** Chunks per embedding forward pass, whole number ≥ 1 (default: the embedder's, 32). */
   batchSize?: number;
   /** Chunker version that goes into the content hash (default `CHUNKER_VERSION` of store.ts); for tests. */
   chunkerVersion?: string;
@@ -162,6 +164,10 @@ function checkQuery(query: string, k: number): void {
   if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
 }
 
+/**
+ * A searchable corpus: its chunks, their embeddings in a VectorIndex and the embedder for queries.
+ * Made by {@link openRagStore} (cached on disk) or RagStore.build; search() and context() retrieve.
+ */
 export class RagStore {
   /** True when {@link openRagStore} loaded this store from its cache instead of building it. */
   loadedFromCache = false;
@@ -174,10 +180,12 @@ export class RagStore {
     readonly embedder: Embedder,
   ) {}
 
+  /** Every chunk of the store, in index order. */
   get chunks(): StoreManifest["chunks"] {
     return this.manifest.chunks;
   }
 
+  /** Content hash of corpus, embedding model and parameters: the cache key (see storeHash). */
   get hash(): string {
     return this.manifest.hash;
   }
@@ -305,12 +313,13 @@ export interface OpenRagStoreOptions extends StoreBuildOptions {
   corpusDir?: string;
   /** An embedder to use (default: createEmbedder(embedderOptions)). */
   embedder?: Embedder;
+  /** Options for the embedder created when `embedder` is not given (default: createEmbedder's). */
   embedderOptions?: EmbedderOptions;
   /** Cache folder (default `<root>/.cache/rag`). */
   cacheDir?: string;
   /** File name stem inside the cache folder (default "default"). */
   name?: string;
-  /** Build even if the cache is up to date. */
+  /** Build even if the cache is up to date. Default false. */
   rebuild?: boolean;
   /** Called with short status lines ("Index aus Cache geladen …"). */
   onStatus?: (line: string) => void;

@@ -17,7 +17,9 @@ export type IndexKind = "flat" | "hnsw";
 export type IndexMetric = "ip" | "l2";
 
 export interface VectorIndexOptions {
+  /** "flat" (exact) or "hnsw" (approximate, for large corpora). Default "flat". */
   kind?: IndexKind;
+  /** "ip" (inner product: cosine on unit vectors, higher is closer) or "l2" (squared distance, lower is closer). Default "ip". */
   metric?: IndexMetric;
   /** HNSW: neighbours per node of the graph (default 32). */
   hnswM?: number;
@@ -53,6 +55,7 @@ function hnswSettings(kind: IndexKind, metric: IndexMetric, options: Pick<Vector
   return { metric, m, efSearch: checkEfSearch(options.efSearch ?? HNSW_DEFAULTS.efSearch) };
 }
 
+/** Vectors searchable by similarity: exact (FAISS flat) or approximate (USearch HNSW); saved to and loaded from a file. */
 export class VectorIndex {
   private constructor(
     private readonly backend: FaissFlat | UsearchHnsw,
@@ -61,6 +64,7 @@ export class VectorIndex {
     readonly metric: IndexMetric,
   ) {}
 
+  /** An empty index for vectors of `dimension` (whole number ≥ 1) numbers. */
   static create(dimension: number, options: VectorIndexOptions = {}): VectorIndex {
     const d = checkDimension(dimension);
     const kind = options.kind ?? "flat";
@@ -91,6 +95,7 @@ export class VectorIndex {
     return new VectorIndex(backend, d, options.kind, options.metric);
   }
 
+  /** Number of vectors added. */
   get size(): number {
     return this.backend.size();
   }
@@ -151,6 +156,7 @@ export class VectorIndex {
     return this.backend.search(rows, queries.length, n);
   }
 
+  /** Writes the index to `file` (VectorIndex.load reads it back). */
   save(file: string): void {
     this.backend.save(file);
   }

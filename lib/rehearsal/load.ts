@@ -1,7 +1,7 @@
 // loadLlm as the notebooks call it: in rehearsal mode (WORKSHOP_PROBE=1, `npm run workshop -- --probe`)
 // the scripted rehearsal model, else the configured backend (llm/load.ts). Nothing is loaded in rehearsal.
 import { loadConfig } from "../config.js";
-import { loadLlm as loadConfiguredLlm, type LoadLlmOptions } from "../llm/load.js";
+import { loadConfiguredLlm, type LoadLlmOptions } from "../llm/load.js";
 import type { Llm } from "../llm/types.js";
 import { announcePracticeMode } from "../notebook/notices.js";
 import { createRehearsalLlm } from "./rehearsal-llm.js";

@@ -8,10 +8,13 @@ import type { EvalTask, OracleStep, TaskOracle } from "../eval/tasks.js";
 
 /** A planner for one run: the model, and optionally a listener for the run's events. */
 export interface PlannerRun {
+  /** The scripted planner of this run. */
   llm: ScriptedLlm;
+  /** Feeds the run's events back to the script (tool results fill the oracle's answer). */
   onEvent: (event: AgentEvent) => void;
 }
 
+/** The scripted mistakes the checkers must catch (withMistake turns a task's oracle into one). */
 export const MISTAKES = ["wrong-city", "guessed-coordinates", "tool-where-none-fits", "unapproved-write", "invented-fact", "missing-ref"] as const;
 export type Mistake = (typeof MISTAKES)[number];
 

@@ -10,12 +10,13 @@ export { seededRandom };
 export interface NoisyPlannerOptions {
   /** Probability of the correct answer per run. */
   p: number;
+  /** The correct answer. Required. */
   correct: string;
   /** Plausible wrong answers (at least one). */
   wrong: readonly string[];
-  /** When set, the run first saves its answer with this tool (staged write), then answers. */
+  /** When set, the run first saves its answer with this tool (staged write), then answers. Default: no write. */
   save?: { toolName: string; fileName: string; title: string };
-  /** Mixed into every run's seed (one trial of a benchmark = one salt). */
+  /** Mixed into every run's seed (one trial of a benchmark = one salt). Default 0. */
   salt?: number;
 }
 

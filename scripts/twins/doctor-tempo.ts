@@ -5,9 +5,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { freemem, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { getLlama, type Llama } from "node-llama-cpp";
+import type { Llama } from "node-llama-cpp";
 import { loadConfig } from "../../lib/config.js";
 import { applyLlamaThreads } from "../../lib/llm/index.js";
+import { getKitLlama } from "../../lib/llm/llama.js";
 import { plannerCall } from "./first-answer.js";
 import { measureSpeed } from "./measure.js";
 import { predictModel, recommend, type Calibration, type Machine, type MeasuredSpeed, type Prediction, type Recommendation } from "./predict.js";
@@ -62,12 +63,12 @@ export async function runTempo(onStep: (line: string) => void = () => {}, option
     const promptTokens = call.promptTokens;
     const calibrate = (speed: MeasuredSpeed): Calibration => ({ cost: tokenCost(shape, "q4_k_m", PROBE_TWIN.layers), speed, promptTokens });
     onStep("Messe die CPU …");
-    const cpuLlama = await getLlama({ gpu: false, build: "never", logLevel: "error" as never, logger: () => {} });
+    const cpuLlama = await getKitLlama("cpu");
     const threads = applyLlamaThreads(cpuLlama, options.threads ?? loadConfig().llmThreads);
     llamas.push(cpuLlama);
     const cpu = speedOf(await measureSpeed(cpuLlama, path, { threads, promptTokens, generatedTokens: GENERATED_TOKENS }));
     const machine: Machine = { cpu: calibrate(cpu), ramTotalBytes: totalmem() };
-    const gpuLlama = await getLlama({ gpu: "auto", build: "never", logLevel: "error" as never, logger: () => {} });
+    const gpuLlama = await getKitLlama("auto");
     llamas.push(gpuLlama);
     let gpu: MeasuredSpeed | undefined;
     if (gpuLlama.gpu !== false) {

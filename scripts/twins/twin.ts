@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../lib/config.js";
 import { errorText } from "../../lib/util.js";
+import { UsageError } from "../parse-args-german.js";
 import { GgmlType, gguf, type GgufValue } from "../tiny-models/gguf-writer.js";
 import { writeGgufStream, type StreamTensor } from "../tiny-models/gguf-stream.js";
 import { f32Bytes, randomTensorChunks } from "../tiny-models/ggml-random.js";
@@ -67,18 +68,14 @@ export function twinStreamTensors(shape: TwinShape, quant: TwinQuant, layers = s
   });
 }
 
-export class TwinUsageError extends Error {
-  override name = "TwinUsageError";
-}
-
 /** Writes the twin of menu model `id` to `path`; returns its size in bytes. */
 export async function writeTwin(id: string, path: string, options: TwinOptions = {}): Promise<number> {
   const shape = twinShape(id);
-  if (!shape) throw new TwinUsageError(`Unbekanntes Modell "${id}". Wähle eines von: ${TWIN_SHAPES.map((s) => s.id).join(", ")}`);
+  if (!shape) throw new UsageError(`Unbekanntes Modell "${id}". Wähle eines von: ${TWIN_SHAPES.map((s) => s.id).join(", ")}`);
   const quant = options.quant ?? "q4_k_m";
   const layers = options.layers ?? shape.layers;
   if (!Number.isInteger(layers) || layers < 1 || layers > shape.layers) {
-    throw new TwinUsageError(`--layers muss zwischen 1 und ${shape.layers} liegen, erhalten: ${layers}`);
+    throw new UsageError(`--layers muss zwischen 1 und ${shape.layers} liegen, erhalten: ${layers}`);
   }
   mkdirSync(dirname(resolve(path)), { recursive: true });
   return writeGgufStream(path, twinMetadata(shape, quant, layers), twinStreamTensors(shape, quant, layers, options.seed), options);
@@ -103,12 +100,12 @@ function parseTwinArgs(argv: string[]): { id: string; out: string; quant: TwinQu
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: "string" }, quant: { type: "string" }, layers: { type: "string" } } });
   } catch (err) {
-    throw new TwinUsageError(`Ungültiger Aufruf: ${errorText(err)}\n${USAGE}`);
+    throw new UsageError(`Ungültiger Aufruf: ${errorText(err)}\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   const quant = (values.quant ?? "q4_k_m") as TwinQuant;
-  if (positionals.length !== 1 || !values.out) throw new TwinUsageError(USAGE);
-  if (!TWIN_QUANTS.includes(quant)) throw new TwinUsageError(`Unbekannte --quant "${values.quant}".\n${USAGE}`);
+  if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE);
+  if (!TWIN_QUANTS.includes(quant)) throw new UsageError(`Unbekannte --quant "${values.quant}".\n${USAGE}`);
   const layers = values.layers === undefined ? undefined : Number(values.layers);
   return { id: positionals[0] as string, out: values.out, quant, layers };
 }
@@ -129,7 +126,7 @@ if (isMain) {
     });
     console.log(`\n${args.out} geschrieben: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
-    console.error(err instanceof TwinUsageError ? err.message : `Zwilling nicht geschrieben: ${errorText(err)}`);
-    process.exitCode = err instanceof TwinUsageError ? 2 : 1;
+    console.error(err instanceof UsageError ? err.message : `Zwilling nicht geschrieben: ${errorText(err)}`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
   }
 }

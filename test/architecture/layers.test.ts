@@ -18,15 +18,17 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   llm: ["notebook", "schema"],
   mcp: ["notebook", "schema"],
   rag: ["notebook", "schema", "llm"],
+  "rag-eval": ["rag"],
   plan: ["schema", "llm", "mcp"],
-  "half-agent": ["schema", "llm", "mcp", "rag", "plan"],
-  agent: ["schema", "llm", "mcp", "rag", "plan"],
+  // The agents take retrieved context as text (llm/messages.ts formats it), never from lib/rag.
+  "half-agent": ["schema", "llm", "mcp", "plan"],
+  agent: ["schema", "llm", "mcp", "plan"],
   patterns: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent"],
   eval: ["schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "patterns"],
-  display: ["notebook", "schema", "llm", "mcp", "rag", "plan", "agent", "patterns", "eval"],
+  display: ["notebook", "schema", "llm", "mcp", "rag", "rag-eval", "plan", "agent", "patterns", "eval"],
   testing: ["llm", "mcp", "plan", "agent", "eval"],
   rehearsal: ["notebook", "llm", "half-agent", "agent", "eval", "testing"],
-  exercises: ["notebook", "schema", "llm", "mcp", "rag", "plan", "half-agent", "agent", "testing", "rehearsal"],
+  exercises: ["notebook", "schema", "llm", "mcp", "rag", "rag-eval", "plan", "half-agent", "agent", "testing", "rehearsal"],
 };
 /** Packages the pure plan core must not load (SDKs, model and index libraries). */
 const NOT_IN_PLAN = /^(node:|@modelcontextprotocol\/|node-llama-cpp|@huggingface\/|faiss-node|usearch|express)/;
@@ -124,4 +126,16 @@ test("lib/index.ts lists at most 130 values; each folder index at most 30", () =
     const limit = file === "index.ts" ? 130 : 30;
     assert.ok(names.length <= limit, `lib/${file} exports ${names.length} values (at most ${limit})`);
   }
+});
+
+// The caps above count what the indexes list; an export in lib/index.ts that points past a folder index at
+// an inner file would go around them. So lib/index.ts exports only from top-level files and folder indexes.
+test("lib/index.ts exports only through folder indexes (or top-level files)", () => {
+  const top = imports.filter((i) => relative(LIB, i.file) === "index.ts");
+  assert.ok(top.length > 10);
+  const detours = top.filter((i) => {
+    const target = relative(LIB, resolve(LIB, i.specifier));
+    return target.includes("/") && !/^[\w-]+\/index\.js$/u.test(target);
+  });
+  assert.deepEqual(detours.map((i) => i.specifier), []);
 });

@@ -120,17 +120,17 @@ test("bad options and a missing question print usage and exit 2", async () => {
   assert.match(badMode.stderr, /--mode muss eines von/);
   const unknown = await runCli(["Frage?", "--gibtsnicht"]);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /Unbekannte Option "--gibtsnicht"\./);
+  assert.match(unknown.stderr, /Unbekannte Option „--gibtsnicht“\..*gehört hinter „--“/);
   assert.match(unknown.stderr, /Aufruf: npm start/);
   assert.doesNotMatch(unknown.stderr, /Unknown option|^\s+at /m);
   const missingValue = await runCli(["Frage?", "--model"]);
   assert.equal(missingValue.code, 2);
-  assert.match(missingValue.stderr, /Die Option "--model" braucht einen Wert\./);
+  assert.match(missingValue.stderr, /Die Option „--model“ braucht einen Wert\./);
   const valueForFlag = await runCli(["Frage?", "--offline=ja"]);
   assert.equal(valueForFlag.code, 2);
-  assert.match(valueForFlag.stderr, /Die Option "--offline" nimmt keinen Wert\./);
+  assert.match(valueForFlag.stderr, /Die Option „--offline“ nimmt keinen Wert\./);
   // Node names an option with a short alias as '-h, --help'; the message names the long form.
   const valueForHelp = await runCli(["--help=ja"]);
   assert.equal(valueForHelp.code, 2);
-  assert.match(valueForHelp.stderr, /Die Option "--help" nimmt keinen Wert\./);
+  assert.match(valueForHelp.stderr, /Die Option „--help“ nimmt keinen Wert\./);
 });

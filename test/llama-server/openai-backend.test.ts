@@ -10,7 +10,7 @@ import { runAgent } from "../../lib/agent/loop.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { buildHalfAgentJsonSchema, buildHalfAgentMessages, buildHalfAgentSystemPrompt, halfAgentReplyFromJson } from "../../lib/half-agent/index.js";
 import {
-  ContextOverflowError, JsonNotSupportedError, LlmTimeoutError, loadLlm, type ChatMessage, type Llm,
+  ContextOverflowError, JsonNotSupportedError, LlmTimeoutError, loadConfiguredLlm, type ChatMessage, type Llm,
 } from "../../lib/llm/index.js";
 import { NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
 import { httpFailure } from "../../lib/llm/openai-http.js";
@@ -31,7 +31,7 @@ describe("the kit against the real llama-server", { skip }, () => {
   before(async () => {
     server = await startLlamaServer({ model: tinyModelPaths().gguf, parallel: 2, ctx: 2 * SLOT_CTX, jinja: true });
     Object.assign(process.env, { LLM_BACKEND: "openai", LLM_BASE_URL: server.baseUrl, LLM_MODEL: "tiny-llama" });
-    llm = await loadLlm(); // as Teil 1's set-up cell does: the backend from the environment
+    llm = await loadConfiguredLlm(); // as Teil 1's set-up cell does: the backend from the environment
   });
   after(async () => {
     process.env = saved;
@@ -177,7 +177,7 @@ describe("the kit against the real llama-server", { skip }, () => {
       const started = () => void (++n === 2 && resolve());
       blockers = [hold(started), hold(started)];
     });
-    const busy = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 300 });
+    const busy = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 300 });
     await assert.rejects(busy.chat([{ role: "user", content: "Hallo" }], { maxTokens: 5 }), (e) => {
       assert.ok(e instanceof LlmTimeoutError, String(e));
       assert.match(e.message, /alle Plätze belegt/);
@@ -197,7 +197,7 @@ describe("llama-server with --no-jinja", { skip }, () => {
   test("refuses `tools`: NativeToolsUnsupportedError that says to start it with --jinja", async () => {
     const server = await startLlamaServer({ model: tinyModelPaths().gguf, ctx: SLOT_CTX, extra: ["--no-jinja"] });
     try {
-      const caller = await createToolCaller(await loadLlm({ backend: "openai", baseUrl: server.baseUrl }));
+      const caller = await createToolCaller(await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl }));
       const tools = await createTravelFake().listTools();
       const fn = { name: tools[0]!.name, description: tools[0]!.description ?? "", parameters: tools[0]!.inputSchema };
       await assert.rejects(caller.respondWithTools({ question: "Wo liegt Rom?", rounds: [] }, [fn]), (e) => {

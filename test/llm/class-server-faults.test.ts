@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { ContextOverflowError, LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError, LlmTimeoutError } from "../../lib/llm/errors.js";
-import { loadLlm, type Llm } from "../../lib/llm/index.js";
+import { loadConfiguredLlm, type Llm } from "../../lib/llm/index.js";
 import { createOpenAiToolCaller } from "../../lib/llm/openai-tool-calling.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply } from "../helpers/fake-openai-server.js";
 
@@ -40,7 +40,7 @@ after(() => clearInterval(gcTimer));
 
 test("a server that drips one token at a time is cut off at the deadline, even with the caller's signal", async () => {
   const server = await serve({ kind: "drip", intervalMs: 100 });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 1500 });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 1500 });
   const cli = new AbortController(); // what the CLI passes: a signal that is never aborted
   const started = performance.now();
   await within(6000, assert.rejects(llm.chat(msgs, { signal: cli.signal }), (err: unknown) => {
@@ -54,7 +54,7 @@ test("a server that drips one token at a time is cut off at the deadline, even w
 
 test("the caller's abort still wins over the deadline", async () => {
   const server = await serve({ kind: "drip", intervalMs: 100 });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
   const stop = new AbortController();
   setTimeout(() => stop.abort(new Error("abgebrochen")), 300);
   await within(3000, assert.rejects(llm.chat(msgs, { signal: stop.signal }), /abgebrochen/));
@@ -62,7 +62,7 @@ test("the caller's abort still wins over the deadline", async () => {
 
 test("an endless single event is refused at the event limit, in linear time", async () => {
   const server = await serve({ kind: "endless_event" });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
   const cpu = process.cpuUsage();
   await within(8000, assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Stream-Ereignis"));
   const used = process.cpuUsage(cpu);
@@ -71,7 +71,7 @@ test("an endless single event is refused at the event limit, in linear time", as
 
 test("an endless stream of valid events is refused at the body limit with bounded memory", async () => {
   const server = await serve({ kind: "huge_body" });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
   const rss = process.memoryUsage.rss();
   await within(15_000, assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Antwort"));
   const grown = (process.memoryUsage.rss() - rss) / 1024 / 1024;
@@ -80,7 +80,7 @@ test("an endless stream of valid events is refused at the body limit with bounde
 
 test("a stream that ends without [DONE] or finish_reason is an error, not a complete answer", async () => {
   const server = await serve({ kind: "cut", text: "Die Antwort ist" });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   await within(3000, assert.rejects(llm.chat(msgs), (err: unknown) => {
     assert.ok(err instanceof LlmStreamIncompleteError, String(err));
     assert.equal(err.partialText, "Die Antwort ist");
@@ -91,7 +91,7 @@ test("a stream that ends without [DONE] or finish_reason is an error, not a comp
 
 test("a server that ignores stream: true and answers plain JSON is understood", async () => {
   const server = await serve({ kind: "plain_json", text: "Lissabon." });
-  const llm: Llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  const llm: Llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   const chunks: string[] = [];
   const { text, meter } = await within(3000, llm.chat(msgs, { onTextChunk: (c) => chunks.push(c) }));
   assert.equal(text, "Lissabon.");
@@ -112,7 +112,7 @@ test("native tool calling: the JSON body is under the same deadline and size lim
 // llama-server sends an error after the stream has started as one event `data: {"error": {…}}`, then ends.
 test("an error event mid-stream is the server's error, typed (not a cut-off stream)", async () => {
   const server = await serve({ kind: "error_event", text: "Lissa", error: { code: 500, message: "context shift is disabled", type: "server_error" } });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   await assert.rejects(within(5000, llm.chat(msgs)), (e) => {
     assert.ok(e instanceof LlmConnectionError, String(e));
     assert.match(e.message, /HTTP 500 context shift is disabled/);
@@ -122,7 +122,7 @@ test("an error event mid-stream is the server's error, typed (not a cut-off stre
     kind: "error_event", text: "x",
     error: { code: 400, message: "request (2100 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 2100, n_ctx: 2048 },
   });
-  const llm2 = await loadLlm({ backend: "openai", baseUrl: full.baseUrl });
+  const llm2 = await loadConfiguredLlm({ backend: "openai", baseUrl: full.baseUrl });
   await assert.rejects(within(5000, llm2.chat(msgs)), (e) => e instanceof ContextOverflowError && e.promptTokens === 2100 && e.contextSize === 2048);
 });
 
@@ -130,11 +130,11 @@ test("an error event mid-stream is the server's error, typed (not a cut-off stre
 // closing a connection before answering. Nothing was answered, so the request is sent once more.
 test("a connection closed before any answer is retried once; closed twice, it is a typed connection error", async () => {
   const once = await serve({ kind: "hang_up" }, { kind: "text", text: "Hallo zurück" });
-  const llm = await loadLlm({ backend: "openai", baseUrl: once.baseUrl });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: once.baseUrl });
   assert.equal((await within(5000, llm.chat(msgs))).text, "Hallo zurück");
   assert.equal(once.requests.length, 2);
   const always = await serve({ kind: "hang_up" });
-  const llm2 = await loadLlm({ backend: "openai", baseUrl: always.baseUrl });
+  const llm2 = await loadConfiguredLlm({ backend: "openai", baseUrl: always.baseUrl });
   await assert.rejects(within(5000, llm2.chat(msgs)), (e) => {
     assert.ok(e instanceof LlmConnectionError, String(e));
     assert.match(e.message, /UND_ERR_SOCKET|ECONNRESET/);
@@ -145,7 +145,7 @@ test("a connection closed before any answer is retried once; closed twice, it is
 
 test("an answer cut off after it started is not sent again (the caller sees the cut)", async () => {
   const server = await serve({ kind: "cut", text: "Lissabon ist" }, { kind: "text", text: "zweite Antwort" });
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   await assert.rejects(within(5000, llm.chat(msgs)), LlmStreamIncompleteError);
   assert.equal(server.requests.length, 1);
 });

@@ -1,9 +1,9 @@
 // Teil 1 on the class GPU server: LLM_BACKEND=openai against the local fake OpenAI-compatible server.
-// Runs the calls the Teil 1 notebook makes, through `loadLlm()` as a set-up cell would (env only).
+// Runs the calls the Teil 1 notebook makes, through `loadConfiguredLlm()` as a set-up cell's `loadLlm()` does (env only).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { setupPart1 } from "../../lib/exercises/setup.js";
-import { describeLlm, formatMeter, loadLlm, tokenCounter, type ChatMessage } from "../../lib/llm/index.js";
+import { describeLlm, formatMeter, loadConfiguredLlm, tokenCounter, type ChatMessage } from "../../lib/llm/index.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
 
 let server: FakeOpenAiServer;
@@ -20,7 +20,7 @@ after(async () => {
 });
 
 test("the load report names the class server instead of GPU layers", async () => {
-  const llm = await loadLlm();
+  const llm = await loadConfiguredLlm();
   assert.equal(llm.info.backend === "openai-compatible" ? llm.info.serverUrl : undefined, server.baseUrl);
   assert.ok(!("gpu" in llm.info), "the server URL lives in serverUrl, not in gpu");
   const report = describeLlm(llm.info);
@@ -34,7 +34,7 @@ test("the load report names the class server instead of GPU layers", async () =>
 
 test("Teil 1's calls work on the class server: question, history, sampling, determinism, token counts", async () => {
   const before = server.requests.length;
-  const llm = await loadLlm(); // what the set-up cell needs instead of loadLocalLlm() to follow LLM_BACKEND
+  const llm = await loadConfiguredLlm(); // what the set-up cell needs instead of loadLocalLlm() to follow LLM_BACKEND
   // first question + meter line
   const frage: ChatMessage[] = [{ role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." }];
   const erste = await llm.chat(frage, { maxTokens: 60 });

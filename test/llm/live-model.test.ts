@@ -2,7 +2,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
-import { loadLlm, loadLocalLlm } from "../../lib/llm/index.js";
+import { loadConfiguredLlm, loadLocalLlm } from "../../lib/llm/index.js";
 import { liveInstanceCount } from "../../lib/notebook/live-instances.js";
 
 const base = { modelPath: tinyModelPaths().gguf, gpu: "cpu" as const, threads: 1, contextSize: 512 };
@@ -16,7 +16,7 @@ describe("one live local model per process", () => {
 
   test("the same settings twice give the same live model", async () => {
     const first = await loadLocalLlm(base);
-    const second = await loadLlm(base);
+    const second = await loadConfiguredLlm(base);
     assert.equal(second, first);
     assert.equal(liveInstanceCount(), 1);
     const reply = await second.chat(hello, { maxTokens: 4 });

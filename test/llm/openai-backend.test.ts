@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
-import { LlmConnectionError, LlmInputError, LlmOutputError, loadLlm, tokenCounter } from "../../lib/llm/index.js";
+import { LlmConnectionError, LlmInputError, LlmOutputError, loadConfiguredLlm, tokenCounter } from "../../lib/llm/index.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 
 const schema = {
@@ -14,7 +14,7 @@ const schema = {
 test("chat streams text, sends sampling options and reports server metering", async () => {
   const server = await startFakeOpenAiServer([{ kind: "text", text: "Hallo aus Barcelona! Schön.", promptTokens: 50, cachedTokens: 40 }]);
   try {
-    const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl, model: "tiny" });
+    const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, model: "tiny" });
     const chunks: string[] = [];
     const { text, meter } = await llm.chat(
       [{ role: "system", content: "Du bist hilfreich." }, { role: "user", content: "Hallo?" }],
@@ -44,7 +44,7 @@ test("generateJson asks for json_schema output and retries until the value match
     { kind: "text", text: '{"stadt": "Rom", "tage": 3}' },
   ]);
   try {
-    const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+    const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
     const value = await llm.generateJson<{ stadt: string; tage: number }>(schema, [{ role: "user", content: "Reise?" }], { seed: 1 });
     assert.deepEqual(value, { stadt: "Rom", tage: 3 });
     assert.equal(server.requests.length, 3);
@@ -63,7 +63,7 @@ test("generateJson asks for json_schema output and retries until the value match
 test("generateJson gives a typed error with the output when every attempt is invalid", async () => {
   const server = await startFakeOpenAiServer([{ kind: "text", text: "kein JSON" }]);
   try {
-    const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+    const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
     await assert.rejects(llm.generateJson(schema, [{ role: "user", content: "x" }], { jsonAttempts: 2 }), (err: unknown) => {
       assert.ok(err instanceof LlmOutputError);
       assert.equal(err.attempts, 2);
@@ -77,7 +77,7 @@ test("generateJson gives a typed error with the output when every attempt is inv
 
 test("server errors, malformed streams and a wrong URL become LlmConnectionError", async () => {
   const server = await startFakeOpenAiServer([{ kind: "status", status: 500, body: '{"error":"boom"}' }, { kind: "garbage" }]);
-  const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+  const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   const msgs = [{ role: "user" as const, content: "x" }];
   try {
     await assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmConnectionError && err.status === 500 && /boom/.test(err.message));
@@ -92,14 +92,14 @@ test("server errors, malformed streams and a wrong URL become LlmConnectionError
       s.close(() => resolve(p));
     });
   });
-  const nowhere = await loadLlm({ backend: "openai", baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 5000 });
+  const nowhere = await loadConfiguredLlm({ backend: "openai", baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 5000 });
   await assert.rejects(nowhere.chat(msgs), (err: unknown) => err instanceof LlmConnectionError && /ECONNREFUSED/.test(err.message));
 });
 
 test("invalid messages are rejected before any request is sent", async () => {
   const server = await startFakeOpenAiServer([{ kind: "text", text: "x" }]);
   try {
-    const llm = await loadLlm({ backend: "openai", baseUrl: server.baseUrl });
+    const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
     await assert.rejects(llm.chat([]), LlmInputError);
     await assert.rejects(llm.chat([{ role: "assistant", content: "hi" }]), LlmInputError);
     await assert.rejects(llm.chat([{ role: "wizard" as never, content: "hi" }]), LlmInputError);
@@ -112,7 +112,7 @@ test("invalid messages are rejected before any request is sent", async () => {
 test("token counts for an HTTP backend are marked as estimates", async () => {
   const server = await startFakeOpenAiServer([]);
   try {
-    const tokens = tokenCounter(await loadLlm({ backend: "openai", baseUrl: server.baseUrl }));
+    const tokens = tokenCounter(await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl }));
     assert.equal(tokens.exact, false);
     assert.equal(tokens.count("Wie wird das Wetter?"), 5);
     assert.equal(tokens.describe("Wie wird das Wetter?"), "≈ 5 Tokens (geschätzt)");

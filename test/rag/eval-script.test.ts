@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Bm25Index, loadCorpus, openRagStore, searchText } from "../../lib/rag/index.js";
-import { firstHitRank, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag/evaluation.js";
+import { firstHitRank, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag-eval/evaluation.js";
 import { runScript } from "../helpers/run-script.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 

@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Bm25Index, chunkDocuments, IndexStoreError, loadCorpus, RagFileNotFoundError, RagInputError } from "../../lib/rag/index.js";
-import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag/evaluation.js";
+import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag-eval/evaluation.js";
 import { tokenize as bm25Tokenize } from "../../lib/rag/bm25.js";
-import { isHit } from "../../lib/rag/evaluation.js";
+import { isHit } from "../../lib/rag-eval/evaluation.js";
 import { FIXTURE_CORPUS, FIXTURES } from "./helpers.js";
 
 test("BM25 ranks the text that shares the rare query terms first", () => {

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import faiss from "faiss-node";
+import { FaissLayoutError } from "../../lib/rag/errors.js";
 import { flatIndexBytes, flatLayoutMatches } from "../../lib/rag/flat-layout.js";
 import { RagInputError, VectorIndex } from "../../lib/rag/index.js";
 import { tempDir } from "./helpers.js";
@@ -67,6 +68,7 @@ test("a bad vector in a batch leaves the index unchanged", () => {
 test("flatIndexBytes refuses a buffer that is not a flat index of this metric and dimension", () => {
   const other = new faiss.IndexFlatL2(D);
   other.add(Array.from(vectors(2, 3)[0]!));
-  assert.throws(() => flatIndexBytes("ip", D, new Float32Array(D), other.toBuffer()), /layout/);
-  assert.throws(() => flatIndexBytes("l2", D + 1, new Float32Array(D + 1), other.toBuffer()), /layout/);
+  // A typed German error (RagError), not an English Error: it says what to do.
+  assert.throws(() => flatIndexBytes("ip", D, new Float32Array(D), other.toBuffer()), (e) => e instanceof FaissLayoutError && /unerwartetes Format.*npm ci/su.test(e.message));
+  assert.throws(() => flatIndexBytes("l2", D + 1, new Float32Array(D + 1), other.toBuffer()), FaissLayoutError);
 });

@@ -10,3 +10,14 @@ test("TypeDoc reports no warning or error on the public surface", async () => {
   assert.deepEqual(result.errors, []);
   assert.deepEqual(result.warnings, [], `TypeDoc warnings (export the type from the index, or list it in INTENTIONALLY_NOT_EXPORTED in scripts/api-docs.ts):\n${result.warnings.join("\n")}`);
 });
+
+test("a missing doc comment on a value or an option, and an option without its default, are warnings", async () => {
+  const result = await buildApiDocs({ quiet: true, entryPoints: ["test/scripts/fixtures/api-docs-undocumented.ts"] });
+  const named = (text: string) => result.warnings.filter((w) => w.includes(text));
+  assert.equal(named("undocumentedFunction").length, 1, result.warnings.join("\n"));
+  assert.deepEqual(named("DOCUMENTED_VALUE"), []);
+  assert.deepEqual(
+    result.warnings.filter((w) => w.includes("option FixtureOptions.")).sort(),
+    ["[warning] option FixtureOptions.optionalWithoutDefault: the comment does not say the default", "[warning] option FixtureOptions.undocumentedRequired: no doc comment"],
+  );
+});

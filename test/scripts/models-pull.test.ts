@@ -7,7 +7,8 @@ import { test } from "node:test";
 import { DEFAULT_LLM_FILE } from "../../lib/config.js";
 import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
 import { createEmbedder } from "../../lib/rag/index.js";
-import { parsePullArgs, PullUsageError } from "../../scripts/models-pull.js";
+import { parsePullArgs } from "../../scripts/models-pull.js";
+import { UsageError } from "../../scripts/parse-args-german.js";
 import { runScript } from "../helpers/run-script.js";
 import { startFakeHub, tempDir, tinyBertDir } from "../rag/helpers.js";
 
@@ -48,7 +49,7 @@ test("arguments: LLM and embedding model by default; --no-embedding, --embedding
     ["--no-embedding", "--embedding-dtype", "fp32"],
     ["--unbekannt"],
   ]) {
-    assert.throws(() => parsePullArgs(bad), PullUsageError, bad.join(" "));
+    assert.throws(() => parsePullArgs(bad), UsageError, bad.join(" "));
   }
 });
 

@@ -2,17 +2,10 @@
 // --help) and their checks; each server's cli.ts adds its own flags and usage text.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { errorText } from "../../../lib/util.js";
+import { UsageError } from "../../../scripts/parse-args-german.js";
 
-export class UsageError extends Error {
-  override name = "UsageError";
-  /** 0 for --help, 2 for wrong flags. */
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
+// The kit's one UsageError (exit code 0 for --help, 2 for wrong flags), shared with the kit's CLIs.
+export { UsageError };
 
 export interface CommonFlags {
   host: string;

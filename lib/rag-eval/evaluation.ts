@@ -3,8 +3,8 @@
 // (or the passage covers at least half of the chunk, for passages longer than a chunk).
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
-import type { CorpusDocument } from "./chunking.js";
-import { IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import type { CorpusDocument } from "../rag/chunking.js";
+import { IndexStoreError, RagFileNotFoundError, RagInputError } from "../rag/errors.js";
 import { errorText } from "../util.js";
 
 /** One question of the Q&A set and where its answer stands. */
@@ -131,9 +131,4 @@ export function formatMetricsTable(rows: ReadonlyArray<{ method: string; metrics
   const line = (cells: string[]) => "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ") + " |";
   const rule = "|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|";
   return [line(header), rule, ...body.map(line)].join("\n");
-}
-
-export function checkPositive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RagInputError(`${name} muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(value)}.`, value);
-  return value;
 }
