@@ -27,10 +27,10 @@ test("eval:rag prints hit@k and MRR for the embedding model and BM25, then reuse
     const first = await run(args, env);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /\| Methode +\| Fragen \| hit@1 \| hit@3 \| hit@5 \| MRR@10 \|/);
-    assert.match(first.stdout, /\| Embeddings \(.*tiny-bert, q8\) \| +6 \| [01]\.\d{3} \| [01]\.\d{3} \| [01]\.\d{3} \| +[01]\.\d{3} \|/);
+    assert.match(first.stdout, /\| Embeddings \(.*tiny-bert, q8\) \| +6 \| [01],\d{3} \| [01],\d{3} \| [01],\d{3} \| +[01],\d{3} \|/);
     // BM25 does not depend on the embedding model: on the fixture corpus 5 of 6 questions have their
     // passage in the first chunk; "Wie schwer wird ein Nebelfuchs?" in the third (MRR (5 + 1/3) / 6).
-    assert.match(first.stdout, /\| BM25 \(lexikalisch\) +\| +6 \| 0\.833 \| 1\.000 \| 1\.000 \| +0\.889 \|/);
+    assert.match(first.stdout, /\| BM25 \(lexikalisch\) +\| +6 \| 0,833 \| 1,000 \| 1,000 \| +0,889 \|/);
     assert.match(first.stdout, /neu gebaut/);
     const second = await run(args, env);
     assert.equal(second.code, 0, second.stderr);
