@@ -53,16 +53,14 @@ async function loadModelWithFallback(
 
 /** The llama.cpp binding for `gpu`; a forced GPU backend that is not there is a GpuBackendError. */
 async function openLlama(gpu: NonNullable<OpenModelOptions["gpu"]>, notes: string[]): Promise<Llama> {
-  let llama: Llama;
   try {
-    llama = await getKitLlama(gpu, (message) => {
+    return await getKitLlama(gpu, (message) => {
       if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
     });
   } catch (err) {
     // "auto" and "cpu" always find the bundled CPU binary; a forced GPU backend may not exist here.
     throw new GpuBackendError(gpu, errorText(err));
   }
-  return llama;
 }
 
 /** Loads the GGUF and creates its context. Throws ModelNotFoundError / GpuBackendError / ModelLoadError. */

@@ -1,6 +1,6 @@
 // One loaded in-process model and everything that lives as long as it: context sequence, chat, call
 // queue, the last call's meter and whether it was disposed.
-import type { LlamaChat, LlamaContext, LlamaContextSequence, LlamaModel, Llama, ChatHistoryItem, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { forParticipants } from "../notebook/notices.js";
 import { dateFreeChatWrapper } from "./chat-template.js";
 import { ModelClosedError } from "./errors.js";
