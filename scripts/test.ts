@@ -2,12 +2,15 @@
 // check — all on the generated tiny models.
 // Every stage runs even when an earlier one fails; the last line sums up all checks.
 // Usage: tsx scripts/test.ts [--only typecheck|lint|unit|notebooks|slides|browser] [test file or notebook filters]
+// Processes the tests leave running are ended at the end and named in the summary.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
+import { processesWithEnv } from "./hub/processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
 import { runAllNotebooks } from "./run-notebooks.js";
 import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
@@ -37,11 +40,31 @@ const onlyIndex = args.indexOf("--only");
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const filters = args.filter((a, i) => !a.startsWith("--") && (onlyIndex < 0 || i !== onlyIndex + 1));
 
+/**
+ * Every process the run starts carries this in its environment. Whatever still carries it when the stages are
+ * done was left behind by a test: it is ended and named in the summary, so that it neither holds CI's output
+ * open nor outlives the run.
+ */
+const RUN_MARK_ENV = "KIT_TEST_RUN";
 function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(cmd, cmdArgs, { cwd: root, env, stdio: "inherit" });
     child.on("error", () => resolve(127));
     child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+/** Ends the processes of this run that are still running (SIGKILL); returns their command lines. */
+function endLeftovers(mark: string): string[] {
+  return processesWithEnv(RUN_MARK_ENV, mark).map((pid) => {
+    let command = String(pid);
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim().slice(0, 160) || command;
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+    return command;
   });
 }
 
@@ -62,11 +85,13 @@ async function gate(stage: string, cmd: string, cmdArgs: string[], env: NodeJS.P
   return { stage, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds: (performance.now() - t) / 1000 };
 }
 
+/** The test files whose path contains a filter (all without one); a filter naming a test file runs that file. */
 function selectedTestFiles(): string[] {
-  return testFiles(join(root, "test"))
+  const named = filters.filter((f) => f.endsWith(".test.ts") && existsSync(join(root, f))).map((f) => relative(root, join(root, f)));
+  const found = testFiles(join(root, "test"))
     .map((f) => relative(root, f))
-    .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
-    .sort();
+    .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)));
+  return [...new Set([...found, ...named])].sort();
 }
 
 /**
@@ -144,6 +169,9 @@ async function browser(): Promise<StageResult> {
   return { stage: "browser", passed: r.results.length - failed, failed, seconds: r.seconds, skipped: r.skipped };
 }
 
+const runMark = randomBytes(6).toString("hex");
+// Set before the test environment is copied from it, so every child carries it.
+process.env[RUN_MARK_ENV] = runMark;
 const env = await testEnvironment({ tinyModels: true });
 // A developer's own class-board setting never reaches the tests (they start boards of their own).
 for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
@@ -167,6 +195,7 @@ if (llamaBuild) {
   results.push(await unitTests(env, serverFiles, "llama-server"));
 }
 
+const leftovers = endLeftovers(runMark);
 console.log("\n=== summary");
 for (const r of results) {
   if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
@@ -180,4 +209,7 @@ const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 process.exitCode = failed > 0 ? 1 : 0;
 const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
+if (leftovers.length > 0) console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
 console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
+// A handle some stage left open (a socket, a timer) must not keep the run from ending.
+process.exit();

@@ -1,0 +1,44 @@
+// `npm test` itself: a process a test leaves behind (as a forgotten server would be) does not outlive the
+// run; the summary names what was ended.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+
+const FIXTURE = "test/scripts/fixtures/leaves-a-process.test.ts";
+
+/** Running (a killed process whose parent is gone may stay a zombie until its new parent reaps it). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return false;
+  }
+}
+
+test("a process a test leaves running is ended and named in the summary", { timeout: 180_000 }, async () => {
+  const root = findProjectRoot();
+  // a nested test runner must not report to this one
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT"));
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/test.ts", "--only", "unit", FIXTURE], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  // "close" comes only once no process holds the output any more
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const pid = Number(/left behind: pid (\d+)/.exec(out)?.[1]);
+  assert.ok(pid > 0, out);
+  try {
+    assert.equal(code, 0, out);
+    assert.match(out, /unit tests\s+1 passed\s+0 failed/, out);
+    assert.match(out, /left running by the tests, now ended \(1\):\n\s+sleep 300/, out);
+    assert.equal(alive(pid), false, "the left process is gone");
+  } finally {
+    if (alive(pid)) process.kill(pid, "SIGKILL");
+  }
+});
