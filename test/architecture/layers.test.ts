@@ -39,10 +39,12 @@ interface Import {
   typeOnly: boolean;
 }
 
-function libFiles(dir: string): string[] {
+/** The TypeScript files under `dir` (no node_modules). */
+function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    return statSync(p).isDirectory() ? libFiles(p) : name.endsWith(".ts") ? [p] : [];
+    if (statSync(p).isDirectory()) return name === "node_modules" ? [] : tsFiles(p);
+    return name.endsWith(".ts") ? [p] : [];
   });
 }
 
@@ -60,7 +62,7 @@ function folderOf(path: string): string {
   return rel.includes("/") ? rel.split("/")[0]! : TOP;
 }
 
-const imports = libFiles(LIB).flatMap(importsOf);
+const imports = tsFiles(LIB).flatMap(importsOf);
 const relativeImports = imports.filter((i) => i.specifier.startsWith("."));
 
 test("every lib folder imports only the folders below it", () => {
@@ -145,15 +147,6 @@ test("lib/index.ts exports only through folder indexes (or top-level files)", ()
   });
   assert.deepEqual(detours.map((i) => i.specifier), []);
 });
-
-/** The TypeScript files under `dir` (no node_modules). */
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === "node_modules" ? [] : tsFiles(p);
-    return name.endsWith(".ts") ? [p] : [];
-  });
-}
 
 /** The names an import or export declaration takes by name (none for `* as ns` and `export *`). */
 function importedNames(s: ts.ImportDeclaration | ts.ExportDeclaration): string[] {
