@@ -33,7 +33,7 @@ import {
   type VoteResult,
 } from "../lib/index.js";
 import { modelProblems, practiceEnvironment, probeEnvironment } from "./model-help.js";
-import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../lib/rehearsal/script.js";
+import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../lib/rehearsal/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../lib/index.js";
 import { errorText } from "../lib/util.js";

@@ -15,7 +15,7 @@ import type { Llama } from "node-llama-cpp";
 import esmImport from "../lib/esm.cjs";
 import { findProjectRoot, loadConfig, type KitConfig } from "../lib/config.js";
 import { getKitLlama } from "../lib/llm/llama.js";
-import { MODEL_CHOICES } from "../lib/llm/model-files.js";
+import { MODEL_CHOICES } from "../lib/llm/index.js";
 import { modelFileIdentity } from "../lib/llm/prompt-state.js";
 import { llamaCppIdentity, readWarmManifest, warmMismatches, warmStateDir, type WarmEntry } from "../lib/llm/warm-states.js";
 import { resolveEmbeddingModel } from "../lib/rag/embedder.js";

@@ -10,9 +10,7 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
-import { loadConfiguredLlm } from "../lib/llm/load.js";
-import { LlmError } from "../lib/llm/errors.js";
-import type { Llm } from "../lib/llm/types.js";
+import { loadConfiguredLlm, LlmError, type Llm } from "../lib/llm/index.js";
 import { McpConnectionError, McpToolClient, ServerStartError, startMathServer, startTravelServer, type ServerHandle } from "../lib/mcp/index.js";
 import {
   comparedRun,
@@ -34,7 +32,7 @@ import {
 } from "../lib/eval/index.js";
 import { evalReportPage } from "../lib/display/eval.js";
 import { evalComparePage } from "../lib/display/eval-compare.js";
-import { oraclePlanner } from "../lib/testing/eval-oracle.js";
+import { oraclePlanner } from "../lib/testing/index.js";
 import { errorText } from "../lib/util.js";
 import { OutputPathError, prepareOutputFile } from "./output-file.js";
 import { germanParseArgsMessage, UsageError } from "./parse-args-german.js";

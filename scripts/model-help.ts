@@ -3,7 +3,7 @@
 // server, and practice mode for a dry run).
 import { existsSync, statSync } from "node:fs";
 import { DEFAULT_LLM_FILE, loadConfig } from "../lib/config.js";
-import { embeddingModelFiles } from "../lib/rag/embedder.js";
+import { embeddingModelFiles } from "../lib/rag/index.js";
 import { testEnvironment } from "./test-env.js";
 
 /** The practice switch, the same for every entry point. */

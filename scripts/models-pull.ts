@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../lib/config.js";
-import { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "../lib/llm/model-files.js";
+import { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "../lib/llm/index.js";
 import {
   DEFAULT_EMBEDDING_DTYPE,
   EMBEDDING_DTYPES,

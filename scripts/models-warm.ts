@@ -13,20 +13,15 @@ import { parseArgs } from "node:util";
 import esmImport from "../lib/esm.cjs";
 import { loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
-import { TRAVEL_MATH_ROLE } from "../lib/agent/prompts.js";
+import { TRAVEL_MATH_ROLE } from "../lib/agent/index.js";
 import { resolveOptions } from "../lib/agent/run-options.js";
 import { startRun } from "../lib/agent/run-state.js";
-import { buildHalfAgentSystemPrompt } from "../lib/half-agent/prompts.js";
-import { loadLocalLlm, type LocalLlm } from "../lib/llm/local.js";
-import { resolveModelPath } from "../lib/llm/model-files.js";
-import { todayMessage } from "../lib/llm/messages.js";
+import { buildHalfAgentSystemPrompt } from "../lib/half-agent/index.js";
+import { loadLocalLlm, type LocalLlm, resolveModelPath, todayMessage } from "../lib/llm/index.js";
 import { readSidecar } from "../lib/llm/prompt-state.js";
 import { MANIFEST_FILE, readWarmManifest, WARM_FORMAT, warmStateDir, type WarmEntry } from "../lib/llm/warm-states.js";
-import { combineToolClients } from "../lib/mcp/composite.js";
-import { McpToolClient } from "../lib/mcp/client.js";
-import { startMathServer, startTravelServer } from "../lib/mcp/server-process.js";
+import { combineToolClients, McpToolClient, startMathServer, startTravelServer, type ToolInfo } from "../lib/mcp/index.js";
 import { formatToolsForPrompt } from "../lib/schema/text.js";
-import type { ToolInfo } from "../lib/mcp/types.js";
 import { errorText } from "../lib/util.js";
 
 /** One prompt to prepare: its name (part of the file name) and where the workshop uses it. */

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { basename, join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
-import { NOTEBOOK_ERROR_MARK } from "../lib/notebook/notices.js";
-import { displayWidth, OUTPUT_COLUMNS, outputWrapOn } from "../lib/notebook/wrap.js";
+import { NOTEBOOK_ERROR_MARK, displayWidth, OUTPUT_COLUMNS } from "../lib/notebook/index.js";
+import { outputWrapOn } from "../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { testEnvironment } from "./test-env.js";
 

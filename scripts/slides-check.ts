@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
-import { NOT_SCRIPTED } from "../lib/rehearsal/script.js";
+import { NOT_SCRIPTED } from "../lib/rehearsal/index.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
 import { deckPlanProblems } from "./slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "./slides/layout.js";

@@ -5,8 +5,8 @@ import { toHistory } from "./chat-template.js";
 import { ContextOverflowError } from "./errors.js";
 import type { LocalSession } from "./local-session.js";
 import type { PrefixStates } from "./local-prefix-states.js";
+import { LocalCallMeter, localSampling } from "./local-sampling.js";
 import { checkMessages } from "./messages.js";
-import { CallClock } from "./meter.js";
 import type { ChatMessage, ChatResult, GenerationOptions } from "./types.js";
 
 /** A compiled grammar that constrains generation (here: to JSON of one schema). */
@@ -27,34 +27,14 @@ export async function generateLocal(
   const promptLength = prompt.length;
   const reserve = options.maxTokens ?? 1;
   if (promptLength + reserve > context.contextSize) throw new ContextOverflowError(promptLength, reserve, context.contextSize);
-  const before = sequence.tokenMeter.getState();
-  const clock = new CallClock();
+  const callMeter = new LocalCallMeter(sequence);
   const inMemory = session.cachedPrefixLength(prompt);
   await prefixes.prepare(messages, prompt);
   // Reused = the prompt's prefix already in the KV cache: from the previous call, or loaded from disk.
   const cachedNow = session.cachedPrefixLength(prompt);
   const reused = prefixes.last?.action === "loaded" ? cachedNow : Math.min(inMemory, cachedNow);
-  const response = await session.chat.generateResponse(history, {
-    maxTokens: options.maxTokens,
-    temperature: options.temperature,
-    topK: options.topK,
-    topP: options.topP,
-    minP: options.minP,
-    seed: options.seed,
-    repeatPenalty: options.repeatPenalty !== undefined && options.repeatPenalty !== 1 ? { penalty: options.repeatPenalty } : undefined,
-    signal: options.signal,
-    grammar,
-    onTextChunk: (text) => {
-      clock.markFirstToken();
-      options.onTextChunk?.(text);
-    },
-  });
-  const after = sequence.tokenMeter.getState();
-  const meter = clock.finish({
-    promptTokensEvaluated: after.usedInputTokens - before.usedInputTokens,
-    promptTokensReused: reused,
-    generatedTokens: after.usedOutputTokens - before.usedOutputTokens,
-  });
+  const response = await session.chat.generateResponse(history, { ...localSampling(options, callMeter), grammar });
+  const meter = callMeter.finish(reused);
   session.lastMeter = meter;
   options.onMeter?.(meter);
   return { text: response.response, meter };

@@ -6,7 +6,8 @@
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, LlamaChat, LlamaContextSequence } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { ContextOverflowError } from "./errors.js";
-import { CallClock, CallQueue } from "./meter.js";
+import { LocalCallMeter, localSampling } from "./local-sampling.js";
+import { CallQueue } from "./meter.js";
 import type { LocalToolCaller, NativeFunction, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
 
@@ -74,29 +75,9 @@ export async function createLocalToolCaller(
     const cached = sequence.contextTokens;
     let reused = 0;
     while (reused < cached.length && reused < prompt.length - 1 && cached[reused] === prompt[reused]) reused++;
-    const before = sequence.tokenMeter.getState();
-    const clock = new CallClock();
-    const response = await chat.generateResponse(items, {
-      functions: defs,
-      documentFunctionParams: true,
-      maxTokens: opts.maxTokens,
-      temperature: opts.temperature,
-      topK: opts.topK,
-      topP: opts.topP,
-      minP: opts.minP,
-      seed: opts.seed,
-      signal: opts.signal,
-      onTextChunk: (text) => {
-        clock.markFirstToken();
-        opts.onTextChunk?.(text);
-      },
-    });
-    const after = sequence.tokenMeter.getState();
-    const meter = clock.finish({
-      promptTokensEvaluated: after.usedInputTokens - before.usedInputTokens,
-      promptTokensReused: reused,
-      generatedTokens: after.usedOutputTokens - before.usedOutputTokens,
-    });
+    const callMeter = new LocalCallMeter(sequence);
+    const response = await chat.generateResponse(items, { ...localSampling(opts, callMeter), functions: defs, documentFunctionParams: true });
+    const meter = callMeter.finish(reused);
     opts.onMeter?.(meter);
     const offset = history.rounds.reduce((n, r) => n + r.calls.length, 0);
     const calls = (response.functionCalls ?? []).map((call, i) => ({

@@ -1,11 +1,12 @@
 // The HTTP side shared by the OpenAI-compatible chat backend (openai.ts) and its native tool calling
 // (openai-tool-calling.ts): the settings resolved once at load time, and one POST with key, one deadline
-// for the whole response and a bounded body.
+// for the whole response and a bounded body; the sampling fields both send.
 import { z } from "zod";
 import { loadConfig } from "../config.js";
 import {
   ContextOverflowError, JsonNotSupportedError, LlmConnectionError, LlmError, LlmInputError, LlmResponseTooLargeError, LlmTimeoutError,
 } from "./errors.js";
+import type { GenerationOptions } from "./types.js";
 import { errorText } from "../util.js";
 
 export interface OpenAiLlmOptions {
@@ -40,6 +41,22 @@ export function openAiSettings(options: OpenAiLlmOptions): OpenAiSettings {
     model: options.model ?? config.llmModelName ?? "default",
     apiKey: options.apiKey ?? config.llmApiKey,
     timeoutMs: options.timeoutMs ?? 120_000,
+  };
+}
+
+/**
+ * The sampling fields of a chat completions request, the same for chat and tool calls. top_k, min_p and
+ * repeat_penalty are extensions llama-server and vLLM accept; other servers ignore them.
+ */
+export function samplingFields(opts: GenerationOptions): Record<string, number | undefined> {
+  return {
+    max_tokens: opts.maxTokens,
+    temperature: opts.temperature,
+    top_p: opts.topP,
+    top_k: opts.topK,
+    min_p: opts.minP,
+    repeat_penalty: opts.repeatPenalty,
+    seed: opts.seed,
   };
 }
 

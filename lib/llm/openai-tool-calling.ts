@@ -6,7 +6,7 @@ import { LlmConnectionError, LlmError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
-import { httpFailure, openAiSettings, postJson, readText, serverError, type OpenAiLlmOptions, type OpenAiSettings, type ServerError } from "./openai-http.js";
+import { httpFailure, openAiSettings, postJson, readText, samplingFields, serverError, type OpenAiLlmOptions, type OpenAiSettings, type ServerError } from "./openai-http.js";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
@@ -97,10 +97,7 @@ export function openAiToolCaller(settings: OpenAiSettings): ToolCallingLlm {
       messages: toOpenAiMessages(history),
       tools: functions.map((f) => ({ type: "function", function: { name: f.name, description: f.description, parameters: f.parameters } })),
       stream: false,
-      max_tokens: opts.maxTokens,
-      temperature: opts.temperature,
-      top_p: opts.topP,
-      seed: opts.seed,
+      ...samplingFields(opts),
     };
     const clock = new CallClock();
     // One deadline and a bounded body for the whole JSON answer, as for a streamed chat (openai-http.ts).

@@ -10,7 +10,7 @@ import { gbnfForJsonSchema } from "./gbnf.js";
 import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
-import { httpFailure, isJsonResponse, MAX_EVENT_CHARS, openAiSettings, postJson, readText, serverError, type OpenAiLlmOptions } from "./openai-http.js";
+import { httpFailure, isJsonResponse, MAX_EVENT_CHARS, openAiSettings, postJson, readText, samplingFields, serverError, type OpenAiLlmOptions } from "./openai-http.js";
 import { openAiToolCaller } from "./openai-tool-calling.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, ServerLlmInfo } from "./types.js";
 
@@ -111,13 +111,7 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       messages,
       stream: true,
       stream_options: { include_usage: true },
-      max_tokens: opts.maxTokens,
-      temperature: opts.temperature,
-      top_p: opts.topP,
-      top_k: opts.topK, // llama-server and vLLM accept these extensions; others ignore them
-      min_p: opts.minP,
-      repeat_penalty: opts.repeatPenalty,
-      seed: opts.seed,
+      ...samplingFields(opts),
     };
     if (constraint && "schema" in constraint) {
       body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema: constraint.schema, strict: true } };

@@ -7,7 +7,7 @@
 // projector order of progress.ts (stuck first).
 import { createHash } from "node:crypto";
 import QRCode from "qrcode";
-import { escapeHtml } from "../../lib/notebook/escape-html.js";
+import { escapeHtml } from "../../lib/notebook/index.js";
 
 export const POLL_MS = 2000;
 

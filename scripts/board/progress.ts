@@ -1,7 +1,8 @@
 // Where each participant stands, for the projector: stuck ("haengt": a ❌ in their current Aufgabe, or no ✅
 // for N minutes), in progress, not started, done — and the order the board shows them in (stuck first,
 // longest without ✅ on top). A participant's current Aufgabe is the highest one they have run a check in.
-import { BOARD_CHECKS, BOARD_PARTS, type BoardPart } from "../../lib/exercises/board-record.js";
+import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/index.js";
+import { BOARD_PARTS } from "../../lib/exercises/board-record.js";
 import type { Participant } from "./state.js";
 
 /** Without a ✅ for this long, a participant who is not done counts as stuck (`--haengt-nach`). */

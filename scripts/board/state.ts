@@ -1,7 +1,8 @@
 // The class board's state: the latest run of every check per participant, what is stored on disk, and the
 // view the page and /api/state show (participants × Aufgaben, last ✅, the check most people fail now).
 import { z } from "zod";
-import { BOARD_CHECKS, BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBoardName, type BoardPart, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { BOARD_CHECKS, type BoardPart, type BoardRecord } from "../../lib/exercises/index.js";
+import { BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBoardName } from "../../lib/exercises/board-record.js";
 import { checkTitle } from "./check-titles.js";
 import { JOIN_CODE_PATTERN } from "./join-code.js";
 import { lookAlikeSkeleton } from "./look-alike.js";

@@ -4,7 +4,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../lib/config.js";
-import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
+import { MODEL_CHOICES } from "../../lib/llm/index.js";
 import { findLlamaTools } from "../llama-build.js";
 import type { Runner } from "../setup.mjs";
 import { DEFAULT_HUB_MAX } from "./args.js";

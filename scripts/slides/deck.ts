@@ -7,7 +7,7 @@
 // docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS and JS are
 // inlined (KaTeX's CSS too where a formula needs it), so the deck makes no request at all.
 import { stripVTControlCharacters } from "node:util";
-import { escapeHtml } from "../../lib/notebook/escape-html.js";
+import { escapeHtml } from "../../lib/notebook/index.js";
 import { FIT_JS } from "./fit.js";
 
 export type SlideType = "slide" | "subslide" | "fragment" | "-" | "skip" | "notes";

@@ -39,10 +39,12 @@ interface Import {
   typeOnly: boolean;
 }
 
-function libFiles(dir: string): string[] {
+/** The TypeScript files under `dir` (no node_modules). */
+function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    return statSync(p).isDirectory() ? libFiles(p) : name.endsWith(".ts") ? [p] : [];
+    if (statSync(p).isDirectory()) return name === "node_modules" ? [] : tsFiles(p);
+    return name.endsWith(".ts") ? [p] : [];
   });
 }
 
@@ -60,7 +62,7 @@ function folderOf(path: string): string {
   return rel.includes("/") ? rel.split("/")[0]! : TOP;
 }
 
-const imports = libFiles(LIB).flatMap(importsOf);
+const imports = tsFiles(LIB).flatMap(importsOf);
 const relativeImports = imports.filter((i) => i.specifier.startsWith("."));
 
 test("every lib folder imports only the folders below it", () => {
@@ -106,17 +108,23 @@ test("the plan core is pure: no SDK, model library or node: module; values only 
 const INDEXES = [join(LIB, "index.ts"), ...readdirSync(LIB).filter((d) => statSync(join(LIB, d)).isDirectory()).map((d) => join(LIB, d, "index.ts"))]
   .filter((f) => statSync(f, { throwIfNoEntry: false }));
 
-/** Exported value names (functions, classes, constants) of each index, through its re-exports: one program for all. */
-function exportedValues(): Map<string, string[]> {
+/** Exported names of each index (values and types), through its re-exports: one program for all. */
+function indexExports(): Map<string, { name: string; value: boolean }[]> {
   const program = ts.createProgram(INDEXES, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
   const checker = program.getTypeChecker();
   const isValue = (e: ts.Symbol) => ((e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e).flags & ts.SymbolFlags.Value) !== 0;
   return new Map(
     INDEXES.map((file) => {
       const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
-      return [relative(LIB, file), checker.getExportsOfModule(moduleSymbol).filter(isValue).map((e) => e.name)];
+      return [relative(LIB, file), checker.getExportsOfModule(moduleSymbol).map((e) => ({ name: e.name, value: isValue(e) }))];
     }),
   );
+}
+const EXPORTS = indexExports();
+
+/** Exported value names (functions, classes, constants) of each index. */
+function exportedValues(): Map<string, string[]> {
+  return new Map([...EXPORTS].map(([file, names]) => [file, names.filter((n) => n.value).map((n) => n.name)]));
 }
 
 test("lib/index.ts lists at most 130 values; each folder index at most 30", () => {
@@ -138,4 +146,31 @@ test("lib/index.ts exports only through folder indexes (or top-level files)", ()
     return target.includes("/") && !/^[\w-]+\/index\.js$/u.test(target);
   });
   assert.deepEqual(detours.map((i) => i.specifier), []);
+});
+
+/** The names an import or export declaration takes by name (none for `* as ns` and `export *`). */
+function importedNames(s: ts.ImportDeclaration | ts.ExportDeclaration): string[] {
+  const bindings = ts.isImportDeclaration(s) ? s.importClause?.namedBindings : s.exportClause;
+  if (!bindings || ts.isNamespaceImport(bindings) || ts.isNamespaceExport(bindings)) return [];
+  return bindings.elements.map((e) => (e.propertyName ?? e.name).text);
+}
+
+// Scripts use lib as a developer reusing it does: a name a folder index exports comes through that index,
+// not from the inner file behind it (escapeHtml from lib/notebook/index.js, not lib/notebook/escape-html.js).
+// Names no index exports are the folder's internals, which this rule does not judge.
+test("scripts take the names a folder index exports through that index", () => {
+  const scripts = join(findProjectRoot(), "scripts");
+  const detours = tsFiles(scripts).flatMap((file) => {
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+    return source.statements.flatMap((s) => {
+      if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier || !ts.isStringLiteral(s.moduleSpecifier)) return [];
+      const target = relative(LIB, resolve(dirname(file), s.moduleSpecifier.text));
+      const [folder, inner, ...deeper] = target.split("/");
+      if (!s.moduleSpecifier.text.startsWith(".") || target.startsWith("..") || !inner || deeper.length || inner === "index.js") return [];
+      const indexed = new Set(EXPORTS.get(`${folder}/index.ts`)?.map((e) => e.name));
+      const through = importedNames(s).filter((name) => indexed.has(name));
+      return through.length ? [`${relative(scripts, file)}: ${through.join(", ")} from lib/${target} → lib/${folder}/index.js`] : [];
+    });
+  });
+  assert.deepEqual(detours, []);
 });

@@ -44,6 +44,23 @@ describe("OpenAI-compatible tools parameter", () => {
     assert.match(String(toolMessages[1]!.content), /Ungültige Argumente/);
   });
 
+  test("a tool call sends the same sampling fields as a chat, repeat_penalty included", async () => {
+    const server = await startFakeOpenAiServer([{ kind: "text", text: "Hallo." }, { kind: "text", text: "Hallo." }]);
+    try {
+      const generation = { maxTokens: 32, temperature: 0.7, topK: 40, topP: 0.9, minP: 0.05, repeatPenalty: 1.3, seed: 7 };
+      const llm = await loadOpenAiLlm({ baseUrl: server.baseUrl, model: "test" });
+      await llm.chat([{ role: "user", content: "Hallo" }], generation);
+      const caller = await createToolCaller(llm);
+      await caller.respondWithTools({ question: "Hallo", rounds: [] }, toNativeFunctions(TRAVEL_TOOLS), generation);
+      const sampling = ["max_tokens", "temperature", "top_k", "top_p", "min_p", "repeat_penalty", "seed"];
+      const [chat, tools] = server.requests.map((body) => Object.fromEntries(sampling.map((key) => [key, body[key]])));
+      assert.deepEqual(chat, { max_tokens: 32, temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repeat_penalty: 1.3, seed: 7 });
+      assert.deepEqual(tools, chat);
+    } finally {
+      await server.close();
+    }
+  });
+
   // loadOpenAiLlm's explicit options must reach native tool calling, whatever the environment says.
   test("createToolCaller on a loaded server keeps its explicit apiKey, not the environment's", async () => {
     const server = await startFakeOpenAiServer([
@@ -155,6 +172,25 @@ describe("node-llama-cpp function calling on the tiny GGUF", () => {
     for (const f of functions) assert.ok(prompt.includes(f.name), `${f.name} documented`);
     assert.match(prompt, /<function=geocode>\{"destination":\s*"Rom"\}/);
     assert.match(prompt, /ipython[\s\S]*41\.9/);
+  });
+
+  // The tiny model's sentences never repeat a token, so a penalty ≥ 1 finds nothing to act on; a factor
+  // below 1 rewards repeats instead, which makes the sampler's use of the option visible at temperature 0.
+  test("the tool-calling path honours repeatPenalty exactly like plain chat", async () => {
+    const question = "Wie ist heute das Wetter in Barcelona?";
+    const functions = toNativeFunctions(TRAVEL_TOOLS);
+    const answer = async (repeatPenalty?: number) => {
+      const generation = { maxTokens: 8, temperature: 0, seed: 1, repeatPenalty };
+      const viaTools = await caller.respondWithTools({ question, rounds: [] }, functions, generation);
+      const viaChat = await llm.chat([{ role: "user", content: question }], generation);
+      return { tools: viaTools.text, chat: viaChat.text };
+    };
+    const plain = await answer();
+    assert.match(plain.tools, /^(Das|Hier) \S+ \S+\.$/, "without a penalty: one short sentence");
+    const rewarded = await answer(0.01);
+    assert.equal(rewarded.chat, "Das".repeat(8), "plain chat passes the penalty on");
+    assert.equal(rewarded.tools, rewarded.chat, "the tool-calling path passes it on too");
+    assert.equal((await answer(1)).tools, plain.tools, "1 = off");
   });
 
   test("terminates within maxRounds; every call the model makes is validated before any tool runs", async () => {

@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { startTravelServer, TravelServerStartError } from "../../lib/mcp/index.js";
 import { dataConfigFromEnv } from "../../mcp-server-travel/src/config.js";
 import { parseCli, UsageError } from "../../mcp-server-travel/src/cli.js";
+import { runTsFile } from "../helpers/run-script.js";
 
 describe("parseCli", () => {
   it("defaults to HTTP on 127.0.0.1:8765, online", () => {
@@ -62,4 +63,26 @@ describe("server process (main.ts)", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+// The flag parsing both servers share (transports/server-cli.ts), seen as the person at the terminal sees it.
+describe("wrong command lines of both servers (real processes)", () => {
+  const cases: [server: string, args: string[], message: RegExp][] = [
+    ["travel", ["--prot", "1"], /^\[travel\] Unbekannte Option „--prot“\. Der Server kennt nur die Optionen unten\.$/m],
+    ["travel", ["--port"], /^\[travel\] Die Option „--port“ braucht einen Wert\.$/m],
+    ["travel", ["--stdio=ja"], /^\[travel\] Die Option „--stdio“ nimmt keinen Wert\.$/m],
+    ["travel", ["offline"], /^\[travel\] Unerwartete Angabe „offline“: der Server nimmt nur Optionen, z\. B\. --port 0\.$/m],
+    ["math", ["--stdi"], /^\[math\] Unbekannte Option „--stdi“\. Gemeint: --stdio\?/m],
+    ["math", ["--parent-pid", "x"], /^\[math\] --parent-pid muss eine Prozessnummer sein \(ganze Zahl größer als 0\), nicht "x"\.$/m],
+  ];
+  for (const [server, args, message] of cases) {
+    it(`${server} ${args.join(" ")}: a German message, the usage, exit code 2, no stack`, async () => {
+      const run = await runTsFile(`mcp-server-${server}/src/main.ts`, args, {}, { timeoutMs: 60_000 });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, message);
+      assert.match(run.stderr, new RegExp(`Aufruf: npm run ${server}-server -- `));
+      assert.doesNotMatch(run.stderr, /Unknown|argument|positional|Error|^\s+at /m);
+      assert.equal(run.stdout, "");
+    });
+  }
 });

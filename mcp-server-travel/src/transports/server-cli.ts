@@ -2,7 +2,7 @@
 // --help) and their checks; each server's cli.ts adds its own flags and usage text.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { errorText } from "../../../lib/util.js";
-import { UsageError } from "../../../scripts/parse-args-german.js";
+import { germanParseArgsMessage, UsageError } from "../../../scripts/parse-args-german.js";
 
 // The kit's one UsageError (exit code 0 for --help, 2 for wrong flags), shared with the kit's CLIs.
 export { UsageError };
@@ -29,24 +29,27 @@ export interface ServerArgs {
 
 /** parseArgs with the shared flags plus `extra`; wrong flags and --help become UsageErrors with `usage`. */
 export function parseServerArgs(argv: string[], defaultPort: number, usage: string, extra: Options = {}): ServerArgs {
+  const options: Options = {
+    host: { type: "string", default: "127.0.0.1" },
+    port: { type: "string", default: String(defaultPort) },
+    stdio: { type: "boolean", default: false },
+    "parent-pid": { type: "string" },
+    "allowed-host": { type: "string", multiple: true },
+    help: { type: "boolean", short: "h", default: false },
+    ...extra,
+  };
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: "string", default: "127.0.0.1" },
-        port: { type: "string", default: String(defaultPort) },
-        stdio: { type: "boolean", default: false },
-        "parent-pid": { type: "string" },
-        "allowed-host": { type: "string", multiple: true },
-        help: { type: "boolean", short: "h", default: false },
-        ...extra,
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true }));
   } catch (error) {
-    throw new UsageError(`${errorText(error)}\n${usage}`);
+    // node's own messages are English ("Unknown option '--prot'"): the kit's German ones, with a guess.
+    const message = germanParseArgsMessage(error, Object.keys(options)) ?? errorText(error);
+    const unknown = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
+    throw new UsageError(`${message}${unknown ? " Der Server kennt nur die Optionen unten." : ""}\n${usage}`);
+  }
+  if (positionals.length) {
+    throw new UsageError(`Unerwartete Angabe „${positionals[0]}“: der Server nimmt nur Optionen, z. B. --port 0.\n${usage}`);
   }
   const text = (name: string): string | undefined => {
     const value = values[name];
@@ -58,7 +61,7 @@ export function parseServerArgs(argv: string[], defaultPort: number, usage: stri
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${text("port")}".\n${usage}`);
   const pidText = text("parent-pid");
   const parentPid = pidText === undefined ? undefined : Number(pidText);
-  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError("--parent-pid muss eine Prozessnummer sein.");
+  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError(`--parent-pid muss eine Prozessnummer sein (ganze Zahl größer als 0), nicht "${pidText}".\n${usage}`);
   const hosts = (values["allowed-host"] as string[] | undefined) ?? [];
   const common: CommonFlags = { host: text("host") ?? "127.0.0.1", port, stdio: isSet("stdio"), parentPid, allowedHosts: hosts.length ? hosts : undefined };
   return { common, text, isSet };
