@@ -3,9 +3,9 @@
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
 // slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
 // ≥ 18 px at 1280×720, every leaf slide fits (no element wider than its box, no content past the right or
-// bottom edge or under the controls), no raw TeX, a title on every vertical slide, the rehearsal badge, the
-// speaker view (key S) with the notes of the current slide, and no
-// request to anything but the deck file itself.
+// bottom edge or under the controls), no raw TeX (inline formulas too), every formula glyph in its KaTeX
+// font, a title on every vertical slide, the rehearsal badge, the speaker view (key S) with the notes of
+// the current slide, and no request to anything but the deck file itself.
 // Usage: tsx scripts/slides-check.ts [filter ...]
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -16,6 +16,7 @@ import { NOT_SCRIPTED } from "../lib/rehearsal/index.js";
 import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
 import { deckPlanProblems } from "./slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "./slides/layout.js";
+import { missingFacesJs, RAW_TEX } from "./slides/formula-check.js";
 import { buildSlides } from "./slides.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
@@ -116,18 +117,18 @@ export interface SlideProblem {
   slide: string;
   /** Its first words. */
   words: string;
-  /** Layout problems (layout.ts), "TeX: …" for raw formula source, "no title" for a vertical slide without one. */
+  /** Layout problems (layout.ts), "TeX: …" for raw formula source, "font missing: …" for a formula glyph without
+   * its KaTeX face (formula-check.ts), "no title" for a vertical slide without one. */
   problems: string[];
 }
-/** Raw TeX in visible text outside code: $$…$$, \(…\), \[…\] or $…$ around a command. */
-const RAW_TEX = /\$\$|\\\(|\\\[|\$[^$\n]*\\[a-zA-Z]+[^$\n]*\$/;
 /** Visits every leaf slide the way a presenter does (reveal shows only slides near the current one, the
  * others have display: none) and measures it one frame later (as the room sees it) in reveal's own coordinates before its scaling: layout
- * (SLIDE_PROBLEMS_JS), raw TeX in the visible text, and a title at the top of every vertical slide below
+ * (SLIDE_PROBLEMS_JS), raw TeX in the visible text, the font faces of its formulas, and a title at the top of every vertical slide below
  * the first. Fragments take their space while hidden. */
 const SLIDE_PROBLEMS = `(async () => {
   const layout = ${SLIDE_PROBLEMS_JS};
   const rawTex = ${RAW_TEX.toString()};
+  const missingFaces = ${missingFacesJs()};
   const out = [];
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   for (const [hi, h] of Reveal.getHorizontalSlides().entries()) {
@@ -145,6 +146,7 @@ const SLIDE_PROBLEMS = `(async () => {
       visible = visible.replace(/\\s+/g, " ");
       const tex = rawTex.exec(visible);
       if (tex) problems.push("TeX: " + visible.slice(Math.max(0, tex.index - 10), tex.index + 50));
+      for (const face of missingFaces(s)) problems.push("font missing: " + face);
       const first = [...s.children].find((e) => !e.matches("aside.notes, .controls-corner"));
       if (vi > 0 && !(first && first.matches("h1, h2, h3, header") && first.textContent.trim())) problems.push("no title");
       if (problems.length > 0) {

@@ -23,7 +23,8 @@ import {
   attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
   type DeckAssets, type Notebook, type RenderMarkdown,
 } from "./slides/deck.js";
-import { katexCss, withMath } from "./slides/math.js";
+import { withMath } from "./slides/math.js";
+import { katexCss } from "./slides/math-fonts.js";
 
 /** The presentation notebooks: 00-start and N0-teil-N-…. */
 export const SLIDE_NOTEBOOK = /^(00-start|\d0-teil-\d-.*)\.ipynb$/;
@@ -37,7 +38,7 @@ export function slideNotebooks(root: string, filters: string[] = []): string[] {
     .map((f) => join(root, "notebooks", f));
 }
 
-/** reveal.js's CSS and JS from its npm package, the kit's theme, and KaTeX's CSS for decks with formulas. */
+/** reveal.js's CSS and JS from its npm package, the kit's theme, and KaTeX's CSS (with the fonts used) for decks with formulas. */
 export function deckAssets(): DeckAssets {
   const dist = dirname(createRequire(import.meta.url).resolve("reveal.js"));
   const read = (...p: string[]) => readFileSync(join(...p), "utf8");

@@ -5,7 +5,7 @@
 // line, so the browser wraps them at the slide's width with a hanging indent; the deck fits each slide
 // itself when it opens (fit.ts); vertical slides carry their section's title; the talking points of
 // docs/sprechernotizen.md join the notes of the slide whose title they name. reveal.js's CSS and JS are
-// inlined (KaTeX's CSS too where a formula needs it), so the deck makes no request at all.
+// inlined (KaTeX's CSS and the fonts its formulas use where a deck has one), so the deck makes no request at all.
 import { stripVTControlCharacters } from "node:util";
 import { escapeHtml } from "../../lib/notebook/index.js";
 import { FIT_JS } from "./fit.js";
@@ -237,8 +237,8 @@ export interface DeckAssets {
   themeCss: string;
   revealJs: string;
   notesJs: string;
-  /** CSS for KaTeX's formulas, read only for a deck that has one. */
-  mathCss?: () => string;
+  /** CSS for KaTeX's formulas in `html` (their fonts only), read only for a deck that has one. */
+  mathCss?: (html: string) => string;
 }
 
 /** Inline <script> text must not end the element early. */
@@ -260,7 +260,7 @@ export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, bad
     .filter((s): s is Slide => s !== undefined)
     .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map((sub, i) => subslideHtml(sub, i > 0 ? s[0]!.title : undefined)).join("\n")}\n</section>`));
   const body = sections.join("\n");
-  const math = assets.mathCss && body.includes('class="katex') ? `\n<style>${assets.mathCss()}</style>` : "";
+  const math = assets.mathCss && body.includes('class="katex') ? `\n<style>${assets.mathCss(body)}</style>` : "";
   return `<!doctype html>
 <html lang="de">
 <head>

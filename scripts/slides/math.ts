@@ -1,33 +1,35 @@
-// Formulas on the slides, offline: display formulas ($$…$$, as Jupyter writes them) are rendered by KaTeX
-// at build time, before the Markdown parser sees (and unescapes) their backslashes. A deck with a formula
-// inlines KaTeX's CSS with its WOFF2 fonts as data URLs (about 360 KB); a deck without one carries none.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+// Formulas on the slides, offline: display formulas ($$…$$) and inline formulas ($…$), as Jupyter writes
+// them, are rendered by KaTeX at build time, before the Markdown parser sees (and unescapes) their
+// backslashes. Code keeps its dollars, and so does a dollar that opens no formula: "$ref", "5 $", "US$5"
+// (the inline rule is Pandoc's: no space inside the dollars, no digit or letter right after the closing
+// one). A deck with a formula inlines KaTeX's CSS with only the fonts its formulas use (math-fonts.ts).
 import katex from "katex";
 
-const DISPLAY_MATH = /\$\$([\s\S]+?)\$\$/g;
-/** Code (fenced or inline) keeps its dollars. */
-const CODE = /(```[\s\S]*?```|`[^`\n]*`)/;
+/** An inline formula: `$` not after a letter, digit, `\` or `$`, then no space; the closing `$` after no
+ * space and before no letter, digit or `$`; no blank line inside. Shared with the slides stage, which
+ * reports such text left visible on a slide (raw-tex.ts). */
+export const INLINE_MATH = /(?<![\\$\p{L}\p{N}_])\$(?=[^\s$])((?:[^$\n]|\n(?![ \t]*\n))*?[^\s$\\])\$(?![\p{L}\p{N}_$])/u;
 
-/** Markdown → HTML where each $$…$$ outside code becomes KaTeX's HTML. */
+/** Code (fenced or inline) keeps its dollars; then display formulas, then inline ones. */
+const CODE_OR_MATH = new RegExp(
+  [/(```[\s\S]*?```|~~~[\s\S]*?~~~|``[^`]*?``|`[^`\n]*`)/.source, /\$\$([\s\S]+?)\$\$/.source, INLINE_MATH.source].join("|"),
+  "gu",
+);
+
+/** Markdown → HTML where each formula outside code becomes KaTeX's HTML. */
 export function withMath(markdown: string, render: (markdown: string) => string): string {
   const formulas: string[] = [];
-  const marked = markdown
-    .split(CODE)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(DISPLAY_MATH, (_, tex: string) => {
-      formulas.push(katex.renderToString(tex.trim(), { displayMode: true, throwOnError: false, output: "html" }));
-      return `\n\nKATEX-FORMEL-${formulas.length - 1}\n\n`;
-    })))
-    .join("");
+  const tex = (source: string, displayMode: boolean) => {
+    formulas.push(katex.renderToString(source.trim(), { displayMode, throwOnError: false, output: "html" }));
+    return formulas.length - 1;
+  };
+  const marked = markdown.replace(CODE_OR_MATH, (all, code?: string, display?: string, inline?: string) => {
+    if (code !== undefined) return all;
+    if (display !== undefined) return `\n\nKATEX-FORMEL-${tex(display, true)}\n\n`;
+    return `KATEX-INLINE-${tex(inline!, false)}-`;
+  });
   if (formulas.length === 0) return render(markdown);
-  return render(marked).replace(/(?:<p>)?KATEX-FORMEL-(\d+)(?:<\/p>)?/g, (_, n: string) => formulas[Number(n)]!);
-}
-
-/** KaTeX's CSS with its WOFF2 fonts inlined (the WOFF and TTF fallbacks dropped): no request, any browser in use today. */
-export function katexCss(): string {
-  const dist = dirname(createRequire(import.meta.url).resolve("katex"));
-  const css = readFileSync(join(dist, "katex.min.css"), "utf8");
-  return css.replace(/src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)[^;}]*/g, (_, file: string) =>
-    `src:url(data:font/woff2;base64,${readFileSync(join(dist, "fonts", file)).toString("base64")}) format("woff2")`);
+  return render(marked)
+    .replace(/(?:<p>)?KATEX-FORMEL-(\d+)(?:<\/p>)?/g, (_, n: string) => formulas[Number(n)]!)
+    .replace(/KATEX-INLINE-(\d+)-/g, (_, n: string) => formulas[Number(n)]!);
 }
