@@ -1,11 +1,12 @@
 // The slides stage of `npm test`: executes Teil 1–4 (00-start with a filter) in rehearsal mode (WORKSHOP_PROBE=1, tiny
 // embedding model, offline travel data) under tslab — the rehearsal test: every set-up cell says
 // "Probelauf", the demos take their tool paths — then builds each deck and opens it in headless Chromium:
-// slide count as in the metadata, speaker notes, an SVG diagram in Teil 4, body text ≥ 28 px and code
-// ≥ 18 px at 1280×720, every leaf slide fits (no element wider than its box, no content past the right or
-// bottom edge or under the controls), no raw TeX (inline formulas too), every formula glyph in its KaTeX
-// font, a title on every vertical slide, the rehearsal badge, the speaker view (key S) with the notes of
-// the current slide, and no request to anything but the deck file itself.
+// slide count as in the metadata (plus the closing slide of a deck with a Vertiefung), speaker notes, an
+// SVG diagram in Teil 4, body text ≥ 28 px and code ≥ 18 px at 1280×720, every leaf slide fits (no element
+// wider than its box, no content past the right or bottom edge or under the controls), no raw TeX (inline
+// formulas too), every formula glyph in its KaTeX font, a title on every vertical slide, the rehearsal
+// badge, the speaker view (key S) with the notes of the current slide, and no request to anything but the
+// deck file itself.
 // Usage: tsx scripts/slides-check.ts [filter ...]
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -13,7 +14,8 @@ import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { findProjectRoot, PROBE_NOTICE } from "../lib/config.js";
 import { NOT_SCRIPTED } from "../lib/rehearsal/index.js";
-import { countSlides, type NbCell, type Notebook } from "./slides/deck.js";
+import type { NbCell, Notebook } from "./slides/deck.js";
+import { deckSlideCount } from "./slides/reading-list.js";
 import { deckPlanProblems } from "./slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "./slides/layout.js";
 import { missingFacesJs, RAW_TEX } from "./slides/formula-check.js";
@@ -209,7 +211,7 @@ export async function checkDecks(files: { notebook: string; executed: string; de
       await page.goto(url);
       await page.waitForFunction(DECK_READY, undefined, { timeout: 30_000 });
       const m = (await page.evaluate(MEASURE)) as Measured;
-      const expected = countSlides(JSON.parse(readFileSync(f.executed, "utf8")) as Notebook);
+      const expected = deckSlideCount(JSON.parse(readFileSync(f.executed, "utf8")) as Notebook);
       if (m.total !== expected) problems.push(`${m.total} slides in the browser, ${expected} in the metadata`);
       if (m.notes === 0) problems.push("no speaker notes");
       if (f.notebook.startsWith("40-") && m.svgs === 0) problems.push("no SVG diagram");

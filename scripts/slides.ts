@@ -2,7 +2,8 @@
 // reveal.js decks in .cache/slides/<notebook>.slides.html. Each notebook is executed first (scripts/
 // run-notebooks.ts): by default in rehearsal mode (WORKSHOP_PROBE=1, scripted answers; the title slide
 // says "Probelauf"), with --ausfuehren on the instructor's configured model. Speaker notes: the notebooks'
-// notes cells plus docs/sprechernotizen.md. At the end a table: per deck slides, code slides, words and the
+// notes cells plus docs/sprechernotizen.md. A notebook with Vertiefung sections gets a closing slide that
+// lists them (scripts/slides/reading-list.ts). At the end a table: per deck slides, code slides, words and the
 // estimated presentation time (scripts/slides/estimate.ts) on the class server's 8B and on a CPU's 8B,
 // next to its slot in the day plan. `--zeiten` prints only the table (no notebook runs); `--tempo datei.json`
 // takes the first column's speed from `npm run doctor -- --tempo --json` (the instructor's machine).
@@ -25,6 +26,8 @@ import {
 } from "./slides/deck.js";
 import { withMath } from "./slides/math.js";
 import { katexCss } from "./slides/math-fonts.js";
+import { addReadingList } from "./slides/reading-list.js";
+import { vertiefungPointsKey } from "./slides/vertiefung.js";
 
 /** The presentation notebooks: 00-start and N0-teil-N-…. */
 export const SLIDE_NOTEBOOK = /^(00-start|\d0-teil-\d-.*)\.ipynb$/;
@@ -77,8 +80,9 @@ export async function buildDeck(notebookFile: string, outDir: string, options: {
   const nb = JSON.parse(readFileSync(notebookFile, "utf8")) as Notebook;
   const name = basename(notebookFile, ".ipynb");
   const slides = notebookSlides(nb, md);
-  const points = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8")).get(name);
-  const unmatched = attachTalkingPoints(slides, points, md);
+  const allPoints = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8"));
+  const unmatched = attachTalkingPoints(slides, allPoints.get(name), md);
+  addReadingList(slides, nb, md, allPoints.get(vertiefungPointsKey(name)));
   const title = slides[0]?.[0]?.title || name;
   const html = deckHtml(title, slides, deckAssets(), options.probe ? PROBE_NOTICE : undefined);
   mkdirSync(outDir, { recursive: true });

@@ -51,6 +51,8 @@ export interface Subslide {
   title: string;
   blocks: { html: string; fragment: boolean }[];
   notes: string[];
+  /** Indices of the notebook cells it shows (or takes notes from). */
+  cells: number[];
 }
 /** One horizontal slide: its vertical slides, the first one is the slide itself. */
 export type Slide = Subslide[];
@@ -158,22 +160,25 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
   const slides: Slide[] = [];
   const current = () => slides.at(-1)?.at(-1);
   const start = (kind: "slide" | "subslide", title: string) => {
-    const sub: Subslide = { title, blocks: [], notes: [] };
+    const sub: Subslide = { title, blocks: [], notes: [], cells: [] };
     if (kind === "slide" || slides.length === 0) slides.push([sub]);
     else slides.at(-1)!.push(sub);
     return sub;
   };
-  for (const cell of nb.cells) {
+  for (const [index, cell] of nb.cells.entries()) {
     const type = slideType(cell);
     if (type === "skip") continue;
     const source = joined(cell.source);
     const isCode = cell.cell_type === "code";
     if (type === "notes") {
-      (current() ?? start("slide", "")).notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
+      const sub = current() ?? start("slide", "");
+      sub.notes.push(isCode ? `<pre>${escapeHtml(source)}</pre>` : md(source));
+      sub.cells.push(index);
       continue;
     }
     const title = (!isCode && headingOf(source)) || current()?.title || "";
     const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
+    sub.cells.push(index);
     const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keptLines(cell)) : "";
     if (outputsApart(cell)) {
       sub.blocks.push({ html: codeHtml(source), fragment: type === "fragment" });

@@ -9,14 +9,16 @@
 //        + the live model waits of the shown cells that call the real model.
 // Calibrated on the day plan's own reading that Teil 2 (40 slides) and Teil 3 (45) just fill their 40 and
 // 45 minutes: a slide with ~30 words and ~7 code lines takes about a minute. Not measured in a room.
-// Skipped cells (slide type "skip", the Vertiefung) and speaker notes cost nothing.
+// Skipped cells (slide type "skip", the Vertiefung) and speaker notes cost nothing; the closing slide that
+// lists the Vertiefung sections (reading-list.ts) costs a slide.
 //
 // Live model waits: each call costs new prompt tokens ÷ prompt rate + generated tokens ÷ generation rate.
 // A call is counted where it is written in a shown cell whose code passes the real `llm` (a scripted model,
 // `llm: new ScriptedLlm(…)` or `llmForRun: …`, costs nothing); a loop around a call counts once. The
 // planner's prompt (travel catalog) is read once per deck; later agent rounds find it in the KV cache and
 // read only what is new (the question, the tool results).
-import { countSlides, slideType, type NbCell, type Notebook } from "./deck.js";
+import { slideType, type NbCell, type Notebook } from "./deck.js";
+import { deckSlideCount } from "./reading-list.js";
 
 export const PER_SLIDE_SECONDS = 20;
 export const PER_WORD_SECONDS = 0.4;
@@ -125,7 +127,7 @@ export function modelCallsOf(code: string, cached: { planner: boolean }): ModelC
 
 /** Counts what a deck shows (skipped cells and notes left out). */
 export function deckStats(nb: Notebook): DeckStats {
-  const stats: DeckStats = { slides: countSlides(nb), codeSlides: 0, words: 0, codeLines: 0, fragments: 0, modelCells: 0, modelCalls: [] };
+  const stats: DeckStats = { slides: deckSlideCount(nb), codeSlides: 0, words: 0, codeLines: 0, fragments: 0, modelCells: 0, modelCalls: [] };
   const cached = { planner: false };
   let slideHasCode: boolean | undefined;
   for (const cell of nb.cells) {

@@ -10,6 +10,9 @@ export const vertiefungPointsKey = (notebook: string): string => `${notebook}:ve
 export interface VertiefungSection {
   /** The heading without '#', backticks, emphasis and the marker. */
   title: string;
+  /** The heading's Markdown without '#' and the marker (backticks and emphasis kept). */
+  heading: string;
+  level: number;
   /** Cell indices, `to` exclusive. */
   from: number;
   to: number;
@@ -17,10 +20,10 @@ export interface VertiefungSection {
 
 const sourceOf = (cell: NbCell) => (Array.isArray(cell.source) ? cell.source.join("") : cell.source);
 
-function headingOf(cell: NbCell): { level: number; text: string } | undefined {
+export function headingOf(cell: NbCell): { level: number; text: string; markdown: string } | undefined {
   if (cell.cell_type !== "markdown") return undefined;
   const m = /^(#{1,6})\s+(.+)$/.exec(sourceOf(cell).split("\n")[0] ?? "");
-  return m ? { level: m[1]!.length, text: m[2]!.replace(/[`*]/g, "").trim() } : undefined;
+  return m ? { level: m[1]!.length, text: m[2]!.replace(/[`*]/g, "").trim(), markdown: m[2]!.trim() } : undefined;
 }
 
 export function vertiefungSections(nb: Notebook): VertiefungSection[] {
@@ -30,7 +33,8 @@ export function vertiefungSections(nb: Notebook): VertiefungSection[] {
     if (!h?.text.endsWith(VERTIEFUNG_MARK)) return;
     let to = from + 1;
     while (to < nb.cells.length && !((headingOf(nb.cells[to]!)?.level ?? 7) <= h.level)) to++;
-    sections.push({ title: h.text.slice(0, -VERTIEFUNG_MARK.length).trim(), from, to });
+    const heading = h.markdown.endsWith(VERTIEFUNG_MARK) ? h.markdown.slice(0, -VERTIEFUNG_MARK.length).trim() : h.markdown;
+    sections.push({ title: h.text.slice(0, -VERTIEFUNG_MARK.length).trim(), heading, level: h.level, from, to });
   });
   return sections;
 }
@@ -46,4 +50,22 @@ export function vertiefungProblems(nb: Notebook): string[] {
 export function unmatchedVertiefungPoints(nb: Notebook, titles: Iterable<string>): string[] {
   const sections = vertiefungSections(nb);
   return [...titles].filter((t) => !sections.some((s) => s.title.startsWith(t)));
+}
+
+/** A Vertiefung's topic as slides would name it: its heading up to a colon, without the section number. */
+const topicOf = (s: VertiefungSection) => s.title.split(":")[0]!.replace(/^\d+\.\s*/, "").trim();
+
+/**
+ * Shown Markdown cells that name a Vertiefung's topic without saying it is one: a slide must not promise
+ * what the deck skips ("13. Freigaben, Rückfragen, …" while Rückfragen is a Vertiefung).
+ */
+export function vertiefungPromises(nb: Notebook): string[] {
+  const sections = vertiefungSections(nb);
+  return nb.cells.flatMap((cell, i) => {
+    if (cell.cell_type !== "markdown" || slideType(cell) === "skip" || slideType(cell) === "notes") return [];
+    const text = sourceOf(cell).replace(/[`*]/g, "");
+    if (/Vertiefung/.test(text)) return [];
+    const named = sections.map(topicOf).filter((t) => text.toLowerCase().includes(t.toLowerCase()));
+    return named.length > 0 ? [`cell ${i} is on the slides and names the Vertiefung ${named.map((t) => `„${t}“`).join(", ")} without saying it is one`] : [];
+  });
 }

@@ -39,14 +39,14 @@ const fixture: Notebook = {
 test("the deck counts what the slides show: slides, code slides, words, code lines, fragments", () => {
   const s = deckStats(fixture);
   assert.deepEqual({ ...s, modelCalls: s.modelCalls.length }, {
-    slides: 4, codeSlides: 2, words: 8, codeLines: 3, fragments: 1, modelCells: 1, modelCalls: 2,
+    slides: 5, codeSlides: 2, words: 8, codeLines: 3, fragments: 1, modelCells: 1, modelCalls: 2,
   });
-  // 4 slides × 20 s + 8 words × 0.4 s + 3 code lines × 3 s + 1 fragment × 5 s
-  assert.ok(Math.abs(talkSeconds(s) - (80 + 3.2 + 9 + 5)) < 1e-9);
+  // 5 slides (4 + the closing slide listing the Vertiefung) × 20 s + 8 words × 0.4 s + 3 code lines × 3 s + 1 fragment × 5 s
+  assert.ok(Math.abs(talkSeconds(s) - (100 + 3.2 + 9 + 5)) < 1e-9);
   // One agent run: the planner prompt in full and a plan, then a follow-up round (300 tokens in, 60 out).
   const wait = (PLANNER_PROMPT_TOKENS + 300) / 100 + (PLAN_TOKENS + 60) / 10;
   assert.ok(Math.abs(modelWaitSeconds(s.modelCalls, SPEED) - wait) < 1e-9);
-  assert.ok(Math.abs(presentationSeconds(s, SPEED) - (97.2 + wait)) < 1e-9);
+  assert.ok(Math.abs(presentationSeconds(s, SPEED) - (117.2 + wait)) < 1e-9);
 });
 
 test("only calls with the real model wait; the planner prompt is read once per deck", () => {
