@@ -82,7 +82,7 @@ export async function buildDeck(notebookFile: string, outDir: string, options: {
   const slides = notebookSlides(nb, md);
   const allPoints = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8"));
   const unmatched = attachTalkingPoints(slides, allPoints.get(name), md);
-  addReadingList(slides, nb, md, allPoints.get(vertiefungPointsKey(name)));
+  addReadingList(slides, nb, md, basename(notebookFile), allPoints.get(vertiefungPointsKey(name)));
   const title = slides[0]?.[0]?.title || name;
   const html = deckHtml(title, slides, deckAssets(), options.probe ? PROBE_NOTICE : undefined);
   mkdirSync(outDir, { recursive: true });

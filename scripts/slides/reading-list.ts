@@ -40,7 +40,8 @@ function listLines(nb: Notebook, sections: VertiefungSection[]): string[] {
     }
     const number = /^(\d+)\./.exec(around)?.[1];
     const key = `In ${number ? `Abschnitt ${number}` : `„${around}“`}: `;
-    const short = s.heading.split(":")[0]!.trim();
+    // Each name stays on one line ("Ein Gespräch" is not split).
+    const short = s.heading.split(":")[0]!.trim().replace(/ /g, "\u00a0");
     const line = lines.find((l) => l.key === key);
     if (line) line.text.push(short);
     else lines.push({ key, text: [short] });
@@ -53,12 +54,13 @@ const listItem = (line: string) => `- ${line.replace(/^(\d+)\./, "$1\\.")}`;
 
 /**
  * Adds the closing slide and the notes at the skips to `slides` when the notebook has a Vertiefung;
- * `points`: the talking points under "## <notebook>:vertiefung".
+ * `file`: the notebook's file name, `points`: the talking points under "## <notebook>:vertiefung".
  */
-export function addReadingList(slides: Slide[], nb: Notebook, md: RenderMarkdown, points?: ReadonlyMap<string, string>): void {
+export function addReadingList(slides: Slide[], nb: Notebook, md: RenderMarkdown, file: string, points?: ReadonlyMap<string, string>): void {
   const sections = outermost(nb);
   if (sections.length === 0) return;
-  const markdown = `## ${READING_LIST_TITLE}\n\nNicht auf den Folien, aber im Notebook – ausführbar, als *Vertiefung*:\n\n${listLines(nb, sections).map(listItem).join("\n")}\n`;
+  const intro = `Nicht auf den Folien, aber im Notebook \`${file}\` – ausführbar, als *Vertiefung*:`;
+  const markdown = `## ${READING_LIST_TITLE}\n\n${intro}\n\n${listLines(nb, sections).map(listItem).join("\n")}\n`;
   const closing: Subslide = { title: READING_LIST_TITLE, blocks: [{ html: md(markdown), fragment: false }], notes: [], cells: [] };
   closing.notes.push(md("Bleibt Zeit, einen dieser Abschnitte live im Notebook zeigen; sonst Lesestoff für alle, die in der Aufgabe früher fertig sind."));
   for (const [title, text] of points ?? []) closing.notes.push(`<h3>${escapeHtml(title)}</h3>\n${md(text.trim())}`);

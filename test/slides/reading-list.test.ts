@@ -34,14 +34,15 @@ const fixture: Notebook = {
 
 test("a closing slide lists the Vertiefung sections; the slide after each skip names it in its notes", () => {
   const slides = notebookSlides(fixture, md);
-  addReadingList(slides, fixture, md, new Map([["Abstimmen", "- **Abstimmen:** nur bei Zeit\n"]]));
+  addReadingList(slides, fixture, md, "99-teil-x.ipynb", new Map([["Abstimmen", "- **Abstimmen:** nur bei Zeit\n"]]));
   const closing = slides.at(-1)![0]!;
   assert.equal(closing.title, READING_LIST_TITLE);
   const shown = closing.blocks.map((b) => b.html).join("");
-  assert.match(shown, /<h2>Zum Nachlesen im Notebook<\/h2>/);
+  assert.match(shown, /<h2>Zum Nachlesen im Notebook<\/h2>\n<p>Nicht auf den Folien, aber im Notebook <code>99-teil-x\.ipynb<\/code>/);
   assert.deepEqual([...shown.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!)), [
     "2. Gedächtnis", "In Abschnitt 3: Rückfragen, Belegte Antworten", "5. Abstimmen: mehrere Läufe",
   ]);
+  assert.ok(shown.includes("Belegte\u00a0Antworten"), "a name in a shared line does not break");
   const notesOf = (title: string) => text(slides.flat().find((s) => s.title.startsWith(title))!.notes.join(" "));
   assert.match(notesOf("3. Wieder gezeigt"), /^Davor übersprungen – steht im Notebook \(Vertiefung\): 2\. Gedächtnis$/);
   assert.match(notesOf("4. Selbst ausprobieren"), /übersprungen .*: Rückfragen: ask_user; Belegte Antworten$/);
@@ -54,7 +55,7 @@ test("a closing slide lists the Vertiefung sections; the slide after each skip n
 test("a notebook without Vertiefung gets no closing slide", () => {
   const plain: Notebook = { cells: fixture.cells.filter((c) => !String(c.source).includes("Vertiefung")) };
   const slides = notebookSlides(plain, md);
-  addReadingList(slides, plain, md);
+  addReadingList(slides, plain, md, "99-teil-x.ipynb");
   assert.equal(slides.flat().length, countSlides(plain));
   assert.equal(deckSlideCount(plain), countSlides(plain));
 });
@@ -67,7 +68,7 @@ test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends 
   const teil4 = JSON.parse(readFileSync(join(root, "notebooks", "40-teil-4-agent.ipynb"), "utf8")) as Notebook;
   assert.deepEqual(vertiefungPromises(teil4), []);
   const slides = notebookSlides(teil4, md);
-  addReadingList(slides, teil4, md);
+  addReadingList(slides, teil4, md, "40-teil-4-agent.ipynb");
   const list = [...slides.at(-1)![0]!.blocks[0]!.html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!));
   assert.deepEqual(list.map((l) => l.split(/[.:]/)[0]), ["10", "11", "12", "In Abschnitt 13", "15", "16"]);
   assert.match(list[3]!, /Rückfragen, Antwort-Schreiber, Belegte Antworten, Ein Gespräch/);
