@@ -125,8 +125,8 @@ export interface SlideProblem {
 }
 /** Visits every leaf slide the way a presenter does (reveal shows only slides near the current one, the
  * others have display: none) and measures it one frame later (as the room sees it) in reveal's own coordinates before its scaling: layout
- * (SLIDE_PROBLEMS_JS), raw TeX in the visible text, the font faces of its formulas, and a title at the top of every vertical slide below
- * the first. Fragments take their space while hidden. */
+ * (SLIDE_PROBLEMS_JS), raw TeX in the visible text, the font faces of its formulas (formula-check.ts), and
+ * a title at the top of every vertical slide below the first. Fragments take their space while hidden. */
 const SLIDE_PROBLEMS = `(async () => {
   const layout = ${SLIDE_PROBLEMS_JS};
   const rawTex = ${RAW_TEX.toString()};

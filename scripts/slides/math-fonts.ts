@@ -1,11 +1,11 @@
 // KaTeX's CSS for a deck, with only the font faces its formulas use, as WOFF2 data URLs (the WOFF and TTF
-// fallbacks dropped: every browser in use today reads WOFF2). All 20 faces weigh about 400 KB in base64;
+// fallbacks dropped: every browser in use today reads WOFF2). All 20 faces weigh about 350 KB in base64;
 // Teil 2's formulas need two of them. Which faces a formula uses follows from KaTeX's own CSS: a rule
 // whose classes all occur in the deck's formulas and that names a KaTeX family (`.mathnormal` →
 // KaTeX_Math italic, `.amsrm` → KaTeX_AMS, `.delimsizing.size2` → KaTeX_Size2; `.katex` itself →
 // KaTeX_Main). Bold (`.mathbf`, `.textbf`) is inherited by nested formula parts, so it applies to every
 // family used; italic only where a rule sets it with its family, or without one (`.textit`). The slides
-// stage checks in the browser that every glyph of every formula finds its face (raw-tex.ts).
+// stage checks in the browser that every glyph of every formula finds its face (formula-check.ts).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

@@ -5,7 +5,7 @@
 // and the slides stage count the closing slide (deckSlideCount).
 import { escapeHtml } from "../../lib/notebook/index.js";
 import { countSlides, type Notebook, type RenderMarkdown, type Slide, type Subslide } from "./deck.js";
-import { headingOf, vertiefungSections, type VertiefungSection } from "./vertiefung.js";
+import { cellHeading, vertiefungSections, type VertiefungSection } from "./vertiefung.js";
 
 export const READING_LIST_TITLE = "Zum Nachlesen im Notebook";
 
@@ -23,7 +23,7 @@ export function deckSlideCount(nb: Notebook): number {
 /** The heading (Markdown) of the numbered section around a subsection; undefined for a section itself. */
 function sectionAround(nb: Notebook, s: VertiefungSection): string | undefined {
   for (let i = s.from - 1; i >= 0; i--) {
-    const h = headingOf(nb.cells[i]!);
+    const h = cellHeading(nb.cells[i]!);
     if (h && h.level < s.level) return h.level >= 2 ? h.markdown : undefined;
   }
   return undefined;

@@ -20,7 +20,8 @@ export interface VertiefungSection {
 
 const sourceOf = (cell: NbCell) => (Array.isArray(cell.source) ? cell.source.join("") : cell.source);
 
-export function headingOf(cell: NbCell): { level: number; text: string; markdown: string } | undefined {
+/** A Markdown cell's heading: its level, its text without backticks and emphasis, its Markdown. */
+export function cellHeading(cell: NbCell): { level: number; text: string; markdown: string } | undefined {
   if (cell.cell_type !== "markdown") return undefined;
   const m = /^(#{1,6})\s+(.+)$/.exec(sourceOf(cell).split("\n")[0] ?? "");
   return m ? { level: m[1]!.length, text: m[2]!.replace(/[`*]/g, "").trim(), markdown: m[2]!.trim() } : undefined;
@@ -29,10 +30,10 @@ export function headingOf(cell: NbCell): { level: number; text: string; markdown
 export function vertiefungSections(nb: Notebook): VertiefungSection[] {
   const sections: VertiefungSection[] = [];
   nb.cells.forEach((cell, from) => {
-    const h = headingOf(cell);
+    const h = cellHeading(cell);
     if (!h?.text.endsWith(VERTIEFUNG_MARK)) return;
     let to = from + 1;
-    while (to < nb.cells.length && !((headingOf(nb.cells[to]!)?.level ?? 7) <= h.level)) to++;
+    while (to < nb.cells.length && !((cellHeading(nb.cells[to]!)?.level ?? 7) <= h.level)) to++;
     const heading = h.markdown.endsWith(VERTIEFUNG_MARK) ? h.markdown.slice(0, -VERTIEFUNG_MARK.length).trim() : h.markdown;
     sections.push({ title: h.text.slice(0, -VERTIEFUNG_MARK.length).trim(), heading, level: h.level, from, to });
   });
