@@ -7,6 +7,9 @@
 // Settings from the environment (.env)
 export { ConfigError, findProjectRoot, loadConfig, type KitConfig } from "./config.js";
 
+// Numbers as participants read them: germanNumber(0.735, 3) → "0,735"
+export { germanNumber } from "./util.js";
+
 // Teil 1 — the model of the notebooks (in rehearsal mode, WORKSHOP_PROBE=1, a scripted one)
 export { loadLlm } from "./rehearsal/index.js";
 
@@ -103,7 +106,7 @@ export {
   type SearchHit,
 } from "./rag/index.js";
 export type { Bm25Hit, EmbeddingDtype, IndexMetric, LoadCorpusOptions, OpenRagStoreOptions, ProgressMode, VectorIndexOptions } from "./rag/index.js";
-export { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./rag-eval/index.js";
+export { firstHitRank, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./rag-eval/index.js";
 
 // Teil 3 — tools over MCP: travel and math servers, one client session each, several clients as one
 export {

@@ -116,3 +116,11 @@ export function processAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * A number with `digits` decimals and German separators, for what participants read: 0.735 → "0,735"
+ * (with 3), 1.6 → "1,6" (with 1), 2558 → "2.558". Where English code would write `x.toFixed(digits)`.
+ */
+export function germanNumber(value: number, digits = 0): string {
+  return value.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}

@@ -20,7 +20,8 @@ import {
   type EmbeddingDtype,
   type IndexKind,
 } from "../lib/rag/index.js";
-import { firstHitRank, formatMetricsTable, loadConfig, loadQaSet, locatePassages, retrievalMetrics } from "../lib/index.js";
+import { loadConfig } from "../lib/index.js";
+import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../lib/rag-eval/index.js";
 import { errorText } from "../lib/util.js";
 
 interface EvalOptions {

@@ -116,9 +116,37 @@ export function unbreakableJsonInTables(cells: readonly NbCell[]): NotebookFailu
   return failures;
 }
 
+/** `0.735`, `-0.12`: a fraction below one with a decimal point (a German thousands group never starts with 0). */
+const POINT_FRACTION = /(?<![\p{L}\p{N}.,:/_@-])-?0\.\d+(?![\p{L}\p{N}]|[.,]\d)/u;
+/** `0.31 s`, `1.5 GiB`, `50.9413° N`: a decimal point before a unit (not three digits: that may be German `1.500 s`). */
+const POINT_WITH_UNIT = /(?<![\p{L}\p{N}.,:/_@-])\d+\.(?:\d{1,2}|\d{4,})(?=\s?(?:s|ms|°|%|GiB|GB|MB|KiB|km|€)(?!\p{L}))/u;
+/** A JSON line (`"lat": 41.38,`, `[0.1, 0.2]`): code, where numbers keep their point. */
+const JSON_LINE = /"[^"]*"\s*:|^\s*[[{]/u;
+
+/** The first number in `line` written with an English decimal point ("0.735", "0.31 s"), or undefined. */
+export function englishDecimal(line: string): string | undefined {
+  if (JSON_LINE.test(line)) return undefined;
+  return (POINT_FRACTION.exec(line) ?? POINT_WITH_UNIT.exec(line))?.[0];
+}
+
+/** Text output lines with a number written the English way: participants read "0,735" (germanNumber). */
+export function englishDecimalOutputs(cells: readonly NbCell[]): NotebookFailure[] {
+  const failures: NotebookFailure[] = [];
+  cells.forEach((cell, i) => {
+    const line = (cell.outputs ?? [])
+      .filter((out) => out.output_type === "stream" && out.name !== "stderr")
+      .flatMap((out) => stripAnsi(text(out.text ?? "")).split("\n"))
+      .find((l) => englishDecimal(l) !== undefined);
+    if (line === undefined) return;
+    failures.push({ cell: i + 1, source: text(cell.source), error: `Zahl mit Dezimalpunkt statt Komma („${englishDecimal(line)}“; germanNumber aus lib nutzen): ${line.trim().slice(0, 120)}` });
+  });
+  return failures;
+}
+
 /**
  * Failing cells of an executed notebook: an error in the outputs, a line wider than the cell (when the kernel
- * wraps its output), a text cut inside a word, JSON in a table cell without places to wrap.
+ * wraps its output), a text cut inside a word, JSON in a table cell without places to wrap, a number with
+ * an English decimal point in a text output.
  */
 export function findFailures(executedNotebook: string, wrapped = true): NotebookFailure[] {
   const nb = JSON.parse(readFileSync(executedNotebook, "utf8")) as { cells: NbCell[] };
@@ -143,7 +171,7 @@ export function findFailures(executedNotebook: string, wrapped = true): Notebook
       failures.push({ cell: i + 1, source: text(cell.source), error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head });
     }
   });
-  return [...failures, ...(wrapped ? wideOutputLines(nb.cells) : []), ...textsCutInsideWords(nb.cells), ...unbreakableJsonInTables(nb.cells)].sort((a, b) => a.cell - b.cell);
+  return [...failures, ...(wrapped ? wideOutputLines(nb.cells) : []), ...textsCutInsideWords(nb.cells), ...unbreakableJsonInTables(nb.cells), ...englishDecimalOutputs(nb.cells)].sort((a, b) => a.cell - b.cell);
 }
 
 /** `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder. */

@@ -1,12 +1,10 @@
 // German number formatting for the Modell-Check's tables and sentences: "84 %", "1,6", "2.558". Pure.
+import { germanNumber } from "../util.js";
 
-const decimals = (digits: number) => new Intl.NumberFormat("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export { germanNumber };
 
 /** A rate 0–1 as a whole percentage with a plain space: "84 %". */
-export const percent = (rate: number): string => `${decimals(0).format(rate * 100)} %`;
-
-/** A number with `digits` decimals and German separators: 1.6 → "1,6", 2558 → "2.558". */
-export const germanNumber = (value: number, digits = 0): string => decimals(digits).format(value);
+export const percent = (rate: number): string => `${germanNumber(rate * 100)} %`;
 
 /** A date and time in German, e.g. "27.11.2026, 09:42" (in the machine's time zone). */
 export function germanDateTime(iso: string): string {

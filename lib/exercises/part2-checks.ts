@@ -219,9 +219,9 @@ export const checkSmallestK = defineCheck<SmallestKFn>({
   functionName: "smallestK",
   title: "Das kleinste k, das reicht",
   cases: [
-    smallestCase("Ziel 0.25 wird schon mit k = 1 erreicht", R, 0.25, 1),
-    smallestCase("Ziel 0.5 braucht k = 3 (k = 2 bringt noch nichts dazu)", R, 0.5, 3),
-    smallestCase("Ziel genau erreicht (0.75 bei k = 3) zählt", R, 0.75, 3),
+    smallestCase("Ziel 0,25 wird schon mit k = 1 erreicht", R, 0.25, 1),
+    smallestCase("Ziel 0,5 braucht k = 3 (k = 2 bringt noch nichts dazu)", R, 0.5, 3),
+    smallestCase("Ziel genau erreicht (0,75 bei k = 3) zählt", R, 0.75, 3),
     smallestCase("Unerreichbares Ziel → null", R, 0.8, null),
     smallestCase("Ziel 0 → k = 1 (k beginnt bei 1)", R, 0, 1),
     smallestCase(

@@ -49,7 +49,8 @@ async function openTracked(options: LocalLlmOptions): Promise<LocalLlm> {
     },
   });
   progress?.done();
-  const tracked = reloadOnDemand(llm, () => loadLocalLlm(options), (released) => releaseLiveInstance(SLOT, released));
+  // A reload after the clean-up cell is silent about the mode: the set-up cell has said it already.
+  const tracked = reloadOnDemand(llm, () => loadLiveLocalLlm(options), (released) => releaseLiveInstance(SLOT, released));
   retirements.set(tracked.llm, tracked.retire);
   return tracked.llm;
 }
@@ -64,6 +65,11 @@ const retirements = new WeakMap<LocalLlm, () => Promise<void>>();
  */
 export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
   announcePracticeMode();
+  return loadLiveLocalLlm(options);
+}
+
+/** loadLocalLlm without the practice-mode line: what a reload on demand calls. */
+async function loadLiveLocalLlm(options: LocalLlmOptions): Promise<LocalLlm> {
   try {
     return await liveInstance(SLOT, localKey(options), {
       create: () => openTracked(options),

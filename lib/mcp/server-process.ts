@@ -196,27 +196,38 @@ function serverFlags(options: { host?: string; port?: number }): string[] {
   return ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0), "--parent-pid", String(process.pid)];
 }
 
-const SLOT = "travel-server";
+const TRAVEL_SLOT = "travel-server";
+const MATH_SLOT = "math-server";
+
+/** What makes two starts of a server the same inside a kernel (onLog by its source text). */
+function serverKey(options: StartMathServerOptions, extra: Record<string, unknown> = {}): string {
+  const { onLog, ...rest } = options;
+  return JSON.stringify({ ...rest, ...extra, onLog: onLog ? String(onLog) : undefined });
+}
 
 /**
- * Starts the travel server. Inside a notebook kernel it is kept once: running the set-up cell again with
- * the same options returns the running server ("Run All"), other options stop it first; a failure prints
- * one German paragraph. Elsewhere every call starts its own process.
+ * Inside a notebook kernel a kit server is kept once per slot: running the set-up cell again with the
+ * same options returns the running server ("Run All", a cell run twice), other options stop it first;
+ * a failure prints one German paragraph.
  */
-export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
-  if (!inNotebook()) return spawnTravelServer(options);
-  const { onLog, ...rest } = options;
-  const key = JSON.stringify({ ...rest, offline: options.offline ?? loadConfig().travelOffline, onLog: onLog ? String(onLog) : undefined });
+async function keptInKernel<H extends ServerHandle>(slot: string, label: string, key: string, spawnIt: () => Promise<H>): Promise<H> {
   try {
-    return await liveInstance(SLOT, key, {
-      create: () => spawnTravelServer(options),
+    return await liveInstance(slot, key, {
+      create: spawnIt,
       dispose: (server) => server.stop(),
       isAlive: (server) => !server.exited,
-      onEvent: (event) => console.log(event === "reused" ? "Reise-Server läuft schon – er wird wiederverwendet." : "Vorheriger Reise-Server beendet (andere Einstellungen)."),
+      onEvent: (event) => console.log(event === "reused" ? `${label} läuft schon – er wird wiederverwendet.` : `Vorheriger ${label} beendet (andere Einstellungen).`),
     });
   } catch (error) {
     throw forParticipants(error);
   }
+}
+
+/** Starts the travel server; in a notebook kernel at most one runs (see keptInKernel). Elsewhere every call starts its own process. */
+export async function startTravelServer(options: StartTravelServerOptions = {}): Promise<TravelServerHandle> {
+  if (!inNotebook()) return spawnTravelServer(options);
+  const key = serverKey(options, { offline: options.offline ?? loadConfig().travelOffline });
+  return keptInKernel(TRAVEL_SLOT, "Reise-Server", key, () => spawnTravelServer(options));
 }
 
 async function spawnTravelServer(options: StartTravelServerOptions): Promise<TravelServerHandle> {
@@ -233,12 +244,20 @@ async function spawnTravelServer(options: StartTravelServerOptions): Promise<Tra
     onLog: options.onLog,
     startError: TravelServerStartError,
   });
-  const handle = handleOf(spawned, (h) => releaseLiveInstance(SLOT, h as TravelServerHandle));
+  const handle = handleOf(spawned, (h) => releaseLiveInstance(TRAVEL_SLOT, h));
   return Object.assign(handle, { mode: spawned.ready[2] as "online" | "offline" });
 }
 
-/** Starts the math server (exact arithmetic, mcp-server-math) as a child process on a free port. */
+/**
+ * Starts the math server (exact arithmetic, mcp-server-math) as a child process on a free port; in a
+ * notebook kernel at most one runs (see keptInKernel). Elsewhere every call starts its own process.
+ */
 export async function startMathServer(options: StartMathServerOptions = {}): Promise<ServerHandle> {
+  if (!inNotebook()) return spawnMathServer(options);
+  return keptInKernel(MATH_SLOT, "Rechen-Server", serverKey(options), () => spawnMathServer(options));
+}
+
+async function spawnMathServer(options: StartMathServerOptions): Promise<ServerHandle> {
   const spawned = await spawnServer({
     label: "Rechen-Server",
     cmd: mathServerCommand(serverFlags(options), loadConfig().root),
@@ -248,5 +267,5 @@ export async function startMathServer(options: StartMathServerOptions = {}): Pro
     onLog: options.onLog,
     startError: MathServerStartError,
   });
-  return handleOf(spawned);
+  return handleOf(spawned, (h) => releaseLiveInstance(MATH_SLOT, h));
 }

@@ -1,4 +1,4 @@
-// "Run All" safety: at most one live instance per slot (the LLM, the embedder, the travel server).
+// "Run All" safety: at most one live instance per slot (the LLM, the embedder, the travel and math servers).
 // Loading again with the same settings returns the live instance; different settings dispose the old
 // one first. The registry is module state, so it lives as long as the process (a notebook kernel).
 

@@ -17,7 +17,7 @@ import { inNotebook } from "../notebook/output.js";
 import { progressLine, type ProgressLine } from "../notebook/progress.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { createProgress, type ProgressMode } from "./progress.js";
-import { errorText } from "../util.js";
+import { errorText, germanNumber } from "../util.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */
 export const DTYPE_FILES = {
@@ -162,15 +162,16 @@ function downloadReporter(model: string) {
   const tty = Boolean(process.stderr.isTTY);
   const lastPercent = new Map<string, number>();
   const lines = new Map<string, ProgressLine | null>();
+  const mb = (n: number | undefined) => germanNumber((n ?? 0) / 1e6, 1);
   return (info: { status: string; file?: string; progress?: number; loaded?: number; total?: number }) => {
     if (info.status !== "progress" || !info.file) return;
     if (inNotebook()) {
       // In a notebook: one line per file that updates in place.
       if (!lines.has(info.file)) lines.set(info.file, progressLine(`Lade ${model}/${info.file}`));
       const line = lines.get(info.file);
-      const mb = `${((info.loaded ?? 0) / 1e6).toFixed(1)} von ${((info.total ?? 0) / 1e6).toFixed(1)} MB`;
-      if ((info.progress ?? 0) >= 100) line?.done(mb);
-      else line?.update((info.progress ?? 0) / 100, mb);
+      const size = `${mb(info.loaded)} von ${mb(info.total)} MB`;
+      if ((info.progress ?? 0) >= 100) line?.done(size);
+      else line?.update((info.progress ?? 0) / 100, size);
       return;
     }
     const percent = Math.floor(info.progress ?? 0);
@@ -179,7 +180,6 @@ function downloadReporter(model: string) {
     if (percent < last + step && percent < 100) return;
     if (percent === last) return;
     lastPercent.set(info.file, percent);
-    const mb = (n: number | undefined) => ((n ?? 0) / 1e6).toFixed(1);
     const line = `Lade ${model}/${info.file}: ${percent} % (${mb(info.loaded)} von ${mb(info.total)} MB)`;
     if (tty) process.stderr.write(`\r${line}${percent >= 100 ? "\n" : ""}`);
     else process.stderr.write(line + "\n");

@@ -91,7 +91,7 @@ export const SCRIPT: readonly ScriptEntry[] = [
     return "Der Laternenbilch ist ein kleiner Nager aus den Alpen, der sich von Beeren und Insekten ernährt. " +
       "Am besten beobachtet man ihn im Frühsommer am Großglockner in der Dämmerung.";
   } },
-  { match: "Zum Blauen Kranich", chat: "Das Café „Zum Blauen Kranich“ liegt bei 50.9413° N, 6.9583° O, direkt am Kölner Dom." },
+  { match: "Zum Blauen Kranich", chat: "Das Café „Zum Blauen Kranich“ liegt bei 50,9413° N, 6,9583° O, direkt am Kölner Dom." },
   { match: "angesagtesten Bars in Lissabon", chat: "1. Bar Azul Noite 2. Terraço Fado 3. Lx Garden 4. Casa Sardinha 5. Rooftop Alfama – alle diese Woche eröffnet." },
   { match: "Käsekuchen", chat: "Dazu kann ich nichts sagen – ich helfe dir gern bei deiner Reiseplanung." },
   { match: "Regentag in Wien", chat: "Bei Regen in Wien: das Kunsthistorische Museum, ein langes Frühstück im Kaffeehaus und am Nachmittag die Albertina. Öffnungszeiten prüfst du am besten vorher." },

@@ -2,7 +2,8 @@
 // end, too – then fix a task and run its cells again, in the same kernel. Each solution notebook runs
 // whole under the real kernel and then runs every cell between its set-up and its clean-up again; each
 // Teil's own clean-up cell runs in one notebook after the objects it closes, and the next cell uses them
-// again. Nothing may fail or say that something was closed.
+// again. Nothing may fail or say that something was closed. A set-up cell run twice leaves one process of
+// each kit server (counted in /proc by the kernel's pid on their command line).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -70,4 +71,25 @@ test("each Teil's clean-up cell: the next cell can use the model, the client, th
   const checks = outputs.filter((o) => o.includes("wieder da:"));
   assert.equal(checks.length, teile.length);
   for (const out of checks) assert.match(out, /wieder da: true true true 1/u);
+});
+
+/** A cell that prints how many kit servers of this kernel run: their command line names its pid (`--parent-pid`). */
+const COUNT_SERVERS = String.raw`import { readdirSync, readFileSync } from "node:fs";
+const commandLines = readdirSync("/proc").filter((p) => /^\d+$/u.test(p)).map((p) => {
+  try { return readFileSync("/proc/" + p + "/cmdline", "utf8").split("\0"); } catch { return []; }
+});
+const ofKernel = commandLines.filter((args) => args[args.indexOf("--parent-pid") + 1] === String(process.pid));
+const count = (folder: string) => ofKernel.filter((args) => args.some((a) => a.includes(folder))).length;
+console.log("Server-Prozesse: Rechen " + count("mcp-server-math") + ", Reise " + count("mcp-server-travel"));`;
+
+test("Teil 3 and Aufgabe 3: each set-up cell run twice leaves one math server and one travel server", async () => {
+  const aufgabe = join(notebooksDir, "31-aufgabe-3-mcp-werkzeuge.ipynb");
+  const setup = codeOf(aufgabe)[0] ?? "";
+  const teilMath = codeOf(join(notebooksDir, "30-teil-3-mcp-werkzeuge.ipynb")).find((c) => c.includes("startMathServer()")) ?? "";
+  assert.match(setup, /setupPart3\(\)/u);
+  assert.match(teilMath, /startMathServer\(\)/u);
+  const { result, outputs } = await runCells(aufgabe, [setup, setup, teilMath, teilMath, COUNT_SERVERS]);
+  assert.deepEqual(result.failures, [], describeFailures(result));
+  assert.match(outputs.at(-1) ?? "", /Server-Prozesse: Rechen 1, Reise 1/u);
+  assert.match(outputs[1] ?? "", /Rechen-Server läuft schon – er wird wiederverwendet\./u);
 });

@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { after, describe, test } from "node:test";
+import { PRACTICE_NOTICE, tinyModelPaths } from "../../lib/config.js";
 import { setupPart1 } from "../../lib/exercises/setup.js";
+import { loadLocalLlm } from "../../lib/llm/index.js";
 import { createEmbedder } from "../../lib/rag/index.js";
 import { McpToolClient, startTravelServer, type TravelServerHandle } from "../../lib/mcp/index.js";
 import { tinyBertDir } from "../rag/helpers.js";
@@ -26,6 +28,18 @@ function shownInNotebook(run: () => unknown): Promise<string> {
     .finally(() => delete global.__tslab__);
 }
 
+/** What `run` returns, and what it prints with console.log. */
+async function printedBy<T>(run: () => Promise<T>): Promise<{ value: T; printed: string }> {
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => printed.push(args.join(" "));
+  try {
+    return { value: await run(), printed: printed.join("\n") };
+  } finally {
+    console.log = log;
+  }
+}
+
 function assertOneGermanSentence(shown: string, what: RegExp): void {
   const line = shown.replace(/^⛔ /, "");
   assert.match(line, AGAIN, shown);
@@ -42,19 +56,30 @@ describe("used after the clean-up cell (\"Run All\" runs it too; issue 40, item 
     const messages = [{ role: "user" as const, content: "Hallo" }];
     await kit.close();
     assertOneGermanSentence(await shownInNotebook(() => kit.countTokens("Hallo")), /^Das Modell/);
-    const printed: string[] = [];
-    const log = console.log;
-    console.log = (...args: unknown[]) => printed.push(args.join(" "));
-    try {
-      const { meter } = await kit.llm.chat(messages, { maxTokens: 4, seed: 1 });
-      assert.ok(meter.generatedTokens > 0);
-    } finally {
-      console.log = log;
-    }
-    assert.match(printed.join("\n"), /Das Modell war entladen \(Aufräumen-Zelle\) – es wird neu geladen\./u);
+    const { value: reply, printed } = await printedBy(() => kit.llm.chat(messages, { maxTokens: 4, seed: 1 }));
+    assert.ok(reply.meter.generatedTokens > 0);
+    assert.match(printed, /Das Modell war entladen \(Aufräumen-Zelle\) – es wird neu geladen\./u);
     assert.ok(kit.countTokens("Hallo") > 0);
     assert.equal(typeof (await kit.llm.generateJson<{ ok: boolean }>({ type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] }, messages, { maxTokens: 20 })).ok, "boolean");
     await kit.close();
+  });
+
+  test("practice mode: the set-up's load says so once, the silent reload after the clean-up cell does not repeat it", async () => {
+    const practice = process.env.WORKSHOP_PRACTICE;
+    process.env.WORKSHOP_PRACTICE = "1";
+    try {
+      const options = { modelPath: tinyModelPaths().gguf, gpu: "cpu" as const, threads: 1, contextSize: 512 };
+      const { value: llm, printed: loaded } = await printedBy(() => loadLocalLlm(options));
+      assert.ok(loaded.includes(PRACTICE_NOTICE), loaded);
+      await llm.dispose();
+      const { printed: reloaded } = await printedBy(() => llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4, seed: 1 }));
+      assert.match(reloaded, /es wird neu geladen/u);
+      assert.ok(!reloaded.includes(PRACTICE_NOTICE), reloaded);
+      await llm.dispose();
+    } finally {
+      if (practice === undefined) delete process.env.WORKSHOP_PRACTICE;
+      else process.env.WORKSHOP_PRACTICE = practice;
+    }
   });
 
   test("the embedding model after dispose() loads again and gives the same vectors", async () => {

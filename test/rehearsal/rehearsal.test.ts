@@ -16,7 +16,8 @@ import { runHalfAgentOnce } from "../../lib/patterns/style-comparison.js";
 import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
 import { createRehearsalLlm, marked } from "../../lib/rehearsal/rehearsal-llm.js";
-import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../lib/rehearsal/script.js";
+import { NOT_SCRIPTED, PROBE_EXAMPLES, SCRIPT } from "../../lib/rehearsal/script.js";
+import { englishDecimal } from "../../scripts/run-notebooks.js";
 import { loadLlm } from "../../lib/rehearsal/load.js";
 import { TODAY } from "../agent/fixtures.js";
 
@@ -57,6 +58,14 @@ test("loadLlm gives the rehearsal model when WORKSHOP_PROBE=1 and says so; no mo
       else process.env[key] = value;
     }
   }
+});
+
+test("the script's fixed answers write numbers the German way (\"50,9413° N\", not \"50.9413° N\")", async () => {
+  const fixed = SCRIPT.flatMap((entry) => (typeof entry.chat === "string" ? [entry.chat] : []));
+  assert.ok(fixed.length > 3);
+  assert.deepEqual(fixed.filter((text) => englishDecimal(text) !== undefined), []);
+  const kranich = [{ role: "user" as const, content: "Was sind die genauen GPS-Koordinaten des Cafés 'Zum Blauen Kranich' in Köln?" }];
+  assert.match((await createRehearsalLlm().chat(kranich)).text, /50,9413° N, 6,9583° O/u);
 });
 
 test("a question outside the script gets the plain 'only the script' answer, as text and as a plan", async () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
-import { runNotebook, textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
+import { englishDecimal, englishDecimalOutputs, runNotebook, textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
 import { shortCell } from "../../lib/display/html.js";
 import { testEnvironment } from "../../scripts/test-env.js";
 import { writeCodeNotebook } from "../helpers/notebook-file.js";
@@ -61,6 +61,18 @@ test("HTML that cuts a text inside a word or puts compact JSON in a table cell f
   assert.deepEqual(r.failures.map((f) => f.cell), [1, 2]);
   assert.match(r.failures[0]?.error ?? "", /mitten im Wort abgeschnitten, z\. B\. „Ein Aufruf ist fehlg…“/u);
   assert.match(r.failures[1]?.error ?? "", /JSON ohne Umbruchstellen/u);
+});
+
+test("a number with an English decimal point in a text output fails the notebook; German numbers, dates, URLs and JSON pass", () => {
+  for (const [line, found] of [["0.735  „Wovon ernährt sich …“", "0.735"], ["berechnet in 0.31 s", "0.31"], ["liegt bei 50.9413° N", "50.9413"], ["(-0.12) Broschüre", "-0.12"]]) {
+    assert.equal(englishDecimal(line ?? ""), found, line);
+  }
+  const passing = ["0,735 „Frage“", "berechnet in 0,31 s", "50,9413° N", "2.558 Tokens", "am 27.11.2026", "http://127.0.0.1:4123/mcp", "Aufgabe 3.3", "Meta-Llama-3.1-8B", '  "lat": 41.38,'];
+  for (const line of passing) assert.equal(englishDecimal(line), undefined, line);
+  const output = (text: string) => ({ cell_type: "code", source: "", outputs: [{ output_type: "stream", name: "stdout", text }] });
+  const failures = englishDecimalOutputs([output("Gewicht 0,5\n"), output("Ähnlichkeit\n0.735 Satz\n")]);
+  assert.deepEqual(failures.map((f) => f.cell), [2]);
+  assert.match(failures[0]?.error ?? "", /Dezimalpunkt statt Komma \(„0\.735“; germanNumber aus lib nutzen\): 0\.735 Satz/u);
 });
 
 test("the kit's shortened table cells end after a whole word (the lint finds nothing)", () => {
