@@ -31,7 +31,7 @@ const USAGE = [
   `  --overlap N        Sätze Überlappung zwischen Chunks (Standard ${DEFAULT_CHUNKING.overlapSentences})`,
   "  --index I          flat (Standard) oder hnsw",
   "  --no-headings      Überschriften nicht mit einbetten",
-  "  --cache-dir ORDNER Index-Cache (Standard .cache/rag), --rebuild: neu bauen",
+  "  --cache-dir ORDNER wo die berechneten Vektoren liegen (Standard .cache/rag); --rebuild: neu berechnen",
   "  --depth N          Länge der Trefferliste für MRR (Standard 10, mindestens 5)",
   "  --json             Kennzahlen und Rang je Frage als JSON statt der Tabelle",
   "  -h, --help         diese Hilfe",
