@@ -158,7 +158,9 @@ const OPTIONS = {
 async function main(): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgsGerman({ args: process.argv.slice(2), allowPositionals: true, options: OPTIONS }, USAGE);
+    // The README writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
+    const args = process.argv.slice(2).filter((a) => a !== "--");
+    parsed = parseArgsGerman({ args, allowPositionals: true, options: OPTIONS }, USAGE);
   } catch (error) {
     if (error instanceof UsageError) return printUsageError(error);
     throw error;
