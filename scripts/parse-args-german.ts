@@ -97,3 +97,17 @@ export function printUsageError(error: UsageError): number {
   else console.error(error.message);
   return error.exitCode;
 }
+
+/**
+ * For a command without options: prints the usage for --help, or the German error for anything else given,
+ * and returns the exit code to end with; undefined when the command line is empty and the command may run.
+ */
+export function refusedWithoutOptions(argv: string[], usage: string): number | undefined {
+  try {
+    parseArgsGerman({ args: argv, options: { help: { type: "boolean", short: "h" } } }, usage);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
+  }
+}

@@ -29,6 +29,10 @@ const COMMANDS: [command: string, file: string, usage: string][] = [
   ["npm run build:notebook-lib", "scripts/build-notebook-lib.ts", "Aufruf: npm run build:notebook-lib"],
   ["npm run bench", "bench/run.ts", "Aufruf: npm run bench"],
   ["npm test", "scripts/test.ts", "Aufruf: npm test"],
+  ["npm run docs", "scripts/api-docs.ts", "Aufruf: npm run docs"],
+  ["npm run kernel:install", "scripts/kernel-install.ts", "Aufruf: npm run kernel:install"],
+  ["npm run llama:build", "scripts/llama-build.ts", "Aufruf: npm run llama:build"],
+  ["npm run gpu:pack", "scripts/gpu-pack.ts", "Aufruf: npm run gpu:pack"],
   ["slides stage of npm test", "scripts/slides-check.ts", "Aufruf: npx tsx scripts/slides-check.ts"],
 ];
 
