@@ -10,6 +10,7 @@ import { runTsFile } from "../helpers/run-script.js";
 /** npm script (or how it is run), its file, and what its usage text starts with. */
 const COMMANDS: [command: string, file: string, usage: string][] = [
   ["npm start", "scripts/cli.ts", "Aufruf: npm start"],
+  ["npm run setup", "scripts/setup.mjs", "Aufruf: npm run setup"],
   ["npm run doctor", "scripts/doctor.mjs", "Aufruf: npm run doctor"],
   ["npm run workshop", "scripts/workshop.ts", "Aufruf: npm run workshop"],
   ["npm run board", "scripts/board.ts", "Aufruf: npm run board"],
