@@ -380,13 +380,13 @@ const SETUP_USAGE =
  * The exit code for a command line setup refuses (the kit's usage rules, by hand: scripts/parse-args-german.ts
  * needs tsx, which setup installs); undefined for none.
  */
-function setupArgsRefused(argv, log = console.log, error = console.error) {
+function setupArgsRefused(argv) {
   if (argv.length === 0) return undefined;
   if (argv.some((a) => a === "--help" || a === "-h")) {
-    log(SETUP_USAGE);
+    console.log(SETUP_USAGE);
     return 0;
   }
-  error(`${argv[0].startsWith("-") ? `Unbekannte Option „${argv[0]}“.` : `Unerwartete Angabe „${argv[0]}“.`} npm run setup nimmt keine Optionen.\n\n${SETUP_USAGE}`);
+  console.error(`${argv[0].startsWith("-") ? `Unbekannte Option „${argv[0]}“.` : `Unerwartete Angabe „${argv[0]}“.`} npm run setup nimmt keine Optionen.\n\n${SETUP_USAGE}`);
   return 2;
 }
 
