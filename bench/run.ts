@@ -7,11 +7,24 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
+import { parseArgsGerman, printUsageError, UsageError } from "../scripts/parse-args-german.js";
 import { testEnvironment } from "../scripts/test-env.js";
 import { printSummary, readGoals, SUMMARY_ENV, type GoalResult } from "./summary.js";
 
+const USAGE =
+  "Aufruf: npm run bench [-- NAMENSTEIL …]\n" +
+  "  NAMENSTEIL   nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\n" +
+  "  BENCH_REAL_MODEL=1  mit den eingestellten Modellen statt der winzigen\n" +
+  "  -h, --help   diese Hilfe";
+
+let filters: string[];
+try {
+  filters = parseArgsGerman({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: "boolean", short: "h" } } }, USAGE).positionals;
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.exit(printUsageError(error));
+}
 const root = findProjectRoot();
-const filters = process.argv.slice(2);
 const summaryDir = mkdtempSync(join(tmpdir(), "bench-summary-"));
 const summaryFile = join(summaryDir, "goals.jsonl");
 const env = { ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })), [SUMMARY_ENV]: summaryFile };

@@ -5,7 +5,6 @@
 // exits (the JSON file is only read); --entfernen takes a participant off the board (while it is stopped).
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { findProjectRoot } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
 import { errorText } from "../lib/util.js";
@@ -16,7 +15,7 @@ import { DEFAULT_STUCK_AFTER_MIN } from "./board/progress.js";
 import { loopbackWarning } from "./board/reach.js";
 import { startBoardServer } from "./board/server.js";
 import { BoardState } from "./board/state.js";
-import { UsageError } from "./parse-args-german.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./board/store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
@@ -31,7 +30,8 @@ const USAGE =
   "  --data DATEI      Ergebnisdatei (Standard .cache/board/ergebnisse.json)\n" +
   "  --export DATEI    Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)\n" +
   "  --entfernen NAME  Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)\n" +
-  `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})`;
+  `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})\n` +
+  "  -h, --help        diese Hilfe";
 
 interface BoardArgs {
   port: number;
@@ -57,14 +57,7 @@ const OPTIONS = {
 } as const;
 
 function parseBoardArgs(argv: string[], root: string): BoardArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true });
-  } catch (error) {
-    throw new UsageError(`Unbekannte oder unvollständige Angabe (${errorText(error)}).\n${USAGE}`);
-  }
-  const { values } = parsed;
-  if (values.help) throw new UsageError(USAGE, 0);
+  const { values } = parseArgsGerman({ args: argv, options: OPTIONS }, USAGE);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
   const stuckAfterMin = Number(values["haengt-nach"]);
@@ -190,8 +183,9 @@ async function main(): Promise<number> {
   try {
     args = parseBoardArgs(process.argv.slice(2), findProjectRoot());
   } catch (error) {
-    console.error(error instanceof UsageError ? error.message : `${errorText(error)}\n${USAGE}`);
-    return error instanceof UsageError ? error.exitCode : 2;
+    if (error instanceof UsageError) return printUsageError(error);
+    console.error(`${errorText(error)}\n${USAGE}`);
+    return 2;
   }
   try {
     return args.exportTo ? await exportCsv(args) : args.remove.length > 0 ? await removeParticipants(args) : await serve(args);

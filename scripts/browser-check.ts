@@ -16,6 +16,7 @@ import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../lib/notebook/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { practiceEnvironment } from "./model-help.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { errorText } from "../lib/util.js";
 
 /** What one notebook must show after "Run All". */
@@ -352,13 +353,24 @@ export function formatBrowserResult(r: BrowserCheckResult): string {
   return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join("\n");
 }
 
-if (process.argv[1]?.endsWith("browser-check.ts")) {
-  const args = process.argv.slice(2);
-  const dir = args.indexOf("--dir");
-  const r = await runBrowserCheck(
-    args.filter((_, i) => dir < 0 || (i !== dir && i !== dir + 1)),
-    { notebooksDir: dir >= 0 ? resolve(args[dir + 1] ?? "notebooks") : undefined },
-  );
+const USAGE =
+  "Aufruf: npm run test:browser [-- NAMENSTEIL …] [--dir ORDNER]\n" +
+  "  NAMENSTEIL    nur Notebooks, deren Name das enthält\n" +
+  "  --dir ORDNER  Notebooks aus diesem Ordner (Standard notebooks)\n" +
+  "  -h, --help    diese Hilfe";
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgsGerman({ args: argv, allowPositionals: true, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  const r = await runBrowserCheck(positionals, { notebooksDir: values.dir === undefined ? undefined : resolve(values.dir) });
   console.log(formatBrowserResult(r));
-  process.exitCode = r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
+  return r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
 }
+
+if (process.argv[1]?.endsWith("browser-check.ts")) process.exitCode = await main(process.argv.slice(2));

@@ -132,7 +132,7 @@ function parse() {
   try {
     parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    const message = germanParseArgsMessage(error, Object.keys(OPTIONS));
+    const message = germanParseArgsMessage(error, Object.keys(OPTIONS), USAGE);
     if (message === undefined) throw error;
     const unknownOption = (error as { code?: unknown }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
     throw new UsageError(unknownOption ? `${message} Eine Frage, die mit „-“ beginnt, gehört hinter „--“.` : message);

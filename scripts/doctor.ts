@@ -23,6 +23,7 @@ import { DEFAULT_HUB_MAX } from "./hub/args.js";
 import { CLASS_SERVER_ENV, practiceHint } from "./model-help.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "./setup.mjs";
 import { errorText } from "../lib/util.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 
 export type Status = "ok" | "warn" | "fail";
 export interface Check {
@@ -497,25 +498,63 @@ async function klassenraumSection(participants: number | undefined): Promise<Che
   return klassenraumChecks({ root: d.root, env: d.env, run: d.run, memory: d.memory, uid: process.getuid?.() }, participants);
 }
 
-/** CLI: `npm run doctor [-- --json] [--checksum] [--tempo] [--klassenraum [N]] [--only id,id]`. Returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
-  const json = argv.includes("--json");
-  const onlyAt = argv.indexOf("--only");
-  const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",").filter(Boolean) : undefined;
+const USAGE =
+  "Aufruf: npm run doctor [-- --json] [--checksum] [--tempo] [--klassenraum [N]] [--only PRÜFUNG,…]\n" +
+  "  --json            Ergebnis als JSON (zum Einsammeln)\n" +
+  "  --checksum        auch die SHA-256 der Modelldatei prüfen (10–30 s)\n" +
+  "  --tempo           auch messen, wie schnell dieser Rechner rechnet (Empfehlung 8B, 3B oder Klassen-Server)\n" +
+  "  --klassenraum [N] auch prüfen, ob dieser Rechner den Raum mit N Teilnehmenden trägt (npm run klassenraum)\n" +
+  "  --only PRÜFUNGEN  nur diese Prüfungen, durch Komma getrennt\n" +
+  "  -h, --help        diese Hilfe";
+
+interface DoctorArgs {
+  json: boolean;
+  checksum: boolean;
+  tempo: boolean;
+  klassenraum: boolean;
+  participants: number | undefined;
+  only: string[] | undefined;
+}
+
+/** The command line; a wrong one (or --help) throws a UsageError. `--klassenraum` takes an optional count after it. */
+function parseDoctorArgs(argv: string[]): DoctorArgs {
+  const options = {
+    json: { type: "boolean" }, checksum: { type: "boolean" }, tempo: { type: "boolean" }, klassenraum: { type: "boolean" },
+    only: { type: "string" }, help: { type: "boolean", short: "h" },
+  } as const;
+  const { values, tokens } = parseArgsGerman({ args: argv, options, allowPositionals: true, tokens: true }, USAGE);
+  let participants: number | undefined;
+  tokens.forEach((token, i) => {
+    if (token.kind !== "positional") return;
+    const previous = tokens[i - 1];
+    if (previous?.kind === "option" && previous.name === "klassenraum" && /^\d+$/.test(token.value)) participants = Number(token.value);
+    else throw new UsageError(`Unerwartete Angabe „${token.value}“: npm run doctor nimmt nur Optionen (eine Zahl nur direkt nach --klassenraum).\n\n${USAGE}`);
+  });
+  const only = values.only?.split(",").filter(Boolean);
   const unknown = only?.filter((id) => !CHECK_IDS.includes(id)) ?? [];
   if (only && (only.length === 0 || unknown.length > 0)) {
-    console.error(`--only erwartet Prüfungen aus: ${CHECK_IDS.join(", ")}${unknown.length ? ` (unbekannt: ${unknown.join(", ")})` : ""}`);
-    return 2;
+    throw new UsageError(`--only erwartet Prüfungen aus: ${CHECK_IDS.join(", ")}${unknown.length ? ` (unbekannt: ${unknown.join(", ")})` : ""}`);
   }
-  const klassenraumAt = argv.indexOf("--klassenraum");
-  const participants = klassenraumAt >= 0 && /^\d+$/.test(argv[klassenraumAt + 1] ?? "") ? Number(argv[klassenraumAt + 1]) : undefined;
-  const checks = await runDoctor({ checksum: argv.includes("--checksum"), only });
+  return { json: values.json === true, checksum: values.checksum === true, tempo: values.tempo === true, klassenraum: values.klassenraum === true, participants, only };
+}
+
+/** CLI: `npm run doctor [-- --json] [--checksum] [--tempo] [--klassenraum [N]] [--only id,id]`. Returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let args: DoctorArgs;
+  try {
+    args = parseDoctorArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
+  }
+  const { json, only, klassenraum: classroom, participants } = args;
+  const checks = await runDoctor({ checksum: args.checksum, only });
   const failed = checks.some((c) => c.status === "fail");
   if (!json) console.log(renderChecklist(checks, `Workshop-Check (npm run doctor) – ${process.platform} ${process.arch}, Node.js ${process.versions.node}`));
-  const klassenraum = klassenraumAt >= 0 ? await klassenraumSection(participants) : undefined;
+  const klassenraum = classroom ? await klassenraumSection(participants) : undefined;
   const classFailed = klassenraum?.some((c) => c.status === "fail") ?? false;
   if (klassenraum && !json) console.log(`\n${renderChecklist(klassenraum, `Klassenraum-Rechner (npm run klassenraum, ${participants ?? DEFAULT_HUB_MAX} Teilnehmende)`)}`);
-  const tempo = argv.includes("--tempo") ? await tempoSection(json) : undefined;
+  const tempo = args.tempo ? await tempoSection(json) : undefined;
   if (json) {
     const report = {
       ok: !failed && !classFailed && !tempo?.failed,

@@ -117,7 +117,7 @@ function parse(argv: string[], root: string): Options | CompareOptions {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(`${germanParseArgsMessage(error, Object.keys(OPTIONS)) ?? errorText(error)}\n\n${USAGE}`);
+    throw new UsageError(`${germanParseArgsMessage(error, Object.keys(OPTIONS), USAGE) ?? errorText(error)}\n\n${USAGE}`);
   }
   const { values, positionals } = parsed;
   if (values.help) throw new UsageError(USAGE, 0);

@@ -5,9 +5,8 @@
 //          --max-chars <n> (500) --overlap <n> (1) --index <flat|hnsw> --no-headings --cache-dir <dir>
 //          --rebuild --depth <n> (ranked list length for MRR, 10; at least 5)
 //          --json (instead of the table: metrics and each question's first-hit rank as JSON)
-// All options are checked before the corpus, the model or the cache are touched.
+// All options are checked before the corpus, the model or the cache are touched; a wrong one exits 2.
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   Bm25Index,
   DEFAULT_CHUNKING,
@@ -15,14 +14,29 @@ import {
   loadCorpus,
   openRagStore,
   RagError,
-  RagInputError,
   searchText,
   type EmbeddingDtype,
   type IndexKind,
 } from "../lib/rag/index.js";
-import { loadConfig } from "../lib/index.js";
+import { findProjectRoot, loadConfig } from "../lib/index.js";
 import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../lib/rag-eval/index.js";
-import { errorText } from "../lib/util.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
+
+const USAGE = [
+  "Aufruf: npm run eval:rag -- [--corpus ORDNER] [--qa DATEI] [--model ID|ORDNER] [--dtype D] [--json]",
+  "  --corpus ORDNER    Dokumente (Standard data/corpus)",
+  "  --qa DATEI         Fragen mit Belegstellen (Standard <corpus>/qa.json)",
+  "  --model ID         Embedding-Modell statt EMBEDDING_MODEL",
+  `  --dtype D          Gewichte des Embedding-Modells: ${EMBEDDING_DTYPES.join(", ")}`,
+  `  --max-chars N      Zeichen je Chunk (Standard ${DEFAULT_CHUNKING.maxChars})`,
+  `  --overlap N        Sätze Überlappung zwischen Chunks (Standard ${DEFAULT_CHUNKING.overlapSentences})`,
+  "  --index I          flat (Standard) oder hnsw",
+  "  --no-headings      Überschriften nicht mit einbetten",
+  "  --cache-dir ORDNER wo die berechneten Vektoren liegen (Standard .cache/rag); --rebuild: neu berechnen",
+  "  --depth N          Länge der Trefferliste für MRR (Standard 10, mindestens 5)",
+  "  --json             Kennzahlen und Rang je Frage als JSON statt der Tabelle",
+  "  -h, --help         diese Hilfe",
+].join("\n");
 
 interface EvalOptions {
   corpusDir: string;
@@ -42,40 +56,36 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
   if (value === undefined) return fallback;
   const n = Number(value);
   if (value.trim() === "" || !Number.isInteger(n) || n < min) {
-    throw new RagInputError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".`, value);
+    throw new UsageError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".\n\n${USAGE}`);
   }
   return n;
 }
 
-/** Parses and checks the command line; throws RagInputError on anything invalid. */
+/** Parses and checks the command line; throws UsageError on anything invalid (exit code 0: --help). */
 function parseEvalArgs(argv: string[], root: string): EvalOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        corpus: { type: "string" },
-        qa: { type: "string" },
-        model: { type: "string" },
-        dtype: { type: "string" },
-        "max-chars": { type: "string" },
-        overlap: { type: "string" },
-        index: { type: "string" },
-        "no-headings": { type: "boolean", default: false },
-        "cache-dir": { type: "string" },
-        rebuild: { type: "boolean", default: false },
-        depth: { type: "string" },
-        json: { type: "boolean", default: false },
-      },
-    }));
-  } catch (error) {
-    throw new RagInputError(`Ungültige Option: ${errorText(error)}`, argv);
-  }
+  const { values } = parseArgsGerman({
+    args: argv,
+    options: {
+      corpus: { type: "string" },
+      qa: { type: "string" },
+      model: { type: "string" },
+      dtype: { type: "string" },
+      "max-chars": { type: "string" },
+      overlap: { type: "string" },
+      index: { type: "string" },
+      "no-headings": { type: "boolean", default: false },
+      "cache-dir": { type: "string" },
+      rebuild: { type: "boolean", default: false },
+      depth: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  }, USAGE);
   const index = values.index ?? "flat";
-  if (index !== "flat" && index !== "hnsw") throw new RagInputError(`--index erwartet flat oder hnsw, erhalten: "${index}".`, index);
+  if (index !== "flat" && index !== "hnsw") throw new UsageError(`--index erwartet flat oder hnsw, erhalten: "${index}".\n\n${USAGE}`);
   const dtype = values.dtype;
   if (dtype !== undefined && !(EMBEDDING_DTYPES as string[]).includes(dtype)) {
-    throw new RagInputError(`--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}".`, dtype);
+    throw new UsageError(`--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}".\n\n${USAGE}`);
   }
   const corpusDir = resolve(root, values.corpus ?? join("data", "corpus"));
   return {
@@ -97,8 +107,8 @@ function parseEvalArgs(argv: string[], root: string): EvalOptions {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const o = parseEvalArgs(process.argv.slice(2), config.root);
+  const o = parseEvalArgs(process.argv.slice(2), findProjectRoot());
+  loadConfig(); // a broken .env says so before the corpus and the model are touched
 
   const documents = loadCorpus(o.corpusDir);
   const qa = loadQaSet(o.qaFile);
@@ -171,6 +181,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.exitCode = printUsageError(error);
+    return;
+  }
   if (error instanceof RagError) console.error(`${error.name}: ${error.message}`);
   else console.error(error);
   process.exitCode = 1;

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../lib/config.js";
+import { refusedWithoutOptions } from "./parse-args-german.js";
 
 /** Packages whose runtime closure travels: the LLM edge, the TS runner and what the planner prompt needs. */
 export const PACK_ROOTS = [
@@ -111,8 +112,15 @@ export function writeGpuPack(root: string, outDir: string): PackManifest {
   return manifest;
 }
 
+const USAGE =
+  "Aufruf: npm run gpu:pack\n" +
+  "  packt nach .gpu-pack/, was ein GPU-Rechner ohne Internet für den CUDA-Build braucht; keine Optionen\n" +
+  "  -h, --help   diese Hilfe";
+
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (isMain) {
+const refused = isMain ? refusedWithoutOptions(process.argv.slice(2), USAGE) : undefined;
+if (refused !== undefined) process.exitCode = refused;
+else if (isMain) {
   const root = findProjectRoot();
   const outDir = join(root, ".gpu-pack");
   const started = performance.now();

@@ -13,6 +13,7 @@ import { cleanUpHub, releaseSolutions, runningHubPid } from "./hub/participants.
 import { KIT_KERNEL, participantFiles } from "./hub/settings.js";
 import { HubStartError, jupyterhubMissing, startHub } from "./hub/start.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { printUsageError } from "./parse-args-german.js";
 
 function kernelMissing(kitRoot: string): string | undefined {
   if (existsSync(join(kitRoot, ".jupyter-prefix", "share", "jupyter", "kernels", KIT_KERNEL, "kernel.json"))) return undefined;
@@ -67,8 +68,9 @@ async function main(): Promise<number> {
   try {
     args = parseHubArgs(process.argv.slice(2), kitRoot);
   } catch (error) {
-    console.error(error instanceof HubUsageError ? error.message : errorText(error));
-    return error instanceof HubUsageError ? error.exitCode : 2;
+    if (error instanceof HubUsageError) return printUsageError(error);
+    console.error(errorText(error));
+    return 2;
   }
   try {
     if (args.action === "release-solutions") {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
+import { refusedWithoutOptions } from "./parse-args-german.js";
 
 export const KERNEL_NAME = "tslab";
 
@@ -46,4 +47,9 @@ function main(): number {
   }
 }
 
-if (process.argv[1]?.endsWith("kernel-install.ts")) process.exitCode = main();
+const USAGE =
+  "Aufruf: npm run kernel:install\n" +
+  "  registriert den Kernel „TypeScript (Workshop)“ für deinen Benutzer (VS Code, jedes Jupyter); keine Optionen\n" +
+  "  -h, --help   diese Hilfe";
+
+if (process.argv[1]?.endsWith("kernel-install.ts")) process.exitCode = refusedWithoutOptions(process.argv.slice(2), USAGE) ?? main();

@@ -6,7 +6,6 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import QRCode from "qrcode";
 import { findProjectRoot, loadConfig, tinyModelPaths } from "../lib/config.js";
 import { errorText } from "../lib/util.js";
@@ -16,6 +15,7 @@ import { boardDataPath, classJoinCode } from "./hub/join-code.js";
 import { freePort, jupyterhubMissing } from "./hub/start.js";
 import { kitScript, ServiceStartError, startService, waitForHttp, waitForLine, type Service } from "./klassenraum/services.js";
 import { practiceEnvironment } from "./model-help.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 
 const USAGE =
   "Aufruf: npm run klassenraum -- [--port 8000] [--host H --allowed-host NAME …] [--code C] [--max 30]\n" +
@@ -31,7 +31,8 @@ const USAGE =
   "  --gpu-layers N      Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)\n" +
   "  --llm-port, --board-port  Ports von Klassen-Server (8080) und Board (8790), nur auf diesem Rechner\n" +
   "  --board-daten DATEI       Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)\n" +
-  "  --code, --max, --root     wie bei npm run hub";
+  "  --code, --max, --root     wie bei npm run hub\n" +
+  "  -h, --help                diese Hilfe";
 
 const OPTIONS = {
   port: { type: "string", default: String(DEFAULT_HUB_PORT) },
@@ -67,14 +68,10 @@ async function main(): Promise<number> {
   const kitRoot = findProjectRoot();
   let values;
   try {
-    values = parseArgs({ args: process.argv.slice(2), options: OPTIONS, strict: true }).values;
+    values = parseArgsGerman({ args: process.argv.slice(2), options: OPTIONS }, USAGE).values;
   } catch (error) {
-    console.error(`Unbekannte oder unvollständige Angabe (${errorText(error)}).\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
   }
   let parallel: number, context: number, llmPort: number, boardPort: number;
   try {

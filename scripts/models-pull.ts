@@ -9,7 +9,6 @@
 // at once saying which files to put where.
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../lib/config.js";
 import { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "../lib/llm/index.js";
@@ -23,7 +22,7 @@ import {
   type EmbeddingModelFiles,
 } from "../lib/rag/index.js";
 import { errorText } from "../lib/util.js";
-import { UsageError } from "./parse-args-german.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 
 export interface PullOptions {
   /** The LLM to fetch, or undefined with --embedding-only. */
@@ -41,27 +40,22 @@ export const USAGE =
   "  --no-embedding        nur das LLM / only the LLM\n" +
   "  --embedding-only      nur das Embedding-Modell (EMBEDDING_MODEL) / only the embedding model\n" +
   `  --embedding-dtype     Gewichte des Embedding-Modells (Standard/default: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})\n` +
-  "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien / downloads nothing, only checks the files";
+  "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien / downloads nothing, only checks the files\n" +
+  "  -h, --help            diese Hilfe / this help";
 
 /** Parses the command line; throws UsageError with a German + English message. */
 export function parsePullArgs(argv: string[]): PullOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        list: { type: "boolean", default: false },
-        help: { type: "boolean", default: false },
-        "no-embedding": { type: "boolean", default: false },
-        "embedding-only": { type: "boolean", default: false },
-        "embedding-dtype": { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`Ungültiger Aufruf / invalid arguments: ${errorText(error)}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseArgsGerman({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      list: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+      "no-embedding": { type: "boolean", default: false },
+      "embedding-only": { type: "boolean", default: false },
+      "embedding-dtype": { type: "string" },
+    },
+  }, USAGE);
   if (values["no-embedding"] && values["embedding-only"]) {
     throw new UsageError("--no-embedding und --embedding-only schließen sich aus. / --no-embedding and --embedding-only exclude each other.");
   }
@@ -83,7 +77,7 @@ export function parsePullArgs(argv: string[]): PullOptions {
     llm: values["embedding-only"] ? undefined : choice,
     embedding: !values["no-embedding"],
     embeddingDtype: dtype as EmbeddingDtype | undefined,
-    list: values.list || values.help,
+    list: values.list,
   };
 }
 
@@ -152,8 +146,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     options = parsePullArgs(argv);
   } catch (error) {
-    console.error(errorText(error));
-    return 2;
+    if (!(error instanceof UsageError)) throw error;
+    if (error.exitCode !== 0) return printUsageError(error);
+    options = { llm: undefined, embedding: false, embeddingDtype: undefined, list: true }; // --help: the list ends with the usage
   }
   if (options.list) {
     printList();

@@ -9,7 +9,6 @@ import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import esmImport from "../lib/esm.cjs";
 import { loadConfig } from "../lib/config.js";
 import { writeFileAtomic } from "../lib/files.js";
@@ -23,6 +22,7 @@ import { MANIFEST_FILE, readWarmManifest, WARM_FORMAT, warmStateDir, type WarmEn
 import { combineToolClients, McpToolClient, startMathServer, startTravelServer, type ToolInfo } from "../lib/mcp/index.js";
 import { formatToolsForPrompt } from "../lib/schema/text.js";
 import { errorText } from "../lib/util.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 
 /** One prompt to prepare: its name (part of the file name) and where the workshop uses it. */
 export interface WarmPrompt {
@@ -135,14 +135,19 @@ async function writeManifest(dir: string, entries: WarmEntry[]): Promise<void> {
   }
 }
 
+const USAGE =
+  "Aufruf: npm run models:warm [-- --only planer-reise,halbagent-reise]\n" +
+  "  --only NAMEN   nur diese System-Prompts (durch Komma getrennt; Standard: alle)\n" +
+  "  -h, --help     diese Hilfe";
+
 export async function main(argv: string[]): Promise<number> {
   let only: string[] | undefined;
   try {
-    const { values } = parseArgs({ args: argv, options: { only: { type: "string" } } });
+    const { values } = parseArgsGerman({ args: argv, options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
     only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
   } catch (error) {
-    console.log(`${errorText(error)}\nAufruf: npm run models:warm [-- --only planer-reise,halbagent-reise]`);
-    return 2;
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
   }
   const config = loadConfig();
   if (config.llmBackend !== "local") {

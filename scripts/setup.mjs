@@ -371,8 +371,27 @@ export async function setup(options = {}) {
   return { code: open.length === 0 ? 0 : 1, results };
 }
 
+const SETUP_USAGE =
+  "Aufruf: npm run setup\n" +
+  "  richtet alles für den Workshop ein (Pakete, Kernel, Testmodelle); beliebig oft aufrufbar, keine Optionen\n" +
+  "  -h, --help   diese Hilfe";
+
+/**
+ * The exit code for a command line setup refuses (the kit's usage rules, by hand: scripts/parse-args-german.ts
+ * needs tsx, which setup installs); undefined for none.
+ */
+function setupArgsRefused(argv) {
+  if (argv.length === 0) return undefined;
+  if (argv.some((a) => a === "--help" || a === "-h")) {
+    console.log(SETUP_USAGE);
+    return 0;
+  }
+  console.error(`${argv[0].startsWith("-") ? `Unbekannte Option „${argv[0]}“.` : `Unerwartete Angabe „${argv[0]}“.`} npm run setup nimmt keine Optionen.\n\n${SETUP_USAGE}`);
+  return 2;
+}
+
 const invokedDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
-  const { code } = await setup();
-  process.exitCode = code;
+  const refused = setupArgsRefused(process.argv.slice(2));
+  process.exitCode = refused ?? (await setup()).code;
 }

@@ -20,6 +20,7 @@ import { deckPlanProblems } from "./slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "./slides/layout.js";
 import { missingFacesJs, RAW_TEX } from "./slides/formula-check.js";
 import { buildSlides } from "./slides.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "./slides/rehearsal-truth.js";
 
@@ -272,9 +273,23 @@ export function formatSlidesCheck(r: { checks: DeckCheck[]; skipped?: string }):
   return lines.join("\n");
 }
 
-if (process.argv[1]?.endsWith("slides-check.ts")) {
-  const r = await runSlidesCheck(process.argv.slice(2).filter((a) => !a.startsWith("--")));
+const USAGE =
+  "Aufruf: npx tsx scripts/slides-check.ts [NAMENSTEIL …]\n" +
+  "  NAMENSTEIL   nur die Foliensätze, deren Notebook-Name das enthält (z. B. teil-2)\n" +
+  "  -h, --help   diese Hilfe";
+
+async function main(argv: string[]): Promise<number> {
+  let filters: string[];
+  try {
+    filters = parseArgsGerman({ args: argv, allowPositionals: true, options: { help: { type: "boolean", short: "h" } } }, USAGE).positionals;
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
+  }
+  const r = await runSlidesCheck(filters);
   console.log(formatSlidesCheck(r));
   console.log(`slides: ${r.checks.filter((c) => c.ok).length} ok, ${r.checks.filter((c) => !c.ok).length} failed (${r.seconds.toFixed(1)} s)`);
-  process.exitCode = r.checks.length > 0 && r.checks.every((c) => c.ok) ? 0 : 1;
+  return r.checks.length > 0 && r.checks.every((c) => c.ok) ? 0 : 1;
 }
+
+if (process.argv[1]?.endsWith("slides-check.ts")) process.exitCode = await main(process.argv.slice(2));

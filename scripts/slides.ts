@@ -19,6 +19,7 @@ import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { formatFailure, runNotebook } from "./run-notebooks.js";
 import { CLASS_SERVER_8B, CPU_8B, deckStats, speedFromDoctorJson, type ModelSpeed } from "./slides/estimate.js";
 import { timeTable } from "./slides/time-table.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { testEnvironment } from "./test-env.js";
 import {
   attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
@@ -130,11 +131,8 @@ ${timeTable(decks, speeds)}
 }
 
 /** `--tempo datei.json`: the speeds to estimate with (an error text when the file does not fit). */
-function speedsFrom(args: string[]): ModelSpeed[] | string {
-  const at = args.indexOf("--tempo");
-  if (at < 0) return [CLASS_SERVER_8B, CPU_8B];
-  const file = args[at + 1];
-  if (!file || file.startsWith("--")) return "Nach --tempo fehlt die Datei – erzeugen mit: npm run doctor -- --tempo --json > tempo.json";
+function speedsFrom(file: string | undefined): ModelSpeed[] | string {
+  if (file === undefined) return [CLASS_SERVER_8B, CPU_8B];
   if (!existsSync(file)) return `--tempo: Die Datei „${file}“ gibt es nicht – erzeugen mit: npm run doctor -- --tempo --json > tempo.json`;
   let json: unknown;
   try {
@@ -146,17 +144,40 @@ function speedsFrom(args: string[]): ModelSpeed[] | string {
   return typeof chosen === "string" ? `--tempo ${file}: ${chosen}` : [chosen, CLASS_SERVER_8B, CPU_8B];
 }
 
+const USAGE =
+  "Aufruf: npm run slides -- [NAMENSTEIL …] [--ausfuehren] [--zeiten] [--tempo DATEI.json]\n" +
+  "  NAMENSTEIL     nur diese Notebooks (z. B. teil-2)\n" +
+  "  --ausfuehren   mit dem eingestellten Modell statt im Probelauf\n" +
+  "  --zeiten       nur die Tabelle der Vortragszeiten (führt nichts aus)\n" +
+  "  --tempo DATEI  Tempo dieses Rechners aus npm run doctor -- --tempo --json > tempo.json\n" +
+  "  -h, --help     diese Hilfe";
+
+const OPTIONS = {
+  ausfuehren: { type: "boolean" },
+  "ausführen": { type: "boolean" },
+  zeiten: { type: "boolean" },
+  tempo: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  const configured = args.includes("--ausfuehren") || args.includes("--ausführen");
-  const tempoFile = args.indexOf("--tempo") >= 0 ? args[args.indexOf("--tempo") + 1] : undefined;
-  const filters = args.filter((a) => !a.startsWith("--") && a !== tempoFile);
-  const speeds = speedsFrom(args);
+  let parsed;
+  try {
+    // The README writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
+    const args = process.argv.slice(2).filter((a) => a !== "--");
+    parsed = parseArgsGerman({ args, allowPositionals: true, options: OPTIONS }, USAGE);
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
+    throw error;
+  }
+  const { values, positionals: filters } = parsed;
+  const configured = values.ausfuehren === true || values["ausführen"] === true;
+  const speeds = speedsFrom(values.tempo);
   if (typeof speeds === "string") {
     console.error(speeds);
     return 1;
   }
-  if (args.includes("--zeiten")) {
+  if (values.zeiten) {
     console.log(estimateTable(filters, speeds));
     return 0;
   }

@@ -12,6 +12,7 @@ import { findProjectRoot } from "../lib/config.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { processesWithEnv } from "./hub/processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { runAllNotebooks } from "./run-notebooks.js";
 import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
 import { testEnvironment } from "./test-env.js";
@@ -35,10 +36,27 @@ const LLAMA_TESTS = "test/llama-server/";
 const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
 
 const root = findProjectRoot();
-const args = process.argv.slice(2);
-const onlyIndex = args.indexOf("--only");
-const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
-const filters = args.filter((a, i) => !a.startsWith("--") && (onlyIndex < 0 || i !== onlyIndex + 1));
+const STAGES = ["typecheck", "lint", "unit", "notebooks", "slides", "browser"];
+const USAGE =
+  `Aufruf: npm test [-- --only ${STAGES.join("|")}] [TESTDATEI oder NAMENSTEIL …]\n` +
+  "  --only STUFE   nur diese Stufe\n" +
+  "  TESTDATEI      nur diese Testdateien (test/…test.ts) bzw. Notebooks, deren Name das enthält\n" +
+  "  -h, --help     diese Hilfe";
+
+function parseTestArgs(argv: string[]): { only: string | undefined; filters: string[] } {
+  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
+  if (values.only !== undefined && !STAGES.includes(values.only)) throw new UsageError(`--only erwartet eine der Stufen ${STAGES.join(", ")}, erhalten: "${values.only}".\n\n${USAGE}`);
+  return { only: values.only, filters: positionals };
+}
+
+let parsed: ReturnType<typeof parseTestArgs>;
+try {
+  parsed = parseTestArgs(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.exit(printUsageError(error));
+}
+const { only, filters } = parsed;
 
 /**
  * Every process the run starts carries this in its environment. Whatever still carries it when the stages are

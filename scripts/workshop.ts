@@ -1,4 +1,4 @@
-// `npm run workshop [-- --uebung | --probe] [jupyter options]` — opens notebooks/ in Jupyter with the project's
+// `npm run workshop [-- --uebung | --probe] [-- jupyter options]` — opens notebooks/ in Jupyter with the project's
 // TypeScript kernel (JupyterLab when installed, else the classic Notebook, Debian: jupyter-notebook).
 // Before Jupyter opens it builds lib for the notebooks when stale and checks the model, and says in
 // German what to do when it is missing. --uebung (practice mode): the generated tiny models, offline
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment, PROBE_FLAGS, PROBE_LINE, probeEnvironment } from "./model-help.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { testEnvironment } from "./test-env.js";
 import { KursError, kursEnvironment, kursStatusLine, splitKursArgs, updateKursConfig, type KursConfig } from "./kurs-config.js";
 
@@ -23,22 +24,43 @@ function jupyterCommand(): "lab" | "notebook" | undefined {
   return undefined;
 }
 
+const USAGE =
+  "Aufruf: npm run workshop [-- --uebung | --probe] [--kurs URL --name NAME [--code C]] [-- JUPYTER-OPTIONEN]\n" +
+  "  --uebung        Übungsmodus: winzige Testmodelle, Reisedaten offline (ohne echtes Modell)\n" +
+  "  --probe         Probelauf: ein vorbereitetes Modell beantwortet die Fragen der Notebooks\n" +
+  "  --kurs URL      Selbstchecks an das Klassen-Board melden (--kurs aus: nicht mehr melden)\n" +
+  "  --name NAME     dein Name auf dem Board\n" +
+  "  --code C        Beitrittscode des Boards\n" +
+  "  -- …            alles danach geht an Jupyter, z. B. -- --port=8890\n" +
+  "  -h, --help      diese Hilfe";
+
+const flag = { type: "boolean" } as const;
+const OPTIONS = {
+  ...Object.fromEntries([...PRACTICE_FLAGS, ...PROBE_FLAGS].map((f) => [f.slice(2), flag])),
+  kurs: { type: "string" }, name: { type: "string" }, code: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 async function main(): Promise<number> {
   const root = findProjectRoot();
   let args: string[];
+  let jupyterArgs: string[];
   let kurs: KursConfig | undefined;
   try {
     const split = splitKursArgs(process.argv.slice(2));
-    args = split.rest;
+    const end = split.rest.indexOf("--");
+    args = end < 0 ? split.rest : split.rest.slice(0, end);
+    jupyterArgs = end < 0 ? [] : split.rest.slice(end + 1);
+    parseArgsGerman({ args, options: OPTIONS }, USAGE); // before .cache/kurs.json changes
     kurs = await updateKursConfig(root, split.flags);
   } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
     if (!(error instanceof KursError)) throw error;
     console.error(error.message);
     return 2;
   }
   const practice = args.some((a) => PRACTICE_FLAGS.includes(a));
   const probe = args.some((a) => PROBE_FLAGS.includes(a));
-  const jupyterArgs = args.filter((a) => !PRACTICE_FLAGS.includes(a) && !PROBE_FLAGS.includes(a));
   if (!existsSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"))) {
     console.error("Der TypeScript-Kernel ist nicht registriert: bitte zuerst 'npm run setup' ausführen.");
     return 1;

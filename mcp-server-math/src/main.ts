@@ -1,5 +1,5 @@
 // Entry point: `npm run math-server -- [--host H] [--port P] [--stdio]`.
-// Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode). Transports, flags and
+// Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode; --help alone prints there). Transports, flags and
 // shutdown are the travel server's (mcp-server-travel/src/transports: one copy of each).
 import { z } from "zod";
 import { BindError } from "../../mcp-server-travel/src/transports/bind.js";
@@ -19,6 +19,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError && error.exitCode === 0) {
+    console.log(error.message); // --help: no protocol runs, so stdout is free for the usage
+    process.exit(0);
+  }
   const usage = error instanceof UsageError || error instanceof BindError;
   log(usage ? error.message : `Start fehlgeschlagen: ${errorMessage(error)}`);
   process.exit(error instanceof UsageError ? error.exitCode : usage ? 2 : 1);

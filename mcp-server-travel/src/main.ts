@@ -70,6 +70,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError && error.exitCode === 0) {
+    console.log(error.message); // --help: no protocol runs, so stdout is free for the usage
+    process.exit(0);
+  }
   if (error instanceof BindError) {
     log(error.message);
     process.exit(2);

@@ -1,9 +1,9 @@
 // The command line of `npm run hub`: what the instructor may set, checked with German messages.
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { errorText } from "../../lib/util.js";
 import { planBind, type BindPlan } from "../../mcp-server-travel/src/transports/bind.js";
 import { JOIN_CODE_PATTERN } from "../board/join-code.js";
+import { parseArgsGerman, UsageError } from "../parse-args-german.js";
 
 export const DEFAULT_HUB_PORT = 8000;
 export const DEFAULT_HUB_MAX = 30;
@@ -24,16 +24,11 @@ export const HUB_USAGE =
   "  --max N              höchstens N Teilnehmende (Standard 30)\n" +
   "  --leerlauf MIN       Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)\n" +
   "  --loesungen-freigeben  Lösungen allen Teilnehmenden (auch späteren) in loesungen/ geben\n" +
-  "  --aufraeumen         Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)";
+  "  --aufraeumen         Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)\n" +
+  "  -h, --help           diese Hilfe";
 
-export class HubUsageError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
+/** The kit's UsageError under the name the hub's callers know (exit code 0 for --help, 2 for a wrong command line). */
+export { UsageError as HubUsageError };
 
 export interface HubArgs {
   action: "serve" | "release-solutions" | "clean-up";
@@ -67,7 +62,7 @@ const OPTIONS = {
 /** `text` as a whole number in [min, max], else a HubUsageError naming the flag (and `usage`). */
 export function wholeNumber(text: string, flag: string, min: number, max: number, usage = HUB_USAGE): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new HubUsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${usage}`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${usage}`);
   return n;
 }
 
@@ -77,30 +72,24 @@ function httpUrl(text: string | undefined, flag: string, example: string): strin
   try {
     url = new URL(text);
   } catch {
-    throw new HubUsageError(`${flag} ist keine Adresse („${text}“). Richtig wäre z. B. ${example}.`);
+    throw new UsageError(`${flag} ist keine Adresse („${text}“). Richtig wäre z. B. ${example}.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new HubUsageError(`${flag} muss mit http:// oder https:// beginnen, z. B. ${example}.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} muss mit http:// oder https:// beginnen, z. B. ${example}.`);
   return text.replace(/\/+$/, "");
 }
 
 export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
-  let values;
-  try {
-    values = parseArgs({ args: argv, options: OPTIONS, strict: true }).values;
-  } catch (error) {
-    throw new HubUsageError(`Unbekannte oder unvollständige Angabe (${errorText(error)}).\n${HUB_USAGE}`);
-  }
-  if (values.help) throw new HubUsageError(HUB_USAGE, 0);
-  if (values["loesungen-freigeben"] && values.aufraeumen) throw new HubUsageError("--loesungen-freigeben und --aufraeumen bitte getrennt aufrufen.");
+  const { values } = parseArgsGerman({ args: argv, options: OPTIONS }, HUB_USAGE);
+  if (values["loesungen-freigeben"] && values.aufraeumen) throw new UsageError("--loesungen-freigeben und --aufraeumen bitte getrennt aufrufen.");
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
-    throw new HubUsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
+    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
   }
   let bind: BindPlan;
   try {
     bind = planBind(values.host, values["allowed-host"], "Klassenraum-Hub");
   } catch (error) {
-    throw new HubUsageError(errorText(error));
+    throw new UsageError(errorText(error));
   }
   return {
     action: values["loesungen-freigeben"] ? "release-solutions" : values.aufraeumen ? "clean-up" : "serve",

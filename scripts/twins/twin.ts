@@ -5,11 +5,10 @@
 //   npm run models:twin -- <menu-id> --out <file> [--quant q4_k_m|f16] [--layers N]
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../lib/config.js";
 import { errorText } from "../../lib/util.js";
-import { UsageError } from "../parse-args-german.js";
+import { parseArgsGerman, printUsageError, UsageError } from "../parse-args-german.js";
 import { GgmlType, gguf, type GgufValue } from "../tiny-models/gguf-writer.js";
 import { writeGgufStream, type StreamTensor } from "../tiny-models/gguf-stream.js";
 import { f32Bytes, randomTensorChunks } from "../tiny-models/ggml-random.js";
@@ -93,18 +92,17 @@ export async function cachedTwin(id: string, quant: TwinQuant = "q4_k_m", option
   return { path, writeMs: performance.now() - started, bytes };
 }
 
-const USAGE = `npm run models:twin -- <modell> --out <datei.gguf> [--quant ${TWIN_QUANTS.join("|")}] [--layers N]\n  Modelle: ${TWIN_SHAPES.map((s) => s.id).join(", ")}`;
+const USAGE =
+  `Aufruf: npm run models:twin -- <modell> --out <datei.gguf> [--quant ${TWIN_QUANTS.join("|")}] [--layers N]\n` +
+  `  Modelle: ${TWIN_SHAPES.map((s) => s.id).join(", ")}\n` +
+  "  -h, --help   diese Hilfe";
 
 function parseTwinArgs(argv: string[]): { id: string; out: string; quant: TwinQuant; layers?: number } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: "string" }, quant: { type: "string" }, layers: { type: "string" } } });
-  } catch (err) {
-    throw new UsageError(`Ungültiger Aufruf: ${errorText(err)}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const options = { out: { type: "string" }, quant: { type: "string" }, layers: { type: "string" }, help: { type: "boolean", short: "h" } } as const;
+  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options }, USAGE);
   const quant = (values.quant ?? "q4_k_m") as TwinQuant;
-  if (positionals.length !== 1 || !values.out) throw new UsageError(USAGE);
+  if (positionals.length !== 1) throw new UsageError(`Bitte genau ein Modell nennen${positionals.length ? `, nicht ${positionals.join(", ")}` : ""}.\n\n${USAGE}`);
+  if (!values.out) throw new UsageError(`--out fehlt: wohin der Zwilling geschrieben wird, z. B. --out .cache/twins/zwilling.gguf.\n\n${USAGE}`);
   if (!TWIN_QUANTS.includes(quant)) throw new UsageError(`Unbekannte --quant "${values.quant}".\n${USAGE}`);
   const layers = values.layers === undefined ? undefined : Number(values.layers);
   return { id: positionals[0] as string, out: values.out, quant, layers };
@@ -126,7 +124,10 @@ if (isMain) {
     });
     console.log(`\n${args.out} geschrieben: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
-    console.error(err instanceof UsageError ? err.message : `Zwilling nicht geschrieben: ${errorText(err)}`);
-    process.exitCode = err instanceof UsageError ? 2 : 1;
+    if (err instanceof UsageError) process.exitCode = printUsageError(err);
+    else {
+      console.error(`Zwilling nicht geschrieben: ${errorText(err)}`);
+      process.exitCode = 1;
+    }
   }
 }

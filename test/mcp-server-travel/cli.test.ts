@@ -68,7 +68,7 @@ describe("server process (main.ts)", () => {
 // The flag parsing both servers share (transports/server-cli.ts), seen as the person at the terminal sees it.
 describe("wrong command lines of both servers (real processes)", () => {
   const cases: [server: string, args: string[], message: RegExp][] = [
-    ["travel", ["--prot", "1"], /^\[travel\] Unbekannte Option „--prot“\. Der Server kennt nur die Optionen unten\.$/m],
+    ["travel", ["--prot", "1"], /^\[travel\] Unbekannte Option „--prot“\. Gemeint: --port\? Der Server kennt nur die Optionen unten\.$/m],
     ["travel", ["--port"], /^\[travel\] Die Option „--port“ braucht einen Wert\.$/m],
     ["travel", ["--stdio=ja"], /^\[travel\] Die Option „--stdio“ nimmt keinen Wert\.$/m],
     ["travel", ["offline"], /^\[travel\] Unerwartete Angabe „offline“: der Server nimmt nur Optionen, z\. B\. --port 0\.$/m],

@@ -94,21 +94,23 @@ test("eval:rag --index hnsw: the HNSW store (a .usearch file) ranks like the exa
   }
 });
 
-test("eval:rag checks its options before touching the cache or the model", async () => {
+test("eval:rag checks its options before touching the cache or the model: German, the usage, exit code 2", async () => {
   const tmp = tempDir();
   try {
     const env = { EMBEDDING_MODEL: await tinyBertDir(), MODELS_OFFLINE: "1" };
     const cases: Array<[string[], RegExp]> = [
-      [["--max-chars", "0"], /RagInputError: --max-chars erwartet eine ganze Zahl ≥ 1/],
-      [["--overlap=-1"], /RagInputError: --overlap erwartet eine ganze Zahl ≥ 0/],
-      [["--index", "ivf"], /RagInputError: --index erwartet flat oder hnsw/],
-      [["--dtype", "fp64"], /RagInputError: --dtype erwartet einen von/],
-      [["--gibt-es-nicht"], /RagInputError: Ungültige Option/],
+      [["--max-chars", "0"], /^--max-chars erwartet eine ganze Zahl ≥ 1/],
+      [["--overlap=-1"], /^--overlap erwartet eine ganze Zahl ≥ 0/],
+      [["--index", "ivf"], /^--index erwartet flat oder hnsw/],
+      [["--dtype", "fp64"], /^--dtype erwartet einen von/],
+      [["--gibt-es-nicht"], /^Unbekannte Option „--gibt-es-nicht“\./],
+      [["--depth"], /^Die Option „--depth“ braucht einen Wert\. \(--depth N – Länge der Trefferliste/],
     ];
     for (const [extra, message] of cases) {
       const result = await run(["--corpus", FIXTURE_CORPUS, "--cache-dir", tmp.dir, ...extra], env);
-      assert.equal(result.code, 1, extra.join(" "));
+      assert.equal(result.code, 2, extra.join(" "));
       assert.match(result.stderr, message);
+      assert.match(result.stderr, /^Aufruf: npm run eval:rag/m, "the usage follows");
       assert.doesNotMatch(result.stderr, /Index|neu gebaut|Cache/, `${extra.join(" ")}: no cache activity before the error`);
       assert.equal(result.stdout, "");
     }

@@ -50,7 +50,7 @@ test("bad values say in German what to do", () => {
   assert.match(message(["--llm-url", "kurs-pc:8080"]), /--llm-url muss mit http:\/\/ oder https:\/\/ beginnen/);
   assert.match(message(["--code", "zu kurz!"]), /--code: 4 bis 64 Zeichen/);
   assert.match(message(["--loesungen-freigeben", "--aufraeumen"]), /getrennt/);
-  assert.match(message(["--gibts-nicht"]), /Unbekannte oder unvollständige Angabe/);
+  assert.match(message(["--gibts-nicht"]), /^Unbekannte Option „--gibts-nicht“\./);
 });
 
 test("the script: a usage error exits 2 with the German text and no stack trace", async () => {
