@@ -7,14 +7,13 @@
 // Screenshots go to .cache/browser/.
 // Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
 // Usage: tsx scripts/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../lib/notebook/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { spawnNotebookServer } from "./notebook-server.js";
 import { practiceEnvironment } from "./model-help.js";
 import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { errorText } from "../lib/util.js";
@@ -88,57 +87,6 @@ const CLOSE_UPS: Record<string, string> = {
   timeline: "svg.kit-timeline",
   progress: ".kit-progress",
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`Jupyter exited early (code ${child.exitCode})`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await response.body?.cancel();
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`Jupyter did not answer at ${url} within ${timeoutMs / 1000} s`);
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-(child.pid as number), "SIGKILL");
-      } catch {
-        // already gone
-      }
-      resolve();
-    }, 5000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    try {
-      // The server and its kernels form one process group (detached below).
-      process.kill(-(child.pid as number), "SIGTERM");
-    } catch {
-      resolve();
-    }
-  });
-}
 
 // Code run inside the page (as strings: this project compiles without the DOM library).
 // Notebook 6.4 exposes window.Jupyter.notebook (see docs/ENVIRONMENT notes).
@@ -262,20 +210,13 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
   const shots = join(root, ".cache", "browser");
   mkdirSync(shots, { recursive: true });
 
-  const port = await freePort();
-  const token = randomBytes(16).toString("hex");
-  const env = await practiceEnvironment();
-  const args = ["notebook", "--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--notebook-dir=${notebooksDir}`, `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
-  if (process.getuid?.() === 0) args.push("--allow-root");
-  const server = spawn("jupyter", args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
-  let serverLog = "";
-  server.stderr?.on("data", (d: Buffer) => (serverLog = (serverLog + d.toString()).slice(-4000)));
-  const base = `http://127.0.0.1:${port}`;
+  const server = await spawnNotebookServer(notebooksDir, await practiceEnvironment());
+  const { base, token } = server;
   const { chromium: launcher } = await import("playwright-core");
   const results: BrowserNotebookResult[] = [];
   let browser: Awaited<ReturnType<typeof launcher.launch>> | undefined;
   try {
-    await waitForServer(`${base}/api?token=${token}`, server, 30_000);
+    await server.ready(30_000);
     browser = await launcher.launch({ executablePath: chromium, headless: true, args: CHROMIUM_FLAGS });
     for (const { e, file } of wanted) {
       if (!file) {
@@ -335,10 +276,10 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
       results.push({ notebook: file, ok: problems.length === 0, seconds: (performance.now() - t) / 1000, problems, screenshot });
     }
   } catch (error) {
-    results.push({ notebook: "(jupyter/browser)", ok: false, seconds: elapsed(), problems: [String(error), serverLog.slice(-1500)] });
+    results.push({ notebook: "(jupyter/browser)", ok: false, seconds: elapsed(), problems: [String(error), server.log().slice(-1500)] });
   } finally {
     await browser?.close().catch(() => undefined);
-    await stopServer(server);
+    await server.stop();
   }
   return { results, seconds: elapsed() };
 }

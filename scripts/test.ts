@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
-import { processesWithEnv } from "./hub/processes.js";
+import { processesWithEnv } from "./processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
 import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { runAllNotebooks } from "./run-notebooks.js";

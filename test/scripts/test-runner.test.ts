@@ -2,20 +2,11 @@
 // run; the summary names what was ended.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
+import { running } from "../helpers/process-state.js";
 
 const FIXTURE = "test/scripts/fixtures/leaves-a-process.test.ts";
-
-/** Running (a killed process whose parent is gone may stay a zombie until its new parent reaps it). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
-  } catch {
-    return false;
-  }
-}
 
 test("a process a test leaves running is ended and named in the summary", { timeout: 180_000 }, async () => {
   const root = findProjectRoot();
@@ -37,8 +28,8 @@ test("a process a test leaves running is ended and named in the summary", { time
     assert.equal(code, 0, out);
     assert.match(out, /unit tests\s+1 passed\s+0 failed/, out);
     assert.match(out, /left running by the tests, now ended \(1\):\n\s+sleep 300/, out);
-    assert.equal(alive(pid), false, "the left process is gone");
+    assert.equal(running(pid), false, "the left process is gone");
   } finally {
-    if (alive(pid)) process.kill(pid, "SIGKILL");
+    if (running(pid)) process.kill(pid, "SIGKILL");
   }
 });
