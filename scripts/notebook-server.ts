@@ -4,9 +4,9 @@
 // they started): they all carry this server's mark in their environment and are ended with it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { findProjectRoot } from "../lib/config.js";
 import { delay } from "../lib/util.js";
+import { freePort } from "./free-port.js";
 import { stopProcessesWithEnv } from "./processes.js";
 
 /** The mark in the environment of the server and of every process it starts. */
@@ -24,17 +24,6 @@ export interface NotebookServer {
   log(): string;
   /** Stops the server (SIGTERM, SIGKILL after 5 s) and then ends every kernel and child it left running. */
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /** Starts `jupyter notebook` serving `notebooksDir` with `env`, on a free port of 127.0.0.1. */

@@ -64,6 +64,7 @@ const { only, filters } = parsed;
  * open nor outlives the run.
  */
 const RUN_MARK_ENV = "KIT_TEST_RUN";
+
 function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(cmd, cmdArgs, { cwd: root, env, stdio: "inherit" });

@@ -2,7 +2,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { delay } from "../../lib/util.js";
 import { formatUrl, hostForUrl, isLoopback } from "../../mcp-server-travel/src/transports/bind.js";
@@ -12,6 +11,7 @@ import { startLoginCheck } from "./login-check.js";
 import { loadParticipants } from "./participants.js";
 import { stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
+import { freePort } from "../free-port.js";
 
 export class HubStartError extends Error {
   override name = "HubStartError";
@@ -33,17 +33,6 @@ export function jupyterhubMissing(): string | undefined {
   return process.platform === "linux"
     ? "JupyterHub fehlt: 'sudo apt-get install jupyterhub' (Debian/Ubuntu) oder 'python3 -m pip install jupyterhub notebook'; danach erneut starten."
     : "JupyterHub fehlt: 'python3 -m pip install jupyterhub notebook' (der Hub ist nur für den Rechner der Kursleitung nötig).";
-}
-
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForLogin(url: string, exited: () => boolean, output: () => string, timeoutMs: number): Promise<void> {

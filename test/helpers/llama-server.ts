@@ -2,9 +2,9 @@
 // the classroom bench. The binary comes from scripts/llama-build.ts (built by `npm test`'s llama stage or
 // `npm run llama:build`); where it is missing, `llamaServerSkip()` says why, for the test's skip line.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { findLlamaTools } from "../../scripts/llama-build.js";
+import { freePort } from "../../scripts/free-port.js";
 
 /** Set by scripts/test.ts when its llama stage could not build the tools: the reason, for every skip line. */
 export const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
@@ -47,18 +47,6 @@ export interface LlamaServer {
   /** The server's log so far (stderr + stdout), for failure messages. */
   log(): string;
   close(): Promise<void>;
-}
-
-/** A port that was free a moment ago (the server binds it right after). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** The command line (after the binary) for these options. */

@@ -10,7 +10,7 @@ import { startBoardServer } from "../../scripts/board/server.js";
 import { BoardState } from "../../scripts/board/state.js";
 import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/hub/login-check.js";
 import type { HubParticipant } from "../../scripts/hub/participants.js";
-import { freePort } from "../../scripts/hub/start.js";
+import { freePort } from "../../scripts/free-port.js";
 
 const CODE = "k7mq-2xhp-9dta";
 
