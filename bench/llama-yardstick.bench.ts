@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { tinyModelPaths } from "../lib/config.js";
-import { findLlamaTools } from "../scripts/llama-build.js";
+import { findLlamaTools } from "../scripts/dev/llama-build.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
 

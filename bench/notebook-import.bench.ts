@@ -1,6 +1,6 @@
 // How long does a notebook's first cell wait? An import-only cell (`import … from "./lib/index"`)
 // against a trivial cell, each in a fresh tslab kernel (jupyter nbconvert --execute), median of N runs.
-// With the built lib (.cache/notebook-lib, see scripts/build-notebook-lib.ts) the target is ≤ 1.0 s;
+// With the built lib (.cache/notebook-lib, see scripts/dev/build-notebook-lib.ts) the target is ≤ 1.0 s;
 // --sources measures the old way (tslab compiling lib/*.ts) for comparison.
 // Run: npx tsx bench/notebook-import.bench.ts [--runs 5] [--sources]
 import { spawnSync } from "node:child_process";
@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { findProjectRoot } from "../lib/config.js";
-import { ensureNotebookLib, packagesReadByCell } from "../scripts/build-notebook-lib.js";
-import { testEnvironment } from "../scripts/test-env.js";
+import { ensureNotebookLib, packagesReadByCell } from "../scripts/dev/build-notebook-lib.js";
+import { testEnvironment } from "../scripts/dev/test-env.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportNumericGoal } from "./summary.js";
 

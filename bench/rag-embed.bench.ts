@@ -4,7 +4,7 @@
 //
 // fp32 vs q8 only means something for the real model (BENCH_REAL_MODEL=1 npm run bench -- rag-embed):
 // the tiny model's q8 file stores int8 weights behind DequantizeLinear nodes feeding float32 MatMuls, so
-// no int8 kernels run, and scripts/tiny-models has no size option for a MiniLM-L12-shaped model.
+// no int8 kernels run, and scripts/dev/tiny-models has no size option for a MiniLM-L12-shaped model.
 //
 // npx tsx bench/rag-embed.bench.ts [--texts 256] [--batches 1,8,16,32,64]
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

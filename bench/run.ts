@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../scripts/parse-args-german.js";
-import { testEnvironment } from "../scripts/test-env.js";
+import { parseArgsGerman, printUsageError, UsageError } from "../scripts/node/parse-args-german.js";
+import { testEnvironment } from "../scripts/dev/test-env.js";
 import { printSummary, readGoals, SUMMARY_ENV, type GoalResult } from "./summary.js";
 
 const USAGE =

@@ -1,5 +1,5 @@
 // Issue 25: speed of the menu models on this machine, measured on their speed twins (random weights,
-// exact shapes, Q4_K_M; scripts/twins/). Per twin, in its own process (so peak RSS is the model's):
+// exact shapes, Q4_K_M; scripts/dev/twins/). Per twin, in its own process (so peak RSS is the model's):
 // prompt tokens/s (512-token prompt) and generation tokens/s (32 tokens, end tokens ignored) on the
 // CPU and on any GPU backend node-llama-cpp finds; seconds to the first plan with the real planner
 // prompt and plan grammar (lib's loadLocalLlm + generateJson, as the agent calls it; random weights
@@ -17,11 +17,11 @@ import { join } from "node:path";
 import { applyLlamaThreads, LlmOutputError, loadLocalLlm } from "../lib/llm/index.js";
 import { getKitLlama } from "../lib/llm/llama.js";
 import { errorText } from "../lib/util.js";
-import { runTempo } from "../scripts/twins/doctor-tempo.js";
-import { plannerCall } from "../scripts/twins/first-answer.js";
-import { measureSpeed, type SpeedResult } from "../scripts/twins/measure.js";
-import { twinShape } from "../scripts/twins/shapes.js";
-import { cachedTwin } from "../scripts/twins/twin.js";
+import { runTempo } from "../scripts/dev/twins/doctor-tempo.js";
+import { plannerCall } from "../scripts/dev/twins/first-answer.js";
+import { measureSpeed, type SpeedResult } from "../scripts/dev/twins/measure.js";
+import { twinShape } from "../scripts/dev/twins/shapes.js";
+import { cachedTwin } from "../scripts/dev/twins/main.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { BENCH_THREADS } from "./threads.js";
 import { reportGoal } from "./summary.js";

@@ -144,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
   };
 }
 
-/** Paths of the generated tiny test models (see scripts/make-tiny-models.ts). */
+/** Paths of the generated tiny test models (see scripts/dev/tiny-models/main.ts). */
 export function tinyModelPaths(root: string = findProjectRoot()): { gguf: string; embeddingDir: string } {
   const dir = join(root, "models", "tiny");
   return { gguf: join(dir, "tiny-llama.gguf"), embeddingDir: join(dir, "tiny-bert") };

@@ -248,7 +248,7 @@ async function stepFaiss(ctx) {
   if (await loads()) return { status: "ok", detail: "faiss-node lädt" };
   if (platform === "linux") {
     // prebuilt download, else compile faiss-node's own source against the system libfaiss (apt)
-    const r = await run("bash", [join("scripts", "build-faiss.sh")], { cwd: root });
+    const r = await run("bash", [join("scripts", "dev", "build-faiss.sh")], { cwd: root });
     if (r.code === 0) return { status: "ok", detail: "faiss-node gebaut bzw. heruntergeladen" };
     return { status: "failed", detail: "faiss-node nicht verfügbar", todo: manualInstructions(platform, ctx.arch, ["faiss-node"]) };
   }
@@ -317,8 +317,8 @@ export const STEPS = [
   ["faiss-node (Teil 2)", stepFaiss],
   ["onnxruntime-node (Teil 2)", stepOnnxruntime],
   ["Jupyter-Kernel", stepKernel],
-  ["Notebook-Bibliothek", (ctx) => stepTsxScript(ctx, join("scripts", "build-notebook-lib.ts"), "lib für Notebooks übersetzt")],
-  ["Winzige Testmodelle", (ctx) => stepTsxScript(ctx, join("scripts", "make-tiny-models.ts"), "Testmodelle vorhanden")],
+  ["Notebook-Bibliothek", (ctx) => stepTsxScript(ctx, join("scripts", "dev", "build-notebook-lib.ts"), "lib für Notebooks übersetzt")],
+  ["Winzige Testmodelle", (ctx) => stepTsxScript(ctx, join("scripts", "dev", "tiny-models", "main.ts"), "Testmodelle vorhanden")],
 ];
 
 /**
@@ -377,7 +377,7 @@ const SETUP_USAGE =
   "  -h, --help   diese Hilfe";
 
 /**
- * The exit code for a command line setup refuses (the kit's usage rules, by hand: scripts/parse-args-german.ts
+ * The exit code for a command line setup refuses (the kit's usage rules, by hand: scripts/node/parse-args-german.ts
  * needs tsx, which setup installs); undefined for none.
  */
 function setupArgsRefused(argv) {

@@ -1,6 +1,6 @@
 // Runs the task set: each task k times (different seeds) in one style — the $ref plan (runAgent), the
 // half-agent or native tool calling — turns every run into an EvalRun, checks it, and collects a report.
-// The model and the tool clients are injected; the CLI (scripts/eval-agent.ts) starts them.
+// The model and the tool clients are injected; the CLI (scripts/apps/eval/agent.ts) starts them.
 import { runAgent, type AgentRunResult } from "../agent/loop.js";
 import { checkGroundedness } from "../agent/groundedness.js";
 import { PLAN_FEEDBACK_LEADS, TRAVEL_MATH_ROLE } from "../agent/prompts.js";

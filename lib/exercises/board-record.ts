@@ -1,6 +1,6 @@
 // What a self-check run tells the class board (`npm run board`): the one record a participant's kernel
 // sends, its limits, and which checks belong to which Aufgabe. The kernel (board-report.ts) and the board
-// server (scripts/board/) both read this file, so both sides agree on the shape. Imports nothing.
+// server (scripts/apps/board/) both read this file, so both sides agree on the shape. Imports nothing.
 
 /** The Aufgaben the board has columns for. */
 export type BoardPart = 1 | 2 | 3 | 4;

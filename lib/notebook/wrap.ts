@@ -5,7 +5,7 @@
 
 /**
  * Characters per output line. A cell at 1280 px in Notebook 6.4 shows 114 (967 px of 14 px monospace,
- * 8.43 px a character; scripts/browser-check.ts measures it and fails if this constant is too large).
+ * 8.43 px a character; scripts/dev/browser-check.ts measures it and fails if this constant is too large).
  */
 export const OUTPUT_COLUMNS = 112;
 

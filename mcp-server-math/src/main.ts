@@ -2,7 +2,7 @@
 // Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode; --help alone prints there). Transports, flags and
 // shutdown are the travel server's (mcp-server-travel/src/transports: one copy of each).
 import { z } from "zod";
-import { BindError } from "../../mcp-server-travel/src/transports/bind.js";
+import { BindError } from "../../scripts/node/bind.js";
 import { runServer } from "../../mcp-server-travel/src/transports/run-server.js";
 import { parseCli, UsageError } from "./cli.js";
 import { errorMessage } from "./errors.js";

@@ -13,7 +13,7 @@ import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
 import { BindError } from "./transports/http.js";
-import { planBind, TRAVEL_HOSTS_HINT } from "./transports/bind.js";
+import { planBind, TRAVEL_HOSTS_HINT } from "../../scripts/node/bind.js";
 import { runServer } from "./transports/run-server.js";
 
 const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);

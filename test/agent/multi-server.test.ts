@@ -16,7 +16,7 @@ import { CompositeToolClient } from "../../lib/mcp/composite.js";
 import { McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { TODAY } from "./fixtures.js";
-import { llama3ReferenceIds } from "../../scripts/tiny-models/llama3-vocab.js";
+import { llama3ReferenceIds } from "../../scripts/dev/tiny-models/llama3-vocab.js";
 
 const QUESTION = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";
 let travel: ServerHandle;

@@ -7,7 +7,7 @@ import { loadLocalLlm, type LocalLlm } from "../../lib/llm/index.js";
 import { runAgent } from "../../lib/agent/loop.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { tinyModelWeatherRun } from "./fixtures.js";
-import { llama3ReferenceIds } from "../../scripts/tiny-models/llama3-vocab.js";
+import { llama3ReferenceIds } from "../../scripts/dev/tiny-models/llama3-vocab.js";
 
 let llm: LocalLlm;
 

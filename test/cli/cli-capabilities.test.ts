@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer, type FakeReply } from "../helpers/fake-openai-server.js";
 import { runCliOnTinyModels } from "../helpers/run-script.js";
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { runCliOnTinyModels, runScript } from "../helpers/run-script.js";
 
 before(async () => {
@@ -29,7 +29,7 @@ test("--mathe attaches the math server: one run over the tools of both servers, 
 });
 
 test("the help names --mathe", async () => {
-  const r = await runScript("cli.ts", ["--help"], {});
+  const r = await runScript("apps/cli/main.ts", ["--help"], {});
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--mathe\s+zusätzlich den Rechen-Server anbinden/);
 });

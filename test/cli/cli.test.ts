@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { SCHEDULE_MODE_LABELS } from "../../lib/display/index.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 import { runCliOnTinyModels } from "../helpers/run-script.js";
 

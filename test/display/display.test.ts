@@ -8,7 +8,7 @@ import { createTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/t
 import { planToDot, renderPlanSvg, renderTimelineSvg, renderTimelineText, renderTraceSvg } from "../../lib/display/index.js";
 import { timelineBars } from "../../lib/display/timeline.js";
 import { metricsTableHtml, toolCatalogHtml, traceTableHtml } from "../../lib/display/tables.js";
-import { textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
+import { textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/dev/run-notebooks.js";
 import { mermaidDetails } from "../../lib/display/show.js";
 import { forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "../../lib/notebook/index.js";
 import { ModelNotFoundError } from "../../lib/llm/errors.js";

@@ -1,6 +1,6 @@
 // Notebook output that MathJax must leave alone (issue 28, item 1): Jupyter front ends typeset HTML and
 // Markdown outputs, so "$ref-Plan … per $ref" became italic maths and split the style table. The real
-// rendering is checked in Chromium by scripts/browser-check.ts; here the two layers it relies on.
+// rendering is checked in Chromium by scripts/dev/browser-check.ts; here the two layers it relies on.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { htmlTable } from "../../lib/display/html.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { loadConfig, McpToolClient } from "../../lib/index.js";
-import { testEnvironment } from "../../scripts/test-env.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { runTsFile, type ScriptRun } from "../helpers/run-script.js";
 
 let env: NodeJS.ProcessEnv;

@@ -10,13 +10,13 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { after, before, test } from "node:test";
-import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
-import { testEnvironment } from "../../scripts/test-env.js";
+import { runNotebook, type NotebookResult } from "../../scripts/dev/run-notebooks.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { EXERCISE_CHECKS } from "../../lib/exercises/tasks.js";
 import { CHECK_CALL, markerOf, notebookPairs, root } from "./notebook-cells.js";
 import { BOARD_PARTS } from "../../lib/exercises/board-record.js";
-import { startBoardServer, type RunningBoard } from "../../scripts/board/server.js";
-import { BoardState, boardView } from "../../scripts/board/state.js";
+import { startBoardServer, type RunningBoard } from "../../scripts/apps/board/server.js";
+import { BoardState, boardView } from "../../scripts/apps/board/state.js";
 
 interface Output {
   output_type: string;

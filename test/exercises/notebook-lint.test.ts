@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, test } from "node:test";
 import ts from "typescript";
-import { listNotebooks } from "../../scripts/run-notebooks.js";
+import { listNotebooks } from "../../scripts/dev/run-notebooks.js";
 import { root } from "./notebook-cells.js";
 
 export const MAX_CELL_LINES = 15;

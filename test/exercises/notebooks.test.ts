@@ -1,7 +1,7 @@
 // The exercise notebooks and their solutions: every self-check passes on the solution cells taken from
 // loesung-N, fails (at least one ❌ per task) on the skeleton cells of aufgabe-N, and the two notebooks
 // differ only in the marked cells and the strict flag of the checks. So "aufgabe-N with the solutions
-// filled in" is exactly loesung-N, which CI executes under tslab (`npx tsx scripts/run-notebooks.ts loesung`).
+// filled in" is exactly loesung-N, which CI executes under tslab (`npx tsx scripts/dev/run-notebooks.ts loesung`).
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CheckReport } from "../../lib/exercises/index.js";

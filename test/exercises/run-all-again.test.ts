@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { after, before, test } from "node:test";
-import { runNotebook, type NotebookResult } from "../../scripts/run-notebooks.js";
-import { testEnvironment } from "../../scripts/test-env.js";
-import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
+import { runNotebook, type NotebookResult } from "../../scripts/dev/run-notebooks.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
+import { ensureNotebookLib } from "../../scripts/dev/build-notebook-lib.js";
 import { notebooksDir, readNotebook, root, solutionsDir } from "./notebook-cells.js";
 import { writeCodeNotebook } from "../helpers/notebook-file.js";
 

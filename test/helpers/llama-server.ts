@@ -1,12 +1,12 @@
 // llama.cpp's own `llama-server` on a free loopback port, for the tests against the real class server and
-// the classroom bench. The binary comes from scripts/llama-build.ts (built by `npm test`'s llama stage or
+// the classroom bench. The binary comes from scripts/dev/llama-build.ts (built by `npm test`'s llama stage or
 // `npm run llama:build`); where it is missing, `llamaServerSkip()` says why, for the test's skip line.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { findLlamaTools } from "../../scripts/llama-build.js";
-import { freePort } from "../../scripts/free-port.js";
+import { findLlamaTools } from "../../scripts/dev/llama-build.js";
+import { freePort } from "../../scripts/node/free-port.js";
 
-/** Set by scripts/test.ts when its llama stage could not build the tools: the reason, for every skip line. */
+/** Set by scripts/dev/test.ts when its llama stage could not build the tools: the reason, for every skip line. */
 export const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
 
 /** Another llama-server binary (e.g. a CUDA build on the class server) for the bench: its full path. */

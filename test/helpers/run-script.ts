@@ -48,5 +48,5 @@ export function runTsFile(file: string, args: string[], env: NodeJS.ProcessEnv =
 export function runCliOnTinyModels(args: string[], env: Record<string, string> = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
   const tiny = tinyModelPaths();
   const modelEnv = { LLM_MODEL_PATH: tiny.gguf, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
-  return runScript("cli.ts", args, { ...modelEnv, ...env }, options);
+  return runScript("apps/cli/main.ts", args, { ...modelEnv, ...env }, options);
 }

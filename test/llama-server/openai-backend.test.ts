@@ -1,5 +1,5 @@
 // The kit's OpenAI backend (LLM_BACKEND=openai) against llama.cpp's own llama-server, built from the very
-// llama.cpp node-llama-cpp runs (scripts/llama-build.ts), on the tiny test GGUF with its Llama 3.1 chat
+// llama.cpp node-llama-cpp runs (scripts/dev/llama-build.ts), on the tiny test GGUF with its Llama 3.1 chat
 // template (--jinja, as the class command line in the instructor guide). Teil 1's chat, streaming, a
 // `$ref` plan round with response_format json_schema, native tools, the half-agent, an abort mid-stream and
 // the server's own errors. Skipped with the reason in the result line where llama-server cannot be built.

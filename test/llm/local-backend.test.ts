@@ -18,7 +18,7 @@ import {
   tokenCounter,
   type LocalLlm,
 } from "../../lib/llm/index.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { buildPlanJsonSchema, TOOL_ID_PATTERN } from "../../lib/plan/plan.js";
 import { TRAVEL_TOOLS } from "../agent/fixtures.js";
 

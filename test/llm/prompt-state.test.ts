@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, type ChatMessage, type LocalLlm, type LocalLlmOptions } from "../../lib/index.js";
 import { stablePrefix } from "../../lib/llm/prompt-state.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 
 const work = mkdtempSync(join(tmpdir(), "prompt-state-test-"));
 let modelPath: string;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { tinyModelPaths } from "../../lib/config.js";
 import { applyLlamaThreads, loadLocalLlm } from "../../lib/llm/index.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 
 test("unset: the math cores (a laptop with 8 performance cores and 16 hardware threads gets 8)", () => {
   const llama = { cpuMathCores: 8, maxThreads: 16 };

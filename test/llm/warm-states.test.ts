@@ -13,8 +13,8 @@ import { after, before, test } from "node:test";
 import { tinyModelPaths } from "../../lib/config.js";
 import { loadLocalLlm, todayMessage, type ChatMessage, type LocalLlm, type LocalLlmOptions } from "../../lib/index.js";
 import { MANIFEST_FILE, warmStateDir, type WarmManifest } from "../../lib/llm/warm-states.js";
-import { warmPrompts } from "../../scripts/models-warm.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { warmPrompts } from "../../scripts/apps/models/warm.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 
 const work = mkdtempSync(join(tmpdir(), "warm-states-test-"));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -1,12 +1,12 @@
 // Text lines wrapped to the notebook cell (lib/notebook/wrap.ts); the kernel side is tested with real
-// tslab in test/scripts/run-notebooks.test.ts, the browser side by scripts/browser-check.ts.
+// tslab in test/scripts/run-notebooks.test.ts, the browser side by scripts/dev/browser-check.ts.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { displayWidth, OUTPUT_WRAP_ENV, outputWrapOn, wrapLine, wrapText } from "../../lib/notebook/wrap.js";
-import { findFailures } from "../../scripts/run-notebooks.js";
+import { findFailures } from "../../scripts/dev/run-notebooks.js";
 
 test("lines break after spaces and JSON commas, never inside a word; continuation lines indented", () => {
   const trace = `[ 0.4 s]   ✓ lauf nach 42 ms: ${JSON.stringify({ center: { lat: 41.3874, lon: 2.1686 }, activity_input: "joggen", start_date: "2026-11-26" })}`;

@@ -8,7 +8,7 @@ import { firstHitRank, loadQaSet, locatePassages, retrievalMetrics } from "../..
 import { runScript } from "../helpers/run-script.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 
-const run = (args: string[], env: NodeJS.ProcessEnv) => runScript("eval-rag.ts", args, env);
+const run = (args: string[], env: NodeJS.ProcessEnv) => runScript("apps/eval/rag.ts", args, env);
 
 interface EvalJson {
   chunks: number;

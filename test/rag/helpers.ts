@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tinyModelPaths } from "../../lib/config.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 export const FIXTURE_CORPUS = join(FIXTURES, "corpus");

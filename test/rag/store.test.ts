@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createEmbedder, DimensionMismatchError, EmptyCorpusError, IndexStoreError, loadCorpus, openRagStore, RagFileNotFoundError, RagInputError, RagStore, type CorpusDocument, type Embedder } from "../../lib/rag/index.js";
 import { CHUNKER_VERSION, CONTEXT_SEPARATOR } from "../../lib/rag/store.js";
-import { writeTinyBert } from "../../scripts/tiny-models/tiny-bert.js";
+import { writeTinyBert } from "../../scripts/dev/tiny-models/tiny-bert.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 
 let embedder: Embedder;

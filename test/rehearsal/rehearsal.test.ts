@@ -17,7 +17,7 @@ import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
 import { createRehearsalLlm, marked } from "../../lib/rehearsal/rehearsal-llm.js";
 import { NOT_SCRIPTED, PROBE_EXAMPLES, SCRIPT } from "../../lib/rehearsal/script.js";
-import { englishDecimal } from "../../scripts/run-notebooks.js";
+import { englishDecimal } from "../../scripts/dev/run-notebooks.js";
 import { loadLlm } from "../../lib/rehearsal/load.js";
 import { TODAY } from "../agent/fixtures.js";
 

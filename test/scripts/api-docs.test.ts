@@ -3,12 +3,12 @@
 // uses is exported and every {@link} resolves. Converts only; no HTML is written.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildApiDocs } from "../../scripts/api-docs.js";
+import { buildApiDocs } from "../../scripts/dev/api-docs.js";
 
 test("TypeDoc reports no warning or error on the public surface", async () => {
   const result = await buildApiDocs({ quiet: true });
   assert.deepEqual(result.errors, []);
-  assert.deepEqual(result.warnings, [], `TypeDoc warnings (export the type from the index, or list it in INTENTIONALLY_NOT_EXPORTED in scripts/api-docs.ts):\n${result.warnings.join("\n")}`);
+  assert.deepEqual(result.warnings, [], `TypeDoc warnings (export the type from the index, or list it in INTENTIONALLY_NOT_EXPORTED in scripts/dev/api-docs.ts):\n${result.warnings.join("\n")}`);
 });
 
 test("a missing doc comment on a value or an option, and an option without its default, are warnings", async () => {

@@ -11,9 +11,9 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { BoardReporter } from "../../lib/exercises/index.js";
 import { BOARD_CODE_HEADER, BOARD_JOIN_PATH } from "../../lib/exercises/board-record.js";
-import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST, startBoardServer } from "../../scripts/board/server.js";
-import { BoardState, type BoardView } from "../../scripts/board/state.js";
-import { kursStatusLine } from "../../scripts/kurs-config.js";
+import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST, startBoardServer } from "../../scripts/apps/board/server.js";
+import { BoardState, type BoardView } from "../../scripts/apps/board/state.js";
+import { kursStatusLine } from "../../scripts/apps/workshop/kurs-config.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 
 const CODE = "beitritt-test-code-7";

@@ -1,12 +1,12 @@
-// The board's progress classification and projector order (scripts/board/progress.ts), the page's loopback
+// The board's progress classification and projector order (scripts/apps/board/progress.ts), the page's loopback
 // warning and join line (page.ts, reach.ts) — pure functions, no server.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
-import { boardPage } from "../../scripts/board/page.js";
-import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "../../scripts/board/progress.js";
-import { loopbackWarning } from "../../scripts/board/reach.js";
-import { BoardState, boardView, type Participant } from "../../scripts/board/state.js";
+import { boardPage } from "../../scripts/apps/board/page.js";
+import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "../../scripts/apps/board/progress.js";
+import { loopbackWarning } from "../../scripts/apps/board/reach.js";
+import { BoardState, boardView, type Participant } from "../../scripts/apps/board/state.js";
 
 const NOW = Date.parse("2026-11-27T10:00:00Z");
 const MIN = 60_000;

@@ -4,37 +4,37 @@
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
 import { describe, it, test } from "node:test";
-import { editDistance, germanParseArgsMessage } from "../../scripts/parse-args-german.js";
+import { editDistance, germanParseArgsMessage } from "../../scripts/node/parse-args-german.js";
 import { runTsFile } from "../helpers/run-script.js";
 
 /** npm script (or how it is run), its file, what its usage text starts with, and an option that takes a value. */
 const COMMANDS: [command: string, file: string, usage: string, valued?: string][] = [
-  ["npm start", "scripts/cli.ts", "Aufruf: npm start", "--model"],
+  ["npm start", "scripts/apps/cli/main.ts", "Aufruf: npm start", "--model"],
   ["npm run setup", "scripts/setup.mjs", "Aufruf: npm run setup"],
   ["npm run doctor", "scripts/doctor.mjs", "Aufruf: npm run doctor", "--only"],
-  ["npm run workshop", "scripts/workshop.ts", "Aufruf: npm run workshop", "--kurs"],
-  ["npm run board", "scripts/board.ts", "Aufruf: npm run board", "--port"],
-  ["npm run hub", "scripts/hub.ts", "Aufruf: npm run hub", "--port"],
-  ["npm run klassenraum", "scripts/klassenraum.ts", "Aufruf: npm run klassenraum", "--kontext"],
-  ["npm run slides", "scripts/slides.ts", "Aufruf: npm run slides", "--tempo"],
-  ["npm run models:pull", "scripts/models-pull.ts", "npm run models:pull", "--embedding-dtype"],
-  ["npm run models:warm", "scripts/models-warm.ts", "Aufruf: npm run models:warm", "--only"],
-  ["npm run models:twin", "scripts/twins/twin.ts", "Aufruf: npm run models:twin", "--out"],
-  ["npm run models:tiny", "scripts/make-tiny-models.ts", "Aufruf: npm run models:tiny"],
+  ["npm run workshop", "scripts/apps/workshop/main.ts", "Aufruf: npm run workshop", "--kurs"],
+  ["npm run board", "scripts/apps/board/main.ts", "Aufruf: npm run board", "--port"],
+  ["npm run hub", "scripts/apps/hub/main.ts", "Aufruf: npm run hub", "--port"],
+  ["npm run klassenraum", "scripts/apps/klassenraum/main.ts", "Aufruf: npm run klassenraum", "--kontext"],
+  ["npm run slides", "scripts/apps/slides/main.ts", "Aufruf: npm run slides", "--tempo"],
+  ["npm run models:pull", "scripts/apps/models/pull.ts", "npm run models:pull", "--embedding-dtype"],
+  ["npm run models:warm", "scripts/apps/models/warm.ts", "Aufruf: npm run models:warm", "--only"],
+  ["npm run models:twin", "scripts/dev/twins/main.ts", "Aufruf: npm run models:twin", "--out"],
+  ["npm run models:tiny", "scripts/dev/tiny-models/main.ts", "Aufruf: npm run models:tiny"],
   ["npm run travel-server", "mcp-server-travel/src/main.ts", "Aufruf: npm run travel-server", "--port"],
   ["npm run math-server", "mcp-server-math/src/main.ts", "Aufruf: npm run math-server", "--port"],
-  ["npm run eval:rag", "scripts/eval-rag.ts", "Aufruf: npm run eval:rag", "--depth"],
-  ["npm run eval:agent", "scripts/eval-agent.ts", "Aufruf: npm run eval:agent", "--k"],
-  ["npm run test:notebooks", "scripts/run-notebooks.ts", "Aufruf: npm run test:notebooks"],
-  ["npm run test:browser", "scripts/browser-check.ts", "Aufruf: npm run test:browser", "--dir"],
-  ["npm run build:notebook-lib", "scripts/build-notebook-lib.ts", "Aufruf: npm run build:notebook-lib"],
+  ["npm run eval:rag", "scripts/apps/eval/rag.ts", "Aufruf: npm run eval:rag", "--depth"],
+  ["npm run eval:agent", "scripts/apps/eval/agent.ts", "Aufruf: npm run eval:agent", "--k"],
+  ["npm run test:notebooks", "scripts/dev/run-notebooks.ts", "Aufruf: npm run test:notebooks"],
+  ["npm run test:browser", "scripts/dev/browser-check.ts", "Aufruf: npm run test:browser", "--dir"],
+  ["npm run build:notebook-lib", "scripts/dev/build-notebook-lib.ts", "Aufruf: npm run build:notebook-lib"],
   ["npm run bench", "bench/run.ts", "Aufruf: npm run bench"],
-  ["npm test", "scripts/test.ts", "Aufruf: npm test", "--only"],
-  ["npm run docs", "scripts/api-docs.ts", "Aufruf: npm run docs"],
-  ["npm run kernel:install", "scripts/kernel-install.ts", "Aufruf: npm run kernel:install"],
-  ["npm run llama:build", "scripts/llama-build.ts", "Aufruf: npm run llama:build"],
-  ["npm run gpu:pack", "scripts/gpu-pack.ts", "Aufruf: npm run gpu:pack"],
-  ["slides stage of npm test", "scripts/slides-check.ts", "Aufruf: npx tsx scripts/slides-check.ts"],
+  ["npm test", "scripts/dev/test.ts", "Aufruf: npm test", "--only"],
+  ["npm run docs", "scripts/dev/api-docs.ts", "Aufruf: npm run docs"],
+  ["npm run kernel:install", "scripts/apps/workshop/kernel-install.ts", "Aufruf: npm run kernel:install"],
+  ["npm run llama:build", "scripts/dev/llama-build.ts", "Aufruf: npm run llama:build"],
+  ["npm run gpu:pack", "scripts/dev/gpu-pack.ts", "Aufruf: npm run gpu:pack"],
+  ["slides stage of npm test", "scripts/dev/slides-check.ts", "Aufruf: npx tsx scripts/dev/slides-check.ts"],
 ];
 
 /** Signs of node's or a library's own English, or of a stack trace. */

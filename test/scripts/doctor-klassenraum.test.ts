@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
-import { classMemoryNeed, klassenraumChecks, PARTICIPANT_RSS_BYTES, type KlassenraumDeps } from "../../scripts/hub/doctor-klassenraum.js";
+import { classMemoryNeed, klassenraumChecks, PARTICIPANT_RSS_BYTES, type KlassenraumDeps } from "../../scripts/apps/hub/doctor-klassenraum.js";
 
 const root = findProjectRoot();
 const GIB = 1024 ** 3;

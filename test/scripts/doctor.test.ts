@@ -10,9 +10,9 @@ import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { modelFileIdentity } from "../../lib/llm/prompt-state.js";
 import { llamaCppIdentity, MANIFEST_FILE, WARM_FORMAT, warmStateDir } from "../../lib/llm/warm-states.js";
-import { CHECK_IDS, runDoctor, WORKSHOP_PORTS, type Check, type DoctorDeps } from "../../scripts/doctor.js";
+import { CHECK_IDS, runDoctor, WORKSHOP_PORTS, type Check, type DoctorDeps } from "../../scripts/apps/doctor/main.js";
 import type { RunResult } from "../../scripts/setup.mjs";
-import { testEnvironment } from "../../scripts/test-env.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 
 const root = findProjectRoot();

@@ -1,4 +1,4 @@
-// The GPU pack (scripts/gpu-pack.ts) carries exactly what node-llama-cpp's CUDA build needs on a
+// The GPU pack (scripts/dev/gpu-pack.ts) carries exactly what node-llama-cpp's CUDA build needs on a
 // machine without internet. Packing takes ~2.5 min, so these tests check its parts; the whole pack
 // was built and configured offline by hand (see README, "GPU machines").
 import { test } from "node:test";
@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { dependencyClosure, PACK_ROOTS } from "../../scripts/gpu-pack.js";
+import { dependencyClosure, PACK_ROOTS } from "../../scripts/dev/gpu-pack.js";
 
 const nodeModules = join(process.cwd(), "node_modules");
 
@@ -24,7 +24,7 @@ test("a package for another platform (not installed) is skipped, not an error", 
 });
 
 test("on-device.sh parses and stops when it finds no pack", () => {
-  const script = join(process.cwd(), "scripts", "gpu-pack", "on-device.sh");
+  const script = join(process.cwd(), "scripts", "dev", "gpu-pack", "on-device.sh");
   execFileSync("bash", ["-n", script]);
   const r = spawnSync("bash", [script], { cwd: "/nonexistent-repo-dir", encoding: "utf8", env: { PATH: process.env.PATH, HOME: "/tmp" } });
   assert.notEqual(r.status, 0, "without a pack the script must stop, not build");

@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "../../scripts/hub/args.js";
-import { classJoinCode } from "../../scripts/hub/join-code.js";
-import { checkName } from "../../scripts/hub/login-check.js";
-import { participantKey } from "../../scripts/board/state.js";
-import { singleUserArgs } from "../../scripts/hub/settings.js";
-import { loadBoard } from "../../scripts/board/store.js";
+import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "../../scripts/apps/hub/args.js";
+import { classJoinCode } from "../../scripts/apps/hub/join-code.js";
+import { checkName } from "../../scripts/apps/hub/login-check.js";
+import { participantKey } from "../../scripts/apps/board/state.js";
+import { singleUserArgs } from "../../scripts/apps/hub/settings.js";
+import { loadBoard } from "../../scripts/apps/board/store.js";
 import { runScript } from "../helpers/run-script.js";
 
 const kit = findProjectRoot();
@@ -54,7 +54,7 @@ test("bad values say in German what to do", () => {
 });
 
 test("the script: a usage error exits 2 with the German text and no stack trace", async () => {
-  const r = await runScript("hub.ts", ["--host", "0.0.0.0"]);
+  const r = await runScript("apps/hub/main.ts", ["--host", "0.0.0.0"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--allowed-host/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);

@@ -5,12 +5,12 @@
 // The full hub with Chromium is test/scripts/hub.test.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "../../scripts/board/limits.js";
-import { startBoardServer } from "../../scripts/board/server.js";
-import { BoardState } from "../../scripts/board/state.js";
-import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/hub/login-check.js";
-import type { HubParticipant } from "../../scripts/hub/participants.js";
-import { freePort } from "../../scripts/free-port.js";
+import { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/limits.js";
+import { startBoardServer } from "../../scripts/apps/board/server.js";
+import { BoardState } from "../../scripts/apps/board/state.js";
+import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/apps/hub/login-check.js";
+import type { HubParticipant } from "../../scripts/apps/hub/participants.js";
+import { freePort } from "../../scripts/node/free-port.js";
 
 const CODE = "k7mq-2xhp-9dta";
 

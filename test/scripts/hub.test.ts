@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import type { BoardView } from "../../scripts/board/state.js";
-import { runningHubPid } from "../../scripts/hub/participants.js";
-import { processesOfHub } from "../../scripts/hub/processes.js";
-import { jupyterhubMissing } from "../../scripts/hub/start.js";
+import type { BoardView } from "../../scripts/apps/board/state.js";
+import { runningHubPid } from "../../scripts/apps/hub/participants.js";
+import { processesOfHub } from "../../scripts/apps/hub/processes.js";
+import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
 
@@ -94,7 +94,7 @@ after(async () => {
 
 async function startHubProcessCleanUp(): Promise<void> {
   const { runScript } = await import("../helpers/run-script.js");
-  await runScript("hub.ts", ["--aufraeumen", "--root", root]);
+  await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
 }
 
 test("two participants log in through the German page, run Aufgabe 1's self-check and reach the board; A cannot read B's folder", { skip: missing }, async () => {

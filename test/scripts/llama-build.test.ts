@@ -1,4 +1,4 @@
-// The llama.cpp tools cache (scripts/llama-build.ts): keyed by the bundle's commit, a half-finished build
+// The llama.cpp tools cache (scripts/dev/llama-build.ts): keyed by the bundle's commit, a half-finished build
 // is never taken as done, a second process waits for the first instead of building twice, and a machine
 // without a compiler gets one clear reason. No compiling here (the real build is npm test's llama stage).
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { bundleCommit, ensureLlamaTools, findLlamaTools, LLAMA_TOOLS } from "../../scripts/llama-build.js";
+import { bundleCommit, ensureLlamaTools, findLlamaTools, LLAMA_TOOLS } from "../../scripts/dev/llama-build.js";
 
 const bundle = join(findProjectRoot(), "node_modules/node-llama-cpp/llama/gitRelease.bundle");
 let cache: string;

@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { browserCheckMissing } from "../../scripts/browser-check.js";
-import { spawnNotebookServer } from "../../scripts/notebook-server.js";
-import { testEnvironment } from "../../scripts/test-env.js";
+import { browserCheckMissing } from "../../scripts/dev/browser-check.js";
+import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { delay } from "../../lib/util.js";
 import { running } from "../helpers/process-state.js";
 

@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { ensureNotebookLib } from "../../scripts/build-notebook-lib.js";
-import { englishDecimal, englishDecimalOutputs, runNotebook, textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/run-notebooks.js";
+import { ensureNotebookLib } from "../../scripts/dev/build-notebook-lib.js";
+import { englishDecimal, englishDecimalOutputs, runNotebook, textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/dev/run-notebooks.js";
 import { shortCell } from "../../lib/display/html.js";
-import { testEnvironment } from "../../scripts/test-env.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const root = findProjectRoot();

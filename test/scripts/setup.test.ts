@@ -39,12 +39,12 @@ function project(extra: { patches?: boolean; notebookLib?: boolean } = {}): stri
   mkdirSync(join(root, "scripts"));
   mkdirSync(join(root, "node_modules"));
   writeFileSync(join(root, "package-lock.json"), '{"lockfileVersion":3}\n');
-  writeFileSync(join(root, "scripts", "make-tiny-models.ts"), "");
+  writeFileSync(join(root, "scripts", "dev", "tiny-models", "main.ts"), "");
   if (extra.patches) {
     mkdirSync(join(root, "patches"));
     writeFileSync(join(root, "patches", "tslab+1.0.22.patch"), "diff\n");
   }
-  if (extra.notebookLib) writeFileSync(join(root, "scripts", "build-notebook-lib.ts"), "");
+  if (extra.notebookLib) writeFileSync(join(root, "scripts", "dev", "build-notebook-lib.ts"), "");
   return root;
 }
 
@@ -87,7 +87,7 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   assert.equal(readFileSync(join(root, "node_modules", ".setup-lock-hash"), "utf8").trim(), lockHash);
   // faiss-node already loads → no build; tiny models through tsx
   assert.ok(!lines.some((l) => l.includes("build-faiss")));
-  assert.ok(lines.includes(`node --import tsx ${join("scripts", "make-tiny-models.ts")}`));
+  assert.ok(lines.includes(`node --import tsx ${join("scripts", "dev", "tiny-models", "main.ts")}`));
   const kernel = JSON.parse(readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"));
   assert.deepEqual(kernel.argv, [join(root, "node_modules/.bin/tslab"), "kernel", "--config-path", "{connection_file}"]);
   // notebooks/lib points at the built lib; the link is dangling until the build step ran and must stay so.
@@ -114,7 +114,7 @@ test("Debian as root: apt-get without sudo; faiss-node that does not load is bui
     if (line.startsWith("dpkg-query -W")) return line.endsWith(" chromium") ? { code: 1 } : { stdout: "install ok installed" };
     if (line === "npm --version") return { stdout: "11.19.0" };
     if (line.includes("require('faiss-node')")) return { code: built ? 0 : 1 };
-    if (line === `bash ${join("scripts", "build-faiss.sh")}`) {
+    if (line === `bash ${join("scripts", "dev", "build-faiss.sh")}`) {
       built = true;
       return { code: 0 };
     }
@@ -136,14 +136,14 @@ test("npm older than 11.16: install without scripts, then only esbuild's", async
   assert.deepEqual(npmLines, ["npm ci --no-audit --no-fund --ignore-scripts", "npm rebuild esbuild"]);
 });
 
-test("patches/ and scripts/build-notebook-lib.ts run when present, after npm ci", async () => {
+test("patches/ and scripts/dev/build-notebook-lib.ts run when present, after npm ci", async () => {
   const root = project({ patches: true, notebookLib: true });
   const fake = debian([]);
   assert.equal((await setup(options(root, "linux", fake.run))).code, 0);
   const lines = fake.lines();
   const patch = lines.indexOf(`node ${join(root, "node_modules", "patch-package", "index.js")}`);
   assert.ok(patch > lines.findIndex((l) => l.startsWith("npm ci")), lines.join("\n"));
-  assert.ok(lines.includes(`node --import tsx ${join("scripts", "build-notebook-lib.ts")}`));
+  assert.ok(lines.includes(`node --import tsx ${join("scripts", "dev", "build-notebook-lib.ts")}`));
   // without them: skipped, not called
   const bare = debian([]);
   const { results } = await setup(options(project(), "linux", bare.run));

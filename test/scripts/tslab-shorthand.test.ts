@@ -5,8 +5,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { runNotebook } from "../../scripts/run-notebooks.js";
-import { testEnvironment } from "../../scripts/test-env.js";
+import { runNotebook } from "../../scripts/dev/run-notebooks.js";
+import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const root = findProjectRoot();

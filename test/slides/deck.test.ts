@@ -8,8 +8,8 @@ import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import {
   attachTalkingPoints, countSlides, deckHtml, keptLines, notebookSlides, outputHtml, parseTalkingPoints, type NbCell, type Notebook,
-} from "../../scripts/slides/deck.js";
-import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/slides.js";
+} from "../../scripts/apps/slides/deck.js";
+import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/apps/slides/main.js";
 
 const root = findProjectRoot();
 const md = await markdownRenderer();

@@ -6,16 +6,16 @@ import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import type { NbCell, Notebook } from "../../scripts/slides/deck.js";
-import { DAY_PLAN, dayPlanTable, slotOf } from "../../scripts/slides/day-plan.js";
+import type { NbCell, Notebook } from "../../scripts/apps/slides/deck.js";
+import { DAY_PLAN, dayPlanTable, slotOf } from "../../scripts/apps/slides/day-plan.js";
 import {
   CLASS_SERVER_8B, CPU_8B, deckStats, modelCallsOf, modelWaitSeconds, PLAN_TOKENS, PLANNER_PROMPT_TOKENS, presentationSeconds,
   speedFromDoctorJson, talkSeconds, type ModelSpeed,
-} from "../../scripts/slides/estimate.js";
-import { deckPlanProblems } from "../../scripts/slides/plan-check.js";
-import { slotProblem, timeTable } from "../../scripts/slides/time-table.js";
-import { vertiefungProblems, vertiefungSections } from "../../scripts/slides/vertiefung.js";
-import { slideNotebooks } from "../../scripts/slides.js";
+} from "../../scripts/apps/slides/estimate.js";
+import { deckPlanProblems } from "../../scripts/apps/slides/plan-check.js";
+import { slotProblem, timeTable } from "../../scripts/apps/slides/time-table.js";
+import { vertiefungProblems, vertiefungSections } from "../../scripts/apps/slides/vertiefung.js";
+import { slideNotebooks } from "../../scripts/apps/slides/main.js";
 
 const root = findProjectRoot();
 const cell = (cell_type: string, source: string, slide_type: string): NbCell => ({ cell_type, source, metadata: { slideshow: { slide_type } } });
@@ -81,7 +81,7 @@ test("the speeds: class server by default, the CPU's 8B much slower, doctor --te
 test("the guide's day table is the day plan, and every presentation deck has a slot", () => {
   const guide = readFileSync(join(root, "docs", "instructor-guide.md"), "utf8");
   const block = /<!-- BEGIN tagesplan[^\n]*-->\n([\s\S]*?)\n<!-- END tagesplan -->/.exec(guide)?.[1];
-  assert.equal(block, dayPlanTable(), "docs/instructor-guide.md: copy the table from dayPlanTable() (scripts/slides/day-plan.ts)");
+  assert.equal(block, dayPlanTable(), "docs/instructor-guide.md: copy the table from dayPlanTable() (scripts/apps/slides/day-plan.ts)");
   assert.match(dayPlanTable(), /\| 15:00 \| 50 min \| \*\*Teil 4\*\*/);
   assert.equal(DAY_PLAN.reduce((m, s) => m + s.minutes, 0), 8 * 60);
   for (const file of slideNotebooks(root)) assert.ok(slotOf(basename(file, ".ipynb")), `${file}: no slot in the day plan`);

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
-import { deckHtml, notebookSlides, type NbCell, type Notebook } from "../../scripts/slides/deck.js";
-import { SLIDE_PROBLEMS_JS, type LayoutProblem } from "../../scripts/slides/layout.js";
-import { deckAssets, markdownRenderer } from "../../scripts/slides.js";
+import { deckHtml, notebookSlides, type NbCell, type Notebook } from "../../scripts/apps/slides/deck.js";
+import { SLIDE_PROBLEMS_JS, type LayoutProblem } from "../../scripts/apps/slides/layout.js";
+import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/main.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const stdout = (text: string): NbCell["outputs"] => [{ output_type: "stream", name: "stdout", text }];

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { deckHtml, notebookSlides, type Notebook } from "../../scripts/slides/deck.js";
-import { missingFacesJs, RAW_TEX } from "../../scripts/slides/formula-check.js";
-import { allKatexFaces, facesUsed, katexCss } from "../../scripts/slides/math-fonts.js";
-import { deckAssets, markdownRenderer } from "../../scripts/slides.js";
+import { deckHtml, notebookSlides, type Notebook } from "../../scripts/apps/slides/deck.js";
+import { missingFacesJs, RAW_TEX } from "../../scripts/apps/slides/formula-check.js";
+import { allKatexFaces, facesUsed, katexCss } from "../../scripts/apps/slides/math-fonts.js";
+import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/main.js";
 
 const md = await markdownRenderer();
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -7,11 +7,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { countSlides, notebookSlides, type NbCell, type Notebook } from "../../scripts/slides/deck.js";
-import { deckStats } from "../../scripts/slides/estimate.js";
-import { addReadingList, deckSlideCount, READING_LIST_TITLE } from "../../scripts/slides/reading-list.js";
-import { vertiefungPromises } from "../../scripts/slides/vertiefung.js";
-import { markdownRenderer } from "../../scripts/slides.js";
+import { countSlides, notebookSlides, type NbCell, type Notebook } from "../../scripts/apps/slides/deck.js";
+import { deckStats } from "../../scripts/apps/slides/estimate.js";
+import { addReadingList, deckSlideCount, READING_LIST_TITLE } from "../../scripts/apps/slides/reading-list.js";
+import { vertiefungPromises } from "../../scripts/apps/slides/vertiefung.js";
+import { markdownRenderer } from "../../scripts/apps/slides/main.js";
 
 const md = await markdownRenderer();
 const root = findProjectRoot();

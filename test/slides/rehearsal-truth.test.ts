@@ -3,8 +3,8 @@
 // sentence, a Modell-Check the script failed and its table without a word why — and the marked outputs pass.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { NbCell, Notebook } from "../../scripts/slides/deck.js";
-import { rehearsalTruthProblems } from "../../scripts/slides/rehearsal-truth.js";
+import type { NbCell, Notebook } from "../../scripts/apps/slides/deck.js";
+import { rehearsalTruthProblems } from "../../scripts/apps/slides/rehearsal-truth.js";
 
 const md = (text: string): NbCell => ({ cell_type: "markdown", source: text });
 const code = (source: string, text: string): NbCell => ({ cell_type: "code", source, outputs: [{ output_type: "stream", name: "stdout", text }] });

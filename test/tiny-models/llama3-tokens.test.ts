@@ -8,8 +8,8 @@ import { after, before, describe, it } from "node:test";
 import { getLlama, LlamaLogLevel, type Llama, type LlamaModel } from "node-llama-cpp";
 import { findProjectRoot } from "../../lib/config.js";
 import { buildPlannerSystemPrompt } from "../../lib/agent/prompts.js";
-import { ensureTinyModels } from "../../scripts/tiny-models/ensure.js";
-import { llama3ReferenceIds } from "../../scripts/tiny-models/llama3-vocab.js";
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
+import { llama3ReferenceIds } from "../../scripts/dev/tiny-models/llama3-vocab.js";
 import { createTravelFake } from "../agent/fixtures.js";
 
 const root = findProjectRoot();

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { JinjaTemplateChatWrapper, QwenChatWrapper, readGgufFileInfo, resolveChatWrapper, type ChatHistoryItem } from "node-llama-cpp";
 import { findProjectRoot } from "../../lib/config.js";
 import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
-import { gguf, writeGgufFile } from "../../scripts/tiny-models/gguf-writer.js";
+import { gguf, writeGgufFile } from "../../scripts/dev/tiny-models/gguf-writer.js";
 
-const TEMPLATE_FILE = join(findProjectRoot(), "scripts", "tiny-models", "templates", "Qwen-Qwen2.5-7B-Instruct.jinja");
+const TEMPLATE_FILE = join(findProjectRoot(), "scripts", "dev", "tiny-models", "templates", "Qwen-Qwen2.5-7B-Instruct.jinja");
 
 const history: ChatHistoryItem[] = [
   { type: "system", text: "Du planst Reisen." },

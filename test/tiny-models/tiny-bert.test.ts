@@ -12,7 +12,7 @@ import {
   TINY_BERT_HIDDEN_SIZE,
   TinyBertOptionsError,
   writeTinyBert,
-} from "../../scripts/tiny-models/tiny-bert.js";
+} from "../../scripts/dev/tiny-models/tiny-bert.js";
 
 const TIMEOUT = { timeout: 60_000 };
 const modelDir = tinyModelPaths().embeddingDir;

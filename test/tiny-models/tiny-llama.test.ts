@@ -16,8 +16,8 @@ import { tinyModelPaths } from "../../lib/config.js";
 import { toGrammarDialect } from "../../lib/schema/grammar.js";
 import {
   encodeGguf, float32ToFloat16Bits, GgmlType, gguf, GgufValueType, GgufWriteError, writeGgufFile,
-} from "../../scripts/tiny-models/gguf-writer.js";
-import { encodeTinyLlamaGguf, TINY_LLAMA_DEFAULT_SEED, writeTinyLlamaGguf } from "../../scripts/tiny-models/tiny-llama.js";
+} from "../../scripts/dev/tiny-models/gguf-writer.js";
+import { encodeTinyLlamaGguf, TINY_LLAMA_DEFAULT_SEED, writeTinyLlamaGguf } from "../../scripts/dev/tiny-models/tiny-llama.js";
 import { halfBitsToFloat } from "../helpers/half-float.js";
 
 describe("GGUF writer", () => {

@@ -2,9 +2,9 @@
 // slow), a small GPU that holds part of the 8B's layers, a large GPU; and the German verdict of each.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { layersOnGpu, predictModel, recommend, type Calibration, type Machine, type Prediction } from "../../scripts/twins/predict.js";
-import { TWIN_SHAPES, tokenCost, twinShape } from "../../scripts/twins/shapes.js";
-import { renderTempo, tempoJson, type TempoReport } from "../../scripts/twins/doctor-tempo.js";
+import { layersOnGpu, predictModel, recommend, type Calibration, type Machine, type Prediction } from "../../scripts/dev/twins/predict.js";
+import { TWIN_SHAPES, tokenCost, twinShape } from "../../scripts/dev/twins/shapes.js";
+import { renderTempo, tempoJson, type TempoReport } from "../../scripts/dev/twins/doctor-tempo.js";
 
 const GiB = 2 ** 30;
 // Calibrated on a full 1B twin: the figures measured on a 2-core machine (ENVIRONMENT.md: pp 120, tg 25).

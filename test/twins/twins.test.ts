@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { getLlama, readGgufFileInfo, type Llama } from "node-llama-cpp";
-import { encodeGguf, encodeGgufHeader, GgmlType } from "../../scripts/tiny-models/gguf-writer.js";
-import { streamTensorOf, writeGgufStream } from "../../scripts/tiny-models/gguf-stream.js";
-import { randomTensorChunks, TWIN_WEIGHT_STD } from "../../scripts/tiny-models/ggml-random.js";
-import { tinyLlamaGgufParts } from "../../scripts/tiny-models/tiny-llama.js";
+import { encodeGguf, encodeGgufHeader, GgmlType } from "../../scripts/dev/tiny-models/gguf-writer.js";
+import { streamTensorOf, writeGgufStream } from "../../scripts/dev/tiny-models/gguf-stream.js";
+import { randomTensorChunks, TWIN_WEIGHT_STD } from "../../scripts/dev/tiny-models/ggml-random.js";
+import { tinyLlamaGgufParts } from "../../scripts/dev/tiny-models/tiny-llama.js";
 import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
-import { FILE_TYPE, TWIN_SHAPES, twinShape, twinTensors, useMoreBits, WITHOUT_TWIN } from "../../scripts/twins/shapes.js";
-import { twinMetadata, twinStreamTensors, writeTwin } from "../../scripts/twins/twin.js";
+import { FILE_TYPE, TWIN_SHAPES, twinShape, twinTensors, useMoreBits, WITHOUT_TWIN } from "../../scripts/dev/twins/shapes.js";
+import { twinMetadata, twinStreamTensors, writeTwin } from "../../scripts/dev/twins/main.js";
 import { halfBitsToFloat } from "../helpers/half-float.js";
 
 /** ggml's dequantize_row_q4_K for one 144-byte block. */

@@ -10,12 +10,12 @@ import { createMcpExpressApp } from "@modelcontextprotocol/sdk/server/express.js
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { formatUrl, planBind } from "./bind.js";
+import { formatUrl, planBind } from "../../../scripts/node/bind.js";
 import { bodyErrorHandler, jsonRpcError, notFound } from "./http-errors.js";
 import { releaseAnsweredJsonStreams } from "./json-responses.js";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, SessionPool } from "./sessions.js";
 
-export { BindError, DEFAULT_ALLOWED_HOSTS, formatUrl, isLoopback } from "./bind.js";
+export { BindError, DEFAULT_ALLOWED_HOSTS, formatUrl, isLoopback } from "../../../scripts/node/bind.js";
 
 export interface HttpServerOptions {
   host: string;

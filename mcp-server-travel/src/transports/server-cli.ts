@@ -2,7 +2,7 @@
 // --help) and their checks; each server's cli.ts adds its own flags and usage text.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { errorText } from "../../../lib/util.js";
-import { germanParseArgsMessage, UsageError } from "../../../scripts/parse-args-german.js";
+import { germanParseArgsMessage, UsageError } from "../../../scripts/node/parse-args-german.js";
 
 // The kit's one UsageError (exit code 0 for --help, 2 for wrong flags), shared with the kit's CLIs.
 export { UsageError };

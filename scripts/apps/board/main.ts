@@ -1,0 +1,204 @@
+// `npm run board [-- --port P --code C --host H --allowed-host X --data FILE --export FILE --entfernen NAME]`
+// — the class board on the instructor's laptop: prints the join code and the URL for the projector, then
+// collects the self-check results participants' notebooks send (scripts/apps/board/). Results are kept in a JSON
+// file (default .cache/board/ergebnisse.json), so a restart keeps them; --export writes them as CSV and
+// exits (the JSON file is only read); --entfernen takes a participant off the board (while it is stopped).
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { findProjectRoot } from "../../../lib/config.js";
+import { writeFileAtomic } from "../../../lib/files.js";
+import { errorText } from "../../../lib/util.js";
+import { BindError, isLoopback } from "../../node/bind.js";
+import { boardCsv } from "./csv.js";
+import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js";
+import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
+import { loopbackWarning } from "./reach.js";
+import { startBoardServer } from "./server.js";
+import { BoardState } from "./state.js";
+import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./store.js";
+
+export const DEFAULT_BOARD_PORT = 8790;
+
+const USAGE =
+  "Aufruf: npm run board -- [--port 8790] [--code CODE] [--host 127.0.0.1] [--allowed-host NAME …]\n" +
+  "                         [--data DATEI] [--export DATEI.csv] [--entfernen NAME …] [--haengt-nach 10]\n" +
+  "  --port P          Port (Standard 8790; 0 = ein freier)\n" +
+  "  --code C          Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)\n" +
+  "  --host H          Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
+  "  --allowed-host N  Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)\n" +
+  "  --data DATEI      Ergebnisdatei (Standard .cache/board/ergebnisse.json)\n" +
+  "  --export DATEI    Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)\n" +
+  "  --entfernen NAME  Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)\n" +
+  `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})\n` +
+  "  -h, --help        diese Hilfe";
+
+interface BoardArgs {
+  port: number;
+  code: string | undefined;
+  host: string;
+  allowedHosts: string[] | undefined;
+  data: string;
+  exportTo: string | undefined;
+  stuckAfterMin: number;
+  remove: string[];
+}
+
+const OPTIONS = {
+  port: { type: "string", default: String(DEFAULT_BOARD_PORT) },
+  code: { type: "string" },
+  host: { type: "string", default: "127.0.0.1" },
+  "allowed-host": { type: "string", multiple: true },
+  data: { type: "string" },
+  export: { type: "string" },
+  "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN) },
+  entfernen: { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function parseBoardArgs(argv: string[], root: string): BoardArgs {
+  const { values } = parseArgsGerman({ args: argv, options: OPTIONS }, USAGE);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
+  const stuckAfterMin = Number(values["haengt-nach"]);
+  if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${USAGE}`);
+  const code = values.code?.trim();
+  if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
+    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
+  }
+  if (values.export !== undefined && values.entfernen?.length) throw new UsageError(`--export und --entfernen bitte getrennt aufrufen.\n${USAGE}`);
+  return {
+    port,
+    code,
+    host: values.host,
+    allowedHosts: values["allowed-host"]?.length ? values["allowed-host"] : undefined,
+    data: resolve(values.data ?? join(root, ".cache", "board", "ergebnisse.json")),
+    exportTo: values.export === undefined ? undefined : resolve(values.export),
+    stuckAfterMin,
+    remove: values.entfernen ?? [],
+  };
+}
+
+/** True when `a` and `b` are the same file (also through a link); false when either is missing. */
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (!existsSync(a) || !existsSync(b)) return false;
+  const [sa, sb] = [statSync(a), statSync(b)];
+  return realpathSync(a) === realpathSync(b) || (sa.dev === sb.dev && sa.ino === sb.ino);
+}
+
+function storedBoard(path: string): BoardState | undefined {
+  const data = loadBoard(path);
+  if (!data) console.error(`Keine Ergebnisse unter ${path} – läuft das Board mit einer anderen --data-Datei?`);
+  return data && new BoardState(data.joinCode, data.participants);
+}
+
+async function exportCsv(args: BoardArgs): Promise<number> {
+  const target = args.exportTo!;
+  if (sameFile(target, args.data)) throw new UsageError(`--export ${target} ist die Ergebnisdatei selbst – bitte einen anderen Namen wählen, z. B. ergebnisse.csv.`);
+  if (!existsSync(dirname(target))) throw new UsageError(`Der Ordner ${dirname(target)} für --export fehlt – bitte anlegen oder einen anderen Pfad wählen.`, 1);
+  const state = storedBoard(args.data);
+  if (!state) return 1;
+  const data = state.data();
+  try {
+    await writeFileAtomic(target, boardCsv(data));
+  } catch (error) {
+    console.error(`CSV konnte nicht geschrieben werden (${fileReason(error)}) – einen anderen Pfad für --export wählen.`);
+    return 1;
+  }
+  const rows = data.participants.reduce((n, p) => n + p.checks.length, 0);
+  console.log(`CSV geschrieben: ${args.exportTo} (${data.participants.length} Teilnehmende, ${rows} Zeilen).`);
+  return 0;
+}
+
+/** Takes participants off the stored board; the board must not be running (it would write them back). */
+async function removeParticipants(args: BoardArgs): Promise<number> {
+  const running = boardHoldingLock(args.data);
+  if (running !== undefined) {
+    console.error(`Das Board läuft noch (Prozess ${running}). Erst dort mit Strg+C beenden, dann --entfernen, dann neu starten – Beitrittscode und Ergebnisse bleiben.`);
+    return 1;
+  }
+  const state = storedBoard(args.data);
+  if (!state) return 1;
+  lockBoardFile(args.data);
+  let failed = 0;
+  for (const name of args.remove) {
+    const { removed, candidates } = state.remove(name);
+    if (removed !== undefined) console.log(`Entfernt: „${removed}“.`);
+    else {
+      failed++;
+      if (candidates.length > 1) console.error(`Mehrere Namen sehen aus wie „${name}“: ${candidates.map((c) => `„${c}“`).join(", ")} – bitte genau so schreiben, wie er auf dem Board steht.`);
+      else console.error(`„${name}“ steht nicht auf dem Board (${state.size} Teilnehmende; Namen zeigt die Seite des Boards oder --export).`);
+    }
+  }
+  await new BoardSaver(args.data, state, console.error).flush({ strict: true });
+  console.log(`${state.size} Teilnehmende bleiben in ${args.data}.`);
+  return failed > 0 ? 1 : 0;
+}
+
+async function serve(args: BoardArgs): Promise<number> {
+  const stored = loadBoard(args.data);
+  await prepareBoardFile(args.data);
+  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
+  const saver = new BoardSaver(args.data, state, console.error);
+  await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
+  const board = await startBoardServer({
+    host: args.host,
+    port: args.port,
+    allowedHosts: args.allowedHosts,
+    state,
+    onChange: () => saver.changed(),
+    log: console.error,
+    stuckAfterMin: args.stuckAfterMin,
+  });
+  const changedCode = stored && stored.joinCode !== state.joinCode;
+  console.log(
+    [
+      "Klassen-Board läuft.",
+      ...(changedCode ? [`  ACHTUNG: NEUER Beitrittscode (gespeichert war ${stored.joinCode}) – alle Teilnehmenden müssen ihn neu eingeben.`] : []),
+      ...(weakJoinCode(state.joinCode) ? [`  WARNUNG: Der Beitrittscode ${state.joinCode} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (dann alle neu eingeben).`] : []),
+      `  Für den Beamer:  ${board.url}   (zeigt dort auch den Beitrittscode)`,
+      `  Beitrittscode:   ${state.joinCode}`,
+      `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
+      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert; bleiben bei Neustart erhalten)`,
+      "  Beenden mit Strg+C.",
+    ].join("\n"),
+  );
+  if (isLoopback(args.host)) {
+    const warning = loopbackWarning(args.host);
+    console.log(`\nWARNUNG: ${warning.problem}\n  ${warning.fix}`);
+  }
+  const stop = async () => {
+    await saver.flush();
+    await board.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+  return new Promise<number>(() => undefined);
+}
+
+async function main(): Promise<number> {
+  let args: BoardArgs;
+  try {
+    args = parseBoardArgs(process.argv.slice(2), findProjectRoot());
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error);
+    console.error(`${errorText(error)}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return args.exportTo ? await exportCsv(args) : args.remove.length > 0 ? await removeParticipants(args) : await serve(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(error.message);
+      return error.exitCode;
+    }
+    if (error instanceof BindError || error instanceof BoardDataError) console.error(error.message);
+    else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") console.error(`Port ${args.port} ist belegt – wähle einen anderen mit --port.`);
+    else console.error(`Das Board konnte nicht starten: ${errorText(error)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1]?.endsWith("board.ts")) process.exitCode = await main();

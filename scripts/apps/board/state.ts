@@ -1,0 +1,224 @@
+// The class board's state: the latest run of every check per participant, what is stored on disk, and the
+// view the page and /api/state show (participants × Aufgaben, last ✅, the check most people fail now).
+import { z } from "zod";
+import { BOARD_CHECKS, type BoardPart, type BoardRecord } from "../../../lib/exercises/index.js";
+import { BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBoardName } from "../../../lib/exercises/board-record.js";
+import { checkTitle } from "./check-titles.js";
+import { JOIN_CODE_PATTERN } from "./join-code.js";
+import { lookAlikeSkeleton } from "./look-alike.js";
+import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "./progress.js";
+
+/** The latest run of one check by one participant (times on the board's clock, ms since 1970). */
+export interface CheckRun {
+  aufgabe: BoardPart;
+  check: string;
+  passed: number;
+  failed: number;
+  runs: number;
+  at: number;
+}
+
+export interface Participant {
+  name: string;
+  checks: CheckRun[];
+  lastOkAt: number | null;
+  lastSeenAt: number;
+}
+
+/** What the board writes to its JSON file: its join code and every participant. */
+export interface BoardData {
+  version: 1;
+  joinCode: string;
+  participants: Participant[];
+}
+
+const part = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+const count = z.number().int().min(0).max(BOARD_COUNT_MAX);
+
+/** A posted record: exactly these fields, nothing else. */
+export const recordSchema = z
+  .object({
+    name: z.string().max(BOARD_NAME_MAX * 4),
+    aufgabe: part,
+    check: z.string().max(60),
+    passed: count,
+    failed: count,
+    at: z.string().max(40),
+  })
+  .strict() satisfies z.ZodType<BoardRecord>;
+
+const storedSchema = z.object({
+  version: z.literal(1),
+  joinCode: z.string().regex(JOIN_CODE_PATTERN, "Beitrittscode fehlt oder hat eine ungültige Form"),
+  participants: z.array(
+    z.object({
+      name: z.string(),
+      lastOkAt: z.number().nullable(),
+      lastSeenAt: z.number(),
+      checks: z.array(z.object({ aufgabe: part, check: z.string(), passed: count, failed: count, runs: z.number(), at: z.number() })),
+    }),
+  ),
+}) satisfies z.ZodType<BoardData>;
+
+/** Checks read back from the board's file; throws a zod error when it is not the board's shape. */
+export function parseStored(value: unknown): BoardData {
+  return storedSchema.parse(value);
+}
+
+/** Why a posted record is refused (German), or undefined when it is fine. */
+export function recordProblem(record: BoardRecord): string | undefined {
+  const nameProblem = boardNameProblem(record.name);
+  if (nameProblem) return nameProblem;
+  if (!BOARD_CHECKS[record.aufgabe].includes(record.check)) return `Unbekannter Selbsttest „${record.check}“ für Aufgabe ${record.aufgabe}.`;
+  if (record.passed + record.failed === 0) return "Ein Selbsttest hat mindestens einen Fall.";
+  return undefined;
+}
+
+/** The key one participant is known by: the same name in other case or spacing is the same person. */
+export function participantKey(name: string): string {
+  return (cleanBoardName(name) ?? name).toLocaleLowerCase("de").replace(/\s+/g, " ");
+}
+
+/** The board in memory: participants by key. */
+export class BoardState {
+  private readonly byKey = new Map<string, Participant>();
+
+  constructor(
+    public joinCode: string,
+    participants: Participant[] = [],
+  ) {
+    for (const p of participants) this.byKey.set(participantKey(p.name), p);
+  }
+
+  /** A participant already on the board whose name looks like `name` but is another one (see look-alike.ts). */
+  lookAlikeOf(name: string): string | undefined {
+    if (this.has(name)) return undefined;
+    const skeleton = lookAlikeSkeleton(cleanBoardName(name) ?? name);
+    return [...this.byKey.values()].find((p) => lookAlikeSkeleton(p.name) === skeleton)?.name;
+  }
+
+  /**
+   * Removes the participant called `name` (case and spacing aside; else the one whose name looks like it,
+   * invisible characters ignored). `removed` is the name taken off; when several look like `name`,
+   * none is removed and `candidates` lists them.
+   */
+  remove(name: string): { removed?: string; candidates: string[] } {
+    const key = participantKey(name);
+    const skeleton = lookAlikeSkeleton(name);
+    const matches = this.byKey.has(key) ? [key] : [...this.byKey.entries()].filter(([, p]) => lookAlikeSkeleton(p.name) === skeleton).map(([k]) => k);
+    const candidates = matches.map((k) => this.byKey.get(k)!.name);
+    if (matches.length !== 1) return { candidates };
+    this.byKey.delete(matches[0]!);
+    return { removed: candidates[0], candidates };
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  has(name: string): boolean {
+    return this.byKey.has(participantKey(name));
+  }
+
+  /**
+   * Puts a participant on the board before their first result ("nicht begonnen"); the name must be
+   * checked (boardNameProblem, lookAlikeOf). Returns the name as shown and whether it is new.
+   */
+  join(name: string, now: number): { name: string; added: boolean } {
+    const existing = this.byKey.get(participantKey(name));
+    if (existing) return { name: existing.name, added: false };
+    const shown = cleanBoardName(name)!;
+    this.byKey.set(participantKey(shown), { name: shown, checks: [], lastOkAt: null, lastSeenAt: now });
+    return { name: shown, added: true };
+  }
+
+  /** Stores a checked record as the latest run of its check. */
+  apply(record: BoardRecord, now: number): void {
+    const name = cleanBoardName(record.name)!;
+    const key = participantKey(name);
+    const p = this.byKey.get(key) ?? { name, checks: [], lastOkAt: null, lastSeenAt: now };
+    this.byKey.set(key, p);
+    p.lastSeenAt = now;
+    if (record.failed === 0) p.lastOkAt = now;
+    const run = p.checks.find((c) => c.aufgabe === record.aufgabe && c.check === record.check);
+    if (run) Object.assign(run, { passed: record.passed, failed: record.failed, runs: run.runs + 1, at: now });
+    else p.checks.push({ aufgabe: record.aufgabe, check: record.check, passed: record.passed, failed: record.failed, runs: 1, at: now });
+  }
+
+  data(): BoardData {
+    return { version: 1, joinCode: this.joinCode, participants: [...this.byKey.values()] };
+  }
+
+  participants(): Participant[] {
+    return [...this.byKey.values()].sort((a, b) => a.name.localeCompare(b.name, "de"));
+  }
+}
+
+/** A participant's cell of one Aufgabe: checks whose latest run passed (ok) or failed (fail). */
+export interface CellView {
+  aufgabe: BoardPart;
+  ok: number;
+  fail: number;
+  total: number;
+  /** gruen: all checks passed; rot: a check's latest run failed; teil: some passed; leer: none run. */
+  state: "gruen" | "rot" | "teil" | "leer";
+}
+
+export interface BoardView {
+  now: string;
+  aufgaben: { aufgabe: BoardPart; checks: readonly string[]; rot: number; gruen: number }[];
+  /** By name; `rank` is the place on the projector (progress.ts: stuck first). */
+  participants: { name: string; cells: CellView[]; lastOkAgoS: number | null; lastSeenAgoS: number; progress: Progress; rank: number }[];
+  /** Minutes without a ✅ after which a participant counts as stuck. */
+  stuckAfterMin: number;
+  /** The check whose latest run failed for the most people in the last RECENT_MS (`title`: its German
+   * title, check-titles.ts); null when none. */
+  topFailing: { aufgabe: BoardPart; check: string; title: string; people: number } | null;
+}
+
+/** "Right now" for the most-failed check. */
+export const RECENT_MS = 15 * 60_000;
+
+function cellOf(p: Participant, aufgabe: BoardPart): CellView {
+  const runs = p.checks.filter((c) => c.aufgabe === aufgabe);
+  const ok = runs.filter((c) => c.failed === 0).length;
+  const fail = runs.length - ok;
+  const total = BOARD_CHECKS[aufgabe].length;
+  const state = fail > 0 ? "rot" : ok === total ? "gruen" : ok > 0 ? "teil" : "leer";
+  return { aufgabe, ok, fail, total, state };
+}
+
+function topFailing(participants: Participant[], now: number): BoardView["topFailing"] {
+  const people = new Map<string, NonNullable<BoardView["topFailing"]>>();
+  for (const p of participants) {
+    for (const c of p.checks) {
+      if (c.failed === 0 || now - c.at > RECENT_MS) continue;
+      const key = `${c.aufgabe}:${c.check}`;
+      const entry = people.get(key) ?? { aufgabe: c.aufgabe, check: c.check, title: checkTitle(c.check), people: 0 };
+      entry.people++;
+      people.set(key, entry);
+    }
+  }
+  const ranked = [...people.values()].sort((a, b) => b.people - a.people || a.aufgabe - b.aufgabe || a.check.localeCompare(b.check));
+  return ranked[0] ?? null;
+}
+
+export function boardView(state: BoardState, now: number, stuckAfterMin = DEFAULT_STUCK_AFTER_MIN): BoardView {
+  const participants = state.participants();
+  const rows = participants.map((p) => ({
+    name: p.name,
+    cells: BOARD_PARTS.map((a) => cellOf(p, a)),
+    lastOkAgoS: p.lastOkAt === null ? null : Math.max(0, Math.round((now - p.lastOkAt) / 1000)),
+    lastSeenAgoS: Math.max(0, Math.round((now - p.lastSeenAt) / 1000)),
+    progress: progressOf(p, now, stuckAfterMin * 60_000),
+    rank: 0,
+  }));
+  projectorOrder(rows).forEach((row, i) => (row.rank = i));
+  const aufgaben = BOARD_PARTS.map((aufgabe, i) => ({
+    aufgabe,
+    checks: BOARD_CHECKS[aufgabe],
+    rot: rows.filter((r) => r.cells[i]!.state === "rot").length,
+    gruen: rows.filter((r) => r.cells[i]!.state === "gruen").length,
+  }));
+  return { now: new Date(now).toISOString(), aufgaben, participants: rows, topFailing: topFailing(participants, now), stuckAfterMin };
+}

@@ -1,0 +1,95 @@
+// `npm run doctor -- --klassenraum [N]`: is this the machine that can serve the room? JupyterHub, the
+// proxy, llama-server, the class server's model, free RAM for N participants (the per-participant figure
+// is measured by `npm run bench -- hub`), and whether the hub can give each participant an account.
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../../../lib/config.js";
+import { MODEL_CHOICES } from "../../../lib/llm/index.js";
+import { findLlamaTools } from "../../dev/llama-build.js";
+import type { Runner } from "../../setup.mjs";
+import { DEFAULT_HUB_MAX } from "./args.js";
+
+/** Same shape as scripts/apps/doctor/main.ts's Check (kept apart so doctor.ts loads this file only for --klassenraum). */
+export interface KlassenraumCheck {
+  id: string;
+  title: string;
+  status: "ok" | "warn" | "fail";
+  detail: string;
+  fix?: string;
+}
+
+/**
+ * RSS of one participant (their Jupyter server + TypeScript kernel after Aufgabe 1's cells), measured by
+ * `npm run bench -- hub` on the 2-core dev VM (docs/instructor-guide.md, "Klassenraum-Hub"), rounded up.
+ */
+export const PARTICIPANT_RSS_BYTES = 550 * 1024 * 1024;
+/** The hub itself (JupyterHub + proxy), measured the same way, rounded up. */
+export const HUB_RSS_BYTES = 200 * 1024 * 1024;
+
+export interface KlassenraumDeps {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  run: Runner;
+  memory: () => { total: number; free: number };
+  uid: number | undefined;
+}
+
+const GIB = 1024 ** 3;
+const gib = (bytes: number) => `${(bytes / GIB).toFixed(1).replace(".", ",")} GB`;
+
+/** RAM for the class: the model once (class server), the hub, and N participants. */
+export function classMemoryNeed(modelBytes: number, participants: number): number {
+  return modelBytes + GIB + HUB_RSS_BYTES + participants * PARTICIPANT_RSS_BYTES;
+}
+
+export async function klassenraumChecks(d: KlassenraumDeps, participants = DEFAULT_HUB_MAX): Promise<KlassenraumCheck[]> {
+  const checks: KlassenraumCheck[] = [];
+  const add = (c: KlassenraumCheck) => checks.push(c);
+  const hub = await d.run("jupyterhub", ["--version"], { capture: true });
+  add(
+    hub.code === 0
+      ? { id: "hub", title: "JupyterHub", status: "ok", detail: `Version ${hub.stdout.trim()}` }
+      : { id: "hub", title: "JupyterHub", status: "fail", detail: "nicht installiert", fix: "sudo apt-get install jupyterhub (Debian/Ubuntu) oder python3 -m pip install jupyterhub notebook" },
+  );
+  const proxy = join(d.root, "node_modules", ".bin", "configurable-http-proxy");
+  add(
+    existsSync(proxy)
+      ? { id: "proxy", title: "Proxy (configurable-http-proxy)", status: "ok", detail: "aus node_modules" }
+      : { id: "proxy", title: "Proxy (configurable-http-proxy)", status: "fail", detail: "fehlt in node_modules", fix: "npm run setup" },
+  );
+  const own = d.env.LLAMA_SERVER_BIN;
+  const tools = own ? undefined : findLlamaTools();
+  add(
+    own
+      ? { id: "llama-server", title: "Klassen-Server (llama-server)", status: existsSync(own) ? "ok" : "fail", detail: `LLAMA_SERVER_BIN=${own}${existsSync(own) ? "" : " fehlt"}`, fix: "Pfad in LLAMA_SERVER_BIN prüfen" }
+      : tools && "bin" in tools
+        ? { id: "llama-server", title: "Klassen-Server (llama-server)", status: "ok", detail: join(tools.bin, "llama-server") }
+        : { id: "llama-server", title: "Klassen-Server (llama-server)", status: "fail", detail: "nicht gebaut", fix: "npm run llama:build (einmal 10–20 Minuten) oder LLAMA_SERVER_BIN=/pfad/zu/llama-server" },
+  );
+  const model = loadConfig(d.env).llmModelPath;
+  const modelBytes = existsSync(model) ? statSync(model).size : 0;
+  // Without the file the RAM check plans for the default 8B model.
+  const plannedBytes = modelBytes || MODEL_CHOICES[0]!.approxSizeGb * 1e9;
+  add(
+    modelBytes > 0
+      ? { id: "class-model", title: "Modell des Klassen-Servers", status: "ok", detail: `${model} (${gib(modelBytes)})` }
+      : { id: "class-model", title: "Modell des Klassen-Servers", status: "fail", detail: `${model} fehlt`, fix: "npm run models:pull – oder npm run klassenraum -- --uebung zum Ausprobieren" },
+  );
+  const { total, free } = d.memory();
+  const need = classMemoryNeed(plannedBytes, participants);
+  const ramDetail = `${gib(free)} frei von ${gib(total)}; ${participants} Teilnehmende brauchen etwa ${gib(need)} (Modell ${gib(plannedBytes)} + Hub + je ${Math.round(PARTICIPANT_RSS_BYTES / 1024 ** 2)} MB)`;
+  const fewer = Math.max(0, Math.floor((total - classMemoryNeed(plannedBytes, 0)) / PARTICIPANT_RSS_BYTES));
+  add(
+    total < need
+      ? { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "fail", detail: ramDetail, fix: `Dieser Rechner reicht für etwa ${fewer} Teilnehmende: --max ${fewer}, ein kleineres Modell oder mehr RAM` }
+      : free < need
+        ? { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "warn", detail: ramDetail, fix: "Andere Programme schließen" }
+        : { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "ok", detail: ramDetail },
+  );
+  add(
+    d.uid === 0
+      ? { id: "accounts", title: "Getrennte Konten", status: "ok", detail: "läuft als root: jede:r Teilnehmende bekommt ein eigenes Konto" }
+      : { id: "accounts", title: "Getrennte Konten", status: "warn", detail: "ohne root teilen sich alle Teilnehmenden ein Konto und sehen die Ordner der anderen", fix: "sudo npm run klassenraum" },
+  );
+  return checks;
+}

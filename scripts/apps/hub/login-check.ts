@@ -1,0 +1,147 @@
+// The hub's login, decided by the board's own code: JupyterHub's authenticator (Python, jupyterhub_config.py)
+// asks this small loopback endpoint of `npm run hub` for every login instead of copying the rules —
+// the join code as the board checks it (limits.ts: a right code always passes, wrong ones are limited per
+// address and overall), the name as the board checks it (boardNameProblem, cleanBoardName, participantKey),
+// a name that looks like a participant's already there is refused (look-alike.ts), at most `max`
+// participants; with a board, the participant is put on it at once ("nicht begonnen", board-join.ts).
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { boardNameProblem, cleanBoardName } from "../../../lib/exercises/board-record.js";
+import { JoinCodeGate } from "../board/limits.js";
+import { lookAlikeSkeleton } from "../board/look-alike.js";
+import { participantKey } from "../board/state.js";
+import { joinBoard } from "./board-join.js";
+import type { HubParticipant } from "./participants.js";
+
+/** What the endpoint answers for one login: the participant's name and key, or why not (German). */
+export type LoginAnswer = { name: string; key: string } | { problem: string };
+
+/** What the authenticator sends: the form's two fields and the address the login came from. */
+export interface LoginRequest {
+  name: string;
+  code: string;
+  address: string;
+}
+
+export interface LoginRules {
+  code: string;
+  max: number;
+  /** The participants the hub knows now (teilnehmende.json). */
+  participants: () => HubParticipant[];
+  /** The class board's URL (--board): participants are put on it at login. */
+  boardUrl?: string;
+  /** The instructor's console. */
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+export function checkName(raw: string): LoginAnswer {
+  const problem = boardNameProblem(raw);
+  if (problem !== undefined) return { problem };
+  const name = cleanBoardName(raw)!;
+  return { name, key: participantKey(name) };
+}
+
+/** The participant (not `name` itself) whose name looks like `name` on the projector, e.g. "Anna" for "Аnna". */
+export function lookAlikeOf(name: string, known: HubParticipant[]): string | undefined {
+  const key = participantKey(name);
+  const skeleton = lookAlikeSkeleton(name);
+  return known.find((p) => participantKey(p.name) !== key && lookAlikeSkeleton(p.name) === skeleton)?.name;
+}
+
+export class LoginCheck {
+  private readonly gate: JoinCodeGate;
+  /** Board problems already on the console (each once, until the board takes a name again). */
+  private readonly boardWarnings = new Set<string>();
+
+  constructor(private readonly rules: LoginRules) {
+    this.gate = new JoinCodeGate(rules.log);
+  }
+
+  async decide(request: LoginRequest): Promise<LoginAnswer> {
+    const verdict = this.gate.check(request.code, this.rules.code, request.address, (this.rules.now ?? Date.now)());
+    if (verdict === "too-many-wrong") return { problem: "Zu viele falsche Codes – bitte eine Minute warten und den Code genau von der Tafel abschreiben." };
+    if (verdict === "wrong") return { problem: "Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer." };
+    const checked = checkName(request.name);
+    if ("problem" in checked) return checked;
+    const participants = this.rules.participants();
+    const known = participants.find((p) => participantKey(p.name) === checked.key);
+    if (!known) {
+      const twin = lookAlikeOf(checked.name, participants);
+      if (twin) return { problem: `Der Name sieht aus wie „${twin}“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen (oder, falls du das bist, genau so schreiben wie beim ersten Mal).` };
+      if (participants.length >= this.rules.max) return { problem: `Der Kurs ist voll (${this.rules.max} Teilnehmende). Bitte bei der Kursleitung melden.` };
+    }
+    const name = known?.name ?? checked.name;
+    const refusal = await this.putOnBoard(name, !known);
+    return refusal ? { problem: refusal } : { name, key: checked.key };
+  }
+
+  /** Joins the board (if one runs); returns the board's reason when it refuses a new participant's name. */
+  private async putOnBoard(name: string, isNew: boolean): Promise<string | undefined> {
+    if (!this.rules.boardUrl) return undefined;
+    const joined = await joinBoard(this.rules.boardUrl, this.rules.code, name);
+    if (joined.outcome === "on-board") {
+      this.boardWarnings.clear();
+      return undefined;
+    }
+    if (joined.outcome === "name-refused" && isNew) return joined.reason;
+    if (!this.boardWarnings.has(joined.reason)) {
+      this.boardWarnings.add(joined.reason);
+      this.rules.log(`Klassen-Board: „${name}“ steht noch nicht darauf (${joined.reason.replace(/\.$/, "")}); der Name erscheint mit dem ersten Selbsttest.`);
+    }
+    return undefined;
+  }
+}
+
+export interface LoginCheckServer {
+  url: string;
+  /** Sent in `x-kurs-token`; only the hub (settings file, mode 600) knows it. */
+  token: string;
+  close(): Promise<void>;
+}
+
+function loginRequest(body: string): LoginRequest {
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = (JSON.parse(body) as Record<string, unknown> | null) ?? {};
+  } catch {
+    // empty fields are refused by the checks
+  }
+  const text = (key: string) => (typeof parsed[key] === "string" ? (parsed[key] as string) : "");
+  return { name: text("name"), code: text("code"), address: text("address") };
+}
+
+export function startLoginCheck(rules: LoginRules): Promise<LoginCheckServer> {
+  const check = new LoginCheck(rules);
+  const token = randomBytes(16).toString("hex");
+  const server = createServer((req, res) => {
+    const given = Buffer.from(String(req.headers["x-kurs-token"] ?? ""));
+    if (req.method !== "POST" || given.length !== token.length || !timingSafeEqual(given, Buffer.from(token))) {
+      res.writeHead(403).end();
+      return;
+    }
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      body += chunk;
+      if (body.length > 4096) req.destroy();
+    });
+    req.on("end", () => {
+      void check.decide(loginRequest(body)).then(
+        (answer) => res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(answer)),
+        (error: unknown) => {
+          rules.log(`Hub: eine Anmeldung ließ sich nicht prüfen (${String((error as Error | undefined)?.message ?? error).slice(0, 160)}).`);
+          res.writeHead(500).end();
+        },
+      );
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}/login`, token, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
+}

@@ -1,0 +1,91 @@
+// What scripts/apps/hub/main.ts hands to the kit's JupyterHub configuration (jupyterhub_config.py reads it from
+// the file named in KURS_HUB_SETTINGS): ports, the login check's address, the notebooks each participant gets, and
+// the environment of every participant's kernel.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { HubArgs } from "./args.js";
+
+/** One file (or link) a participant's folder gets; `to` is relative to the folder. */
+export interface HubFile {
+  from: string;
+  to: string;
+  link?: boolean;
+}
+
+export interface HubSettings {
+  host: string;
+  port: number;
+  hubPort: number;
+  proxyApiPort: number;
+  proxyCommand: string;
+  root: string;
+  stateDir: string;
+  templates: string;
+  /** Root: one system user per participant (LocalProcessSpawner); else all share this one. */
+  isolated: boolean;
+  notebooks: HubFile[];
+  solutions: HubFile[];
+  kernelEnv: Record<string, string>;
+  singleUserArgs: string[];
+  /** Where the authenticator asks whether a login may go ahead (login-check.ts, served by `npm run hub`). */
+  loginCheck: { url: string; token: string };
+}
+
+/** The kernel's name as `npm run setup` registers it (.jupyter-prefix/share/jupyter/kernels/tslab). */
+export const KIT_KERNEL = "tslab";
+/** Set in the hub's and every participant's environment, so a stop can find all that the hub started. */
+export const HUB_ID_ENV = "KURS_HUB_ID";
+
+/** Settings of the instructor's environment a participant's kernel inherits (models, data, modes). */
+const PASSED_ON = /^(LLM_|EMBEDDING_MODEL$|MODELS_|TRAVEL_|WORKSHOP_PRACTICE$|WORKSHOP_PROBE$)/;
+
+export function hubStateDir(root: string): string {
+  return join(root, ".hub");
+}
+
+/**
+ * The notebooks (and solutions) of the kit with the built lib beside them, as a participant's folder holds
+ * them; plus the RAG indexes the instructor's machine has already built (`<kit>/.cache/rag`), so Teil 2
+ * loads them from the participant's own cache (RAG_CACHE_DIR) instead of embedding the corpus once per person.
+ */
+export function participantFiles(kitRoot: string): { notebooks: HubFile[]; solutions: HubFile[] } {
+  const dir = join(kitRoot, "notebooks");
+  const lib = join(kitRoot, ".cache", "notebook-lib");
+  const rag = join(kitRoot, ".cache", "rag");
+  const ipynb = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".ipynb")).sort();
+  const indexes = existsSync(rag) ? readdirSync(rag).filter((f) => !f.includes(".tmp-")).map((f) => ({ from: join(rag, f), to: join(".cache", "rag", f) })) : [];
+  return {
+    notebooks: [...ipynb(dir).map((f) => ({ from: join(dir, f), to: f })), { from: lib, to: "lib", link: true }, ...indexes],
+    solutions: [
+      ...ipynb(join(dir, "loesungen")).map((f) => ({ from: join(dir, "loesungen", f), to: join("loesungen", f) })),
+      { from: lib, to: join("loesungen", "lib"), link: true },
+    ],
+  };
+}
+
+export function kernelEnvironment(args: HubArgs, kitRoot: string, code: string, hubId: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  const kernelEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (PASSED_ON.test(key) && value !== undefined) kernelEnv[key] = value;
+  if (args.llmUrl) Object.assign(kernelEnv, { LLM_BACKEND: "openai", LLM_BASE_URL: args.llmUrl });
+  Object.assign(kernelEnv, {
+    WORKSHOP_ROOT: kitRoot,
+    JUPYTER_PATH: join(kitRoot, ".jupyter-prefix", "share", "jupyter"),
+    PYDEVD_DISABLE_FILE_VALIDATION: "1",
+    KURS_BOARD: args.boardUrl ?? "",
+    KURS_CODE: code,
+    [HUB_ID_ENV]: hubId,
+  });
+  return kernelEnv;
+}
+
+/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked. */
+export function singleUserArgs(args: HubArgs): string[] {
+  return [
+    `--MappingKernelManager.default_kernel_name=${KIT_KERNEL}`,
+    `--MappingKernelManager.cull_idle_timeout=${args.idleMinutes * 60}`,
+    "--MappingKernelManager.cull_interval=60",
+    "--NotebookApp.terminals_enabled=False",
+    "--NotebookApp.allow_remote_access=False",
+    `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
+  ];
+}

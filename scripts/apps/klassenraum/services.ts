@@ -1,0 +1,79 @@
+// The three services of `npm run klassenraum`, each a child process of its own: the class server
+// (llama.cpp's llama-server), the class board and the Klassenraum-Hub. Each starts detached, so Ctrl+C
+// reaches only the klassenraum script, which then stops them in order (the hub stops its own children).
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { delay } from "../../../lib/util.js";
+
+export class ServiceStartError extends Error {
+  override name = "ServiceStartError";
+}
+
+export interface Service {
+  name: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM, then SIGKILL to its process group after `graceMs`; resolves when it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Spawns `command` detached with its output kept (the last 20 kB) for error messages. */
+export function startService(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Service {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let text = "";
+  const keep = (d: Buffer) => {
+    text = (text + d.toString()).slice(-20_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  child.on("error", (error) => keep(Buffer.from(String(error))));
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null) resolve();
+    child.once("close", () => resolve());
+    child.once("error", () => resolve());
+  });
+  const alive = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+  const stop = async (graceMs = 20_000) => {
+    if (!alive()) return;
+    child.kill("SIGTERM");
+    await Promise.race([exited, delay(graceMs)]);
+    if (alive()) {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await exited;
+    }
+  };
+  return { name, child, output: () => text, stop };
+}
+
+/** Waits until `pattern` appears in the service's output and returns its first group (or the match). */
+export async function waitForLine(service: Service, pattern: RegExp, timeoutMs: number): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const m = pattern.exec(service.output());
+    if (m) return m[1] ?? m[0];
+    if (service.child.exitCode !== null || service.child.signalCode !== null) break;
+    await delay(100);
+  }
+  throw new ServiceStartError(`${service.name} ist nicht gestartet:\n${service.output().slice(-1500)}`);
+}
+
+/** Waits until `url` answers 2xx. */
+export async function waitForHttp(service: Service, url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (service.child.exitCode !== null || service.child.signalCode !== null) break;
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    if (ok) return;
+    await delay(200);
+  }
+  throw new ServiceStartError(`${service.name} antwortet nicht unter ${url}:\n${service.output().slice(-1500)}`);
+}
+
+/** `node --import tsx <kit>/scripts/<script>`: one of the kit's own scripts as a service. */
+export function kitScript(kitRoot: string, script: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: ["--import", "tsx", join(kitRoot, "scripts", script)] };
+}

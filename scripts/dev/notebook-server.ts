@@ -1,0 +1,92 @@
+// The classic Jupyter Notebook server the browser check drives: started on a free port with a random
+// token, and stopped with everything it started. Jupyter starts each kernel in a session of its own, so a
+// server that is killed before it has shut its kernels down would leave them running (and the kit servers
+// they started): they all carry this server's mark in their environment and are ended with it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { findProjectRoot } from "../../lib/config.js";
+import { delay } from "../../lib/util.js";
+import { freePort } from "../node/free-port.js";
+import { stopProcessesWithEnv } from "../node/processes.js";
+
+/** The mark in the environment of the server and of every process it starts. */
+const SERVER_MARK_ENV = "KIT_NOTEBOOK_SERVER";
+
+export interface NotebookServer {
+  /** http://127.0.0.1:<port> */
+  base: string;
+  token: string;
+  /** The server's own process (its process group). */
+  child: ChildProcess;
+  /** Resolves once the server answers; rejects when it exits first or does not answer within `timeoutMs`. */
+  ready(timeoutMs: number): Promise<void>;
+  /** The last 4,000 characters of the server's log. */
+  log(): string;
+  /** Stops the server (SIGTERM, SIGKILL after 5 s) and then ends every kernel and child it left running. */
+  stop(): Promise<void>;
+}
+
+/** Starts `jupyter notebook` serving `notebooksDir` with `env`, on a free port of 127.0.0.1. */
+export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.ProcessEnv): Promise<NotebookServer> {
+  const port = await freePort();
+  const token = randomBytes(16).toString("hex");
+  const mark = randomBytes(6).toString("hex");
+  const args = ["notebook", "--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--notebook-dir=${notebooksDir}`, `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
+  if (process.getuid?.() === 0) args.push("--allow-root");
+  const child = spawn("jupyter", args, { cwd: findProjectRoot(), env: { ...env, [SERVER_MARK_ENV]: mark }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  let log = "";
+  child.stderr?.on("data", (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    token,
+    child,
+    ready: (timeoutMs) => waitForServer(`${base}/api?token=${token}`, child, timeoutMs),
+    log: () => log,
+    stop: async () => {
+      await stopProcessGroup(child);
+      await stopProcessesWithEnv(SERVER_MARK_ENV, mark, 2000);
+    },
+  };
+}
+
+async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`Jupyter exited early (code ${child.exitCode})`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await delay(300);
+  }
+  throw new Error(`Jupyter did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** SIGTERM to the server's process group, SIGKILL when it has not exited after 5 s. */
+function stopProcessGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), "SIGKILL");
+      } catch {
+        // already gone
+      }
+      resolve();
+    }, 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      // the server was spawned detached: its own process group (its kernels have sessions of their own)
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,234 @@
+// `npm test`: typecheck, lint, unit tests, notebook execution, the slide decks in rehearsal mode, the browser
+// check — all on the generated tiny models.
+// Every stage runs even when an earlier one fails; the last line sums up all checks.
+// Usage: tsx scripts/dev/test.ts [--only typecheck|lint|unit|notebooks|slides|browser] [test file or notebook filters]
+// Processes the tests leave running are ended at the end and named in the summary.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { findProjectRoot } from "../../lib/config.js";
+import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
+import { processesWithEnv } from "../node/processes.js";
+import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
+import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
+import { runAllNotebooks } from "./run-notebooks.js";
+import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
+import { testEnvironment } from "./test-env.js";
+
+interface StageResult {
+  stage: string;
+  passed: number;
+  failed: number;
+  seconds: number;
+  /** Why the stage did not run (shown instead of counts; never counts as passed). */
+  skipped?: string;
+  /** What part of a stage that ran was skipped (shown after its counts). */
+  note?: string;
+  /** Tests inside the stage that were skipped (each says why in its own result line). */
+  skippedTests?: number;
+}
+
+/** Tests under this folder run against llama.cpp's own llama-server (built by the llama stage). */
+const LLAMA_TESTS = "test/llama-server/";
+/** Set for the test processes when the llama stage could not build the tools (test/helpers/llama-server.ts). */
+const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
+
+const root = findProjectRoot();
+const STAGES = ["typecheck", "lint", "unit", "notebooks", "slides", "browser"];
+const USAGE =
+  `Aufruf: npm test [-- --only ${STAGES.join("|")}] [TESTDATEI oder NAMENSTEIL …]\n` +
+  "  --only STUFE   nur diese Stufe\n" +
+  "  TESTDATEI      nur diese Testdateien (test/…test.ts) bzw. Notebooks, deren Name das enthält\n" +
+  "  -h, --help     diese Hilfe";
+
+function parseTestArgs(argv: string[]): { only: string | undefined; filters: string[] } {
+  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
+  if (values.only !== undefined && !STAGES.includes(values.only)) throw new UsageError(`--only erwartet eine der Stufen ${STAGES.join(", ")}, erhalten: "${values.only}".\n\n${USAGE}`);
+  return { only: values.only, filters: positionals };
+}
+
+let parsed: ReturnType<typeof parseTestArgs>;
+try {
+  parsed = parseTestArgs(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.exit(printUsageError(error));
+}
+const { only, filters } = parsed;
+
+/**
+ * Every process the run starts carries this in its environment. Whatever still carries it when the stages are
+ * done was left behind by a test: it is ended and named in the summary, so that it neither holds CI's output
+ * open nor outlives the run.
+ */
+const RUN_MARK_ENV = "KIT_TEST_RUN";
+
+function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { cwd: root, env, stdio: "inherit" });
+    child.on("error", () => resolve(127));
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+/** Ends the processes of this run that are still running (SIGKILL); returns their command lines. */
+function endLeftovers(mark: string): string[] {
+  return processesWithEnv(RUN_MARK_ENV, mark).map((pid) => {
+    let command = String(pid);
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim().slice(0, 160) || command;
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+    return command;
+  });
+}
+
+function testFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === "fixtures" ? [] : testFiles(p);
+    return name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+async function gate(stage: string, cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log(`\n=== ${stage}`);
+  const t = performance.now();
+  const code = await run(cmd, cmdArgs, env);
+  console.log(code === 0 ? `${stage}: ok` : `${stage}: FAILED (exit ${code})`);
+  return { stage, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds: (performance.now() - t) / 1000 };
+}
+
+/** The test files whose path contains a filter (all without one); a filter naming a test file runs that file. */
+function selectedTestFiles(): string[] {
+  const named = filters.filter((f) => f.endsWith(".test.ts") && existsSync(join(root, f))).map((f) => relative(root, join(root, f)));
+  const found = testFiles(join(root, "test"))
+    .map((f) => relative(root, f))
+    .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)));
+  return [...new Set([...found, ...named])].sort();
+}
+
+/**
+ * llama.cpp's tools for the tests under test/llama-server/: built once per bundle commit (~10 min on 2
+ * cores, cached outside the clone), only when such a test is selected. The build starts before the
+ * typecheck and runs (niced) beside the other stages; those tests run last, once it is done. Without a
+ * compiler the stage is skipped and those tests say why in their own result line.
+ */
+function startLlamaBuild(): { started: number; tools: Promise<LlamaTools> } {
+  console.log("\n=== llama.cpp tools (llama-server, llama-bench, llama-quantize): build started in the background");
+  return { started: performance.now(), tools: ensureLlamaTools((line) => console.log(`[llama.cpp] ${line}`))
+    .catch((e: unknown): LlamaTools => ({ missing: `build failed: ${e instanceof Error ? e.message : String(e)}`, failed: true })) };
+}
+
+async function llamaStage(build: ReturnType<typeof startLlamaBuild>, env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log("\n=== llama.cpp tools");
+  const tools = await build.tools;
+  const seconds = (performance.now() - build.started) / 1000;
+  if ("bin" in tools) {
+    console.log(`llama.cpp tools: ${tools.bin} (${seconds.toFixed(1)} s since the build started)`);
+    return { stage: "llama.cpp", passed: 1, failed: 0, seconds };
+  }
+  env[LLAMA_MISSING_ENV] = tools.missing;
+  console.log(`llama.cpp tools ${tools.failed ? "FAILED" : "skipped"}: ${tools.missing}`);
+  // a broken build on a machine with a compiler is a failure; no compiler (a laptop) is a visible skip
+  if (tools.failed) return { stage: "llama.cpp", passed: 0, failed: 1, seconds };
+  return { stage: "llama.cpp", passed: 0, failed: 0, seconds, skipped: tools.missing };
+}
+
+async function unitTests(env: NodeJS.ProcessEnv, files: string[], stage = "unit tests"): Promise<StageResult> {
+  console.log(`\n=== ${stage}`);
+  const t = performance.now();
+  const tapFile = join(tmpdir(), `kit-tap-${process.pid}.txt`);
+  const code = await run(
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout",
+      "--test-reporter=tap", `--test-reporter-destination=${tapFile}`, ...files],
+    env,
+  );
+  const tap = existsSync(tapFile) ? readFileSync(tapFile, "utf8") : "";
+  rmSync(tapFile, { force: true });
+  const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+  let passed = count("pass");
+  let failed = count("fail") + count("cancelled");
+  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed
+  if (files.length === 0) { failed += 1; console.log("no test files found"); passed = 0; }
+  return { stage, passed, failed, seconds: (performance.now() - t) / 1000, skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length };
+}
+
+async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
+  console.log("\n=== notebooks (tslab kernel, tiny models)");
+  const t = performance.now();
+  // Teil 4 and Aufgabe 4 run completely, under the same kernel and models, in the browser stage.
+  const inBrowser = wants("browser") && !browserCheckMissing() ? EXPECTATIONS.map((e) => e.notebook) : [];
+  if (inBrowser.length > 0) console.log("Teil 4 and Aufgabe 4: run in the browser stage below");
+  const results = await runAllNotebooks(filters, env, false, inBrowser);
+  const failed = results.filter((r) => !r.ok).length;
+  return { stage: "notebooks", passed: results.length - failed, failed, seconds: (performance.now() - t) / 1000 };
+}
+
+async function slides(): Promise<StageResult> {
+  console.log("\n=== slides (rehearsal mode under tslab, decks in Chromium)");
+  const r = await runSlidesCheck(filters);
+  console.log(formatSlidesCheck(r));
+  const failed = r.checks.filter((c) => !c.ok).length;
+  // Without Chromium the rehearsal part still counts; the result line says what was skipped.
+  return { stage: "slides", passed: r.checks.length - failed, failed: failed + (r.checks.length === 0 ? 1 : 0), seconds: r.seconds, ...(r.skipped ? { note: `browser part skipped: ${r.skipped}` } : {}) };
+}
+
+async function browser(): Promise<StageResult> {
+  console.log("\n=== browser (Chromium against Jupyter Notebook, practice mode)");
+  const r = await runBrowserCheck(filters);
+  console.log(formatBrowserResult(r));
+  const failed = r.results.filter((n) => !n.ok).length;
+  return { stage: "browser", passed: r.results.length - failed, failed, seconds: r.seconds, skipped: r.skipped };
+}
+
+const runMark = randomBytes(6).toString("hex");
+// Set before the test environment is copied from it, so every child carries it.
+process.env[RUN_MARK_ENV] = runMark;
+const env = await testEnvironment({ tinyModels: true });
+// A developer's own class-board setting never reaches the tests (they start boards of their own).
+for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
+const results: StageResult[] = [];
+const wants = (s: string) => !only || only === s;
+const unitFiles = wants("unit") ? selectedTestFiles() : [];
+const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
+const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
+if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
+if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+if (wants("unit")) {
+  const others = unitFiles.filter((f) => !serverFiles.includes(f));
+  if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
+}
+if (wants("notebooks")) results.push(await notebooks(env));
+if (wants("slides")) results.push(await slides());
+if (wants("browser")) results.push(await browser());
+// Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
+if (llamaBuild) {
+  results.push(await llamaStage(llamaBuild, env));
+  results.push(await unitTests(env, serverFiles, "llama-server"));
+}
+
+const leftovers = endLeftovers(runMark);
+console.log("\n=== summary");
+for (const r of results) {
+  if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
+  else {
+    const skips = r.skippedTests ? `, ${r.skippedTests} skipped, reasons in their result lines` : "";
+    const extra = r.note || skips ? ` (${[r.note, skips.slice(2)].filter(Boolean).join("; ")})` : "";
+    console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${extra}`);
+  }
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+process.exitCode = failed > 0 ? 1 : 0;
+const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
+if (leftovers.length > 0) console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
+console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
+// A handle some stage left open (a socket, a timer) must not keep the run from ending.
+process.exit();

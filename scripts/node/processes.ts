@@ -1,0 +1,43 @@
+// Processes found by a mark in their environment: a process passes its environment on to what it starts,
+// so a mark set for a server also finds its kernels and their children, in whatever process group or
+// session they run. Linux only (/proc); elsewhere nothing is found.
+import { readdirSync, readFileSync } from "node:fs";
+import { delay } from "../../lib/util.js";
+
+/** Processes (other than this one) whose environment, as started, holds `name=value`. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const marker = `${name}=${value}`;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter((pid) => pid !== process.pid);
+}
+
+/** SIGTERM to every process carrying `name=value`, SIGKILL to those still there after `graceMs`; returns how many there were. */
+export async function stopProcessesWithEnv(name: string, value: string, graceMs = 5000): Promise<number> {
+  const pids = processesWithEnv(name, value);
+  const signal = (pid: number, sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  for (const pid of pids) signal(pid, "SIGTERM");
+  const until = Date.now() + graceMs;
+  while (Date.now() < until && processesWithEnv(name, value).length > 0) await delay(100);
+  for (const pid of processesWithEnv(name, value)) signal(pid, "SIGKILL");
+  return pids.length;
+}
