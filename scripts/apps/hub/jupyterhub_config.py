@@ -112,6 +112,7 @@ class KursAuthenticator(Authenticator):
 
 
 def display_name(user):
+    """The name the participant typed at login, for the account name the hub knows them by."""
     for p in load_participants().values():
         if p["user"] == user:
             return p["name"]
@@ -185,6 +186,8 @@ c.JupyterHub.db_url = "sqlite:///" + os.path.join(STATE, "jupyterhub.sqlite")
 c.JupyterHub.cookie_secret_file = os.path.join(STATE, "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = os.path.join(STATE, "jupyterhub.pid")
 c.JupyterHub.template_paths = [S["templates"]]
+# The hub's pages show the participant's name as typed ("Lena Vogt"), not the account "kurs-lena-vogt".
+c.JupyterHub.template_vars = {"kurs_name": display_name}
 c.JupyterHub.authenticator_class = KursAuthenticator
 c.JupyterHub.shutdown_on_logout = False
 c.JupyterHub.cleanup_servers = True
@@ -201,7 +204,7 @@ else:
     c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(S["root"], "{username}")
     c.Spawner.notebook_dir = os.path.join(S["root"], "{username}")
 c.Spawner.pre_spawn_hook = pre_spawn
-c.Spawner.default_url = "/tree"
+c.Spawner.default_url = S["firstScreen"]
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.args = S["singleUserArgs"]

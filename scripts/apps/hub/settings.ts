@@ -27,6 +27,8 @@ export interface HubSettings {
   solutions: HubFile[];
   kernelEnv: Record<string, string>;
   singleUserArgs: string[];
+  /** Where a participant lands after login (Spawner.default_url), e.g. /notebooks/00-start.ipynb. */
+  firstScreen: string;
   /** Where the authenticator asks whether a login may go ahead (login-check.ts, served by `npm run hub`). */
   loginCheck: { url: string; token: string };
 }

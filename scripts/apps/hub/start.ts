@@ -12,6 +12,7 @@ import { loadParticipants } from "./participants.js";
 import { stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 import { freePort } from "../../node/free-port.js";
+import { FIRST_SCREEN, germanNotebookSetup } from "../workshop/notebook-ui.js";
 
 export class HubStartError extends Error {
   override name = "HubStartError";
@@ -77,6 +78,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   }
   const port = args.port === 0 ? await freePort(args.host) : args.port;
   const hubId = randomBytes(8).toString("hex");
+  const german = await germanNotebookSetup(kitRoot, process.env);
   const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), boardUrl: args.boardUrl, log });
   const settings: HubSettings = {
     host: args.host,
@@ -89,8 +91,9 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     templates: join(kitRoot, "scripts", "apps", "hub", "templates"),
     isolated,
     ...participantFiles(kitRoot),
-    kernelEnv: kernelEnvironment(args, kitRoot, code, hubId, process.env),
-    singleUserArgs: singleUserArgs(args),
+    kernelEnv: { ...kernelEnvironment(args, kitRoot, code, hubId, process.env), ...german.env },
+    singleUserArgs: [...singleUserArgs(args), ...german.args],
+    firstScreen: FIRST_SCREEN,
     loginCheck: { url: logins.url, token: logins.token },
   };
   const settingsFile = join(stateDir, "settings.json");

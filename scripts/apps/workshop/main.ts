@@ -15,6 +15,7 @@ import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment, PROBE_FLAGS, PROBE_LINE, probeEnvironment } from "../models/model-help.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
+import { FIRST_SCREEN, germanNotebookSetup } from "./notebook-ui.js";
 import { KursError, kursEnvironment, kursStatusLine, splitKursArgs, updateKursConfig, type KursConfig } from "./kurs-config.js";
 
 function jupyterCommand(): "lab" | "notebook" | undefined {
@@ -88,7 +89,10 @@ async function main(): Promise<number> {
   }
   // Jupyter refuses to run as root (containers, VMs) unless asked explicitly.
   const extra = process.getuid?.() === 0 ? ["--allow-root"] : [];
-  const child = spawn("jupyter", [app, "--notebook-dir=notebooks", ...extra, ...jupyterArgs], { cwd: root, env, stdio: "inherit" });
+  // The classic Notebook speaks German to a German browser and opens at the day's first notebook.
+  const german = app === "notebook" ? await germanNotebookSetup(root, env) : { args: [], env: {} };
+  if (app === "notebook") extra.push(...german.args, `--NotebookApp.default_url=${FIRST_SCREEN}`);
+  const child = spawn("jupyter", [app, "--notebook-dir=notebooks", ...extra, ...jupyterArgs], { cwd: root, env: { ...env, ...german.env }, stdio: "inherit" });
   // Ctrl-C reaches Jupyter directly (same terminal); we only wait for it.
   process.on("SIGINT", () => undefined);
   return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
