@@ -4,7 +4,9 @@
 // tables, nothing wider than the cell at 1280 px, no text line the browser has to break (mid-word), no
 // MathJax in any output. Then it runs one more cell after the notebook's cleanup cell, as a participant
 // would after "Run All", and expects it to work (the model reloads, the client opens a new session).
-// Screenshots go to .cache/browser/.
+// Screenshots go to .cache/browser/. And the language check: `npm run workshop -- --uebung` opened by a
+// German browser (de-DE) lands in 00-start.ipynb and shows no English UI word on the notebook and the file
+// list; an English browser (en-US) still gets English (screenshots 1366x768 in .cache/browser/sprache/).
 // Without Chromium (or the classic Notebook) the result says "skipped: …" — never a silent pass.
 // Usage: tsx scripts/dev/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawnSync } from "node:child_process";
@@ -13,6 +15,8 @@ import { join, resolve } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { languageProblems } from "./german-ui-check.js";
+import { FIRST_NOTEBOOK } from "../apps/workshop/notebook-ui.js";
 import { spawnNotebookServer } from "./notebook-server.js";
 import { practiceEnvironment } from "../apps/models/model-help.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
@@ -193,6 +197,53 @@ export function browserCheckMissing(): string | undefined {
   return undefined;
 }
 
+/** The filter that selects the language check (`npm run test:browser -- sprache`). */
+export const LANGUAGE_CHECK = "sprache";
+
+type Launched = Awaited<ReturnType<(typeof import("playwright-core"))["chromium"]["launch"]>>;
+
+/**
+ * `npm run workshop` as a participant starts it, opened by a German and by an English browser: the first
+ * screen is 00-start.ipynb, its menus and the file list speak the browser's language.
+ */
+async function languageCheck(browser: Launched, shots: string): Promise<BrowserNotebookResult> {
+  const t = performance.now();
+  const problems: string[] = [];
+  const dir = join(shots, LANGUAGE_CHECK);
+  mkdirSync(dir, { recursive: true });
+  const server = await spawnNotebookServer(join(findProjectRoot(), "notebooks"), process.env, { viaWorkshop: true });
+  try {
+    await server.ready(120_000);
+    for (const locale of ["de", "en"] as const) {
+      const context = await browser.newContext({ locale: locale === "de" ? "de-DE" : "en-US", viewport: { width: 1366, height: 768 } });
+      const page = await context.newPage();
+      try {
+        // The first screen: Jupyter's start address (what the browser opens) leads to the day's first notebook.
+        await page.goto(`${server.base}/?token=${server.token}`);
+        if (!decodeURIComponent(page.url()).endsWith(`/notebooks/${FIRST_NOTEBOOK}`)) problems.push(`${locale}: the first screen is ${page.url()}, not ${FIRST_NOTEBOOK}`);
+        await page.waitForFunction(IN_PAGE.kernelReady, undefined, { timeout: 90_000 });
+        await page.evaluate(IN_PAGE.keepFileUnchanged);
+        await page.screenshot({ path: join(dir, `workshop-notebook-${locale}.png`) });
+        problems.push(...(await languageProblems(page, "notebook", locale, ["File", "Edit", "View", "Insert", "Cell", "Help"])));
+        await page.goto(`${server.base}/tree`);
+        await page.waitForSelector("#notebook_list .list_item", { timeout: 30_000 });
+        await page.screenshot({ path: join(dir, `workshop-dateiliste-${locale}.png`) });
+        problems.push(...(await languageProblems(page, "fileList", locale, ["Files", "Running", "Upload", "Last Modified"])));
+      } catch (error) {
+        problems.push(`${locale}: ${errorText(error).split("\n")[0] ?? ""}`);
+        await page.screenshot({ path: join(dir, `workshop-${locale}.failed.png`) }).catch(() => undefined);
+      } finally {
+        await context.close();
+      }
+    }
+  } catch (error) {
+    problems.push(errorText(error).split("\n")[0] ?? "", server.log().slice(-1500));
+  } finally {
+    await server.stop();
+  }
+  return { notebook: "Jupyter auf Deutsch (npm run workshop)", ok: problems.length === 0, seconds: (performance.now() - t) / 1000, problems, screenshot: dir };
+}
+
 /** `notebooksDir` (default notebooks/) is served as Jupyter's notebook folder; it needs a lib link. */
 export async function runBrowserCheck(filters: string[] = [], options: { notebooksDir?: string } = {}): Promise<BrowserCheckResult> {
   const started = performance.now();
@@ -207,6 +258,7 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
   const files = readdirSync(notebooksDir);
   const wanted = EXPECTATIONS.map((e) => ({ e, file: files.filter((f) => e.notebook.test(f)).sort()[0] }))
     .filter((w) => filters.length === 0 || filters.some((q) => w.file?.includes(q)));
+  const withLanguage = filters.length === 0 || filters.includes(LANGUAGE_CHECK);
   const shots = join(root, ".cache", "browser");
   mkdirSync(shots, { recursive: true });
 
@@ -218,6 +270,7 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
   try {
     await server.ready(30_000);
     browser = await launcher.launch({ executablePath: chromium, headless: true, args: CHROMIUM_FLAGS });
+    if (withLanguage) results.push(await languageCheck(browser, shots));
     for (const { e, file } of wanted) {
       if (!file) {
         results.push({ notebook: String(e.notebook), ok: false, seconds: 0, problems: ["no notebook matches"] });
@@ -295,8 +348,9 @@ export function formatBrowserResult(r: BrowserCheckResult): string {
 }
 
 const USAGE =
-  "Aufruf: npm run test:browser [-- NAMENSTEIL …] [--dir ORDNER]\n" +
+  "Aufruf: npm run test:browser [-- NAMENSTEIL … | sprache] [--dir ORDNER]\n" +
   "  NAMENSTEIL    nur Notebooks, deren Name das enthält\n" +
+  "  sprache       nur die Sprachprüfung (npm run workshop mit deutschem und englischem Browser)\n" +
   "  --dir ORDNER  Notebooks aus diesem Ordner (Standard notebooks)\n" +
   "  -h, --help    diese Hilfe";
 

@@ -4,6 +4,7 @@
 // they started): they all carry this server's mark in their environment and are ended with it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { delay } from "../../lib/util.js";
 import { freePort } from "../node/free-port.js";
@@ -26,14 +27,20 @@ export interface NotebookServer {
   stop(): Promise<void>;
 }
 
-/** Starts `jupyter notebook` serving `notebooksDir` with `env`, on a free port of 127.0.0.1. */
-export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.ProcessEnv): Promise<NotebookServer> {
+/**
+ * Starts `jupyter notebook` serving `notebooksDir` with `env`, on a free port of 127.0.0.1. With `viaWorkshop`
+ * it is started the participant's way instead, `npm run workshop -- --uebung` (notebooks/, the kit's options).
+ */
+export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.ProcessEnv, options: { viaWorkshop?: boolean } = {}): Promise<NotebookServer> {
   const port = await freePort();
   const token = randomBytes(16).toString("hex");
   const mark = randomBytes(6).toString("hex");
-  const args = ["notebook", "--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--notebook-dir=${notebooksDir}`, `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
-  if (process.getuid?.() === 0) args.push("--allow-root");
-  const child = spawn("jupyter", args, { cwd: findProjectRoot(), env: { ...env, [SERVER_MARK_ENV]: mark }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const serverArgs = ["--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
+  const root = findProjectRoot();
+  const [command, args] = options.viaWorkshop
+    ? [process.execPath, ["--import", "tsx", join(root, "scripts", "apps", "workshop", "main.ts"), "--uebung", "--", ...serverArgs]]
+    : ["jupyter", ["notebook", ...serverArgs, `--notebook-dir=${notebooksDir}`, ...(process.getuid?.() === 0 ? ["--allow-root"] : [])]];
+  const child = spawn(command, args, { cwd: root, env: { ...env, [SERVER_MARK_ENV]: mark }, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let log = "";
   child.stderr?.on("data", (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   const base = `http://127.0.0.1:${port}`;
