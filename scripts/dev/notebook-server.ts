@@ -31,11 +31,11 @@ export interface NotebookServer {
  * Starts `jupyter notebook` serving `notebooksDir` with `env`, on a free port of 127.0.0.1. With `viaWorkshop`
  * it is started the participant's way instead, `npm run workshop -- --uebung` (notebooks/, the kit's options).
  */
-export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.ProcessEnv, options: { viaWorkshop?: boolean } = {}): Promise<NotebookServer> {
+export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.ProcessEnv, options: { viaWorkshop?: boolean; extraArgs?: string[] } = {}): Promise<NotebookServer> {
   const port = await freePort();
   const token = randomBytes(16).toString("hex");
   const mark = randomBytes(6).toString("hex");
-  const serverArgs = ["--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False"];
+  const serverArgs = ["--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False", ...(options.extraArgs ?? [])];
   const root = findProjectRoot();
   const [command, args] = options.viaWorkshop
     ? [process.execPath, ["--import", "tsx", join(root, "scripts", "apps", "workshop", "main.ts"), "--uebung", "--", ...serverArgs]]

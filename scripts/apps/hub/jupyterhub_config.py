@@ -1,5 +1,7 @@
 # The kit's JupyterHub configuration (`npm run hub`, scripts/apps/hub/main.ts). scripts/apps/hub/main.ts writes the settings
 # as JSON and names the file in KURS_HUB_SETTINGS; everything the hub does for the class is here:
+# - German pages (templates/: login, waiting, home, errors, logout) with the participant's name as typed;
+#   each participant's Jupyter opens at 00-start.ipynb and speaks German to a German browser (notebook-ui.ts);
 # - login with a name and the class's join code (German page: templates/login.html); whether a login may go
 #   ahead (code, name, look-alikes, --max, putting the name on the board) is decided by the board's own code,
 #   asked from `npm run hub` (login-check.ts); this file only keeps the participant list;
@@ -188,6 +190,8 @@ c.JupyterHub.pid_file = os.path.join(STATE, "jupyterhub.pid")
 c.JupyterHub.template_paths = [S["templates"]]
 # The hub's pages show the participant's name as typed ("Lena Vogt"), not the account "kurs-lena-vogt".
 c.JupyterHub.template_vars = {"kurs_name": display_name}
+# The German waiting page at once (it says how long it has waited), not a browser loading for 10 s first.
+c.JupyterHub.tornado_settings.update({"slow_spawn_timeout": 0})
 c.JupyterHub.authenticator_class = KursAuthenticator
 c.JupyterHub.shutdown_on_logout = False
 c.JupyterHub.cleanup_servers = True

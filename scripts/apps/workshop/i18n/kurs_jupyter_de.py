@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from jinja2 import ChoiceLoader, FunctionLoader, pass_context
 from notebook import i18n
+from tornado.ioloop import IOLoop
 
 LANGUAGES = ("de", "de_DE")
 
@@ -50,19 +51,20 @@ def translating(original):
     return gettext
 
 
-def translatable_hub_button(env, previous_loader):
+def translate_hub_button(env):
     """JupyterHub's single-user page adds a "Control Panel" button as plain text: make it a message too."""
+    previous = env.loader
 
     def page(name):
         if name != "page.html":
             return None
         try:
-            source, _, _ = previous_loader.get_source(env, name)
+            source, _, _ = previous.get_source(env, name)
         except Exception:  # noqa: BLE001 (no such template: the stock loader answers)
             return None
         return source.replace("Control Panel\n", "{% trans %}Control Panel{% endtrans %}\n")
 
-    return page
+    env.loader = ChoiceLoader([FunctionLoader(page), previous])
 
 
 def load_jupyter_server_extension(nbapp):
@@ -76,7 +78,7 @@ def load_jupyter_server_extension(nbapp):
         i18n.TRANSLATIONS_CACHE["nbjs"][language] = table
     env = nbapp.web_app.settings["jinja2_env"]
     env.globals["gettext"] = translating(env.globals["gettext"])  # `_` and `{% trans %}` resolve it per call
-    if "Control Panel" not in table:
-        return
-    env.loader = ChoiceLoader([FunctionLoader(translatable_hub_button(env, env.loader)), env.loader])
+    if "Control Panel" in table:
+        # JupyterHub adds its page after the extensions are loaded: wrap it once the server runs.
+        IOLoop.current().add_callback(translate_hub_button, env)
     nbapp.log.info("Deutsche Oberfläche für Browser mit Sprache Deutsch: %d Meldungen (%s)", len(table) - 1, path)
