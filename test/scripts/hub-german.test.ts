@@ -96,8 +96,14 @@ test("a German browser: German waiting page, lands in 00-start with German menus
 test("an English browser still gets Jupyter in English (the hub's own pages stay the kit's German)", { skip: missing }, async () => {
   const context = await browser!.newContext({ locale: "en-US", viewport: { width: 1366, height: 768 } });
   try {
-    const problems = await walkThrough(await context.newPage(), "Jonas Bäcker", "kurs-jonas-baecker", "en");
+    // A long name with umlauts (39 characters): shown whole in the hub's bar, on one line.
+    const page = await context.newPage();
+    const problems = await walkThrough(page, "Maximiliane Schwarzenberger-Müllerstädt", "kurs-maximiliane-schwarze", "en");
     assert.deepEqual(problems, []);
+    const shown = page.locator("#kurs-display-name");
+    assert.equal(await shown.textContent(), "Maximiliane Schwarzenberger-Müllerstädt");
+    const box = await shown.boundingBox();
+    assert.ok(box && box.height < 30, `the name stays on one line (${box?.height} px high)`);
   } finally {
     await context.close();
   }
