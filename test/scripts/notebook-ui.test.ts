@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { compileGermanCatalog, germanNotebookSetup, germanSourceDir } from "../../scripts/apps/workshop/notebook-ui.js";
+import { englishWordsIn } from "../../scripts/dev/german-ui-check.js";
 import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
 
 const root = findProjectRoot();
@@ -52,6 +53,12 @@ test("the catalog translates every message of its .po files; the words the issue
   assert.equal(de("Kernel"), "Kernel", "technical words German users keep stay");
   assert.equal(de("Markdown"), "Markdown");
   assert.deepEqual(table["%d match"], ["%d Treffer", "%d Treffer"], "plural forms");
+});
+
+test("the language check finds whole English words only", () => {
+  assert.deepEqual(englishWordsIn("Datei Bearbeiten Neuer Ordner Newer Filesystem", ["File", "New", "Edit"]), []);
+  assert.deepEqual(englishWordsIn("Files Running Upload New ▾ Logout", ["Files", "Running", "Upload", "New", "Logout", "Quit"]), ["Files", "Running", "Upload", "New", "Logout"]);
+  assert.deepEqual(englishWordsIn("Kernel bereit Not Trusted", ["Not Trusted", "Trusted"]), ["Not Trusted", "Trusted"]);
 });
 
 test("every message the installed Notebook 6 uses has a German text", { skip: notebookDir ? undefined : "no classic Notebook 6 installed" }, () => {
