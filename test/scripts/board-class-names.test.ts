@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
+import { hilfe } from "../../lib/exercises/index.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 
@@ -61,7 +62,13 @@ function seed(now: number): void {
 
 before(async () => {
   seed(Date.now());
-  board = await startBoardProcess(["--code", CODE, "--data", dataFile]);
+  // as on the day: open to the course network (so no "nur dieser Rechner" warning), the projector on this machine
+  board = await startBoardProcess(["--code", CODE, "--data", dataFile, "--host", "0.0.0.0", "--allowed-host", "127.0.0.1"]);
+  // two raised hands: the queue takes its line above the tables too
+  const silent = () => undefined;
+  for (const name of ["Özlem Yıldırım", CLASS_NAMES[1]!]) {
+    await hilfe("Mein Retriever findet den Absatz über Lüneburg nicht", { settings: { url: board.url, name, code: CODE }, log: silent });
+  }
   if (existsSync(CHROMIUM)) {
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
@@ -84,6 +91,7 @@ async function openBoard(size: { width: number; height: number }): Promise<Page>
 interface NameBox {
   name: string;
   shown: string;
+  hand: boolean;
   cut: boolean;
   lines: number;
   left: number;
@@ -101,6 +109,7 @@ function names(page: Page): Promise<NameBox[]> {
     range.selectNodeContents(td.querySelector(".name-text") ?? td);
     const lineTops = new Set([...range.getClientRects()].map((b) => Math.round(b.top)));
     return { name: td.title.split(" – ")[0], shown: (td.querySelector(".name-text") ?? td).textContent,
+      hand: !!td.querySelector(".hand"),
       cut: td.scrollWidth > td.clientWidth + 1 || getComputedStyle(td).textOverflow === "ellipsis" && td.scrollWidth > td.clientWidth,
       lines: lineTops.size, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
   })`) as Promise<NameBox[]>;
@@ -127,6 +136,8 @@ for (const size of SIZES) {
       const short = rows.filter((r) => [...r.name].length <= 15 && r.lines > 1).map((r) => r.name);
       assert.deepEqual(short, [], "a short name stays on one line");
       assert.ok(rows.filter((r) => r.lines > 1).length <= 6, "at most a fifth of the names on two lines");
+      assert.equal(rows.filter((r) => r.hand).length, 2, "the raised hands show in their rows");
+      assert.match(await page.locator("#hilfe").innerText(), /Hand gehoben.*Özlem Yıldırım/s);
       const right = Math.max(...rows.map((r) => r.right));
       assert.ok(right >= size.width * 0.75, `the board uses the width: rows end at ${Math.round(right)} of ${size.width} px`);
     } finally {
