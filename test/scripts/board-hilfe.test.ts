@@ -105,15 +105,15 @@ test("the page: the queue with waiting time; a click and the key H lower hands; 
     assert.equal(await page.locator("tr.person.zurueck td.name").innerText(), "✋Jürgen Böhm", "behind the class: Aufgabe 1 while most are in 2");
 
     await page.keyboard.press("1");
-    await page.waitForFunction(`document.getElementById("klasse").textContent.includes("Aufgabe 1 (festgelegt")`);
+    await page.locator("#klasse", { hasText: "Aufgabe 1 (festgelegt" }).waitFor();
     assert.equal(await page.locator("tr.person.zurueck").count(), 0);
     await page.keyboard.press("0");
-    await page.waitForFunction(`document.getElementById("klasse").textContent.includes("(die meisten")`);
+    await page.locator("#klasse", { hasText: "(die meisten" }).waitFor();
 
     await page.locator(".hand-eintrag", { hasText: "Müller-Lüdenscheidt" }).click();
-    await page.waitForFunction(`document.querySelectorAll(".hand-eintrag").length === 1`);
+    await page.locator(".hand-eintrag").nth(1).waitFor({ state: "detached" });
     await page.keyboard.press("h");
-    await page.waitForFunction(`document.getElementById("hilfe").hidden`);
+    await page.locator("#hilfe").waitFor({ state: "hidden" });
     assert.deepEqual((await state()).hands, []);
   } finally {
     await page.close();
