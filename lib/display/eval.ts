@@ -2,8 +2,9 @@
 // legend for every column, the run's settings in German, and the failed runs with question and reason.
 // A whole page for `eval:agent`, or one table for a notebook; the comparison page is eval-compare.ts.
 import { germanDate, germanDateTime, germanNumber, percent } from "../eval/format.js";
-import { reportTable, type EvalReport, type RunMeta } from "../eval/report.js";
+import { COLUMN_NAMES, reportTable, type EvalReport, type RunMeta } from "../eval/report.js";
 import { isSelfTest, runLabel, SELF_TEST_LABEL } from "../eval/run-meta.js";
+import { DECISION_MIN_TASKS, tasksToDecide, wilsonInterval } from "../eval/stats.js";
 import { escapeHtml, htmlTable, shortCell } from "./html.js";
 
 /** Above the table when a scripted planner ran the check (rehearsal mode): why it shows what it shows. */
@@ -21,21 +22,21 @@ export function evalTableHtml(report: EvalReport): string {
   });
 }
 
-/** "alle 3 Versuche", "der eine Versuch", "alle k Versuche". */
-const allRuns = (k: number | string) => (k === 1 ? "der eine Versuch" : `alle ${k} Versuche`);
+/** "bei denen alle 3 Versuche bestanden wurden", "bei denen der eine Versuch bestanden wurde". */
+const allRunsPassed = (k: number | string) => (k === 1 ? "der eine Versuch bestanden wurde" : `alle ${k} Versuche bestanden wurden`);
 
 /** What each column means, in the table's order (`k`: runs per task, or "k" where runs differ). */
 export function columnLegend(k: number | string): [string, string][] {
   return [
-    ["Aufgaben", "wie viele Aufgaben dieser Art liefen (jede k-mal)."],
-    ["pass@1", "Anteil der Versuche, die bestanden: die Chance, dass eine solche Frage im Workshop beim ersten Mal klappt."],
-    [`pass^${k}`, `Anteil der Aufgaben, bei denen ${allRuns(k)} bestanden: wie verlässlich das Modell ist (nie höher als pass@1).`],
+    ["Aufgaben", `wie viele Aufgaben dieser Art liefen; jede lief ${k === 1 ? "einmal" : `${k}-mal`}.`],
+    [`${COLUMN_NAMES.passAt1} (pass@1)`, "Anteil der bestandenen Versuche: die Chance, dass eine solche Frage im Workshop gleich beim ersten Mal klappt."],
+    [`${COLUMN_NAMES.passK} (pass^${k})`, `Anteil der Aufgaben, bei denen ${allRunsPassed(k)}: wie verlässlich das Modell ist (nie höher als „${COLUMN_NAMES.passAt1}“).`],
     ["Pläne gültig", "Anteil der Modellantworten, die ein ausführbarer $ref-Plan waren („–“: in diesem Stil gibt es keine Pläne)."],
-    ["repariert", "ungültige Pläne, die das Modell nach der Fehlermeldung in der nächsten Runde richtig stellte."],
-    ["ohne Werkzeug", "Anteil der Versuche, die ohne ein Werkzeug antworteten (richtig nur bei „Kein Werkzeug passt“)."],
+    ["repariert", "ungültige Pläne, die das Modell nach der Fehlermeldung in der nächsten Runde richtigstellte."],
+    ["ohne Werkzeug", "Anteil der Versuche, in denen das Modell ohne Werkzeug antwortete (richtig nur bei „Kein Werkzeug passt“)."],
     ["Runden", "Modellaufrufe je Versuch im Mittel."],
-    ["Prompt-Tokens", "gelesene Prompt-Tokens je Versuch im Mittel: die Rechenarbeit des Modells."],
-    ["s/Versuch", "Sekunden je Versuch im Mittel, auf dem Rechner dieses Laufs."],
+    ["Prompt-Tokens", "gelesene Prompt-Tokens je Versuch im Mittel: so viel Text muss das Modell jedes Mal lesen."],
+    [COLUMN_NAMES.seconds, "Sekunden für einen Versuch einer Aufgabe im Mittel, auf dem Rechner dieses Laufs: so lange wartet man in Teil 4 etwa auf eine Antwort."],
   ];
 }
 
@@ -114,6 +115,36 @@ export function evalPage(title: string, body: string): string {
   ].join("\n");
 }
 
+/**
+ * For runs of 1–9 tasks: too few to decide on — each model's 95 % interval of "klappt beim ersten Versuch"
+ * (Wilson, over tasks) and how many tasks a decision takes; "" for larger runs and the self-test.
+ */
+export function smallRunNote(runs: readonly { label: string; selfTest: boolean; report: EvalReport }[]): string {
+  const models = runs.filter((r) => !r.selfTest);
+  const fewest = Math.min(...models.map((r) => r.report.summary.tasks));
+  if (models.length === 0 || fewest >= DECISION_MIN_TASKS) return "";
+  const ranges = models.map((r) => {
+    const { passAt1, tasks } = r.report.summary;
+    const i = wilsonInterval(passAt1 * tasks, tasks);
+    return `${r.label}: zwischen ${percent(i.low)} und ${percent(i.high)}`;
+  });
+  const rates = models.map((r) => r.report.summary.passAt1).sort((a, b) => b - a);
+  const needed = tasksToDecide(rates[0]!, rates[1]);
+  const decision =
+    needed === undefined
+      ? "Die Modelle liegen so nah beieinander, dass auch alle Aufgaben des Satzes sie kaum trennen – dann entscheidet die Geschwindigkeit."
+      : `Für eine Entscheidung braucht es etwa ${Math.max(needed, DECISION_MIN_TASKS)} Aufgaben – npm run eval:agent ohne Einschränkung nimmt alle.`;
+  return (
+    `Nur ${fewest} ${fewest === 1 ? "Aufgabe" : "Aufgaben"} – zu wenig für eine Entscheidung. Mit 95 % Sicherheit liegt „${COLUMN_NAMES.passAt1}“ ` +
+    `bei ${ranges.join("; ")}. ${decision}`
+  );
+}
+
+export function smallRunHtml(runs: Parameters<typeof smallRunNote>[0]): string {
+  const note = smallRunNote(runs);
+  return note ? `<p class="kit-eval-note kit-eval-warning kit-eval-small">${escapeHtml(note)}</p>` : "";
+}
+
 export const SELF_TEST_NOTE =
   `<p class="kit-eval-note kit-eval-selftest"><b>${escapeHtml(SELF_TEST_LABEL)}.</b> Ein geskripteter Planer schickt den richtigen Plan ` +
   "jeder Aufgabe: so zeigt der Lauf, dass die Prüfungen richtiges Verhalten annehmen. Seine 100 % sagen nichts über ein Modell.</p>";
@@ -128,7 +159,8 @@ export function resultSentence(report: EvalReport): string {
   }
   const weakest = [...report.categories].sort((a, b) => a.passAt1 - b.passAt1)[0];
   const weak = weakest && report.categories.length > 1 && weakest.passAt1 < s.passAt1 ? ` Am schwächsten bei „${weakest.label}“ (${percent(weakest.passAt1)}).` : "";
-  return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1), bei ${percent(s.passK)} der Aufgaben ${allRuns(s.k)} (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} s je Versuch.${weak}`;
+  const every = s.k === 1 ? "klappte der eine Versuch" : `klappten alle ${s.k} Versuche`;
+  return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1); bei ${percent(s.passK)} der Aufgaben ${every} (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} Sekunden je Aufgabe.${weak}`;
 }
 
 /** A whole HTML page: model and settings, the result, the table, the legend, the failed runs. */
@@ -138,6 +170,7 @@ export function evalReportPage(report: EvalReport): string {
   const body = [
     isSelfTest(report.meta) ? SELF_TEST_NOTE : "",
     `<p class="kit-eval-note ${passedAll || !isSelfTest(report.meta) ? "kit-eval-result" : "kit-eval-warning"}">${escapeHtml(resultSentence(report))}</p>`,
+    isSelfTest(report.meta) ? "" : smallRunHtml([{ label: runLabel(report.meta), selfTest: false, report }]),
     settingsHtml(settingsLines(report.meta, k, report.summary.tasks)),
     evalTableHtml(report),
     legendHtml(columnLegend(k)),

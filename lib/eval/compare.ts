@@ -47,12 +47,25 @@ const WEAK_ADVICE = " Für Teil 4 den Kurs-Server erwägen (LLM_BACKEND=openai) 
 /** An about-as-good model at least this much faster is the better choice for a workshop. */
 const CLEARLY_FASTER = 1.3;
 
-function speedText(seconds: number, otherSeconds: number, joiner: { slower: string; faster: string }): string {
+/** "4,7 GB" from a model file's size; undefined when unknown. */
+const gigabytes = (bytes: unknown) => (typeof bytes === "number" && bytes > 0 ? `${germanNumber(bytes / 1e9, 1)} GB` : undefined);
+
+/**
+ * How the recommended model compares in time and memory, in what the instructor plans with: seconds until
+ * a Teil 4 answer on the run's machine (one task's attempt) and the memory the model file takes.
+ */
+function speedText(best: EvalReport, other: EvalReport, joiner: { slower: string; faster: string }): string {
+  const [seconds, otherSeconds] = [best.summary.secondsPerTask, other.summary.secondsPerTask];
   if (!(seconds > 0 && otherSeconds > 0)) return "";
   const ratio = seconds / otherSeconds;
-  if (ratio >= SAME_SPEED) return `${joiner.slower} ${germanNumber(ratio, 1)}× langsamer`;
-  if (ratio <= 1 / SAME_SPEED) return `${joiner.faster} ${germanNumber(1 / ratio, 1)}× schneller`;
-  return ", etwa gleich schnell";
+  const shown = (s: number) => germanNumber(s, s < 10 ? 1 : 0);
+  const both = `${shown(seconds)} statt ${shown(otherSeconds)} Sekunden je Antwort in Teil 4 (auf dem Rechner des Laufs)`;
+  const [memory, otherMemory] = [gigabytes(best.meta.modelBytes), gigabytes(other.meta.modelBytes)];
+  const memoryText = memory && otherMemory ? `; Speicher für das Modell: ${memory} statt ${otherMemory}` : "";
+  if (shown(seconds) === shown(otherSeconds)) return `, etwa gleich schnell (${shown(seconds)} Sekunden je Antwort in Teil 4${memoryText})`;
+  if (ratio >= SAME_SPEED) return `${joiner.slower} langsamer: ${both}${memoryText}`;
+  if (ratio <= 1 / SAME_SPEED) return `${joiner.faster} schneller: ${both}${memoryText}`;
+  return `, etwa gleich schnell (${both}${memoryText})`;
 }
 
 /** The category where `best` leads `other` most (pass@1), if it leads anywhere. */
@@ -75,7 +88,8 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
     const only = models[0]!;
     const s = figures(only);
     if (s.passAt1 < WEAK) return { text: `Keine Empfehlung: ${only.run.label}, das einzige Modell im Vergleich, besteht nur ${percent(s.passAt1)}.${WEAK_ADVICE}${selfTestNote}` };
-    return { index: only.index, text: `Empfehlung: ${only.run.label} – das einzige Modell im Vergleich (${percent(s.passAt1)} bestanden, ${germanNumber(s.secondsPerTask, 1)} s je Versuch).${selfTestNote}` };
+    const memory = gigabytes(only.run.report.meta.modelBytes);
+    return { index: only.index, text: `Empfehlung: ${only.run.label} – das einzige Modell im Vergleich (${percent(s.passAt1)} bestanden, ${germanNumber(s.secondsPerTask, 1)} Sekunden je Aufgabe${memory ? `, ${memory} Speicher` : ""}).${selfTestNote}` };
   }
   const top = Math.max(...models.map((m) => figures(m).passAt1));
   if (top < WEAK) {
@@ -92,11 +106,11 @@ export function recommendation(runs: readonly ComparedRun[]): { text: string; in
   if (Math.abs(b.passAt1 - s.passAt1) < EQUAL_MARGIN) {
     const same = percent(b.passAt1) === percent(s.passAt1);
     const how = same ? `so gut wie ${second.run.label} (beide ${percent(b.passAt1)} bestanden)` : `fast so gut wie ${second.run.label} (${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden)`;
-    text = `Empfehlung für den Workshop: ${best.run.label} – ${how}${speedText(b.secondsPerTask, s.secondsPerTask, { slower: ", aber", faster: same ? " und" : ", aber" })}.`;
+    text = `Empfehlung für den Workshop: ${best.run.label} – ${how}${speedText(best.run.report, second.run.report, { slower: ", aber", faster: same ? " und" : ", aber" })}.`;
   } else {
     const lead = biggestLead(best.run.report, second.run.report);
     const reason = lead ? `${percent(lead.best)} statt ${percent(lead.other)} bei „${lead.label}“, gesamt ${percent(b.passAt1)} statt ${percent(s.passAt1)}` : `${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden`;
-    text = `Empfehlung für den Workshop: ${best.run.label} – ${reason} gegenüber ${second.run.label}${speedText(b.secondsPerTask, s.secondsPerTask, { slower: ", aber", faster: " und" })}.`;
+    text = `Empfehlung für den Workshop: ${best.run.label} – ${reason} gegenüber ${second.run.label}${speedText(best.run.report, second.run.report, { slower: ", aber", faster: " und" })}.`;
   }
   return { index: best.index, text: text + selfTestNote };
 }

@@ -69,6 +69,9 @@ export interface MachineInfo {
   accelerator?: string;
 }
 
+/** The table's column names for people who are not specialists (the legend gives pass@1 / pass^k). */
+export const COLUMN_NAMES = { passAt1: "klappt beim ersten Versuch", passK: "klappt bei jedem Versuch", seconds: "Sekunden je Aufgabe" } as const;
+
 /** How and where a run was made; all but the first three are optional (older reports lack them). */
 export interface RunMeta {
   style: EvalStyle;
@@ -80,6 +83,8 @@ export interface RunMeta {
   selfTest?: boolean;
   /** The model file (relative to the kit when inside it) or the class server's model name. */
   model?: string;
+  /** The model file's size in bytes: about the memory the model needs (missing for a class server, older reports). */
+  modelBytes?: number;
   machine?: MachineInfo;
   /** When the run started (ISO 8601). */
   startedAt?: string;
@@ -155,7 +160,6 @@ export function buildReport(tasks: readonly TaskReport[], meta: RunMeta & { k: n
 
 /** Header and rows of the table (German), shared by the terminal and the HTML report. */
 export function reportTable(report: EvalReport): { head: string[]; rows: string[][] } {
-  const k = report.summary.k;
   const line = (label: string, g: GroupFigures) => [
     label,
     String(g.tasks),
@@ -169,7 +173,7 @@ export function reportTable(report: EvalReport): { head: string[]; rows: string[
     germanNumber(g.secondsPerTask, 1),
   ];
   return {
-    head: ["Kategorie", "Aufgaben", "pass@1", `pass^${k}`, "Pläne gültig", "repariert", "ohne Werkzeug", "Runden", "Prompt-Tokens", "s/Versuch"],
+    head: ["Kategorie", "Aufgaben", COLUMN_NAMES.passAt1, COLUMN_NAMES.passK, "Pläne gültig", "repariert", "ohne Werkzeug", "Runden", "Prompt-Tokens", COLUMN_NAMES.seconds],
     rows: [...report.categories.map((c) => line(c.label, c)), line("Gesamt", report.summary)],
   };
 }

@@ -38,4 +38,20 @@ export function wilsonInterval(successes: number, n: number, z = 1.96): Interval
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
+/** Fewer tasks than this are too few to decide on: the pages show the 95 % interval and how many it takes. */
+export const DECISION_MIN_TASKS = 10;
+
+/**
+ * How many tasks it takes until two rates as observed (`a`, `b`) have 95 % intervals that no longer
+ * overlap; for one rate (`b` undefined), until its interval is at most ±10 points wide. undefined when
+ * not within `max` tasks (the rates are about equal).
+ */
+export function tasksToDecide(a: number, b?: number, max = 500): number | undefined {
+  for (let n = 1; n <= max; n++) {
+    const ia = wilsonInterval(a * n, n);
+    if (b === undefined ? (ia.high - ia.low) / 2 <= 0.1 : (() => { const ib = wilsonInterval(b * n, n); return ia.high < ib.low || ib.high < ia.low; })()) return n;
+  }
+  return undefined;
+}
+
 export const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);

@@ -33,6 +33,8 @@ export interface BoardRecord {
   /** ✅ and ❌ cases of this run. */
   passed: number;
   failed: number;
+  /** Cases not tried yet (the skeleton still throws NotSolvedError): "offen", never ❌; left out when 0. */
+  open?: number;
   /** When the run finished on the participant's laptop (ISO 8601); the board keeps its own clock too. */
   at: string;
 }
@@ -51,6 +53,10 @@ export const BOARD_POST_PATH = "/api/ergebnis";
  * participant on the board ("nicht begonnen") before their first result.
  */
 export const BOARD_JOIN_PATH = "/api/pruefen";
+/** Where `hilfe("…")` raises a participant's hand: the body {"name", "frage"} with the join code. */
+export const BOARD_HELP_PATH = "/api/hilfe";
+/** A question with a raised hand: at most this many characters (one line on the board). */
+export const BOARD_QUESTION_MAX = 80;
 
 /**
  * The board's German reason in a refusal (`{ "fehler": … }`), safe to print in a terminal or notebook:

@@ -25,6 +25,8 @@ export interface RunCounts {
   functionName: string;
   passed: number;
   failed: number;
+  /** The run's cases; those whose function still threw NotSolvedError are reported as open, not failed. */
+  cases?: readonly { notSolved?: true }[];
 }
 
 const ONCE = "(Dieser Hinweis erscheint nur einmal.)";
@@ -82,7 +84,9 @@ export class BoardReporter {
   }
 
   private recordOf(run: RunCounts, part: BoardRecord["aufgabe"], settings: BoardSettings): BoardRecord {
-    return { name: settings.name, aufgabe: part, check: run.functionName, passed: run.passed, failed: run.failed, at: new Date().toISOString() };
+    const open = run.cases?.filter((c) => c.notSolved === true).length ?? 0;
+    const record: BoardRecord = { name: settings.name, aufgabe: part, check: run.functionName, passed: run.passed, failed: run.failed - open, at: new Date().toISOString() };
+    return open > 0 ? { ...record, open } : record;
   }
 
   private async send(settings: BoardSettings, record: BoardRecord): Promise<void> {

@@ -20,5 +20,6 @@ export {
 export { BoardReporter, boardSettingsFromEnv, type BoardSettings, type RunCounts } from "./board-report.js";
 export { BOARD_CHECKS, type BoardPart, type BoardRecord } from "./board-record.js";
 export { whenSolved } from "./helpers.js";
+export { hilfe, type HelpResult } from "./hilfe.js";
 export { EXERCISE_CHECKS, taskOverview, type WorkshopPart } from "./tasks.js";
 export { openMathKit, openUebungStore, releaseTransferResources, type MathKit } from "./transfer-resources.js";

@@ -14,3 +14,4 @@ export {
 } from "./part1-checks.js";
 export { whenSolved } from "./helpers.js";
 export { NotSolvedError, type CheckReport } from "./check-runner.js";
+export { hilfe } from "./hilfe.js";

@@ -4,3 +4,4 @@ export { checkChunkSentences, checkHitAtK, checkSmallestK, type RetrievalResult,
 export { checkRetrieveContext, retrievalParts, type RetrievalParts, type RetrieveContextFn } from "./transfer-checks.js";
 export { whenSolved } from "./helpers.js";
 export { NotSolvedError, type CheckReport } from "./check-runner.js";
+export { hilfe } from "./hilfe.js";

@@ -19,3 +19,4 @@ export {
 } from "./transfer-checks.js";
 export { jsonObjectsIn, whenSolved } from "./helpers.js";
 export { NotSolvedError, type CheckReport } from "./check-runner.js";
+export { hilfe } from "./hilfe.js";

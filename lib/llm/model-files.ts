@@ -20,14 +20,14 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
     uri: "hf:bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M",
     fileName: "Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf",
     approxSizeGb: 4.9,
-    note: "Workshop default. GPU with ≥ 8 GB VRAM (less: part of the layers run on the CPU), or CPU with ≥ 8 GB RAM (slower; `npm run doctor -- --tempo` measures and predicts it for this machine).",
+    note: "Standard im Workshop. Grafikkarte mit ≥ 8 GB Speicher (weniger: ein Teil der Schichten rechnet auf der CPU) oder CPU mit ≥ 8 GB Arbeitsspeicher (langsamer; `npm run doctor -- --tempo` misst es und sagt es für diesen Rechner voraus).",
   },
   {
     id: "llama-3.2-3b",
     uri: "hf:bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M",
     fileName: "Llama-3.2-3B-Instruct-Q4_K_M.gguf",
     approxSizeGb: 2.0,
-    note: "Smaller choice for CPU-only laptops (~2.5× faster than 8B, weaker plans).",
+    note: "Kleinere Wahl für Laptops ohne Grafikkarte (etwa 2,5-mal so schnell wie 8B, schwächere Pläne).",
   },
   {
     id: "qwen2.5-7b",
@@ -35,10 +35,10 @@ export const MODEL_CHOICES: readonly ModelChoice[] = [
     fileName: "Qwen2.5-7B-Instruct-Q4_K_M.gguf",
     approxSizeGb: 4.7,
     note:
-      "Tool calling: best ≤ 8B model of these three on the Berkeley Function Calling Leaderboard V3 (overall 53.7 % vs. " +
-      "Llama 3.1 8B 50.7 %, prompt mode; gorilla.cs.berkeley.edu/leaderboard). License Apache-2.0 (Qwen/Qwen2.5-7B-Instruct). " +
-      "node-llama-cpp picks its QwenChatWrapper (plan and half-agent styles); native tool calling still uses the Llama 3.1 " +
-      "format (llm/local-tool-calling.ts). Size and URL as published by bartowski, not downloaded here (unverified).",
+      "Werkzeugaufrufe: das beste der drei Modelle (≤ 8B) im Berkeley Function Calling Leaderboard V3 (gesamt 53,7 % gegenüber " +
+      "Llama 3.1 8B mit 50,7 %, Prompt-Modus; gorilla.cs.berkeley.edu/leaderboard). Lizenz Apache-2.0 (Qwen/Qwen2.5-7B-Instruct). " +
+      "node-llama-cpp wählt seinen QwenChatWrapper (Stile Plan und Halb-Agent); natives Tool-Calling nutzt weiter das Format von " +
+      "Llama 3.1 (llm/local-tool-calling.ts). Größe und Adresse wie von bartowski veröffentlicht, hier nicht heruntergeladen (ungeprüft).",
   },
 ];
 

@@ -60,7 +60,17 @@ export function checkArithmetic(answer: string, exact: string | number | bigint)
 
 /** One German line for the notebook: "✅ 1264402496 stimmt" / "❌ … daneben um …". */
 export function describeArithmetic(v: ArithmeticVerdict): string {
-  if (v.correct) return `✅ Das exakte Ergebnis ${v.exact} steht in der Antwort.`;
-  if (v.closest === undefined) return `❌ Keine Zahl in der Antwort; exakt wäre ${v.exact}.`;
-  return `❌ Nächste Zahl in der Antwort: ${v.closest}; exakt: ${v.exact} (daneben um ${v.difference}).`;
+  const de = germanDecimal;
+  if (v.correct) return `✅ Das exakte Ergebnis ${de(v.exact)} steht in der Antwort.`;
+  if (v.closest === undefined) return `❌ Keine Zahl in der Antwort; exakt wäre ${de(v.exact)}.`;
+  return `❌ Nächste Zahl in der Antwort: ${de(v.closest)}; exakt: ${de(v.exact)} (daneben um ${de(v.difference ?? "0")}).`;
+}
+
+/** A normalized decimal ("1264402496", "43.35") as Germans write it: "1.264.402.496", "43,35" (any length, exact). */
+export function germanDecimal(normalized: string): string {
+  const [whole = "", fraction] = normalized.split(".");
+  const sign = whole.startsWith("-") ? "-" : "";
+  const digits = whole.replace(/^-/u, "");
+  const grouped = digits.length > 4 ? digits.replace(/\B(?=(\d{3})+$)/gu, ".") : digits;
+  return `${sign}${grouped}${fraction === undefined ? "" : `,${fraction}`}`;
 }

@@ -21,9 +21,10 @@ export type Mistake = (typeof MISTAKES)[number];
 const at = (value: unknown, path: string[]): unknown =>
   path.reduce<unknown>((v, key) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
 
-/** The answer template with every `{id.path}` replaced by that tool result's value. */
+/** The answer template with every `{id.path}` replaced by that tool result's value; numbers as Germans write them ("52,52"). */
 export function fillAnswer(template: string, results: ReadonlyMap<string, unknown>): string {
-  return template.replace(/\{([\w-]+)\.([\w.]+)\}/g, (_, id: string, path: string) => String(at(results.get(id), path.split(".")) ?? "?"));
+  const shown = (value: unknown) => (typeof value === "number" ? value.toLocaleString("de-DE", { maximumFractionDigits: 10 }) : String(value ?? "?"));
+  return template.replace(/\{([\w-]+)\.([\w.]+)\}/g, (_, id: string, path: string) => shown(at(results.get(id), path.split("."))));
 }
 
 /** A planner that sends `oracle`'s plan until each of its calls has settled, then the filled answer. */

@@ -92,7 +92,8 @@ describe("the Modell-Check pages", () => {
   test("--vergleich with two files (oracle, a scripted run): both runs, every category, the model recommended, never the self-test", async () => {
     const run = await runScript("apps/eval/agent.ts", ["--vergleich", file("oracle.json"), file("gut.json"), "--html", file("zwei.html")]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Empfehlung: Probe-Modell-gut – das einzige Modell im Vergleich \(\d+ % bestanden, [\d,]+ s je Versuch\)\. Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./);
+    assert.match(run.stdout, /^Empfehlung: Probe-Modell-gut – das einzige Modell im Vergleich \(\d+ % bestanden, [\d,]+ Sekunden je Aufgabe\)\. Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./);
+    assert.match(run.stdout, /⚠️ Nur 9 Aufgaben – zu wenig für eine Entscheidung\. Mit 95 % Sicherheit liegt „klappt beim ersten Versuch“ bei Probe-Modell-gut: zwischen \d+ % und \d+ %\. Für eine Entscheidung braucht es etwa \d+ Aufgaben/);
     const page = await readFile(file("zwei.html"), "utf8");
     assert.match(page, /Selbsttest des Prüfstands, kein Modell<\/th>/);
     assert.match(page, /Probe-Modell-gut ★ Empfehlung<\/th>/);
@@ -107,7 +108,7 @@ describe("the Modell-Check pages", () => {
   test("--compare with three files: the recommendation names the better model with its reason and speed", async () => {
     const run = await runScript("apps/eval/agent.ts", ["--compare", file("oracle.json"), file("schwach.json"), file("gut.json"), "--html", file("drei.html")]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Empfehlung für den Workshop: Probe-Modell-gut – \d+ % statt \d+ % (bei „[^“]+“, gesamt \d+ % statt \d+ % )?(bestanden )?gegenüber Probe-Modell-schwach(, aber [\d,]+× langsamer| und [\d,]+× schneller|, etwa gleich schnell)\./);
+    assert.match(run.stdout, /^Empfehlung für den Workshop: Probe-Modell-gut – \d+ % statt \d+ % (bei „[^“]+“, gesamt \d+ % statt \d+ % )?(bestanden )?gegenüber Probe-Modell-schwach(, aber langsamer: [\d,]+ statt | und schneller: [\d,]+ statt |, etwa gleich schnell \()[\d,]+ Sekunden je Antwort in Teil 4/);
     assert.match(await readFile(file("drei.html"), "utf8"), /Probe-Modell-gut ★ Empfehlung<\/th>/);
   });
 
@@ -134,6 +135,9 @@ describe("the Modell-Check pages", () => {
             const header = await page.locator("table.kit-eval-compare thead").innerText();
             assert.match(header, /Selbsttest des Prüfstands, kein Modell/);
             assert.equal(await page.locator("table.kit-eval-compare tbody tr").count(), TASK_CATEGORIES.length + 1);
+            assert.match(header, /klappt beim ersten Versuch\s+klappt bei jedem Versuch\s+Sekunden je Aufgabe/);
+            assert.match(text, /zu wenig für eine Entscheidung/);
+            assert.doesNotMatch(text, /verschieden viele Versuche/, "the self-test never counts as another k");
           }
           if (name === "oracle") {
             assert.match(text, /Selbsttest des Prüfstands, kein Modell\. Ein geskripteter Planer/);
@@ -143,7 +147,10 @@ describe("the Modell-Check pages", () => {
             const failed = weak.tasks.find((task) => task.failures.length > 0)!;
             assert.ok(text.includes(failed.question!), "a failure shows its question");
             assert.match(text, new RegExp(`^Ergebnis: ${Math.round(weak.summary.passAt1 * 100)} % der Versuche bestanden \\(pass@1\\)`, "m"));
-            for (const term of ["pass@1", "pass^2", "Pläne gültig", "s/Versuch"]) assert.match(text, new RegExp(`^${term.replace(/[$^]/g, "\\$&")}\\s`, "m"), `legend: ${term}`);
+            for (const term of ["klappt beim ersten Versuch (pass@1)", "klappt bei jedem Versuch (pass^2)", "Pläne gültig", "Sekunden je Aufgabe"]) {
+              assert.match(text, new RegExp(`^${term.replace(/[$^()]/g, "\\$&")}\\s`, "m"), `legend: ${term}`);
+            }
+            assert.match(text, /zu wenig für eine Entscheidung/);
             assert.match(text, /^Rechner\s.+Kerne/m);
             assert.match(text, /^Datum\s+\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/m);
           }
@@ -155,4 +162,11 @@ describe("the Modell-Check pages", () => {
       await browser.close();
     }
   });
+});
+
+test("WORKSHOP_PROBE=1 npm run eval:agent says in German that rehearsal has no model to check", async () => {
+  const run = await runScript("apps/eval/agent.ts", ["--limit", "1"], { WORKSHOP_PROBE: "1" });
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /Im Probelauf \(WORKSHOP_PROBE=1\) gibt es kein Modell zu prüfen.*npm run eval:agent -- --oracle/s);
+  assert.doesNotMatch(run.stderr, /Modelldatei nicht gefunden|Error|at /);
 });

@@ -79,3 +79,36 @@ test("the page: the loopback warning only when bound to loopback; URL and code e
   assert.doesNotMatch(network, /nur-lokal/);
   assert.doesNotMatch(boardPage({}), /id="beitritt-code"|<svg/, "a browser elsewhere sees neither code nor QR");
 });
+
+test("judged against the class: done with Aufgabe 1 while the class works in 2 is 'zurück', not 'fertig'", () => {
+  const early = person("Greta Hoffmann", [[1, 4, false, 30]]);
+  assert.equal(progressOf(early, NOW, LIMIT).status, "fertig", "on their own: done");
+  assert.deepEqual(progressOf(early, NOW, LIMIT, 2), { status: "zurueck", aufgabe: 1, sinceOkS: 30 * 60, overdue: false });
+  assert.equal(progressOf(person("Ben Schröder", [[1, 4, false, 30], [3, 1, false, 1]]), NOW, LIMIT, 2).status, "arbeitet", "ahead of the class is fine");
+  assert.equal(progressOf(person("Ida Kowalczyk", [[1, 1, true, 1]]), NOW, LIMIT, 2).status, "haengt", "a ❌ still comes first");
+  const state = new BoardState("code-1234");
+  const run = (name: string, aufgabe: BoardPart) => state.apply({ name, aufgabe, check: BOARD_CHECKS[aufgabe][0]!, passed: 1, failed: 0, at: "" }, NOW);
+  run("Anna Schmidt", 1);
+  run("Jonas Fischer", 2);
+  run("Kira Nguyen", 2);
+  state.join("Noah Große", NOW - 20 * MIN);
+  const view = boardView(state, NOW);
+  assert.deepEqual(view.classAufgabe, { aufgabe: 2, by: "mehrheit" });
+  assert.equal(view.participants.find((p) => p.name === "Anna Schmidt")!.progress.status, "zurueck");
+  assert.equal(view.participants.find((p) => p.name === "Noah Große")!.joinedAgoS, 20 * 60, "not started: the time since joining");
+  state.classAufgabe = 1;
+  assert.deepEqual(boardView(state, NOW).classAufgabe, { aufgabe: 1, by: "kursleitung" });
+  assert.equal(boardView(state, NOW).participants.find((p) => p.name === "Anna Schmidt")!.progress.status, "arbeitet");
+});
+
+test("a check run on the untouched skeleton (NotSolvedError) is open: no ❌, no stuck, no ✅ time", () => {
+  const state = new BoardState("code-1234");
+  state.apply({ name: "Emma Zimmermann", aufgabe: 1, check: "buildMessages", passed: 4, failed: 0, at: "" }, NOW - 3 * MIN);
+  state.apply({ name: "Emma Zimmermann", aufgabe: 1, check: "trimHistory", passed: 0, failed: 0, open: 6, at: "" }, NOW);
+  const view = boardView(state, NOW);
+  const row = view.participants[0]!;
+  assert.deepEqual(row.cells[0], { aufgabe: 1, ok: 1, fail: 0, open: 1, total: 4, state: "teil" });
+  assert.equal(row.progress.status, "arbeitet");
+  assert.equal(row.lastOkAgoS, 3 * 60, "an open run is no ✅");
+  assert.equal(view.topFailing, null);
+});

@@ -35,6 +35,7 @@ const emptyTrim: TrimHistoryFn = () => {
   throw new NotSolvedError();
 };
 
+const BUILD_TITLE = "Verlauf als Nachrichtenliste";
 const nameOf = (i: number) => `Teilnehmer ${String(i).padStart(2, "0")}`;
 const settings = (name: string, code = CODE): BoardSettings => ({ url: board.url, name, code });
 
@@ -91,7 +92,7 @@ test("25 participants report concurrently through the real self-check runner; /a
     }),
   );
   // A report may still be on its way after its run's short wait; the board shows it within moments.
-  const reported = (v: BoardView) => v.participants.reduce((n, p) => n + p.cells[0]!.ok + p.cells[0]!.fail, 0);
+  const reported = (v: BoardView) => v.participants.reduce((n, p) => n + p.cells[0]!.ok + p.cells[0]!.fail + p.cells[0]!.open, 0);
   let view = await state();
   for (let i = 0; i < 50 && reported(view) < 2 * PEOPLE; i++) {
     await new Promise((r) => setTimeout(r, 100));
@@ -101,12 +102,15 @@ test("25 participants report concurrently through the real self-check runner; /a
   for (const [i, p] of view.participants.entries()) {
     assert.equal(p.name, nameOf(i));
     const cell = p.cells[0]!;
-    assert.deepEqual([cell.ok, cell.fail, cell.total, cell.state], i % 5 === 0 ? [0, 2, 4, "rot"] : [1, 1, 4, "rot"]);
+    // trimHistory is still the skeleton (NotSolvedError): open, never ❌
+    assert.deepEqual([cell.ok, cell.fail, cell.open, cell.total, cell.state], i % 5 === 0 ? [0, 1, 1, 4, "rot"] : [1, 0, 1, 4, "teil"]);
     assert.deepEqual(p.cells.slice(1).map((c) => c.state), ["leer", "leer", "leer"]);
     assert.equal(p.lastOkAgoS === null, i % 5 === 0);
   }
-  assert.deepEqual(view.aufgaben[0], { aufgabe: 1, checks: ["buildMessages", "trimHistory", "refusalPrompt", "isRefusal"], rot: PEOPLE, gruen: 0 });
-  assert.deepEqual(view.topFailing, { aufgabe: 1, check: "trimHistory", title: "Verlauf auf ein Token-Budget kürzen", people: PEOPLE });
+  assert.deepEqual(view.aufgaben[0], { aufgabe: 1, checks: ["buildMessages", "trimHistory", "refusalPrompt", "isRefusal"], rot: PEOPLE / 5, gruen: 0 });
+  assert.deepEqual(view.topFailing, { aufgabe: 1, check: "buildMessages", title: BUILD_TITLE, people: PEOPLE / 5 });
+  assert.deepEqual(new Set(view.participants.map((p) => p.progress.status)), new Set(["haengt", "arbeitet"]), "nobody is stuck for an untouched skeleton");
+  assert.equal(view.participants.filter((p) => p.progress.status === "haengt").length, PEOPLE / 5);
 });
 
 test("refused: wrong or missing join code, oversized, malformed, extra fields, unknown checks, foreign Host/Origin", async () => {
@@ -155,12 +159,12 @@ test("the page in Chromium: one row per participant, counts, colours, names as t
     await page.locator("tr.person").nth(PEOPLE + 3).waitFor({ timeout: 10_000 });
     const rows = await page.$$eval("tr.person", (trs) => trs.map((tr) => [...tr.children].map((td) => [td.textContent, td.className])));
     const byName = new Map(rows.map((r) => [r[0]![0], r]));
-    assert.deepEqual(byName.get(nameOf(1))!.slice(1, 3), [["1/4 ❌", "zelle rot"], ["", "zelle leer"]]);
-    assert.deepEqual(byName.get(nameOf(5))![1], ["0/4 ❌", "zelle rot"]);
+    assert.deepEqual(byName.get(nameOf(1))!.slice(1, 2), [["1/4", "zelle teil"]], "the skeleton check is open, not ❌; Aufgaben nobody reached are folded");
+    assert.deepEqual(byName.get(nameOf(5))![1], ["0/4❌", "zelle rot"]);
     assert.deepEqual(byName.get(HTML_NAME)![1], ["1/4", "zelle teil"], "the HTML name shows as its own text");
     assert.equal(await page.locator("#spalten img").count(), 0);
     assert.notEqual(await page.title(), "1");
-    assert.match(await page.locator("#top").innerText(), /Aufgabe 1 · „Verlauf auf ein Token-Budget kürzen“\s–\s25\sPersonen/);
+    assert.match(await page.locator("#top").innerText(), new RegExp(`Aufgabe 1 · „${BUILD_TITLE}“\\s–\\s6\\sPersonen`));
     assert.match(await page.locator(".beitritt").innerText(), new RegExp(`--code ${CODE}`), "the instructor's own browser shows the join code");
     const fontPx = (await page.evaluate('parseFloat(getComputedStyle(document.querySelector("td.zelle")).fontSize)')) as number;
     assert.ok(fontPx >= 720 / 36, `cell text ${fontPx}px`);
@@ -192,10 +196,11 @@ test("a restart after a crash keeps every result and the join code; --export wri
   );
   assert.equal(run.code, 0, run.stderr);
   const lines = readFileSync(csvFile, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
-  assert.equal(lines[0], '"Name";"Aufgabe";"Selbsttest";"Fälle bestanden";"Fälle fehlgeschlagen";"Läufe";"Zuletzt"');
+  assert.equal(lines[0], '"Name";"Aufgabe";"Selbsttest";"Fälle bestanden";"Fälle fehlgeschlagen";"Fälle offen";"Läufe";"Zuletzt"');
   assert.equal(lines.length, 1 + PEOPLE * 2 + 4);
-  assert.ok(lines.some((l) => l.startsWith(`"'=HYPERLINK(""http://x"")";"1";"buildMessages";"5";"1";"1";`)), lines.join("\n"));
-  assert.ok(lines.some((l) => l.startsWith(`"${nameOf(3)}";"1";"trimHistory";"0";`)));
+  assert.ok(lines.some((l) => l.startsWith(`"'=HYPERLINK(""http://x"")";"1";"buildMessages";"5";"1";"0";"1";`)), lines.join("\n"));
+  const skeleton = lines.find((l) => l.startsWith(`"${nameOf(3)}";"1";"trimHistory";`))!;
+  assert.match(skeleton, /^"[^"]+";"1";"trimHistory";"0";"0";"\d+";"1";"\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}:\d{2}"$/, "open cases; Zuletzt as local German time");
 });
 
 test("an address that keeps sending wrong join codes is stopped; the right code still gets through", async () => {

@@ -11,6 +11,8 @@ import { errorText } from "../../../lib/util.js";
 import { BindError, isLoopback } from "../../node/bind.js";
 import { boardCsv } from "./csv.js";
 import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js";
+import type { BoardPart } from "../../../lib/exercises/index.js";
+import { BOARD_PARTS } from "../../../lib/exercises/board-record.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
 import { loopbackWarning } from "./reach.js";
 import { startBoardServer } from "./server.js";
@@ -22,7 +24,7 @@ export const DEFAULT_BOARD_PORT = 8790;
 
 const USAGE =
   "Aufruf: npm run board -- [--port 8790] [--code CODE] [--host 127.0.0.1] [--allowed-host NAME …]\n" +
-  "                         [--data DATEI] [--export DATEI.csv] [--entfernen NAME …] [--haengt-nach 10]\n" +
+  "                         [--data DATEI] [--export DATEI.csv] [--entfernen NAME …] [--haengt-nach 10] [--aufgabe N]\n" +
   "  --port P          Port (Standard 8790; 0 = ein freier)\n" +
   "  --code C          Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)\n" +
   "  --host H          Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
@@ -31,6 +33,8 @@ const USAGE =
   "  --export DATEI    Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)\n" +
   "  --entfernen NAME  Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)\n" +
   `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})\n` +
+  "  --aufgabe N       die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe\n" +
+  "                    der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)\n" +
   "  -h, --help        diese Hilfe";
 
 interface BoardArgs {
@@ -42,6 +46,7 @@ interface BoardArgs {
   exportTo: string | undefined;
   stuckAfterMin: number;
   remove: string[];
+  classAufgabe: BoardPart | null;
 }
 
 const OPTIONS = {
@@ -53,6 +58,7 @@ const OPTIONS = {
   export: { type: "string" },
   "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN) },
   entfernen: { type: "string", multiple: true },
+  aufgabe: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -62,6 +68,8 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
   const stuckAfterMin = Number(values["haengt-nach"]);
   if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${USAGE}`);
+  const classAufgabe = values.aufgabe === undefined ? null : Number(values.aufgabe);
+  if (classAufgabe !== null && !BOARD_PARTS.includes(classAufgabe as BoardPart)) throw new UsageError(`--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2.\n${USAGE}`);
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
     throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
@@ -76,6 +84,7 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     exportTo: values.export === undefined ? undefined : resolve(values.export),
     stuckAfterMin,
     remove: values.entfernen ?? [],
+    classAufgabe: classAufgabe as BoardPart | null,
   };
 }
 
@@ -140,6 +149,7 @@ async function serve(args: BoardArgs): Promise<number> {
   const stored = loadBoard(args.data);
   await prepareBoardFile(args.data);
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
+  state.classAufgabe = args.classAufgabe;
   const saver = new BoardSaver(args.data, state, console.error);
   await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
   const board = await startBoardServer({

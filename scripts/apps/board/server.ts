@@ -11,7 +11,16 @@ import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { BindError, DEFAULT_ALLOWED_HOSTS, hostForUrl, isLoopback, planBind } from "../../node/bind.js";
 import { z } from "zod";
-import { BOARD_BODY_LIMIT_BYTES, BOARD_CODE_HEADER, BOARD_JOIN_PATH, BOARD_NAME_MAX, BOARD_POST_PATH, boardNameProblem } from "../../../lib/exercises/board-record.js";
+import {
+  BOARD_BODY_LIMIT_BYTES,
+  BOARD_CODE_HEADER,
+  BOARD_HELP_PATH,
+  BOARD_JOIN_PATH,
+  BOARD_NAME_MAX,
+  BOARD_POST_PATH,
+  BOARD_QUESTION_MAX,
+  boardNameProblem,
+} from "../../../lib/exercises/board-record.js";
 import { addressKey, JoinCodeGate, RateLimiter } from "./limits.js";
 import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
 import { loopbackWarning } from "./reach.js";
@@ -23,6 +32,9 @@ export const PER_PARTICIPANT_REFILL_MS = 1000;
 /** New names from one address (a Klassenraum-Hub sends a whole room's): this many, then one per NEW_NAME_REFILL_MS. */
 export const NEW_NAMES_PER_ADDRESS_BURST = 60;
 export const NEW_NAME_REFILL_MS = 10_000;
+/** The instructor's page: lower a raised hand, set the class's Aufgabe (loopback only). */
+export const BOARD_LOWER_PATH = "/api/hilfe-erledigt";
+export const BOARD_CLASS_PATH = "/api/klassen-aufgabe";
 /** The board takes at most this many participants. */
 export const MAX_PARTICIPANTS = 300;
 export { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "./limits.js";
@@ -51,6 +63,19 @@ export interface RunningBoard {
 
 /** What joining sends: the name, or nothing (only the code is checked). */
 const joinSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4).optional() }).strict();
+/** A raised hand: the name and a short question (may be empty). */
+const helpSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4), frage: z.string().max(BOARD_QUESTION_MAX * 4) }).strict();
+/** The instructor's page (loopback): lower a hand, set the class's Aufgabe (null: the majority's). */
+const lowerSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4) }).strict();
+const classAufgabeSchema = z.object({ aufgabe: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.null()]) }).strict();
+
+/** A question as the board shows it: one line, no control characters, at most BOARD_QUESTION_MAX characters. */
+export function cleanQuestion(raw: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  const line = raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " ").replace(/\s+/gu, " ").trim();
+  const chars = [...line];
+  return chars.length > BOARD_QUESTION_MAX ? `${chars.slice(0, BOARD_QUESTION_MAX - 1).join("")}…` : line;
+}
 
 function refuse(res: Response, status: number, fehler: string): void {
   res.status(status).json({ fehler });
@@ -141,7 +166,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   app.get("/", (req, res) => {
     res.set({ "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-content-type-options": "nosniff" });
     const join = fromLoopback(req) ? { url: joinUrl, code: state.joinCode, qrSvg: joinQr } : undefined;
-    res.type("html").send(boardPage({ join, loopback }));
+    res.type("html").send(boardPage({ join, loopback, instructor: fromLoopback(req) }));
   });
 
   app.get("/api/state", (_req, res) => {
@@ -199,8 +224,43 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   };
 
   const jsonBody = express.json({ limit: BOARD_BODY_LIMIT_BYTES, type: () => true, inflate: false });
+  // `hilfe("…")` in a notebook: the participant's hand goes up on the board (joining them if needed).
+  const raiseHand = (req: Request, res: Response) => {
+    const parsed = helpSchema.safeParse(req.body);
+    if (!parsed.success) return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name, frage).");
+    const problem = boardNameProblem(parsed.data.name);
+    if (problem) return refuse(res, 400, problem);
+    const refusal = newNameRefusal(parsed.data.name, req);
+    if (refusal) return refuse(res, refusal.status, refusal.fehler);
+    if (!perParticipant.take(participantKey(parsed.data.name), now())) return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – bitte kurz warten.");
+    const joined = state.join(parsed.data.name, now());
+    const { position } = state.raiseHand(joined.name, cleanQuestion(parsed.data.frage), now());
+    options.onChange();
+    res.json({ ok: true, platz: position });
+  };
+
+  // Only the instructor's own browser (loopback) may lower hands and set the class's Aufgabe.
+  const instructorOnly = (req: Request, res: Response, next: NextFunction) => {
+    if (!fromLoopback(req)) return refuse(res, 403, "Nur die Kursleitung am Board-Rechner kann das.");
+    next();
+  };
+  const lowerHand = (req: Request, res: Response) => {
+    const parsed = lowerSchema.safeParse(req.body);
+    if (!parsed.success) return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name).");
+    res.json({ ok: true, gesenkt: state.lowerHand(parsed.data.name) });
+  };
+  const setClassAufgabe = (req: Request, res: Response) => {
+    const parsed = classAufgabeSchema.safeParse(req.body);
+    if (!parsed.success) return refuse(res, 400, "Aufgabe 1 bis 4 oder null (automatisch).");
+    state.classAufgabe = parsed.data.aufgabe;
+    res.json({ ok: true, aufgabe: state.classAufgabe });
+  };
+
   app.post(BOARD_JOIN_PATH, originCheck(allowed), checkCode, jsonBody, join);
   app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, jsonBody, accept);
+  app.post(BOARD_HELP_PATH, originCheck(allowed), checkCode, jsonBody, raiseHand);
+  app.post(BOARD_LOWER_PATH, originCheck(allowed), instructorOnly, jsonBody, lowerHand);
+  app.post(BOARD_CLASS_PATH, originCheck(allowed), instructorOnly, jsonBody, setClassAufgabe);
   app.use((_req: Request, res: Response) => refuse(res, 404, "Nicht gefunden."));
   app.use(requestErrors(options.log));
 

@@ -6,7 +6,7 @@ import { BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBo
 import { checkTitle } from "./check-titles.js";
 import { JOIN_CODE_PATTERN } from "./join-code.js";
 import { lookAlikeSkeleton } from "./look-alike.js";
-import { DEFAULT_STUCK_AFTER_MIN, progressOf, projectorOrder, type Progress } from "./progress.js";
+import { DEFAULT_STUCK_AFTER_MIN, majorityAufgabe, progressOf, projectorOrder, type Progress } from "./progress.js";
 
 /** The latest run of one check by one participant (times on the board's clock, ms since 1970). */
 export interface CheckRun {
@@ -14,6 +14,8 @@ export interface CheckRun {
   check: string;
   passed: number;
   failed: number;
+  /** Cases not tried yet (NotSolvedError): the check is open, neither ✅ nor ❌. */
+  open?: number;
   runs: number;
   at: number;
 }
@@ -23,6 +25,15 @@ export interface Participant {
   checks: CheckRun[];
   lastOkAt: number | null;
   lastSeenAt: number;
+  /** When the participant came onto the board (joined or first result); missing in older files. */
+  joinedAt?: number;
+}
+
+/** A raised hand (`hilfe("…")` in a notebook): who, the question, since when (board clock). */
+export interface RaisedHand {
+  name: string;
+  question: string;
+  since: number;
 }
 
 /** What the board writes to its JSON file: its join code and every participant. */
@@ -43,6 +54,7 @@ export const recordSchema = z
     check: z.string().max(60),
     passed: count,
     failed: count,
+    open: count.optional(),
     at: z.string().max(40),
   })
   .strict() satisfies z.ZodType<BoardRecord>;
@@ -55,7 +67,8 @@ const storedSchema = z.object({
       name: z.string(),
       lastOkAt: z.number().nullable(),
       lastSeenAt: z.number(),
-      checks: z.array(z.object({ aufgabe: part, check: z.string(), passed: count, failed: count, runs: z.number(), at: z.number() })),
+      joinedAt: z.number().optional(),
+      checks: z.array(z.object({ aufgabe: part, check: z.string(), passed: count, failed: count, open: count.optional(), runs: z.number(), at: z.number() })),
     }),
   ),
 }) satisfies z.ZodType<BoardData>;
@@ -70,7 +83,7 @@ export function recordProblem(record: BoardRecord): string | undefined {
   const nameProblem = boardNameProblem(record.name);
   if (nameProblem) return nameProblem;
   if (!BOARD_CHECKS[record.aufgabe].includes(record.check)) return `Unbekannter Selbsttest „${record.check}“ für Aufgabe ${record.aufgabe}.`;
-  if (record.passed + record.failed === 0) return "Ein Selbsttest hat mindestens einen Fall.";
+  if (record.passed + record.failed + (record.open ?? 0) === 0) return "Ein Selbsttest hat mindestens einen Fall.";
   return undefined;
 }
 
@@ -82,6 +95,10 @@ export function participantKey(name: string): string {
 /** The board in memory: participants by key. */
 export class BoardState {
   private readonly byKey = new Map<string, Participant>();
+  /** Raised hands by participant key, oldest first (kept in memory only: a restart lowers them). */
+  private readonly hands = new Map<string, RaisedHand>();
+  /** The Aufgabe the instructor says the class works in (`--aufgabe N`, keys 1–4 on the page); null: the majority's. */
+  classAufgabe: BoardPart | null = null;
 
   constructor(
     public joinCode: string,
@@ -109,6 +126,7 @@ export class BoardState {
     const candidates = matches.map((k) => this.byKey.get(k)!.name);
     if (matches.length !== 1) return { candidates };
     this.byKey.delete(matches[0]!);
+    this.hands.delete(matches[0]!);
     return { removed: candidates[0], candidates };
   }
 
@@ -128,21 +146,45 @@ export class BoardState {
     const existing = this.byKey.get(participantKey(name));
     if (existing) return { name: existing.name, added: false };
     const shown = cleanBoardName(name)!;
-    this.byKey.set(participantKey(shown), { name: shown, checks: [], lastOkAt: null, lastSeenAt: now });
+    this.byKey.set(participantKey(shown), { name: shown, checks: [], lastOkAt: null, lastSeenAt: now, joinedAt: now });
     return { name: shown, added: true };
+  }
+
+  /** Raises the hand of a participant on the board (a second call only changes the question). */
+  raiseHand(name: string, question: string, now: number): { position: number } {
+    const key = participantKey(name);
+    const p = this.byKey.get(key)!;
+    const hand = this.hands.get(key);
+    if (hand) hand.question = question;
+    else this.hands.set(key, { name: p.name, question, since: now });
+    return { position: [...this.hands.keys()].indexOf(key) + 1 };
+  }
+
+  /** Lowers the hand of `name`; false when it was not raised. */
+  lowerHand(name: string): boolean {
+    return this.hands.delete(participantKey(name));
+  }
+
+  /** Raised hands, longest waiting first. */
+  raisedHands(): RaisedHand[] {
+    return [...this.hands.values()];
   }
 
   /** Stores a checked record as the latest run of its check. */
   apply(record: BoardRecord, now: number): void {
     const name = cleanBoardName(record.name)!;
     const key = participantKey(name);
-    const p = this.byKey.get(key) ?? { name, checks: [], lastOkAt: null, lastSeenAt: now };
+    const p = this.byKey.get(key) ?? { name, checks: [], lastOkAt: null, lastSeenAt: now, joinedAt: now };
     this.byKey.set(key, p);
     p.lastSeenAt = now;
-    if (record.failed === 0) p.lastOkAt = now;
+    const open = record.open ?? 0;
+    if (record.failed === 0 && open === 0) p.lastOkAt = now;
     const run = p.checks.find((c) => c.aufgabe === record.aufgabe && c.check === record.check);
-    if (run) Object.assign(run, { passed: record.passed, failed: record.failed, runs: run.runs + 1, at: now });
-    else p.checks.push({ aufgabe: record.aufgabe, check: record.check, passed: record.passed, failed: record.failed, runs: 1, at: now });
+    const counts = { passed: record.passed, failed: record.failed, ...(open > 0 ? { open } : {}) };
+    if (run) {
+      delete run.open;
+      Object.assign(run, counts, { runs: run.runs + 1, at: now });
+    } else p.checks.push({ aufgabe: record.aufgabe, check: record.check, ...counts, runs: 1, at: now });
   }
 
   data(): BoardData {
@@ -154,13 +196,15 @@ export class BoardState {
   }
 }
 
-/** A participant's cell of one Aufgabe: checks whose latest run passed (ok) or failed (fail). */
+/** A participant's cell of one Aufgabe: checks whose latest run passed (ok), failed (fail) or is still open. */
 export interface CellView {
   aufgabe: BoardPart;
   ok: number;
   fail: number;
+  /** Checks run on an untouched skeleton (NotSolvedError): not tried yet, never ❌. */
+  open: number;
   total: number;
-  /** gruen: all checks passed; rot: a check's latest run failed; teil: some passed; leer: none run. */
+  /** gruen: all checks passed; rot: a check's latest run failed; teil: some passed or open; leer: none run. */
   state: "gruen" | "rot" | "teil" | "leer";
 }
 
@@ -168,7 +212,20 @@ export interface BoardView {
   now: string;
   aufgaben: { aufgabe: BoardPart; checks: readonly string[]; rot: number; gruen: number }[];
   /** By name; `rank` is the place on the projector (progress.ts: stuck first). */
-  participants: { name: string; cells: CellView[]; lastOkAgoS: number | null; lastSeenAgoS: number; progress: Progress; rank: number }[];
+  participants: {
+    name: string;
+    cells: CellView[];
+    lastOkAgoS: number | null;
+    lastSeenAgoS: number;
+    /** Seconds since the participant came onto the board (older files: since last seen). */
+    joinedAgoS: number;
+    progress: Progress;
+    rank: number;
+  }[];
+  /** The Aufgabe progress is judged against: the instructor's (`kursleitung`) or most participants' (`mehrheit`); null before any run. */
+  classAufgabe: { aufgabe: BoardPart; by: "kursleitung" | "mehrheit" } | null;
+  /** Raised hands, longest waiting first. */
+  hands: { name: string; question: string; waitingS: number }[];
   /** Minutes without a ✅ after which a participant counts as stuck. */
   stuckAfterMin: number;
   /** The check whose latest run failed for the most people in the last RECENT_MS (`title`: its German
@@ -181,11 +238,12 @@ export const RECENT_MS = 15 * 60_000;
 
 function cellOf(p: Participant, aufgabe: BoardPart): CellView {
   const runs = p.checks.filter((c) => c.aufgabe === aufgabe);
-  const ok = runs.filter((c) => c.failed === 0).length;
-  const fail = runs.length - ok;
+  const fail = runs.filter((c) => c.failed > 0).length;
+  const open = runs.filter((c) => c.failed === 0 && (c.open ?? 0) > 0).length;
+  const ok = runs.length - fail - open;
   const total = BOARD_CHECKS[aufgabe].length;
-  const state = fail > 0 ? "rot" : ok === total ? "gruen" : ok > 0 ? "teil" : "leer";
-  return { aufgabe, ok, fail, total, state };
+  const state = fail > 0 ? "rot" : ok === total ? "gruen" : ok + open > 0 ? "teil" : "leer";
+  return { aufgabe, ok, fail, open, total, state };
 }
 
 function topFailing(participants: Participant[], now: number): BoardView["topFailing"] {
@@ -205,12 +263,16 @@ function topFailing(participants: Participant[], now: number): BoardView["topFai
 
 export function boardView(state: BoardState, now: number, stuckAfterMin = DEFAULT_STUCK_AFTER_MIN): BoardView {
   const participants = state.participants();
+  const agoS = (at: number) => Math.max(0, Math.round((now - at) / 1000));
+  const majority = majorityAufgabe(participants);
+  const classAufgabe = state.classAufgabe !== null ? { aufgabe: state.classAufgabe, by: "kursleitung" as const } : majority === null ? null : { aufgabe: majority, by: "mehrheit" as const };
   const rows = participants.map((p) => ({
     name: p.name,
     cells: BOARD_PARTS.map((a) => cellOf(p, a)),
-    lastOkAgoS: p.lastOkAt === null ? null : Math.max(0, Math.round((now - p.lastOkAt) / 1000)),
-    lastSeenAgoS: Math.max(0, Math.round((now - p.lastSeenAt) / 1000)),
-    progress: progressOf(p, now, stuckAfterMin * 60_000),
+    lastOkAgoS: p.lastOkAt === null ? null : agoS(p.lastOkAt),
+    lastSeenAgoS: agoS(p.lastSeenAt),
+    joinedAgoS: agoS(p.joinedAt ?? p.lastSeenAt),
+    progress: progressOf(p, now, stuckAfterMin * 60_000, classAufgabe?.aufgabe ?? null),
     rank: 0,
   }));
   projectorOrder(rows).forEach((row, i) => (row.rank = i));
@@ -220,5 +282,6 @@ export function boardView(state: BoardState, now: number, stuckAfterMin = DEFAUL
     rot: rows.filter((r) => r.cells[i]!.state === "rot").length,
     gruen: rows.filter((r) => r.cells[i]!.state === "gruen").length,
   }));
-  return { now: new Date(now).toISOString(), aufgaben, participants: rows, topFailing: topFailing(participants, now), stuckAfterMin };
+  const hands = state.raisedHands().map((h) => ({ name: h.name, question: h.question, waitingS: agoS(h.since) }));
+  return { now: new Date(now).toISOString(), aufgaben, participants: rows, classAufgabe, hands, topFailing: topFailing(participants, now), stuckAfterMin };
 }

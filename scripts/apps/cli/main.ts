@@ -36,7 +36,7 @@ import { modelProblems, practiceEnvironment, probeEnvironment } from "../models/
 import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../../lib/rehearsal/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../../../lib/index.js";
-import { errorText } from "../../../lib/util.js";
+import { errorText, germanNumber } from "../../../lib/util.js";
 import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german.js";
 
 const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
@@ -199,7 +199,7 @@ async function retrieveContext(question: string, k: number, minScore: number): P
     store = await openRagStore({ onStatus: (line) => console.log(`RAG: ${line}`) });
     const { chunks } = await store.getRagContext(question, k);
     const relevant = chunks.filter((c) => c.score >= minScore);
-    console.log(`RAG: ${relevant.length} von ${chunks.length} Textstellen ähnlich genug (≥ ${minScore}).`);
+    console.log(`RAG: ${relevant.length} von ${chunks.length} Textstellen ähnlich genug (≥ ${germanNumber(minScore, 2)}).`);
     return relevant.length > 0 ? relevant.map((c) => c.text).join("\n\n---\n\n") : undefined;
   } catch (error) {
     // Without an embedding model the agent still works; say why the context is missing.

@@ -25,7 +25,8 @@ import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts
 import { errorText } from "../../../lib/util.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
 
-export type Status = "ok" | "warn" | "fail";
+/** info: nothing wrong, but not ready either (no green tick), e.g. prompt states not prepared. */
+export type Status = "ok" | "info" | "warn" | "fail";
 export interface Check {
   id: string;
   title: string;
@@ -67,10 +68,11 @@ export interface DoctorDeps {
 const GIB = 2 ** 30;
 const gib = (bytes: number) =>
   bytes >= 0.1 * GIB ? `${(bytes / GIB).toFixed(1).replace(".", ",")} GB` : `${(bytes / 2 ** 20).toFixed(1).replace(".", ",")} MB`;
-/** Ports the day uses by default: Jupyter, and the travel server when started by hand. */
+/** Ports the day uses by default: Jupyter, the travel server when started by hand, the class board. */
 export const WORKSHOP_PORTS = [
   { port: 8888, what: "Jupyter", fix: "Jupyter nimmt dann selbst einen anderen Port (steht in der Ausgabe von npm run workshop)." },
   { port: 8765, what: "Reise-Server (von Hand gestartet)", fix: "npm run travel-server -- --port 0 wählt einen freien Port; Notebooks tun das ohnehin." },
+  { port: 8790, what: "Klassen-Board (Kursleitung)", fix: "npm run board -- --port 8791 … nimmt einen anderen; die Befehlszeile für die Teilnehmenden nennt ihn dann." },
 ];
 /** Hosts whose reachability decides "online": model downloads and the travel APIs. */
 export const ONLINE_PROBES = ["https://huggingface.co", "https://api.open-meteo.com"];
@@ -116,6 +118,7 @@ function defaultDeps(overrides: Partial<DoctorDeps>): DoctorDeps {
 }
 
 const ok = (id: string, title: string, detail: string): Check => ({ id, title, status: "ok", detail });
+const info = (id: string, title: string, detail: string): Check => ({ id, title, status: "info", detail });
 const warn = (id: string, title: string, detail: string, fix: string): Check => ({ id, title, status: "warn", detail, fix });
 const fail = (id: string, title: string, detail: string, fix: string): Check => ({ id, title, status: "fail", detail, fix });
 
@@ -314,7 +317,7 @@ async function checkWarmStates(d: DoctorDeps, config: KitConfig, llama: Llama | 
   if (config.llmBackend === "openai") return ok("warm", title, "nicht nötig: der Kurs-Server rechnet (LLM_BACKEND=openai)");
   const dir = warmStateDir(config.llmModelPath);
   const manifest = await readWarmManifest(dir);
-  if (!manifest) return ok("warm", title, "keine vorbereitet – der erste Plan in Teil 3/4 berechnet den System-Prompt selbst (Kursleitung: npm run models:warm)");
+  if (!manifest) return info("warm", title, "keine vorbereitet – der erste Plan in Teil 3/4 berechnet den System-Prompt selbst (Kursleitung: npm run models:warm)");
   const fix = "Kursleitung: npm run models:warm mit diesem Modell und diesen Einstellungen, dann models/ samt prompt-states/ neu kopieren";
   if ("problem" in manifest) return warn("warm", title, manifest.problem, fix);
   if (!existsSync(config.llmModelPath)) return warn("warm", title, `${manifest.entries.length} vorhanden, aber das Modell fehlt`, fix);
@@ -466,16 +469,16 @@ export async function runDoctor(overrides: Partial<DoctorDeps> = {}): Promise<Ch
 /** Every check id, in checklist order (for `--only`). */
 export const CHECK_IDS = ["node", "npm", "deps", "jupyter", "kernel", "faiss", "onnxruntime", "llama", "gpu", "model", "warm", "embedding", "ram", "disk", "ports", "travel", "online"];
 
-const ICON: Record<Status, string> = { ok: "✅", warn: "⚠️ ", fail: "❌" };
+const ICON: Record<Status, string> = { ok: "✅", info: "ℹ️ ", warn: "⚠️ ", fail: "❌" };
 
 export function renderChecklist(checks: Check[], header: string): string {
   const lines = [header, ""];
   for (const c of checks) {
     lines.push(`${ICON[c.status]} ${c.title}: ${c.detail}`);
-    if (c.fix && c.status !== "ok") lines.push(`   → ${c.fix}`);
+    if (c.fix && c.status !== "ok" && c.status !== "info") lines.push(`   → ${c.fix}`);
   }
   const count = (s: Status) => checks.filter((c) => c.status === s).length;
-  lines.push("", `${count("ok")} ✅ · ${count("warn")} ⚠️ · ${count("fail")} ❌`);
+  lines.push("", `${count("ok")} ✅ · ${count("info") ? `${count("info")} ℹ️ · ` : ""}${count("warn")} ⚠️ · ${count("fail")} ❌`);
   lines.push(count("fail") === 0 ? "Bereit für den Workshop-Tag." : "So würde der Workshop-Tag scheitern: bitte die ❌-Punkte beheben und npm run doctor erneut ausführen.");
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@
 // `--vergleich A.json B.json …` (also --compare) puts reports written with --json side by side on one page
 // with a recommendation. Usage errors exit 2 with a German message; the output paths are checked first.
 // Ctrl+C stops after the current run; the finished tasks' results are written.
+import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
@@ -30,7 +31,7 @@ import {
   type EvalStyle,
   type PlannerFor,
 } from "../../../lib/eval/index.js";
-import { evalReportPage } from "../../../lib/display/eval.js";
+import { evalReportPage, smallRunNote } from "../../../lib/display/eval.js";
 import { evalComparePage } from "../../../lib/display/eval-compare.js";
 import { oraclePlanner } from "../../../lib/testing/index.js";
 import { errorText } from "../../../lib/util.js";
@@ -174,6 +175,8 @@ async function compare(o: CompareOptions): Promise<void> {
   await prepareOutputFile(o.html, "--html", ".cache/eval-agent/vergleich.html");
   await writeFileAtomic(o.html, evalComparePage(runs));
   console.log(recommendation(runs).text);
+  const small = smallRunNote(runs);
+  if (small) console.log(`\n⚠️ ${small}`);
   console.log(`\nVergleich: ${o.html}`);
 }
 
@@ -182,6 +185,14 @@ async function main(): Promise<void> {
   const parsed = parse(process.argv.slice(2), config.root);
   if ("files" in parsed) return compare(parsed);
   const o = parsed;
+  if (config.probeMode && !o.oracle && !o.model) {
+    throw new UsageError(
+      "Im Probelauf (WORKSHOP_PROBE=1) gibt es kein Modell zu prüfen: die Antworten der Notebooks sind vorgespielt.\n" +
+        "  Den Prüfstand selbst prüfen:  npm run eval:agent -- --oracle\n" +
+        "  Ein Modell prüfen:            ohne WORKSHOP_PROBE, mit einer Modelldatei (npm run models:pull) oder --model DATEI.gguf",
+      1,
+    );
+  }
   const set = loadTaskSet(o.tasks);
   const selection = { category: o.category, limit: o.limit };
   const tasks = selectTasks(set, selection);
@@ -213,7 +224,7 @@ async function main(): Promise<void> {
       clients.push(mathe);
     }
     let planner: PlannerFor;
-    let who: { backend: string; selfTest?: boolean; model?: string; accelerator?: string } = { backend: "oracle", selfTest: true };
+    let who: { backend: string; selfTest?: boolean; model?: string; modelBytes?: number; accelerator?: string } = { backend: "oracle", selfTest: true };
     if (o.oracle) planner = (task) => oraclePlanner(task.oracle);
     else {
       const model = await loadConfiguredLlm(o.model ? { modelPath: o.model } : {});
@@ -222,7 +233,12 @@ async function main(): Promise<void> {
       who =
         info.backend === "openai-compatible"
           ? { backend: info.backend, model: info.modelName, accelerator: `Kurs-Server ${info.serverUrl}` }
-          : { backend: info.backend, model: info.modelPath ? shownPath(config.root, info.modelPath) : info.modelName, accelerator: info.gpu };
+          : {
+              backend: info.backend,
+              model: info.modelPath ? shownPath(config.root, info.modelPath) : info.modelName,
+              ...(info.modelPath ? { modelBytes: statSync(info.modelPath, { throwIfNoEntry: false })?.size } : {}),
+              accelerator: info.gpu,
+            };
       planner = () => ({ llm: model });
     }
     const chosen = selectionText(set, tasks, selection);
@@ -255,6 +271,7 @@ async function main(): Promise<void> {
         backend: who.backend,
         ...(who.selfTest ? { selfTest: true } : {}),
         ...(who.model ? { model: who.model } : {}),
+        ...(who.modelBytes ? { modelBytes: who.modelBytes } : {}),
         machine: machineInfo(who.accelerator),
         startedAt,
         selection: chosen,

@@ -7,6 +7,7 @@
 //
 // With MODELS_OFFLINE=1 nothing is downloaded: it only checks the files and, if some are missing, fails
 // at once saying which files to put where.
+import { germanNumber } from "../../../lib/util.js";
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,12 +37,12 @@ export interface PullOptions {
 
 export const USAGE =
   "npm run models:pull [-- <llm-id>] [--no-embedding | --embedding-only] [--embedding-dtype <dtype>] [--list]\n" +
-  `  <llm-id>              LLM (Standard/default: ${MODEL_CHOICES[0]?.id}); --list zeigt alle / shows all\n` +
-  "  --no-embedding        nur das LLM / only the LLM\n" +
-  "  --embedding-only      nur das Embedding-Modell (EMBEDDING_MODEL) / only the embedding model\n" +
-  `  --embedding-dtype     Gewichte des Embedding-Modells (Standard/default: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})\n` +
-  "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien / downloads nothing, only checks the files\n" +
-  "  -h, --help            diese Hilfe / this help";
+  `  <llm-id>              das Sprachmodell (Standard: ${MODEL_CHOICES[0]?.id}); --list zeigt alle\n` +
+  "  --no-embedding        nur das Sprachmodell\n" +
+  "  --embedding-only      nur das Embedding-Modell (EMBEDDING_MODEL)\n" +
+  `  --embedding-dtype     Gewichte des Embedding-Modells (Standard: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})\n` +
+  "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien\n" +
+  "  -h, --help            diese Hilfe";
 
 /** Parses the command line; throws UsageError with a German + English message. */
 export function parsePullArgs(argv: string[]): PullOptions {
@@ -82,10 +83,10 @@ export function parsePullArgs(argv: string[]): PullOptions {
 }
 
 function printList(): void {
-  console.log("Verfügbare LLMs / available LLMs:");
-  for (const m of MODEL_CHOICES) console.log(`  ${m.id.padEnd(14)} ~${m.approxSizeGb} GB  ${m.fileName}\n  ${"".padEnd(14)} ${m.note}`);
+  console.log("Verfügbare Sprachmodelle:");
+  for (const m of MODEL_CHOICES) console.log(`  ${m.id.padEnd(14)} ~${germanNumber(m.approxSizeGb, 1)} GB  ${m.fileName}\n  ${"".padEnd(14)} ${m.note}`);
   const config = loadConfig();
-  console.log(`\nEmbedding-Modell / embedding model: ${config.embeddingModel} (EMBEDDING_MODEL), dtype ${DEFAULT_EMBEDDING_DTYPE}, nach / into ${config.modelsDir}`);
+  console.log(`\nEmbedding-Modell: ${config.embeddingModel} (EMBEDDING_MODEL), Gewichte ${DEFAULT_EMBEDDING_DTYPE}, nach ${config.modelsDir}`);
   console.log(`\n${USAGE}`);
 }
 
