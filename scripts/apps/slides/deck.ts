@@ -33,6 +33,9 @@ export interface SlideOptions {
   show?: string | string[];
   /** "own-slide": the outputs go on a vertical slide of their own after the code. */
   output?: "own-slide";
+  /** "/regex/" (or a list): a text output line it matches starts a further vertical slide of the outputs
+   * (implies "own-slide"), so a long output is shown whole, page by page, instead of shortened. */
+  pages?: string | string[];
 }
 export interface Notebook {
   cells: NbCell[];
@@ -93,8 +96,12 @@ export function codeHtml(source: string): string {
  * the other lines are the deck's to shorten when the slide runs out of room (fit.ts). Past
  * OUTPUT_LINES_CARRIED lines (and past the last kept one) the deck only counts the lines (`data-rest`).
  */
-export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, keep: (line: number) => boolean = () => false): string {
-  let n = 0;
+export function outputHtml(
+  outputs: readonly NbOutput[], md: RenderMarkdown, keep: (line: number) => boolean = () => false,
+  at: { cell?: number; firstLine?: number } = {},
+): string {
+  let n = at.firstLine ?? 0;
+  const cellAttr = at.cell === undefined ? "" : ` data-cell="${at.cell}"`;
   const textBlock = (cls: string, raw: string) => {
     if (raw === "") return "";
     const lines = raw.replace(/\n$/, "").split("\n").map((line) => ({ line, kept: keep(++n) }));
@@ -102,13 +109,13 @@ export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, kee
     const carried = Math.max(OUTPUT_LINES_CARRIED, lastKept + 1);
     const rest = lines.length - Math.min(lines.length, carried);
     const html = lines.slice(0, carried).map((l) => lineHtml(l.line, 2, l.kept ? "line keep" : "line")).join("");
-    return `<pre class="${cls}"${rest > 0 ? ` data-rest="${rest}"` : ""}>${html}</pre>`;
+    return `<pre class="${cls}"${cellAttr}${rest > 0 ? ` data-rest="${rest}"` : ""}>${html}</pre>`;
   };
   return outputs
     .map((o) => {
       const text = textOutput(o);
       if (text !== undefined) return textBlock(`out${o.name === "stderr" ? " err" : ""}`, text);
-      if (o.output_type === "error") return `<pre class="out err">${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
+      if (o.output_type === "error") return `<pre class="out err"${cellAttr}>${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
       const data = o.data ?? {};
       if (data["image/svg+xml"]) return `<div class="out svg">${joined(data["image/svg+xml"])}</div>`;
       if (data["text/html"]) return `<div class="out html">${joined(data["text/html"])}</div>`;
@@ -149,6 +156,52 @@ function outputLines(cell: NbCell): string[] {
   });
 }
 
+/** The patterns of `metadata.slides.pages` ("/regex/" each). */
+function pagePatterns(cell: NbCell): RegExp[] {
+  const pages = cell.metadata?.slides?.pages;
+  return (Array.isArray(pages) ? pages : pages === undefined ? [] : [pages]).map((p) => {
+    const m = /^\/(.+)\/$/.exec(p.trim());
+    if (!m) throw new Error(`metadata.slides.pages: „${p}“ ist kein "/Muster/".`);
+    return new RegExp(m[1]!);
+  });
+}
+
+/** One page of a cell's outputs: the outputs (text ones cut at page starts) and the number of text lines before it. */
+export interface OutputPage {
+  outputs: NbOutput[];
+  firstLine: number;
+}
+
+/** A cell's outputs split into pages: each text line a `pages` pattern matches starts a new one (not the first line of a page). */
+export function outputPages(cell: NbCell): OutputPage[] {
+  const patterns = pagePatterns(cell);
+  const pages: OutputPage[] = [{ outputs: [], firstLine: 0 }];
+  let line = 0;
+  for (const o of cell.outputs ?? []) {
+    const text = textOutput(o);
+    if (text === undefined || text === "" || patterns.length === 0) {
+      pages.at(-1)!.outputs.push(o);
+      continue;
+    }
+    let chunk: string[] = [];
+    const flush = () => {
+      if (chunk.length > 0) pages.at(-1)!.outputs.push({ output_type: "stream", name: o.name ?? "stdout", text: `${chunk.join("\n")}\n` });
+      chunk = [];
+    };
+    for (const l of text.replace(/\n$/, "").split("\n")) {
+      const page = pages.at(-1)!;
+      if (patterns.some((p) => p.test(l)) && (chunk.length > 0 || page.outputs.length > 0)) {
+        flush();
+        pages.push({ outputs: [], firstLine: line });
+      }
+      chunk.push(l);
+      line++;
+    }
+    flush();
+  }
+  return pages;
+}
+
 /** The first heading of a Markdown text, without '#', backticks and emphasis. */
 export function headingOf(markdown: string): string | undefined {
   const line = /^#{1,6}\s+(.+)$/m.exec(markdown)?.[1];
@@ -179,25 +232,32 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
     const title = (!isCode && headingOf(source)) || current()?.title || "";
     const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
     sub.cells.push(index);
-    const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keptLines(cell)) : "";
+    const keep = keptLines(cell);
     if (outputsApart(cell)) {
       sub.blocks.push({ html: codeHtml(source), fragment: type === "fragment" });
-      start("subslide", sub.title).blocks.push({ html: outputs, fragment: false });
+      for (const page of outputPages(cell)) {
+        const html = outputHtml(page.outputs, md, keep, { cell: index, firstLine: page.firstLine });
+        const apart = start("subslide", sub.title);
+        apart.blocks.push({ html, fragment: false });
+        apart.cells.push(index);
+      }
       continue;
     }
+    const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keep, { cell: index }) : "";
     sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : md(source), fragment: type === "fragment" });
   }
   return slides;
 }
 
 /** A code cell whose outputs get a vertical slide of their own. */
-const outputsApart = (cell: NbCell) => cell.cell_type === "code" && slideType(cell) !== "notes" && cell.metadata?.slides?.output === "own-slide";
+const outputsApart = (cell: NbCell) =>
+  cell.cell_type === "code" && slideType(cell) !== "notes" && (cell.metadata?.slides?.output === "own-slide" || cell.metadata?.slides?.pages !== undefined);
 
 /** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
 export function countSlides(nb: Notebook): number {
   const types = nb.cells.map(slideType).filter((t) => t !== "skip");
   const starts = types.filter((t) => t === "slide" || t === "subslide").length
-    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).length;
+    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).reduce((n, c) => n + outputPages(c).length, 0);
   // Content (or notes) before the first slide start opens a slide of its own.
   return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
 }
