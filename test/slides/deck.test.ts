@@ -38,7 +38,7 @@ test("slide metadata decides slides, vertical slides, fragments, skipped cells a
   const [intro, code] = slides[1]!;
   assert.match(intro!.blocks[0]!.html, /<table>[\s\S]*<td align="left">1<\/td>/);
   assert.equal(code!.title, "1. Erster Abschnitt");
-  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out"><span class="line" style="--hang:2ch">1 &#60; 2<\/span><\/pre>/);
+  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out" data-cell="3"><span class="line" style="--hang:2ch">1 &#60; 2<\/span><\/pre>/);
   assert.doesNotMatch(slides.flat().map((s) => s.blocks.map((b) => b.html).join()).join(), /const x = 1/);
   assert.deepEqual(code!.blocks.map((b) => b.fragment), [false, true, false]);
   assert.match(code!.notes.join(), /Lange Erklärung/);
@@ -58,11 +58,11 @@ test("code and output lines are blocks of their own with a hanging indent; the d
   const [first, second] = notebookSlides(nb, md)[0]!;
   const out = first!.blocks[1]!.html;
   assert.match(out, /<span class="line" style="--hang:6ch"> {2}console\.log\(lang\);<\/span>/);
-  assert.match(out, /<pre class="out" data-rest="50">/);
+  assert.match(out, /<pre class="out" data-cell="1" data-rest="50">/);
   assert.match(out, /Zeile 150<\/span><\/pre>/);
   assert.doesNotMatch(out, /Zeile 151/);
   assert.equal(second!.blocks[0]!.html, '<pre class="code"><code><span class="line" style="--hang:4ch">console.log(kurz)</span></code></pre>\n'
-    + '<pre class="out"><span class="line" style="--hang:2ch">a</span><span class="line" style="--hang:4ch">  b</span></pre>');
+    + '<pre class="out" data-cell="2"><span class="line" style="--hang:2ch">a</span><span class="line" style="--hang:4ch">  b</span></pre>');
   assert.equal(countSlides(nb), 2);
 });
 

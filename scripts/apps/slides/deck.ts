@@ -56,6 +56,10 @@ export interface Subslide {
   notes: string[];
   /** Indices of the notebook cells it shows (or takes notes from). */
   cells: number[];
+  /** A page of a cell's outputs (metadata.slides.output / pages): the code was on the slide before. */
+  outputPage?: boolean;
+  /** Seconds the presenter has for it (reveal.js's pacing timer; estimate.ts). */
+  timing?: number;
 }
 /** One horizontal slide: its vertical slides, the first one is the slide itself. */
 export type Slide = Subslide[];
@@ -240,6 +244,7 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
         const apart = start("subslide", sub.title);
         apart.blocks.push({ html, fragment: false });
         apart.cells.push(index);
+        apart.outputPage = true;
       }
       continue;
     }
@@ -314,12 +319,16 @@ function subslideHtml(sub: Subslide, sectionTitle?: string): string {
   const header = sectionTitle ? `<header class="section-title">${escapeHtml(sectionTitle)}</header>\n` : "";
   const blocks = header + sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
   const notes = sub.notes.length > 0 ? `\n<aside class="notes">${sub.notes.join("\n")}</aside>` : "";
-  return `<section><div class="controls-corner"></div>${blocks}${notes}</section>`;
+  const timing = sub.timing === undefined ? "" : ` data-timing="${sub.timing}"`;
+  return `<section${timing}><div class="controls-corner"></div>${blocks}${notes}</section>`;
 }
 
 /** The whole deck as one HTML file. `badge`: a line on the title slide (the rehearsal marker). */
 export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, badge?: string): string {
   const [first, ...rest] = slides;
+  // The speaker view's pacing timer: ahead or behind the slides' own timings (all set, or none).
+  const timings = slides.flat().map((s) => s.timing);
+  const totalTime = timings.every((t) => t !== undefined) ? timings.reduce((a: number, t) => a + t!, 0) : 0;
   if (first && badge) first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
   const sections = [first, ...rest]
     .filter((s): s is Slide => s !== undefined)
@@ -344,7 +353,7 @@ ${body}
 <script>${inlineScript(FIT_JS)}</script>
 <script>
 Reveal.initialize({ width: 1280, height: 720, margin: 0, center: false, hash: true,
-  transition: "none", plugins: [RevealNotes] });
+  transition: "none", plugins: [RevealNotes]${totalTime ? `, totalTime: ${totalTime}` : ""} });
 </script>
 </body>
 </html>

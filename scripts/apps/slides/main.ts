@@ -17,7 +17,7 @@ import { OUTPUT_WRAP_ENV } from "../../../lib/notebook/wrap.js";
 import { modelProblems, probeEnvironment } from "../models/model-help.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { formatFailure, runNotebook } from "../../dev/run-notebooks.js";
-import { CLASS_SERVER_8B, CPU_8B, deckStats, speedFromDoctorJson, type ModelSpeed } from "./estimate.js";
+import { CLASS_SERVER_8B, CPU_8B, deckStats, setSlideTimings, speedFromDoctorJson, type ModelSpeed } from "./estimate.js";
 import { timeTable } from "./time-table.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
@@ -75,7 +75,7 @@ export interface DeckResult {
 }
 
 /** One deck from an (executed) notebook. */
-export async function buildDeck(notebookFile: string, outDir: string, options: { probe: boolean; root?: string }): Promise<DeckResult> {
+export async function buildDeck(notebookFile: string, outDir: string, options: { probe: boolean; root?: string; speed?: ModelSpeed }): Promise<DeckResult> {
   const root = options.root ?? findProjectRoot();
   const md = await markdownRenderer();
   const nb = JSON.parse(readFileSync(notebookFile, "utf8")) as Notebook;
@@ -84,6 +84,7 @@ export async function buildDeck(notebookFile: string, outDir: string, options: {
   const allPoints = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8"));
   const unmatched = attachTalkingPoints(slides, allPoints.get(name), md);
   addReadingList(slides, nb, md, basename(notebookFile), allPoints.get(vertiefungPointsKey(name)));
+  setSlideTimings(nb, slides, options.speed ?? CLASS_SERVER_8B);
   const title = slides[0]?.[0]?.title || name;
   const html = deckHtml(title, slides, deckAssets(), options.probe ? PROBE_NOTICE : undefined);
   mkdirSync(outDir, { recursive: true });
@@ -202,4 +203,4 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-if (process.argv[1]?.endsWith("slides.ts")) process.exitCode = await main();
+if (/slides[/\\]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

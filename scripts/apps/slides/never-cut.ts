@@ -27,7 +27,7 @@ export function parseNeverCut(guide: string): NeverCut[] {
   return block
     .split("\n")
     .filter((l) => /^\|\s*`/.test(l))
-    .map((l) => l.split("|").slice(1, -1))
+    .map((l) => l.split(/(?<!\\)\|/).slice(1, -1))
     .filter((cols) => cols.length >= 3)
     .map(([notebook, code, ...what]) => ({ notebook: unticked(notebook!), code: unticked(code!).replace(/\\\|/g, "|"), what: what.join("|").trim() }));
 }
