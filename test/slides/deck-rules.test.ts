@@ -8,7 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { countSlides, deckHtml, notebookSlides, outputPages, type NbCell, type Notebook } from "../../scripts/apps/slides/deck.js";
+import {
+  countSlides, deckHtml, leadInOnlySlides, notebookSlides, outputPages, type NbCell, type Notebook,
+} from "../../scripts/apps/slides/deck.js";
 import { CLASS_SERVER_8B, deckStats, setSlideTimings, talkSeconds } from "../../scripts/apps/slides/estimate.js";
 import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/main.js";
 import { neverCut, neverCutCells, parseNeverCut } from "../../scripts/apps/slides/never-cut.js";
@@ -100,4 +102,17 @@ test("every Teil deck ends with its summary and 'Weiter: Aufgabe N' naming the e
 test("npm run slides runs: --zeiten prints the estimate table with each Teil's slot", () => {
   const out = execFileSync("npx", ["tsx", join(root, "scripts", "apps", "slides", "main.ts"), "--zeiten"], { cwd: root, encoding: "utf8" });
   assert.match(out, /40-teil-4-agent\s+\d+\s+\d+\s+[\d.]+\s+\d+ min\s+\d+ min\s+50 min/);
+});
+
+test("no slide says only a lead-in sentence; a JSON example in Markdown wraps line by line with a hanging indent", () => {
+  const leadIn: Notebook = { cells: [
+    { cell_type: "markdown", source: "## 8. Die Schleife", metadata: { slideshow: { slide_type: "slide" } } },
+    { cell_type: "markdown", source: "Über `onEvent` sehen wir live, was passiert:", metadata: { slideshow: { slide_type: "subslide" } } },
+    { cell_type: "code", source: "await runAgent({ llm })", metadata: { slideshow: { slide_type: "subslide" } } },
+  ] };
+  assert.deepEqual(leadInOnlySlides(notebookSlides(leadIn, md)), ["8. Die Schleife: „Über onEvent sehen wir live, was passiert:“"]);
+  for (const file of slideNotebooks(root)) assert.deepEqual(leadInOnlySlides(notebookSlides(read(file), md)), [], basename(file));
+  const teil4 = notebookSlides(read(join(root, "notebooks", "40-teil-4-agent.ipynb")), md).flat();
+  const plan = teil4.find((s) => s.title.startsWith("3. Der erste Plan"))!.blocks.map((b) => b.html).join("");
+  assert.match(plan, /<pre class="code"><code\s+class="json"><span class="line" style="--hang:4ch">\{&quot;steps&quot;: \[<\/span><span class="line" style="--hang:7ch"> {3}\{&quot;description/);
 });

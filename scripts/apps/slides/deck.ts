@@ -206,6 +206,28 @@ export function outputPages(cell: NbCell): OutputPage[] {
   return pages;
 }
 
+/**
+ * Code blocks in rendered Markdown (a JSON example) as one block per line, like the code cells: a long
+ * line wraps at the slide's width and its continuation hangs four columns deeper than its indentation.
+ */
+export function markdownCodeLines(html: string): string {
+  return html.replace(/<pre><code([^>]*)>([\s\S]*?)<\/code><\/pre>/g, (_, attrs: string, body: string) => {
+    const lines = body.replace(/\n$/, "").split("\n");
+    const spans = lines.map((l) => `<span class="line" style="--hang:${leadColumns(l) + 4}ch">${l}</span>`).join("");
+    return `<pre class="code"><code${attrs}>${spans}</code></pre>`;
+  });
+}
+
+/** Leaf slides that say only a lead-in sentence ("Über onEvent sehen wir live, was passiert:") — the
+ * thing it leads to belongs on the same slide. */
+export function leadInOnlySlides(slides: Slide[]): string[] {
+  return slides.flat().filter((sub) => {
+    const html = sub.blocks.map((b) => b.html).join("").trim();
+    const text = slideText(sub).trim();
+    return /^<p>[\s\S]*<\/p>$/.test(html) && !html.slice(3).includes("<p>") && text.endsWith(":") && text.split(" ").length <= 25;
+  }).map((sub) => `${sub.title}: „${slideText(sub).trim()}“`);
+}
+
 /** The first heading of a Markdown text, without '#', backticks and emphasis. */
 export function headingOf(markdown: string): string | undefined {
   const line = /^#{1,6}\s+(.+)$/m.exec(markdown)?.[1];
@@ -249,7 +271,7 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
       continue;
     }
     const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keep, { cell: index }) : "";
-    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : md(source), fragment: type === "fragment" });
+    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : markdownCodeLines(md(source)), fragment: type === "fragment" });
   }
   return slides;
 }
@@ -291,13 +313,26 @@ export function parseTalkingPoints(markdown: string): TalkingPoints {
   return points;
 }
 
-/** Adds each talking point to the first slide whose title starts with its title; returns the unmatched titles. */
+/** Separates a talking point's slide title from words on the slide: "### 8. Die ganze Schleife › runAgent(". */
+export const SLIDE_WORDS = " › ";
+
+/** The text a slide shows (its blocks without tags), for finding it by its words. */
+export function slideText(sub: Subslide): string {
+  return sub.blocks.map((b) => b.html).join(" ").replace(/<[^>]+>/g, "").replace(/&#60;/g, "<").replace(/&#62;/g, ">")
+    .replace(/&amp;/g, "&").replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, " ");
+}
+
+/**
+ * Adds each talking point to the first slide whose title starts with its title — and, with " › words",
+ * that also shows these words (a vertical slide of the section) — and returns the unmatched titles.
+ */
 export function attachTalkingPoints(slides: Slide[], points: ReadonlyMap<string, string> | undefined, md: RenderMarkdown): string[] {
   const unmatched: string[] = [];
-  for (const [title, text] of points ?? []) {
-    const sub = slides.flat().find((s) => s.title.startsWith(title));
+  for (const [key, text] of points ?? []) {
+    const [title, words] = key.split(SLIDE_WORDS) as [string, string | undefined];
+    const sub = slides.flat().find((s) => s.title.startsWith(title) && (words === undefined || slideText(s).includes(words)));
     if (sub) sub.notes.push(md(text.trim()));
-    else unmatched.push(title);
+    else unmatched.push(key);
   }
   return unmatched;
 }
