@@ -6,7 +6,9 @@
 // wider than its box, no content past the right or bottom edge or under the controls), no raw TeX (inline
 // formulas too), every formula glyph in its KaTeX font, a title on every vertical slide, the rehearsal
 // badge, the speaker view (key S) with the notes of the current slide, and no request to anything but the
-// deck file itself.
+// deck file itself. What the slides say (issue 44): at 1280×720 and 1920×1080 at most two outputs per deck
+// shortened and none of the guide's "Nie weglassen" cells (never-cut.ts), speaker notes on every slide of
+// the decks in NOTES_ON_EVERY_SLIDE, and the rehearsal's truth (rehearsal-truth.ts).
 // Usage: tsx scripts/dev/slides-check.ts [filter ...]
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -24,6 +26,16 @@ import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "../apps/slides/rehearsal-truth.js";
 import { neverCut, neverCutCells } from "../apps/slides/never-cut.js";
+
+/** Decks whose every slide has speaker notes (docs/sprechernotizen.md, "### Titel › Wörter" for a vertical
+ * slide): the stage fails when one of their slides has none. The others report how many have notes. */
+export const NOTES_ON_EVERY_SLIDE: readonly string[] = ["40-teil-4-agent"];
+
+/** The notes rule for one deck: every slide of a NOTES_ON_EVERY_SLIDE deck has notes. */
+export function notesProblems(notebook: string, withoutNotes: readonly string[]): string[] {
+  if (!NOTES_ON_EVERY_SLIDE.includes(notebook) || withoutNotes.length === 0) return [];
+  return [`${withoutNotes.length} slide(s) without speaker notes (add "### Titel › Wörter" to docs/sprechernotizen.md): ${withoutNotes.join("; ")}`];
+}
 
 /** Outputs a deck may shorten at most (each says in its notes what it leaves out); the rest get slides of their own. */
 export const MAX_SHORTENED_OUTPUTS = 2;
@@ -53,6 +65,8 @@ export interface DeckCheck {
   notebook: string;
   ok: boolean;
   problems: string[];
+  /** Slides with speaker notes, of all. */
+  notes?: { with: number; of: number };
   /** Per window size ("1280×720"): outputs shortened and lines left out. */
   shortened?: Record<string, { outputs: number; lines: number }>;
 }
@@ -294,10 +308,11 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
     const problems = [
       ...(failed.includes(`${d.notebook}.ipynb`) ? ["a cell failed in rehearsal mode"] : []),
       ...d.unmatched.map((t) => `talking point "${t}" matches no slide`),
+      ...notesProblems(d.notebook, d.withoutNotes),
       ...rehearsalProblems(d.notebook, nb),
       ...deckPlanProblems(d.notebook, nb, findProjectRoot()),
     ];
-    return { notebook: d.notebook, ok: problems.length === 0, problems };
+    return { notebook: d.notebook, ok: problems.length === 0, problems, notes: { with: d.slideCount - d.withoutNotes.length, of: d.slideCount } };
   });
   const browser = await checkDecks(decks.map((d) => ({ notebook: d.notebook, executed: join(outDir, "executed", `${d.notebook}.ipynb`), deck: d.file })));
   if (browser === "no Chromium") return { checks, skipped: "no Chromium", seconds: (performance.now() - started) / 1000 };
@@ -312,7 +327,8 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
 
 export function formatSlidesCheck(r: { checks: DeckCheck[]; skipped?: string }): string {
   const cut = (c: DeckCheck) => Object.entries(c.shortened ?? {}).map(([size, s]) => `${size}: ${s.outputs} gekürzt, ${s.lines} Zeilen`).join(" · ");
-  const lines = r.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${basename(c.notebook)}${c.shortened ? ` (Ausgaben ${cut(c)})` : ""}${c.problems.map((p) => `\n     - ${p}`).join("")}`);
+  const notes = (c: DeckCheck) => (c.notes ? `, Notizen ${c.notes.with}/${c.notes.of} Folien` : "");
+  const lines = r.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${basename(c.notebook)}${c.shortened ? ` (Ausgaben ${cut(c)}${notes(c)})` : ""}${c.problems.map((p) => `\n     - ${p}`).join("")}`);
   if (r.skipped) lines.push(`browser part skipped: ${r.skipped}`);
   return lines.join("\n");
 }

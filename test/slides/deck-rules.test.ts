@@ -15,7 +15,7 @@ import { CLASS_SERVER_8B, deckStats, setSlideTimings, talkSeconds } from "../../
 import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/main.js";
 import { neverCut, neverCutCells, parseNeverCut } from "../../scripts/apps/slides/never-cut.js";
 import { addReadingList, SUMMARY_TITLE } from "../../scripts/apps/slides/reading-list.js";
-import { MAX_SHORTENED_OUTPUTS, shortenedProblems } from "../../scripts/dev/slides-check.js";
+import { MAX_SHORTENED_OUTPUTS, notesProblems, NOTES_ON_EVERY_SLIDE, shortenedProblems } from "../../scripts/dev/slides-check.js";
 
 const root = findProjectRoot();
 const md = await markdownRenderer();
@@ -115,4 +115,10 @@ test("no slide says only a lead-in sentence; a JSON example in Markdown wraps li
   const teil4 = notebookSlides(read(join(root, "notebooks", "40-teil-4-agent.ipynb")), md).flat();
   const plan = teil4.find((s) => s.title.startsWith("3. Der erste Plan"))!.blocks.map((b) => b.html).join("");
   assert.match(plan, /<pre class="code"><code\s+class="json"><span class="line" style="--hang:4ch">\{&quot;steps&quot;: \[<\/span><span class="line" style="--hang:7ch"> {3}\{&quot;description/);
+});
+
+test("a deck that must have notes on every slide fails for one without; Teil 4 is such a deck", () => {
+  assert.ok(NOTES_ON_EVERY_SLIDE.includes("40-teil-4-agent"));
+  assert.match(notesProblems("40-teil-4-agent", ["9.2 8. Die ganze Schleife"]).join(), /1 slide\(s\) without speaker notes .*9\.2 8\. Die ganze Schleife/);
+  assert.deepEqual(notesProblems("40-teil-4-agent", []), []);
 });

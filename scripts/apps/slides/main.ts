@@ -74,6 +74,10 @@ export interface DeckResult {
   file: string;
   /** The printable notes handout (with --notizen). */
   handout?: string;
+  /** Leaf slides without speaker notes ("3.2 Titel"). */
+  withoutNotes: string[];
+  /** Leaf slides in all. */
+  slideCount: number;
   /** Talking-point titles in docs/sprechernotizen.md that name no slide of this notebook. */
   unmatched: string[];
 }
@@ -96,10 +100,12 @@ export async function buildDeck(
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `${name}.slides.html`);
   await writeFileAtomic(file, html);
-  if (!options.handout) return { notebook: name, file, unmatched };
+  const withoutNotes = slides.flatMap((stack, h) => stack.flatMap((sub, v) => (sub.notes.length > 0 ? [] : [`${h + 1}.${v + 1} ${sub.title}`])));
+  const base = { notebook: name, file, unmatched, withoutNotes, slideCount: slides.flat().length };
+  if (!options.handout) return base;
   const handout = join(outDir, `${name}.notizen.html`);
   await writeFileAtomic(handout, handoutHtml(title, slides));
-  return { notebook: name, file, unmatched, handout };
+  return { ...base, handout };
 }
 
 /** Executes each presentation notebook (rehearsal or configured model) and builds its deck. */
