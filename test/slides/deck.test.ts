@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import {
-  attachTalkingPoints, countSlides, deckHtml, keptLines, notebookSlides, outputHtml, parseTalkingPoints, type NbCell, type Notebook,
+  attachTalkingPoints, countSlides, SLIDE_WORDS, deckHtml, keptLines, notebookSlides, outputHtml, parseTalkingPoints, type NbCell, type Notebook,
 } from "../../scripts/apps/slides/deck.js";
 import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/apps/slides/main.js";
 
@@ -121,7 +121,11 @@ test("every talking point in docs/sprechernotizen.md names a slide of its notebo
     const name = file.split("/").at(-1)!.replace(".ipynb", "");
     const slides = notebookSlides(JSON.parse(readFileSync(file, "utf8")) as Notebook, md);
     assert.ok(points.has(name), `${name}: no talking points`);
-    assert.deepEqual(attachTalkingPoints(slides, points.get(name), md), [], name);
+    // A point for an output page ("### Titel › Wörter der Ausgabe") finds its slide only in the executed
+    // notebook (the slides stage checks that); here its title must name a slide.
+    const unmatched = attachTalkingPoints(slides, points.get(name), md)
+      .filter((key) => !(key.includes(SLIDE_WORDS) && slides.flat().some((s) => s.title.startsWith(key.split(SLIDE_WORDS)[0]!))));
+    assert.deepEqual(unmatched, [], name);
     assert.ok(slides.flat().length >= 2, `${name}: ${slides.flat().length} slide(s) – is the slide metadata set?`);
   }
 });
