@@ -319,7 +319,7 @@ export const SLIDE_WORDS = " › ";
 /** The text a slide shows (its blocks without tags), for finding it by its words. */
 export function slideText(sub: Subslide): string {
   return sub.blocks.map((b) => b.html).join(" ").replace(/<[^>]+>/g, "").replace(/&#60;/g, "<").replace(/&#62;/g, ">")
-    .replace(/&amp;/g, "&").replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, " ");
+    .replace(/&amp;|&#38;/g, "&").replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, " ");
 }
 
 /**
