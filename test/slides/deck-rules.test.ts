@@ -91,7 +91,7 @@ test("every Teil deck ends with its summary and 'Weiter: Aufgabe N' naming the e
     addReadingList(slides, nb, md, basename(file));
     const last = slides.at(-1)![0]!;
     const n = /(\d)0-teil-/.exec(basename(file))![1];
-    assert.ok(last.title.startsWith(SUMMARY_TITLE), `${basename(file)} ends with „${last.title}“`);
+    assert.match(last.title, SUMMARY_TITLE, `${basename(file)} ends with „${last.title}“`);
     const html = last.blocks.map((b) => b.html).join();
     const aufgabe = new RegExp(`Weiter: Aufgabe ${n}</strong> – <code>(${n}1-aufgabe-${n}-[a-z-]+\\.ipynb)</code>`).exec(html);
     assert.ok(aufgabe, html);
