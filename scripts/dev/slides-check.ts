@@ -29,7 +29,9 @@ import { neverCut, neverCutCells } from "../apps/slides/never-cut.js";
 
 /** Decks whose every slide has speaker notes (docs/sprechernotizen.md, "### Titel › Wörter" for a vertical
  * slide): the stage fails when one of their slides has none. The others report how many have notes. */
-export const NOTES_ON_EVERY_SLIDE: readonly string[] = ["10-teil-1-lokales-llm", "30-teil-3-mcp-werkzeuge", "40-teil-4-agent"];
+export const NOTES_ON_EVERY_SLIDE: readonly string[] = [
+  "10-teil-1-lokales-llm", "20-teil-2-rag", "30-teil-3-mcp-werkzeuge", "40-teil-4-agent",
+];
 
 /** The notes rule for one deck: every slide of a NOTES_ON_EVERY_SLIDE deck has notes. */
 export function notesProblems(notebook: string, withoutNotes: readonly string[]): string[] {
