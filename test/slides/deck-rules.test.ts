@@ -122,3 +122,19 @@ test("a deck that must have notes on every slide fails for one without; Teil 4 i
   assert.match(notesProblems("40-teil-4-agent", ["9.2 8. Die ganze Schleife"]).join(), /1 slide\(s\) without speaker notes .*9\.2 8\. Die ganze Schleife/);
   assert.deepEqual(notesProblems("40-teil-4-agent", []), []);
 });
+
+test("the notes handout: one row per slide with its number, title, the slide small and its notes; nothing to load", async () => {
+  const { handoutHtml } = await import("../../scripts/apps/slides/handout.js");
+  const { attachTalkingPoints, parseTalkingPoints } = await import("../../scripts/apps/slides/deck.js");
+  const file = join(root, "notebooks", "40-teil-4-agent.ipynb");
+  const nb = read(file);
+  const slides = notebookSlides(nb, md);
+  attachTalkingPoints(slides, parseTalkingPoints(readFileSync(join(root, "docs", "sprechernotizen.md"), "utf8")).get("40-teil-4-agent"), md);
+  setSlideTimings(nb, slides, CLASS_SERVER_8B);
+  const html = handoutHtml("Teil 4", slides);
+  assert.equal(html.match(/<section class="slide">/g)?.length, slides.flat().length);
+  assert.match(html, /<h2><span class="n">7\.3<\/span>6\. Prüfen, bevor etwas läuft: checkPlan<span class="t">≈ \d+:\d\d min<\/span><\/h2>\n<div class="mini"><pre class="code">/);
+  assert.match(html, /<div class="notes">[^]*?Validieren vor dem Ausführen/);
+  assert.match(html, /@page \{ size: A4/);
+  assert.ok(!/(?:src|href)=["']?(?!data:)[a-z]+:/i.test(html) && !/url\(/.test(html), "the handout loads nothing");
+});
