@@ -222,4 +222,4 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-if (/slides[/\\]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();
+if (/[\\/]apps[\\/]slides[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();
