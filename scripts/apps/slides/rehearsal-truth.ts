@@ -21,8 +21,8 @@ const MEASURED_SPEED = /Tokens\/s|erste Antwort nach \d/;
 const REAL_MODEL = /\*\*echten? Modell\*\*/;
 /** An output line that speaks of a class server ("Kurs-Server: …", "beim Server unbekannt"). */
 const CLASS_SERVER = /Kurs-Server|beim Server\b/;
-/** A token count printed without "≈" ("Tokens erzeugt: 9"). */
-const EXACT_TOKEN_COUNT = /Tokens erzeugt:\s*\d/;
+/** A token count printed without "≈" ("Tokens erzeugt: 9", "275 Tokens"): in rehearsal every count is estimated. */
+const EXACT_TOKEN_COUNT = /Tokens erzeugt:\s*\d|(?<!≈\s?)\b\d[\d.,]*\s*Tokens\b(?!\/s)/;
 /** The test embedder's folder in a set-up output (models/tiny/tiny-bert). */
 const TEST_EMBEDDER = /models[/\\]tiny[/\\]/;
 /** The line a BM25-versus-embeddings output carries when the test embedder made it. */
