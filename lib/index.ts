@@ -74,6 +74,7 @@ export {
   chunkText,
   CONTEXT_SEPARATOR,
   createEmbedder,
+  isTestEmbedder,
   DEFAULT_CHUNKING,
   defaultCorpusDir,
   defaultRagCacheDir,

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { FeatureExtractionPipeline } from "@huggingface/transformers";
-import { loadConfig } from "../config.js";
+import { loadConfig, tinyModelPaths } from "../config.js";
 import { EmbedderClosedError, EmbeddingModelLoadError, EmbeddingModelNotFoundError, RagInputError } from "./errors.js";
 import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
@@ -336,6 +336,12 @@ const SLOT = "embedder";
  * embedder is kept once: running the cell again with the same options returns the live one ("Run All"),
  * other options dispose it first; a failure prints one German paragraph.
  */
+/** The embedder is the kit's generated test model (hashed n-grams, no learned meaning): its search numbers
+ * say nothing about real embeddings, so rehearsal outputs that compare them must say so. */
+export function isTestEmbedder(embedder: { modelDir: string }): boolean {
+  return resolve(embedder.modelDir) === resolve(tinyModelPaths(loadConfig().root).embeddingDir);
+}
+
 export async function createEmbedder(options: EmbedderOptions = {}): Promise<Embedder> {
   if (!inNotebook()) return openEmbedder(options);
   announcePracticeMode();

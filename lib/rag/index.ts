@@ -4,6 +4,7 @@ export { chunkDocuments, chunkText, DEFAULT_CHUNKING, type Chunk, type ChunkingO
 export { defaultCorpusDir, loadCorpus, type LoadCorpusOptions } from "./corpus.js";
 export {
   createEmbedder,
+  isTestEmbedder,
   DEFAULT_EMBEDDING_DTYPE,
   EMBEDDING_DTYPES,
   embeddingModelFiles,

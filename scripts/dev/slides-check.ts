@@ -6,7 +6,9 @@
 // wider than its box, no content past the right or bottom edge or under the controls), no raw TeX (inline
 // formulas too), every formula glyph in its KaTeX font, a title on every vertical slide, the rehearsal
 // badge, the speaker view (key S) with the notes of the current slide, and no request to anything but the
-// deck file itself.
+// deck file itself. What the slides say (issue 44): at 1280×720 and 1920×1080 at most two outputs per deck
+// shortened and none of the guide's "Nie weglassen" cells (never-cut.ts), speaker notes on every slide of
+// the decks in NOTES_ON_EVERY_SLIDE, and the rehearsal's truth (rehearsal-truth.ts).
 // Usage: tsx scripts/dev/slides-check.ts [filter ...]
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -23,11 +25,52 @@ import { buildSlides } from "../apps/slides/main.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "../apps/slides/rehearsal-truth.js";
+import { neverCut, neverCutCells } from "../apps/slides/never-cut.js";
+
+/** Decks whose every slide has speaker notes (docs/sprechernotizen.md, "### Titel › Wörter" for a vertical
+ * slide): the stage fails when one of their slides has none. The others report how many have notes. */
+export const NOTES_ON_EVERY_SLIDE: readonly string[] = [
+  "10-teil-1-lokales-llm", "20-teil-2-rag", "30-teil-3-mcp-werkzeuge", "40-teil-4-agent",
+];
+
+/** The notes rule for one deck: every slide of a NOTES_ON_EVERY_SLIDE deck has notes. */
+export function notesProblems(notebook: string, withoutNotes: readonly string[]): string[] {
+  if (!NOTES_ON_EVERY_SLIDE.includes(notebook) || withoutNotes.length === 0) return [];
+  return [`${withoutNotes.length} slide(s) without speaker notes (add "### Titel › Wörter" to docs/sprechernotizen.md): ${withoutNotes.join("; ")}`];
+}
+
+/** Outputs a deck may shorten at most (each says in its notes what it leaves out); the rest get slides of their own. */
+export const MAX_SHORTENED_OUTPUTS = 2;
+
+/** What the deck's own fitting shortened (fit.ts: deckFit.shortened). */
+interface Shortened {
+  cell: number | null;
+  hidden: number;
+}
+const SHORTENED = "window.deckFit ? window.deckFit.shortened : []";
+
+/** The rules on shortened outputs at one window size: at most MAX_SHORTENED_OUTPUTS, none of a "Nie weglassen" cell. */
+export function shortenedProblems(size: string, shortened: readonly Shortened[], never: ReadonlyMap<number, { code: string; what: string }>): string[] {
+  const problems: string[] = [];
+  const lines = shortened.reduce((n, s) => n + s.hidden, 0);
+  if (shortened.length > MAX_SHORTENED_OUTPUTS) {
+    problems.push(`${size}: ${shortened.length} outputs shortened (${lines} lines left out), at most ${MAX_SHORTENED_OUTPUTS} – give the others a slide of their own (metadata.slides.output / pages)`);
+  }
+  for (const s of shortened) {
+    const item = s.cell === null ? undefined : never.get(s.cell);
+    if (item) problems.push(`${size}: "Nie weglassen" cell \`${item.code}\` (${item.what}) loses ${s.hidden} line(s) on its slide`);
+  }
+  return problems;
+}
 
 export interface DeckCheck {
   notebook: string;
   ok: boolean;
   problems: string[];
+  /** Slides with speaker notes, of all. */
+  notes?: { with: number; of: number };
+  /** Per window size ("1280×720"): outputs shortened and lines left out. */
+  shortened?: Record<string, { outputs: number; lines: number }>;
 }
 
 /** What the rehearsal must show: in the cell whose source contains `cell`, an output matching `shows`. */
@@ -212,7 +255,16 @@ export async function checkDecks(files: { notebook: string; executed: string; de
       await page.goto(url);
       await page.waitForFunction(DECK_READY, undefined, { timeout: 30_000 });
       const m = (await page.evaluate(MEASURE)) as Measured;
-      const expected = deckSlideCount(JSON.parse(readFileSync(f.executed, "utf8")) as Notebook);
+      const executedNb = JSON.parse(readFileSync(f.executed, "utf8")) as Notebook;
+      const expected = deckSlideCount(executedNb);
+      const never = neverCutCells(f.notebook, executedNb, neverCut(findProjectRoot()));
+      problems.push(...never.problems);
+      const shortened: DeckCheck["shortened"] = {};
+      const countShortened = (size: string, list: Shortened[]) => {
+        shortened[size] = { outputs: list.length, lines: list.reduce((n, s) => n + s.hidden, 0) };
+        problems.push(...shortenedProblems(size, list, never.cells));
+      };
+      countShortened("1280×720", (await page.evaluate(SHORTENED)) as Shortened[]);
       if (m.total !== expected) problems.push(`${m.total} slides in the browser, ${expected} in the metadata`);
       if (m.notes === 0) problems.push("no speaker notes");
       if (f.notebook.startsWith("40-") && m.svgs === 0) problems.push("no SVG diagram");
@@ -231,7 +283,13 @@ export async function checkDecks(files: { notebook: string; executed: string; de
       if (requests.length > 0) problems.push(`requests besides the deck: ${requests.slice(0, 5).join(", ")}`);
       await page.screenshot({ path: join(shots, `slides-${f.notebook}.png`) });
       await page.close();
-      checks.push({ notebook: f.notebook, ok: problems.length === 0, problems });
+      // The room's projector may be full HD: the deck fits itself there anew.
+      const large = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+      await large.goto(url);
+      await large.waitForFunction(DECK_READY, undefined, { timeout: 30_000 });
+      countShortened("1920×1080", (await large.evaluate(SHORTENED)) as Shortened[]);
+      await large.close();
+      checks.push({ notebook: f.notebook, ok: problems.length === 0, problems, shortened });
     }
   } finally {
     await browser.close();
@@ -252,23 +310,27 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
     const problems = [
       ...(failed.includes(`${d.notebook}.ipynb`) ? ["a cell failed in rehearsal mode"] : []),
       ...d.unmatched.map((t) => `talking point "${t}" matches no slide`),
+      ...notesProblems(d.notebook, d.withoutNotes),
       ...rehearsalProblems(d.notebook, nb),
       ...deckPlanProblems(d.notebook, nb, findProjectRoot()),
     ];
-    return { notebook: d.notebook, ok: problems.length === 0, problems };
+    return { notebook: d.notebook, ok: problems.length === 0, problems, notes: { with: d.slideCount - d.withoutNotes.length, of: d.slideCount } };
   });
   const browser = await checkDecks(decks.map((d) => ({ notebook: d.notebook, executed: join(outDir, "executed", `${d.notebook}.ipynb`), deck: d.file })));
   if (browser === "no Chromium") return { checks, skipped: "no Chromium", seconds: (performance.now() - started) / 1000 };
   for (const b of browser) {
     const c = checks.find((x) => x.notebook === b.notebook)!;
     c.problems.push(...b.problems);
+    c.shortened = b.shortened;
     c.ok = c.problems.length === 0;
   }
   return { checks, seconds: (performance.now() - started) / 1000 };
 }
 
 export function formatSlidesCheck(r: { checks: DeckCheck[]; skipped?: string }): string {
-  const lines = r.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${basename(c.notebook)}${c.problems.map((p) => `\n     - ${p}`).join("")}`);
+  const cut = (c: DeckCheck) => Object.entries(c.shortened ?? {}).map(([size, s]) => `${size}: ${s.outputs} gekürzt, ${s.lines} Zeilen`).join(" · ");
+  const notes = (c: DeckCheck) => (c.notes ? `, Notizen ${c.notes.with}/${c.notes.of} Folien` : "");
+  const lines = r.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${basename(c.notebook)}${c.shortened ? ` (Ausgaben ${cut(c)}${notes(c)})` : ""}${c.problems.map((p) => `\n     - ${p}`).join("")}`);
   if (r.skipped) lines.push(`browser part skipped: ${r.skipped}`);
   return lines.join("\n");
 }

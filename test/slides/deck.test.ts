@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import {
-  attachTalkingPoints, countSlides, deckHtml, keptLines, notebookSlides, outputHtml, parseTalkingPoints, type NbCell, type Notebook,
+  attachTalkingPoints, countSlides, SLIDE_WORDS, deckHtml, keptLines, notebookSlides, outputHtml, parseTalkingPoints, type NbCell, type Notebook,
 } from "../../scripts/apps/slides/deck.js";
 import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/apps/slides/main.js";
 
@@ -38,7 +38,7 @@ test("slide metadata decides slides, vertical slides, fragments, skipped cells a
   const [intro, code] = slides[1]!;
   assert.match(intro!.blocks[0]!.html, /<table>[\s\S]*<td align="left">1<\/td>/);
   assert.equal(code!.title, "1. Erster Abschnitt");
-  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out"><span class="line" style="--hang:2ch">1 &#60; 2<\/span><\/pre>/);
+  assert.match(code!.blocks[0]!.html, /console\.log\(x\)[\s\S]*<pre class="out" data-cell="3"><span class="line" style="--hang:2ch">1 &#60; 2<\/span><\/pre>/);
   assert.doesNotMatch(slides.flat().map((s) => s.blocks.map((b) => b.html).join()).join(), /const x = 1/);
   assert.deepEqual(code!.blocks.map((b) => b.fragment), [false, true, false]);
   assert.match(code!.notes.join(), /Lange Erklärung/);
@@ -58,11 +58,11 @@ test("code and output lines are blocks of their own with a hanging indent; the d
   const [first, second] = notebookSlides(nb, md)[0]!;
   const out = first!.blocks[1]!.html;
   assert.match(out, /<span class="line" style="--hang:6ch"> {2}console\.log\(lang\);<\/span>/);
-  assert.match(out, /<pre class="out" data-rest="50">/);
+  assert.match(out, /<pre class="out" data-cell="1" data-rest="50">/);
   assert.match(out, /Zeile 150<\/span><\/pre>/);
   assert.doesNotMatch(out, /Zeile 151/);
   assert.equal(second!.blocks[0]!.html, '<pre class="code"><code><span class="line" style="--hang:4ch">console.log(kurz)</span></code></pre>\n'
-    + '<pre class="out"><span class="line" style="--hang:2ch">a</span><span class="line" style="--hang:4ch">  b</span></pre>');
+    + '<pre class="out" data-cell="2"><span class="line" style="--hang:2ch">a</span><span class="line" style="--hang:4ch">  b</span></pre>');
   assert.equal(countSlides(nb), 2);
 });
 
@@ -121,7 +121,11 @@ test("every talking point in docs/sprechernotizen.md names a slide of its notebo
     const name = file.split("/").at(-1)!.replace(".ipynb", "");
     const slides = notebookSlides(JSON.parse(readFileSync(file, "utf8")) as Notebook, md);
     assert.ok(points.has(name), `${name}: no talking points`);
-    assert.deepEqual(attachTalkingPoints(slides, points.get(name), md), [], name);
+    // A point for an output page ("### Titel › Wörter der Ausgabe") finds its slide only in the executed
+    // notebook (the slides stage checks that); here its title must name a slide.
+    const unmatched = attachTalkingPoints(slides, points.get(name), md)
+      .filter((key) => !(key.includes(SLIDE_WORDS) && slides.flat().some((s) => s.title.startsWith(key.split(SLIDE_WORDS)[0]!))));
+    assert.deepEqual(unmatched, [], name);
     assert.ok(slides.flat().length >= 2, `${name}: ${slides.flat().length} slide(s) – is the slide metadata set?`);
   }
 });

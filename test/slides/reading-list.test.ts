@@ -60,7 +60,7 @@ test("a notebook without Vertiefung gets no closing slide", () => {
   assert.equal(deckSlideCount(plain), countSlides(plain));
 });
 
-test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends with its reading list", () => {
+test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends with its reading list and then its summary", () => {
   const promising: Notebook = { cells: [cell("markdown", "## 3. Freigaben, Rückfragen und belegte Antworten", "slide"), ...fixture.cells] };
   assert.deepEqual(vertiefungPromises(promising), ["cell 0 is on the slides and names the Vertiefung „Rückfragen“, „Belegte Antworten“ without saying it is one"]);
   const marked: Notebook = { cells: [cell("markdown", "Rückfragen folgen im Notebook als *Vertiefung*.", "slide"), ...fixture.cells] };
@@ -69,7 +69,8 @@ test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends 
   assert.deepEqual(vertiefungPromises(teil4), []);
   const slides = notebookSlides(teil4, md);
   addReadingList(slides, teil4, md, "40-teil-4-agent.ipynb");
-  const list = [...slides.at(-1)![0]!.blocks[0]!.html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!));
+  assert.match(slides.at(-1)![0]!.title, /^17\. Zusammenfassung/);
+  const list = [...slides.at(-2)![0]!.blocks[0]!.html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!));
   assert.deepEqual(list.map((l) => l.split(/[.:]/)[0]), ["10", "11", "12", "In Abschnitt 13", "15", "16"]);
   assert.match(list[3]!, /Rückfragen, Antwort-Schreiber, Belegte Antworten, Ein Gespräch/);
   assert.match(text(slides.flat().find((s) => s.title.startsWith("13. Freigaben"))!.notes.join(" ")), /^Davor übersprungen .*10\. Mit Gedächtnis.*; 11\. .*; 12\. /);

@@ -14,13 +14,13 @@ export const DAY_START = "09:00";
 
 export const DAY_PLAN: readonly Slot[] = [
   { minutes: 20, deck: "00-start", block: "Begrüßung, Ziel des Tages, `npm run workshop`, `00-start` bei allen" },
-  { minutes: 45, deck: "10-teil-1-lokales-llm", block: "**Teil 1** Vorführung: lokales Modell, Chat-Vorlage, Halluzinationen, System-Prompt, Verlauf, Sampling" },
+  { minutes: 35, deck: "10-teil-1-lokales-llm", block: "**Teil 1** Vorführung: lokales Modell, Chat-Vorlage, Halluzinationen, System-Prompt, Verlauf, Sampling" },
   { minutes: 35, block: "**Aufgabe 1** (30 min Übung, 5 min Lösung)" },
   { minutes: 15, block: "Pause" },
-  { minutes: 40, deck: "20-teil-2-rag", block: "**Teil 2** Vorführung: Sätze, Chunks, Embeddings, FAISS, RAG-Antwort" },
+  { minutes: 45, deck: "20-teil-2-rag", block: "**Teil 2** Vorführung: Sätze, Chunks, Embeddings, FAISS, RAG-Antwort" },
   { minutes: 45, block: "**Aufgabe 2** (40 + 5 min)" },
   { minutes: 60, block: "Mittagspause" },
-  { minutes: 45, deck: "30-teil-3-mcp-werkzeuge", block: "**Teil 3** Vorführung: MCP-Server, Tool-Katalog, Halb-Agent, Tool-Historie" },
+  { minutes: 50, deck: "30-teil-3-mcp-werkzeuge", block: "**Teil 3** Vorführung: MCP-Server, Tool-Katalog, Halb-Agent, Tool-Historie" },
   { minutes: 40, block: "**Aufgabe 3** (35 + 5 min)" },
   { minutes: 15, block: "Pause" },
   {

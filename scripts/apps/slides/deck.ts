@@ -33,6 +33,9 @@ export interface SlideOptions {
   show?: string | string[];
   /** "own-slide": the outputs go on a vertical slide of their own after the code. */
   output?: "own-slide";
+  /** "/regex/" (or a list): a text output line it matches starts a further vertical slide of the outputs
+   * (implies "own-slide"), so a long output is shown whole, page by page, instead of shortened. */
+  pages?: string | string[];
 }
 export interface Notebook {
   cells: NbCell[];
@@ -53,6 +56,10 @@ export interface Subslide {
   notes: string[];
   /** Indices of the notebook cells it shows (or takes notes from). */
   cells: number[];
+  /** A page of a cell's outputs (metadata.slides.output / pages): the code was on the slide before. */
+  outputPage?: boolean;
+  /** Seconds the presenter has for it (reveal.js's pacing timer; estimate.ts). */
+  timing?: number;
 }
 /** One horizontal slide: its vertical slides, the first one is the slide itself. */
 export type Slide = Subslide[];
@@ -93,8 +100,12 @@ export function codeHtml(source: string): string {
  * the other lines are the deck's to shorten when the slide runs out of room (fit.ts). Past
  * OUTPUT_LINES_CARRIED lines (and past the last kept one) the deck only counts the lines (`data-rest`).
  */
-export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, keep: (line: number) => boolean = () => false): string {
-  let n = 0;
+export function outputHtml(
+  outputs: readonly NbOutput[], md: RenderMarkdown, keep: (line: number) => boolean = () => false,
+  at: { cell?: number; firstLine?: number } = {},
+): string {
+  let n = at.firstLine ?? 0;
+  const cellAttr = at.cell === undefined ? "" : ` data-cell="${at.cell}"`;
   const textBlock = (cls: string, raw: string) => {
     if (raw === "") return "";
     const lines = raw.replace(/\n$/, "").split("\n").map((line) => ({ line, kept: keep(++n) }));
@@ -102,13 +113,13 @@ export function outputHtml(outputs: readonly NbOutput[], md: RenderMarkdown, kee
     const carried = Math.max(OUTPUT_LINES_CARRIED, lastKept + 1);
     const rest = lines.length - Math.min(lines.length, carried);
     const html = lines.slice(0, carried).map((l) => lineHtml(l.line, 2, l.kept ? "line keep" : "line")).join("");
-    return `<pre class="${cls}"${rest > 0 ? ` data-rest="${rest}"` : ""}>${html}</pre>`;
+    return `<pre class="${cls}"${cellAttr}${rest > 0 ? ` data-rest="${rest}"` : ""}>${html}</pre>`;
   };
   return outputs
     .map((o) => {
       const text = textOutput(o);
       if (text !== undefined) return textBlock(`out${o.name === "stderr" ? " err" : ""}`, text);
-      if (o.output_type === "error") return `<pre class="out err">${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
+      if (o.output_type === "error") return `<pre class="out err"${cellAttr}>${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
       const data = o.data ?? {};
       if (data["image/svg+xml"]) return `<div class="out svg">${joined(data["image/svg+xml"])}</div>`;
       if (data["text/html"]) return `<div class="out html">${joined(data["text/html"])}</div>`;
@@ -149,6 +160,74 @@ function outputLines(cell: NbCell): string[] {
   });
 }
 
+/** The patterns of `metadata.slides.pages` ("/regex/" each). */
+function pagePatterns(cell: NbCell): RegExp[] {
+  const pages = cell.metadata?.slides?.pages;
+  return (Array.isArray(pages) ? pages : pages === undefined ? [] : [pages]).map((p) => {
+    const m = /^\/(.+)\/$/.exec(p.trim());
+    if (!m) throw new Error(`metadata.slides.pages: „${p}“ ist kein "/Muster/".`);
+    return new RegExp(m[1]!);
+  });
+}
+
+/** One page of a cell's outputs: the outputs (text ones cut at page starts) and the number of text lines before it. */
+export interface OutputPage {
+  outputs: NbOutput[];
+  firstLine: number;
+}
+
+/** A cell's outputs split into pages: each text line a `pages` pattern matches starts a new one (not the first line of a page). */
+export function outputPages(cell: NbCell): OutputPage[] {
+  const patterns = pagePatterns(cell);
+  const pages: OutputPage[] = [{ outputs: [], firstLine: 0 }];
+  let line = 0;
+  for (const o of cell.outputs ?? []) {
+    const text = textOutput(o);
+    if (text === undefined || text === "" || patterns.length === 0) {
+      pages.at(-1)!.outputs.push(o);
+      continue;
+    }
+    let chunk: string[] = [];
+    const flush = () => {
+      if (chunk.length > 0) pages.at(-1)!.outputs.push({ output_type: "stream", name: o.name ?? "stdout", text: `${chunk.join("\n")}\n` });
+      chunk = [];
+    };
+    for (const l of text.replace(/\n$/, "").split("\n")) {
+      const page = pages.at(-1)!;
+      if (patterns.some((p) => p.test(l)) && (chunk.length > 0 || page.outputs.length > 0)) {
+        flush();
+        pages.push({ outputs: [], firstLine: line });
+      }
+      chunk.push(l);
+      line++;
+    }
+    flush();
+  }
+  return pages;
+}
+
+/**
+ * Code blocks in rendered Markdown (a JSON example) as one block per line, like the code cells: a long
+ * line wraps at the slide's width and its continuation hangs four columns deeper than its indentation.
+ */
+export function markdownCodeLines(html: string): string {
+  return html.replace(/<pre><code([^>]*)>([\s\S]*?)<\/code><\/pre>/g, (_, attrs: string, body: string) => {
+    const lines = body.replace(/\n$/, "").split("\n");
+    const spans = lines.map((l) => `<span class="line" style="--hang:${leadColumns(l) + 4}ch">${l}</span>`).join("");
+    return `<pre class="code"><code${attrs}>${spans}</code></pre>`;
+  });
+}
+
+/** Leaf slides that say only a lead-in sentence ("Über onEvent sehen wir live, was passiert:") — the
+ * thing it leads to belongs on the same slide. */
+export function leadInOnlySlides(slides: Slide[]): string[] {
+  return slides.flat().filter((sub) => {
+    const html = sub.blocks.map((b) => b.html).join("").trim();
+    const text = slideText(sub).trim();
+    return /^<p>[\s\S]*<\/p>$/.test(html) && !html.slice(3).includes("<p>") && text.endsWith(":") && text.split(" ").length <= 25;
+  }).map((sub) => `${sub.title}: „${slideText(sub).trim()}“`);
+}
+
 /** The first heading of a Markdown text, without '#', backticks and emphasis. */
 export function headingOf(markdown: string): string | undefined {
   const line = /^#{1,6}\s+(.+)$/m.exec(markdown)?.[1];
@@ -179,25 +258,33 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
     const title = (!isCode && headingOf(source)) || current()?.title || "";
     const sub = type === "slide" || type === "subslide" ? start(type, title) : (current() ?? start("slide", title));
     sub.cells.push(index);
-    const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keptLines(cell)) : "";
+    const keep = keptLines(cell);
     if (outputsApart(cell)) {
       sub.blocks.push({ html: codeHtml(source), fragment: type === "fragment" });
-      start("subslide", sub.title).blocks.push({ html: outputs, fragment: false });
+      for (const page of outputPages(cell)) {
+        const html = outputHtml(page.outputs, md, keep, { cell: index, firstLine: page.firstLine });
+        const apart = start("subslide", sub.title);
+        apart.blocks.push({ html, fragment: false });
+        apart.cells.push(index);
+        apart.outputPage = true;
+      }
       continue;
     }
-    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : md(source), fragment: type === "fragment" });
+    const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keep, { cell: index }) : "";
+    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : markdownCodeLines(md(source)), fragment: type === "fragment" });
   }
   return slides;
 }
 
 /** A code cell whose outputs get a vertical slide of their own. */
-const outputsApart = (cell: NbCell) => cell.cell_type === "code" && slideType(cell) !== "notes" && cell.metadata?.slides?.output === "own-slide";
+const outputsApart = (cell: NbCell) =>
+  cell.cell_type === "code" && slideType(cell) !== "notes" && (cell.metadata?.slides?.output === "own-slide" || cell.metadata?.slides?.pages !== undefined);
 
 /** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
 export function countSlides(nb: Notebook): number {
   const types = nb.cells.map(slideType).filter((t) => t !== "skip");
   const starts = types.filter((t) => t === "slide" || t === "subslide").length
-    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).length;
+    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).reduce((n, c) => n + outputPages(c).length, 0);
   // Content (or notes) before the first slide start opens a slide of its own.
   return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
 }
@@ -226,13 +313,26 @@ export function parseTalkingPoints(markdown: string): TalkingPoints {
   return points;
 }
 
-/** Adds each talking point to the first slide whose title starts with its title; returns the unmatched titles. */
+/** Separates a talking point's slide title from words on the slide: "### 8. Die ganze Schleife › runAgent(". */
+export const SLIDE_WORDS = " › ";
+
+/** The text a slide shows (its blocks without tags), for finding it by its words. */
+export function slideText(sub: Subslide): string {
+  return sub.blocks.map((b) => b.html).join(" ").replace(/<[^>]+>/g, "").replace(/&#60;/g, "<").replace(/&#62;/g, ">")
+    .replace(/&amp;|&#38;/g, "&").replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, " ");
+}
+
+/**
+ * Adds each talking point to the first slide whose title starts with its title — and, with " › words",
+ * that also shows these words (a vertical slide of the section) — and returns the unmatched titles.
+ */
 export function attachTalkingPoints(slides: Slide[], points: ReadonlyMap<string, string> | undefined, md: RenderMarkdown): string[] {
   const unmatched: string[] = [];
-  for (const [title, text] of points ?? []) {
-    const sub = slides.flat().find((s) => s.title.startsWith(title));
+  for (const [key, text] of points ?? []) {
+    const [title, words] = key.split(SLIDE_WORDS) as [string, string | undefined];
+    const sub = slides.flat().find((s) => s.title.startsWith(title) && (words === undefined || slideText(s).includes(words)));
     if (sub) sub.notes.push(md(text.trim()));
-    else unmatched.push(title);
+    else unmatched.push(key);
   }
   return unmatched;
 }
@@ -254,12 +354,16 @@ function subslideHtml(sub: Subslide, sectionTitle?: string): string {
   const header = sectionTitle ? `<header class="section-title">${escapeHtml(sectionTitle)}</header>\n` : "";
   const blocks = header + sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
   const notes = sub.notes.length > 0 ? `\n<aside class="notes">${sub.notes.join("\n")}</aside>` : "";
-  return `<section><div class="controls-corner"></div>${blocks}${notes}</section>`;
+  const timing = sub.timing === undefined ? "" : ` data-timing="${sub.timing}"`;
+  return `<section${timing}><div class="controls-corner"></div>${blocks}${notes}</section>`;
 }
 
 /** The whole deck as one HTML file. `badge`: a line on the title slide (the rehearsal marker). */
 export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, badge?: string): string {
   const [first, ...rest] = slides;
+  // The speaker view's pacing timer: ahead or behind the slides' own timings (all set, or none).
+  const timings = slides.flat().map((s) => s.timing);
+  const totalTime = timings.every((t) => t !== undefined) ? timings.reduce((a: number, t) => a + t!, 0) : 0;
   if (first && badge) first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
   const sections = [first, ...rest]
     .filter((s): s is Slide => s !== undefined)
@@ -284,7 +388,7 @@ ${body}
 <script>${inlineScript(FIT_JS)}</script>
 <script>
 Reveal.initialize({ width: 1280, height: 720, margin: 0, center: false, hash: true,
-  transition: "none", plugins: [RevealNotes] });
+  transition: "none", plugins: [RevealNotes]${totalTime ? `, totalTime: ${totalTime}` : ""} });
 </script>
 </body>
 </html>

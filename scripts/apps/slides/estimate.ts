@@ -17,7 +17,7 @@
 // `llm: new ScriptedLlm(…)` or `llmForRun: …`, costs nothing); a loop around a call counts once. The
 // planner's prompt (travel catalog) is read once per deck; later agent rounds find it in the KV cache and
 // read only what is new (the question, the tool results).
-import { slideType, type NbCell, type Notebook } from "./deck.js";
+import { slideType, type NbCell, type Notebook, type Slide } from "./deck.js";
 import { deckSlideCount } from "./reading-list.js";
 
 export const PER_SLIDE_SECONDS = 20;
@@ -170,3 +170,29 @@ export function presentationSeconds(s: DeckStats, speed: ModelSpeed): number {
 
 /** Minutes, rounded up, German: "47 min". */
 export const minutes = (seconds: number): string => `${Math.ceil(seconds / 60)} min`;
+
+/** Seconds one shown cell adds to its slide (words, code lines, a click, its live model calls at `speed`). */
+function cellSeconds(cell: NbCell, cached: { planner: boolean }, speed: ModelSpeed): number {
+  const type = slideType(cell);
+  const source = sourceOf(cell);
+  const click = type === "fragment" ? PER_FRAGMENT_SECONDS : 0;
+  if (cell.cell_type !== "code") return click + (source.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) * PER_WORD_SECONDS;
+  const lines = source.replace(/\n$/, "").split("\n").length;
+  return click + lines * PER_CODE_LINE_SECONDS + modelWaitSeconds(modelCallsOf(source, cached), speed);
+}
+
+/**
+ * The deck's pacing: seconds per leaf slide (reveal.js's `data-timing`), by the same model as the whole
+ * estimate — each slide its PER_SLIDE_SECONDS plus what its cells show; a page of outputs only its own
+ * PER_SLIDE_SECONDS (its code was read on the slide before). Sets `timing` on each vertical slide.
+ */
+export function setSlideTimings(nb: Notebook, slides: Slide[], speed: ModelSpeed): number {
+  const cached = { planner: false };
+  let total = 0;
+  for (const sub of slides.flat()) {
+    const shown = sub.outputPage ? [] : sub.cells.map((i) => nb.cells[i]!).filter((c) => slideType(c) !== "notes" && slideType(c) !== "skip");
+    sub.timing = Math.round(PER_SLIDE_SECONDS + shown.reduce((t, c) => t + cellSeconds(c, cached, speed), 0));
+    total += sub.timing;
+  }
+  return total;
+}

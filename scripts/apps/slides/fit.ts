@@ -1,7 +1,9 @@
 // The deck fits its own slides when it opens, measured in the browser (layout.ts), step by step and only as
 // far as a slide needs: smaller type (text 28, code 20, outputs 18 px), a long output of short lines in two
-// columns, then text outputs show as many lines as the room left allows (an output's last line stays
-// longest) with a marker for what they leave out, then pictures shrink. Lines a cell keeps
+// columns, then text outputs show as many whole records from their head as the room left allows (a
+// record: a line without indentation and the indented lines below it) with a marker for what they leave
+// out — and the slide's notes say what the room does not see (deckFit.shortened counts it for the slides
+// stage) — then pictures shrink. Lines a cell keeps
 // (metadata.slides.show, class "keep") are never hidden; code, Markdown and tables never shortened — a slide
 // they overfill is the slides stage's to report.
 import { SLIDE_PROBLEMS_JS } from "./layout.js";
@@ -10,14 +12,14 @@ import { SLIDE_PROBLEMS_JS } from "./layout.js";
 export const FIT_JS = `(() => {
   const problemsOf = ${SLIDE_PROBLEMS_JS};
   const tooLong = (slide) => problemsOf(slide).some((p) => p.kind === "bottom" || p.kind === "controls");
-  const deckFit = (window.deckFit = { done: false, fitted: 0 });
+  const deckFit = (window.deckFit = { done: false, fitted: 0, shortened: [] });
   const notebook = " – die ganze Ausgabe steht im Notebook";
   const marker = (text) => Object.assign(document.createElement("span"), { className: "line more", textContent: text });
   const lineWord = (n) => n === 1 ? "1 Zeile" : n + " Zeilen";
 
-  /** Hides the first \`count\` lines of \`order\` and marks each run of hidden lines (and the uncarried rest). */
+  /** Hides the first \`count\` records of \`order\` and marks each run of hidden lines (and the uncarried rest). */
   function hide(outputs, order, count) {
-    const hidden = new Set(order.slice(0, count));
+    const hidden = new Set(order.slice(0, count).flat());
     for (const pre of outputs) {
       pre.querySelectorAll(".line.more").forEach((m) => m.remove());
       const lines = [...pre.querySelectorAll(".line")];
@@ -39,24 +41,34 @@ export const FIT_JS = `(() => {
     }
   }
 
-  /** Lines to hide, in order: always the last shown line of the output that shows the most — but an
-   * output's last non-empty line (often its conclusion) goes last. */
+  /** An output's lines as records: a record starts at a non-empty line without indentation, its indented
+   * (or empty) lines belong to it. With fewer than three records, each line is one. */
+  function records(pre) {
+    const lines = [...pre.querySelectorAll(".line")].filter((l) => !l.classList.contains("more"));
+    const groups = [];
+    for (const line of lines) {
+      const starts = groups.length === 0 || (line.textContent.trim() !== "" && !/^\\s/.test(line.textContent));
+      if (starts) groups.push([line]);
+      else groups.at(-1).push(line);
+    }
+    return groups.length >= 3 ? groups : lines.map((l) => [l]);
+  }
+
+  /** Records to hide, in order: always the last shown record of the output that shows the most lines, so
+   * every output keeps its head, whole records, and a marker says how many lines follow. A record with a
+   * kept line stays. */
   function hidingOrder(outputs) {
-    const left = outputs.map((pre) => {
-      const lines = [...pre.querySelectorAll(".line")];
-      const last = lines.findLastIndex((l) => l.textContent.trim() !== "");
-      const ordered = last > 2 ? [...lines.slice(last), ...lines.slice(0, last)] : lines;
-      return ordered.filter((l) => !l.classList.contains("keep"));
-    });
+    const left = outputs.map((pre) => records(pre).filter((r) => !r.some((l) => l.classList.contains("keep"))));
+    const size = (list) => list.reduce((n, r) => n + r.length, 0);
     const order = [];
     for (;;) {
-      const longest = left.reduce((a, b) => (b.length > a.length ? b : a), []);
+      const longest = left.reduce((a, b) => (size(b) > size(a) ? b : a), []);
       if (longest.length === 0) return order;
       order.push(longest.pop());
     }
   }
 
-  /** The fewest lines of \`order\` to hide so the slide fits (all of them when nothing fits). */
+  /** The fewest records of \`order\` to hide so the slide fits (all of them when nothing fits). */
   function shorten(slide, outputs) {
     const order = hidingOrder(outputs);
     let [low, high] = [0, order.length];
@@ -103,6 +115,24 @@ export const FIT_JS = `(() => {
     if (tooLong(slide)) shrinkPictures(slide);
   }
 
+  /** Records each shortened output of the slide (deckFit.shortened: its cell and the lines left out) and
+   * tells the presenter in the slide's notes what the room does not see. */
+  function report(slide) {
+    for (const pre of slide.querySelectorAll("pre.out")) {
+      const hidden = [...pre.querySelectorAll(".line[hidden]")];
+      const count = hidden.length + Number(pre.dataset.rest || 0);
+      if (count === 0) continue;
+      deckFit.shortened.push({ cell: pre.dataset.cell === undefined ? null : Number(pre.dataset.cell), hidden: count });
+      let notes = slide.querySelector(":scope > aside.notes");
+      if (!notes) notes = slide.appendChild(Object.assign(document.createElement("aside"), { className: "notes" }));
+      const first = (hidden[0]?.textContent ?? "").trim().slice(0, 80);
+      const p = document.createElement("p");
+      p.textContent = "Auf der Folie gekürzt: " + lineWord(count) + " der Ausgabe nicht gezeigt" +
+        (first ? ", ab „" + first + "“" : "") + " – die ganze Ausgabe steht im Notebook.";
+      notes.appendChild(p);
+    }
+  }
+
   /** Lays out each leaf slide in turn (reveal.js hides the distant ones) and fits it. */
   function fitAll() {
     const leaves = [...document.querySelectorAll(".reveal .slides section")].filter((s) => !s.querySelector("section"));
@@ -110,6 +140,7 @@ export const FIT_JS = `(() => {
       const shown = [slide, slide.parentElement].map((el) => [el, el.style.display]);
       shown.forEach(([el]) => (el.style.display = "block"));
       fit(slide);
+      report(slide);
       shown.forEach(([el, display]) => (el.style.display = display));
     }
     deckFit.done = true;

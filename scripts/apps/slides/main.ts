@@ -5,7 +5,8 @@
 // notes cells plus docs/sprechernotizen.md. A notebook with Vertiefung sections gets a closing slide that
 // lists them (scripts/apps/slides/reading-list.ts). At the end a table: per deck slides, code slides, words and the
 // estimated presentation time (scripts/apps/slides/estimate.ts) on the class server's 8B and on a CPU's 8B,
-// next to its slot in the day plan. `--zeiten` prints only the table (no notebook runs); `--tempo datei.json`
+// next to its slot in the day plan. `--zeiten` prints only the table (no notebook runs); `--notizen` also
+// writes a printable notes handout per deck (handout.ts); `--tempo datei.json`
 // takes the first column's speed from `npm run doctor -- --tempo --json` (the instructor's machine).
 import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,7 +18,7 @@ import { OUTPUT_WRAP_ENV } from "../../../lib/notebook/wrap.js";
 import { modelProblems, probeEnvironment } from "../models/model-help.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { formatFailure, runNotebook } from "../../dev/run-notebooks.js";
-import { CLASS_SERVER_8B, CPU_8B, deckStats, speedFromDoctorJson, type ModelSpeed } from "./estimate.js";
+import { CLASS_SERVER_8B, CPU_8B, deckStats, setSlideTimings, speedFromDoctorJson, type ModelSpeed } from "./estimate.js";
 import { timeTable } from "./time-table.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
@@ -28,6 +29,7 @@ import {
 import { withMath } from "./math.js";
 import { katexCss } from "./math-fonts.js";
 import { addReadingList } from "./reading-list.js";
+import { handoutHtml } from "./handout.js";
 import { vertiefungPointsKey } from "./vertiefung.js";
 
 /** The presentation notebooks: 00-start and N0-teil-N-…. */
@@ -70,12 +72,20 @@ export async function markdownRenderer(): Promise<RenderMarkdown> {
 export interface DeckResult {
   notebook: string;
   file: string;
+  /** The printable notes handout (with --notizen). */
+  handout?: string;
+  /** Leaf slides without speaker notes ("3.2 Titel"). */
+  withoutNotes: string[];
+  /** Leaf slides in all. */
+  slideCount: number;
   /** Talking-point titles in docs/sprechernotizen.md that name no slide of this notebook. */
   unmatched: string[];
 }
 
 /** One deck from an (executed) notebook. */
-export async function buildDeck(notebookFile: string, outDir: string, options: { probe: boolean; root?: string }): Promise<DeckResult> {
+export async function buildDeck(
+  notebookFile: string, outDir: string, options: { probe: boolean; root?: string; speed?: ModelSpeed; handout?: boolean },
+): Promise<DeckResult> {
   const root = options.root ?? findProjectRoot();
   const md = await markdownRenderer();
   const nb = JSON.parse(readFileSync(notebookFile, "utf8")) as Notebook;
@@ -84,16 +94,24 @@ export async function buildDeck(notebookFile: string, outDir: string, options: {
   const allPoints = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8"));
   const unmatched = attachTalkingPoints(slides, allPoints.get(name), md);
   addReadingList(slides, nb, md, basename(notebookFile), allPoints.get(vertiefungPointsKey(name)));
+  setSlideTimings(nb, slides, options.speed ?? CLASS_SERVER_8B);
   const title = slides[0]?.[0]?.title || name;
   const html = deckHtml(title, slides, deckAssets(), options.probe ? PROBE_NOTICE : undefined);
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `${name}.slides.html`);
   await writeFileAtomic(file, html);
-  return { notebook: name, file, unmatched };
+  const withoutNotes = slides.flatMap((stack, h) => stack.flatMap((sub, v) => (sub.notes.length > 0 ? [] : [`${h + 1}.${v + 1} ${sub.title}`])));
+  const base = { notebook: name, file, unmatched, withoutNotes, slideCount: slides.flat().length };
+  if (!options.handout) return base;
+  const handout = join(outDir, `${name}.notizen.html`);
+  await writeFileAtomic(handout, handoutHtml(title, slides));
+  return { ...base, handout };
 }
 
 /** Executes each presentation notebook (rehearsal or configured model) and builds its deck. */
-export async function buildSlides(filters: string[], options: { configured: boolean; env?: NodeJS.ProcessEnv; outDir?: string }): Promise<{ decks: DeckResult[]; failed: string[] }> {
+export async function buildSlides(
+  filters: string[], options: { configured: boolean; env?: NodeJS.ProcessEnv; outDir?: string; handout?: boolean },
+): Promise<{ decks: DeckResult[]; failed: string[] }> {
   const root = findProjectRoot();
   const outDir = options.outDir ?? join(root, ".cache", "slides");
   const configured = async () => ({ ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "0", WORKSHOP_PRACTICE: "0" });
@@ -111,7 +129,7 @@ export async function buildSlides(filters: string[], options: { configured: bool
       failed.push(run.notebook);
     }
     const executed = join(executedDir, basename(nb));
-    const deck = await buildDeck(existsSync(executed) ? executed : nb, outDir, { probe: !options.configured, root });
+    const deck = await buildDeck(existsSync(executed) ? executed : nb, outDir, { probe: !options.configured, root, handout: options.handout });
     for (const t of deck.unmatched) console.log(`   ⚠️ Sprechernotiz „${t}“ passt zu keiner Folie von ${deck.notebook}.`);
     decks.push(deck);
   }
@@ -145,10 +163,11 @@ function speedsFrom(file: string | undefined): ModelSpeed[] | string {
 }
 
 const USAGE =
-  "Aufruf: npm run slides -- [NAMENSTEIL …] [--ausfuehren] [--zeiten] [--tempo DATEI.json]\n" +
+  "Aufruf: npm run slides -- [NAMENSTEIL …] [--ausfuehren] [--zeiten] [--notizen] [--tempo DATEI.json]\n" +
   "  NAMENSTEIL     nur diese Notebooks (z. B. teil-2)\n" +
   "  --ausfuehren   mit dem eingestellten Modell statt im Probelauf\n" +
   "  --zeiten       nur die Tabelle der Vortragszeiten (führt nichts aus)\n" +
+  "  --notizen      dazu je Teil die Sprechernotizen zum Ausdrucken (…notizen.html)\n" +
   "  --tempo DATEI  Tempo dieses Rechners aus npm run doctor -- --tempo --json > tempo.json\n" +
   "  -h, --help     diese Hilfe";
 
@@ -156,6 +175,7 @@ const OPTIONS = {
   ausfuehren: { type: "boolean" },
   "ausführen": { type: "boolean" },
   zeiten: { type: "boolean" },
+  notizen: { type: "boolean" },
   tempo: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -190,12 +210,12 @@ async function main(): Promise<number> {
   } else {
     console.log(`🎭 ${PROBE_NOTICE} – mit dem eigenen Modell: npm run slides -- --ausfuehren`);
   }
-  const { decks, failed } = await buildSlides(filters, { configured });
+  const { decks, failed } = await buildSlides(filters, { configured, handout: values.notizen === true });
   if (decks.length === 0) {
     console.error(`Kein Notebook passt zu: ${filters.join(" ")}`);
     return 1;
   }
-  for (const d of decks) console.log(`🖼️  ${d.file}`);
+  for (const d of decks) console.log(`🖼️  ${d.file}${d.handout ? `\n📝 ${d.handout}` : ""}`);
   console.log(`\n${estimateTable(filters, speeds)}`);
   console.log(`\nFolien: ${dirname(decks[0]!.file)} (im Browser öffnen; Taste S: Referentenansicht mit Notizen)`);
   if (failed.length > 0) console.log(`⚠️ Fehler beim Ausführen von ${failed.join(", ")} – die Folien zeigen die Ausgaben bis dahin.`);

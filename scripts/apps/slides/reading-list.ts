@@ -8,6 +8,8 @@ import { countSlides, type Notebook, type RenderMarkdown, type Slide, type Subsl
 import { cellHeading, vertiefungSections, type VertiefungSection } from "./vertiefung.js";
 
 export const READING_LIST_TITLE = "Zum Nachlesen im Notebook";
+/** A Teil deck's last slide (a notebook section "N. Zusammenfassung – weiter mit Aufgabe N"); the reading list goes before it. */
+export const SUMMARY_TITLE = /^(\d+\. )?Zusammenfassung/;
 
 /** Vertiefung sections not inside another one. */
 function outermost(nb: Notebook): VertiefungSection[] {
@@ -66,11 +68,12 @@ export function addReadingList(slides: Slide[], nb: Notebook, md: RenderMarkdown
   for (const [title, text] of points ?? []) closing.notes.push(`<h3>${escapeHtml(title)}</h3>\n${md(text.trim())}`);
   const skipped = new Map<Subslide, VertiefungSection[]>();
   for (const s of sections) {
-    const next = slides.flat().find((sub) => sub.cells.some((c) => c >= s.to)) ?? closing;
+    const next = slides.flat().find((sub) => sub.cells.some((c) => c >= s.to) && !SUMMARY_TITLE.test(sub.title)) ?? closing;
     skipped.set(next, [...(skipped.get(next) ?? []), s]);
   }
   for (const [sub, list] of skipped) {
     sub.notes.unshift(md(`**Davor übersprungen – steht im Notebook (Vertiefung):** ${list.map((s) => s.heading).join("; ")}`));
   }
-  slides.push([closing]);
+  const summary = SUMMARY_TITLE.test(slides.at(-1)?.[0]?.title ?? "") ? slides.pop() : undefined;
+  slides.push([closing], ...(summary ? [summary] : []));
 }
