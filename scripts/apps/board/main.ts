@@ -13,6 +13,7 @@ import { boardCsv } from "./csv.js";
 import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
 import { loopbackWarning } from "./reach.js";
+import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
 import { BoardState } from "./state.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
@@ -150,6 +151,7 @@ async function serve(args: BoardArgs): Promise<number> {
     onChange: () => saver.changed(),
     log: console.error,
     stuckAfterMin: args.stuckAfterMin,
+    hub: { key: ensureHubKey(args.data), names: new HubNames(args.data) },
   });
   const changedCode = stored && stored.joinCode !== state.joinCode;
   console.log(
@@ -201,4 +203,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith("board.ts")) process.exitCode = await main();
+if (process.argv[1]?.endsWith("apps/board/main.ts")) process.exitCode = await main();
