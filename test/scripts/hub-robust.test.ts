@@ -54,7 +54,8 @@ after(async () => {
 
 const stillWorks = async (page: Page) => assert.match(await runCell(page, `console.log("noch da: " + (6 * 7));`), /noch da: 42/);
 
-test("a kernel forking 1,000 sleeps and writing 2 GB hits the participant's limits; the other participant keeps working", { skip }, async () => {
+test("a kernel forking 1,000 sleeps and writing 2 GB hits the participant's limits; the other participant keeps working", { skip }, async (t) => {
+  t.diagnostic(`tasks (processes + threads) of one participant with server and kernel: ${tasksOf(A.user)}`);
   const fork = await runCell(
     pages[A.user]!,
     `const { spawn } = require("node:child_process");
@@ -108,7 +109,22 @@ test("the disk guard stops a participant over --platz-je-person and says why in 
   await stillWorks(pages[B.user]!);
 });
 
+/** Processes and threads of a participant's user: what RLIMIT_NPROC counts. */
+function tasksOf(user: string): number {
+  return participantPidsOf(user).reduce((n, pid) => {
+    try {
+      return n + Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return n;
+    }
+  }, 0);
+}
+
 function participantProcessesOf(user: string): number {
+  return participantPidsOf(user).length;
+}
+
+function participantPidsOf(user: string): number[] {
   const uid = Number(readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith(`${user}:`))?.split(":")[2]);
   return participantProcesses(root).filter((pid) => {
     try {
@@ -116,7 +132,7 @@ function participantProcessesOf(user: string): number {
     } catch {
       return false;
     }
-  }).length;
+  });
 }
 
 test("kill -9 of JupyterHub: the login page is back within 60 s, a participant's kernel still answers and saves", { skip }, async () => {

@@ -3,9 +3,11 @@
 // stopped through the hub's API; the participant sees the German reason when the hub would start it again
 // (<state>/gesperrt.json, read by kurs_limits.py) and the instructor gets it on the console. Once the folder
 // is small enough again (the instructor deleted files), the participant may start again. A nearly full disk
-// is reported to the instructor before it stops everyone's saving.
+// is reported to the instructor before it stops everyone's saving. The hub keeps a reserve file in its own
+// state folder (RESERVE_BYTES); when the disk is full the guard deletes it, so the hub's database and
+// participant list stay writable (logins go on) while the instructor makes room, and writes it again later.
 import { spawnSync } from "node:child_process";
-import { existsSync, statfsSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../../lib/files.js";
 import { MB } from "./limits.js";
@@ -14,6 +16,27 @@ import { loadParticipants } from "./participants.js";
 export const DEFAULT_GUARD_INTERVAL_S = 30;
 /** Below this much free space (or the space of one participant, if more) the instructor is warned. */
 const LOW_DISK_BYTES = 2 * 1024 * MB;
+/** The hub's reserve: room for its own state (JupyterHub's database, the participant list) on a full disk. */
+export const RESERVE_BYTES = 64 * MB;
+const RESERVE_FILE = "platz-reserve";
+
+/** Writes the reserve file (real blocks, not a sparse file); false when there is no room for it. */
+export function writeReserve(stateDir: string): boolean {
+  const path = join(stateDir, RESERVE_FILE);
+  if (existsSync(path)) return true;
+  const chunk = Buffer.alloc(MB);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "w", 0o600);
+    for (let i = 0; i < RESERVE_BYTES / MB; i++) writeSync(fd, chunk);
+    closeSync(fd);
+    return true;
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(path, { force: true });
+    return false;
+  }
+}
 
 export interface DiskGuardOptions {
   root: string;
@@ -97,7 +120,13 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
         }
       }
       if (changed) await saveBlocked();
-      const free = freeBytes(o.root);
+      let free = freeBytes(o.root);
+      if (free !== undefined && free < RESERVE_BYTES / 4 && existsSync(join(o.stateDir, RESERVE_FILE))) {
+        rmSync(join(o.stateDir, RESERVE_FILE), { force: true });
+        o.log(`WARNUNG: Die Platte von ${o.root} ist voll – der Hub gibt seine Reserve (${mb(RESERVE_BYTES)}) frei, damit Anmelden weiter geht. Bitte sofort Platz schaffen (das Terminal nennt zu große Ordner).`);
+        lowDiskWarned = true;
+        free = freeBytes(o.root);
+      } else if (free !== undefined && free > RESERVE_BYTES * 4) writeReserve(o.stateDir);
       const low = Math.max(LOW_DISK_BYTES, o.spaceBytes);
       if (free !== undefined && free < low && !lowDiskWarned) {
         lowDiskWarned = true;
@@ -107,6 +136,7 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
       running = false;
     }
   };
+  writeReserve(o.stateDir);
   const timer = setInterval(() => void check(), o.intervalMs ?? guardIntervalMs());
   timer.unref();
   return { check, stop: () => clearInterval(timer) };

@@ -26,14 +26,8 @@ export const CGROUP_FOLDER = "kurs-hub";
  * (unified hierarchy at `sysfs`) with the memory controller enabled for children, and root.
  */
 export function memoryCgroup(sysfs = "/sys/fs/cgroup", root = process.getuid?.() === 0): { folder: string } | { problem: string } {
-  if (!root) return { problem: "ohne root gibt es keine Speichergrenze je Teilnehmer:in" };
-  const read = (file: string) => (existsSync(join(sysfs, file)) ? readFileSync(join(sysfs, file), "utf8") : "");
-  if (!read("cgroup.controllers").split(/\s+/).includes("memory")) {
-    return { problem: "dieser Rechner hat keine cgroup v2 mit Speicher-Controller (z. B. ein Container oder cgroup v1) – eine:r kann den RAM aller füllen" };
-  }
-  if (!read("cgroup.subtree_control").split(/\s+/).includes("memory")) {
-    return { problem: "der Speicher-Controller ist in der cgroup-Wurzel nicht eingeschaltet (systemd: DefaultMemoryAccounting=yes)" };
-  }
+  const problem = memoryCgroupProblem(sysfs, root);
+  if (problem) return { problem };
   const folder = join(sysfs, CGROUP_FOLDER);
   try {
     mkdirSync(folder, { recursive: true });
@@ -42,6 +36,19 @@ export function memoryCgroup(sysfs = "/sys/fs/cgroup", root = process.getuid?.()
     return { problem: `die cgroup ${folder} ließ sich nicht anlegen (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
   return { folder };
+}
+
+/** Why this machine gives no memory limit per participant (German), or undefined when it can; changes nothing. */
+export function memoryCgroupProblem(sysfs = "/sys/fs/cgroup", root = process.getuid?.() === 0): string | undefined {
+  if (!root) return "ohne root gibt es keine Speichergrenze je Teilnehmer:in";
+  const read = (file: string) => (existsSync(join(sysfs, file)) ? readFileSync(join(sysfs, file), "utf8") : "");
+  if (!read("cgroup.controllers").split(/\s+/).includes("memory")) {
+    return "dieser Rechner hat keine cgroup v2 mit Speicher-Controller (z. B. ein Container oder cgroup v1) – eine:r kann den Arbeitsspeicher aller füllen";
+  }
+  if (!read("cgroup.subtree_control").split(/\s+/).includes("memory")) {
+    return "der Speicher-Controller ist in der cgroup-Wurzel nicht eingeschaltet (systemd: DefaultMemoryAccounting=yes)";
+  }
+  return undefined;
 }
 
 /** The limits the spawn applies for `limits` on this machine, plus a German note when memory stays unlimited. */
