@@ -53,7 +53,8 @@ test("npm run klassenraum starts class server, board and hub behind one URL; a k
   assert.equal((await fetch(roomUrl)).status, 200);
   assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200);
   assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
-  assert.equal((await fetch(`${llmUrl}/models`)).status, 401, "the class server wants the classroom's API key");
+  const withoutKey = await fetch(`${llmUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: "Hallo" }], max_tokens: 2 }) });
+  assert.equal(withoutKey.status, 401, "the class server wants the classroom's API key");
 
   if (CHROMIUM) {
     const browser = await launchChromium();
