@@ -26,6 +26,7 @@ from tornado.simple_httpclient import SimpleAsyncHTTPClient
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
 
+sys.dont_write_bytecode = True  # no __pycache__ in the kit's folder
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kurs_limits import SpawnRefused, blocked_reason, spawner_class  # noqa: E402 (next to this file)
 
