@@ -69,6 +69,7 @@ started = children.filter((c) => c.pid !== undefined).length;
 for (const c of children) c.kill("SIGKILL");
 console.log("gestartet=" + started + " abgelehnt=" + refused);`,
   );
+  t.diagnostic(`fork of 1,000 sleeps with --prozesse ${PROCESSES}: ${fork.trim()}`);
   const [, started, refused] = /gestartet=(\d+) abgelehnt=(\d+)/.exec(fork) ?? [];
   assert.ok(started !== undefined, fork);
   assert.ok(Number(started) < PROCESSES && Number(refused) > 0, `the limit of ${PROCESSES} holds: ${fork}`);
@@ -85,6 +86,7 @@ fs.closeSync(fd);
 fs.unlinkSync("gross.bin");
 console.log("MB=" + written + " Fehler=" + code);`,
   );
+  t.diagnostic(`write of 2 GB with --platz-je-person ${SPACE_MB}: ${write.trim()}`);
   assert.match(write, new RegExp(`MB=${SPACE_MB} Fehler=EFBIG`), write);
   await stillWorks(pages[B.user]!);
   await stillWorks(pages[A.user]!);
@@ -135,11 +137,12 @@ function participantPidsOf(user: string): number[] {
   });
 }
 
-test("kill -9 of JupyterHub: the login page is back within 60 s, a participant's kernel still answers and saves", { skip }, async () => {
+test("kill -9 of JupyterHub: the login page is back within 60 s, a participant's kernel still answers and saves", { skip }, async (t) => {
   const pid = runningHubPid(root);
   assert.ok(pid, "JupyterHub's pid file");
   process.kill(pid, "SIGKILL");
-  const until = Date.now() + 60_000;
+  const killedAt = Date.now();
+  const until = killedAt + 60_000;
   let status = 0;
   while (Date.now() < until) {
     status = await fetch(hub!.url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
@@ -147,6 +150,7 @@ test("kill -9 of JupyterHub: the login page is back within 60 s, a participant's
     await delay(250);
   }
   assert.equal(status, 200, `login page back: ${hub!.output().slice(-2000)}`);
+  t.diagnostic(`login page back ${((Date.now() - killedAt) / 1000).toFixed(1)} s after kill -9 of JupyterHub`);
   assert.match(hub!.output(), /JupyterHub hat sich unerwartet beendet .* Neustart/);
   const page = pages[B.user]!;
   await stillWorks(page);
