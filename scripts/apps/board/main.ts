@@ -203,4 +203,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith("apps/board/main.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]board[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

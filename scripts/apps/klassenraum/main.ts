@@ -193,4 +193,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith("apps/klassenraum/main.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]klassenraum[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();
