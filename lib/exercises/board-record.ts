@@ -46,6 +46,10 @@ export const BOARD_COUNT_MAX = 200;
 export const BOARD_BODY_LIMIT_BYTES = 1024;
 /** The header that carries the join code. */
 export const BOARD_CODE_HEADER = "x-kurs-code";
+/** The header of a kernel started by the Klassenraum-Hub: its participant's board token (KURS_BOARD_TOKEN). */
+export const BOARD_TOKEN_HEADER = "x-kurs-token";
+/** The header of the hub's own join: the board's hub key (the file hub-schluessel beside the board's data). */
+export const BOARD_HUB_HEADER = "x-kurs-hub";
 /** Where the kernel posts records, relative to the board's URL. */
 export const BOARD_POST_PATH = "/api/ergebnis";
 /**

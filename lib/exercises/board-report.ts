@@ -3,7 +3,7 @@
 // `npm run workshop -- --kurs <url> --name <Name> --code <Code>` passes to the kernel. One small record
 // (board-record.ts) per run, fire and forget: a run waits at most REPORT_GRACE_MS for the answer, a
 // request gives up after REPORT_TIMEOUT_MS, and any problem is one German hint per kernel, never an error.
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, boardNameProblem, boardRefusalText, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
+import { BOARD_CODE_HEADER, BOARD_POST_PATH, BOARD_TOKEN_HEADER, boardNameProblem, boardRefusalText, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
 
 /** Longest time one report may take before it is dropped. */
 export const REPORT_TIMEOUT_MS = 2000;
@@ -18,6 +18,8 @@ export interface BoardSettings {
   name: string;
   /** The join code; the board refuses records without the right one. */
   code: string;
+  /** In the Klassenraum-Hub: this participant's board token (KURS_BOARD_TOKEN), so only they post under their name. */
+  token?: string;
 }
 
 /** What a finished run reports: its check and its counts. */
@@ -50,12 +52,13 @@ export function boardSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Boar
     const why = env.KURS_NAME?.trim() ? `KURS_NAME: ${boardNameProblem(env.KURS_NAME)}` : "KURS_NAME fehlt.";
     return `ℹ️ Klassen-Board: ${why} Es wird nichts gemeldet. ${ONCE}`;
   }
-  return { url: parsed.href, name, code: env.KURS_CODE?.trim() ?? "" };
+  const token = env.KURS_BOARD_TOKEN?.trim();
+  return { url: parsed.href, name, code: env.KURS_CODE?.trim() ?? "", ...(token ? { token } : {}) };
 }
 
 /** The hint for a refused record: the board's own German reason (`fehler`) when it gave one. */
 function statusHint(status: number, settings: BoardSettings, fehler: string): string | undefined {
-  if (status === 403) {
+  if (status === 403 && !/nicht zu deinem Namen/.test(fehler)) {
     return (
       "ℹ️ Klassen-Board: Beitrittscode abgelehnt – frag die Kursleitung nach dem Code und starte Jupyter neu mit " +
       `npm run workshop -- --kurs ${settings.url} --name "${settings.name}" --code <Code>. ${ONCE}`
@@ -94,7 +97,7 @@ export class BoardReporter {
     try {
       const response = await fetch(new URL(BOARD_POST_PATH, settings.url), {
         method: "POST",
-        headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: settings.code },
+        headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: settings.code, ...(settings.token ? { [BOARD_TOKEN_HEADER]: settings.token } : {}) },
         body: JSON.stringify(record),
         signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
       });

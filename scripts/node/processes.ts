@@ -41,3 +41,42 @@ export async function stopProcessesWithEnv(name: string, value: string, graceMs 
   for (const pid of processesWithEnv(name, value)) signal(pid, "SIGKILL");
   return pids.length;
 }
+
+/** Processes (other than this one) whose real user id is one of `uids`. */
+export function processesOfUsers(uids: number[]): number[] {
+  if (uids.length === 0) return [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((pid) => {
+      try {
+        const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1];
+        return uid !== undefined && uids.includes(Number(uid));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter((pid) => pid !== process.pid);
+}
+
+/** SIGTERM to every process of the users `uids`, SIGKILL to those still there after `graceMs`; returns how many there were. */
+export async function stopProcessesOfUsers(uids: number[], graceMs = 5000): Promise<number> {
+  const pids = processesOfUsers(uids);
+  const signal = (pid: number, sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  for (const pid of pids) signal(pid, "SIGTERM");
+  const until = Date.now() + graceMs;
+  while (Date.now() < until && processesOfUsers(uids).length > 0) await delay(100);
+  for (const pid of processesOfUsers(uids)) signal(pid, "SIGKILL");
+  return pids.length;
+}

@@ -1,7 +1,9 @@
 // `npm run klassenraum` end to end: the real llama-server (tiny model, --uebung), the board and the
 // JupyterHub-based hub start as one command, which prints one URL and a QR code; a participant logs in
-// through that URL and their kernel gets an answer from the class server; Ctrl+C then leaves no process
-// behind (every process started carries this test's marker in its environment, or the hub's id).
+// through that URL and their kernel gets an answer from the class server (which answers nobody without the
+// classroom's API key); a llama-server killed with kill -9 comes back by itself while board and hub keep
+// running; SIGTERM then leaves no process behind (every process started carries this test's marker in its
+// environment, or the hub's id).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -30,7 +32,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("npm run klassenraum starts class server, board and hub behind one URL; Ctrl+C leaves no process", { skip }, async () => {
+test("npm run klassenraum starts class server, board and hub behind one URL; a killed class server comes back; SIGTERM leaves no process", { skip }, async () => {
   const kitRoot = findProjectRoot();
   const child = spawn(
     process.execPath,
@@ -51,6 +53,8 @@ test("npm run klassenraum starts class server, board and hub behind one URL; Ctr
   assert.equal((await fetch(roomUrl)).status, 200);
   assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200);
   assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
+  const withoutKey = await fetch(`${llmUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: "Hallo" }], max_tokens: 2 }) });
+  assert.equal(withoutKey.status, 401, "the class server wants the classroom's API key");
 
   if (CHROMIUM) {
     const browser = await launchChromium();
@@ -72,11 +76,26 @@ await llm.dispose();`,
     }
   }
 
+  // The class server dies (as when the kernel's OOM killer takes it): it comes back, the others never stop.
+  const llamaPid = processesWithEnv(MARK_ENV, mark).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("llama-server"));
+  assert.ok(llamaPid, "llama-server runs");
+  process.kill(llamaPid, "SIGKILL");
+  const back = Date.now() + 2 * 60_000;
+  while (!/Klassen-Server \(llama-server\) läuft wieder/.test(out) && Date.now() < back) {
+    assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200, "the board keeps running");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.match(out, /Klassen-Server \(llama-server\) hat sich beendet \(Signal SIGKILL\) – Neustart in 1 s\. Die anderen laufen weiter\./, out);
+  assert.match(out, /Klassen-Server \(llama-server\) läuft wieder\./);
+  assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
+  assert.equal((await fetch(roomUrl)).status, 200, "the hub kept running");
+  assert.equal(child.exitCode, null);
+
   const hubId = (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
   assert.ok(processesWithEnv(MARK_ENV, mark).length >= 4, "klassenraum, llama-server, board, hub (and JupyterHub) carry the marker");
-  child.kill("SIGINT");
+  child.kill("SIGTERM");
   assert.equal(await exited, 0, out);
-  assert.deepEqual(processesWithEnv(MARK_ENV, mark), [], "no process of the classroom is left after Ctrl+C");
+  assert.deepEqual(processesWithEnv(MARK_ENV, mark), [], "no process of the classroom is left after SIGTERM");
   assert.deepEqual(processesOfHub(hubId), [], "no participant server or kernel is left");
   await assert.rejects(fetch(llmUrl.replace(/\/v1$/, "/health")));
 });

@@ -2,6 +2,8 @@
 // (commands, memory, user) and the real tiny model file; and the CLI section on this machine.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
@@ -9,6 +11,10 @@ import { classMemoryNeed, klassenraumChecks, PARTICIPANT_RSS_BYTES, type Klassen
 
 const root = findProjectRoot();
 const GIB = 1024 ** 3;
+/** A cgroup v2 root with the memory controller on, as on a current systemd machine. */
+const cgroupV2 = mkdtempSync(join(tmpdir(), "cgroup-v2-"));
+writeFileSync(join(cgroupV2, "cgroup.controllers"), "cpuset cpu io memory pids\n");
+writeFileSync(join(cgroupV2, "cgroup.subtree_control"), "cpu io memory pids\n");
 
 function deps(more: Partial<KlassenraumDeps>): KlassenraumDeps {
   return {
@@ -17,6 +23,7 @@ function deps(more: Partial<KlassenraumDeps>): KlassenraumDeps {
     run: async () => ({ code: 0, stdout: "3.0.0\n", stderr: "" }),
     memory: () => ({ total: 64 * GIB, free: 60 * GIB }),
     uid: 0,
+    cgroupSysfs: cgroupV2,
     ...more,
   };
 }
@@ -26,7 +33,15 @@ const byId = (checks: { id: string; status: string; detail: string; fix?: string
 test("a ready machine: every check ✅", async () => {
   const checks = await klassenraumChecks(deps({}), 30);
   assert.deepEqual(checks.filter((c) => c.status !== "ok"), []);
-  assert.deepEqual(checks.map((c) => c.id), ["hub", "proxy", "llama-server", "class-model", "class-ram", "accounts"]);
+  assert.deepEqual(checks.map((c) => c.id), ["hub", "proxy", "llama-server", "class-model", "class-ram", "accounts", "memory-limit"]);
+});
+
+test("without a cgroup v2 memory controller (cgroup v1, a container) the memory limit is a German note", async () => {
+  const v1 = mkdtempSync(join(tmpdir(), "cgroup-v1-"));
+  const check = byId(await klassenraumChecks(deps({ cgroupSysfs: v1 }), 30), "memory-limit");
+  assert.equal(check.status, "warn");
+  assert.match(check.detail, /keine cgroup v2 mit Speicher-Controller/);
+  assert.match(check.fix!, /Prozesse, Dateigröße und Platz sind trotzdem begrenzt/);
 });
 
 test("no JupyterHub, no model, too little RAM, not root: each says what to do", async () => {

@@ -15,6 +15,7 @@ import type { BoardPart } from "../../../lib/exercises/index.js";
 import { BOARD_PARTS } from "../../../lib/exercises/board-record.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
 import { loopbackWarning } from "./reach.js";
+import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
 import { BoardState } from "./state.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
@@ -160,6 +161,7 @@ async function serve(args: BoardArgs): Promise<number> {
     onChange: () => saver.changed(),
     log: console.error,
     stuckAfterMin: args.stuckAfterMin,
+    hub: { key: ensureHubKey(args.data), names: new HubNames(args.data) },
   });
   const changedCode = stored && stored.joinCode !== state.joinCode;
   console.log(

@@ -15,12 +15,15 @@ import {
   BOARD_BODY_LIMIT_BYTES,
   BOARD_CODE_HEADER,
   BOARD_HELP_PATH,
+  BOARD_HUB_HEADER,
   BOARD_JOIN_PATH,
   BOARD_NAME_MAX,
   BOARD_POST_PATH,
   BOARD_QUESTION_MAX,
+  BOARD_TOKEN_HEADER,
   boardNameProblem,
 } from "../../../lib/exercises/board-record.js";
+import { participantToken, sameSecret, type HubNames } from "./hub-trust.js";
 import { addressKey, JoinCodeGate, RateLimiter } from "./limits.js";
 import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
 import { loopbackWarning } from "./reach.js";
@@ -50,6 +53,8 @@ export interface BoardServerOptions {
   now?: () => number;
   /** Minutes without a ✅ after which a participant counts as stuck (progress.ts). */
   stuckAfterMin?: number;
+  /** The Klassenraum-Hub's channel (hub-trust.ts): its key and the names it put on the board. */
+  hub?: { key: string; names: HubNames };
 }
 
 export interface RunningBoard {
@@ -183,12 +188,12 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   /** Why `name`, not yet on the board, may not join now (look-alike, full, too many new names from this
    * address); undefined when it may or is there already. The name itself must be checked before. */
-  const newNameRefusal = (name: string, req: Request): { status: number; fehler: string } | undefined => {
+  const newNameRefusal = (name: string, req: Request, trusted = false): { status: number; fehler: string } | undefined => {
     if (state.has(name)) return undefined;
     const twin = state.lookAlikeOf(name);
     if (twin) return { status: 409, fehler: `Der Name sieht aus wie „${twin}“, der schon auf dem Board steht – bitte einen deutlich anderen Namen wählen.` };
     if (state.size >= MAX_PARTICIPANTS) return { status: 409, fehler: `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende). Kursleitung: npm run board -- --entfernen NAME` };
-    if (!newNames.take(addressKey(req.socket.remoteAddress), now())) return { status: 429, fehler: "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten." };
+    if (!trusted && !newNames.take(addressKey(req.socket.remoteAddress), now())) return { status: 429, fehler: "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten." };
     return undefined;
   };
 
@@ -198,6 +203,12 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     const record = parsed.data;
     const problem = recordProblem(record);
     if (problem) return refuse(res, 400, problem);
+    // A kernel of the hub posts only under its own participant's name (a name the hub put on the board needs its token).
+    const token = req.headers[BOARD_TOKEN_HEADER];
+    const key = participantKey(record.name);
+    if (options.hub && (token !== undefined || options.hub.names.has(key)) && !sameSecret(token, participantToken(options.hub.key, key))) {
+      return refuse(res, 403, "Diese Meldung gehört nicht zu deinem Namen – jede:r meldet nur eigene Ergebnisse.");
+    }
     const refusal = newNameRefusal(record.name, req);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
     if (!perParticipant.take(participantKey(record.name), now())) return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – diese wird ausgelassen.");
@@ -216,9 +227,12 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     if (name === undefined) return void res.json({ ok: true });
     const problem = boardNameProblem(name);
     if (problem) return refuse(res, 400, problem);
-    const refusal = newNameRefusal(name, req);
+    // The hub's own join (its key): a room's logins all come from the hub's address, so no per-address limit.
+    const fromHub = options.hub !== undefined && sameSecret(req.headers[BOARD_HUB_HEADER], options.hub.key);
+    const refusal = newNameRefusal(name, req, fromHub);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
     const joined = state.join(name, now());
+    if (fromHub) options.hub!.names.add(participantKey(name));
     if (joined.added) options.onChange();
     res.json({ ok: true, name: joined.name, neu: joined.added });
   };

@@ -8,10 +8,15 @@ import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 export const DEFAULT_HUB_PORT = 8000;
 export const DEFAULT_HUB_MAX = 30;
 export const DEFAULT_IDLE_MINUTES = 30;
+/** Limits per participant (the guide's sizing table): processes and threads, memory (MB), disk space (MB). */
+export const DEFAULT_PROCESSES = 512;
+export const DEFAULT_MEMORY_MB = 2048;
+export const DEFAULT_SPACE_MB = 1024;
 
 export const HUB_USAGE =
   "Aufruf: npm run hub -- [--port 8000] [--code CODE] [--root ORDNER] [--host H --allowed-host NAME …]\n" +
   "                       [--llm-url URL] [--board URL] [--max 30] [--leerlauf 30]\n" +
+  "                       [--prozesse 512] [--arbeitsspeicher 2048] [--platz-je-person 1024]\n" +
   "        npm run hub -- --loesungen-freigeben [--root ORDNER]\n" +
   "        npm run hub -- --aufraeumen [--root ORDNER]\n" +
   "  --port P             Port für die Teilnehmenden (Standard 8000; 0 = ein freier)\n" +
@@ -21,8 +26,12 @@ export const HUB_USAGE =
   "  --allowed-host N     Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)\n" +
   "  --llm-url URL        Klassen-Server (OpenAI-kompatibel), z. B. http://127.0.0.1:8080/v1\n" +
   "  --board URL          Klassen-Board, an das die Selbstchecks melden\n" +
+  "  --board-daten DATEI  Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json): Code und Hub-Schlüssel\n" +
   "  --max N              höchstens N Teilnehmende (Standard 30)\n" +
   "  --leerlauf MIN       Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)\n" +
+  `  --prozesse N         höchstens N Prozesse und Threads je Teilnehmer:in (Standard ${DEFAULT_PROCESSES}; nur als root)\n` +
+  `  --arbeitsspeicher MB Arbeitsspeicher je Teilnehmer:in (Standard ${DEFAULT_MEMORY_MB}; als root mit cgroup v2)\n` +
+  `  --platz-je-person MB Platz je Ordner und größte Datei (Standard ${DEFAULT_SPACE_MB}); darüber wird der Server gestoppt\n` +
   "  --loesungen-freigeben  Lösungen allen Teilnehmenden (auch späteren) in loesungen/ geben\n" +
   "  --aufraeumen         Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)\n" +
   "  -h, --help           diese Hilfe";
@@ -40,8 +49,20 @@ export interface HubArgs {
   bind: BindPlan;
   llmUrl: string | undefined;
   boardUrl: string | undefined;
+  /** The board's results file: the class's code and, beside it, the board's hub key (board/hub-trust.ts). */
+  boardData: string;
   max: number;
   idleMinutes: number;
+  limits: ParticipantLimits;
+}
+
+export interface ParticipantLimits {
+  /** RLIMIT_NPROC of each participant's user (processes and threads; root only: it counts per user). */
+  processes: number;
+  /** memory.max of each participant's cgroup, in MB (root with a cgroup v2 memory controller only). */
+  memoryMb: number;
+  /** Disk space of each participant's folder, in MB; also the largest file (RLIMIT_FSIZE). */
+  spaceMb: number;
 }
 
 const OPTIONS = {
@@ -52,8 +73,12 @@ const OPTIONS = {
   "allowed-host": { type: "string", multiple: true },
   "llm-url": { type: "string" },
   board: { type: "string" },
+  "board-daten": { type: "string" },
   max: { type: "string", default: String(DEFAULT_HUB_MAX) },
   leerlauf: { type: "string", default: String(DEFAULT_IDLE_MINUTES) },
+  prozesse: { type: "string", default: String(DEFAULT_PROCESSES) },
+  arbeitsspeicher: { type: "string", default: String(DEFAULT_MEMORY_MB) },
+  "platz-je-person": { type: "string", default: String(DEFAULT_SPACE_MB) },
   "loesungen-freigeben": { type: "boolean" },
   aufraeumen: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -100,7 +125,13 @@ export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
     bind,
     llmUrl: httpUrl(values["llm-url"], "--llm-url", "http://127.0.0.1:8080/v1"),
     boardUrl: httpUrl(values.board, "--board", "http://127.0.0.1:8790"),
+    boardData: resolve(values["board-daten"] ?? resolve(kitRoot, ".cache", "board", "ergebnisse.json")),
     max: wholeNumber(values.max, "--max", 1, 300),
     idleMinutes: wholeNumber(values.leerlauf, "--leerlauf", 1, 24 * 60),
+    limits: {
+      processes: wholeNumber(values.prozesse, "--prozesse", 32, 100_000),
+      memoryMb: wholeNumber(values.arbeitsspeicher, "--arbeitsspeicher", 128, 1_048_576),
+      spaceMb: wholeNumber(values["platz-je-person"], "--platz-je-person", 1, 10_485_760),
+    },
   };
 }

@@ -7,7 +7,8 @@ import { loadConfig } from "../../../lib/config.js";
 import { MODEL_CHOICES } from "../../../lib/llm/index.js";
 import { findLlamaTools } from "../../dev/llama-build.js";
 import type { Runner } from "../../setup.mjs";
-import { DEFAULT_HUB_MAX } from "./args.js";
+import { DEFAULT_HUB_MAX, DEFAULT_MEMORY_MB } from "./args.js";
+import { memoryCgroupProblem } from "./limits.js";
 
 /** Same shape as scripts/apps/doctor/main.ts's Check (kept apart so doctor.ts loads this file only for --klassenraum). */
 export interface KlassenraumCheck {
@@ -32,6 +33,8 @@ export interface KlassenraumDeps {
   run: Runner;
   memory: () => { total: number; free: number };
   uid: number | undefined;
+  /** Where cgroup v2 is mounted (default /sys/fs/cgroup): a memory limit per participant needs its memory controller. */
+  cgroupSysfs?: string;
 }
 
 const GIB = 1024 ** 3;
@@ -91,5 +94,13 @@ export async function klassenraumChecks(d: KlassenraumDeps, participants = DEFAU
       ? { id: "accounts", title: "Getrennte Konten", status: "ok", detail: "läuft als root: jede:r Teilnehmende bekommt ein eigenes Konto" }
       : { id: "accounts", title: "Getrennte Konten", status: "warn", detail: "ohne root teilen sich alle Teilnehmenden ein Konto und sehen die Ordner der anderen", fix: "sudo npm run klassenraum" },
   );
+  const memoryProblem = d.uid === 0 ? memoryCgroupProblem(d.cgroupSysfs, true) : undefined;
+  if (d.uid === 0) {
+    add(
+      memoryProblem
+        ? { id: "memory-limit", title: "Speichergrenze je Teilnehmer:in", status: "warn", detail: `keine: ${memoryProblem}`, fix: "Prozesse, Dateigröße und Platz sind trotzdem begrenzt; für eine Speichergrenze einen Rechner mit cgroup v2 (aktuelles Debian/Ubuntu mit systemd) nehmen" }
+        : { id: "memory-limit", title: "Speichergrenze je Teilnehmer:in", status: "ok", detail: `cgroup v2: je Teilnehmer:in höchstens --arbeitsspeicher (Standard ${DEFAULT_MEMORY_MB} MB)` },
+    );
+  }
   return checks;
 }

@@ -9,22 +9,28 @@
 #   built lib (read-only), the kit's TypeScript kernel as default, and KURS_*/LLM_* in the kernel;
 # - as root every participant is a system user of their own (home mode 700); otherwise all share one.
 import asyncio
+import hashlib
+import hmac
 import json
 import os
 import pwd
 import re
 import shutil
 import subprocess
+import sys
 import unicodedata
 
 from jupyterhub.auth import Authenticator
 from jupyterhub.handlers.login import LoginHandler
-from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
 from tornado.httpclient import HTTPRequest
 from tornado.simple_httpclient import SimpleAsyncHTTPClient
 
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
+
+sys.dont_write_bytecode = True  # no __pycache__ in the kit's folder
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kurs_limits import SpawnRefused, blocked_reason, spawner_class  # noqa: E402 (next to this file)
 
 STATE = S["stateDir"]
 PARTICIPANTS_FILE = os.path.join(STATE, "teilnehmende.json")
@@ -65,11 +71,23 @@ def load_participants():
         return {}
 
 
+DISK_FULL = "Auf dem Kursrechner ist gerade kein Platz mehr – bitte der Kursleitung Bescheid geben."
+
+
 def save_participants(data):
+    """Writes the list atomically; False when the disk is full (the old list stays as it was)."""
     tmp = PARTICIPANTS_FILE + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False, indent=1)
-    os.replace(tmp, PARTICIPANTS_FILE)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
+        os.replace(tmp, PARTICIPANTS_FILE)
+        return True
+    except OSError:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        return False
 
 
 def user_name_for(name, taken):
@@ -109,7 +127,9 @@ class KursAuthenticator(Authenticator):
             if key not in participants:
                 taken = {p["user"] for p in participants.values()}
                 participants[key] = {"name": name, "user": user_name_for(name, taken)}
-                save_participants(participants)
+                if not save_participants(participants):
+                    handler.kurs_error = DISK_FULL
+                    return None
             return participants[key]["user"]
 
 
@@ -119,6 +139,16 @@ def display_name(user):
         if p["user"] == user:
             return p["name"]
     return user
+
+
+def board_token(user):
+    """The participant's board token (scripts/apps/board/hub-trust.ts participantToken): posts only under their name."""
+    if not S.get("boardHubKey"):
+        return None
+    for key, p in load_participants().items():
+        if p["user"] == user:
+            return hmac.new(S["boardHubKey"].encode(), ("kurs-board:" + key).encode(), hashlib.sha256).hexdigest()[:32]
+    return None
 
 
 def ensure_system_user(user, home):
@@ -165,6 +195,9 @@ def copy_notebooks(home, owner):
 
 def pre_spawn(spawner):
     user = spawner.user.name
+    blocked = blocked_reason(STATE, user)
+    if blocked:
+        raise SpawnRefused(user, blocked)  # the hub's error page shows the German reason
     home = os.path.join(S["root"], user)
     owner = ensure_system_user(user, home) if S["isolated"] else None
     if owner is None:
@@ -172,6 +205,9 @@ def pre_spawn(spawner):
     copy_notebooks(home, owner)
     spawner.environment.update(S["kernelEnv"])
     spawner.environment["KURS_NAME"] = display_name(user)
+    token = board_token(user)
+    if token:
+        spawner.environment["KURS_BOARD_TOKEN"] = token
     # What a kernel writes goes to the participant's folder (the kit's own folders are the instructor's).
     for key, folder in (("RAG_CACHE_DIR", ".cache/rag"), ("LLM_STATE_DIR", ".cache/llm-state"),
                         ("TRAVEL_CACHE_DIR", ".cache/travel"), ("TRAVEL_WORKSPACE_DIR", "workspace")):
@@ -194,17 +230,23 @@ c.JupyterHub.template_vars = {"kurs_name": display_name}
 c.JupyterHub.tornado_settings.update({"slow_spawn_timeout": 0})
 c.JupyterHub.authenticator_class = KursAuthenticator
 c.JupyterHub.shutdown_on_logout = False
-c.JupyterHub.cleanup_servers = True
-c.ConfigurableHTTPProxy.command = [S["proxyCommand"]]
+# A crash or restart of JupyterHub costs nobody their kernel: `npm run hub` runs the proxy itself (it keeps the
+# routes) and starts JupyterHub again; the participants' servers keep running and are taken up again.
+c.JupyterHub.cleanup_servers = False
+c.JupyterHub.cleanup_proxy = False
+c.ConfigurableHTTPProxy.should_start = False
+c.ConfigurableHTTPProxy.auth_token = S["proxyToken"]
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{S['proxyApiPort']}"
-c.ConfigurableHTTPProxy.pid_file = os.path.join(STATE, "proxy.pid")
 c.ConfigurableHTTPProxy.debug = False
+c.JupyterHub.last_activity_interval = 60  # also puts the routes back into a restarted proxy
+# The disk guard of `npm run hub` (disk-guard.ts) stops a participant's server through the hub's API.
+c.JupyterHub.services = [{"name": "kurs-platz", "api_token": S["guardToken"]}]
+c.JupyterHub.load_roles = [{"name": "kurs-platz", "scopes": ["servers", "read:users"], "services": ["kurs-platz"]}]
 
+c.JupyterHub.spawner_class = spawner_class(S["isolated"], S["limits"])
 if S["isolated"]:
-    c.JupyterHub.spawner_class = LocalProcessSpawner
     c.Spawner.notebook_dir = "~"
 else:
-    c.JupyterHub.spawner_class = SimpleLocalProcessSpawner
     c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(S["root"], "{username}")
     c.Spawner.notebook_dir = os.path.join(S["root"], "{username}")
 c.Spawner.pre_spawn_hook = pre_spawn

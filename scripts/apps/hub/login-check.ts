@@ -31,6 +31,8 @@ export interface LoginRules {
   participants: () => HubParticipant[];
   /** The class board's URL (--board): participants are put on it at login. */
   boardUrl?: string;
+  /** The board's hub key (board/hub-trust.ts): the hub's own join, past the per-address limit. */
+  boardHubKey?: string;
   /** The instructor's console. */
   log: (line: string) => void;
   now?: () => number;
@@ -80,7 +82,7 @@ export class LoginCheck {
   /** Joins the board (if one runs); returns the board's reason when it refuses a new participant's name. */
   private async putOnBoard(name: string, isNew: boolean): Promise<string | undefined> {
     if (!this.rules.boardUrl) return undefined;
-    const joined = await joinBoard(this.rules.boardUrl, this.rules.code, name);
+    const joined = await joinBoard(this.rules.boardUrl, this.rules.code, name, this.rules.boardHubKey);
     if (joined.outcome === "on-board") {
       this.boardWarnings.clear();
       return undefined;

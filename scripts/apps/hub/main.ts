@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { errorText } from "../../../lib/util.js";
 import { HubUsageError, parseHubArgs, type HubArgs } from "./args.js";
-import { boardDataPath, classJoinCode } from "./join-code.js";
+import { classJoinCode } from "./join-code.js";
 import { cleanUpHub, releaseSolutions, runningHubPid } from "./participants.js";
 import { KIT_KERNEL, participantFiles } from "./settings.js";
 import { HubStartError, jupyterhubMissing, startHub } from "./start.js";
@@ -32,7 +32,7 @@ async function serve(args: HubArgs, kitRoot: string): Promise<number> {
     return 1;
   }
   console.log(ensureNotebookLib());
-  const code = await classJoinCode(boardDataPath(kitRoot), args.code, console.error);
+  const code = await classJoinCode(args.boardData, args.code, console.error);
   const hub = await startHub(args, kitRoot, code, console.error);
   console.log(
     [
@@ -53,12 +53,13 @@ async function serve(args: HubArgs, kitRoot: string): Promise<number> {
     await hub.stop();
     process.exit(0);
   };
-  process.on("SIGINT", () => void stop());
-  process.on("SIGTERM", () => void stop());
+  // A closed terminal (SIGHUP) or a service manager (SIGTERM) stops the hub like Ctrl+C: nothing keeps running
+  // without the login check.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop());
   const code_ = await hub.exited;
   if (stopping) return new Promise<number>(() => undefined);
   await hub.stop();
-  console.error(`JupyterHub hat sich beendet (Code ${code_}).`);
+  console.error(`JupyterHub hat sich immer wieder beendet (zuletzt Code ${code_}) – der Hub ist gestoppt.`);
   return 1;
 }
 

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HubArgs } from "./args.js";
+import type { SpawnLimits } from "./limits.js";
 
 /** One file (or link) a participant's folder gets; `to` is relative to the folder. */
 export interface HubFile {
@@ -17,7 +18,8 @@ export interface HubSettings {
   port: number;
   hubPort: number;
   proxyApiPort: number;
-  proxyCommand: string;
+  /** The proxy `npm run hub` runs (and keeps across restarts of JupyterHub), with its API token. */
+  proxyToken: string;
   root: string;
   stateDir: string;
   templates: string;
@@ -31,6 +33,11 @@ export interface HubSettings {
   firstScreen: string;
   /** Where the authenticator asks whether a login may go ahead (login-check.ts, served by `npm run hub`). */
   loginCheck: { url: string; token: string };
+  /** The disk guard's token for the hub's API (a JupyterHub service that may stop servers). */
+  guardToken: string;
+  /** The board's hub key: each kernel gets KURS_BOARD_TOKEN, its participant's token (board/hub-trust.ts); null without. */
+  boardHubKey: string | null;
+  limits: SpawnLimits;
 }
 
 /** The kernel's name as `npm run setup` registers it (.jupyter-prefix/share/jupyter/kernels/tslab). */

@@ -1,8 +1,12 @@
 // `npm run klassenraum [-- --host 0.0.0.0 --allowed-host kurs-pc.local] [--uebung]` — one command for the
 // instructor: the class server (llama.cpp's llama-server with the configured model), the class board and
 // the Klassenraum-Hub, started together; prints one URL and its QR code for the room and stops all three on
-// Ctrl+C. The participants' kernels run on this machine, so the class server and the board stay on
-// loopback; only the hub is reachable from the room.
+// Ctrl+C (or SIGTERM, or SIGHUP when the terminal closes). The participants' kernels run on this machine, so the
+// class server and the board stay on loopback; only the hub is reachable from the room. The class server
+// needs an API key (made at each start and handed to the kernels as LLM_API_KEY), so no other program on this
+// machine uses it. A class server or board that dies (e.g. killed for memory) is started again with a backoff
+// and the others keep running; only a hub that ends stops the classroom.
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -14,7 +18,7 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "..
 import { boardDataPath, classJoinCode } from "../hub/join-code.js";
 import { freePort } from "../../node/free-port.js";
 import { jupyterhubMissing } from "../hub/start.js";
-import { kitScript, ServiceStartError, startService, waitForHttp, waitForLine, type Service } from "./services.js";
+import { kitScript, ServiceStartError, startService, superviseService, waitForHttp, waitForLine, type Service, type SupervisedService } from "./services.js";
 import { practiceEnvironment } from "../models/model-help.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
 
@@ -67,7 +71,7 @@ function llamaServerBinary(): string {
 
 async function main(): Promise<number> {
   const kitRoot = findProjectRoot();
-  let values;
+  let values: ReturnType<typeof parseArgsGerman<{ args: string[]; options: typeof OPTIONS }>>["values"];
   try {
     values = parseArgsGerman({ args: process.argv.slice(2), options: OPTIONS }, USAGE).values;
   } catch (error) {
@@ -106,47 +110,57 @@ async function main(): Promise<number> {
 
   const env = values.uebung ? await practiceEnvironment() : { ...process.env };
   const code = await classJoinCode(values["board-daten"] ?? boardDataPath(kitRoot), values.code, console.error);
-  const services: Service[] = [];
+  const services: (Service | SupervisedService)[] = [];
   let stopping = false;
   const stopAll = async () => {
     stopping = true;
     // The hub first (it ends the participants' kernels), then the board and the class server.
     for (const s of [...services].reverse()) await s.stop();
   };
-  process.on("SIGINT", () => void stopAll().then(() => process.exit(0)));
-  process.on("SIGTERM", () => void stopAll().then(() => process.exit(0)));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stopAll().then(() => process.exit(0)));
+  // Only the kernels of this classroom may use the class server (the hub passes LLM_* on to them).
+  const apiKey = randomBytes(24).toString("hex");
+  const say = (line: string) => console.error(line);
 
   try {
     if (llmPort === 0) llmPort = await freePort();
     const threads = loadConfig(env).llmThreads ?? Math.max(1, availableParallelism() - 1);
     console.log(`Klassen-Server startet (${parallel} gleichzeitige Anfragen, ${context} Tokens Kontext je Anfrage) …`);
-    const llm = startService(
-      "Klassen-Server (llama-server)",
-      llamaServer,
-      [
-        "-m", model, "--host", "127.0.0.1", "--port", String(llmPort), "-c", String(parallel * context), "--parallel", String(parallel),
-        "-t", String(threads), "--jinja", "--no-webui", ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
-      ],
-      env,
-      kitRoot,
-    );
+    const startLlm = () =>
+      startService(
+        "Klassen-Server (llama-server)",
+        llamaServer,
+        [
+          "-m", model, "--host", "127.0.0.1", "--port", String(llmPort), "-c", String(parallel * context), "--parallel", String(parallel),
+          "-t", String(threads), "--jinja", "--no-webui", "--api-key", apiKey, ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
+        ],
+        env,
+        kitRoot,
+      );
+    const llmReady = (s: Service) => waitForHttp(s, `http://127.0.0.1:${llmPort}/health`, 10 * 60_000);
+    const llm = startLlm();
     services.push(llm);
-    await waitForHttp(llm, `http://127.0.0.1:${llmPort}/health`, 10 * 60_000);
+    await llmReady(llm);
+    services[services.indexOf(llm)] = superviseService(llm, startLlm, llmReady, say);
     const llmUrl = `http://127.0.0.1:${llmPort}/v1`;
 
     const boardCmd = kitScript(kitRoot, "apps/board/main.ts");
-    const board = startService("Klassen-Board", boardCmd.command, [...boardCmd.args, "--port", String(boardPort), "--code", code, ...(values["board-daten"] ? ["--data", values["board-daten"]] : [])], env, kitRoot);
+    const startBoard = () => startService("Klassen-Board", boardCmd.command, [...boardCmd.args, "--port", String(boardPort), "--code", code, ...(values["board-daten"] ? ["--data", values["board-daten"]] : [])], env, kitRoot);
+    const boardReady = (s: Service) => waitForLine(s, /Für den Beamer:\s+(http:\S+)/, 60_000);
+    const board = startBoard();
     services.push(board);
-    const boardUrl = (await waitForLine(board, /Für den Beamer:\s+(http:\S+)/, 60_000)).replace(/\/$/, "");
+    const boardUrl = (await boardReady(board)).replace(/\/$/, "");
+    boardPort = Number(new URL(boardUrl).port); // a restart keeps the address the kernels know
+    services[services.indexOf(board)] = superviseService(board, startBoard, async (s) => void (await boardReady(s)), say);
 
     const hubCmd = kitScript(kitRoot, "apps/hub/main.ts");
     const hubArgs = [
       ...hubCmd.args, "--port", values.port, "--host", values.host, "--code", code, "--max", values.max,
-      "--llm-url", llmUrl, "--board", boardUrl,
+      "--llm-url", llmUrl, "--board", boardUrl, "--board-daten", values["board-daten"] ?? boardDataPath(kitRoot),
       ...(values.root ? ["--root", values.root] : []),
       ...(values["allowed-host"] ?? []).flatMap((h) => ["--allowed-host", h]),
     ];
-    const hub = startService("Klassenraum-Hub", hubCmd.command, hubArgs, env, kitRoot);
+    const hub = startService("Klassenraum-Hub", hubCmd.command, hubArgs, { ...env, LLM_API_KEY: apiKey }, kitRoot);
     services.push(hub);
     const roomUrl = await waitForLine(hub, /Für den Raum:\s+(http:\S+)/, 3 * 60_000);
     const warnings = hub.output().split("\n").filter((l) => l.startsWith("WARNUNG"));
@@ -166,9 +180,10 @@ async function main(): Promise<number> {
         "Beenden mit Strg+C (beendet alle drei).",
       ].join("\n"),
     );
-    const first = await Promise.race(services.map((s) => new Promise<Service>((resolve) => s.child.once("exit", () => resolve(s)))));
+    // The class server and the board come back by themselves; without the hub the room has nothing.
+    await new Promise<void>((resolve) => hub.child.once("exit", () => resolve()));
     if (stopping) return new Promise<number>(() => undefined);
-    console.error(`${first.name} hat sich beendet:\n${first.output().slice(-1500)}\nDie anderen werden auch beendet.`);
+    console.error(`${hub.name} hat sich beendet:\n${hub.output().slice(-1500)}\nDie anderen werden auch beendet.`);
     await stopAll();
     return 1;
   } catch (error) {

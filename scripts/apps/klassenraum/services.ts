@@ -77,3 +77,64 @@ export async function waitForHttp(service: Service, url: string, timeoutMs: numb
 export function kitScript(kitRoot: string, script: string): { command: string; args: string[] } {
   return { command: process.execPath, args: ["--import", "tsx", join(kitRoot, "scripts", script)] };
 }
+
+/** A service that is started again when it dies (a llama-server killed for memory, a crashed board). */
+export interface SupervisedService {
+  /** The service as it runs now. */
+  current(): Service;
+  /** Stops it for good (no restart). */
+  stop(): Promise<void>;
+}
+
+/** Gives up after this many crashes within CRASH_WINDOW_MS (a service that cannot start at all). */
+export const MAX_RESTARTS = 5;
+const CRASH_WINDOW_MS = 5 * 60_000;
+/** Wait before the n-th restart in a row: 1 s, 2 s, 4 s … at most 30 s. */
+export const restartBackoffMs = (n: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
+
+/**
+ * Keeps `first` running: when it exits by itself, `start()` makes a new one after a backoff and `ready`
+ * waits for it; each step is said in German on `log`. The other services are not touched.
+ */
+export function superviseService(first: Service, start: () => Service, ready: (s: Service) => Promise<void>, log: (line: string) => void): SupervisedService {
+  let service = first;
+  let stopping = false;
+  const crashes: number[] = [];
+  const exitOf = (s: Service) =>
+    new Promise<void>((resolve) => {
+      if (s.child.exitCode !== null || s.child.signalCode !== null) resolve();
+      s.child.once("exit", () => resolve());
+    });
+  void (async () => {
+    for (;;) {
+      await exitOf(service);
+      if (stopping) return;
+      const now = Date.now();
+      crashes.push(now);
+      while (crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
+      const how = service.child.signalCode ? `Signal ${service.child.signalCode}` : `Code ${service.child.exitCode}`;
+      if (crashes.length > MAX_RESTARTS) {
+        log(`${service.name} ist ${crashes.length}-mal in wenigen Minuten ausgefallen – kein weiterer Neustart. Die anderen laufen weiter.\n${service.output().slice(-1000)}`);
+        return;
+      }
+      const wait = restartBackoffMs(crashes.length);
+      log(`${service.name} hat sich beendet (${how}) – Neustart in ${wait / 1000} s. Die anderen laufen weiter.`);
+      await delay(wait);
+      if (stopping) return;
+      service = start();
+      try {
+        await ready(service);
+        log(`${service.name} läuft wieder.`);
+      } catch (error) {
+        log(String((error as Error).message ?? error).slice(0, 1500));
+      }
+    }
+  })();
+  return {
+    current: () => service,
+    stop: async () => {
+      stopping = true;
+      await service.stop();
+    },
+  };
+}

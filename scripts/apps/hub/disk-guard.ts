@@ -1,0 +1,143 @@
+// The hub's disk guard: every 30 s (KURS_HUB_PLATZ_SEKUNDEN for tests) `npm run hub` measures each
+// participant's folder and the free space of the disk. A folder over --platz-je-person gets its server
+// stopped through the hub's API; the participant sees the German reason when the hub would start it again
+// (<state>/gesperrt.json, read by kurs_limits.py) and the instructor gets it on the console. Once the folder
+// is small enough again (the instructor deleted files), the participant may start again. A nearly full disk
+// is reported to the instructor before it stops everyone's saving. The hub keeps a reserve file in its own
+// state folder (RESERVE_BYTES); when the disk is full the guard deletes it, so the hub's database and
+// participant list stay writable (logins go on) while the instructor makes room, and writes it again later.
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../../lib/files.js";
+import { MB } from "./limits.js";
+import { loadParticipants } from "./participants.js";
+
+export const DEFAULT_GUARD_INTERVAL_S = 30;
+/** Below this much free space (or the space of one participant, if more) the instructor is warned. */
+const LOW_DISK_BYTES = 2 * 1024 * MB;
+/** The hub's reserve: room for its own state (JupyterHub's database, the participant list) on a full disk. */
+export const RESERVE_BYTES = 64 * MB;
+const RESERVE_FILE = "platz-reserve";
+
+/** Writes the reserve file (real blocks, not a sparse file); false when there is no room for it. */
+export function writeReserve(stateDir: string): boolean {
+  const path = join(stateDir, RESERVE_FILE);
+  if (existsSync(path)) return true;
+  const chunk = Buffer.alloc(MB);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "w", 0o600);
+    for (let i = 0; i < RESERVE_BYTES / MB; i++) writeSync(fd, chunk);
+    closeSync(fd);
+    return true;
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(path, { force: true });
+    return false;
+  }
+}
+
+export interface DiskGuardOptions {
+  root: string;
+  stateDir: string;
+  /** --platz-je-person in bytes. */
+  spaceBytes: number;
+  /** The hub's REST API (http://127.0.0.1:<hubPort>/hub/api) and the guard service's token. */
+  hubApi: string;
+  token: string;
+  log: (line: string) => void;
+  intervalMs?: number;
+}
+
+export interface DiskGuard {
+  /** One round now (the timer does the same). */
+  check(): Promise<void>;
+  stop(): void;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / MB).toLocaleString("de-DE")} MB`;
+
+/** Bytes a folder takes on disk (du counts without following links and stays on one file system). */
+export function folderBytes(path: string): number | undefined {
+  const r = spawnSync("du", ["-s", "-x", "-B1", path], { encoding: "utf8", timeout: 60_000 });
+  const bytes = Number(r.stdout.split("\t")[0]);
+  return Number.isFinite(bytes) && r.stdout.trim() !== "" ? bytes : undefined;
+}
+
+export function freeBytes(path: string): number | undefined {
+  try {
+    const s = statfsSync(path);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+export function guardIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.KURS_HUB_PLATZ_SEKUNDEN);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_GUARD_INTERVAL_S) * 1000;
+}
+
+export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
+  const blocked = new Map<string, string>();
+  let lowDiskWarned = false;
+  let running = false;
+  const stopServer = async (user: string) => {
+    try {
+      const res = await fetch(`${o.hubApi}/users/${encodeURIComponent(user)}/server`, {
+        method: "DELETE",
+        headers: { authorization: `token ${o.token}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+      return res.ok || res.status === 400; // 400: not running
+    } catch {
+      return false;
+    }
+  };
+  const saveBlocked = () => writeFileAtomic(join(o.stateDir, "gesperrt.json"), `${JSON.stringify(Object.fromEntries(blocked), null, 1)}\n`).catch(() => undefined);
+
+  const check = async () => {
+    if (running) return;
+    running = true;
+    try {
+      let changed = false;
+      for (const p of loadParticipants(o.root)) {
+        const home = join(o.root, p.user);
+        if (!existsSync(home)) continue;
+        const bytes = folderBytes(home);
+        if (bytes === undefined) continue;
+        if (bytes > o.spaceBytes && !blocked.has(p.user)) {
+          const reason = `Dein Ordner ist mit ${mb(bytes)} größer als die ${mb(o.spaceBytes)} je Person – dein Jupyter wurde gestoppt, damit der Platz für alle reicht. Bitte der Kursleitung Bescheid geben.`;
+          blocked.set(p.user, reason);
+          changed = true;
+          await saveBlocked();
+          const stopped = await stopServer(p.user);
+          o.log(`Platz: Der Ordner von „${p.name}“ (${home}) belegt ${mb(bytes)}, mehr als --platz-je-person ${mb(o.spaceBytes)} – ${stopped ? "Jupyter gestoppt" : "Jupyter ließ sich nicht stoppen"}. Große Dateien löschen (z. B. 'du -ah ${home} | sort -h | tail'), dann kann sie/er wieder starten.`);
+        } else if (bytes <= o.spaceBytes && blocked.delete(p.user)) {
+          changed = true;
+          o.log(`Platz: Der Ordner von „${p.name}“ ist wieder unter ${mb(o.spaceBytes)} (${mb(bytes)}) – sie/er kann Jupyter wieder starten.`);
+        }
+      }
+      if (changed) await saveBlocked();
+      let free = freeBytes(o.root);
+      if (free !== undefined && free < RESERVE_BYTES / 4 && existsSync(join(o.stateDir, RESERVE_FILE))) {
+        rmSync(join(o.stateDir, RESERVE_FILE), { force: true });
+        o.log(`WARNUNG: Die Platte von ${o.root} ist voll – der Hub gibt seine Reserve (${mb(RESERVE_BYTES)}) frei, damit Anmelden weiter geht. Bitte sofort Platz schaffen (das Terminal nennt zu große Ordner).`);
+        lowDiskWarned = true;
+        free = freeBytes(o.root);
+      } else if (free !== undefined && free > RESERVE_BYTES * 4) writeReserve(o.stateDir);
+      const low = Math.max(LOW_DISK_BYTES, o.spaceBytes);
+      if (free !== undefined && free < low && !lowDiskWarned) {
+        lowDiskWarned = true;
+        o.log(`WARNUNG: Auf der Platte von ${o.root} sind nur noch ${mb(free)} frei – bald kann niemand mehr speichern. Bitte Platz schaffen oder --platz-je-person kleiner wählen.`);
+      } else if (free !== undefined && free >= low) lowDiskWarned = false;
+    } finally {
+      running = false;
+    }
+  };
+  writeReserve(o.stateDir);
+  const timer = setInterval(() => void check(), o.intervalMs ?? guardIntervalMs());
+  timer.unref();
+  return { check, stop: () => clearInterval(timer) };
+}
