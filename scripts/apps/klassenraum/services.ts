@@ -73,7 +73,7 @@ export async function waitForHttp(service: Service, url: string, timeoutMs: numb
   throw new ServiceStartError(`${service.name} antwortet nicht unter ${url}:\n${service.output().slice(-1500)}`);
 }
 
-/** `node --import tsx <kit>/scripts/<script>`: one of the kit's own scripts as a service. */
-export function kitScript(kitRoot: string, script: string): { command: string; args: string[] } {
-  return { command: process.execPath, args: ["--import", "tsx", join(kitRoot, "scripts", script)] };
+/** `node --import tsx <kit>/scripts/kit.ts <name>`: one of the kit's own commands as a service. */
+export function kitCommand(kitRoot: string, name: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: ["--import", "tsx", join(kitRoot, "scripts", "kit.ts"), name] };
 }
