@@ -31,7 +31,9 @@ async function main(name: string | undefined, argv: string[]): Promise<number> {
   }
   try {
     command = await COMMANDS[name]();
-    return await runCommand(command, argv, controller.signal);
+    const code = await runCommand(command, argv, controller.signal);
+    if (command.exitWhenDone) process.exit(code);
+    return code;
   } catch (error) {
     if (error instanceof UsageError) return printUsageError(error);
     if (controller.signal.aborted) return SIGNAL_EXIT_CODES[(controller.signal.reason as StopSignal).signal];

@@ -15,7 +15,7 @@ import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../../lib/notebook/index.js
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { spawnNotebookServer } from "./notebook-server.js";
 import { practiceEnvironment } from "../apps/models/model-help.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
+import { defineCommand } from "../node/command.js";
 import { errorText } from "../../lib/util.js";
 
 /** What one notebook must show after "Run All". */
@@ -294,24 +294,15 @@ export function formatBrowserResult(r: BrowserCheckResult): string {
   return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join("\n");
 }
 
-const USAGE =
-  "Aufruf: npm run test:browser [-- NAMENSTEIL …] [--dir ORDNER]\n" +
-  "  NAMENSTEIL    nur Notebooks, deren Name das enthält\n" +
-  "  --dir ORDNER  Notebooks aus diesem Ordner (Standard notebooks)\n" +
-  "  -h, --help    diese Hilfe";
-
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgsGerman({ args: argv, allowPositionals: true, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
-  const { values, positionals } = parsed;
-  const r = await runBrowserCheck(positionals, { notebooksDir: values.dir === undefined ? undefined : resolve(values.dir) });
-  console.log(formatBrowserResult(r));
-  return r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
-}
-
-if (process.argv[1]?.endsWith("browser-check.ts")) process.exitCode = await main(process.argv.slice(2));
+export const command = defineCommand({
+  name: "test:browser",
+  invocation: "npm run test:browser --",
+  summary: "Öffnet die Notebooks in Chromium und prüft, was man sieht; NAMENSTEIL: nur Notebooks, deren Name das enthält.",
+  options: { dir: { type: "string", value: "ORDNER", help: "Notebooks aus diesem Ordner (Standard notebooks)" } },
+  positionals: "[NAMENSTEIL …]",
+  run: async ({ values, positionals }) => {
+    const r = await runBrowserCheck(positionals, { notebooksDir: values.dir === undefined ? undefined : resolve(values.dir) });
+    console.log(formatBrowserResult(r));
+    return r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
+  },
+});

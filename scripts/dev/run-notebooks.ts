@@ -11,7 +11,7 @@ import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, displayWidth, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { outputWrapOn } from "../../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
+import { defineCommand } from "../node/command.js";
 import { testEnvironment } from "./test-env.js";
 
 export interface NotebookFailure {
@@ -228,28 +228,22 @@ export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv,
   return results;
 }
 
-const USAGE =
-  "Aufruf: npm run test:notebooks -- [NAMENSTEIL …] [--use-configured-models] [--keep]\n" +
-  "  NAMENSTEIL               nur Notebooks, deren Name das enthält (z. B. teil-2)\n" +
-  "  --use-configured-models  mit den eingestellten Modellen statt der winzigen Testmodelle\n" +
-  "  --keep                   ausgeführte Notebooks in .cache/notebooks/ behalten\n" +
-  "  -h, --help               diese Hilfe";
+export const command = defineCommand({
+  name: "test:notebooks",
+  invocation: "npm run test:notebooks --",
+  summary: "Führt die Notebooks aus (Standard: auf den winzigen Testmodellen); NAMENSTEIL: nur Notebooks, deren Name das enthält.",
+  options: {
+    "use-configured-models": { type: "boolean", help: "mit den eingestellten Modellen statt der winzigen Testmodelle" },
+    keep: { type: "boolean", help: "ausgeführte Notebooks in .cache/notebooks/ behalten" },
+  },
+  positionals: "[NAMENSTEIL …]",
+  run: ({ values, positionals }) => main(positionals, values["use-configured-models"] === true, values.keep === true),
+});
 
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    const options = { "use-configured-models": { type: "boolean" }, keep: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
-    parsed = parseArgsGerman({ args: argv, allowPositionals: true, options }, USAGE);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
-  const { values, positionals } = parsed;
-  const env = values["use-configured-models"] ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
-  const results = await runAllNotebooks(positionals, env, values.keep === true);
+async function main(positionals: string[], configured: boolean, keep: boolean): Promise<number> {
+  const env = configured ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
+  const results = await runAllNotebooks(positionals, env, keep);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`notebooks: ${results.length - failed} passed, ${failed} failed`);
   return failed > 0 ? 1 : 0;
 }
-
-if (process.argv[1]?.endsWith("run-notebooks.ts")) process.exitCode = await main(process.argv.slice(2));

@@ -2,11 +2,11 @@
 // option table and what it runs. The German usage is generated from the option table; parsing, --help and
 // German parse errors happen here before `run` loads anything. scripts/kit.ts alone reads process.argv,
 // installs the signal handlers and sets the exit code (docs/architecture.md, "Commands").
-import type { ParseArgsOptionDescriptor } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { parseArgsGerman, UsageError } from "./parse-args-german.js";
 
 /** One option: node's parseArgs descriptor plus what the usage says about it. */
-export type CommandOption = ParseArgsOptionDescriptor & {
+export type CommandOption = NonNullable<ParseArgsConfig["options"]>[string] & {
   /** German help text; several lines with "\n". Without it the option is not listed (an alias). */
   help?: string;
   /** Placeholder for the value in the usage ("P", "DATEI"); default "WERT" for string options. */
@@ -59,6 +59,8 @@ export interface CommandSpec<O extends CommandOptions> {
    * undefined: the command does not watch its signal, so a signal ends the process at once.
    */
   stopGraceMs?: number;
+  /** End the process when `run` returns, even with handles still open (a test run's leftover sockets). */
+  exitWhenDone?: boolean;
   /** Runs the command; returns the exit code (undefined = 0). */
   run(input: CommandInput<O>): Promise<number | void> | number | void;
 }

@@ -22,6 +22,7 @@ import {
   type EmbeddingModelFiles,
 } from "../../../lib/rag/index.js";
 import { errorText } from "../../../lib/util.js";
+import { defineCommand } from "../../node/command.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
 
 export interface PullOptions {
@@ -34,27 +35,34 @@ export interface PullOptions {
   list: boolean;
 }
 
-export const USAGE =
-  "npm run models:pull [-- <llm-id>] [--no-embedding | --embedding-only] [--embedding-dtype <dtype>] [--list]\n" +
-  `  <llm-id>              LLM (Standard/default: ${MODEL_CHOICES[0]?.id}); --list zeigt alle / shows all\n` +
-  "  --no-embedding        nur das LLM / only the LLM\n" +
-  "  --embedding-only      nur das Embedding-Modell (EMBEDDING_MODEL) / only the embedding model\n" +
-  `  --embedding-dtype     Gewichte des Embedding-Modells (Standard/default: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})\n` +
-  "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien / downloads nothing, only checks the files\n" +
-  "  -h, --help            diese Hilfe / this help";
+const PULL_OPTIONS = {
+  list: { type: "boolean", default: false, help: "zeigt alle LLMs / shows all LLMs" },
+  "no-embedding": { type: "boolean", default: false, help: "nur das LLM / only the LLM" },
+  "embedding-only": { type: "boolean", default: false, help: "nur das Embedding-Modell (EMBEDDING_MODEL) / only the embedding model" },
+  "embedding-dtype": { type: "string", value: "DTYPE", help: `Gewichte des Embedding-Modells (Standard/default: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})` },
+} as const;
+
+export const command = defineCommand({
+  name: "models:pull",
+  invocation: "npm run models:pull --",
+  summary: `Lädt das LLM <llm-id> (Standard/default: ${MODEL_CHOICES[0]?.id}) und das Embedding-Modell / downloads the models.`,
+  options: PULL_OPTIONS,
+  positionals: "[<llm-id>]",
+  notes: [
+    "Verfügbare LLMs / available LLMs:",
+    ...MODEL_CHOICES.map((m) => `  ${m.id.padEnd(14)} ~${m.approxSizeGb} GB  ${m.fileName}\n  ${"".padEnd(14)} ${m.note}`),
+    "MODELS_OFFLINE=1: lädt nichts, prüft nur die Dateien / downloads nothing, only checks the files",
+  ].join("\n"),
+  run: ({ argv }) => main(argv),
+});
+export const USAGE = command.usage;
 
 /** Parses the command line; throws UsageError with a German + English message. */
 export function parsePullArgs(argv: string[]): PullOptions {
   const { values, positionals } = parseArgsGerman({
     args: argv,
     allowPositionals: true,
-    options: {
-      list: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-      "no-embedding": { type: "boolean", default: false },
-      "embedding-only": { type: "boolean", default: false },
-      "embedding-dtype": { type: "string" },
-    },
+    options: command.options,
   }, USAGE);
   if (values["no-embedding"] && values["embedding-only"]) {
     throw new UsageError("--no-embedding und --embedding-only schließen sich aus. / --no-embedding and --embedding-only exclude each other.");
@@ -190,11 +198,3 @@ export async function main(argv: string[]): Promise<number> {
   return ok ? 0 : 1;
 }
 
-/** True when this file is the program being run (not imported by a test); realpath: the kit may sit behind a symlink. */
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (!script || !existsSync(script)) return false;
-  return import.meta.url === pathToFileURL(realpathSync(script)).href;
-}
-
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));
