@@ -6,9 +6,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../lib/config.js";
-import { refusedWithoutOptions } from "../node/parse-args-german.js";
+import { defineCommand } from "../node/command.js";
 
 export const LLAMA_TOOLS = ["llama-server", "llama-bench", "llama-quantize"] as const;
 export type LlamaTool = (typeof LLAMA_TOOLS)[number];
@@ -176,14 +175,15 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
   }
 }
 
-const USAGE =
-  "Aufruf: npm run llama:build\n" +
-  "  baut llama-server, llama-bench und llama-quantize für die CPU (einmalig 10–20 Minuten); keine Optionen\n" +
-  "  -h, --help   diese Hilfe";
+export const command = defineCommand({
+  name: "llama:build",
+  invocation: "npm run llama:build",
+  summary: "Baut llama-server, llama-bench und llama-quantize für die CPU (einmalig 10–20 Minuten); keine Optionen.",
+  options: {},
+  run: main,
+});
 
 async function main(): Promise<number> {
-  const refused = refusedWithoutOptions(process.argv.slice(2), USAGE);
-  if (refused !== undefined) return refused;
   const t = performance.now();
   const r = await ensureLlamaTools((s) => console.log(s));
   const secs = ((performance.now() - t) / 1000).toFixed(0);
@@ -194,5 +194,3 @@ async function main(): Promise<number> {
   console.log(`llama.cpp tools ready in ${r.bin} (${secs} s)`);
   return 0;
 }
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exitCode = await main();

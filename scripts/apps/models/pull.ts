@@ -7,9 +7,8 @@
 //
 // With MODELS_OFFLINE=1 nothing is downloaded: it only checks the files and, if some are missing, fails
 // at once saying which files to put where.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { loadConfig } from "../../../lib/config.js";
 import { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "../../../lib/llm/index.js";
 import {

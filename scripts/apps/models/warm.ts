@@ -8,7 +8,6 @@
 import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import esmImport from "../../../lib/esm.cjs";
 import { loadConfig } from "../../../lib/config.js";
 import { writeFileAtomic } from "../../../lib/files.js";

@@ -5,10 +5,10 @@
 //   npm run models:twin -- <menu-id> --out <file> [--quant q4_k_m|f16] [--layers N]
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../../lib/config.js";
 import { errorText } from "../../../lib/util.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 import { GgmlType, gguf, type GgufValue } from "../tiny-models/gguf-writer.js";
 import { writeGgufStream, type StreamTensor } from "../tiny-models/gguf-stream.js";
 import { f32Bytes, randomTensorChunks } from "../tiny-models/ggml-random.js";
@@ -92,14 +92,23 @@ export async function cachedTwin(id: string, quant: TwinQuant = "q4_k_m", option
   return { path, writeMs: performance.now() - started, bytes };
 }
 
-const USAGE =
-  `Aufruf: npm run models:twin -- <modell> --out <datei.gguf> [--quant ${TWIN_QUANTS.join("|")}] [--layers N]\n` +
-  `  Modelle: ${TWIN_SHAPES.map((s) => s.id).join(", ")}\n` +
-  "  -h, --help   diese Hilfe";
+export const command = defineCommand({
+  name: "models:twin",
+  invocation: "npm run models:twin --",
+  summary: "Schreibt einen Zwilling eines großen Modells: gleiche Form, Zufallsgewichte (für Tempo-Messungen).",
+  options: {
+    out: { type: "string", value: "DATEI.gguf", help: "wohin der Zwilling geschrieben wird" },
+    quant: { type: "string", value: "Q", help: `Quantisierung: ${TWIN_QUANTS.join("|")} (Standard q4_k_m)` },
+    layers: { type: "string", value: "N", help: "nur so viele Schichten" },
+  },
+  positionals: "<modell>",
+  notes: `Modelle: ${TWIN_SHAPES.map((s) => s.id).join(", ")}`,
+  run: ({ argv }) => run(argv),
+});
+const USAGE = command.usage;
 
 function parseTwinArgs(argv: string[]): { id: string; out: string; quant: TwinQuant; layers?: number } {
-  const options = { out: { type: "string" }, quant: { type: "string" }, layers: { type: "string" }, help: { type: "boolean", short: "h" } } as const;
-  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options }, USAGE);
+  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options: command.options }, USAGE);
   const quant = (values.quant ?? "q4_k_m") as TwinQuant;
   if (positionals.length !== 1) throw new UsageError(`Bitte genau ein Modell nennen${positionals.length ? `, nicht ${positionals.join(", ")}` : ""}.\n\n${USAGE}`);
   if (!values.out) throw new UsageError(`--out fehlt: wohin der Zwilling geschrieben wird, z. B. --out .cache/twins/zwilling.gguf.\n\n${USAGE}`);
@@ -108,10 +117,9 @@ function parseTwinArgs(argv: string[]): { id: string; out: string; quant: TwinQu
   return { id: positionals[0] as string, out: values.out, quant, layers };
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (isMain) {
+async function run(argv: string[]): Promise<number> {
   try {
-    const args = parseTwinArgs(process.argv.slice(2));
+    const args = parseTwinArgs(argv);
     const started = performance.now();
     let shown = 0;
     const bytes = await writeTwin(args.id, args.out, {
@@ -123,11 +131,10 @@ if (isMain) {
       },
     });
     console.log(`\n${args.out} geschrieben: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
   } catch (err) {
-    if (err instanceof UsageError) process.exitCode = printUsageError(err);
-    else {
-      console.error(`Zwilling nicht geschrieben: ${errorText(err)}`);
-      process.exitCode = 1;
-    }
+    if (err instanceof UsageError) throw err;
+    console.error(`Zwilling nicht geschrieben: ${errorText(err)}`);
+    return 1;
   }
 }
