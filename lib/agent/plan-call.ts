@@ -6,7 +6,7 @@
 // cannot do it (JsonNotSupportedError), the call switches to `llm.chat` + parsePlan, emits an
 // `output_fallback` event and answers `via: "text"`, which the loop keeps for the rest of the run.
 // "grammar" never falls back; "text" always uses chat + parsePlan. Any other generation error becomes a
-// `generation` reply (fatal when more rounds cannot fix it: LlmError.fatal); the loop decides what follows.
+// `generation` reply (fatal when more rounds cannot fix it: LlmError.retryable is false); the loop decides what follows.
 import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, JsonSchema, Llm } from "../llm/types.js";
 import { parsePlan, parsePlanValue, type Plan, type PlanParseError } from "../plan/plan.js";
@@ -37,7 +37,7 @@ export interface PlanRequest {
 
 /** A generation error as a reply; fatal when another round cannot fix it (the prompt only grows, the server stays down). */
 function generationError(error: unknown, via: PlanVia): PlanReply {
-  return { ok: false, error: { kind: "generation", message: errorText(error, { withName: true }), fatal: error instanceof LlmError && error.fatal }, raw: "", via };
+  return { ok: false, error: { kind: "generation", message: errorText(error, { withName: true }), fatal: error instanceof LlmError && !error.retryable }, raw: "", via };
 }
 
 export async function requestPlan(request: PlanRequest): Promise<PlanReply> {

@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { defineCommand } from "../node/command.js";
+import { KitError } from "../../lib/errors.js";
 
 /** Bump when the build's settings change, so old builds count as stale. */
 const BUILD_VERSION = 1;
@@ -69,7 +70,7 @@ function compiler(): Ts {
   return ts;
 }
 
-export class NotebookLibBuildError extends Error {
+export class NotebookLibBuildError extends KitError {
   override name = "NotebookLibBuildError";
 }
 

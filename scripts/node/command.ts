@@ -4,6 +4,7 @@
 // installs the signal handlers and sets the exit code (docs/architecture.md, "Commands").
 import type { ParseArgsConfig } from "node:util";
 import { parseArgsGerman, UsageError } from "./parse-args-german.js";
+import { KitError } from "../../lib/errors.js";
 
 /** One option: node's parseArgs descriptor plus what the usage says about it. */
 export type CommandOption = NonNullable<ParseArgsConfig["options"]>[string] & {
@@ -70,7 +71,7 @@ export interface Command<O extends CommandOptions = CommandOptions> extends Comm
 }
 
 /** The reason of a command's abort signal after SIGINT, SIGTERM or SIGHUP (scripts/kit.ts). */
-export class StopSignal extends Error {
+export class StopSignal extends KitError {
   override name = "StopSignal";
   constructor(readonly signal: "SIGINT" | "SIGTERM" | "SIGHUP") {
     super(`Abbruch: ${signal}`);

@@ -6,14 +6,10 @@ import { existsSync } from "node:fs";
 import { autoApprove, openTerminal, type Terminal } from "./interactive.js";
 import {
   AgentSession,
-  SessionFileError,
   ConfigError,
-  LlmError,
-  McpConnectionError,
   RagError,
   SCHEDULE_MODES,
   SCHEDULE_MODE_LABELS,
-  ServerStartError,
   describeAgentEvent,
   describeLlm,
   loadLlm,
@@ -36,6 +32,7 @@ import { modelProblems, practiceEnvironment, probeEnvironment } from "../models/
 import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../../lib/rehearsal/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../../../lib/index.js";
+import { KitError } from "../../../lib/errors.js";
 import { errorText } from "../../../lib/util.js";
 import { defineCommand, StopSignal } from "../../node/command.js";
 import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german.js";
@@ -397,21 +394,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, ServerStartError, SessionFileError];
-
 async function run(argv: string[], signal: AbortSignal): Promise<number> {
   stopping = installStop(signal);
   try {
     return await main(argv);
   } catch (error) {
     if (stopping.signal.aborted) return 130; // stopped on request: the reason is printed already
-    if (KNOWN_ERRORS.some((E) => error instanceof E)) {
-      // Expected problems (missing model, bad option, server down): the message says what to do.
-      console.error(`\n${errorText(error)}`);
-      return 2;
-    }
     if (error instanceof UsageError) {
       console.error(`\n${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof KitError) {
+      // Expected problems (missing model, bad option, server down): the message says what to do.
+      console.error(`\n${errorText(error)}`);
       return 2;
     }
     console.error(error);

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../../../lib/config.js";
+import { loadConfig } from "../../../lib/config.js";
 import { writeFileAtomic } from "../../../lib/files.js";
-import { loadConfiguredLlm, LlmError, type Llm } from "../../../lib/llm/index.js";
-import { McpConnectionError, McpToolClient, ServerStartError, startMathServer, startTravelServer, type ServerHandle } from "../../../lib/mcp/index.js";
+import { loadConfiguredLlm, type Llm } from "../../../lib/llm/index.js";
+import { McpToolClient, startMathServer, startTravelServer, type ServerHandle } from "../../../lib/mcp/index.js";
 import {
   comparedRun,
   loadReportFile,
@@ -35,6 +35,7 @@ import { evalComparePage } from "../../../lib/display/eval-compare.js";
 import { oraclePlanner } from "../../../lib/testing/index.js";
 import { errorText } from "../../../lib/util.js";
 import { OutputPathError, prepareOutputFile } from "../../node/output-file.js";
+import { KitError } from "../../../lib/errors.js";
 import { defineCommand } from "../../node/command.js";
 import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german.js";
 
@@ -283,8 +284,6 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
 }
 
 const USAGE_ERRORS = [TaskSetError, ReportFileError, OutputPathError];
-/** The kit's own errors say what to do in German; their English class names stay out of the message. */
-const KIT_ERRORS = [ConfigError, LlmError, ServerStartError, McpConnectionError];
 
 async function run(argv: string[], signal: AbortSignal): Promise<number> {
   try {
@@ -295,7 +294,7 @@ async function run(argv: string[], signal: AbortSignal): Promise<number> {
       console.error((error as Error).message);
       return 2;
     }
-    console.error(`Fehler: ${errorText(error, { withName: !KIT_ERRORS.some((E) => error instanceof E) })}`);
+    console.error(`Fehler: ${errorText(error, { withName: !(error instanceof KitError) })}`);
     return 1;
   }
 }

@@ -12,8 +12,9 @@ import { loadParticipants } from "./participants.js";
 import { stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 import { freePort } from "../../node/free-port.js";
+import { KitError } from "../../../lib/errors.js";
 
-export class HubStartError extends Error {
+export class HubStartError extends KitError {
   override name = "HubStartError";
 }
 

@@ -4,8 +4,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { delay } from "../../../lib/util.js";
+import { KitError } from "../../../lib/errors.js";
 
-export class ServiceStartError extends Error {
+export class ServiceStartError extends KitError {
   override name = "ServiceStartError";
 }
 
