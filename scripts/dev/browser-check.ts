@@ -9,13 +9,12 @@
 // Usage: tsx scripts/dev/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { spawnNotebookServer } from "./notebook-server.js";
 import { practiceEnvironment } from "../apps/models/model-help.js";
-import { defineCommand } from "../node/command.js";
 import { errorText } from "../../lib/util.js";
 
 /** What one notebook must show after "Run All". */
@@ -293,16 +292,3 @@ export function formatBrowserResult(r: BrowserCheckResult): string {
   const failed = r.results.filter((n) => !n.ok).length;
   return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join("\n");
 }
-
-export const command = defineCommand({
-  name: "test:browser",
-  invocation: "npm run test:browser --",
-  summary: "Öffnet die Notebooks in Chromium und prüft, was man sieht; NAMENSTEIL: nur Notebooks, deren Name das enthält.",
-  options: { dir: { type: "string", value: "ORDNER", help: "Notebooks aus diesem Ordner (Standard notebooks)" } },
-  positionals: "[NAMENSTEIL …]",
-  run: async ({ values, positionals }) => {
-    const r = await runBrowserCheck(positionals, { notebooksDir: values.dir === undefined ? undefined : resolve(values.dir) });
-    console.log(formatBrowserResult(r));
-    return r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
-  },
-});

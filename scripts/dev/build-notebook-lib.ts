@@ -12,7 +12,6 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
-import { defineCommand } from "../node/command.js";
 import { KitError } from "../../lib/errors.js";
 
 /** Bump when the build's settings change, so old builds count as stale. */
@@ -166,28 +165,3 @@ export function ensureNotebookLib(paths: NotebookLibPaths = notebookLibPaths(), 
   const { seconds, files } = buildNotebookLib(paths);
   return `notebook lib: ${state === "missing" ? "built" : "rebuilt"} ${files} files in ${seconds.toFixed(1)} s → ${relative(paths.root, paths.outDir)}`;
 }
-
-export const command = defineCommand({
-  name: "build:notebook-lib",
-  invocation: "npm run build:notebook-lib --",
-  summary: "Baut lib für die Notebooks (CommonJS), wenn sie veraltet ist.",
-  options: {
-    check: { type: "boolean", help: "nur prüfen, ob die Notebook-Bibliothek aktuell ist (Exit-Code 1: nicht)" },
-    force: { type: "boolean", help: "neu bauen, auch wenn sie aktuell ist" },
-  },
-  run: ({ values }) => {
-    try {
-      if (values.check) {
-        const state = notebookLibState();
-        console.log(`notebook lib: ${state}`);
-        return state === "fresh" ? 0 : 1;
-      }
-      console.log(ensureNotebookLib(notebookLibPaths(), values.force === true));
-      return 0;
-    } catch (error) {
-      if (!(error instanceof NotebookLibBuildError)) throw error;
-      console.error(error.message);
-      return 1;
-    }
-  },
-});

@@ -7,7 +7,6 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
-import { defineCommand } from "../node/command.js";
 
 export const LLAMA_TOOLS = ["llama-server", "llama-bench", "llama-quantize"] as const;
 export type LlamaTool = (typeof LLAMA_TOOLS)[number];
@@ -173,24 +172,4 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
-}
-
-export const command = defineCommand({
-  name: "llama:build",
-  invocation: "npm run llama:build",
-  summary: "Baut llama-server, llama-bench und llama-quantize für die CPU (einmalig 10–20 Minuten); keine Optionen.",
-  options: {},
-  run: main,
-});
-
-async function main(): Promise<number> {
-  const t = performance.now();
-  const r = await ensureLlamaTools((s) => console.log(s));
-  const secs = ((performance.now() - t) / 1000).toFixed(0);
-  if (!("bin" in r)) {
-    console.log(`llama.cpp tools skipped: ${r.missing}`);
-    return 1;
-  }
-  console.log(`llama.cpp tools ready in ${r.bin} (${secs} s)`);
-  return 0;
 }

@@ -11,8 +11,6 @@ import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, displayWidth, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { outputWrapOn } from "../../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
-import { defineCommand } from "../node/command.js";
-import { testEnvironment } from "./test-env.js";
 
 export interface NotebookFailure {
   cell: number;
@@ -226,24 +224,4 @@ export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv,
     results.push(r);
   }
   return results;
-}
-
-export const command = defineCommand({
-  name: "test:notebooks",
-  invocation: "npm run test:notebooks --",
-  summary: "Führt die Notebooks aus (Standard: auf den winzigen Testmodellen); NAMENSTEIL: nur Notebooks, deren Name das enthält.",
-  options: {
-    "use-configured-models": { type: "boolean", help: "mit den eingestellten Modellen statt der winzigen Testmodelle" },
-    keep: { type: "boolean", help: "ausgeführte Notebooks in .cache/notebooks/ behalten" },
-  },
-  positionals: "[NAMENSTEIL …]",
-  run: ({ values, positionals }) => main(positionals, values["use-configured-models"] === true, values.keep === true),
-});
-
-async function main(positionals: string[], configured: boolean, keep: boolean): Promise<number> {
-  const env = configured ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
-  const results = await runAllNotebooks(positionals, env, keep);
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`notebooks: ${results.length - failed} passed, ${failed} failed`);
-  return failed > 0 ? 1 : 0;
 }

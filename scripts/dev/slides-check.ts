@@ -20,7 +20,6 @@ import { deckPlanProblems } from "../apps/slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "../apps/slides/layout.js";
 import { missingFacesJs, RAW_TEX } from "../apps/slides/formula-check.js";
 import { buildSlides } from "../apps/slides/main.js";
-import { defineCommand } from "../node/command.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "../apps/slides/rehearsal-truth.js";
 
@@ -272,17 +271,3 @@ export function formatSlidesCheck(r: { checks: DeckCheck[]; skipped?: string }):
   if (r.skipped) lines.push(`browser part skipped: ${r.skipped}`);
   return lines.join("\n");
 }
-
-export const command = defineCommand({
-  name: "test:slides",
-  invocation: "npx tsx scripts/kit.ts test:slides",
-  summary: "Baut die Foliensätze im Probelauf und prüft sie (die Stufe slides von npm test); NAMENSTEIL: nur diese Notebooks.",
-  options: {},
-  positionals: "[NAMENSTEIL …]",
-  run: async ({ positionals }) => {
-    const r = await runSlidesCheck(positionals);
-    console.log(formatSlidesCheck(r));
-    console.log(`slides: ${r.checks.filter((c) => c.ok).length} ok, ${r.checks.filter((c) => !c.ok).length} failed (${r.seconds.toFixed(1)} s)`);
-    return r.checks.length > 0 && r.checks.every((c) => c.ok) ? 0 : 1;
-  },
-});
