@@ -93,6 +93,8 @@ const NOT_SOLVED_MARK = Symbol.for("llm-workshop-kit.NotSolvedError");
  * Its `name` stays "Error", so what participants see is unchanged: "Error: Noch nicht gelöst".
  */
 export class NotSolvedError extends KitError {
+  // What a cell shows stays "Error: Noch nicht gelöst", as before the error root.
+  override name = "Error";
   readonly [NOT_SOLVED_MARK] = true;
   constructor() {
     super(NOT_SOLVED);

@@ -32,7 +32,9 @@ export function fileReason(error: unknown): string {
 }
 
 /** The data file cannot be used; the message (German) says what to do. */
-export class BoardDataError extends KitError {}
+export class BoardDataError extends KitError {
+  override name = "BoardDataError";
+}
 
 /** Reads the board's file: undefined when there is none; throws BoardDataError when it is unusable. */
 export function loadBoard(path: string): BoardData | undefined {
