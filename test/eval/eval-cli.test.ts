@@ -87,7 +87,7 @@ describe("eval:agent on the command line", () => {
   test("Ctrl+C (SIGINT) stops after the current run and keeps the finished tasks' results", () =>
     withDir(async (dir) => {
       const json = join(dir, "teil.json");
-      const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "apps", "eval", "agent.ts"), "--oracle", "--k", "3", "--json", json, "--html", join(dir, "b.html")], {
+      const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "kit.ts"), "eval:agent", "--oracle", "--k", "3", "--json", json, "--html", join(dir, "b.html")], {
         cwd: findProjectRoot(),
         stdio: ["ignore", "pipe", "pipe"],
       });
