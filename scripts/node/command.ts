@@ -80,8 +80,30 @@ export class StopSignal extends KitError {
 
 const HELP: CommandOption = { type: "boolean", short: "h", help: "diese Hilfe" };
 
+/** Whether runCommand ran in this process, and the commands defined in it (for refuseDirectRun). */
+let commandRan = false;
+const definedHere: string[] = [];
+
+/**
+ * A definition file run directly (`npx tsx scripts/dev/test.ts`, the habit of older notes) would load and
+ * end with exit code 0 having run nothing: a false green. So when a process whose main file lies under
+ * scripts/ or bench/ (and is not scripts/kit.ts) ends without running a command, it says where commands run
+ * and ends with exit code 2. Reads only the main file's path, to tell that case.
+ */
+function refuseDirectRun(name: string): void {
+  definedHere.push(name);
+  if (definedHere.length > 1) return;
+  process.once("beforeExit", () => {
+    const main = process.argv[1] ?? "";
+    if (commandRan || !/[\\/](scripts|bench)[\\/]/u.test(main) || /[\\/]scripts[\\/]kit\.ts$/u.test(main)) return;
+    console.error(`${main} ist kein Einstieg: die Befehle laufen über scripts/kit.ts, z. B. npx tsx scripts/kit.ts ${definedHere.at(-1)} (oder npm run …).`);
+    process.exitCode = 2;
+  });
+}
+
 /** A command with its generated usage; every option table gets `-h, --help`. */
 export function defineCommand<O extends CommandOptions>(spec: CommandSpec<O>): Command<O> {
+  refuseDirectRun(spec.name);
   const options = { ...spec.options, help: spec.options.help ?? HELP };
   return { ...spec, options, usage: commandUsage({ ...spec, options }) };
 }
@@ -112,6 +134,7 @@ export function commandUsage(spec: Pick<CommandSpec<CommandOptions>, "invocation
  * for a wrong command line or --help (exit code 0), and whatever `run` throws.
  */
 export async function runCommand<O extends CommandOptions>(command: Command<O>, argv: string[], signal: AbortSignal): Promise<number> {
+  commandRan = true;
   let parsed: { values: unknown; positionals: string[] };
   try {
     parsed = parseArgsGerman({ args: argv, options: command.options, allowPositionals: command.positionals !== undefined }, command.usage);

@@ -95,6 +95,11 @@ describe("smoke: real processes print the same (exit codes, stdout or stderr, no
       assert.ok(help.stdout.includes(usage), help.stdout);
     });
   }
+  it("a definition file run directly says where commands run and fails (no silent exit 0)", async () => {
+    const r = await runTsFile("scripts/dev/test.ts", ["--only", "unit"], {}, { timeoutMs: 60_000 });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /scripts\/dev\/test\.ts ist kein Einstieg: die Befehle laufen über scripts\/kit\.ts, z\. B\. npx tsx scripts\/kit\.ts test /);
+  });
   it("an unknown command: German, the list of commands, exit code 2", async () => {
     const r = await runTsFile("scripts/kit.ts", ["bord"], {}, { timeoutMs: 60_000 });
     assert.equal(r.code, 2);
