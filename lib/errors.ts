@@ -5,9 +5,9 @@
 // Imports nothing, so the pure plan core may use it (test/architecture/layers.test.ts).
 
 export interface KitErrorOptions {
-  /** The error this one explains (kept for logs and debugging). */
+  /** The error this one explains (kept for logs and debugging). Default: none. */
   cause?: unknown;
-  /** True when the same call may succeed if tried again (a busy server, a dropped connection). */
+  /** True when the same call may succeed if tried again (a busy server, a dropped connection). Default: false. */
   retryable?: boolean;
 }
 

@@ -2,6 +2,8 @@
 // option table and what it runs. The German usage is generated from the option table; parsing, --help and
 // German parse errors happen here before `run` loads anything. scripts/kit.ts alone reads process.argv,
 // installs the signal handlers and sets the exit code (docs/architecture.md, "Commands").
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ParseArgsConfig } from "node:util";
 import { parseArgsGerman, UsageError } from "./parse-args-german.js";
 import { KitError } from "../../lib/errors.js";
@@ -80,6 +82,9 @@ export class StopSignal extends KitError {
 
 const HELP: CommandOption = { type: "boolean", short: "h", help: "diese Hilfe" };
 
+/** The kit's folder (this file is scripts/node/command.ts). */
+const KIT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
 /** Whether runCommand ran in this process, and the commands defined in it (for refuseDirectRun). */
 let commandRan = false;
 const definedHere: string[] = [];
@@ -95,7 +100,8 @@ function refuseDirectRun(name: string): void {
   if (definedHere.length > 1) return;
   process.once("beforeExit", () => {
     const main = process.argv[1] ?? "";
-    if (commandRan || !/[\\/](scripts|bench)[\\/]/u.test(main) || /[\\/]scripts[\\/]kit\.ts$/u.test(main)) return;
+    const inKit = relative(KIT_ROOT, main).replaceAll("\\", "/");
+    if (commandRan || !/^(scripts|bench)\//u.test(inKit) || inKit === "scripts/kit.ts") return;
     console.error(`${main} ist kein Einstieg: die Befehle laufen über scripts/kit.ts, z. B. npx tsx scripts/kit.ts ${definedHere.at(-1)} (oder npm run …).`);
     process.exitCode = 2;
   });
