@@ -16,7 +16,7 @@ import { loopbackWarning } from "./reach.js";
 import { startBoardServer } from "./server.js";
 import { BoardState } from "./state.js";
 import { defineCommand } from "../../node/command.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
@@ -175,7 +175,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
   try {
     args = parseBoardArgs(argv, findProjectRoot());
   } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
+    if (error instanceof UsageError) throw error;
     console.error(`${errorText(error)}\n${command.usage}`);
     return 2;
   }

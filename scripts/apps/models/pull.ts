@@ -22,7 +22,7 @@ import {
 } from "../../../lib/rag/index.js";
 import { errorText } from "../../../lib/util.js";
 import { defineCommand } from "../../node/command.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 
 export interface PullOptions {
   /** The LLM to fetch, or undefined with --embedding-only. */
@@ -149,14 +149,7 @@ async function pullEmbedding(files: EmbeddingModelFiles): Promise<boolean> {
 
 /** Runs models:pull; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  let options: PullOptions;
-  try {
-    options = parsePullArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    if (error.exitCode !== 0) return printUsageError(error);
-    options = { llm: undefined, embedding: false, embeddingDtype: undefined, list: true }; // --help: the list ends with the usage
-  }
+  const options = parsePullArgs(argv); // a wrong command line throws a UsageError (scripts/kit.ts prints it)
   if (options.list) {
     printList();
     return 0;

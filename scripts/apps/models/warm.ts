@@ -22,7 +22,7 @@ import { combineToolClients, McpToolClient, startMathServer, startTravelServer, 
 import { formatToolsForPrompt } from "../../../lib/schema/text.js";
 import { errorText } from "../../../lib/util.js";
 import { defineCommand } from "../../node/command.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { parseArgsGerman } from "../../node/parse-args-german.js";
 
 /** One prompt to prepare: its name (part of the file name) and where the workshop uses it. */
 export interface WarmPrompt {
@@ -148,14 +148,8 @@ export const command = defineCommand({
 });
 
 export async function main(argv: string[]): Promise<number> {
-  let only: string[] | undefined;
-  try {
-    const { values } = parseArgsGerman({ args: argv, options: command.options }, command.usage);
-    only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
+  const { values } = parseArgsGerman({ args: argv, options: command.options }, command.usage);
+  const only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
   const config = loadConfig();
   if (config.llmBackend !== "local") {
     console.log("models:warm bereitet Zustände für das lokale Modell vor; mit LLM_BACKEND=openai rechnet der Kurs-Server, da gibt es nichts vorzubereiten.");
