@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { tinyModelPaths } from "../lib/config.js";
 import { launchChromium, logIn, openNotebook, startHubProcess, type HubProcess } from "../test/helpers/hub-process.js";
 import { llamaServerSkip, startLlamaServer, type LlamaServer } from "../test/helpers/llama-server.js";
-import { runScript } from "../test/helpers/run-script.js";
+import { runCommand } from "../test/helpers/run-script.js";
 import { jupyterhubMissing } from "../scripts/apps/hub/start.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     llm = await startLlamaServer({ model: tinyModelPaths().gguf, parallel: 4, ctx: 4 * 8192, threads: 1, jinja: true });
-    await runScript("apps/hub/main.ts", ["--loesungen-freigeben", "--root", root]);
+    await runCommand("hub", ["--loesungen-freigeben", "--root", root]);
     const t0 = performance.now();
     hub = await startHubProcess(["--root", root, "--code", CODE, "--llm-url", llm.baseUrl, "--max", String(N)]);
     const hubStartMs = performance.now() - t0;
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     await browser.close();
     await hub?.stop();
     await llm?.close();
-    if (process.getuid?.() === 0) await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+    if (process.getuid?.() === 0) await runCommand("hub", ["--aufraeumen", "--root", root]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

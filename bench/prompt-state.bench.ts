@@ -21,7 +21,7 @@ const tmp = mkdtempSync(join(tmpdir(), "prompt-state-bench-"));
 function freshStart(stateDir: string, n: number): { meter: GenerationMeter; wallMs: number } {
   const trace = join(tmp, `trace-${n}.json`);
   const started = performance.now();
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/apps/cli/main.ts", QUESTION, "--max-iterations", "1", "--trace", trace], {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/kit.ts", "start", QUESTION, "--max-iterations", "1", "--trace", trace], {
     env: { ...process.env, LLM_STATE_DIR: stateDir, TRAVEL_TODAY: TODAY },
     encoding: "utf8",
   });

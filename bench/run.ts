@@ -7,39 +7,38 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../scripts/node/parse-args-german.js";
+import { defineCommand } from "../scripts/node/command.js";
 import { testEnvironment } from "../scripts/dev/test-env.js";
 import { printSummary, readGoals, SUMMARY_ENV, type GoalResult } from "./summary.js";
 
-const USAGE =
-  "Aufruf: npm run bench [-- NAMENSTEIL …]\n" +
-  "  NAMENSTEIL   nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\n" +
-  "  BENCH_REAL_MODEL=1  mit den eingestellten Modellen statt der winzigen\n" +
-  "  -h, --help   diese Hilfe";
+export const command = defineCommand({
+  name: "bench",
+  invocation: "npm run bench --",
+  summary: "Misst Tempo und Speicher: jede bench/*.bench.ts in einem eigenen Prozess, dann eine Tabelle aller Ziele.",
+  options: {},
+  positionals: "[NAMENSTEIL …]",
+  notes: "NAMENSTEIL: nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\nBENCH_REAL_MODEL=1: mit den eingestellten Modellen statt der winzigen",
+  run: ({ positionals }) => main(positionals),
+});
 
-let filters: string[];
-try {
-  filters = parseArgsGerman({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: "boolean", short: "h" } } }, USAGE).positionals;
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  process.exit(printUsageError(error));
+async function main(filters: string[]): Promise<number> {
+  const root = findProjectRoot();
+  const summaryDir = mkdtempSync(join(tmpdir(), "bench-summary-"));
+  const summaryFile = join(summaryDir, "goals.jsonl");
+  const env = { ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })), [SUMMARY_ENV]: summaryFile };
+  const files = readdirSync(join(root, "bench"))
+    .filter((f) => f.endsWith(".bench.ts"))
+    .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
+    .sort();
+  const failures: GoalResult[] = [];
+  for (const file of files) {
+    console.log(`\n=== ${file}`);
+    const r = spawnSync(process.execPath, ["--import", "tsx", join("bench", file)], { cwd: root, env, stdio: "inherit" });
+    if (r.status !== 0) failures.push({ metric: "bench run", goal: "exit code 0", measured: `exit ${r.status ?? r.signal}`, met: false, source: file });
+  }
+  const goals = [...readGoals(summaryFile), ...failures];
+  rmSync(summaryDir, { recursive: true, force: true });
+  console.log(`\n=== Summary (${process.env.BENCH_REAL_MODEL === "1" ? "configured models" : "tiny models"}; ${goals.length} goals)\n`);
+  printSummary(goals);
+  return failures.length ? 1 : 0;
 }
-const root = findProjectRoot();
-const summaryDir = mkdtempSync(join(tmpdir(), "bench-summary-"));
-const summaryFile = join(summaryDir, "goals.jsonl");
-const env = { ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })), [SUMMARY_ENV]: summaryFile };
-const files = readdirSync(join(root, "bench"))
-  .filter((f) => f.endsWith(".bench.ts"))
-  .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))
-  .sort();
-const failures: GoalResult[] = [];
-for (const file of files) {
-  console.log(`\n=== ${file}`);
-  const r = spawnSync(process.execPath, ["--import", "tsx", join("bench", file)], { cwd: root, env, stdio: "inherit" });
-  if (r.status !== 0) failures.push({ metric: "bench run", goal: "exit code 0", measured: `exit ${r.status ?? r.signal}`, met: false, source: file });
-}
-const goals = [...readGoals(summaryFile), ...failures];
-rmSync(summaryDir, { recursive: true, force: true });
-console.log(`\n=== Summary (${process.env.BENCH_REAL_MODEL === "1" ? "configured models" : "tiny models"}; ${goals.length} goals)\n`);
-printSummary(goals);
-process.exitCode = failures.length ? 1 : 0;

@@ -45,7 +45,7 @@ function run(script: string, args: string[], extra: Record<string, string>): { s
 /** One fresh `npm start`, round 1 only: process wall time, time of the first plan in the run, round 1's meter. */
 function firstPlan(model: string, n: number) {
   const trace = join(tmp, `trace-${n}.json`);
-  const { wallMs } = run("scripts/apps/cli/main.ts", [QUESTION, "--max-iterations", "1", "--rag-k", "0", "--trace", trace], { LLM_MODEL_PATH: model, LLM_STATE_DIR: join(tmp, `cache-${n}`) });
+  const { wallMs } = run("scripts/kit.ts", ["start", QUESTION, "--max-iterations", "1", "--rag-k", "0", "--trace", trace], { LLM_MODEL_PATH: model, LLM_STATE_DIR: join(tmp, `cache-${n}`) });
   const events = (JSON.parse(readFileSync(trace, "utf8")) as { events: Array<{ type: string; atMs: number; meter?: GenerationMeter }> }).events;
   const plan = events.find((e) => (e.type === "plan" || e.type === "plan_error") && e.meter);
   if (!plan?.meter) throw new Error("no round-1 meter in the trace");
@@ -65,7 +65,7 @@ try {
   const dated = /Today Date/.test(firstBlock) || firstBlock.includes(String(day.getFullYear())) || firstBlock.includes(day.toLocaleDateString("sv-SE"));
 
   const warmModel = linkedModel("warm");
-  const made = run("scripts/apps/models/warm.ts", process.env.BENCH_WARM_ONLY ? ["--only", process.env.BENCH_WARM_ONLY] : [], { LLM_MODEL_PATH: warmModel });
+  const made = run("scripts/kit.ts", ["models:warm", ...(process.env.BENCH_WARM_ONLY ? ["--only", process.env.BENCH_WARM_ONLY] : [])], { LLM_MODEL_PATH: warmModel });
   const manifest = JSON.parse(readFileSync(join(warmStateDir(warmModel), MANIFEST_FILE), "utf8")) as WarmManifest;
   const cold = firstPlan(linkedModel("cold"), 1);
   const warm = firstPlan(warmModel, 2);

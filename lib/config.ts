@@ -3,6 +3,7 @@
 // No import.meta here: notebooks load this file through tslab as CommonJS (see docs/notebook-authoring.md).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { KitError } from "./errors.js";
 
 export const PACKAGE_NAME = "agentic-ai-workshop-kit";
 
@@ -19,7 +20,7 @@ export const PROBE_NOTICE = "Probelauf: vorgespielte Antworten";
 export const SCRIPTED_MARK = "🎭";
 
 /** A setting in .env or the environment that is missing or invalid; the German message names it and what to write. */
-export class ConfigError extends Error {
+export class ConfigError extends KitError {
   override name = "ConfigError";
 }
 

@@ -6,6 +6,8 @@
 
 // Settings from the environment (.env)
 export { ConfigError, findProjectRoot, loadConfig, type KitConfig } from "./config.js";
+// KitError itself: lib/errors.ts (the 130-value cap of this index is reached); its options type is documented here.
+export type { KitErrorOptions } from "./errors.js";
 
 // Numbers as participants read them: germanNumber(0.735, 3) → "0,735"
 export { germanNumber } from "./util.js";

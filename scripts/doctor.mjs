@@ -1,5 +1,5 @@
 // `npm run doctor` entry. Plain JavaScript so that it can still say what to do when node_modules
-// (and with it tsx) is missing; otherwise it hands over to scripts/apps/doctor/main.ts.
+// (and with it tsx) is missing; otherwise it hands over to scripts/kit.ts (command "doctor").
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,5 +16,5 @@ if (!existsSync(join(root, "node_modules", "tsx", "package.json"))) {
 }
 const { register } = await import("tsx/esm/api");
 register();
-const { main } = await import("./apps/doctor/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+process.argv.splice(2, 0, "doctor");
+await import("./kit.ts");

@@ -302,10 +302,11 @@ async function stepKernel(ctx) {
   return { status: "ok", detail: `Kernel „TypeScript (Workshop)“ in .jupyter-prefix/ registriert${note}` };
 }
 
-async function stepTsxScript(ctx, script, label) {
-  if (!existsSync(join(ctx.root, script))) return { status: "skipped", detail: `${script} gibt es (noch) nicht` };
-  const r = await ctx.run(ctx.node, ["--import", "tsx", script], { cwd: ctx.root });
-  return r.code === 0 ? { status: "ok", detail: label } : { status: "failed", detail: `${script} fehlgeschlagen (Ausgabe oben)` };
+/** Runs the kit's command `command` (scripts/kit.ts) once tsx is installed; skipped while `file`, its code, is missing. */
+async function stepKitCommand(ctx, command, file, label) {
+  if (!existsSync(join(ctx.root, file))) return { status: "skipped", detail: `${file} gibt es (noch) nicht` };
+  const r = await ctx.run(ctx.node, ["--import", "tsx", join("scripts", "kit.ts"), command], { cwd: ctx.root });
+  return r.code === 0 ? { status: "ok", detail: label } : { status: "failed", detail: `npm run ${command} fehlgeschlagen (Ausgabe oben)` };
 }
 
 export const STEPS = [
@@ -317,8 +318,8 @@ export const STEPS = [
   ["faiss-node (Teil 2)", stepFaiss],
   ["onnxruntime-node (Teil 2)", stepOnnxruntime],
   ["Jupyter-Kernel", stepKernel],
-  ["Notebook-Bibliothek", (ctx) => stepTsxScript(ctx, join("scripts", "dev", "build-notebook-lib.ts"), "lib für Notebooks übersetzt")],
-  ["Winzige Testmodelle", (ctx) => stepTsxScript(ctx, join("scripts", "dev", "tiny-models", "main.ts"), "Testmodelle vorhanden")],
+  ["Notebook-Bibliothek", (ctx) => stepKitCommand(ctx, "build:notebook-lib", join("scripts", "dev", "build-notebook-lib.ts"), "lib für Notebooks übersetzt")],
+  ["Winzige Testmodelle", (ctx) => stepKitCommand(ctx, "models:tiny", join("scripts", "dev", "tiny-models", "main.ts"), "Testmodelle vorhanden")],
 ];
 
 /**

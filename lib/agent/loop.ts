@@ -35,7 +35,7 @@ function isFinalRound(run: RunState): boolean {
 
 /** A failing backend twice in a row, or once with an error more rounds cannot fix, ends the run. */
 function tooManyGenerationErrors(run: RunState, error: ReplyError): boolean {
-  return error.kind === "generation" && (error.fatal || run.generationErrors >= 2);
+  return error.kind === "generation" && (!error.retryable || run.generationErrors >= 2);
 }
 
 /** The plan's answer, if it has one. */

@@ -6,7 +6,7 @@
 // cannot do it (JsonNotSupportedError), the call switches to `llm.chat` + parsePlan, emits an
 // `output_fallback` event and answers `via: "text"`, which the loop keeps for the rest of the run.
 // "grammar" never falls back; "text" always uses chat + parsePlan. Any other generation error becomes a
-// `generation` reply (fatal when more rounds cannot fix it: LlmError.fatal); the loop decides what follows.
+// `generation` reply (`retryable: false` when more rounds cannot fix it, as the LlmError says); the loop decides what follows.
 import { JsonNotSupportedError, LlmError } from "../llm/errors.js";
 import type { ChatMessage, GenerationOptions, JsonSchema, Llm } from "../llm/types.js";
 import { parsePlan, parsePlanValue, type Plan, type PlanParseError } from "../plan/plan.js";
@@ -15,7 +15,7 @@ import type { ExecutorEvent } from "./executor.js";
 import type { PlanOutput } from "./run-options.js";
 import type { PlanVia } from "./trace.js";
 
-export type ReplyError = Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string; fatal: boolean };
+export type ReplyError = Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string; retryable: boolean };
 
 /** `via`: how this plan was generated, and how the next one will be. */
 export type PlanReply =
@@ -35,9 +35,9 @@ export interface PlanRequest {
   emit: (event: ExecutorEvent) => void;
 }
 
-/** A generation error as a reply; fatal when another round cannot fix it (the prompt only grows, the server stays down). */
+/** A generation error as a reply; not retryable when another round cannot fix it (the prompt only grows, the server stays down). */
 function generationError(error: unknown, via: PlanVia): PlanReply {
-  return { ok: false, error: { kind: "generation", message: errorText(error, { withName: true }), fatal: error instanceof LlmError && error.fatal }, raw: "", via };
+  return { ok: false, error: { kind: "generation", message: errorText(error, { withName: true }), retryable: !(error instanceof LlmError && !error.retryable) }, raw: "", via };
 }
 
 export async function requestPlan(request: PlanRequest): Promise<PlanReply> {

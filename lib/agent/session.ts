@@ -12,6 +12,7 @@ import { runAgent, type AgentRunResult, type RunAgentOptions } from "./loop.js";
 import type { RunStatus } from "./trace.js";
 import { jsonSyntaxErrorText } from "../schema/json-syntax-error.js";
 import { writeFileAtomic } from "../files.js";
+import { KitError } from "../errors.js";
 
 export const SESSION_FILE_VERSION = 1;
 
@@ -56,7 +57,7 @@ const SessionFileSchema = z.object({
 export type SessionFileErrorKind = "unreadable" | "not_json" | "invalid" | "unwritable";
 
 /** A session file that cannot be loaded or saved; the message says which file and what to do. */
-export class SessionFileError extends Error {
+export class SessionFileError extends KitError {
   override name = "SessionFileError";
   constructor(
     readonly kind: SessionFileErrorKind,

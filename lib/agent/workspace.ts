@@ -9,6 +9,7 @@
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
 import { errorText, untilAborted } from "../util.js";
 import { unifiedDiff } from "./line-diff.js";
+import { KitError } from "../errors.js";
 
 /** What an approval shows for a staged write. */
 export interface ChangePreview {
@@ -38,7 +39,7 @@ export interface StagedChange {
 }
 
 /** A staging step that could not produce a preview (bad path, server error): the call must not run. */
-export class StagingError extends Error {
+export class StagingError extends KitError {
   override name = "StagingError";
   constructor(
     readonly toolName: string,

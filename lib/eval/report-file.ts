@@ -4,9 +4,10 @@ import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { errorText } from "../util.js";
 import type { EvalReport } from "./report.js";
+import { KitError } from "../errors.js";
 
 /** A report file that cannot be compared: which file, and what to do. */
-export class ReportFileError extends Error {
+export class ReportFileError extends KitError {
   override name = "ReportFileError";
   constructor(
     message: string,

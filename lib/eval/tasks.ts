@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { errorText } from "../util.js";
+import { KitError } from "../errors.js";
 
 /** The categories of the issue, in report order (German ids, as in the file). */
 export const TASK_CATEGORIES = [
@@ -103,7 +104,7 @@ export interface TaskSet {
 }
 
 /** A task file that cannot be used: which task and field, and what to do. */
-export class TaskSetError extends Error {
+export class TaskSetError extends KitError {
   override name = "TaskSetError";
   constructor(
     message: string,

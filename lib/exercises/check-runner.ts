@@ -5,6 +5,7 @@ import { inspect, isDeepStrictEqual } from "node:util";
 import { showArgs, showError, showResult, showValue } from "./show.js";
 import { errorText, hasOwn } from "../util.js";
 import { kernelBoardReporter, type BoardReporter } from "./board-report.js";
+import { KitError } from "../errors.js";
 
 /** Any function a check can test. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- participants' functions have any shape
@@ -91,7 +92,9 @@ const NOT_SOLVED_MARK = Symbol.for("llm-workshop-kit.NotSolvedError");
  * What a task skeleton throws until the participant writes their own code (`throw new NotSolvedError();`).
  * Its `name` stays "Error", so what participants see is unchanged: "Error: Noch nicht gelöst".
  */
-export class NotSolvedError extends Error {
+export class NotSolvedError extends KitError {
+  // What a cell shows stays "Error: Noch nicht gelöst", as before the error root.
+  override name = "Error";
   readonly [NOT_SOLVED_MARK] = true;
   constructor() {
     super(NOT_SOLVED);
@@ -104,7 +107,7 @@ export function isNotSolved(error: unknown): error is NotSolvedError {
 }
 
 /** Thrown by a check with `strict: true` when cases failed; the message counts and names them. */
-export class CheckFailedError extends Error {
+export class CheckFailedError extends KitError {
   override name = "CheckFailedError";
   constructor(readonly report: CheckReport) {
     const failing = report.cases.filter((c) => !c.ok).map((c) => `„${c.name}“`);

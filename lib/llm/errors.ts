@@ -1,16 +1,17 @@
 // Typed errors of lib/llm. Each message says what to do, in German (participants read them).
+import { KitError } from "../errors.js";
 
-/** The base of lib/llm's typed errors (catch this for any of them); `fatal` says whether retrying can help. */
-export class LlmError extends Error {
+/** The base of lib/llm's typed errors (catch this for any of them); `retryable` says whether asking again can help. */
+export class LlmError extends KitError {
   override name = "LlmError";
-  /** True when asking again cannot help (missing model, server down, prompt too long, bad input). */
-  readonly fatal: boolean = false;
+  /** False when asking again cannot help (missing model, server down, prompt too long, bad input). */
+  override readonly retryable: boolean = true;
 }
 
 /** The GGUF file is not where it should be. */
 export class ModelNotFoundError extends LlmError {
   override name = "ModelNotFoundError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   /** `pullId`: the models:pull id that downloads exactly this file, when there is one. */
   constructor(readonly modelPath: string, readonly modelsDir: string, readonly pullId?: string) {
     super(
@@ -28,7 +29,7 @@ export class ModelNotFoundError extends LlmError {
 /** The file exists but node-llama-cpp cannot load it (corrupt, not a GGUF, unsupported architecture, no memory). */
 export class ModelLoadError extends LlmError {
   override name = "ModelLoadError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   constructor(readonly modelPath: string, readonly reason: string) {
     super(
       `Das Modell konnte nicht geladen werden: ${modelPath}\n  Grund: ${reason}\n` +
@@ -51,7 +52,7 @@ export class GpuBackendError extends LlmError {
 /** The prompt (system prompt + history + question) does not fit into the context window. */
 export class ContextOverflowError extends LlmError {
   override name = "ContextOverflowError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   /** `where`: "server" when a class server refused the prompt (its context per slot is fixed by the instructor). */
   constructor(readonly promptTokens: number, readonly reservedForAnswer: number, readonly contextSize: number, readonly where: "local" | "server" = "local") {
     super(
@@ -67,7 +68,7 @@ export class ContextOverflowError extends LlmError {
 /** The OpenAI-compatible server cannot be reached or answered with an error. */
 export class LlmConnectionError extends LlmError {
   override name = "LlmConnectionError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   constructor(readonly url: string, readonly reason: string, readonly status?: number) {
     super(
       `LLM-Server nicht erreichbar oder Fehler: ${url}\n  Grund: ${reason}\n` +
@@ -79,7 +80,7 @@ export class LlmConnectionError extends LlmError {
 /** The server did not finish its answer (connect + whole body) within the request's time limit. */
 export class LlmTimeoutError extends LlmError {
   override name = "LlmTimeoutError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   constructor(readonly url: string, readonly timeoutMs: number) {
     super(
       `Der LLM-Server hat nicht innerhalb von ${Math.round(timeoutMs / 100) / 10} s vollständig geantwortet: ${url}\n` +
@@ -91,7 +92,7 @@ export class LlmTimeoutError extends LlmError {
 /** The answer (whole body) or one streamed event is larger than the backend accepts. */
 export class LlmResponseTooLargeError extends LlmError {
   override name = "LlmResponseTooLargeError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   constructor(readonly url: string, readonly part: "Antwort" | "Stream-Ereignis", readonly limitBytes: number) {
     super(
       `${part === "Antwort" ? "Die Antwort" : "Ein Stream-Ereignis"} des LLM-Servers ist größer als ${Math.round(limitBytes / 1024 / 1024)} MB: ${url}\n` +
@@ -125,7 +126,7 @@ export class LlmOutputError extends LlmError {
 /** The caller passed something the LLM layer cannot use (empty messages, wrong roles, bad schema). */
 export class LlmInputError extends LlmError {
   override name = "LlmInputError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
 }
 
 /** The backend cannot constrain output to this JSON schema; callers may fall back to plain chat. */
@@ -136,7 +137,7 @@ export class JsonNotSupportedError extends LlmInputError {
 /** The model was unloaded (dispose(), e.g. a notebook's cleanup cell) and is used again. */
 export class ModelClosedError extends LlmError {
   override name = "ModelClosedError";
-  override readonly fatal: boolean = true;
+  override readonly retryable: boolean = false;
   constructor() {
     super("Das Modell wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.");
   }

@@ -6,6 +6,7 @@
 // every server that offers it (e.g. "reise.geocode", "mathe.addition"). The alias is the key the
 // caller gave the client. A qualified name "<alias>.<name>" is also accepted for unique tools.
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
+import { ToolServerError } from "./errors.js";
 
 /** Separator between server alias and tool name in a namespaced tool name. */
 export const NAMESPACE_SEPARATOR = ".";
@@ -13,7 +14,7 @@ export const NAMESPACE_SEPARATOR = ".";
 const ALIAS = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** A wrong set of clients (bad or duplicate alias, none at all, a name clash the rule cannot resolve). */
-export class ToolClientSetupError extends Error {
+export class ToolClientSetupError extends ToolServerError {
   override name = "ToolClientSetupError";
   constructor(
     message: string,

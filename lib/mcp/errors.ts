@@ -1,4 +1,5 @@
 // Typed errors of the MCP client side. Messages say what to do.
+import { KitError } from "../errors.js";
 
 /** What a server start was: the command line, its time limit and the child's pid. */
 export interface ServerStartInput {
@@ -7,8 +8,13 @@ export interface ServerStartInput {
   pid?: number;
 }
 
+/** The base of lib/mcp's errors: a tool server did not start, could not be reached or did not answer in time. */
+export class ToolServerError extends KitError {
+  override name = "ToolServerError";
+}
+
 /** An MCP server child process did not start or did not answer in time. `output` holds its stderr. */
-export class ServerStartError extends Error {
+export class ServerStartError extends ToolServerError {
   override name = "ServerStartError";
   constructor(
     message: string,
@@ -30,32 +36,28 @@ export class MathServerStartError extends ServerStartError {
 }
 
 /** The MCP server could not be reached or the connection broke during a request. */
-export class McpConnectionError extends Error {
+export class McpConnectionError extends ToolServerError {
   override name = "McpConnectionError";
-  /** Whether trying again later may help (connection lost or refused; not: client already closed). */
-  readonly transient: boolean;
+  /** `retryable` (default true): trying again later may help (connection lost or refused; not: client already closed). */
   constructor(
     message: string,
     readonly input: { target: string; tool?: string },
-    options?: { cause?: unknown; transient?: boolean },
+    options: { cause?: unknown; retryable?: boolean } = {},
   ) {
-    super(message);
-    this.transient = options?.transient ?? true;
-    // set by hand: tslab compiles lib files against an older lib where Error has no options argument
-    if (options && "cause" in options) Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
+    super(message, { ...options, retryable: options.retryable ?? true });
   }
 }
 
-/** The client was closed (close(), e.g. a notebook's cleanup cell) and is used again; not transient. */
+/** The client was closed (close(), e.g. a notebook's cleanup cell) and is used again; not retryable. */
 export class McpClientClosedError extends McpConnectionError {
   override name = "McpClientClosedError";
   constructor(target: string) {
-    super("Die Verbindung zum Werkzeug-Server wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.", { target }, { transient: false });
+    super("Die Verbindung zum Werkzeug-Server wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.", { target }, { retryable: false });
   }
 }
 
 /** A tool call did not finish within its time limit (the executor's limit or the client's default). */
-export class ToolTimeoutError extends Error {
+export class ToolTimeoutError extends ToolServerError {
   override name = "ToolTimeoutError";
   constructor(
     readonly toolName: string,
@@ -77,6 +79,6 @@ export function networkCode(error: unknown): string | undefined {
 
 /** Whether another attempt of a failed call may succeed: decided by class and error code, never by text. */
 export function isTransientError(error: unknown): boolean {
-  if (error instanceof McpConnectionError) return error.transient;
+  if (error instanceof McpConnectionError) return error.retryable;
   return networkCode(error) !== undefined;
 }

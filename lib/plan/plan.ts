@@ -11,6 +11,7 @@ import { extractJsonObject, type JsonExtractFailureKind } from "./json-extract.j
 import { hasOwn, isPlainObject } from "../util.js";
 import { grammarArguments, toGrammarDialect } from "../schema/grammar.js";
 import { jsonDepth } from "./json.js";
+import { KitError } from "../errors.js";
 
 /** Tool ids: letters, digits, `_` and `-` (a dot would split a `$ref` path). */
 export const TOOL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -94,7 +95,7 @@ const PlanSchema = planShape(PlanToolCallSchema) satisfies z.ZodType<Plan>;
 export type PlanParseErrorKind = JsonExtractFailureKind | "not_a_plan" | "too_deep" | "schema";
 
 /** Model output that is no plan (no JSON, not a plan object, nested too deep, against the schema); `kind` says which. */
-export class PlanParseError extends Error {
+export class PlanParseError extends KitError {
   override name = "PlanParseError";
   constructor(
     readonly kind: PlanParseErrorKind,

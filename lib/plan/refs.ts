@@ -5,6 +5,7 @@
 import { hasOwn, isPlainObject } from "../util.js";
 import { describeValue } from "./describe-value.js";
 import { jsonDepth } from "./json.js";
+import { KitError } from "../errors.js";
 
 export const REF_KEY = "$ref";
 export const REF_STRING_PREFIX = "$ref:";
@@ -45,7 +46,7 @@ function tooDeep(value: unknown): RefError | undefined {
 }
 
 /** A `$ref` that cannot be resolved (unknown id, a path the result lacks, malformed); `kind` says which. */
-export class RefError extends Error {
+export class RefError extends KitError {
   override name = "RefError";
   constructor(
     readonly kind: RefErrorKind,

@@ -1,7 +1,8 @@
 // Typed errors of lib/rag. Each message says what to do, in German (participants read them).
+import { KitError } from "../errors.js";
 
 /** The base of lib/rag's typed errors (catch this for any of them). */
-export class RagError extends Error {
+export class RagError extends KitError {
   override name = "RagError";
 }
 

@@ -16,9 +16,10 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import cjsRequire from "../cjs-require.cjs";
 import { errorText, isPlainObject } from "../util.js";
 import { typeWithGerman } from "./text.js";
+import { KitError } from "../errors.js";
 
 /** The schema itself is not a JSON schema Ajv can compile. */
-export class InvalidSchemaError extends Error {
+export class InvalidSchemaError extends KitError {
   override name = "InvalidSchemaError";
   constructor(readonly reason: string) {
     super(`Ungültiges JSON-Schema: ${reason}`);

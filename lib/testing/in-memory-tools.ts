@@ -1,6 +1,7 @@
 // A ToolClient whose tools are plain async functions in this process: for tests, benchmarks and
 // notebook demos without a server. Records every call and how many ran at the same time.
 import type { ToolCallResult, ToolClient, ToolInfo } from "../mcp/types.js";
+import { KitError } from "../errors.js";
 
 export interface InMemoryTool {
   info: ToolInfo;
@@ -9,18 +10,18 @@ export interface InMemoryTool {
 }
 
 /** Thrown by a handler to answer with `isError: true` (a tool-level error, not a transport failure). */
-export class ToolReportedError extends Error {
+export class ToolReportedError extends KitError {
   override name = "ToolReportedError";
 }
 
-export class UnknownToolError extends Error {
+export class UnknownToolError extends KitError {
   override name = "UnknownToolError";
   constructor(readonly toolName: string) {
     super(`Unbekanntes Tool "${toolName}".`);
   }
 }
 
-export class ToolClientClosedError extends Error {
+export class ToolClientClosedError extends KitError {
   override name = "ToolClientClosedError";
   constructor() {
     super("Der Tool-Client ist bereits geschlossen (InMemoryToolClient.close() wurde aufgerufen).");

@@ -4,6 +4,7 @@
 // request counts as reused), so prompt-prefix stability can be shown without a model.
 import { JsonNotSupportedError } from "../llm/errors.js";
 import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm } from "../llm/types.js";
+import { KitError } from "../errors.js";
 
 export interface ScriptedRequest {
   method: "chat" | "generateJson";
@@ -34,7 +35,7 @@ export function scriptedFailure(error: Error): ScriptedFailure {
   return { [THROW]: error };
 }
 
-export class ScriptExhaustedError extends Error {
+export class ScriptExhaustedError extends KitError {
   override name = "ScriptExhaustedError";
   constructor(readonly requests: number) {
     super(`ScriptedLlm: Das Drehbuch hat keine Antwort für Anfrage ${requests + 1}. Weitere Antworten eintragen oder whenExhausted: "repeat-last" setzen.`);

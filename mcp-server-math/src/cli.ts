@@ -1,5 +1,5 @@
-// Command-line flags of the math server (the shared ones: ../../mcp-server-travel/src/transports/server-cli.ts).
-import { parseServerArgs, UsageError, type CommonFlags } from "../../mcp-server-travel/src/transports/server-cli.js";
+// Command-line flags of the math server (the shared ones: ../../mcp-server-shared/src/transports/server-cli.ts).
+import { parseServerArgs, UsageError, type CommonFlags } from "../../mcp-server-shared/src/transports/server-cli.js";
 
 export { UsageError };
 

@@ -1,9 +1,9 @@
 // Entry point: `npm run math-server -- [--host H] [--port P] [--stdio]`.
 // Logs go to stderr only (stdout belongs to the MCP protocol in --stdio mode; --help alone prints there). Transports, flags and
-// shutdown are the travel server's (mcp-server-travel/src/transports: one copy of each).
+// shutdown are shared with the travel server (mcp-server-shared/src/transports: one copy of each).
 import { z } from "zod";
 import { BindError } from "../../scripts/node/bind.js";
-import { runServer } from "../../mcp-server-travel/src/transports/run-server.js";
+import { runServer } from "../../mcp-server-shared/src/transports/run-server.js";
 import { parseCli, UsageError } from "./cli.js";
 import { errorMessage } from "./errors.js";
 import { createMathMcpServer } from "./server.js";

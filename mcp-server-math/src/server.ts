@@ -6,8 +6,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MathError, errorMessage } from "./errors.js";
 import { add, divide, DIVISION_DIGITS, jsonValue, multiply, parseOperand, render, subtract, type Outcome, type Value } from "./exact.js";
 import { evaluateExpression } from "./expression.js";
-import { guardToolArguments } from "../../mcp-server-travel/src/arguments-guard.js";
-import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-travel/src/per-process.js";
+import { guardToolArguments } from "../../mcp-server-shared/src/arguments-guard.js";
+import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-shared/src/per-process.js";
 import { binaryInput, expressionInput, expressionOutput, resultOutput } from "./schemas.js";
 
 export const SERVER_NAME = "math";
@@ -44,7 +44,7 @@ interface BinaryTool {
 }
 
 // Tool schemas and the JSON Schema validator are built once per process and shared by every session's server
-// (see mcp-server-travel/src/per-process.ts).
+// (see mcp-server-shared/src/per-process.ts).
 const RESULT_OUTPUT = toolSchema(resultOutput);
 const EXPRESSION_SCHEMAS = { input: toolSchema(expressionInput), output: toolSchema(expressionOutput) };
 

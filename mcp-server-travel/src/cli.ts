@@ -1,5 +1,5 @@
 // Command-line flags of the travel server (the shared ones: transports/server-cli.ts).
-import { parseServerArgs, UsageError, type CommonFlags } from "./transports/server-cli.js";
+import { parseServerArgs, UsageError, type CommonFlags } from "../../mcp-server-shared/src/transports/server-cli.js";
 
 export { UsageError };
 

@@ -1,7 +1,8 @@
 // Typed errors of the travel server. Messages are German: they reach the model and the participant.
+import { KitError } from "../../lib/errors.js";
 
 /** Base class: every error the tools report carries a machine-readable code and the offending input. */
-export class TravelError extends Error {
+export class TravelError extends KitError {
   override name = "TravelError";
   readonly code: string;
   readonly input: unknown;

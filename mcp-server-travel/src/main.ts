@@ -12,9 +12,9 @@ import { createTravelMcpServer } from "./server.js";
 import { workspaceDirFromEnv } from "./tools/trip-plan.js";
 import { createServices } from "./services/create.js";
 import { checkReachable } from "./services/reachability.js";
-import { BindError } from "./transports/http.js";
+import { BindError } from "../../mcp-server-shared/src/transports/http.js";
 import { planBind, TRAVEL_HOSTS_HINT } from "../../scripts/node/bind.js";
-import { runServer } from "./transports/run-server.js";
+import { runServer } from "../../mcp-server-shared/src/transports/run-server.js";
 
 const log = (line: string) => process.stderr.write(`[travel] ${line}\n`);
 

@@ -2,10 +2,10 @@
 // German text rendering. Tool errors come back as `isError` results; the server keeps serving.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { guardToolArguments } from "./arguments-guard.js";
+import { guardToolArguments } from "../../mcp-server-shared/src/arguments-guard.js";
 import { TravelError } from "./errors.js";
 import { errorText } from "../../lib/util.js";
-import { sharedJsonSchemaValidator, toolSchema } from "./per-process.js";
+import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-shared/src/per-process.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
 import * as render from "./tools/render.js";

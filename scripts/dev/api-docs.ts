@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Application, Comment, ConsoleLogger, LogLevel, ReflectionKind, type ProjectReflection, type Reflection, type TypeDocOptions } from "typedoc";
 import { findProjectRoot } from "../../lib/config.js";
-import { refusedWithoutOptions } from "../node/parse-args-german.js";
+import { defineCommand } from "../node/command.js";
 
 /** The public surface: what notebooks, scripts and other programs import. */
 export const API_ENTRY_POINTS = [
@@ -119,18 +119,17 @@ export async function buildApiDocs(options: { out?: string; quiet?: boolean; ent
   return { warnings: logger.warnings, errors: logger.errors, out: options.out, seconds: (performance.now() - started) / 1000 };
 }
 
-const USAGE =
-  "Aufruf: npm run docs\n" +
-  "  schreibt die API-Referenz von lib nach .cache/api-docs/; keine Optionen\n" +
-  "  -h, --help   diese Hilfe";
-
-const refused = process.argv[1]?.endsWith("api-docs.ts") ? refusedWithoutOptions(process.argv.slice(2), USAGE) : undefined;
-if (refused !== undefined) process.exitCode = refused;
-else if (process.argv[1]?.endsWith("api-docs.ts")) {
-  const out = join(findProjectRoot(), ".cache", "api-docs");
-  const result = await buildApiDocs({ out });
-  const problems = result.warnings.length + result.errors.length;
-  console.log(`${result.warnings.length} warnings, ${result.errors.length} errors (${result.seconds.toFixed(1)} s)`);
-  console.log(`API docs: ${join(out, "index.html")}`);
-  process.exitCode = problems > 0 ? 1 : 0;
-}
+export const command = defineCommand({
+  name: "docs",
+  invocation: "npm run docs",
+  summary: "Schreibt die API-Referenz von lib nach .cache/api-docs/; keine Optionen.",
+  options: {},
+  run: async () => {
+    const out = join(findProjectRoot(), ".cache", "api-docs");
+    const result = await buildApiDocs({ out });
+    const problems = result.warnings.length + result.errors.length;
+    console.log(`${result.warnings.length} warnings, ${result.errors.length} errors (${result.seconds.toFixed(1)} s)`);
+    console.log(`API docs: ${join(out, "index.html")}`);
+    return problems > 0 ? 1 : 0;
+  },
+});

@@ -11,7 +11,7 @@
 // Usage: tsx scripts/dev/browser-check.ts [notebook-name-filter ...] [--dir <notebook folder>]
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
@@ -19,7 +19,6 @@ import { languageProblems } from "./german-ui-check.js";
 import { FIRST_NOTEBOOK } from "../apps/workshop/notebook-ui.js";
 import { spawnNotebookServer } from "./notebook-server.js";
 import { practiceEnvironment } from "../apps/models/model-help.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
 import { errorText } from "../../lib/util.js";
 
 /** What one notebook must show after "Run All". */
@@ -346,26 +345,3 @@ export function formatBrowserResult(r: BrowserCheckResult): string {
   const failed = r.results.filter((n) => !n.ok).length;
   return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join("\n");
 }
-
-const USAGE =
-  "Aufruf: npm run test:browser [-- NAMENSTEIL … | sprache] [--dir ORDNER]\n" +
-  "  NAMENSTEIL    nur Notebooks, deren Name das enthält\n" +
-  "  sprache       nur die Sprachprüfung (npm run workshop mit deutschem und englischem Browser)\n" +
-  "  --dir ORDNER  Notebooks aus diesem Ordner (Standard notebooks)\n" +
-  "  -h, --help    diese Hilfe";
-
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgsGerman({ args: argv, allowPositionals: true, options: { dir: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
-  const { values, positionals } = parsed;
-  const r = await runBrowserCheck(positionals, { notebooksDir: values.dir === undefined ? undefined : resolve(values.dir) });
-  console.log(formatBrowserResult(r));
-  return r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
-}
-
-if (process.argv[1]?.endsWith("browser-check.ts")) process.exitCode = await main(process.argv.slice(2));

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
+import { KitError } from "../../lib/errors.js";
 
 /** Bump when the build's settings change, so old builds count as stale. */
 const BUILD_VERSION = 1;
@@ -69,7 +69,7 @@ function compiler(): Ts {
   return ts;
 }
 
-export class NotebookLibBuildError extends Error {
+export class NotebookLibBuildError extends KitError {
   override name = "NotebookLibBuildError";
 }
 
@@ -164,30 +164,4 @@ export function ensureNotebookLib(paths: NotebookLibPaths = notebookLibPaths(), 
   if (state === "fresh") return `notebook lib: up to date (${relative(paths.root, paths.outDir)})`;
   const { seconds, files } = buildNotebookLib(paths);
   return `notebook lib: ${state === "missing" ? "built" : "rebuilt"} ${files} files in ${seconds.toFixed(1)} s → ${relative(paths.root, paths.outDir)}`;
-}
-
-const USAGE =
-  "Aufruf: npm run build:notebook-lib [-- --check | --force]\n" +
-  "  --check      nur prüfen, ob die Notebook-Bibliothek aktuell ist (Exit-Code 1: nicht)\n" +
-  "  --force      neu bauen, auch wenn sie aktuell ist\n" +
-  "  -h, --help   diese Hilfe";
-
-if (process.argv[1]?.endsWith("build-notebook-lib.ts")) {
-  try {
-    const options = { check: { type: "boolean" }, force: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
-    const args = parseArgsGerman({ args: process.argv.slice(2), options }, USAGE).values;
-    if (args.check) {
-      const state = notebookLibState();
-      console.log(`notebook lib: ${state}`);
-      process.exitCode = state === "fresh" ? 0 : 1;
-    } else {
-      console.log(ensureNotebookLib(notebookLibPaths(), args.force === true));
-    }
-  } catch (error) {
-    if (error instanceof UsageError) process.exitCode = printUsageError(error);
-    else {
-      console.error(error instanceof NotebookLibBuildError ? error.message : error);
-      process.exitCode = 1;
-    }
-  }
 }

@@ -14,9 +14,8 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../lib/config.js";
-import { refusedWithoutOptions } from "../node/parse-args-german.js";
+import { defineCommand } from "../node/command.js";
 
 /** Packages whose runtime closure travels: the LLM edge, the TS runner and what the planner prompt needs. */
 export const PACK_ROOTS = [
@@ -112,25 +111,24 @@ export function writeGpuPack(root: string, outDir: string): PackManifest {
   return manifest;
 }
 
-const USAGE =
-  "Aufruf: npm run gpu:pack\n" +
-  "  packt nach .gpu-pack/, was ein GPU-Rechner ohne Internet für den CUDA-Build braucht; keine Optionen\n" +
-  "  -h, --help   diese Hilfe";
-
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-const refused = isMain ? refusedWithoutOptions(process.argv.slice(2), USAGE) : undefined;
-if (refused !== undefined) process.exitCode = refused;
-else if (isMain) {
-  const root = findProjectRoot();
-  const outDir = join(root, ".gpu-pack");
-  const started = performance.now();
-  const manifest = writeGpuPack(root, outDir);
-  const mib = (n: number): string => (n / 1024 / 1024).toFixed(1) + " MiB";
-  for (const [name, f] of Object.entries(manifest.files)) console.log(`${name.padEnd(22)} ${mib(f.bytes).padStart(10)}`);
-  console.log(`${manifest.packages} packages, llama.cpp ${manifest.llamaCppCommit.slice(0, 10)}, ${mib(manifest.totalBytes)} in all, ` +
-    `${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (manifest.totalBytes > PACK_LIMIT_BYTES) {
-    console.error(`The pack is larger than ${mib(PACK_LIMIT_BYTES)}; it will not travel with the working tree.`);
-    process.exitCode = 1;
-  }
-}
+export const command = defineCommand({
+  name: "gpu:pack",
+  invocation: "npm run gpu:pack",
+  summary: "Packt nach .gpu-pack/, was ein GPU-Rechner ohne Internet für den CUDA-Build braucht; keine Optionen.",
+  options: {},
+  run: () => {
+    const root = findProjectRoot();
+    const outDir = join(root, ".gpu-pack");
+    const started = performance.now();
+    const manifest = writeGpuPack(root, outDir);
+    const mib = (n: number): string => (n / 1024 / 1024).toFixed(1) + " MiB";
+    for (const [name, f] of Object.entries(manifest.files)) console.log(`${name.padEnd(22)} ${mib(f.bytes).padStart(10)}`);
+    console.log(`${manifest.packages} packages, llama.cpp ${manifest.llamaCppCommit.slice(0, 10)}, ${mib(manifest.totalBytes)} in all, ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (manifest.totalBytes > PACK_LIMIT_BYTES) {
+      console.error(`The pack is larger than ${mib(PACK_LIMIT_BYTES)}; it will not travel with the working tree.`);
+      return 1;
+    }
+    return 0;
+  },
+});

@@ -6,9 +6,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../lib/config.js";
-import { refusedWithoutOptions } from "../node/parse-args-german.js";
 
 export const LLAMA_TOOLS = ["llama-server", "llama-bench", "llama-quantize"] as const;
 export type LlamaTool = (typeof LLAMA_TOOLS)[number];
@@ -175,24 +173,3 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
     rmSync(lock, { recursive: true, force: true });
   }
 }
-
-const USAGE =
-  "Aufruf: npm run llama:build\n" +
-  "  baut llama-server, llama-bench und llama-quantize für die CPU (einmalig 10–20 Minuten); keine Optionen\n" +
-  "  -h, --help   diese Hilfe";
-
-async function main(): Promise<number> {
-  const refused = refusedWithoutOptions(process.argv.slice(2), USAGE);
-  if (refused !== undefined) return refused;
-  const t = performance.now();
-  const r = await ensureLlamaTools((s) => console.log(s));
-  const secs = ((performance.now() - t) / 1000).toFixed(0);
-  if (!("bin" in r)) {
-    console.log(`llama.cpp tools skipped: ${r.missing}`);
-    return 1;
-  }
-  console.log(`llama.cpp tools ready in ${r.bin} (${secs} s)`);
-  return 0;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exitCode = await main();

@@ -38,7 +38,7 @@ export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.Proc
   const serverArgs = ["--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False", ...(options.extraArgs ?? [])];
   const root = findProjectRoot();
   const [command, args] = options.viaWorkshop
-    ? [process.execPath, ["--import", "tsx", join(root, "scripts", "apps", "workshop", "main.ts"), "--uebung", "--", ...serverArgs]]
+    ? [process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "workshop", "--uebung", "--", ...serverArgs]]
     : ["jupyter", ["notebook", ...serverArgs, `--notebook-dir=${notebooksDir}`, ...(process.getuid?.() === 0 ? ["--allow-root"] : [])]];
   const child = spawn(command, args, { cwd: root, env: { ...env, [SERVER_MARK_ENV]: mark }, stdio: ["ignore", "ignore", "pipe"], detached: true });
   let log = "";

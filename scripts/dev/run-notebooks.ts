@@ -11,8 +11,6 @@ import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, displayWidth, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { outputWrapOn } from "../../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
-import { testEnvironment } from "./test-env.js";
 
 export interface NotebookFailure {
   cell: number;
@@ -227,29 +225,3 @@ export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv,
   }
   return results;
 }
-
-const USAGE =
-  "Aufruf: npm run test:notebooks -- [NAMENSTEIL …] [--use-configured-models] [--keep]\n" +
-  "  NAMENSTEIL               nur Notebooks, deren Name das enthält (z. B. teil-2)\n" +
-  "  --use-configured-models  mit den eingestellten Modellen statt der winzigen Testmodelle\n" +
-  "  --keep                   ausgeführte Notebooks in .cache/notebooks/ behalten\n" +
-  "  -h, --help               diese Hilfe";
-
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    const options = { "use-configured-models": { type: "boolean" }, keep: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
-    parsed = parseArgsGerman({ args: argv, allowPositionals: true, options }, USAGE);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
-  const { values, positionals } = parsed;
-  const env = values["use-configured-models"] ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
-  const results = await runAllNotebooks(positionals, env, values.keep === true);
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`notebooks: ${results.length - failed} passed, ${failed} failed`);
-  return failed > 0 ? 1 : 0;
-}
-
-if (process.argv[1]?.endsWith("run-notebooks.ts")) process.exitCode = await main(process.argv.slice(2));

@@ -22,7 +22,6 @@ import { deckPlanProblems } from "../apps/slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "../apps/slides/layout.js";
 import { missingFacesJs, RAW_TEX } from "../apps/slides/formula-check.js";
 import { buildSlides } from "../apps/slides/main.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "../apps/slides/rehearsal-truth.js";
 import { neverCut, neverCutCells } from "../apps/slides/never-cut.js";
@@ -334,24 +333,3 @@ export function formatSlidesCheck(r: { checks: DeckCheck[]; skipped?: string }):
   if (r.skipped) lines.push(`browser part skipped: ${r.skipped}`);
   return lines.join("\n");
 }
-
-const USAGE =
-  "Aufruf: npx tsx scripts/dev/slides-check.ts [NAMENSTEIL …]\n" +
-  "  NAMENSTEIL   nur die Foliensätze, deren Notebook-Name das enthält (z. B. teil-2)\n" +
-  "  -h, --help   diese Hilfe";
-
-async function main(argv: string[]): Promise<number> {
-  let filters: string[];
-  try {
-    filters = parseArgsGerman({ args: argv, allowPositionals: true, options: { help: { type: "boolean", short: "h" } } }, USAGE).positionals;
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
-  const r = await runSlidesCheck(filters);
-  console.log(formatSlidesCheck(r));
-  console.log(`slides: ${r.checks.filter((c) => c.ok).length} ok, ${r.checks.filter((c) => !c.ok).length} failed (${r.seconds.toFixed(1)} s)`);
-  return r.checks.length > 0 && r.checks.every((c) => c.ok) ? 0 : 1;
-}
-
-if (process.argv[1]?.endsWith("slides-check.ts")) process.exitCode = await main(process.argv.slice(2));

@@ -12,7 +12,8 @@ import { findProjectRoot } from "../../lib/config.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { processesWithEnv } from "../node/processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
+import { defineCommand } from "../node/command.js";
+import { UsageError } from "../node/parse-args-german.js";
 import { runAllNotebooks } from "./run-notebooks.js";
 import { formatSlidesCheck, runSlidesCheck } from "./slides-check.js";
 import { testEnvironment } from "./test-env.js";
@@ -37,26 +38,24 @@ const LLAMA_MISSING_ENV = "LLAMA_TOOLS_MISSING";
 
 const root = findProjectRoot();
 const STAGES = ["typecheck", "lint", "unit", "notebooks", "slides", "browser"];
-const USAGE =
-  `Aufruf: npm test [-- --only ${STAGES.join("|")}] [TESTDATEI oder NAMENSTEIL …]\n` +
-  "  --only STUFE   nur diese Stufe\n" +
-  "  TESTDATEI      nur diese Testdateien (test/…test.ts) bzw. Notebooks, deren Name das enthält\n" +
-  "  -h, --help     diese Hilfe";
+export const command = defineCommand({
+  name: "test",
+  invocation: "npm test --",
+  summary: "Alle Prüfungen auf den winzigen Testmodellen: typecheck, lint, unit, notebooks, slides, browser.",
+  options: { only: { type: "string", value: "STUFE", help: `nur diese Stufe (${STAGES.join("|")})` } },
+  positionals: "[TESTDATEI oder NAMENSTEIL …]",
+  notes: "TESTDATEI: nur diese Testdateien (test/…test.ts) bzw. Notebooks, deren Name das enthält",
+  // A handle some stage left open (a socket, a timer) must not keep the run from ending.
+  exitWhenDone: true,
+  run: ({ values, positionals }) => {
+    if (values.only !== undefined && !STAGES.includes(values.only)) throw new UsageError(`--only erwartet eine der Stufen ${STAGES.join(", ")}, erhalten: "${values.only}".\n\n${command.usage}`);
+    return main(values.only, positionals);
+  },
+});
 
-function parseTestArgs(argv: string[]): { only: string | undefined; filters: string[] } {
-  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
-  if (values.only !== undefined && !STAGES.includes(values.only)) throw new UsageError(`--only erwartet eine der Stufen ${STAGES.join(", ")}, erhalten: "${values.only}".\n\n${USAGE}`);
-  return { only: values.only, filters: positionals };
-}
-
-let parsed: ReturnType<typeof parseTestArgs>;
-try {
-  parsed = parseTestArgs(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  process.exit(printUsageError(error));
-}
-const { only, filters } = parsed;
+let only: string | undefined;
+let filters: string[] = [];
+const wants = (s: string) => !only || only === s;
 
 /**
  * Every process the run starts carries this in its environment. Whatever still carries it when the stages are
@@ -188,47 +187,48 @@ async function browser(): Promise<StageResult> {
   return { stage: "browser", passed: r.results.length - failed, failed, seconds: r.seconds, skipped: r.skipped };
 }
 
-const runMark = randomBytes(6).toString("hex");
-// Set before the test environment is copied from it, so every child carries it.
-process.env[RUN_MARK_ENV] = runMark;
-const env = await testEnvironment({ tinyModels: true });
-// A developer's own class-board setting never reaches the tests (they start boards of their own).
-for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
-const results: StageResult[] = [];
-const wants = (s: string) => !only || only === s;
-const unitFiles = wants("unit") ? selectedTestFiles() : [];
-const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
-const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
-if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
-if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
-if (wants("unit")) {
-  const others = unitFiles.filter((f) => !serverFiles.includes(f));
-  if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
-}
-if (wants("notebooks")) results.push(await notebooks(env));
-if (wants("slides")) results.push(await slides());
-if (wants("browser")) results.push(await browser());
-// Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
-if (llamaBuild) {
-  results.push(await llamaStage(llamaBuild, env));
-  results.push(await unitTests(env, serverFiles, "llama-server"));
-}
-
-const leftovers = endLeftovers(runMark);
-console.log("\n=== summary");
-for (const r of results) {
-  if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
-  else {
-    const skips = r.skippedTests ? `, ${r.skippedTests} skipped, reasons in their result lines` : "";
-    const extra = r.note || skips ? ` (${[r.note, skips.slice(2)].filter(Boolean).join("; ")})` : "";
-    console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${extra}`);
+async function main(stage: string | undefined, selected: string[]): Promise<number> {
+  only = stage;
+  filters = selected;
+  const runMark = randomBytes(6).toString("hex");
+  // Set before the test environment is copied from it, so every child carries it.
+  process.env[RUN_MARK_ENV] = runMark;
+  const env = await testEnvironment({ tinyModels: true });
+  // A developer's own class-board setting never reaches the tests (they start boards of their own).
+  for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
+  const results: StageResult[] = [];
+  const unitFiles = wants("unit") ? selectedTestFiles() : [];
+  const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
+  const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
+  if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
+  if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+  if (wants("unit")) {
+    const others = unitFiles.filter((f) => !serverFiles.includes(f));
+    if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
   }
+  if (wants("notebooks")) results.push(await notebooks(env));
+  if (wants("slides")) results.push(await slides());
+  if (wants("browser")) results.push(await browser());
+  // Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
+  if (llamaBuild) {
+    results.push(await llamaStage(llamaBuild, env));
+    results.push(await unitTests(env, serverFiles, "llama-server"));
+  }
+
+  const leftovers = endLeftovers(runMark);
+  console.log("\n=== summary");
+  for (const r of results) {
+    if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
+    else {
+      const skips = r.skippedTests ? `, ${r.skippedTests} skipped, reasons in their result lines` : "";
+      const extra = r.note || skips ? ` (${[r.note, skips.slice(2)].filter(Boolean).join("; ")})` : "";
+      console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${extra}`);
+    }
+  }
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
+  if (leftovers.length > 0) console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
+  console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
+  return failed > 0 ? 1 : 0;
 }
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
-process.exitCode = failed > 0 ? 1 : 0;
-const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
-if (leftovers.length > 0) console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
-console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
-// A handle some stage left open (a socket, a timer) must not keep the run from ending.
-process.exit();

@@ -2,10 +2,11 @@
 // Loopback binds accept the loopback names; any other bind (0.0.0.0, ::, a LAN address) opens the
 // tools to the whole network, so it needs an explicit list of Host names and prints a warning.
 import { isIP } from "node:net";
+import { KitError } from "../../lib/errors.js";
 
 export const DEFAULT_ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
-export class BindError extends Error {
+export class BindError extends KitError {
   override name = "BindError";
 }
 

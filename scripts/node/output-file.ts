@@ -4,9 +4,10 @@
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { errorText } from "../../lib/util.js";
+import { KitError } from "../../lib/errors.js";
 
 /** An output path that cannot be written: what is wrong and what to do. */
-export class OutputPathError extends Error {
+export class OutputPathError extends KitError {
   override name = "OutputPathError";
 }
 

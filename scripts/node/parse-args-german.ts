@@ -2,6 +2,7 @@
 // same problems as one German sentence, for the kit's command lines. parseArgsGerman and printUsageError
 // are the whole round trip a script needs: parse, --help, German errors, exit codes.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { KitError } from "../../lib/errors.js";
 
 /** Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`: optimal string alignment. */
 export function editDistance(a: string, b: string): number {
@@ -63,7 +64,7 @@ export function germanParseArgsMessage(error: unknown, options: readonly string[
  * A wrong command line, for every CLI of the kit: the German message says what to write instead; the CLI
  * prints it without a stack trace and exits with `exitCode` (2; 0 where the "error" is the --help text).
  */
-export class UsageError extends Error {
+export class UsageError extends KitError {
   override name = "UsageError";
   constructor(
     message: string,

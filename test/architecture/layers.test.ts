@@ -174,3 +174,83 @@ test("scripts take the names a folder index exports through that index", () => {
   });
   assert.deepEqual(detours, []);
 });
+
+// Borders around lib (docs/architecture.md, "Borders"): the MCP servers are packages of their own that a
+// participant may start from anywhere (Claude Desktop), so they use only lib's top-level helpers, the shared
+// node helpers (scripts/node/) and mcp-server-shared/, never the apps or developer tools, never each other.
+const ROOT = findProjectRoot();
+const SERVERS = ["mcp-server-travel", "mcp-server-math", "mcp-server-shared"];
+
+/** Where a relative import of `file` lands, relative to the project root (".ts" for ".js"). */
+function target(i: Import): string {
+  return relative(ROOT, resolve(dirname(i.file), i.specifier)).replace(/\.js$/u, ".ts");
+}
+
+test("the MCP servers import only lib's top-level helpers, scripts/node/, mcp-server-shared/ and themselves", () => {
+  const wrong = SERVERS.flatMap((server) =>
+    tsFiles(join(ROOT, server))
+      .flatMap(importsOf)
+      .filter((i) => i.specifier.startsWith("."))
+      .filter((i) => {
+        const to = target(i);
+        const allowed = to.startsWith(`${server}/`) || to.startsWith("mcp-server-shared/") || to.startsWith("scripts/node/") || /^lib\/[\w-]+\.ts$/u.test(to);
+        return !allowed;
+      })
+      .map((i) => `${relative(ROOT, i.file)} → ${target(i)}`),
+  );
+  assert.deepEqual(wrong, []);
+});
+
+/**
+ * Files that still import another command's definition file for a library function it also holds
+ * (buildSlides in scripts/apps/slides/main.ts). It is to move into a file of its own; the list may only
+ * shrink (docs/architecture.md, "Commands"). The developer tools' commands live in scripts/dev/commands/.
+ */
+const KNOWN_COMMAND_IMPORTS = new Set([
+  "scripts/apps/slides/plan-check.ts → scripts/apps/slides/main.ts",
+  "scripts/dev/slides-check.ts → scripts/apps/slides/main.ts",
+]);
+
+// The commands (scripts/commands.ts) are data that scripts/kit.ts runs; one command never loads another's
+// definition (a shared piece moves to a file of its own), so `npm run board` loads only the board.
+test("no file imports a command's definition but the registry (and the shrinking list of known ones)", () => {
+  const registry = readFileSync(join(ROOT, "scripts", "commands.ts"), "utf8");
+  const definitions = new Set([...registry.matchAll(/import\("([^"]+)"\)/gu)].map((m) => relative(ROOT, resolve(ROOT, "scripts", m[1]!)).replace(/\.js$/u, ".ts")));
+  assert.ok(definitions.size >= 20, [...definitions].join(", "));
+  const files = ["scripts", "bench", ...SERVERS].flatMap((d) => tsFiles(join(ROOT, d)));
+  const wrong = files
+    .flatMap(importsOf)
+    .filter((i) => i.specifier.startsWith(".") && !i.typeOnly && definitions.has(target(i)) && relative(ROOT, i.file) !== "scripts/commands.ts")
+    .map((i) => `${relative(ROOT, i.file)} → ${target(i)}`);
+  assert.deepEqual(wrong.filter((w) => !KNOWN_COMMAND_IMPORTS.has(w)), []);
+  assert.deepEqual([...KNOWN_COMMAND_IMPORTS].filter((k) => !wrong.includes(k)), [], "fixed: take it off KNOWN_COMMAND_IMPORTS");
+});
+
+/**
+ * Inner lib files that scripts may import past the folder indexes: internals that no index exports on
+ * purpose (prompt-state caches, the raw llama loader, the board record's wire format, the eval pages).
+ * Anything else comes through lib/<folder>/index.js or a top-level file.
+ */
+const INNER_FOR_SCRIPTS = new Set([
+  "lib/agent/run-options.ts",
+  "lib/agent/run-state.ts",
+  "lib/display/eval-compare.ts",
+  "lib/display/eval.ts",
+  "lib/exercises/board-record.ts",
+  "lib/llm/llama.ts",
+  "lib/llm/prompt-state.ts",
+  "lib/llm/warm-states.ts",
+  "lib/notebook/wrap.ts",
+  "lib/rag/embedder.ts",
+  "lib/schema/text.ts",
+]);
+
+test("scripts reach lib through folder indexes, top-level files or the short list of inner files", () => {
+  const wrong = tsFiles(join(ROOT, "scripts"))
+    .flatMap(importsOf)
+    .filter((i) => i.specifier.startsWith("."))
+    .map((i) => ({ from: relative(ROOT, i.file), to: target(i) }))
+    .filter(({ to }) => /^lib\/[\w-]+\/.+/u.test(to) && !/^lib\/[\w-]+\/index\.ts$/u.test(to) && !INNER_FOR_SCRIPTS.has(to))
+    .map(({ from, to }) => `${from} → ${to}`);
+  assert.deepEqual(wrong, []);
+});

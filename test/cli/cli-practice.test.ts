@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { DEFAULT_LLM_FILE, PRACTICE_NOTICE } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 /** No model anywhere: the default file in an empty models folder, the local backend, live travel data. */
 let noModel: Record<string, string>;
@@ -20,7 +20,7 @@ before(async () => {
 
 test("without a model it names the three ways out and --uebung, before starting anything", async () => {
   const started = performance.now();
-  const r = await runScript("apps/cli/main.ts", ["Wie ist das Wetter in Rom?"], noModel);
+  const r = await runCommand("start", ["Wie ist das Wetter in Rom?"], noModel);
   const seconds = (performance.now() - started) / 1000;
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /Das Sprachmodell fehlt: .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf/);
@@ -35,7 +35,7 @@ test("without a model it names the three ways out and --uebung, before starting 
 
 test("--uebung runs on the tiny models with offline travel data although no model is there; --practice too", async () => {
   for (const flag of ["--uebung", "--practice"]) {
-    const r = await runScript("apps/cli/main.ts", [flag, "Wie ist das Wetter in Rom?", "--max-iterations", "1", "--rag-k", "1"], noModel);
+    const r = await runCommand("start", [flag, "Wie ist das Wetter in Rom?", "--max-iterations", "1", "--rag-k", "1"], noModel);
     assert.ok(r.code === 0 || r.code === 3, `${flag}: exit ${r.code}: ${r.stderr}`);
     assert.ok(r.stdout.includes(`🧪 ${PRACTICE_NOTICE}`), r.stdout);
     assert.match(r.stdout, /Backend: node-llama-cpp \(CPU\)/);
@@ -47,13 +47,13 @@ test("--uebung runs on the tiny models with offline travel data although no mode
 });
 
 test("--uebung with --model is refused with a German message", async () => {
-  const r = await runScript("apps/cli/main.ts", ["--uebung", "--model", "x.gguf", "Frage?"], noModel);
+  const r = await runCommand("start", ["--uebung", "--model", "x.gguf", "Frage?"], noModel);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--uebung nimmt das winzige Übungsmodell/);
 });
 
 test("the help names practice mode", async () => {
-  const r = await runScript("apps/cli/main.ts", ["--help"], noModel);
+  const r = await runCommand("start", ["--help"], noModel);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--uebung, --practice/);
 });

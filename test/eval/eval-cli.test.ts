@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
 import { groupFigures, type EvalReport } from "../../lib/eval/index.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const withDir = async (use: (dir: string) => Promise<void>) => {
   const dir = await mkdtemp(join(tmpdir(), "eval-cli-"));
@@ -25,7 +25,7 @@ describe("eval:agent on the command line", () => {
     withDir(async (dir) => {
       const json = join(dir, "bericht.json");
       const html = join(dir, "bericht.html");
-      const run = await runScript("apps/eval/agent.ts", ["--oracle", "--k", "2", "--category", "parallel", "--limit", "2", "--json", json, "--html", html]);
+      const run = await runCommand("eval:agent", ["--oracle", "--k", "2", "--category", "parallel", "--limit", "2", "--json", json, "--html", html]);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /Parallel\s+2\s+100 %\s+100 %/);
       assert.match(run.stderr, /\[4\/4\] parallel-2 Versuch 2: bestanden/);
@@ -60,7 +60,7 @@ describe("eval:agent on the command line", () => {
         [["--vergleich", "package.json", "package.json"], /^Bericht .*package\.json, Feld summary: Ungültige Eingabe/],
         [["--vergleich", "a.json", "b.json", "--k", "2"], /^--vergleich liest nur fertige Berichte; --k gehört zu einem Lauf\./],
       ] as const) {
-        const run = await runScript("apps/eval/agent.ts", [...args]);
+        const run = await runCommand("eval:agent", [...args]);
         assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
         assert.match(run.stderr, message, args.join(" "));
         assert.doesNotMatch(run.stderr, /\n\s+at |Unknown|ambiguous|argument|Invalid input|expected|received|Error:/, args.join(" "));
@@ -77,7 +77,7 @@ describe("eval:agent on the command line", () => {
         [["--json", "/proc/nope/r.json"], /^--json \/proc\/nope\/r\.json: den Ordner \/proc\/nope gibt es nicht/],
         [["--html", dir], /^--html .*: das ist ein Ordner, keine Datei\./],
       ] as const) {
-        const run = await runScript("apps/eval/agent.ts", ["--oracle", "--k", "1", "--category", "parallel", "--limit", "1", ...args], {}, { timeoutMs: 30_000 });
+        const run = await runCommand("eval:agent", ["--oracle", "--k", "1", "--category", "parallel", "--limit", "1", ...args], {}, { timeoutMs: 30_000 });
         assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
         assert.match(run.stderr, message);
         assert.doesNotMatch(run.stderr, /Versuch 1|ENOENT|EEXIST/, "nothing ran, no English errno text");
@@ -87,7 +87,7 @@ describe("eval:agent on the command line", () => {
   test("Ctrl+C (SIGINT) stops after the current run and keeps the finished tasks' results", () =>
     withDir(async (dir) => {
       const json = join(dir, "teil.json");
-      const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "apps", "eval", "agent.ts"), "--oracle", "--k", "3", "--json", json, "--html", join(dir, "b.html")], {
+      const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "kit.ts"), "eval:agent", "--oracle", "--k", "3", "--json", json, "--html", join(dir, "b.html")], {
         cwd: findProjectRoot(),
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -120,7 +120,7 @@ describe("eval:agent on the command line", () => {
       const json = join(dir, "tiny.json");
       const tiny = tinyModelPaths();
       const env = { LLM_MODEL_PATH: tiny.gguf, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
-      const run = await runScript("apps/eval/agent.ts", ["--k", "1", "--category", "ein-werkzeug", "--limit", "2", "--max-rounds", "2", "--json", json, "--html", join(dir, "t.html")], env, { timeoutMs: 240_000 });
+      const run = await runCommand("eval:agent", ["--k", "1", "--category", "ein-werkzeug", "--limit", "2", "--max-rounds", "2", "--json", json, "--html", join(dir, "t.html")], env, { timeoutMs: 240_000 });
       assert.equal(run.code, 0, run.stderr);
       const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
       assert.deepEqual(report.tasks.map((t) => t.runs), [1, 1]);

@@ -16,7 +16,7 @@ import { machineInfo } from "../../lib/eval/run-meta.js";
 import { CATEGORY_LABELS, loadTaskSet, selectionText, selectTasks, TASK_CATEGORIES } from "../../lib/eval/tasks.js";
 import { evalReportPage } from "../../lib/display/eval.js";
 import { noisyOracle } from "../../lib/testing/eval-oracle.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const set = loadTaskSet(join(findProjectRoot(), "data", "eval", "agent-tasks.json"));
@@ -71,7 +71,7 @@ let weak: EvalReport;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), "eval-compare-"));
-  const oracle = await runScript("apps/eval/agent.ts", ["--oracle", "--k", "2", "--limit", "1", "--json", file("oracle.json"), "--html", file("oracle.html")]);
+  const oracle = await runCommand("eval:agent", ["--oracle", "--k", "2", "--limit", "1", "--json", file("oracle.json"), "--html", file("oracle.html")]);
   assert.equal(oracle.code, 0, oracle.stderr);
   assert.match(oracle.stderr, /Modell-Check: je höchstens 1 Aufgabe aus jeder der 9 Kategorien \(9 von 45\), je 2 Versuche.*Planer: Selbsttest des Prüfstands, kein Modell/);
   good = await mistakeRun(0.9, "Probe-Modell-gut");
@@ -90,7 +90,7 @@ describe("the Modell-Check pages", () => {
   });
 
   test("--vergleich with two files (oracle, a scripted run): both runs, every category, the model recommended, never the self-test", async () => {
-    const run = await runScript("apps/eval/agent.ts", ["--vergleich", file("oracle.json"), file("gut.json"), "--html", file("zwei.html")]);
+    const run = await runCommand("eval:agent", ["--vergleich", file("oracle.json"), file("gut.json"), "--html", file("zwei.html")]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Empfehlung: Probe-Modell-gut – das einzige Modell im Vergleich \(\d+ % bestanden, [\d,]+ Sekunden je Aufgabe\)\. Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./);
     assert.match(run.stdout, /⚠️ Nur 9 Aufgaben – zu wenig für eine Entscheidung\. Mit 95 % Sicherheit liegt „klappt beim ersten Versuch“ bei Probe-Modell-gut: zwischen \d+ % und \d+ %\. Für eine Entscheidung braucht es etwa \d+ Aufgaben/);
@@ -98,7 +98,7 @@ describe("the Modell-Check pages", () => {
     assert.match(page, /Selbsttest des Prüfstands, kein Modell<\/th>/);
     assert.match(page, /Probe-Modell-gut ★ Empfehlung<\/th>/);
     // A single model that passes less than half is not recommended.
-    const weakOnly = await runScript("apps/eval/agent.ts", ["--vergleich", file("oracle.json"), file("schwach.json"), "--html", file("schwach-allein.html")]);
+    const weakOnly = await runCommand("eval:agent", ["--vergleich", file("oracle.json"), file("schwach.json"), "--html", file("schwach-allein.html")]);
     assert.equal(weakOnly.code, 0, weakOnly.stderr);
     assert.match(weakOnly.stdout, /^Keine Empfehlung: Probe-Modell-schwach, das einzige Modell im Vergleich, besteht nur \d+ %\. Für Teil 4 den Kurs-Server erwägen/);
     assert.doesNotMatch(await readFile(file("schwach-allein.html"), "utf8"), /★ Empfehlung/);
@@ -106,7 +106,7 @@ describe("the Modell-Check pages", () => {
   });
 
   test("--compare with three files: the recommendation names the better model with its reason and speed", async () => {
-    const run = await runScript("apps/eval/agent.ts", ["--compare", file("oracle.json"), file("schwach.json"), file("gut.json"), "--html", file("drei.html")]);
+    const run = await runCommand("eval:agent", ["--compare", file("oracle.json"), file("schwach.json"), file("gut.json"), "--html", file("drei.html")]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Empfehlung für den Workshop: Probe-Modell-gut – \d+ % statt \d+ % (bei „[^“]+“, gesamt \d+ % statt \d+ % )?(bestanden )?gegenüber Probe-Modell-schwach(, aber langsamer: [\d,]+ statt | und schneller: [\d,]+ statt |, etwa gleich schnell \()[\d,]+ Sekunden je Antwort in Teil 4/);
     assert.match(await readFile(file("drei.html"), "utf8"), /Probe-Modell-gut ★ Empfehlung<\/th>/);
@@ -165,7 +165,7 @@ describe("the Modell-Check pages", () => {
 });
 
 test("WORKSHOP_PROBE=1 npm run eval:agent says in German that rehearsal has no model to check", async () => {
-  const run = await runScript("apps/eval/agent.ts", ["--limit", "1"], { WORKSHOP_PROBE: "1" });
+  const run = await runCommand("eval:agent", ["--limit", "1"], { WORKSHOP_PROBE: "1" });
   assert.equal(run.code, 1, run.stderr);
   assert.match(run.stderr, /Im Probelauf \(WORKSHOP_PROBE=1\) gibt es kein Modell zu prüfen.*npm run eval:agent -- --oracle/s);
   assert.doesNotMatch(run.stderr, /Modelldatei nicht gefunden|Error|at /);

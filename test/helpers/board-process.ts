@@ -14,7 +14,7 @@ export interface BoardProcess {
 
 export function startBoardProcess(args: string[], timeoutMs = 30_000): Promise<BoardProcess> {
   const root = findProjectRoot();
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "apps", "board", "main.ts"), "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "board", "--port", "0", ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });

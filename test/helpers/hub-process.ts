@@ -17,7 +17,7 @@ export interface HubProcess {
 
 export function startHubProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<HubProcess> {
   const root = findProjectRoot();
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "apps", "hub", "main.ts"), "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "hub", "--port", "0", ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

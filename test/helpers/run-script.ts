@@ -16,9 +16,9 @@ export interface ScriptOptions {
   input?: string;
 }
 
-/** Runs `scripts/<script>` with `args`; `env` adds to this process's environment. */
-export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
-  return runTsFile(join("scripts", script), args, env, options);
+/** Runs the kit's command `command` (`tsx scripts/kit.ts <command>`, as its npm script does) with `args`; `env` adds to this process's environment. */
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
+  return runTsFile(join("scripts", "kit.ts"), [command, ...args], env, options);
 }
 
 /** Runs the TypeScript file `file` (relative to the project root) with `args`, as `npx tsx <file>` would. */
@@ -48,5 +48,5 @@ export function runTsFile(file: string, args: string[], env: NodeJS.ProcessEnv =
 export function runCliOnTinyModels(args: string[], env: Record<string, string> = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
   const tiny = tinyModelPaths();
   const modelEnv = { LLM_MODEL_PATH: tiny.gguf, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
-  return runScript("apps/cli/main.ts", args, { ...modelEnv, ...env }, options);
+  return runCommand("start", args, { ...modelEnv, ...env }, options);
 }

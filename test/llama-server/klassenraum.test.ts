@@ -17,7 +17,7 @@ import { processesWithEnv } from "../../scripts/node/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { CHROMIUM, launchChromium, logIn, openNotebook, runCell } from "../helpers/hub-process.js";
 import { llamaServerSkip } from "../helpers/llama-server.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const MARK_ENV = "KLASSENRAUM_TEST_MARK";
 const mark = randomBytes(6).toString("hex");
@@ -28,7 +28,7 @@ const root = join(dir, "hub");
 
 after(async () => {
   for (const pid of processesWithEnv(MARK_ENV, mark)) process.kill(pid, "SIGKILL");
-  if (process.getuid?.() === 0) await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+  if (process.getuid?.() === 0) await runCommand("hub", ["--aufraeumen", "--root", root]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -36,7 +36,7 @@ test("npm run klassenraum starts class server, board and hub behind one URL; a k
   const kitRoot = findProjectRoot();
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(kitRoot, "scripts", "apps", "klassenraum", "main.ts"), "--uebung", "--port", "0", "--llm-port", "0", "--board-port", "0", "--parallel", "2", "--kontext", "4096", "--root", root, "--code", "raum-test-1", "--board-daten", join(dir, "board.json")],
+    ["--import", "tsx", join(kitRoot, "scripts", "kit.ts"), "klassenraum", "--uebung", "--port", "0", "--llm-port", "0", "--board-port", "0", "--parallel", "2", "--kontext", "4096", "--root", root, "--code", "raum-test-1", "--board-daten", join(dir, "board.json")],
     { cwd: kitRoot, env: { ...process.env, [MARK_ENV]: mark, LLM_THREADS: "1" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";

@@ -18,9 +18,9 @@ import { loadOfflineData } from "../../mcp-server-travel/src/offline/data.js";
 import { createTravelMcpServer } from "../../mcp-server-travel/src/server.js";
 import { offlineServices } from "../../mcp-server-travel/src/services/create.js";
 import type { TravelServices } from "../../mcp-server-travel/src/services/types.js";
-import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
-import { heldStreamCount } from "../../mcp-server-travel/src/transports/json-responses.js";
-import { SessionPool } from "../../mcp-server-travel/src/transports/sessions.js";
+import { startHttpServer, type RunningHttpServer } from "../../mcp-server-shared/src/transports/http.js";
+import { heldStreamCount } from "../../mcp-server-shared/src/transports/json-responses.js";
+import { SessionPool } from "../../mcp-server-shared/src/transports/sessions.js";
 import { INITIALIZE, MCP_HEADERS } from "./helpers.js";
 
 const log = () => undefined;
@@ -104,7 +104,7 @@ describe("HTTP sessions", () => {
     const batch = await post([{ jsonrpc: "2.0", id: 50, method: "tools/list" }, { jsonrpc: "2.0", id: 51, method: "ping" }], session);
     assert.equal(batch.status, 200, batch.text);
     const held = heldStreamCount(transport);
-    assert.notEqual(held, undefined, "SDK transport internals changed: check mcp-server-travel/src/transports/json-responses.ts");
+    assert.notEqual(held, undefined, "SDK transport internals changed: check mcp-server-shared/src/transports/json-responses.ts");
     assert.equal(held, 0, "no per-request entry left after the answers were sent");
   });
 

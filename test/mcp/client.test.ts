@@ -5,7 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { McpConnectionError, ToolTimeoutError, startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import { normalizeToolResult } from "../../lib/mcp/sdk-results.js";
-import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
+import { startHttpServer, type RunningHttpServer } from "../../mcp-server-shared/src/transports/http.js";
 import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
 
 async function sessions(url: string): Promise<number> {

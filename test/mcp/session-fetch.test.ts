@@ -13,8 +13,8 @@ import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/se
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { sessionFetch } from "../../lib/mcp/client.js";
-import { startHttpServer, type RunningHttpServer } from "../../mcp-server-travel/src/transports/http.js";
-import { holdsGetStream } from "../../mcp-server-travel/src/transports/json-responses.js";
+import { startHttpServer, type RunningHttpServer } from "../../mcp-server-shared/src/transports/http.js";
+import { holdsGetStream } from "../../mcp-server-shared/src/transports/json-responses.js";
 
 describe("sessionFetch", () => {
   let server: Server;

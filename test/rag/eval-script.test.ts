@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Bm25Index, loadCorpus, openRagStore, searchText } from "../../lib/rag/index.js";
 import { firstHitRank, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag-eval/evaluation.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
 
-const run = (args: string[], env: NodeJS.ProcessEnv) => runScript("apps/eval/rag.ts", args, env);
+const run = (args: string[], env: NodeJS.ProcessEnv) => runCommand("eval:rag", args, env);
 
 interface EvalJson {
   chunks: number;

@@ -16,7 +16,7 @@ import { JOIN_CODE_SPACE, randomJoinCode, weakJoinCode } from "../../scripts/app
 import { GLOBAL_WRONG_CODE_BURST, NEW_NAMES_PER_ADDRESS_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/server.js";
 import type { BoardData, BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "test-code-42";
 const dir = mkdtempSync(join(tmpdir(), "board-harden-"));
@@ -163,7 +163,7 @@ const stored = (joinCode = CODE, names = ["Anna", "Ben", "\u200bx"]): BoardData 
 
 /** Starts the board expecting it to refuse: it exits (bounded), does not listen, says why in German. */
 async function refusedStart(args: string[]): Promise<string> {
-  const r = await runScript("apps/board/main.ts", ["--port", "0", ...args], {}, { timeoutMs: 20_000 });
+  const r = await runCommand("board", ["--port", "0", ...args], {}, { timeoutMs: 20_000 });
   assert.equal(r.code, 1, `exit ${r.code}: ${r.stdout}${r.stderr}`);
   assert.doesNotMatch(r.stdout, /Klassen-Board läuft/);
   assert.doesNotMatch(r.stderr, /\n\s+at |ENOENT:|EISDIR:|ZodError/);
@@ -205,7 +205,7 @@ test("a data file that cannot be written stops the start (no 200 for results tha
 
 test("--export only reads: a bad data file stays, its own path is refused, a missing folder is said in German", async () => {
   const bad = dataFile("{ kaputt");
-  let r = await runScript("apps/board/main.ts", ["--data", bad, "--export", join(dir, "a.csv")]);
+  let r = await runCommand("board", ["--data", bad, "--export", join(dir, "a.csv")]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /beschädigt/);
   assert.doesNotMatch(r.stderr, /beginnt leer/); // before: "Das Board beginnt leer", file renamed
@@ -213,37 +213,37 @@ test("--export only reads: a bad data file stays, its own path is refused, a mis
 
   const good = dataFile(stored());
   const before = readFileSync(good, "utf8");
-  r = await runScript("apps/board/main.ts", ["--data", good, "--export", good]);
+  r = await runCommand("board", ["--data", good, "--export", good]);
   assert.equal(r.code, 2, r.stderr); // before: 0, the JSON overwritten with CSV
   assert.match(r.stderr, /ist die Ergebnisdatei selbst/);
   assert.equal(readFileSync(good, "utf8"), before);
 
-  r = await runScript("apps/board/main.ts", ["--data", good, "--export", join(dir, "fehlt", "a.csv")]);
+  r = await runCommand("board", ["--data", good, "--export", join(dir, "fehlt", "a.csv")]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Der Ordner .*fehlt für --export|Der Ordner .* für --export fehlt/); // before: "… konnte nicht starten: ENOENT …"
   assert.doesNotMatch(r.stderr, /ENOENT/);
 
-  r = await runScript("apps/board/main.ts", ["--data", good, "--export", join(dir, "gut.csv")]);
+  r = await runCommand("board", ["--data", good, "--export", join(dir, "gut.csv")]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(good, "utf8"), before);
 });
 
 test("--entfernen takes a participant off (also an invisible-character name), refuses while the board runs", async () => {
   const file = dataFile(stored());
-  let r = await runScript("apps/board/main.ts", ["--data", file, "--entfernen", "anna", "--entfernen", "x"]);
+  let r = await runCommand("board", ["--data", file, "--entfernen", "anna", "--entfernen", "x"]);
   assert.equal(r.code, 0, r.stderr); // before: exit 2, unknown option
   assert.match(r.stdout, /Entfernt: „Anna“\.\nEntfernt: „\u200bx“\./);
   const left = JSON.parse(readFileSync(file, "utf8")) as BoardData;
   assert.deepEqual(left.participants.map((p) => p.name), ["Ben"]);
   assert.equal(left.joinCode, CODE);
 
-  r = await runScript("apps/board/main.ts", ["--data", file, "--entfernen", "Zora"]);
+  r = await runCommand("board", ["--data", file, "--entfernen", "Zora"]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /„Zora“ steht nicht auf dem Board/);
 
   const running = await startBoardProcess(["--data", file]);
   try {
-    r = await runScript("apps/board/main.ts", ["--data", file, "--entfernen", "Ben"]);
+    r = await runCommand("board", ["--data", file, "--entfernen", "Ben"]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /Das Board läuft noch \(Prozess \d+\)/);
   } finally {

@@ -14,7 +14,7 @@ import { BOARD_CODE_HEADER, BOARD_POST_PATH, BOARD_QUESTION_MAX, type BoardRecor
 import { BOARD_CLASS_PATH, BOARD_LOWER_PATH } from "../../scripts/apps/board/server.js";
 import type { BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "hand-hoch-test-5";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -86,7 +86,7 @@ test("a participant cannot lower hands or set the class's Aufgabe from another p
 });
 
 test("--aufgabe takes 1 to 4; anything else is a German usage error", async () => {
-  const run = await runScript("apps/board/main.ts", ["--port", "0", "--data", join(dir, "x.json"), "--aufgabe", "5"]);
+  const run = await runCommand("board", ["--port", "0", "--data", join(dir, "x.json"), "--aufgabe", "5"]);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /^--aufgabe: 1, 2, 3 oder 4/);
 });

@@ -14,7 +14,7 @@ import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.j
 import { MIN_FONT_SCREEN_SHARE } from "../../scripts/apps/board/page.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "projektor-test-code-42";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -124,7 +124,7 @@ test("the console says in German that participants cannot reach a loopback board
 });
 
 test("--haengt-nach takes whole minutes; anything else is a German usage error", async () => {
-  const run = await runScript("apps/board/main.ts", ["--port", "0", "--data", dataFile, "--haengt-nach", "zehn"]);
+  const run = await runCommand("board", ["--port", "0", "--data", dataFile, "--haengt-nach", "zehn"]);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /^--haengt-nach: Minuten als ganze Zahl von 1 bis 600/);
 });

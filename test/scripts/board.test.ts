@@ -13,7 +13,7 @@ import { NotSolvedError, runChecks } from "../../lib/exercises/check-runner.js";
 import { checkBuildMessages, checkTrimHistory, type BuildMessagesFn, type TrimHistoryFn } from "../../lib/exercises/part1-checks.js";
 import type { BoardView } from "../../scripts/apps/board/state.js";
 import { PER_PARTICIPANT_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/server.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 
 const CODE = "test-code-42";
@@ -185,7 +185,7 @@ test("a restart after a crash keeps every result and the join code; --export wri
   // The restart and the export (which only reads the file) run side by side.
   const [restarted, run] = await Promise.all([
     startBoardProcess(["--data", dataFile]), // no --code: the stored one
-    runScript("apps/board/main.ts", ["--data", dataFile, "--export", csvFile]),
+    runCommand("board", ["--data", dataFile, "--export", csvFile]),
   ]);
   board = restarted;
   assert.match(board.output(), new RegExp(`Beitrittscode:\\s+${CODE}`));

@@ -12,7 +12,7 @@ import { checkName } from "../../scripts/apps/hub/login-check.js";
 import { participantKey } from "../../scripts/apps/board/state.js";
 import { singleUserArgs } from "../../scripts/apps/hub/settings.js";
 import { loadBoard } from "../../scripts/apps/board/store.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const kit = findProjectRoot();
 
@@ -54,7 +54,7 @@ test("bad values say in German what to do", () => {
 });
 
 test("the script: a usage error exits 2 with the German text and no stack trace", async () => {
-  const r = await runScript("apps/hub/main.ts", ["--host", "0.0.0.0"]);
+  const r = await runCommand("hub", ["--host", "0.0.0.0"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--allowed-host/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);

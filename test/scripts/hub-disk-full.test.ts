@@ -12,7 +12,7 @@ import type { Browser } from "playwright-core";
 import { delay } from "../../lib/util.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "platte-voll-31";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
@@ -36,7 +36,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await hub?.stop();
-  if (isRoot) await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+  if (isRoot) await runCommand("hub", ["--aufraeumen", "--root", root]);
   if (mounted) spawnSync("umount", ["-l", root]);
   rmSync(dir, { recursive: true, force: true });
 });

@@ -39,8 +39,8 @@ after(async () => {
   await browser?.close();
   await hub?.stop();
   if (isRoot && hub) {
-    const { runScript } = await import("../helpers/run-script.js");
-    await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+    const { runCommand } = await import("../helpers/run-script.js");
+    await runCommand("hub", ["--aufraeumen", "--root", root]);
   }
   rmSync(dir, { recursive: true, force: true });
 });

@@ -15,7 +15,7 @@ import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { participantProcesses, processesOfHub } from "../../scripts/apps/hub/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "hub-robust-23";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
@@ -48,7 +48,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await hub?.stop();
-  if (isRoot) await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+  if (isRoot) await runCommand("hub", ["--aufraeumen", "--root", root]);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -93,8 +93,8 @@ after(async () => {
 });
 
 async function startHubProcessCleanUp(): Promise<void> {
-  const { runScript } = await import("../helpers/run-script.js");
-  await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+  const { runCommand } = await import("../helpers/run-script.js");
+  await runCommand("hub", ["--aufraeumen", "--root", root]);
 }
 
 test("two participants log in through the German page, run Aufgabe 1's self-check and reach the board; A cannot read B's folder", { skip: missing }, async () => {

@@ -12,7 +12,7 @@ test("kernel:install writes a user kernel.json with the absolute tslab path and 
   const root = findProjectRoot();
   const data = mkdtempSync(join(tmpdir(), "kit-jupyter-data-"));
   try {
-    const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "apps", "workshop", "kernel-install.ts")], {
+    const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "kernel:install"], {
       cwd: root,
       env: { ...process.env, JUPYTER_DATA_DIR: data },
       encoding: "utf8",

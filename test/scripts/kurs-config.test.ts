@@ -11,7 +11,7 @@ import { BindError } from "../../scripts/node/bind.js";
 import { startBoardServer } from "../../scripts/apps/board/server.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 import { kursEnvironment, KursError, kursFile, kursStatusLine, splitKursArgs, updateKursConfig } from "../../scripts/apps/workshop/kurs-config.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const root = mkdtempSync(join(tmpdir(), "kurs-config-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -47,7 +47,7 @@ test("the setting is stored once, updated, used for the kernel (KURS_* in the en
 });
 
 test("npm run workshop refuses a wrong --kurs in German before anything starts", async () => {
-  const run = await runScript("apps/workshop/main.ts", ["--kurs", "ftp://kurs-pc", "--name", "Anna"], { WORKSHOP_ROOT: root });
+  const run = await runCommand("workshop", ["--kurs", "ftp://kurs-pc", "--name", "Anna"], { WORKSHOP_ROOT: root });
   assert.equal(run.code, 2);
   assert.match(run.stderr, /--kurs braucht die Adresse des Boards/);
   assert.equal(existsSync(kursFile(root)), false);

@@ -9,7 +9,7 @@ import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
 import { createEmbedder } from "../../lib/rag/index.js";
 import { parsePullArgs } from "../../scripts/apps/models/pull.js";
 import { UsageError } from "../../scripts/node/parse-args-german.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 import { startFakeHub, tempDir, tinyBertDir } from "../rag/helpers.js";
 
 const DEFAULT_EMBEDDING_ID = "Xenova/paraphrase-multilingual-MiniLM-L12-v2";
@@ -57,7 +57,7 @@ test("MODELS_OFFLINE=1: fails at once, saying in German and English which files 
   const tmp = tempDir();
   try {
     const t = performance.now();
-    const result = await runScript("apps/models/pull.ts", [], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    const result = await runCommand("models:pull", [], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(result.code, 1, result.stderr);
     assert.ok(performance.now() - t < 60_000);
     assert.match(result.stderr, /MODELS_OFFLINE=1 ist gesetzt: models:pull lädt nichts herunter/);
@@ -67,7 +67,7 @@ test("MODELS_OFFLINE=1: fails at once, saying in German and English which files 
     assert.ok(result.stderr.includes(join(embeddingDir, "onnx", "model_quantized.onnx")), result.stderr);
     assert.ok(result.stderr.includes(join(embeddingDir, "tokenizer.json")), result.stderr);
 
-    const llmOnly = await runScript("apps/models/pull.ts", ["--no-embedding"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    const llmOnly = await runCommand("models:pull", ["--no-embedding"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(llmOnly.code, 1);
     assert.ok(llmOnly.stderr.includes(DEFAULT_LLM_FILE));
     assert.doesNotMatch(llmOnly.stderr, /Embedding/);
@@ -76,22 +76,22 @@ test("MODELS_OFFLINE=1: fails at once, saying in German and English which files 
     writeFileSync(join(tmp.dir, DEFAULT_LLM_FILE), "GGUF-Platzhalter");
     mkdirSync(join(tmp.dir, "Xenova"), { recursive: true });
     cpSync(await tinyBertDir(), embeddingDir, { recursive: true });
-    const present = await runScript("apps/models/pull.ts", [], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    const present = await runCommand("models:pull", [], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(present.code, 0, present.stderr);
     assert.match(present.stdout, /Schon vorhanden \/ already there: .*Meta-Llama/);
     assert.match(present.stdout, /Schon vorhanden \/ already there: .*paraphrase-multilingual-MiniLM-L12-v2 \(.*dtype q8\)/);
     // --embedding-dtype fp16 needs a file the copy does not have.
-    const fp16 = await runScript("apps/models/pull.ts", ["--embedding-only", "--embedding-dtype", "fp16"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    const fp16 = await runCommand("models:pull", ["--embedding-only", "--embedding-dtype", "fp16"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(fp16.code, 1);
     assert.ok(fp16.stderr.includes(join(embeddingDir, "onnx", "model_fp16.onnx")), fp16.stderr);
     // Only fp32 weights copied: the embedder uses them, so nothing is missing (no q8 download).
     rmSync(join(embeddingDir, "onnx", "model_quantized.onnx"));
-    const fp32Only = await runScript("apps/models/pull.ts", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    const fp32Only = await runCommand("models:pull", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(fp32Only.code, 0, fp32Only.stderr);
     assert.match(fp32Only.stdout, /dtype fp32/);
     // A local folder (EMBEDDING_MODEL=path) with files missing: copy advice, not "unset MODELS_OFFLINE".
     rmSync(join(embeddingDir, "tokenizer.json"));
-    const local = await runScript("apps/models/pull.ts", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1", EMBEDDING_MODEL: embeddingDir }));
+    const local = await runCommand("models:pull", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1", EMBEDDING_MODEL: embeddingDir }));
     assert.equal(local.code, 1);
     assert.match(local.stderr, /zeigt auf den lokalen Ordner/);
     assert.doesNotMatch(local.stderr, /MODELS_OFFLINE=1 ist gesetzt/);
@@ -105,7 +105,7 @@ test("--embedding-only downloads the embedding model into MODELS_DIR/<id>/ with 
   const hub = await startFakeHub("kit-test/tiny-bert", await tinyBertDir());
   try {
     const env = modelEnv(tmp.dir, { EMBEDDING_MODEL: "kit-test/tiny-bert", HF_ENDPOINT: hub.url });
-    const first = await runScript("apps/models/pull.ts", ["--embedding-only"], env);
+    const first = await runCommand("models:pull", ["--embedding-only"], env);
     assert.equal(first.code, 0, first.stderr);
     const dir = join(tmp.dir, "kit-test", "tiny-bert");
     for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"]) assert.ok(existsSync(join(dir, f)), f);
@@ -115,7 +115,7 @@ test("--embedding-only downloads the embedding model into MODELS_DIR/<id>/ with 
     assert.doesNotMatch(first.stdout + first.stderr, /Meta-Llama|GGUF/, "no LLM with --embedding-only");
 
     const served = hub.served.length;
-    const second = await runScript("apps/models/pull.ts", ["--embedding-only"], env);
+    const second = await runCommand("models:pull", ["--embedding-only"], env);
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, /Schon vorhanden/);
     assert.equal(hub.served.length, served, "nothing downloaded twice");

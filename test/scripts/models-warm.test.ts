@@ -13,7 +13,7 @@ import { tinyModelPaths } from "../../lib/config.js";
 import type { GenerationMeter } from "../../lib/index.js";
 import { MANIFEST_FILE, warmStateDir, type WarmManifest } from "../../lib/llm/warm-states.js";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runCliOnTinyModels, runScript } from "../helpers/run-script.js";
+import { runCliOnTinyModels, runCommand } from "../helpers/run-script.js";
 
 const work = mkdtempSync(join(tmpdir(), "models-warm-test-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -36,7 +36,7 @@ before(async () => {
 test("models:warm writes the planner's and the half-agent's states and a manifest beside the model", async () => {
   const tiny = tinyModelPaths();
   const env = { LLM_MODEL_PATH: instructor, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local", ...CONTEXT };
-  const r = await runScript("apps/models/warm.ts", [], env, { timeoutMs: 300_000 });
+  const r = await runCommand("models:warm", [], env, { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /✅ \d Zustände \([\d,]+ MB\) in .*prompt-states\//);
   manifest = JSON.parse(readFileSync(join(warmStateDir(instructor), MANIFEST_FILE), "utf8")) as WarmManifest;
@@ -52,7 +52,7 @@ test("models:warm writes the planner's and the half-agent's states and a manifes
   assert.deepEqual(readdirSync(warmStateDir(instructor)).filter((f) => f.includes(".tmp")), [], "no temporary files left");
 
   // --only renews one state and keeps the others in the manifest.
-  const again = await runScript("apps/models/warm.ts", ["--only", "halbagent-reise"], env, { timeoutMs: 300_000 });
+  const again = await runCommand("models:warm", ["--only", "halbagent-reise"], env, { timeoutMs: 300_000 });
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.match(again.stdout, /✅ 1 Zustand \(/);
   const renewed = JSON.parse(readFileSync(join(warmStateDir(instructor), MANIFEST_FILE), "utf8")) as WarmManifest;

@@ -39,6 +39,8 @@ function project(extra: { patches?: boolean; notebookLib?: boolean } = {}): stri
   mkdirSync(join(root, "scripts"));
   mkdirSync(join(root, "node_modules"));
   writeFileSync(join(root, "package-lock.json"), '{"lockfileVersion":3}\n');
+  mkdirSync(join(root, "scripts", "dev", "tiny-models"), { recursive: true });
+  writeFileSync(join(root, "scripts", "kit.ts"), "");
   writeFileSync(join(root, "scripts", "dev", "tiny-models", "main.ts"), "");
   if (extra.patches) {
     mkdirSync(join(root, "patches"));
@@ -87,7 +89,7 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   assert.equal(readFileSync(join(root, "node_modules", ".setup-lock-hash"), "utf8").trim(), lockHash);
   // faiss-node already loads → no build; tiny models through tsx
   assert.ok(!lines.some((l) => l.includes("build-faiss")));
-  assert.ok(lines.includes(`node --import tsx ${join("scripts", "dev", "tiny-models", "main.ts")}`));
+  assert.ok(lines.includes(`node --import tsx ${join("scripts", "kit.ts")} models:tiny`));
   const kernel = JSON.parse(readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"));
   assert.deepEqual(kernel.argv, [join(root, "node_modules/.bin/tslab"), "kernel", "--config-path", "{connection_file}"]);
   // notebooks/lib points at the built lib; the link is dangling until the build step ran and must stay so.
@@ -96,7 +98,7 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   const idx = (p: (l: string) => boolean) => lines.findIndex(p);
   assert.ok(idx((l) => l.includes("apt-get install")) < idx((l) => l.startsWith("npm ci")));
   assert.ok(idx((l) => l.startsWith("npm ci")) < idx((l) => l.includes("faiss-node")));
-  assert.ok(idx((l) => l.includes("faiss-node")) < idx((l) => l.includes("make-tiny-models")));
+  assert.ok(idx((l) => l.includes("faiss-node")) < idx((l) => l.includes("models:tiny")));
 
   // Idempotent: a second run installs nothing and leaves the same kernel and link.
   const again = debian([]);
@@ -143,12 +145,12 @@ test("patches/ and scripts/dev/build-notebook-lib.ts run when present, after npm
   const lines = fake.lines();
   const patch = lines.indexOf(`node ${join(root, "node_modules", "patch-package", "index.js")}`);
   assert.ok(patch > lines.findIndex((l) => l.startsWith("npm ci")), lines.join("\n"));
-  assert.ok(lines.includes(`node --import tsx ${join("scripts", "dev", "build-notebook-lib.ts")}`));
+  assert.ok(lines.includes(`node --import tsx ${join("scripts", "kit.ts")} build:notebook-lib`));
   // without them: skipped, not called
   const bare = debian([]);
   const { results } = await setup(options(project(), "linux", bare.run));
   assert.equal(results.find((r) => r.name === "Patches (patch-package)")!.status, "skipped");
-  assert.ok(!bare.lines().some((l) => l.includes("patch-package") || l.includes("build-notebook-lib")));
+  assert.ok(!bare.lines().some((l) => l.includes("patch-package") || l.includes("build:notebook-lib")));
 });
 
 test("a node_modules link (shared worktree) is never replaced by npm ci", async () => {
@@ -186,7 +188,7 @@ test("macOS without Jupyter: no apt, German instructions (brew or pip), faiss pr
   assert.equal(results.find((r) => r.name === "onnxruntime-node (Teil 2)")!.status, "skipped", "Apple silicon has a binary");
   // The rest still ran: kernel registered, tiny models made.
   assert.ok(existsSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json")));
-  assert.ok(lines.some((l) => l.includes("make-tiny-models")));
+  assert.ok(lines.some((l) => l.includes("models:tiny")));
 });
 
 test("Intel Mac: onnxruntime-node has no binary, said in German", async () => {

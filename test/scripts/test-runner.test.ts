@@ -12,7 +12,7 @@ test("a process a test leaves running is ended and named in the summary", { time
   const root = findProjectRoot();
   // a nested test runner must not report to this one
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT"));
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/dev/test.ts", "--only", "unit", FIXTURE], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/kit.ts", "test", "--only", "unit", FIXTURE], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { findProjectRoot } from "../../../lib/config.js";
 import { InvalidArgumentError, TravelError } from "../errors.js";
 import { errorText } from "../../../lib/util.js";
-import { toolSchema } from "../per-process.js";
+import { toolSchema } from "../../../mcp-server-shared/src/per-process.js";
 
 export const MAX_PLAN_CHARS = 20_000;
 const SAFE_NAME = /^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u;

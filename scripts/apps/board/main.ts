@@ -18,25 +18,11 @@ import { loopbackWarning } from "./reach.js";
 import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
 import { BoardState } from "./state.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
-
-const USAGE =
-  "Aufruf: npm run board -- [--port 8790] [--code CODE] [--host 127.0.0.1] [--allowed-host NAME …]\n" +
-  "                         [--data DATEI] [--export DATEI.csv] [--entfernen NAME …] [--haengt-nach 10] [--aufgabe N]\n" +
-  "  --port P          Port (Standard 8790; 0 = ein freier)\n" +
-  "  --code C          Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)\n" +
-  "  --host H          Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
-  "  --allowed-host N  Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)\n" +
-  "  --data DATEI      Ergebnisdatei (Standard .cache/board/ergebnisse.json)\n" +
-  "  --export DATEI    Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)\n" +
-  "  --entfernen NAME  Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)\n" +
-  `  --haengt-nach N   wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})\n` +
-  "  --aufgabe N       die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe\n" +
-  "                    der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)\n" +
-  "  -h, --help        diese Hilfe";
 
 interface BoardArgs {
   port: number;
@@ -51,31 +37,30 @@ interface BoardArgs {
 }
 
 const OPTIONS = {
-  port: { type: "string", default: String(DEFAULT_BOARD_PORT) },
-  code: { type: "string" },
-  host: { type: "string", default: "127.0.0.1" },
-  "allowed-host": { type: "string", multiple: true },
-  data: { type: "string" },
-  export: { type: "string" },
-  "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN) },
-  entfernen: { type: "string", multiple: true },
-  aufgabe: { type: "string" },
-  help: { type: "boolean", short: "h" },
+  port: { type: "string", default: String(DEFAULT_BOARD_PORT), value: "P", help: "Port (Standard 8790; 0 = ein freier)" },
+  code: { type: "string", value: "C", help: "Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)" },
+  host: { type: "string", default: "127.0.0.1", value: "H", help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)" },
+  "allowed-host": { type: "string", multiple: true, value: "N", help: "Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)" },
+  data: { type: "string", value: "DATEI", help: "Ergebnisdatei (Standard .cache/board/ergebnisse.json)" },
+  export: { type: "string", value: "DATEI", help: "Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)" },
+  "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN), value: "N", help: `wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})` },
+  entfernen: { type: "string", multiple: true, value: "NAME", help: "Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)" },
+  aufgabe: { type: "string", value: "N", help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)" },
 } as const;
 
 function parseBoardArgs(argv: string[], root: string): BoardArgs {
-  const { values } = parseArgsGerman({ args: argv, options: OPTIONS }, USAGE);
+  const { values } = parseArgsGerman({ args: argv, options: command.options }, command.usage);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${USAGE}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${command.usage}`);
   const stuckAfterMin = Number(values["haengt-nach"]);
-  if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${USAGE}`);
+  if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${command.usage}`);
   const classAufgabe = values.aufgabe === undefined ? null : Number(values.aufgabe);
-  if (classAufgabe !== null && !BOARD_PARTS.includes(classAufgabe as BoardPart)) throw new UsageError(`--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2.\n${USAGE}`);
+  if (classAufgabe !== null && !BOARD_PARTS.includes(classAufgabe as BoardPart)) throw new UsageError(`--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2.\n${command.usage}`);
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
     throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
   }
-  if (values.export !== undefined && values.entfernen?.length) throw new UsageError(`--export und --entfernen bitte getrennt aufrufen.\n${USAGE}`);
+  if (values.export !== undefined && values.entfernen?.length) throw new UsageError(`--export und --entfernen bitte getrennt aufrufen.\n${command.usage}`);
   return {
     port,
     code,
@@ -146,7 +131,7 @@ async function removeParticipants(args: BoardArgs): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-async function serve(args: BoardArgs): Promise<number> {
+async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
   await prepareBoardFile(args.data);
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
@@ -180,27 +165,32 @@ async function serve(args: BoardArgs): Promise<number> {
     const warning = loopbackWarning(args.host);
     console.log(`\nWARNUNG: ${warning.problem}\n  ${warning.fix}`);
   }
-  const stop = async () => {
-    await saver.flush();
-    await board.close();
-    process.exit(0);
-  };
-  process.once("SIGINT", () => void stop());
-  process.once("SIGTERM", () => void stop());
-  return new Promise<number>(() => undefined);
+  await new Promise((stopped) => signal.addEventListener("abort", stopped, { once: true }));
+  await saver.flush();
+  await board.close();
+  return 0;
 }
 
-async function main(): Promise<number> {
+export const command = defineCommand({
+  name: "board",
+  invocation: "npm run board --",
+  summary: "Das Klassen-Board: Beitrittscode und Adresse für den Beamer, sammelt die Ergebnisse der Selbsttests.",
+  options: OPTIONS,
+  stopGraceMs: 10_000,
+  run: ({ argv, signal }) => main(argv, signal),
+});
+
+async function main(argv: string[], signal: AbortSignal): Promise<number> {
   let args: BoardArgs;
   try {
-    args = parseBoardArgs(process.argv.slice(2), findProjectRoot());
+    args = parseBoardArgs(argv, findProjectRoot());
   } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    console.error(`${errorText(error)}\n${USAGE}`);
+    if (error instanceof UsageError) throw error;
+    console.error(`${errorText(error)}\n${command.usage}`);
     return 2;
   }
   try {
-    return args.exportTo ? await exportCsv(args) : args.remove.length > 0 ? await removeParticipants(args) : await serve(args);
+    return args.exportTo ? await exportCsv(args) : args.remove.length > 0 ? await removeParticipants(args) : await serve(args, signal);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(error.message);
@@ -212,5 +202,3 @@ async function main(): Promise<number> {
     return 1;
   }
 }
-
-if (/[\\/]apps[\\/]board[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

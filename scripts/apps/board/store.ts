@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../../../lib/files.js";
 import { errorText, processAlive } from "../../../lib/util.js";
 import { parseStored, type BoardData, type BoardState } from "./state.js";
+import { KitError } from "../../../lib/errors.js";
 
 /** How long after a change the file is written (several posts in a burst become one write). */
 export const SAVE_DELAY_MS = 200;
@@ -31,7 +32,9 @@ export function fileReason(error: unknown): string {
 }
 
 /** The data file cannot be used; the message (German) says what to do. */
-export class BoardDataError extends Error {}
+export class BoardDataError extends KitError {
+  override name = "BoardDataError";
+}
 
 /** Reads the board's file: undefined when there is none; throws BoardDataError when it is unusable. */
 export function loadBoard(path: string): BoardData | undefined {

@@ -6,14 +6,10 @@ import { existsSync } from "node:fs";
 import { autoApprove, openTerminal, type Terminal } from "./interactive.js";
 import {
   AgentSession,
-  SessionFileError,
   ConfigError,
-  LlmError,
-  McpConnectionError,
   RagError,
   SCHEDULE_MODES,
   SCHEDULE_MODE_LABELS,
-  ServerStartError,
   describeAgentEvent,
   describeLlm,
   loadLlm,
@@ -36,39 +32,16 @@ import { modelProblems, practiceEnvironment, probeEnvironment } from "../models/
 import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../../lib/rehearsal/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../../../lib/index.js";
+import { KitError } from "../../../lib/errors.js";
 import { errorText, germanNumber } from "../../../lib/util.js";
+import { defineCommand, StopSignal } from "../../node/command.js";
 import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german.js";
 
-const USAGE = `Aufruf: npm start -- "<Frage>" [Optionen]
+/** Longest time between a stop request (signal, npm gone) and the exit, whatever is still running. */
+const STOP_GRACE_MS = 1000;
 
-Optionen:
-  --model <datei.gguf>     GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)
-  --uebung, --practice     Übungsmodus ohne Modell: winzige Zufallsmodelle aus models/tiny, Reisedaten
-                           offline (die Antworten sind Kauderwelsch) – zum Ausprobieren des Ablaufs
-  --probe, --probelauf     Probelauf ohne Modell: ein Drehbuch antwortet (🎭) auf die Fragen der Notebooks,
-                           z. B. „Wie ist heute das Wetter in Barcelona?“ – Reise-Server, Tools, Plan-Ausführung
-                           und Freigaben sind echt; in Sekunden den ganzen Ablauf sehen
-  --offline                Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)
-  --mathe                  zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,
-                           subtraktion, multiplikation, division, rechne)
-  --max-iterations <n>     höchstens n Planungsrunden (Standard 6)
-  --mode <m>               Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),
-                           step-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})
-  --trace <datei.json>     kompletten Ablauf als JSON speichern; mit --votes: den Ablauf des Gewinner-Laufs,
-                           dazu unter "vote" die Abstimmung mit allen Läufen und ihren Ereignissen
-  --rag-k <n>              so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)
-  --rag-min-score <s>      nur Textstellen mit Ähnlichkeit ≥ s (Standard 0.35)
-  --chat                   Gespräch: nach der Antwort weitere Fragen stellen (Rückfragen wie „Und morgen?"),
-                           Ende mit leerer Zeile, „exit" oder Strg+D
-  --session <datei.json>   Gespräch dort speichern und beim nächsten Start fortsetzen
-  --yes                    alle Tools, die etwas verändern (save_trip_plan), ohne Nachfrage freigeben
-  --approval-timeout <s>   so viele Sekunden auf eine Freigabe warten, dann ablehnen (Standard 120)
-  --answer-writer          die Antwort schreibt ein zweiter Modellaufruf nur aus Frage, Kontext und Tool-Ergebnissen
-  --votes <k>              die Frage bis zu k-mal unabhängig beantworten lassen und abstimmen (Standard 1);
-                           übernommen wird nur das Ergebnis, das 2 Stimmen Vorsprung hat (bzw. nach k Läufen vorn liegt)
-  -h, --help               diese Hilfe
-
-Freigaben: Tools, die etwas verändern (save_trip_plan schreibt Reisepläne in den Ordner workspace/),
+/** What the usage says after the option list. */
+const NOTES = `Freigaben: Tools, die etwas verändern (save_trip_plan schreibt Reisepläne in den Ordner workspace/),
 zeigen erst eine Vorschau mit Diff und fragen „Freigeben? [j]a / [n]ein / n: <Begründung>". Eine
 Begründung bekommt das Modell zu lesen und plant neu. Ohne Terminal (Pipe, CI) werden solche Aufrufe
 abgelehnt und Rückfragen des Agenten (ask_user) beantwortet niemand – es hängt nichts.
@@ -105,32 +78,57 @@ function todayFromEnv(env: NodeJS.ProcessEnv): { today: string; fixed: boolean }
 
 /** The command line's options (parseArgs), also the names an unknown option is matched against. */
 const OPTIONS = {
-  model: { type: "string" },
-  uebung: { type: "boolean", default: false },
+  model: { type: "string", value: "<datei.gguf>", help: "GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)" },
+  uebung: {
+    type: "boolean", default: false, label: "--uebung, --practice",
+    help: "Übungsmodus ohne Modell: winzige Zufallsmodelle aus models/tiny, Reisedaten\noffline (die Antworten sind Kauderwelsch) – zum Ausprobieren des Ablaufs",
+  },
   "übung": { type: "boolean", default: false },
   practice: { type: "boolean", default: false },
-  probe: { type: "boolean", default: false },
+  probe: {
+    type: "boolean", default: false, label: "--probe, --probelauf",
+    help: "Probelauf ohne Modell: ein Drehbuch antwortet (🎭) auf die Fragen der Notebooks,\nz. B. „Wie ist heute das Wetter in Barcelona?“ – Reise-Server, Tools, Plan-Ausführung\nund Freigaben sind echt; in Sekunden den ganzen Ablauf sehen",
+  },
   probelauf: { type: "boolean", default: false },
-  offline: { type: "boolean", default: false },
-  mathe: { type: "boolean", default: false },
-  "max-iterations": { type: "string", default: "6" },
-  mode: { type: "string", default: "dependency" },
-  trace: { type: "string" },
-  "rag-k": { type: "string", default: "3" },
-  "rag-min-score": { type: "string", default: "0.35" },
-  chat: { type: "boolean", default: false },
-  session: { type: "string" },
-  yes: { type: "boolean", default: false },
-  "approval-timeout": { type: "string", default: "120" },
-  "answer-writer": { type: "boolean", default: false },
-  votes: { type: "string", default: "1" },
-  help: { type: "boolean", short: "h", default: false },
+  offline: { type: "boolean", default: false, help: "Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)" },
+  mathe: { type: "boolean", default: false, help: "zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,\nsubtraktion, multiplikation, division, rechne)" },
+  "max-iterations": { type: "string", default: "6", value: "<n>", help: "höchstens n Planungsrunden (Standard 6)" },
+  mode: {
+    type: "string", default: "dependency", value: "<m>",
+    help: `Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),\nstep-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})`,
+  },
+  trace: { type: "string", value: "<datei.json>", help: 'kompletten Ablauf als JSON speichern; mit --votes: den Ablauf des Gewinner-Laufs,\ndazu unter "vote" die Abstimmung mit allen Läufen und ihren Ereignissen' },
+  "rag-k": { type: "string", default: "3", value: "<n>", help: "so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)" },
+  "rag-min-score": { type: "string", default: "0.35", value: "<s>", help: "nur Textstellen mit Ähnlichkeit ≥ s (Standard 0,35)" },
+  chat: { type: "boolean", default: false, help: 'Gespräch: nach der Antwort weitere Fragen stellen (Rückfragen wie „Und morgen?"),\nEnde mit leerer Zeile, „exit" oder Strg+D' },
+  session: { type: "string", value: "<datei.json>", help: "Gespräch dort speichern und beim nächsten Start fortsetzen" },
+  yes: { type: "boolean", default: false, help: "alle Tools, die etwas verändern (save_trip_plan), ohne Nachfrage freigeben" },
+  "approval-timeout": { type: "string", default: "120", value: "<s>", help: "so viele Sekunden auf eine Freigabe warten, dann ablehnen (Standard 120)" },
+  "answer-writer": { type: "boolean", default: false, help: "die Antwort schreibt ein zweiter Modellaufruf nur aus Frage, Kontext und Tool-Ergebnissen" },
+  votes: {
+    type: "string", default: "1", value: "<k>",
+    help: "die Frage bis zu k-mal unabhängig beantworten lassen und abstimmen (Standard 1);\nübernommen wird nur das Ergebnis, das 2 Stimmen Vorsprung hat (bzw. nach k Läufen vorn liegt)",
+  },
+  help: { type: "boolean", short: "h", default: false, help: "diese Hilfe" },
 } as const;
 
-function parse() {
+export const command = defineCommand({
+  name: "start",
+  invocation: "npm start --",
+  summary: "Der Reise-Agent im Terminal: plant mit dem Modell, ruft die Werkzeuge des Reise-Servers auf und antwortet.",
+  positionals: '"<Frage>"',
+  options: OPTIONS,
+  notes: NOTES,
+  unknownOptionHint: "Eine Frage, die mit „-“ beginnt, gehört hinter „--“.",
+  stopGraceMs: STOP_GRACE_MS,
+  run: ({ argv, signal }) => run(argv, signal),
+});
+const USAGE = command.usage;
+
+function parse(argv: string[]) {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     const message = germanParseArgsMessage(error, Object.keys(OPTIONS), USAGE);
     if (message === undefined) throw error;
@@ -213,14 +211,12 @@ async function retrieveContext(question: string, k: number, minScore: number): P
   }
 }
 
-/** Longest time between a stop request (signal, npm gone) and the exit, whatever is still running. */
-const STOP_GRACE_MS = 1000;
 
 /**
  * Ctrl+C, `kill` of this process or of any process of our job (npm, sh, tsx, the travel server): abort the
  * run, clean up, and exit within STOP_GRACE_MS. process.exit() also kills the travel server (its exit hook).
  */
-function installStop(): { signal: AbortSignal; watchServer(server: TravelServerHandle): () => void } {
+function installStop(kitSignal: AbortSignal): { signal: AbortSignal; watchServer(server: TravelServerHandle): () => void } {
   const controller = new AbortController();
   let code = 130;
   const stop = (why: string, exitCode: number) => {
@@ -231,9 +227,11 @@ function installStop(): { signal: AbortSignal; watchServer(server: TravelServerH
     setTimeout(() => process.exit(code), STOP_GRACE_MS).unref();
   };
   const exitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-  for (const name of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.on(name, () => (controller.signal.aborted ? process.exit(exitCodes[name]) : stop(name, exitCodes[name])));
-  }
+  // scripts/kit.ts aborts kitSignal on the first signal and exits on a second one.
+  kitSignal.addEventListener("abort", () => {
+    const name = (kitSignal.reason as StopSignal).signal;
+    stop(name, exitCodes[name]);
+  }, { once: true });
   watchAncestors(groupAncestors(), (pid) => stop(`aufrufender Prozess ${pid} beendet`, 143));
   return {
     signal: controller.signal,
@@ -248,10 +246,10 @@ function installStop(): { signal: AbortSignal; watchServer(server: TravelServerH
   };
 }
 
-const stopping = installStop();
+let stopping: ReturnType<typeof installStop>;
 
-async function main(): Promise<number> {
-  const args = parse();
+async function main(argv: string[]): Promise<number> {
+  const args = parse(argv);
   if (args.help || (!args.question && !args.chat)) {
     console.log(USAGE);
     return args.help ? 0 : 2;
@@ -396,25 +394,22 @@ async function main(): Promise<number> {
   }
 }
 
-const KNOWN_ERRORS = [ConfigError, LlmError, RagError, McpConnectionError, ServerStartError, SessionFileError];
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (stopping.signal.aborted) {
-      process.exitCode = 130; // stopped on request: the reason is printed already
-    } else if (KNOWN_ERRORS.some((E) => error instanceof E)) {
+async function run(argv: string[], signal: AbortSignal): Promise<number> {
+  stopping = installStop(signal);
+  try {
+    return await main(argv);
+  } catch (error) {
+    if (stopping.signal.aborted) return 130; // stopped on request: the reason is printed already
+    if (error instanceof UsageError) {
+      console.error(`\n${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof KitError) {
       // Expected problems (missing model, bad option, server down): the message says what to do.
       console.error(`\n${errorText(error)}`);
-      process.exitCode = 2;
-    } else if (error instanceof UsageError) {
-      console.error(`\n${error.message}\n\n${USAGE}`);
-      process.exitCode = 2;
-    } else {
-      console.error(error);
-      process.exitCode = 1;
+      return 2;
     }
-  },
-);
+    console.error(error);
+    return 1;
+  }
+}

@@ -23,7 +23,8 @@ import { DEFAULT_HUB_MAX } from "../hub/args.js";
 import { CLASS_SERVER_ENV, practiceHint } from "../models/model-help.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "../../setup.mjs";
 import { errorText } from "../../../lib/util.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 
 /** info: nothing wrong, but not ready either (no green tick), e.g. prompt states not prepared. */
 export type Status = "ok" | "info" | "warn" | "fail";
@@ -501,15 +502,6 @@ async function klassenraumSection(participants: number | undefined): Promise<Che
   return klassenraumChecks({ root: d.root, env: d.env, run: d.run, memory: d.memory, uid: process.getuid?.() }, participants);
 }
 
-const USAGE =
-  "Aufruf: npm run doctor [-- --json] [--checksum] [--tempo] [--klassenraum [N]] [--only PRÜFUNG,…]\n" +
-  "  --json            Ergebnis als JSON (zum Einsammeln)\n" +
-  "  --checksum        auch die SHA-256 der Modelldatei prüfen (10–30 s)\n" +
-  "  --tempo           auch messen, wie schnell dieser Rechner rechnet (Empfehlung 8B, 3B oder Klassen-Server)\n" +
-  "  --klassenraum [N] auch prüfen, ob dieser Rechner den Raum mit N Teilnehmenden trägt (npm run klassenraum)\n" +
-  "  --only PRÜFUNGEN  nur diese Prüfungen, durch Komma getrennt\n" +
-  "  -h, --help        diese Hilfe";
-
 interface DoctorArgs {
   json: boolean;
   checksum: boolean;
@@ -519,13 +511,28 @@ interface DoctorArgs {
   only: string[] | undefined;
 }
 
+const DOCTOR_OPTIONS = {
+  json: { type: "boolean", help: "Ergebnis als JSON (zum Einsammeln)" },
+  checksum: { type: "boolean", help: "auch die SHA-256 der Modelldatei prüfen (10–30 s)" },
+  tempo: { type: "boolean", help: "auch messen, wie schnell dieser Rechner rechnet (Empfehlung 8B, 3B oder Klassen-Server)" },
+  klassenraum: { type: "boolean", label: "--klassenraum [N]", help: "auch prüfen, ob dieser Rechner den Raum mit N Teilnehmenden trägt (npm run klassenraum)" },
+  only: { type: "string", value: "PRÜFUNGEN", help: "nur diese Prüfungen, durch Komma getrennt" },
+} as const;
+
+/** `npm run doctor`; scripts/doctor.mjs checks Node.js and node_modules first, then hands over to scripts/kit.ts. */
+export const command = defineCommand({
+  name: "doctor",
+  invocation: "npm run doctor --",
+  summary: "Prüft alles, was der Workshop-Tag braucht: Node.js, Jupyter, Kernel, Modelle, Ports, Speicher.",
+  options: DOCTOR_OPTIONS,
+  positionals: "",
+  run: ({ argv }) => main(argv),
+});
+const USAGE = command.usage;
+
 /** The command line; a wrong one (or --help) throws a UsageError. `--klassenraum` takes an optional count after it. */
 function parseDoctorArgs(argv: string[]): DoctorArgs {
-  const options = {
-    json: { type: "boolean" }, checksum: { type: "boolean" }, tempo: { type: "boolean" }, klassenraum: { type: "boolean" },
-    only: { type: "string" }, help: { type: "boolean", short: "h" },
-  } as const;
-  const { values, tokens } = parseArgsGerman({ args: argv, options, allowPositionals: true, tokens: true }, USAGE);
+  const { values, tokens } = parseArgsGerman({ args: argv, options: command.options, allowPositionals: true, tokens: true }, USAGE);
   let participants: number | undefined;
   tokens.forEach((token, i) => {
     if (token.kind !== "positional") return;
@@ -543,13 +550,7 @@ function parseDoctorArgs(argv: string[]): DoctorArgs {
 
 /** CLI: `npm run doctor [-- --json] [--checksum] [--tempo] [--klassenraum [N]] [--only id,id]`. Returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  let args: DoctorArgs;
-  try {
-    args = parseDoctorArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
+  const args = parseDoctorArgs(argv);
   const { json, only, klassenraum: classroom, participants } = args;
   const checks = await runDoctor({ checksum: args.checksum, only });
   const failed = checks.some((c) => c.status === "fail");

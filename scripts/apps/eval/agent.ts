@@ -9,10 +9,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../../../lib/config.js";
+import { loadConfig } from "../../../lib/config.js";
 import { writeFileAtomic } from "../../../lib/files.js";
-import { loadConfiguredLlm, LlmError, type Llm } from "../../../lib/llm/index.js";
-import { McpConnectionError, McpToolClient, ServerStartError, startMathServer, startTravelServer, type ServerHandle } from "../../../lib/mcp/index.js";
+import { loadConfiguredLlm, type Llm } from "../../../lib/llm/index.js";
+import { McpToolClient, startMathServer, startTravelServer, type ServerHandle } from "../../../lib/mcp/index.js";
 import {
   comparedRun,
   loadReportFile,
@@ -36,27 +36,15 @@ import { evalComparePage } from "../../../lib/display/eval-compare.js";
 import { oraclePlanner } from "../../../lib/testing/index.js";
 import { errorText } from "../../../lib/util.js";
 import { OutputPathError, prepareOutputFile } from "../../node/output-file.js";
+import { KitError } from "../../../lib/errors.js";
+import { defineCommand } from "../../node/command.js";
 import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german.js";
 
 /** More runs per task say little more about a model for the workshop and cost hours. */
 const MAX_K = 10;
 const MAX_ROUNDS = 20;
 
-const USAGE = [
-  "Aufruf: npm run eval:agent -- [--k 3] [--limit N] [--category KAT] [--style plan|half|native] [--json DATEI] [--html DATEI]",
-  "       npm run eval:agent -- --vergleich A.json B.json [C.json …] [--html DATEI]",
-  `  --k N              Versuche je Aufgabe (Standard 3, höchstens ${MAX_K})`,
-  "  --limit N          höchstens N Aufgaben je Kategorie (z. B. 2: 18 der 45 Aufgaben)",
-  "  --category KAT     nur eine Kategorie, z. B. kette",
-  "  --style S          plan (Standard), half oder native",
-  "  --json DATEI       Bericht als JSON (für --vergleich)",
-  "  --html DATEI       Seite (Standard .cache/eval-agent/report.html, beim Vergleich .cache/eval-agent/vergleich.html)",
-  "  --oracle           Selbsttest des Prüfstands (kein Modell): prüft die Prüfungen",
-  "  --model DATEI      GGUF-Datei statt der eingestellten",
-  "  --ablation A       feedback, grammar oder vote (nur mit --style plan)",
-  "  --seed N, --max-rounds N, --tasks DATEI",
-  "  --vergleich        Berichte (--json) nebeneinander, mit Empfehlung (auch --compare)",
-].join("\n");
+
 
 
 interface Options {
@@ -94,34 +82,44 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
 }
 
 const OPTIONS = {
-  style: { type: "string" },
-  k: { type: "string" },
-  limit: { type: "string" },
-  category: { type: "string" },
-  tasks: { type: "string" },
-  json: { type: "string" },
-  html: { type: "string" },
-  oracle: { type: "boolean", default: false },
-  ablation: { type: "string" },
-  model: { type: "string" },
-  seed: { type: "string" },
-  "max-rounds": { type: "string" },
-  vergleich: { type: "boolean", default: false },
+  style: { type: "string", value: "S", help: "plan (Standard), half oder native" },
+  k: { type: "string", value: "N", help: `Versuche je Aufgabe (Standard 3, höchstens ${MAX_K})` },
+  limit: { type: "string", value: "N", help: "höchstens N Aufgaben je Kategorie (z. B. 2: 18 der 45 Aufgaben)" },
+  category: { type: "string", value: "KAT", help: "nur eine Kategorie, z. B. kette" },
+  tasks: { type: "string", value: "DATEI", help: "Aufgaben aus dieser Datei statt der mitgelieferten" },
+  json: { type: "string", value: "DATEI", help: "Bericht als JSON (für --vergleich)" },
+  html: { type: "string", value: "DATEI", help: "Seite (Standard .cache/eval-agent/report.html, beim Vergleich .cache/eval-agent/vergleich.html)" },
+  oracle: { type: "boolean", default: false, help: "Selbsttest des Prüfstands (kein Modell): prüft die Prüfungen" },
+  ablation: { type: "string", value: "A", help: "feedback, grammar oder vote (nur mit --style plan)" },
+  model: { type: "string", value: "DATEI", help: "GGUF-Datei statt der eingestellten" },
+  seed: { type: "string", value: "N", help: "Startwert des Zufalls" },
+  "max-rounds": { type: "string", value: "N", help: `höchstens N Planungsrunden je Versuch (höchstens ${MAX_ROUNDS})` },
+  vergleich: { type: "boolean", default: false, help: "Berichte (--json) nebeneinander, mit Empfehlung (auch --compare)" },
   compare: { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false },
 } as const;
+
+export const command = defineCommand({
+  name: "eval:agent",
+  invocation: "npm run eval:agent --",
+  summary: "Der Prüfstand der Agenten: Aufgaben mit Prüfungen, k Versuche je Aufgabe, Bericht als Seite und JSON.",
+  options: OPTIONS,
+  positionals: "[A.json B.json … mit --vergleich]",
+  // The first Ctrl+C lets the running attempt end and saves the finished tasks; a second one ends at once.
+  stopGraceMs: Infinity,
+  run: ({ argv, signal }) => run(argv, signal),
+});
+const USAGE = command.usage;
 
 const RUN_ONLY = ["style", "k", "limit", "category", "tasks", "json", "oracle", "ablation", "model", "seed", "max-rounds"] as const;
 
 function parse(argv: string[], root: string): Options | CompareOptions {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: argv, options: command.options, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(`${germanParseArgsMessage(error, Object.keys(OPTIONS), USAGE) ?? errorText(error)}\n\n${USAGE}`);
+    throw new UsageError(`${germanParseArgsMessage(error, Object.keys(command.options), USAGE) ?? errorText(error)}\n\n${USAGE}`);
   }
   const { values, positionals } = parsed;
-  if (values.help) throw new UsageError(USAGE, 0);
   if (values.vergleich || values.compare) {
     const extra = RUN_ONLY.filter((name) => values[name] !== undefined && values[name] !== false);
     if (extra.length) throw new UsageError(`--vergleich liest nur fertige Berichte; ${extra.map((n) => `--${n}`).join(", ")} gehört zu einem Lauf.\n\n${USAGE}`);
@@ -180,10 +178,13 @@ async function compare(o: CompareOptions): Promise<void> {
   console.log(`\nVergleich: ${o.html}`);
 }
 
-async function main(): Promise<void> {
+async function main(argv: string[], signal: AbortSignal): Promise<number> {
   const config = loadConfig();
-  const parsed = parse(process.argv.slice(2), config.root);
-  if ("files" in parsed) return compare(parsed);
+  const parsed = parse(argv, config.root);
+  if ("files" in parsed) {
+    await compare(parsed);
+    return 0;
+  }
   const o = parsed;
   if (config.probeMode && !o.oracle && !o.model) {
     throw new UsageError(
@@ -200,8 +201,7 @@ async function main(): Promise<void> {
   await prepareOutputFile(o.html, "--html", ".cache/eval-agent/report.html");
   const startedAt = new Date().toISOString();
   const stopping = new AbortController();
-  process.on("SIGINT", () => {
-    if (stopping.signal.aborted) process.exit(130);
+  signal.addEventListener("abort", () => {
     console.error("\nAbbruch: der laufende Versuch endet, die fertigen Aufgaben werden gespeichert (noch einmal Strg+C: sofort beenden).");
     stopping.abort();
   });
@@ -291,8 +291,7 @@ async function main(): Promise<void> {
     console.log(reportText(report));
     if (!report.meta.complete) console.log(`\nAbgebrochen: ${report.summary.tasks} von ${tasks.length} Aufgaben fertig.`);
     console.log(`\nBericht: ${o.html}${o.json ? `\nJSON: ${o.json}` : ""}`);
-    if (!report.meta.complete) process.exitCode = 130;
-    else if (writeFailed) process.exitCode = 1;
+    return !report.meta.complete ? 130 : writeFailed ? 1 : 0;
   } finally {
     await llm?.dispose().catch(() => {});
     for (const c of clients) await c.close().catch(() => {});
@@ -302,18 +301,17 @@ async function main(): Promise<void> {
 }
 
 const USAGE_ERRORS = [TaskSetError, ReportFileError, OutputPathError];
-/** The kit's own errors say what to do in German; their English class names stay out of the message. */
-const KIT_ERRORS = [ConfigError, LlmError, ServerStartError, McpConnectionError];
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    (error.exitCode === 0 ? console.log : console.error)(error.message);
-    process.exitCode = error.exitCode;
-  } else if (USAGE_ERRORS.some((E) => error instanceof E)) {
-    console.error((error as Error).message);
-    process.exitCode = 2;
-  } else {
-    console.error(`Fehler: ${errorText(error, { withName: !KIT_ERRORS.some((E) => error instanceof E) })}`);
-    process.exitCode = 1;
+async function run(argv: string[], signal: AbortSignal): Promise<number> {
+  try {
+    return await main(argv, signal);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (USAGE_ERRORS.some((E) => error instanceof E)) {
+      console.error((error as Error).message);
+      return 2;
+    }
+    console.error(`Fehler: ${errorText(error, { withName: !(error instanceof KitError) })}`);
+    return 1;
   }
-});
+}

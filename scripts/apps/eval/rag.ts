@@ -20,23 +20,32 @@ import {
 } from "../../../lib/rag/index.js";
 import { findProjectRoot, loadConfig } from "../../../lib/index.js";
 import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../../../lib/rag-eval/index.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 
-const USAGE = [
-  "Aufruf: npm run eval:rag -- [--corpus ORDNER] [--qa DATEI] [--model ID|ORDNER] [--dtype D] [--json]",
-  "  --corpus ORDNER    Dokumente (Standard data/corpus)",
-  "  --qa DATEI         Fragen mit Belegstellen (Standard <corpus>/qa.json)",
-  "  --model ID         Embedding-Modell statt EMBEDDING_MODEL",
-  `  --dtype D          Gewichte des Embedding-Modells: ${EMBEDDING_DTYPES.join(", ")}`,
-  `  --max-chars N      Zeichen je Chunk (Standard ${DEFAULT_CHUNKING.maxChars})`,
-  `  --overlap N        Sätze Überlappung zwischen Chunks (Standard ${DEFAULT_CHUNKING.overlapSentences})`,
-  "  --index I          flat (Standard) oder hnsw",
-  "  --no-headings      Überschriften nicht mit einbetten",
-  "  --cache-dir ORDNER wo die berechneten Vektoren liegen (Standard .cache/rag); --rebuild: neu berechnen",
-  "  --depth N          Länge der Trefferliste für MRR (Standard 10, mindestens 5)",
-  "  --json             Kennzahlen und Rang je Frage als JSON statt der Tabelle",
-  "  -h, --help         diese Hilfe",
-].join("\n");
+const EVAL_RAG_OPTIONS = {
+  corpus: { type: "string", value: "ORDNER", help: "Dokumente (Standard data/corpus)" },
+  qa: { type: "string", value: "DATEI", help: "Fragen mit Belegstellen (Standard <corpus>/qa.json)" },
+  model: { type: "string", value: "ID", help: "Embedding-Modell statt EMBEDDING_MODEL" },
+  dtype: { type: "string", value: "D", help: `Gewichte des Embedding-Modells: ${EMBEDDING_DTYPES.join(", ")}` },
+  "max-chars": { type: "string", value: "N", help: `Zeichen je Chunk (Standard ${DEFAULT_CHUNKING.maxChars})` },
+  overlap: { type: "string", value: "N", help: `Sätze Überlappung zwischen Chunks (Standard ${DEFAULT_CHUNKING.overlapSentences})` },
+  index: { type: "string", value: "I", help: "flat (Standard) oder hnsw" },
+  "no-headings": { type: "boolean", default: false, help: "Überschriften nicht mit einbetten" },
+  "cache-dir": { type: "string", value: "ORDNER", help: "wo die berechneten Vektoren liegen (Standard .cache/rag)" },
+  rebuild: { type: "boolean", default: false, help: "die Vektoren neu berechnen" },
+  depth: { type: "string", value: "N", help: "Länge der Trefferliste für MRR (Standard 10, mindestens 5)" },
+  json: { type: "boolean", default: false, help: "Kennzahlen und Rang je Frage als JSON statt der Tabelle" },
+} as const;
+
+export const command = defineCommand({
+  name: "eval:rag",
+  invocation: "npm run eval:rag --",
+  summary: "Misst die Suche (Embeddings und BM25) auf den Fragen mit Belegstellen: Treffer, MRR, Rang je Frage.",
+  options: EVAL_RAG_OPTIONS,
+  run: ({ argv }) => run(argv),
+});
+const USAGE = command.usage;
 
 interface EvalOptions {
   corpusDir: string;
@@ -65,21 +74,7 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
 function parseEvalArgs(argv: string[], root: string): EvalOptions {
   const { values } = parseArgsGerman({
     args: argv,
-    options: {
-      corpus: { type: "string" },
-      qa: { type: "string" },
-      model: { type: "string" },
-      dtype: { type: "string" },
-      "max-chars": { type: "string" },
-      overlap: { type: "string" },
-      index: { type: "string" },
-      "no-headings": { type: "boolean", default: false },
-      "cache-dir": { type: "string" },
-      rebuild: { type: "boolean", default: false },
-      depth: { type: "string" },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
+    options: command.options,
   }, USAGE);
   const index = values.index ?? "flat";
   if (index !== "flat" && index !== "hnsw") throw new UsageError(`--index erwartet flat oder hnsw, erhalten: "${index}".\n\n${USAGE}`);
@@ -106,8 +101,8 @@ function parseEvalArgs(argv: string[], root: string): EvalOptions {
   };
 }
 
-async function main(): Promise<void> {
-  const o = parseEvalArgs(process.argv.slice(2), findProjectRoot());
+async function main(argv: string[]): Promise<void> {
+  const o = parseEvalArgs(argv, findProjectRoot());
   loadConfig(); // a broken .env says so before the corpus and the model are touched
 
   const documents = loadCorpus(o.corpusDir);
@@ -180,12 +175,14 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    process.exitCode = printUsageError(error);
-    return;
+/** Runs the evaluation; a RagError (no model, no corpus) is named with its message, exit code 1. */
+async function run(argv: string[]): Promise<number> {
+  try {
+    await main(argv);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RagError)) throw error;
+    console.error(`${error.name}: ${error.message}`);
+    return 1;
   }
-  if (error instanceof RagError) console.error(`${error.name}: ${error.message}`);
-  else console.error(error);
-  process.exitCode = 1;
-});
+}

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { errorText } from "../../../lib/util.js";
 import { planBind, type BindPlan } from "../../node/bind.js";
 import { JOIN_CODE_PATTERN } from "../board/join-code.js";
+import { commandUsage } from "../../node/command.js";
 import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 
 export const DEFAULT_HUB_PORT = 8000;
@@ -12,29 +13,6 @@ export const DEFAULT_IDLE_MINUTES = 30;
 export const DEFAULT_PROCESSES = 512;
 export const DEFAULT_MEMORY_MB = 2048;
 export const DEFAULT_SPACE_MB = 1024;
-
-export const HUB_USAGE =
-  "Aufruf: npm run hub -- [--port 8000] [--code CODE] [--root ORDNER] [--host H --allowed-host NAME …]\n" +
-  "                       [--llm-url URL] [--board URL] [--max 30] [--leerlauf 30]\n" +
-  "                       [--prozesse 512] [--arbeitsspeicher 2048] [--platz-je-person 1024]\n" +
-  "        npm run hub -- --loesungen-freigeben [--root ORDNER]\n" +
-  "        npm run hub -- --aufraeumen [--root ORDNER]\n" +
-  "  --port P             Port für die Teilnehmenden (Standard 8000; 0 = ein freier)\n" +
-  "  --code C             Beitrittscode (Standard: der des Klassen-Boards, sonst ein neuer)\n" +
-  "  --root ORDNER        Ordner der Teilnehmenden und des Hubs (Standard .cache/hub)\n" +
-  "  --host H             Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)\n" +
-  "  --allowed-host N     Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)\n" +
-  "  --llm-url URL        Klassen-Server (OpenAI-kompatibel), z. B. http://127.0.0.1:8080/v1\n" +
-  "  --board URL          Klassen-Board, an das die Selbstchecks melden\n" +
-  "  --board-daten DATEI  Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json): Code und Hub-Schlüssel\n" +
-  "  --max N              höchstens N Teilnehmende (Standard 30)\n" +
-  "  --leerlauf MIN       Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)\n" +
-  `  --prozesse N         höchstens N Prozesse und Threads je Teilnehmer:in (Standard ${DEFAULT_PROCESSES}; nur als root)\n` +
-  `  --arbeitsspeicher MB Arbeitsspeicher je Teilnehmer:in (Standard ${DEFAULT_MEMORY_MB}; als root mit cgroup v2)\n` +
-  `  --platz-je-person MB Platz je Ordner und größte Datei (Standard ${DEFAULT_SPACE_MB}); darüber wird der Server gestoppt\n` +
-  "  --loesungen-freigeben  Lösungen allen Teilnehmenden (auch späteren) in loesungen/ geben\n" +
-  "  --aufraeumen         Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)\n" +
-  "  -h, --help           diese Hilfe";
 
 /** The kit's UsageError under the name the hub's callers know (exit code 0 for --help, 2 for a wrong command line). */
 export { UsageError as HubUsageError };
@@ -66,23 +44,33 @@ export interface ParticipantLimits {
 }
 
 const OPTIONS = {
-  port: { type: "string", default: String(DEFAULT_HUB_PORT) },
-  code: { type: "string" },
-  root: { type: "string" },
-  host: { type: "string", default: "127.0.0.1" },
-  "allowed-host": { type: "string", multiple: true },
-  "llm-url": { type: "string" },
-  board: { type: "string" },
-  "board-daten": { type: "string" },
-  max: { type: "string", default: String(DEFAULT_HUB_MAX) },
-  leerlauf: { type: "string", default: String(DEFAULT_IDLE_MINUTES) },
-  prozesse: { type: "string", default: String(DEFAULT_PROCESSES) },
-  arbeitsspeicher: { type: "string", default: String(DEFAULT_MEMORY_MB) },
-  "platz-je-person": { type: "string", default: String(DEFAULT_SPACE_MB) },
-  "loesungen-freigeben": { type: "boolean" },
-  aufraeumen: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
+  port: { type: "string", default: String(DEFAULT_HUB_PORT), value: "P", help: "Port für die Teilnehmenden (Standard 8000; 0 = ein freier)" },
+  code: { type: "string", value: "C", help: "Beitrittscode (Standard: der des Klassen-Boards, sonst ein neuer)" },
+  root: { type: "string", value: "ORDNER", help: "Ordner der Teilnehmenden und des Hubs (Standard .cache/hub)" },
+  host: { type: "string", default: "127.0.0.1", value: "H", help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)" },
+  "allowed-host": { type: "string", multiple: true, value: "N", help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)" },
+  "llm-url": { type: "string", value: "URL", help: "Klassen-Server (OpenAI-kompatibel), z. B. http://127.0.0.1:8080/v1" },
+  board: { type: "string", value: "URL", help: "Klassen-Board, an das die Selbstchecks melden" },
+  max: { type: "string", default: String(DEFAULT_HUB_MAX), value: "N", help: "höchstens N Teilnehmende (Standard 30)" },
+  leerlauf: { type: "string", default: String(DEFAULT_IDLE_MINUTES), value: "MIN", help: "Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)" },
+  "loesungen-freigeben": { type: "boolean", help: "Lösungen allen Teilnehmenden (auch späteren) in loesungen/ geben" },
+  aufraeumen: { type: "boolean", help: "Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)" },
+  "board-daten": { type: "string", value: "DATEI", help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json): Code und Hub-Schlüssel" },
+  prozesse: { type: "string", default: String(DEFAULT_PROCESSES), value: "N", help: `höchstens N Prozesse und Threads je Teilnehmer:in (Standard ${DEFAULT_PROCESSES}; nur als root)` },
+  arbeitsspeicher: { type: "string", default: String(DEFAULT_MEMORY_MB), value: "MB", help: `Arbeitsspeicher je Teilnehmer:in (Standard ${DEFAULT_MEMORY_MB}; als root mit cgroup v2)` },
+  "platz-je-person": { type: "string", default: String(DEFAULT_SPACE_MB), value: "MB", help: `Platz je Ordner und größte Datei (Standard ${DEFAULT_SPACE_MB}); darüber wird der Server gestoppt` },
 } as const;
+
+/** The hub's command line as data (scripts/apps/hub/main.ts defines the command with it). */
+export const HUB_COMMAND_LINE = {
+  name: "hub",
+  invocation: "npm run hub --",
+  summary: "Der Klassenraum-Hub: JupyterHub auf diesem Rechner, die Teilnehmenden brauchen nur einen Browser.",
+  options: OPTIONS,
+  notes: "Nach dem Workshop: npm run hub -- --loesungen-freigeben [--root ORDNER] bzw. --aufraeumen [--root ORDNER]",
+};
+
+export const HUB_USAGE = commandUsage(HUB_COMMAND_LINE);
 
 /** `text` as a whole number in [min, max], else a HubUsageError naming the flag (and `usage`). */
 export function wholeNumber(text: string, flag: string, min: number, max: number, usage = HUB_USAGE): number {
@@ -104,7 +92,7 @@ function httpUrl(text: string | undefined, flag: string, example: string): strin
 }
 
 export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
-  const { values } = parseArgsGerman({ args: argv, options: OPTIONS }, HUB_USAGE);
+  const { values } = parseArgsGerman({ args: argv, options: { ...OPTIONS, help: { type: "boolean", short: "h" } } }, HUB_USAGE);
   if (values["loesungen-freigeben"] && values.aufraeumen) throw new UsageError("--loesungen-freigeben und --aufraeumen bitte getrennt aufrufen.");
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {

@@ -7,20 +7,20 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { errorText } from "../../../lib/util.js";
-import { HubUsageError, parseHubArgs, type HubArgs } from "./args.js";
+import { HUB_COMMAND_LINE, HubUsageError, parseHubArgs, type HubArgs } from "./args.js";
 import { classJoinCode } from "./join-code.js";
 import { cleanUpHub, releaseSolutions, runningHubPid } from "./participants.js";
 import { KIT_KERNEL, participantFiles } from "./settings.js";
 import { HubStartError, jupyterhubMissing, startHub } from "./start.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
-import { printUsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
 
 function kernelMissing(kitRoot: string): string | undefined {
   if (existsSync(join(kitRoot, ".jupyter-prefix", "share", "jupyter", "kernels", KIT_KERNEL, "kernel.json"))) return undefined;
   return "Der TypeScript-Kernel ist nicht registriert: bitte zuerst 'npm run setup' ausführen.";
 }
 
-async function serve(args: HubArgs, kitRoot: string): Promise<number> {
+async function serve(args: HubArgs, kitRoot: string, signal: AbortSignal): Promise<number> {
   const missing = jupyterhubMissing() ?? kernelMissing(kitRoot);
   if (missing) {
     console.error(missing);
@@ -45,31 +45,28 @@ async function serve(args: HubArgs, kitRoot: string): Promise<number> {
       "  Beenden mit Strg+C.",
     ].join("\n"),
   );
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log("Hub wird beendet …");
-    await hub.stop();
-    process.exit(0);
-  };
-  // A closed terminal (SIGHUP) or a service manager (SIGTERM) stops the hub like Ctrl+C: nothing keeps running
-  // without the login check.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop());
-  const code_ = await hub.exited;
-  if (stopping) return new Promise<number>(() => undefined);
+  const stopped = new Promise<number>((resolve) =>
+    signal.addEventListener("abort", () => {
+      console.log("Hub wird beendet …");
+      void hub.stop().then(() => resolve(0));
+    }, { once: true }),
+  );
+  const code_ = await Promise.race([hub.exited, stopped.then(() => undefined)]);
+  if (signal.aborted) return stopped;
   await hub.stop();
   console.error(`JupyterHub hat sich immer wieder beendet (zuletzt Code ${code_}) – der Hub ist gestoppt.`);
   return 1;
 }
 
-async function main(): Promise<number> {
+export const command = defineCommand({ ...HUB_COMMAND_LINE, stopGraceMs: 60_000, run: ({ argv, signal }) => main(argv, signal) });
+
+async function main(argv: string[], signal: AbortSignal): Promise<number> {
   const kitRoot = findProjectRoot();
   let args: HubArgs;
   try {
-    args = parseHubArgs(process.argv.slice(2), kitRoot);
+    args = parseHubArgs(argv, kitRoot);
   } catch (error) {
-    if (error instanceof HubUsageError) return printUsageError(error);
+    if (error instanceof HubUsageError) throw error;
     console.error(errorText(error));
     return 2;
   }
@@ -90,11 +87,9 @@ async function main(): Promise<number> {
       console.log(`Aufgeräumt: ${removed.length} Teilnehmende (Konten und Ordner) und ${args.root} gelöscht.`);
       return problems.length ? 1 : 0;
     }
-    return await serve(args, kitRoot);
+    return await serve(args, kitRoot, signal);
   } catch (error) {
     console.error(error instanceof HubStartError ? error.message : `Der Hub konnte nicht starten: ${errorText(error)}`);
     return 1;
   }
 }
-
-if (/[\\/]apps[\\/]hub[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

@@ -19,8 +19,9 @@ import { stopParticipantProcesses, stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 import { freePort } from "../../node/free-port.js";
 import { FIRST_SCREEN, germanNotebookSetup } from "../workshop/notebook-ui.js";
+import { KitError } from "../../../lib/errors.js";
 
-export class HubStartError extends Error {
+export class HubStartError extends KitError {
   override name = "HubStartError";
 }
 

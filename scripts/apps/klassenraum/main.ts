@@ -18,46 +18,28 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "..
 import { boardDataPath, classJoinCode } from "../hub/join-code.js";
 import { freePort } from "../../node/free-port.js";
 import { jupyterhubMissing } from "../hub/start.js";
-import { kitScript, ServiceStartError, startService, superviseService, waitForHttp, waitForLine, type Service, type SupervisedService } from "./services.js";
+import { kitCommand, ServiceStartError, startService, superviseService, waitForHttp, waitForLine, type Service, type SupervisedService } from "./services.js";
 import { practiceEnvironment } from "../models/model-help.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
-
-const USAGE =
-  "Aufruf: npm run klassenraum -- [--port 8000] [--host H --allowed-host NAME …] [--code C] [--max 30]\n" +
-  "                               [--modell DATEI.gguf | --uebung] [--parallel 4] [--kontext 8192]\n" +
-  "                               [--llm-port 8080] [--board-port 8790] [--root ORDNER]\n" +
-  "  --port P            Port des Hubs für den Raum (Standard 8000; 0 = ein freier)\n" +
-  "  --host H            Adresse des Hubs (Standard 127.0.0.1; für den Raum z. B. 0.0.0.0 mit --allowed-host)\n" +
-  "  --allowed-host N    Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)\n" +
-  "  --modell DATEI      GGUF des Klassen-Servers (Standard: LLM_MODEL_PATH bzw. models/…8B…gguf)\n" +
-  "  --uebung            winziges Testmodell statt des echten (Probe ohne Modell-Download)\n" +
-  "  --parallel N        gleichzeitige Anfragen des Klassen-Servers (Standard 4; mit GPU mehr, siehe Leitfaden)\n" +
-  "  --kontext T         Kontext je Anfrage in Tokens (Standard 8192)\n" +
-  "  --gpu-layers N      Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)\n" +
-  "  --llm-port, --board-port  Ports von Klassen-Server (8080) und Board (8790), nur auf diesem Rechner\n" +
-  "  --board-daten DATEI       Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)\n" +
-  "  --code, --max, --root     wie bei npm run hub\n" +
-  "  -h, --help                diese Hilfe";
+import { defineCommand, type CommandInput } from "../../node/command.js";
 
 const OPTIONS = {
-  port: { type: "string", default: String(DEFAULT_HUB_PORT) },
-  host: { type: "string", default: "127.0.0.1" },
-  "allowed-host": { type: "string", multiple: true },
-  code: { type: "string" },
-  max: { type: "string", default: String(DEFAULT_HUB_MAX) },
-  root: { type: "string" },
-  modell: { type: "string" },
-  uebung: { type: "boolean" },
-  parallel: { type: "string", default: "4" },
-  kontext: { type: "string", default: "8192" },
-  "gpu-layers": { type: "string" },
-  "llm-port": { type: "string", default: "8080" },
-  "board-port": { type: "string", default: "8790" },
-  "board-daten": { type: "string" },
-  help: { type: "boolean", short: "h" },
+  port: { type: "string", default: String(DEFAULT_HUB_PORT), value: "P", help: "Port des Hubs für den Raum (Standard 8000; 0 = ein freier)" },
+  host: { type: "string", default: "127.0.0.1", value: "H", help: "Adresse des Hubs (Standard 127.0.0.1; für den Raum z. B. 0.0.0.0 mit --allowed-host)" },
+  "allowed-host": { type: "string", multiple: true, value: "N", help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)" },
+  code: { type: "string", value: "C", help: "Beitrittscode (wie bei npm run hub)" },
+  max: { type: "string", default: String(DEFAULT_HUB_MAX), value: "N", help: "höchstens so viele Teilnehmende (wie bei npm run hub)" },
+  root: { type: "string", value: "ORDNER", help: "Ordner der Teilnehmenden (wie bei npm run hub)" },
+  modell: { type: "string", value: "DATEI", help: "GGUF des Klassen-Servers (Standard: LLM_MODEL_PATH bzw. models/…8B…gguf)" },
+  uebung: { type: "boolean", help: "winziges Testmodell statt des echten (Probe ohne Modell-Download)" },
+  parallel: { type: "string", default: "4", value: "N", help: "gleichzeitige Anfragen des Klassen-Servers (Standard 4; mit GPU mehr, siehe Leitfaden)" },
+  kontext: { type: "string", default: "8192", value: "T", help: "Kontext je Anfrage in Tokens (Standard 8192)" },
+  "gpu-layers": { type: "string", value: "N", help: "Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)" },
+  "llm-port": { type: "string", default: "8080", value: "P", help: "Port des Klassen-Servers (Standard 8080), nur auf diesem Rechner" },
+  "board-port": { type: "string", default: "8790", value: "P", help: "Port des Boards (Standard 8790), nur auf diesem Rechner" },
+  "board-daten": { type: "string", value: "DATEI", help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)" },
 } as const;
 
-const count = (text: string, flag: string, min: number, max: number) => wholeNumber(text, flag, min, max, USAGE);
+const count = (text: string, flag: string, min: number, max: number) => wholeNumber(text, flag, min, max, command.usage);
 
 function llamaServerBinary(): string {
   const own = process.env.LLAMA_SERVER_BIN;
@@ -69,15 +51,17 @@ function llamaServerBinary(): string {
   );
 }
 
-async function main(): Promise<number> {
+export const command = defineCommand({
+  name: "klassenraum",
+  invocation: "npm run klassenraum --",
+  summary: "Klassen-Server (llama-server), Klassen-Board und Klassenraum-Hub zusammen auf diesem Rechner.",
+  options: OPTIONS,
+  stopGraceMs: 60_000,
+  run: ({ values, signal }) => main(values, signal),
+});
+
+async function main(values: CommandInput<typeof OPTIONS>["values"], signal: AbortSignal): Promise<number> {
   const kitRoot = findProjectRoot();
-  let values: ReturnType<typeof parseArgsGerman<{ args: string[]; options: typeof OPTIONS }>>["values"];
-  try {
-    values = parseArgsGerman({ args: process.argv.slice(2), options: OPTIONS }, USAGE).values;
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
   let parallel: number, context: number, llmPort: number, boardPort: number;
   try {
     parallel = count(values.parallel, "--parallel", 1, 64);
@@ -117,7 +101,7 @@ async function main(): Promise<number> {
     // The hub first (it ends the participants' kernels), then the board and the class server.
     for (const s of [...services].reverse()) await s.stop();
   };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stopAll().then(() => process.exit(0)));
+  const stopped = new Promise<number>((resolve) => signal.addEventListener("abort", () => void stopAll().then(() => resolve(0)), { once: true }));
   // Only the kernels of this classroom may use the class server (the hub passes LLM_* on to them).
   const apiKey = randomBytes(24).toString("hex");
   const say = (line: string) => console.error(line);
@@ -144,7 +128,7 @@ async function main(): Promise<number> {
     services[services.indexOf(llm)] = superviseService(llm, startLlm, llmReady, say);
     const llmUrl = `http://127.0.0.1:${llmPort}/v1`;
 
-    const boardCmd = kitScript(kitRoot, "apps/board/main.ts");
+    const boardCmd = kitCommand(kitRoot, "board");
     const startBoard = () => startService("Klassen-Board", boardCmd.command, [...boardCmd.args, "--port", String(boardPort), "--code", code, ...(values["board-daten"] ? ["--data", values["board-daten"]] : [])], env, kitRoot);
     const boardReady = (s: Service) => waitForLine(s, /Für den Beamer:\s+(http:\S+)/, 60_000);
     const board = startBoard();
@@ -153,7 +137,7 @@ async function main(): Promise<number> {
     boardPort = Number(new URL(boardUrl).port); // a restart keeps the address the kernels know
     services[services.indexOf(board)] = superviseService(board, startBoard, async (s) => void (await boardReady(s)), say);
 
-    const hubCmd = kitScript(kitRoot, "apps/hub/main.ts");
+    const hubCmd = kitCommand(kitRoot, "hub");
     const hubArgs = [
       ...hubCmd.args, "--port", values.port, "--host", values.host, "--code", code, "--max", values.max,
       "--llm-url", llmUrl, "--board", boardUrl, "--board-daten", values["board-daten"] ?? boardDataPath(kitRoot),
@@ -182,15 +166,14 @@ async function main(): Promise<number> {
     );
     // The class server and the board come back by themselves; without the hub the room has nothing.
     await new Promise<void>((resolve) => hub.child.once("exit", () => resolve()));
-    if (stopping) return new Promise<number>(() => undefined);
+    if (stopping) return stopped;
     console.error(`${hub.name} hat sich beendet:\n${hub.output().slice(-1500)}\nDie anderen werden auch beendet.`);
     await stopAll();
     return 1;
   } catch (error) {
+    if (stopping) return stopped;
     console.error(error instanceof ServiceStartError ? error.message : `Der Klassenraum konnte nicht starten: ${errorText(error)}`);
     await stopAll();
     return 1;
   }
 }
-
-if (/[\\/]apps[\\/]klassenraum[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

@@ -4,8 +4,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { delay } from "../../../lib/util.js";
+import { KitError } from "../../../lib/errors.js";
 
-export class ServiceStartError extends Error {
+export class ServiceStartError extends KitError {
   override name = "ServiceStartError";
 }
 
@@ -73,9 +74,9 @@ export async function waitForHttp(service: Service, url: string, timeoutMs: numb
   throw new ServiceStartError(`${service.name} antwortet nicht unter ${url}:\n${service.output().slice(-1500)}`);
 }
 
-/** `node --import tsx <kit>/scripts/<script>`: one of the kit's own scripts as a service. */
-export function kitScript(kitRoot: string, script: string): { command: string; args: string[] } {
-  return { command: process.execPath, args: ["--import", "tsx", join(kitRoot, "scripts", script)] };
+/** `node --import tsx <kit>/scripts/kit.ts <name>`: one of the kit's own commands as a service. */
+export function kitCommand(kitRoot: string, name: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: ["--import", "tsx", join(kitRoot, "scripts", "kit.ts"), name] };
 }
 
 /** A service that is started again when it dies (a llama-server killed for memory, a crashed board). */

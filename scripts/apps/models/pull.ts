@@ -8,9 +8,8 @@
 // With MODELS_OFFLINE=1 nothing is downloaded: it only checks the files and, if some are missing, fails
 // at once saying which files to put where.
 import { germanNumber } from "../../../lib/util.js";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { loadConfig } from "../../../lib/config.js";
 import { MODEL_CHOICES, modelChoicePath, type ModelChoice } from "../../../lib/llm/index.js";
 import {
@@ -23,7 +22,8 @@ import {
   type EmbeddingModelFiles,
 } from "../../../lib/rag/index.js";
 import { errorText } from "../../../lib/util.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 
 export interface PullOptions {
   /** The LLM to fetch, or undefined with --embedding-only. */
@@ -35,27 +35,34 @@ export interface PullOptions {
   list: boolean;
 }
 
-export const USAGE =
-  "npm run models:pull [-- <llm-id>] [--no-embedding | --embedding-only] [--embedding-dtype <dtype>] [--list]\n" +
-  `  <llm-id>              das Sprachmodell (Standard: ${MODEL_CHOICES[0]?.id}); --list zeigt alle\n` +
-  "  --no-embedding        nur das Sprachmodell\n" +
-  "  --embedding-only      nur das Embedding-Modell (EMBEDDING_MODEL)\n" +
-  `  --embedding-dtype     Gewichte des Embedding-Modells (Standard: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})\n` +
-  "  MODELS_OFFLINE=1      lädt nichts, prüft nur die Dateien\n" +
-  "  -h, --help            diese Hilfe";
+const PULL_OPTIONS = {
+  list: { type: "boolean", default: false, help: "zeigt alle Sprachmodelle" },
+  "no-embedding": { type: "boolean", default: false, help: "nur das Sprachmodell" },
+  "embedding-only": { type: "boolean", default: false, help: "nur das Embedding-Modell (EMBEDDING_MODEL)" },
+  "embedding-dtype": { type: "string", value: "DTYPE", help: `Gewichte des Embedding-Modells (Standard: ${DEFAULT_EMBEDDING_DTYPE}; ${EMBEDDING_DTYPES.join(", ")})` },
+} as const;
+
+export const command = defineCommand({
+  name: "models:pull",
+  invocation: "npm run models:pull --",
+  summary: `Lädt das Sprachmodell <llm-id> (Standard: ${MODEL_CHOICES[0]?.id}) und das Embedding-Modell.`,
+  options: PULL_OPTIONS,
+  positionals: "[<llm-id>]",
+  notes: [
+    "Verfügbare Sprachmodelle:",
+    ...MODEL_CHOICES.map((m) => `  ${m.id.padEnd(14)} ~${germanNumber(m.approxSizeGb, 1)} GB  ${m.fileName}\n  ${"".padEnd(14)} ${m.note}`),
+    "MODELS_OFFLINE=1: lädt nichts, prüft nur die Dateien",
+  ].join("\n"),
+  run: ({ argv }) => main(argv),
+});
+export const USAGE = command.usage;
 
 /** Parses the command line; throws UsageError with a German + English message. */
 export function parsePullArgs(argv: string[]): PullOptions {
   const { values, positionals } = parseArgsGerman({
     args: argv,
     allowPositionals: true,
-    options: {
-      list: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-      "no-embedding": { type: "boolean", default: false },
-      "embedding-only": { type: "boolean", default: false },
-      "embedding-dtype": { type: "string" },
-    },
+    options: command.options,
   }, USAGE);
   if (values["no-embedding"] && values["embedding-only"]) {
     throw new UsageError("--no-embedding und --embedding-only schließen sich aus. / --no-embedding and --embedding-only exclude each other.");
@@ -143,14 +150,7 @@ async function pullEmbedding(files: EmbeddingModelFiles): Promise<boolean> {
 
 /** Runs models:pull; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  let options: PullOptions;
-  try {
-    options = parsePullArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    if (error.exitCode !== 0) return printUsageError(error);
-    options = { llm: undefined, embedding: false, embeddingDtype: undefined, list: true }; // --help: the list ends with the usage
-  }
+  const options = parsePullArgs(argv); // a wrong command line throws a UsageError (scripts/kit.ts prints it)
   if (options.list) {
     printList();
     return 0;
@@ -191,11 +191,3 @@ export async function main(argv: string[]): Promise<number> {
   return ok ? 0 : 1;
 }
 
-/** True when this file is the program being run (not imported by a test); realpath: the kit may sit behind a symlink. */
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (!script || !existsSync(script)) return false;
-  return import.meta.url === pathToFileURL(realpathSync(script)).href;
-}
-
-if (isEntryPoint()) process.exitCode = await main(process.argv.slice(2));

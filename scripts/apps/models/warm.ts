@@ -8,7 +8,6 @@
 import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import esmImport from "../../../lib/esm.cjs";
 import { loadConfig } from "../../../lib/config.js";
 import { writeFileAtomic } from "../../../lib/files.js";
@@ -22,7 +21,8 @@ import { MANIFEST_FILE, readWarmManifest, WARM_FORMAT, warmStateDir, type WarmEn
 import { combineToolClients, McpToolClient, startMathServer, startTravelServer, type ToolInfo } from "../../../lib/mcp/index.js";
 import { formatToolsForPrompt } from "../../../lib/schema/text.js";
 import { errorText } from "../../../lib/util.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman } from "../../node/parse-args-german.js";
 
 /** One prompt to prepare: its name (part of the file name) and where the workshop uses it. */
 export interface WarmPrompt {
@@ -135,20 +135,21 @@ async function writeManifest(dir: string, entries: WarmEntry[]): Promise<void> {
   }
 }
 
-const USAGE =
-  "Aufruf: npm run models:warm [-- --only planer-reise,halbagent-reise]\n" +
-  "  --only NAMEN   nur diese System-Prompts (durch Komma getrennt; Standard: alle)\n" +
-  "  -h, --help     diese Hilfe";
+const WARM_OPTIONS = {
+  only: { type: "string", value: "NAMEN", help: "nur diese System-Prompts (durch Komma getrennt; Standard: alle), z. B. --only planer-reise,halbagent-reise" },
+} as const;
+
+export const command = defineCommand({
+  name: "models:warm",
+  invocation: "npm run models:warm --",
+  summary: "Berechnet die System-Prompts der Notebooks einmal vor, damit die erste Antwort schnell kommt.",
+  options: WARM_OPTIONS,
+  run: ({ argv }) => main(argv),
+});
 
 export async function main(argv: string[]): Promise<number> {
-  let only: string[] | undefined;
-  try {
-    const { values } = parseArgsGerman({ args: argv, options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } }, USAGE);
-    only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
+  const { values } = parseArgsGerman({ args: argv, options: command.options }, command.usage);
+  const only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
   const config = loadConfig();
   if (config.llmBackend !== "local") {
     console.log("models:warm bereitet Zustände für das lokale Modell vor; mit LLM_BACKEND=openai rechnet der Kurs-Server, da gibt es nichts vorzubereiten.");
@@ -192,5 +193,3 @@ export async function main(argv: string[]): Promise<number> {
     await rm(scratch, { recursive: true, force: true });
   }
 }
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exitCode = await main(process.argv.slice(2));

@@ -20,7 +20,8 @@ import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { formatFailure, runNotebook } from "../../dev/run-notebooks.js";
 import { CLASS_SERVER_8B, CPU_8B, deckStats, setSlideTimings, speedFromDoctorJson, type ModelSpeed } from "./estimate.js";
 import { timeTable } from "./time-table.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
+import { parseArgsGerman } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
 import {
   attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
@@ -162,35 +163,27 @@ function speedsFrom(file: string | undefined): ModelSpeed[] | string {
   return typeof chosen === "string" ? `--tempo ${file}: ${chosen}` : [chosen, CLASS_SERVER_8B, CPU_8B];
 }
 
-const USAGE =
-  "Aufruf: npm run slides -- [NAMENSTEIL …] [--ausfuehren] [--zeiten] [--notizen] [--tempo DATEI.json]\n" +
-  "  NAMENSTEIL     nur diese Notebooks (z. B. teil-2)\n" +
-  "  --ausfuehren   mit dem eingestellten Modell statt im Probelauf\n" +
-  "  --zeiten       nur die Tabelle der Vortragszeiten (führt nichts aus)\n" +
-  "  --notizen      dazu je Teil die Sprechernotizen zum Ausdrucken (…notizen.html)\n" +
-  "  --tempo DATEI  Tempo dieses Rechners aus npm run doctor -- --tempo --json > tempo.json\n" +
-  "  -h, --help     diese Hilfe";
-
 const OPTIONS = {
-  ausfuehren: { type: "boolean" },
+  ausfuehren: { type: "boolean", help: "mit dem eingestellten Modell statt im Probelauf" },
   "ausführen": { type: "boolean" },
-  zeiten: { type: "boolean" },
-  notizen: { type: "boolean" },
-  tempo: { type: "string" },
-  help: { type: "boolean", short: "h" },
+  zeiten: { type: "boolean", help: "nur die Tabelle der Vortragszeiten (führt nichts aus)" },
+  tempo: { type: "string", value: "DATEI", help: "Tempo dieses Rechners aus npm run doctor -- --tempo --json > tempo.json" },
+  notizen: { type: "boolean", help: "dazu je Teil die Sprechernotizen zum Ausdrucken (…notizen.html)" },
 } as const;
 
-async function main(): Promise<number> {
-  let parsed;
-  try {
-    // The README writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
-    const args = process.argv.slice(2).filter((a) => a !== "--");
-    parsed = parseArgsGerman({ args, allowPositionals: true, options: OPTIONS }, USAGE);
-  } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    throw error;
-  }
-  const { values, positionals: filters } = parsed;
+export const command = defineCommand({
+  name: "slides",
+  invocation: "npm run slides --",
+  summary: "Folien aus den Notebooks (reveal.js), mit Vortragszeiten; NAMENSTEIL: nur diese Notebooks (z. B. teil-2).",
+  options: OPTIONS,
+  positionals: "[NAMENSTEIL …]",
+  run: ({ argv }) => main(argv),
+});
+
+async function main(argv: string[]): Promise<number> {
+  // The README writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
+  const args = argv.filter((a) => a !== "--");
+  const { values, positionals: filters } = parseArgsGerman({ args, allowPositionals: true, options: command.options }, command.usage);
   const configured = values.ausfuehren === true || values["ausführen"] === true;
   const speeds = speedsFrom(values.tempo);
   if (typeof speeds === "string") {
@@ -221,5 +214,3 @@ async function main(): Promise<number> {
   if (failed.length > 0) console.log(`⚠️ Fehler beim Ausführen von ${failed.join(", ")} – die Folien zeigen die Ausgaben bis dahin.`);
   return failed.length > 0 ? 1 : 0;
 }
-
-if (/[\\/]apps[\\/]slides[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

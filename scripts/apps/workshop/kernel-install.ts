@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
-import { refusedWithoutOptions } from "../../node/parse-args-german.js";
+import { defineCommand } from "../../node/command.js";
 
 export const KERNEL_NAME = "tslab";
 
@@ -47,9 +47,10 @@ function main(): number {
   }
 }
 
-const USAGE =
-  "Aufruf: npm run kernel:install\n" +
-  "  registriert den Kernel „TypeScript (Workshop)“ für deinen Benutzer (VS Code, jedes Jupyter); keine Optionen\n" +
-  "  -h, --help   diese Hilfe";
-
-if (process.argv[1]?.endsWith("kernel-install.ts")) process.exitCode = refusedWithoutOptions(process.argv.slice(2), USAGE) ?? main();
+export const command = defineCommand({
+  name: "kernel:install",
+  invocation: "npm run kernel:install",
+  summary: "Registriert den Kernel „TypeScript (Workshop)“ für deinen Benutzer (VS Code, jedes Jupyter); keine Optionen.",
+  options: {},
+  run: main,
+});

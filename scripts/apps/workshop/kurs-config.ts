@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { BOARD_CODE_HEADER, BOARD_JOIN_PATH, boardNameProblem, boardRefusalText, cleanBoardName } from "../../../lib/exercises/board-record.js";
 import { writeFileAtomic } from "../../../lib/files.js";
+import { KitError } from "../../../lib/errors.js";
 
 export interface KursConfig {
   board: string;
@@ -23,7 +24,7 @@ export function kursFile(root: string): string {
   return join(root, ".cache", "kurs.json");
 }
 
-export class KursError extends Error {
+export class KursError extends KitError {
   override name = "KursError";
 }
 

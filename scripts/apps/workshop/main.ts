@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment, PROBE_FLAGS, PROBE_LINE, probeEnvironment } from "../models/model-help.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { defineCommand, StopSignal } from "../../node/command.js";
+import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
 import { FIRST_SCREEN, germanNotebookSetup } from "./notebook-ui.js";
 import { KursError, kursEnvironment, kursStatusLine, splitKursArgs, updateKursConfig, type KursConfig } from "./kurs-config.js";
@@ -25,37 +26,42 @@ function jupyterCommand(): "lab" | "notebook" | undefined {
   return undefined;
 }
 
-const USAGE =
-  "Aufruf: npm run workshop [-- --uebung | --probe] [--kurs URL --name NAME [--code C]] [-- JUPYTER-OPTIONEN]\n" +
-  "  --uebung        Übungsmodus: winzige Testmodelle, Reisedaten offline (ohne echtes Modell)\n" +
-  "  --probe         Probelauf: ein vorbereitetes Modell beantwortet die Fragen der Notebooks\n" +
-  "  --kurs URL      Selbstchecks an das Klassen-Board melden (--kurs aus: nicht mehr melden)\n" +
-  "  --name NAME     dein Name auf dem Board\n" +
-  "  --code C        Beitrittscode des Boards\n" +
-  "  -- …            alles danach geht an Jupyter, z. B. -- --port=8890\n" +
-  "  -h, --help      diese Hilfe";
-
 const flag = { type: "boolean" } as const;
 const OPTIONS = {
   ...Object.fromEntries([...PRACTICE_FLAGS, ...PROBE_FLAGS].map((f) => [f.slice(2), flag])),
-  kurs: { type: "string" }, name: { type: "string" }, code: { type: "string" },
-  help: { type: "boolean", short: "h" },
+  uebung: { type: "boolean", help: "Übungsmodus: winzige Testmodelle, Reisedaten offline (ohne echtes Modell)" },
+  probe: { type: "boolean", help: "Probelauf: ein vorbereitetes Modell beantwortet die Fragen der Notebooks" },
+  kurs: { type: "string", value: "URL", help: "Selbstchecks an das Klassen-Board melden (--kurs aus: nicht mehr melden)" },
+  name: { type: "string", value: "NAME", help: "dein Name auf dem Board" },
+  code: { type: "string", value: "C", help: "Beitrittscode des Boards" },
 } as const;
 
-async function main(): Promise<number> {
+export const command = defineCommand({
+  name: "workshop",
+  invocation: "npm run workshop --",
+  summary: "Öffnet notebooks/ in Jupyter mit dem TypeScript-Kernel des Workshops.",
+  options: OPTIONS,
+  positionals: "[-- JUPYTER-OPTIONEN]",
+  notes: "Alles nach „--“ geht an Jupyter, z. B. npm run workshop -- -- --port=8890",
+  // Ctrl+C reaches Jupyter directly (same terminal); the workshop waits for it to end.
+  stopGraceMs: Infinity,
+  run: ({ argv, signal }) => main(argv, signal),
+});
+
+async function main(argv: string[], signal: AbortSignal): Promise<number> {
   const root = findProjectRoot();
   let args: string[];
   let jupyterArgs: string[];
   let kurs: KursConfig | undefined;
   try {
-    const split = splitKursArgs(process.argv.slice(2));
+    const split = splitKursArgs(argv);
     const end = split.rest.indexOf("--");
     args = end < 0 ? split.rest : split.rest.slice(0, end);
     jupyterArgs = end < 0 ? [] : split.rest.slice(end + 1);
-    parseArgsGerman({ args, options: OPTIONS }, USAGE); // before .cache/kurs.json changes
+    parseArgsGerman({ args, options: command.options }, command.usage); // before .cache/kurs.json changes
     kurs = await updateKursConfig(root, split.flags);
   } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
+    if (error instanceof UsageError) throw error;
     if (!(error instanceof KursError)) throw error;
     console.error(error.message);
     return 2;
@@ -93,9 +99,10 @@ async function main(): Promise<number> {
   const german = app === "notebook" ? await germanNotebookSetup(root, env) : { args: [], env: {} };
   if (app === "notebook") extra.push(...german.args, `--NotebookApp.default_url=${FIRST_SCREEN}`);
   const child = spawn("jupyter", [app, "--notebook-dir=notebooks", ...extra, ...jupyterArgs], { cwd: root, env: { ...env, ...german.env }, stdio: "inherit" });
-  // Ctrl-C reaches Jupyter directly (same terminal); we only wait for it.
-  process.on("SIGINT", () => undefined);
+  // Ctrl-C reaches Jupyter directly (same terminal); SIGTERM and SIGHUP are passed on.
+  signal.addEventListener("abort", () => {
+    const reason: unknown = signal.reason;
+    if (reason instanceof StopSignal && reason.signal !== "SIGINT") child.kill(reason.signal);
+  });
   return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
 }
-
-if (/[\\/]apps[\\/]workshop[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

@@ -2,6 +2,7 @@
 // Layout: header, metadata key/values, tensor infos, padding, then the tensor data section where
 // every tensor starts at a multiple of the alignment (32 bytes unless general.alignment says otherwise).
 import { rename, rm, writeFile } from "node:fs/promises";
+import { KitError } from "../../../lib/errors.js";
 
 const GGUF_MAGIC = 0x46554747; // "GGUF" read as little-endian u32
 const GGUF_VERSION = 3;
@@ -79,7 +80,7 @@ export interface GgufTensor {
   data: Float32Array;
 }
 
-export class GgufWriteError extends Error {
+export class GgufWriteError extends KitError {
   constructor(message: string, readonly input: unknown) {
     super(message);
     this.name = "GgufWriteError";

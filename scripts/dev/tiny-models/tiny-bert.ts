@@ -12,6 +12,7 @@ import { encodeModel, OnnxDataType, type GraphSpec, type NodeSpec, type TensorSp
 import { isSplitPunctuation, SPECIAL_TOKENS, STOP_WORDS, tinyBertVocabulary } from "./tiny-bert-vocab.js";
 import { mulberry32 } from "./prng.js";
 import { errorText } from "../../../lib/util.js";
+import { KitError } from "../../../lib/errors.js";
 
 export const TINY_BERT_HIDDEN_SIZE = 64;
 export const TINY_BERT_MAX_POSITIONS = 512;
@@ -19,7 +20,7 @@ export const TINY_BERT_DEFAULT_SEED = 20240917;
 const OPSET = 13;
 const TYPE_VOCAB_SIZE = 2;
 
-export class TinyBertOptionsError extends Error {
+export class TinyBertOptionsError extends KitError {
   override name = "TinyBertOptionsError";
   constructor(
     message: string,

@@ -5,16 +5,14 @@
 //   npm run models:twin -- <menu-id> --out <file> [--quant q4_k_m|f16] [--layers N]
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { findProjectRoot } from "../../../lib/config.js";
-import { errorText } from "../../../lib/util.js";
-import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
+import { UsageError } from "../../node/parse-args-german.js";
 import { GgmlType, gguf, type GgufValue } from "../tiny-models/gguf-writer.js";
 import { writeGgufStream, type StreamTensor } from "../tiny-models/gguf-stream.js";
 import { f32Bytes, randomTensorChunks } from "../tiny-models/ggml-random.js";
 import { buildLlama3Vocab, llama3TokenizerMetadata } from "../tiny-models/llama3-vocab.js";
 import {
-  FILE_TYPE, llama3RopeFactors, TWIN_QUANTS, TWIN_SHAPES, twinShape, twinTensors, type TwinQuant, type TwinShape,
+  FILE_TYPE, llama3RopeFactors, TWIN_SHAPES, twinShape, twinTensors, type TwinQuant, type TwinShape,
 } from "./shapes.js";
 
 /** Bump when the bytes a twin gets change: cached twins (.cache/twins) are then written again. */
@@ -90,44 +88,4 @@ export async function cachedTwin(id: string, quant: TwinQuant = "q4_k_m", option
   const started = performance.now();
   const bytes = await writeTwin(id, path, { ...options, quant });
   return { path, writeMs: performance.now() - started, bytes };
-}
-
-const USAGE =
-  `Aufruf: npm run models:twin -- <modell> --out <datei.gguf> [--quant ${TWIN_QUANTS.join("|")}] [--layers N]\n` +
-  `  Modelle: ${TWIN_SHAPES.map((s) => s.id).join(", ")}\n` +
-  "  -h, --help   diese Hilfe";
-
-function parseTwinArgs(argv: string[]): { id: string; out: string; quant: TwinQuant; layers?: number } {
-  const options = { out: { type: "string" }, quant: { type: "string" }, layers: { type: "string" }, help: { type: "boolean", short: "h" } } as const;
-  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options }, USAGE);
-  const quant = (values.quant ?? "q4_k_m") as TwinQuant;
-  if (positionals.length !== 1) throw new UsageError(`Bitte genau ein Modell nennen${positionals.length ? `, nicht ${positionals.join(", ")}` : ""}.\n\n${USAGE}`);
-  if (!values.out) throw new UsageError(`--out fehlt: wohin der Zwilling geschrieben wird, z. B. --out .cache/twins/zwilling.gguf.\n\n${USAGE}`);
-  if (!TWIN_QUANTS.includes(quant)) throw new UsageError(`Unbekannte --quant "${values.quant}".\n${USAGE}`);
-  const layers = values.layers === undefined ? undefined : Number(values.layers);
-  return { id: positionals[0] as string, out: values.out, quant, layers };
-}
-
-const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (isMain) {
-  try {
-    const args = parseTwinArgs(process.argv.slice(2));
-    const started = performance.now();
-    let shown = 0;
-    const bytes = await writeTwin(args.id, args.out, {
-      quant: args.quant,
-      layers: args.layers,
-      onProgress: (written, total) => {
-        const pct = Math.floor((written / total) * 10);
-        if (pct > shown) process.stdout.write(`${(shown = pct) * 10} % `);
-      },
-    });
-    console.log(`\n${args.out} geschrieben: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  } catch (err) {
-    if (err instanceof UsageError) process.exitCode = printUsageError(err);
-    else {
-      console.error(`Zwilling nicht geschrieben: ${errorText(err)}`);
-      process.exitCode = 1;
-    }
-  }
 }
