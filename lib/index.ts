@@ -76,7 +76,6 @@ export {
   chunkText,
   CONTEXT_SEPARATOR,
   createEmbedder,
-  isTestEmbedder,
   DEFAULT_CHUNKING,
   defaultCorpusDir,
   defaultRagCacheDir,
