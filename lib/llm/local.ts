@@ -24,7 +24,7 @@ export interface LocalLlmOptions {
   gpuLayers?: "auto" | "max" | number;
   /** Context size in tokens, capped at the model's training context (less when memory is short, see `info.notes`). Default LLM_CONTEXT_SIZE, else 8192. */
   contextSize?: number;
-  /** CPU threads, ≥ 1; matters a lot on small machines (see README). Default LLM_THREADS, else the CPU's math cores. */
+  /** CPU threads, ≥ 1; matters a lot on small machines (see docs/models.md). Default LLM_THREADS, else the CPU's math cores. */
   threads?: number;
   /** Attempts for generateJson before giving up with LlmOutputError, ≥ 1. Default 3. */
   jsonAttempts?: number;

@@ -163,7 +163,7 @@ const OPTIONS = {
 async function main(): Promise<number> {
   let parsed;
   try {
-    // The README writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
+    // docs/workshop.md writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
     const args = process.argv.slice(2).filter((a) => a !== "--");
     parsed = parseArgsGerman({ args, allowPositionals: true, options: OPTIONS }, USAGE);
   } catch (error) {
