@@ -24,9 +24,9 @@ export function errorText(error: unknown, options: { withName?: boolean } = {}):
   return options.withName ? `${error.name}: ${error.message}` : error.message;
 }
 
-/** A count with its German noun in the right number: "1 Stimme", "2 Stimmen". */
+/** A count with its German noun in the right number: "1 Stimme", "2 Stimmen", "1.234 Sätze". */
 export function countText(n: number, singular: string, plural: string): string {
-  return `${n} ${n === 1 ? singular : plural}`;
+  return `${germanNumber(n, { upTo: 6 })} ${n === 1 ? singular : plural}`;
 }
 
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
@@ -118,9 +118,12 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * A number with `digits` decimals and German separators, for what participants read: 0.735 → "0,735"
- * (with 3), 1.6 → "1,6" (with 1), 2558 → "2.558". Where English code would write `x.toFixed(digits)`.
+ * A number with German separators, for what participants read. `digits`: exactly that many decimals,
+ * where English code would write `x.toFixed(digits)`: 0.735 → "0,735" (with 3), 1.6 → "1,6" (with 1),
+ * 2558 → "2.558" (default 0). `{ upTo: n }`: as many decimals as the value has, at most n, for values
+ * shown as they are (a self-check's expected value): 0.25 → "0,25", 1234.5 → "1.234,5".
  */
-export function germanNumber(value: number, digits = 0): string {
-  return value.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export function germanNumber(value: number, digits: number | { upTo: number } = 0): string {
+  const [min, max] = typeof digits === "number" ? [digits, digits] : [0, digits.upTo];
+  return value.toLocaleString("de-DE", { minimumFractionDigits: min, maximumFractionDigits: max });
 }

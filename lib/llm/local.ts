@@ -62,8 +62,8 @@ export interface LocalLlm extends Llm {
   createToolCaller(options?: { today?: Date }): Promise<LocalToolCaller>;
 }
 
-/** Loads a GGUF with node-llama-cpp. Throws ModelNotFoundError / ModelLoadError with instructions. */
-export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
+/** Opens a GGUF with node-llama-cpp: a fresh model each call (`loadLocalLlm` keeps one live per process). Throws ModelNotFoundError / ModelLoadError with instructions. */
+export async function openLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
   const config = loadConfig();
   const session = await LocalSession.start(await openLocalModel(options, config));
   const prefixes = await PrefixStates.create(session, options, config);

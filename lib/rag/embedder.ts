@@ -16,7 +16,7 @@ import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
 import { progressLine, type ProgressLine } from "../notebook/progress.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
-import { createProgress, type ProgressMode } from "./progress.js";
+import { createProgressBar, type ProgressMode } from "./progress.js";
 import { errorText, germanNumber } from "../util.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */
@@ -428,7 +428,7 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     // Sort by length so that each batch pads to a similar length; restore the input order afterwards.
     const order = texts.map((_, i) => i).sort((a, b) => (texts[a]?.length ?? 0) - (texts[b]?.length ?? 0));
     const result = new Array<Float32Array>(texts.length);
-    const bar = createProgress("Embeddings", texts.length, embedOptions.progress ?? options.progress ?? "auto", batchSize * 4);
+    const bar = createProgressBar("Embeddings", texts.length, embedOptions.progress ?? options.progress ?? "auto", batchSize * 4);
     try {
       for (let i = 0; i < order.length; i += batchSize) {
         const ids = order.slice(i, i + batchSize);
