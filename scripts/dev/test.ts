@@ -5,7 +5,7 @@
 // Processes the tests leave running are ended at the end and named in the summary.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
@@ -194,6 +194,11 @@ process.env[RUN_MARK_ENV] = runMark;
 const env = await testEnvironment({ tinyModels: true });
 // A developer's own class-board setting never reaches the tests (they start boards of their own).
 for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
+// Saved prompt states go to a folder of this run, not the project's .cache/llm-state: a state an earlier run
+// (or the developer's own work) left there cannot change what a test measures. Tests that count evaluated
+// tokens use a folder of their own.
+const stateDir = mkdtempSync(join(tmpdir(), "kit-test-llm-state-"));
+env.LLM_STATE_DIR = stateDir;
 const results: StageResult[] = [];
 const wants = (s: string) => !only || only === s;
 const unitFiles = wants("unit") ? selectedTestFiles() : [];
@@ -215,6 +220,7 @@ if (llamaBuild) {
 }
 
 const leftovers = endLeftovers(runMark);
+rmSync(stateDir, { recursive: true, force: true });
 console.log("\n=== summary");
 for (const r of results) {
   if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
