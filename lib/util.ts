@@ -29,6 +29,18 @@ export function countText(n: number, singular: string, plural: string): string {
   return `${germanNumber(n, { upTo: 6 })} ${n === 1 ? singular : plural}`;
 }
 
+/**
+ * A `.catch` handler for a failure that does not matter, named with the reason:
+ * `await client.close().catch(ignore("closing a client that is already gone"))`. The promise then
+ * resolves with undefined. With KIT_DEBUG=1 each ignored error is printed to stderr with its reason.
+ */
+export function ignore(reason: string): (error: unknown) => undefined {
+  return (error) => {
+    if (typeof process !== "undefined" && process.env?.KIT_DEBUG === "1") console.error(`ignored (${reason}): ${errorText(error)}`);
+    return undefined;
+  };
+}
+
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
 export function safeStringify(value: unknown): string {
   try {
@@ -73,7 +85,7 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) {
-    promise.catch(() => undefined);
+    promise.catch(ignore("the caller gave up on this promise; its later failure has no one to tell"));
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {

@@ -17,7 +17,7 @@ import { inNotebook } from "../notebook/output.js";
 import { progressLine, type ProgressLine } from "../notebook/progress.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { createProgressBar, type ProgressMode } from "./progress.js";
-import { errorText, germanNumber } from "../util.js";
+import { errorText, germanNumber, ignore } from "../util.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */
 export const DTYPE_FILES = {
@@ -257,7 +257,7 @@ async function loadFromHub(
     }
   };
   const next = remoteLock.then(load, load);
-  remoteLock = next.catch(() => undefined);
+  remoteLock = next.catch(ignore("the caller gets this load's failure; the next load runs anyway"));
   return next;
 }
 

@@ -23,6 +23,7 @@ import { buildSlides } from "../apps/slides/main.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../node/parse-args-german.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "../apps/slides/rehearsal-truth.js";
+import { ignore } from "../../lib/util.js";
 
 export interface DeckCheck {
   notebook: string;
@@ -177,7 +178,7 @@ const FIRST_NOTES = `(() => {
 async function speakerViewProblem(page: Page, onRequest: (url: string) => void): Promise<string | undefined> {
   const words = (await page.evaluate(FIRST_NOTES)) as string | null;
   if (!words) return "no slide with speaker notes for the speaker view";
-  const opened = page.waitForEvent("popup", { timeout: 10_000 }).catch(() => undefined);
+  const opened = page.waitForEvent("popup", { timeout: 10_000 }).catch(ignore("no popup: the check below says so"));
   await page.keyboard.press("s");
   const popup = await opened;
   if (!popup) return "the speaker view (key S) did not open";
