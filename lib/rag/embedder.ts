@@ -135,19 +135,29 @@ export function resolveEmbeddingModel(model: string, options: { modelsDir: strin
   return { kind: "remote", id: model, targetDir: local };
 }
 
-function pickDtype(dir: string, requested: EmbeddingDtype | undefined, model: string): EmbeddingDtype {
+/**
+ * The one dtype rule (createEmbedder, embeddingModelFiles and so `npm run models:pull` and `npm run doctor`):
+ * the requested dtype when its weights are in the folder; without a request the default (q8), else fp32
+ * weights that are already there; undefined when the folder has none of them.
+ */
+function presentDtype(dir: string, requested?: EmbeddingDtype): EmbeddingDtype | undefined {
   const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
+  if (requested) return has(requested) ? requested : undefined;
+  return [DEFAULT_EMBEDDING_DTYPE, "fp32" as const].find(has);
+}
+
+function pickDtype(dir: string, requested: EmbeddingDtype | undefined, model: string): EmbeddingDtype {
+  const present = presentDtype(dir, requested);
+  if (present) return present;
   if (requested) {
-    if (has(requested)) return requested;
-    const present = (Object.keys(DTYPE_FILES) as EmbeddingDtype[]).filter(has);
+    const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
+    const others = (Object.keys(DTYPE_FILES) as EmbeddingDtype[]).filter(has);
     throw new EmbeddingModelNotFoundError(
       model,
       [join(dir, "onnx", DTYPE_FILES[requested])],
-      `dtype ${requested} braucht onnx/${DTYPE_FILES[requested]}; vorhanden: ${present.join(", ") || "keine ONNX-Datei"}`,
+      `dtype ${requested} braucht onnx/${DTYPE_FILES[requested]}; vorhanden: ${others.join(", ") || "keine ONNX-Datei"}`,
     );
   }
-  if (has(DEFAULT_EMBEDDING_DTYPE)) return DEFAULT_EMBEDDING_DTYPE;
-  if (has("fp32")) return "fp32";
   throw new EmbeddingModelNotFoundError(model, [join(dir, "onnx", DTYPE_FILES[DEFAULT_EMBEDDING_DTYPE]), join(dir, "onnx", DTYPE_FILES.fp32)], "keine ONNX-Datei gefunden");
 }
 
@@ -293,9 +303,8 @@ export function embeddingModelFiles(options: { model?: string; dtype?: Embedding
   const isPath = looksLikePath(model) || (existsSync(asPath) && statSync(asPath).isDirectory());
   if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [join(modelsDir, model)], "weder Ordner noch gültige Modell-ID");
   const dir = isPath ? asPath : join(modelsDir, model);
-  // Without an explicit dtype, fp32 weights that are already there do (as in createEmbedder's pickDtype).
-  const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
-  const dtype = options.dtype ?? (!has(DEFAULT_EMBEDDING_DTYPE) && has("fp32") ? "fp32" : DEFAULT_EMBEDDING_DTYPE);
+  // Without an explicit dtype, weights that are already there do (the rule createEmbedder loads by).
+  const dtype = options.dtype ?? presentDtype(dir) ?? DEFAULT_EMBEDDING_DTYPE;
   const required = [...REQUIRED_MODEL_FILES, `onnx/${DTYPE_FILES[dtype]}`];
   return { model, dir, dtype, required, missing: required.filter((f) => !existsSync(join(dir, f))), downloadable: !isPath };
 }
