@@ -117,17 +117,29 @@ function looksLikePath(model: string): boolean {
   return isAbsolute(model) || model.startsWith(".") || model.startsWith("~") || model.includes("\\") || model.split("/").length > 2;
 }
 
+const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+
+/**
+ * The one place rule of the embedding model (createEmbedder, embeddingModelFiles, so models:pull and
+ * doctor): a path (or an existing folder, relative to the kit) is that folder; anything else is a hub id
+ * whose copy lives in `<modelsDir>/<id>/`.
+ */
+function modelPlace(model: string, modelsDir: string, root: string): { dir: string; isPath: boolean } {
+  const asPath = resolve(root, model);
+  return looksLikePath(model) || isDir(asPath) ? { dir: asPath, isPath: true } : { dir: join(modelsDir, model), isPath: false };
+}
+
 /** Decides where `model` is loaded from; throws EmbeddingModelNotFoundError if nowhere. */
 export function resolveEmbeddingModel(model: string, options: { modelsDir: string; root: string; offline: boolean }): ResolvedModel {
   const candidates: string[] = [];
-  const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
-  if (looksLikePath(model) || isDir(resolve(options.root, model))) {
-    const dir = resolve(options.root, model);
+  const place = modelPlace(model, options.modelsDir, options.root);
+  if (place.isPath) {
+    const dir = place.dir;
     candidates.push(dir);
     if (isDir(dir) && existsSync(join(dir, "config.json"))) return { kind: "local", dir };
     throw new EmbeddingModelNotFoundError(model, candidates, isDir(dir) ? "config.json fehlt im Ordner" : "Ordner existiert nicht");
   }
-  const local = join(options.modelsDir, model);
+  const local = place.dir;
   candidates.push(local);
   if (existsSync(join(local, "config.json"))) return { kind: "local", dir: local };
   if (!HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, candidates, "weder Ordner noch gültige Modell-ID");
@@ -299,10 +311,8 @@ export function embeddingModelFiles(options: { model?: string; dtype?: Embedding
   if (options.dtype !== undefined && !(options.dtype in DTYPE_FILES)) {
     throw new RagInputError(`Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`, options.dtype);
   }
-  const asPath = resolve(config.root, model);
-  const isPath = looksLikePath(model) || (existsSync(asPath) && statSync(asPath).isDirectory());
-  if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [join(modelsDir, model)], "weder Ordner noch gültige Modell-ID");
-  const dir = isPath ? asPath : join(modelsDir, model);
+  const { dir, isPath } = modelPlace(model, modelsDir, config.root);
+  if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [dir], "weder Ordner noch gültige Modell-ID");
   // Without an explicit dtype, weights that are already there do (the rule createEmbedder loads by).
   const dtype = options.dtype ?? presentDtype(dir) ?? DEFAULT_EMBEDDING_DTYPE;
   const required = [...REQUIRED_MODEL_FILES, `onnx/${DTYPE_FILES[dtype]}`];
