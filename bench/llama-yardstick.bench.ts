@@ -60,7 +60,7 @@ async function nodeLlamaCpp(): Promise<Speed> {
         if (++n >= GEN) break;
       }
       tg.push(GEN / ((performance.now() - t) / 1000));
-      seq.dispose();
+      await seq.dispose();
     }
   } finally {
     await context.dispose();

@@ -2,6 +2,7 @@
 // second writer at the same moment never leaves half a file (the last rename wins, whole).
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
+import { ignore } from "./util.js";
 
 /** Writes `text` to `path` atomically; on failure the temporary file is removed and the error rethrown. */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
@@ -10,7 +11,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await writeFile(tmp, text, { encoding: "utf8", flag: "wx" });
     await rename(tmp, path);
   } catch (error) {
-    await rm(tmp, { force: true }).catch(() => undefined);
+    await rm(tmp, { force: true }).catch(ignore("the temporary file of a failed write may not exist"));
     throw error;
   }
 }

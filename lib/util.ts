@@ -24,9 +24,21 @@ export function errorText(error: unknown, options: { withName?: boolean } = {}):
   return options.withName ? `${error.name}: ${error.message}` : error.message;
 }
 
-/** A count with its German noun in the right number: "1 Stimme", "2 Stimmen". */
+/** A count with its German noun in the right number: "1 Stimme", "2 Stimmen", "1.234 Sätze". */
 export function countText(n: number, singular: string, plural: string): string {
-  return `${n} ${n === 1 ? singular : plural}`;
+  return `${germanNumber(n, { upTo: 6 })} ${n === 1 ? singular : plural}`;
+}
+
+/**
+ * A `.catch` handler for a failure that does not matter, named with the reason:
+ * `await client.close().catch(ignore("closing a client that is already gone"))`. The promise then
+ * resolves with undefined. With KIT_DEBUG=1 each ignored error is printed to stderr with its reason.
+ */
+export function ignore(reason: string): (error: unknown) => undefined {
+  return (error) => {
+    if (typeof process !== "undefined" && process.env?.KIT_DEBUG === "1") console.error(`ignored (${reason}): ${errorText(error)}`);
+    return undefined;
+  };
 }
 
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
@@ -73,7 +85,7 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) {
-    promise.catch(() => undefined);
+    promise.catch(ignore("the caller gave up on this promise; its later failure has no one to tell"));
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
@@ -118,9 +130,12 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * A number with `digits` decimals and German separators, for what participants read: 0.735 → "0,735"
- * (with 3), 1.6 → "1,6" (with 1), 2558 → "2.558". Where English code would write `x.toFixed(digits)`.
+ * A number with German separators, for what participants read. `digits`: exactly that many decimals,
+ * where English code would write `x.toFixed(digits)`: 0.735 → "0,735" (with 3), 1.6 → "1,6" (with 1),
+ * 2558 → "2.558" (default 0). `{ upTo: n }`: as many decimals as the value has, at most n, for values
+ * shown as they are (a self-check's expected value): 0.25 → "0,25", 1234.5 → "1.234,5".
  */
-export function germanNumber(value: number, digits = 0): string {
-  return value.toLocaleString("de-DE", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export function germanNumber(value: number, digits: number | { upTo: number } = 0): string {
+  const [min, max] = typeof digits === "number" ? [digits, digits] : [0, digits.upTo];
+  return value.toLocaleString("de-DE", { minimumFractionDigits: min, maximumFractionDigits: max });
 }

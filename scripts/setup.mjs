@@ -26,7 +26,7 @@ export const MIN_NODE = [20, 19];
 export const NPM_ALLOW_SCRIPTS_FROM = [11, 16];
 export const LOCK_STAMP = join("node_modules", ".setup-lock-hash");
 
-/** Where each native addon gets its binary, per OS (from the installed packages' metadata; see README). */
+/** Where each native addon gets its binary, per OS (from the installed packages' metadata; see docs/setup.md). */
 export const PREBUILT = {
   "node-llama-cpp": "npm-Pakete @node-llama-cpp/* (linux-x64 inkl. CUDA/Vulkan, linux-arm64, mac-arm64-metal, mac-x64, win-x64 inkl. CUDA/Vulkan, win-arm64)",
   "onnxruntime-node": "im Paket (bin/napi-v6: linux x64/arm64, darwin arm64, win32 x64/arm64) – kein Intel-Mac (darwin x64)",

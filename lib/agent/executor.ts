@@ -5,7 +5,7 @@
 import { isTransientError, ToolTimeoutError } from "../mcp/errors.js";
 import { toolResultValue } from "../mcp/result.js";
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
-import { delay, errorText, untilAborted } from "../util.js";
+import { delay, errorText, ignore, untilAborted } from "../util.js";
 import { classifyTool, decideApproval, type ApprovalPolicy, type ApproveFn } from "./approval.js";
 import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
 import { checkArguments } from "../plan/arguments.js";
@@ -285,7 +285,7 @@ async function runOne(
       // A staged commit is sent once: the change is settled either way.
       const retryable = !staged && !options.signal?.aborted && attempt <= policy.retries && (isTimeout ? policy.retryTimeouts === true : transient(error));
       if (retryable) {
-        await delay(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal).catch(() => undefined);
+        await delay(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal).catch(ignore("an abort during the back-off ends the loop at its next check"));
         continue;
       }
       if (isTimeout) return fail("timeout", error.message, args, attempt, true);

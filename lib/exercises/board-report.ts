@@ -4,6 +4,7 @@
 // (board-record.ts) per run, fire and forget: a run waits at most REPORT_GRACE_MS for the answer, a
 // request gives up after REPORT_TIMEOUT_MS, and any problem is one German hint per kernel, never an error.
 import { BOARD_CODE_HEADER, BOARD_POST_PATH, BOARD_TOKEN_HEADER, boardNameProblem, boardRefusalText, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
+import { ignore } from "../util.js";
 
 /** Longest time one report may take before it is dropped. */
 export const REPORT_TIMEOUT_MS = 2000;
@@ -101,8 +102,8 @@ export class BoardReporter {
         body: JSON.stringify(record),
         signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
       });
-      const fehler = response.ok ? "" : boardRefusalText(await response.json().catch(() => undefined));
-      await response.body?.cancel().catch(() => undefined);
+      const fehler = response.ok ? "" : boardRefusalText(await response.json().catch(ignore("a refusal without a JSON body: the generic text is used")));
+      await response.body?.cancel().catch(ignore("the rest of the answer is not needed"));
       const hint = statusHint(response.status, settings, fehler);
       if (hint) this.note(hint);
     } catch {

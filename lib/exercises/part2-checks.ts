@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { loadConfig } from "../config.js";
 import { splitSentences } from "../rag/sentences.js";
 import { defineCheck } from "./check-runner.js";
-import { countOf, germanNumber, showValue } from "./show.js";
+import { countText, germanNumber } from "../util.js";
+import { showValue } from "./show.js";
 
 /** The participant's function: group sentences into chunks of at most `maxChars`, `overlap` sentences shared with the next. */
 export type ChunkSentencesFn = (sentences: string[], maxChars: number, overlap: number) => string[][] | Promise<string[][]>;
@@ -51,7 +52,7 @@ function startsAt(sentences: readonly string[], chunk: readonly string[], at: nu
 export function chunkProblem(value: unknown, sentences: readonly string[], maxChars: number, overlap: number): string | undefined {
   if (!isChunkList(value)) return "Erwartet wird eine Liste von Chunks, jeder Chunk eine Liste von Sätzen (string[][]).";
   if (sentences.length === 0) return value.length === 0 ? undefined : "Ohne Sätze gibt es keine Chunks: erwartet [].";
-  if (value.length === 0) return `Keine Chunks, obwohl es ${countOf(sentences.length, "Satz", "Sätze")} gibt.`;
+  if (value.length === 0) return `Keine Chunks, obwohl es ${countText(sentences.length, "Satz", "Sätze")} gibt.`;
   let prevStart = -1;
   let prevEnd = -1; // index of the last sentence of the previous chunk
   for (let i = 0; i < value.length; i++) {
@@ -80,12 +81,12 @@ export function chunkProblem(value: unknown, sentences: readonly string[], maxCh
     }
     if (i > 0) {
       const shared = prevEnd - start + 1;
-      if (shared > overlap) return `${label} wiederholt ${countOf(shared, "Satz", "Sätze")} des vorigen Chunks, erlaubt sind höchstens ${overlap}.`;
+      if (shared > overlap) return `${label} wiederholt ${countText(shared, "Satz", "Sätze")} des vorigen Chunks, erlaubt sind höchstens ${overlap}.`;
       const prevLength = prevEnd - prevStart + 1;
       if (shared < Math.min(overlap, prevLength)) {
         const oneMore = sentences.slice(start - 1, prevEnd + 2);
         if (chunkLength(oneMore) <= maxChars) {
-          return `${label} wiederholt nur ${countOf(shared, "Satz", "Sätze")} des vorigen Chunks; ${shared + 1} hätten zusammen mit dem nächsten neuen Satz noch in ${maxChars} Zeichen gepasst.`;
+          return `${label} wiederholt nur ${countText(shared, "Satz", "Sätze")} des vorigen Chunks; ${shared + 1} hätten zusammen mit dem nächsten neuen Satz noch in ${maxChars} Zeichen gepasst.`;
         }
       }
     }
@@ -170,7 +171,7 @@ function approx(expected: number) {
     if (typeof actual === "number" && Math.abs(actual - expected) < 1e-9) return undefined;
     if (typeof actual !== "number" || Number.isNaN(actual)) return "Erwartet wird eine Zahl: der Anteil der Fragen mit Treffer (0 bis 1).";
     if (actual > 1) return "Ein Anteil liegt zwischen 0 und 1 – ist das ein Prozentwert?";
-    return `Der Anteil stimmt nicht: erwartet ${germanNumber(expected)}.`;
+    return `Der Anteil stimmt nicht: erwartet ${germanNumber(expected, { upTo: 6 })}.`;
   };
 }
 
@@ -183,7 +184,7 @@ function resultsInput(fn: string, results: RetrievalResult[], second: number): s
 }
 
 function hitCase(name: string, results: RetrievalResult[], k: number, expected: number) {
-  return { name, args: [results, k] as [RetrievalResult[], number], input: resultsInput("hitAtK", results, k), expectation: germanNumber(expected), verify: approx(expected) };
+  return { name, args: [results, k] as [RetrievalResult[], number], input: resultsInput("hitAtK", results, k), expectation: germanNumber(expected, { upTo: 6 }), verify: approx(expected) };
 }
 
 function smallestCase(name: string, results: RetrievalResult[], target: number, expected: number | null) {

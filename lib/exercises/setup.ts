@@ -17,7 +17,7 @@ import { isHit, loadQaSet, locatePassages, type QaItem } from "../rag-eval/evalu
 import { openRagStore, type RagStore } from "../rag/store.js";
 import { announcePracticeMode } from "../notebook/notices.js";
 import { showError } from "./show.js";
-import { cutAtWord } from "../util.js";
+import { cutAtWord, ignore } from "../util.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
 import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
@@ -224,7 +224,7 @@ async function openTravel(log: Log): Promise<TravelKit> {
 }
 
 async function closeTravel(kit: TravelKit): Promise<void> {
-  await kit.client.close().catch(() => undefined);
+  await kit.client.close().catch(ignore("closing a client that is already gone"));
   await kit.server.stop();
 }
 

@@ -1,5 +1,6 @@
 // Short, readable renderings of values for the self-check verdicts (JSON where possible).
 import { inspect } from "node:util";
+import { germanNumber } from "../util.js";
 
 const DEFAULT_MAX = 500;
 
@@ -46,17 +47,8 @@ export function showError(error: unknown): string {
   return `geworfen wurde ${showValue(error)}`;
 }
 
-/** A number the German way (0,25; 1.234,5), for verdict lines meant to be read rather than pasted. */
-export function germanNumber(value: number): string {
-  return value.toLocaleString("de-DE", { maximumFractionDigits: 6 });
-}
-
-/** "1 Satz", "3 Sätze": a count with the right noun form. */
-export function countOf(n: number, singular: string, plural: string): string {
-  return `${germanNumber(n)} ${n === 1 ? singular : plural}`;
-}
 
 /** An expected or returned value: numbers in German format, everything else as showValue. */
 export function showResult(value: unknown, max = DEFAULT_MAX): string {
-  return typeof value === "number" && Number.isFinite(value) ? germanNumber(value) : showValue(value, max);
+  return typeof value === "number" && Number.isFinite(value) ? germanNumber(value, { upTo: 6 }) : showValue(value, max);
 }

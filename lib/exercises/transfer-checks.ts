@@ -11,7 +11,8 @@ import type { PlanStep } from "../plan/plan.js";
 import { formatToolsForPrompt } from "../schema/text.js";
 import { defineCheck } from "./check-runner.js";
 import { mathClientForChecks, uebungStoreForChecks } from "./transfer-resources.js";
-import { germanNumber, showValue } from "./show.js";
+import { germanNumber } from "../util.js";
+import { showValue } from "./show.js";
 
 /** The first case may open the index (embedding model) or start the math server. */
 const FIRST_USE_TIMEOUT_MS = 60_000;
@@ -247,8 +248,9 @@ function resultText(value: unknown): string | undefined {
 
 function planCase(v1: number, t1: number, v2: number, t2: number) {
   const expected = new Decimal(v1).times(t1).plus(new Decimal(v2).times(t2)).toFixed();
+  const de = (x: number) => germanNumber(x, { upTo: 6 });
   return {
-    name: `${germanNumber(v1)} km/h · ${germanNumber(t1)} h + ${germanNumber(v2)} km/h · ${germanNumber(t2)} h = ${germanNumber(Number(expected))} km`,
+    name: `${de(v1)} km/h · ${de(t1)} h + ${de(v2)} km/h · ${de(t2)} h = ${de(Number(expected))} km`,
     call: async (fn: StreckenPlanFn) => {
       const steps = await fn(v1, t1, v2, t2);
       const problem = planProblem(steps);

@@ -8,6 +8,7 @@ import { openRagStore, type OpenRagStoreOptions, type RagStore } from "../rag/st
 import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import { McpToolClient } from "../mcp/client.js";
 import { startMathServer, type ServerHandle } from "../mcp/server-process.js";
+import { ignore } from "../util.js";
 
 /** The second short text (data/uebung) as its own small store, cached like Teil 2's. */
 export function openUebungStore(options: Pick<OpenRagStoreOptions, "cacheDir" | "onStatus" | "embedder"> = {}): Promise<RagStore> {
@@ -31,7 +32,7 @@ export async function openMathKit(): Promise<MathKit> {
     const client = await McpToolClient.connect(server.url);
     const tools = await client.listTools();
     const close = async () => {
-      await client.close().catch(() => undefined);
+      await client.close().catch(ignore("closing a client that is already gone"));
       await server.stop();
     };
     return { server, client, tools, toolNames: tools.map((t) => t.name), close };

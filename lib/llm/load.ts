@@ -8,7 +8,7 @@ import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
 import { progressLine } from "../notebook/progress.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
 import { ModelNotFoundError } from "./errors.js";
-import { loadLocalLlm as openLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
+import { openLocalLlm, type LocalLlm, type LocalLlmOptions } from "./local.js";
 import { resolveModelPath } from "./model-files.js";
 import { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 import type { Llm } from "./types.js";

@@ -24,7 +24,7 @@ export interface LocalLlmOptions {
   gpuLayers?: "auto" | "max" | number;
   /** Context size in tokens, capped at the model's training context (less when memory is short, see `info.notes`). Default LLM_CONTEXT_SIZE, else 8192. */
   contextSize?: number;
-  /** CPU threads, ≥ 1; matters a lot on small machines (see README). Default LLM_THREADS, else the CPU's math cores. */
+  /** CPU threads, ≥ 1; matters a lot on small machines (see docs/models.md). Default LLM_THREADS, else the CPU's math cores. */
   threads?: number;
   /** Attempts for generateJson before giving up with LlmOutputError, ≥ 1. Default 3. */
   jsonAttempts?: number;
@@ -62,8 +62,8 @@ export interface LocalLlm extends Llm {
   createToolCaller(options?: { today?: Date }): Promise<LocalToolCaller>;
 }
 
-/** Loads a GGUF with node-llama-cpp. Throws ModelNotFoundError / ModelLoadError with instructions. */
-export async function loadLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
+/** Opens a GGUF with node-llama-cpp: a fresh model each call (`loadLocalLlm` keeps one live per process). Throws ModelNotFoundError / ModelLoadError with instructions. */
+export async function openLocalLlm(options: LocalLlmOptions = {}): Promise<LocalLlm> {
   const config = loadConfig();
   const session = await LocalSession.start(await openLocalModel(options, config));
   const prefixes = await PrefixStates.create(session, options, config);

@@ -1,6 +1,7 @@
 // Metering helpers shared by the backends.
 import { SCRIPTED_MARK } from "../config.js";
 import type { GenerationMeter } from "./types.js";
+import { ignore } from "../util.js";
 
 /** Measures one call: time to first token, total time, tokens/s. */
 export class CallClock {
@@ -60,7 +61,7 @@ export class CallQueue {
   run<T>(fn: () => Promise<T>): Promise<T> {
     const guarded = () => (this.closedError ? Promise.reject(this.closedError()) : fn());
     const next = this.tail.then(guarded, guarded);
-    this.tail = next.catch(() => undefined);
+    this.tail = next.catch(ignore("the caller gets this call's failure; the queue goes on"));
     return next;
   }
 }

@@ -17,7 +17,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, utimes, writeFile, ty
 import { basename, join } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { PromptStateEvent } from "./types.js";
-import { errorText, processAlive } from "../util.js";
+import { errorText, ignore, processAlive } from "../util.js";
 
 const FORMAT = "workshop-kit prompt state v2";
 const SIDECAR = ".json";
@@ -266,11 +266,11 @@ export async function loadVerifiedState(sequence: LlamaContextSequence, file: st
   try {
     await sequence.loadStateFromFile(file, { acceptRisk: true });
   } catch (error) {
-    await sequence.clearHistory().catch(() => undefined);
+    await sequence.clearHistory().catch(ignore("clearing a sequence of a model that is going away"));
     return `llama.cpp konnte sie nicht laden: ${errorText(error)}`;
   }
   if (sameTokens(sequence.contextTokens, prefix)) return undefined;
-  await sequence.clearHistory().catch(() => undefined);
+  await sequence.clearHistory().catch(ignore("clearing a sequence of a model that is going away"));
   return "enthält andere Tokens als erwartet";
 }
 
@@ -320,7 +320,7 @@ export class PromptStateCache {
       return undefined;
     }
     const reject = async (why: string): Promise<PromptStateEvent> => {
-      await sequence.clearHistory().catch(() => undefined);
+      await sequence.clearHistory().catch(ignore("clearing a sequence of a model that is going away"));
       await this.remove(key);
       return rejected(prefix, started, file, `Gespeicherter Prompt-Zustand ${basename(file)} wird ignoriert (${why}); der Prompt wird neu berechnet.`);
     };
@@ -335,7 +335,7 @@ export class PromptStateCache {
     const problem = await loadVerifiedState(sequence, file, meta, prefix);
     if (problem) return reject(problem);
     const now = new Date();
-    await utimes(this.sidecarFile(key), now, now).catch(() => undefined);
+    await utimes(this.sidecarFile(key), now, now).catch(ignore("the use time only orders the cache; a failed touch loses nothing"));
     return { action: "loaded", tokens: prefix.length, ms: performance.now() - started, bytes: meta.bytes, file };
   }
 
@@ -373,15 +373,15 @@ export class PromptStateCache {
       await this.evict();
       return { action: "saved", tokens: prefix.length, ms: performance.now() - started, bytes: fileSize, file };
     } catch (error) {
-      await rm(tmp, { force: true }).catch(() => undefined);
-      await rm(`${tmp}${SIDECAR}`, { force: true }).catch(() => undefined);
+      await rm(tmp, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
+      await rm(`${tmp}${SIDECAR}`, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
       return rejected(prefix, started, file, `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${errorText(error)}); der nächste Start berechnet den Prompt neu.`);
     }
   }
 
   private async remove(key: string): Promise<void> {
-    await rm(this.sidecarFile(key), { force: true }).catch(() => undefined);
-    await rm(this.stateFile(key), { force: true }).catch(() => undefined);
+    await rm(this.sidecarFile(key), { force: true }).catch(ignore("a state file that is already gone"));
+    await rm(this.stateFile(key), { force: true }).catch(ignore("a state file that is already gone"));
   }
 
   /** Removes a temporary file left by a save that crashed: its process is gone, or it is over an hour old. */
@@ -389,8 +389,8 @@ export class PromptStateCache {
     const pid = TEMP_FILE.exec(name)?.[1];
     if (pid === undefined) return;
     const file = join(this.dir, name);
-    const age = Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? Date.now());
-    if (!processAlive(Number(pid)) || age > STALE_TEMP_MS) await rm(file, { force: true }).catch(() => undefined);
+    const age = Date.now() - ((await stat(file).catch(ignore("a file that is gone has no age")))?.mtimeMs ?? Date.now());
+    if (!processAlive(Number(pid)) || age > STALE_TEMP_MS) await rm(file, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
   }
 
   /** Keeps the `maxEntries` most recently used entries; also removes orphaned state files and stale temporary files. */
@@ -399,7 +399,7 @@ export class PromptStateCache {
     const entries = await Promise.all(
       names
         .filter((n) => n.endsWith(SIDECAR) && !n.includes(".tmp"))
-        .map(async (n) => ({ id: n.slice(0, -SIDECAR.length), used: (await stat(join(this.dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
+        .map(async (n) => ({ id: n.slice(0, -SIDECAR.length), used: (await stat(join(this.dir, n)).catch(ignore("a file that is gone counts as never used")))?.mtimeMs ?? 0 })),
     );
     entries.sort((a, b) => b.used - a.used);
     const keep = new Set(entries.slice(0, this.maxEntries).map((e) => e.id));
@@ -409,7 +409,7 @@ export class PromptStateCache {
         continue;
       }
       const id = name.endsWith(SIDECAR) ? name.slice(0, -SIDECAR.length) : name.endsWith(STATE) ? name.slice(0, -STATE.length) : undefined;
-      if (id !== undefined && !keep.has(id)) await rm(join(this.dir, name), { force: true }).catch(() => undefined);
+      if (id !== undefined && !keep.has(id)) await rm(join(this.dir, name), { force: true }).catch(ignore("a state file that is already gone"));
     }
   }
 }

@@ -14,7 +14,7 @@ import { McpConnectionError, networkCode, ToolTimeoutError } from "./errors.js";
 import { normalizeToolResult, toToolInfo } from "./sdk-results.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import type { ToolCallResult, ToolClient, ToolInfo } from "./types.js";
-import { errorText } from "../util.js";
+import { errorText, ignore } from "../util.js";
 
 const CLIENT_INFO = { name: "agentic-ai-workshop-kit", version: "0.1.0" };
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -183,7 +183,7 @@ export class McpToolClient implements ToolClient {
       await client.connect(transport, { timeout: this.timeoutMs });
       if (this.toolsListed) await client.listTools(undefined, { timeout: this.timeoutMs }); // output validators
     } catch (error) {
-      await client.close().catch(() => undefined);
+      await client.close().catch(ignore("closing a client that is already gone"));
       const extra = this.factory.diagnostics?.().trim();
       throw new McpConnectionError(
         `Keine Verbindung zum MCP-Server (${this.factory.target}): ${message(error)}. ` +
@@ -216,7 +216,7 @@ export class McpToolClient implements ToolClient {
     this.conn = undefined;
     this.connecting = undefined;
     this.reconnectCount++;
-    void stale.client.close().catch(() => undefined);
+    void stale.client.close().catch(ignore("closing a stale client that is already gone"));
     return this.connection();
   }
 
@@ -285,14 +285,14 @@ export class McpToolClient implements ToolClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const conn = this.conn ?? (await this.connecting?.catch(() => undefined));
+    const conn = this.conn ?? (await this.connecting?.catch(ignore("a connection that failed to open has nothing to close")));
     this.conn = undefined;
     this.connecting = undefined;
     if (!conn) return;
     if (conn.transport instanceof StreamableHTTPClientTransport) {
-      await Promise.race([conn.transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+      await Promise.race([conn.transport.terminateSession().catch(ignore("a server that ended its session already")), new Promise((r) => setTimeout(r, 2000).unref())]);
     }
-    await conn.client.close().catch(() => undefined);
+    await conn.client.close().catch(ignore("closing a client that is already gone"));
   }
 }
 

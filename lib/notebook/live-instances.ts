@@ -1,6 +1,7 @@
 // "Run All" safety: at most one live instance per slot (the LLM, the embedder, the travel and math servers).
 // Loading again with the same settings returns the live instance; different settings dispose the old
 // one first. The registry is module state, so it lives as long as the process (a notebook kernel).
+import { ignore } from "../util.js";
 
 interface Entry {
   key: string;
@@ -39,7 +40,7 @@ export async function liveInstance<T>(slot: string, key: string, options: LiveIn
     }
     if (slots.get(slot) === current) {
       slots.delete(slot);
-      await current.dispose().catch(() => undefined);
+      await current.dispose().catch(ignore("the old instance's dispose failing must not block its replacement"));
       if (current.key !== key) options.onEvent?.("replaced");
     }
   }
@@ -48,7 +49,7 @@ export async function liveInstance<T>(slot: string, key: string, options: LiveIn
     key,
     value,
     dispose: async () => {
-      const v = await value.catch(() => undefined);
+      const v = await value.catch(ignore("an instance that failed to start has nothing to dispose"));
       if (v !== undefined) await options.dispose(v as T);
     },
     isAlive: () => entry.resolved === undefined || (options.isAlive?.(entry.resolved as T) ?? true),

@@ -16,8 +16,8 @@ import { announcePracticeMode, forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
 import { progressLine, type ProgressLine } from "../notebook/progress.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
-import { createProgress, type ProgressMode } from "./progress.js";
-import { errorText, germanNumber } from "../util.js";
+import { createProgressBar, type ProgressMode } from "./progress.js";
+import { errorText, germanNumber, ignore } from "../util.js";
 
 /** ONNX weight variants transformers.js knows; the file is `onnx/model<suffix>.onnx`. */
 export const DTYPE_FILES = {
@@ -117,17 +117,29 @@ function looksLikePath(model: string): boolean {
   return isAbsolute(model) || model.startsWith(".") || model.startsWith("~") || model.includes("\\") || model.split("/").length > 2;
 }
 
+const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+
+/**
+ * The one place rule of the embedding model (createEmbedder, embeddingModelFiles, so models:pull and
+ * doctor): a path (or an existing folder, relative to the kit) is that folder; anything else is a hub id
+ * whose copy lives in `<modelsDir>/<id>/`.
+ */
+function modelPlace(model: string, modelsDir: string, root: string): { dir: string; isPath: boolean } {
+  const asPath = resolve(root, model);
+  return looksLikePath(model) || isDir(asPath) ? { dir: asPath, isPath: true } : { dir: join(modelsDir, model), isPath: false };
+}
+
 /** Decides where `model` is loaded from; throws EmbeddingModelNotFoundError if nowhere. */
 export function resolveEmbeddingModel(model: string, options: { modelsDir: string; root: string; offline: boolean }): ResolvedModel {
   const candidates: string[] = [];
-  const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
-  if (looksLikePath(model) || isDir(resolve(options.root, model))) {
-    const dir = resolve(options.root, model);
+  const place = modelPlace(model, options.modelsDir, options.root);
+  if (place.isPath) {
+    const dir = place.dir;
     candidates.push(dir);
     if (isDir(dir) && existsSync(join(dir, "config.json"))) return { kind: "local", dir };
     throw new EmbeddingModelNotFoundError(model, candidates, isDir(dir) ? "config.json fehlt im Ordner" : "Ordner existiert nicht");
   }
-  const local = join(options.modelsDir, model);
+  const local = place.dir;
   candidates.push(local);
   if (existsSync(join(local, "config.json"))) return { kind: "local", dir: local };
   if (!HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, candidates, "weder Ordner noch gültige Modell-ID");
@@ -135,19 +147,29 @@ export function resolveEmbeddingModel(model: string, options: { modelsDir: strin
   return { kind: "remote", id: model, targetDir: local };
 }
 
-function pickDtype(dir: string, requested: EmbeddingDtype | undefined, model: string): EmbeddingDtype {
+/**
+ * The one dtype rule (createEmbedder, embeddingModelFiles and so `npm run models:pull` and `npm run doctor`):
+ * the requested dtype when its weights are in the folder; without a request the default (q8), else fp32
+ * weights that are already there; undefined when the folder has none of them.
+ */
+function presentDtype(dir: string, requested?: EmbeddingDtype): EmbeddingDtype | undefined {
   const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
+  if (requested) return has(requested) ? requested : undefined;
+  return [DEFAULT_EMBEDDING_DTYPE, "fp32" as const].find(has);
+}
+
+function pickDtype(dir: string, requested: EmbeddingDtype | undefined, model: string): EmbeddingDtype {
+  const present = presentDtype(dir, requested);
+  if (present) return present;
   if (requested) {
-    if (has(requested)) return requested;
-    const present = (Object.keys(DTYPE_FILES) as EmbeddingDtype[]).filter(has);
+    const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
+    const others = (Object.keys(DTYPE_FILES) as EmbeddingDtype[]).filter(has);
     throw new EmbeddingModelNotFoundError(
       model,
       [join(dir, "onnx", DTYPE_FILES[requested])],
-      `dtype ${requested} braucht onnx/${DTYPE_FILES[requested]}; vorhanden: ${present.join(", ") || "keine ONNX-Datei"}`,
+      `dtype ${requested} braucht onnx/${DTYPE_FILES[requested]}; vorhanden: ${others.join(", ") || "keine ONNX-Datei"}`,
     );
   }
-  if (has(DEFAULT_EMBEDDING_DTYPE)) return DEFAULT_EMBEDDING_DTYPE;
-  if (has("fp32")) return "fp32";
   throw new EmbeddingModelNotFoundError(model, [join(dir, "onnx", DTYPE_FILES[DEFAULT_EMBEDDING_DTYPE]), join(dir, "onnx", DTYPE_FILES.fp32)], "keine ONNX-Datei gefunden");
 }
 
@@ -257,7 +279,7 @@ async function loadFromHub(
     }
   };
   const next = remoteLock.then(load, load);
-  remoteLock = next.catch(() => undefined);
+  remoteLock = next.catch(ignore("the caller gets this load's failure; the next load runs anyway"));
   return next;
 }
 
@@ -289,13 +311,10 @@ export function embeddingModelFiles(options: { model?: string; dtype?: Embedding
   if (options.dtype !== undefined && !(options.dtype in DTYPE_FILES)) {
     throw new RagInputError(`Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`, options.dtype);
   }
-  const asPath = resolve(config.root, model);
-  const isPath = looksLikePath(model) || (existsSync(asPath) && statSync(asPath).isDirectory());
-  if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [join(modelsDir, model)], "weder Ordner noch gültige Modell-ID");
-  const dir = isPath ? asPath : join(modelsDir, model);
-  // Without an explicit dtype, fp32 weights that are already there do (as in createEmbedder's pickDtype).
-  const has = (d: EmbeddingDtype) => existsSync(join(dir, "onnx", DTYPE_FILES[d]));
-  const dtype = options.dtype ?? (!has(DEFAULT_EMBEDDING_DTYPE) && has("fp32") ? "fp32" : DEFAULT_EMBEDDING_DTYPE);
+  const { dir, isPath } = modelPlace(model, modelsDir, config.root);
+  if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [dir], "weder Ordner noch gültige Modell-ID");
+  // Without an explicit dtype, weights that are already there do (the rule createEmbedder loads by).
+  const dtype = options.dtype ?? presentDtype(dir) ?? DEFAULT_EMBEDDING_DTYPE;
   const required = [...REQUIRED_MODEL_FILES, `onnx/${DTYPE_FILES[dtype]}`];
   return { model, dir, dtype, required, missing: required.filter((f) => !existsSync(join(dir, f))), downloadable: !isPath };
 }
@@ -434,7 +453,7 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     // Sort by length so that each batch pads to a similar length; restore the input order afterwards.
     const order = texts.map((_, i) => i).sort((a, b) => (texts[a]?.length ?? 0) - (texts[b]?.length ?? 0));
     const result = new Array<Float32Array>(texts.length);
-    const bar = createProgress("Embeddings", texts.length, embedOptions.progress ?? options.progress ?? "auto", batchSize * 4);
+    const bar = createProgressBar("Embeddings", texts.length, embedOptions.progress ?? options.progress ?? "auto", batchSize * 4);
     try {
       for (let i = 0; i < order.length; i += batchSize) {
         const ids = order.slice(i, i + batchSize);

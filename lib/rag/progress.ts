@@ -6,18 +6,18 @@ import { progressLine } from "../notebook/progress.js";
 /** `true`: always show (also when stderr is not a terminal); `false`: never; `"auto"`: terminal only. */
 export type ProgressMode = boolean | "auto";
 
-export interface Progress {
+export interface ProgressBar {
   increment(n: number): void;
   stop(): void;
 }
 
-const SILENT: Progress = { increment: () => {}, stop: () => {} };
+const SILENT: ProgressBar = { increment: () => {}, stop: () => {} };
 
 /**
  * A bar over `total` steps, or a silent no-op when `mode` says no (or `total` is below `minTotal`).
  * In a notebook (mode not false) the bar is a line in the cell that updates in place.
  */
-export function createProgress(label: string, total: number, mode: ProgressMode, minTotal = 1): Progress {
+export function createProgressBar(label: string, total: number, mode: ProgressMode, minTotal = 1): ProgressBar {
   if (mode !== false && inNotebook() && total >= minTotal && total > 0) {
     const line = progressLine(label);
     if (line) {

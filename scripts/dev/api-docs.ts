@@ -4,9 +4,9 @@
 // entry points do not export ("X … is referenced by … but not included in the documentation"), an
 // exported value without a doc comment (TypeDoc's notDocumented), or an option that does not say its
 // default (undocumentedOptions).
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Application, Comment, ConsoleLogger, LogLevel, ReflectionKind, type ProjectReflection, type Reflection, type TypeDocOptions } from "typedoc";
+import { Application, Comment, CommentTag, ConsoleLogger, Converter, LogLevel, ReflectionKind, type DeclarationReflection, type ProjectReflection, type Reflection, type TypeDocOptions } from "typedoc";
 import { findProjectRoot } from "../../lib/config.js";
 import { defineCommand } from "../node/command.js";
 
@@ -28,11 +28,76 @@ export const INTENTIONALLY_NOT_EXPORTED = [
   "DTYPE_FILES",
 ];
 
+/**
+ * The API reference's categories, in this order: the Teil (or role) of each lib folder, as in
+ * docs/architecture.md's table; lib's top-level files (settings and shared helpers) are "Basics". An
+ * exported name gets its folder's category unless its doc comment has a `@category` tag. A folder missing
+ * here is a warning, so a new folder cannot land in TypeDoc's "Other".
+ */
+export const FOLDER_CATEGORIES: Readonly<Record<string, string>> = {
+  llm: "Teil 1 — language models",
+  rehearsal: "Teil 1 — language models",
+  rag: "Teil 2 — retrieval (RAG)",
+  "rag-eval": "Teil 2 — retrieval (RAG)",
+  mcp: "Teil 3 — MCP tools and the half-agent",
+  "half-agent": "Teil 3 — MCP tools and the half-agent",
+  plan: "Teil 4 — plans and the agent",
+  agent: "Teil 4 — plans and the agent",
+  patterns: "Teil 4 — plans and the agent",
+  exercises: "Aufgaben — set-ups and self-checks",
+  eval: "Modell-Check — evaluating the agent",
+  display: "Display — what notebooks show",
+  notebook: "Display — what notebooks show",
+  schema: "JSON Schema",
+  testing: "Stand-ins — scripted models and tools",
+  ".": "Basics — settings and helpers",
+};
+
+/** The categories' order in the reference (the day's order first). */
+const CATEGORY_ORDER = [...new Set(Object.values(FOLDER_CATEGORIES))];
+
+/** The overview page: the reference's front page (what is where, per Teil). */
+export const API_OVERVIEW = "docs/api-overview.md";
+
+/** Whether a reflection (or one of its signatures) already names a category in its doc comment. */
+function hasCategoryTag(reflection: DeclarationReflection): boolean {
+  const comments = [reflection.comment, ...(reflection.signatures ?? []).map((s) => s.comment)];
+  return comments.some((c) => c?.blockTags.some((tag) => tag.tag === "@category"));
+}
+
+/**
+ * Gives every exported name of lib its folder's category (FOLDER_CATEGORIES) before TypeDoc's own
+ * category plugin sorts them; returns what it could not place ("name (file)").
+ */
+function categorizeByFolder(project: ProjectReflection, root: string): string[] {
+  const unplaced: string[] = [];
+  const modules = project.children?.some((c) => c.kindOf(ReflectionKind.Module)) ? project.children : [project];
+  for (const module of modules ?? []) {
+    for (const child of module.children ?? []) {
+      const file = child.sources?.[0]?.fullFileName;
+      if (!file || hasCategoryTag(child)) continue;
+      const path = relative(join(root, "lib"), file).split(sep);
+      if (path[0] === ".." || path.length === 0) continue; // not lib (a test fixture)
+      const folder = path.length === 1 ? "." : path[0]!;
+      const category = FOLDER_CATEGORIES[folder];
+      if (!category) {
+        unplaced.push(`${child.name} (lib/${path.join("/")})`);
+        continue;
+      }
+      const comment = child.signatures?.[0]?.comment ?? (child.comment ??= new Comment());
+      comment.blockTags.push(new CommentTag("@category", [{ kind: "text", text: category }]));
+    }
+  }
+  return unplaced;
+}
+
 /** Reflection kinds TypeDoc's `notDocumented` validation requires a doc comment on. */
 const REQUIRED_TO_BE_DOCUMENTED: TypeDocOptions["requiredToBeDocumented"] = ["Enum", "Variable", "Function", "Class", "Method", "Accessor"];
 
 export interface ApiDocsResult {
   warnings: string[];
+  /** Per entry point (module name), its categories in order, each with the names it holds. */
+  categories: Record<string, { title: string; names: string[] }[]>;
   errors: string[];
   /** The HTML folder, when it was written. */
   out?: string;
@@ -96,7 +161,12 @@ export async function buildApiDocs(options: { out?: string; quiet?: boolean; ent
     entryPoints: (options.entryPoints ?? API_ENTRY_POINTS).map((p) => join(root, p)),
     tsconfig: join(root, "tsconfig.json"),
     name: "Agentic-AI workshop kit — lib",
-    readme: "none",
+    readme: join(root, API_OVERVIEW),
+    categoryOrder: [...CATEGORY_ORDER, "*"],
+    categorizeByGroup: false,
+    navigation: { includeCategories: true, includeGroups: false },
+    // What a reader calls first (loadLlm, runAgent), then what they get back and may catch.
+    kindSortOrder: ["Function", "Class", "Variable", "Interface", "TypeAlias", "Enum"],
     intentionallyNotExported: INTENTIONALLY_NOT_EXPORTED,
     // `tsc --noEmit` is its own gate; TypeDoc only reads the types.
     skipErrorChecking: true,
@@ -111,12 +181,17 @@ export async function buildApiDocs(options: { out?: string; quiet?: boolean; ent
   const app = await Application.bootstrapWithPlugins(typedocOptions, []);
   const logger = new CollectingLogger(options.quiet ?? false);
   app.logger = logger;
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+    for (const name of categorizeByFolder(context.project, root)) logger.warn(`no category for ${name}: add its folder to FOLDER_CATEGORIES in scripts/dev/api-docs.ts`);
+  });
   const project = await app.convert();
-  if (!project) return { warnings: logger.warnings, errors: [...logger.errors, "TypeDoc: conversion failed"], seconds: (performance.now() - started) / 1000 };
+  if (!project) return { warnings: logger.warnings, errors: [...logger.errors, "TypeDoc: conversion failed"], categories: {}, seconds: (performance.now() - started) / 1000 };
   app.validate(project);
   for (const problem of undocumentedOptions(project)) logger.warn(`option ${problem}`);
   if (options.out) await app.generateDocs(project, options.out);
-  return { warnings: logger.warnings, errors: logger.errors, out: options.out, seconds: (performance.now() - started) / 1000 };
+  const modules = project.children?.some((c) => c.kindOf(ReflectionKind.Module)) ? (project.children ?? []) : [project];
+  const categories = Object.fromEntries(modules.map((m) => [m.name, (m.categories ?? []).map((c) => ({ title: c.title, names: c.children.map((r) => r.name) }))]));
+  return { warnings: logger.warnings, errors: logger.errors, categories, out: options.out, seconds: (performance.now() - started) / 1000 };
 }
 
 export const command = defineCommand({

@@ -19,7 +19,7 @@ import { languageProblems } from "./german-ui-check.js";
 import { FIRST_NOTEBOOK } from "../apps/workshop/notebook-ui.js";
 import { spawnNotebookServer } from "./notebook-server.js";
 import { practiceEnvironment } from "../apps/models/model-help.js";
-import { errorText } from "../../lib/util.js";
+import { errorText, ignore } from "../../lib/util.js";
 
 /** What one notebook must show after "Run All". */
 export interface BrowserExpectation {
@@ -316,12 +316,12 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         // Close-ups for review: the first of each kind of picture and table.
         for (const [what, selector] of Object.entries(CLOSE_UPS)) {
           const element = await page.$(`.output_area ${selector}`);
-          await element?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) }).catch(() => undefined);
+          await element?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) }).catch(ignore("a missing screenshot must not hide the check's result"));
         }
       } catch (error) {
         problems.push(errorText(error).split("\n")[0] ?? "");
         screenshot = join(shots, file.replace(/\.ipynb$/, ".failed.png"));
-        await page.screenshot({ path: screenshot, fullPage: true }).catch(() => undefined);
+        await page.screenshot({ path: screenshot, fullPage: true }).catch(ignore("a missing screenshot must not hide the check's result"));
       } finally {
         await page.close();
       }
@@ -330,7 +330,7 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
   } catch (error) {
     results.push({ notebook: "(jupyter/browser)", ok: false, seconds: elapsed(), problems: [String(error), server.log().slice(-1500)] });
   } finally {
-    await browser?.close().catch(() => undefined);
+    await browser?.close().catch(ignore("closing a browser that is already gone"));
     await server.stop();
   }
   return { results, seconds: elapsed() };

@@ -61,6 +61,7 @@ export function shortenedProblems(size: string, shortened: readonly Shortened[],
   }
   return problems;
 }
+import { ignore } from "../../lib/util.js";
 
 export interface DeckCheck {
   notebook: string;
@@ -219,7 +220,7 @@ const FIRST_NOTES = `(() => {
 async function speakerViewProblem(page: Page, onRequest: (url: string) => void): Promise<string | undefined> {
   const words = (await page.evaluate(FIRST_NOTES)) as string | null;
   if (!words) return "no slide with speaker notes for the speaker view";
-  const opened = page.waitForEvent("popup", { timeout: 10_000 }).catch(() => undefined);
+  const opened = page.waitForEvent("popup", { timeout: 10_000 }).catch(ignore("no popup: the check below says so"));
   await page.keyboard.press("s");
   const popup = await opened;
   if (!popup) return "the speaker view (key S) did not open";

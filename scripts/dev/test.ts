@@ -5,7 +5,7 @@
 // Processes the tests leave running are ended at the end and named in the summary.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
@@ -196,6 +196,11 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   const env = await testEnvironment({ tinyModels: true });
   // A developer's own class-board setting never reaches the tests (they start boards of their own).
   for (const key of ["KURS_BOARD", "KURS_NAME", "KURS_CODE"]) delete env[key];
+  // Saved prompt states go to a folder of this run, not the project's .cache/llm-state: a state an earlier run
+  // (or the developer's own work) left there cannot change what a test measures. Tests that count evaluated
+  // tokens use a folder of their own.
+  const stateDir = mkdtempSync(join(tmpdir(), "kit-test-llm-state-"));
+  env.LLM_STATE_DIR = stateDir;
   const results: StageResult[] = [];
   const unitFiles = wants("unit") ? selectedTestFiles() : [];
   const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));

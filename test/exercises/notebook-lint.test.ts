@@ -122,8 +122,8 @@ describe("notebook lint", () => {
     assert.deepEqual(calledInText("`loadLocalLlm({ gpu: \"cpu\" })` und `await kit.close()`"), ["loadLocalLlm"]);
   });
 
-  test("the guide and lib's messages use the notebooks' terms (Halb-Agent)", () => {
-    const files = ["docs/instructor-guide.md", "README.md", ...listFiles("lib", ".ts")];
+  test("the docs and lib's messages use the notebooks' terms (Halb-Agent)", () => {
+    const files = ["README.md", ...listFiles("docs", ".md"), ...listFiles("lib", ".ts")];
     const hits = files.filter((f) => /Half-Agent/u.test(readFileSync(join(root, f), "utf8")));
     assert.deepEqual(hits, []);
   });

@@ -15,7 +15,7 @@ import { HttpJsonClient, type HttpOptions } from "../../mcp-server-travel/src/se
 import { NominatimGeocoder } from "../../mcp-server-travel/src/services/nominatim.js";
 import { OpenMeteoClient } from "../../mcp-server-travel/src/services/open-meteo.js";
 import { OverpassPlaces } from "../../mcp-server-travel/src/services/overpass.js";
-import { ConcurrencyLimit, RateLimiter } from "../../mcp-server-travel/src/services/rate-limit.js";
+import { ConcurrencyLimit, CallSpacer } from "../../mcp-server-travel/src/services/rate-limit.js";
 import { OnlineWeather } from "../../mcp-server-travel/src/services/weather-online.js";
 import type { GeocodeService } from "../../mcp-server-travel/src/services/types.js";
 import { upstreamConfigFromEnv } from "../../mcp-server-travel/src/config.js";
@@ -34,10 +34,10 @@ before(async () => {
 });
 after(() => fake.close());
 
-describe("RateLimiter slots", () => {
+describe("CallSpacer slots", () => {
   it("a cancelled waiter frees its slot for the next one (injected clock)", async () => {
     let now = 0;
-    const limiter = new RateLimiter(1000, () => now, async (ms) => {
+    const limiter = new CallSpacer(1000, () => now, async (ms) => {
       now += ms;
     });
     const cancel = new AbortController();
@@ -56,7 +56,7 @@ describe("RateLimiter slots", () => {
 
   it("a retry waits at the front of the queue, not behind later first attempts", async () => {
     let now = 0;
-    const limiter = new RateLimiter(1000, () => now, async (ms) => {
+    const limiter = new CallSpacer(1000, () => now, async (ms) => {
       now += ms;
     });
     const order: string[] = [];
@@ -96,7 +96,7 @@ describe("merged identical requests", () => {
 
   it("one caller cancelling leaves the others their answer; all cancelling frees the rate-limit slot", async () => {
     fake.setHandler(() => ({ json: ROM, delayMs: 200 }));
-    const limiter = new RateLimiter(60_000);
+    const limiter = new CallSpacer(60_000);
     const g = new NominatimGeocoder(http(), new NoCache(), { baseUrl: fake.url, intervalMs: 60_000, limiter });
     const quitter = new AbortController();
     const kept = g.geocode("Rom");

@@ -11,7 +11,7 @@ import { HttpJsonClient, type HttpOptions } from "../../mcp-server-travel/src/se
 import { NominatimGeocoder } from "../../mcp-server-travel/src/services/nominatim.js";
 import { OpenMeteoClient } from "../../mcp-server-travel/src/services/open-meteo.js";
 import { OverpassPlaces } from "../../mcp-server-travel/src/services/overpass.js";
-import { RateLimiter } from "../../mcp-server-travel/src/services/rate-limit.js";
+import { CallSpacer } from "../../mcp-server-travel/src/services/rate-limit.js";
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
 
 const UA = "test-agent/1.0 (kit tests)";
@@ -177,7 +177,7 @@ describe("NominatimGeocoder", () => {
       if (seen.length === 2) return { status: 429, headers: { "Retry-After": "0" }, json: {} };
       return { json: [{ lat: "52.5", lon: "13.4", display_name: "Berlin", address: {} }] };
     });
-    const limiter = new RateLimiter(1000, () => now, clockSleep);
+    const limiter = new CallSpacer(1000, () => now, clockSleep);
     const g = new NominatimGeocoder(http({ sleep: clockSleep }), new NoCache(), { baseUrl: fake.url, intervalMs: 1000, limiter });
     assert.equal((await g.geocode("Berlin")).lat, 52.5);
     // backoff (~10 ms) and Retry-After: 0 alone would retry at once; the limiter holds each retry back
@@ -240,11 +240,11 @@ describe("FileCache", () => {
   });
 });
 
-describe("RateLimiter", () => {
+describe("CallSpacer", () => {
   it("spaces calls by the interval, in call order (injected clock)", async () => {
     let now = 0;
     const starts: number[] = [];
-    const limiter = new RateLimiter(1000, () => now, async (ms) => {
+    const limiter = new CallSpacer(1000, () => now, async (ms) => {
       now += ms;
     });
     await Promise.all([1, 2, 3].map((i) => limiter.schedule(async () => starts.push(now * 10 + i))));
@@ -253,7 +253,7 @@ describe("RateLimiter", () => {
 
   it("acquire() hands out the same slots without wrapping a task", async () => {
     let now = 0;
-    const limiter = new RateLimiter(500, () => now, async (ms) => {
+    const limiter = new CallSpacer(500, () => now, async (ms) => {
       now += ms;
     });
     const starts: number[] = [];
@@ -262,7 +262,7 @@ describe("RateLimiter", () => {
   });
 
   it("keeps going after a failing task", async () => {
-    const limiter = new RateLimiter(0);
+    const limiter = new CallSpacer(0);
     await assert.rejects(limiter.schedule(async () => Promise.reject(new Error("x"))));
     assert.equal(await limiter.schedule(async () => 42), 42);
   });

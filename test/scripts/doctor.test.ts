@@ -264,3 +264,20 @@ test("prepared prompt states: none, matching, for another context size, cut shor
   assert.equal(fifo.status, "warn");
   assert.match(fifo.detail, /beschädigt oder unvollständig: tiny\.planer-reise\.kvstate/);
 });
+
+test("the embedding check uses the embedder's own place and dtype rule: fp32-only weights pass, a missing tokenizer_config.json fails", async () => {
+  const tiny = join(root, "models", "tiny", "tiny-bert");
+  const folder = (name: string, files: string[]) => {
+    const dir = join(scratch, name);
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    for (const f of files) copyFileSync(join(tiny, f), join(dir, f));
+    return dir;
+  };
+  const embedding = async (dir: string) => byId(await runDoctor(injected({ env: { ...env, EMBEDDING_MODEL: dir }, only: ["embedding"] })), "embedding");
+  const fp32 = await embedding(folder("nur-fp32", ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"]));
+  assert.equal(fp32?.status, "ok", JSON.stringify(fp32));
+  assert.match(fp32?.detail ?? "", /onnx\/model\.onnx/);
+  const incomplete = await embedding(folder("ohne-tokenizer-config", ["config.json", "tokenizer.json", "onnx/model_quantized.onnx"]));
+  assert.equal(incomplete?.status, "fail", JSON.stringify(incomplete));
+  assert.match(incomplete?.detail ?? "", /tokenizer_config\.json/);
+});

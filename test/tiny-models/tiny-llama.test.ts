@@ -181,7 +181,7 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
 
   after(async () => {
     session?.dispose();
-    sequence?.dispose();
+    await sequence?.dispose();
     await context?.dispose();
     await model?.dispose();
     await llama?.dispose();

@@ -4,6 +4,7 @@
 // stream does not count: it may stay open for the whole session).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ignore } from "../../../lib/util.js";
 
 export const DEFAULT_MAX_SESSIONS = 50;
 export const DEFAULT_SESSION_IDLE_MS = 15 * 60_000;
@@ -80,8 +81,8 @@ export class SessionPool {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
-    await s.transport.close().catch(() => undefined);
-    await s.server.close().catch(() => undefined);
+    await s.transport.close().catch(ignore("closing a session transport that is already gone"));
+    await s.server.close().catch(ignore("closing a session server that is already gone"));
   }
 
   async closeAll(): Promise<void> {

@@ -1,6 +1,7 @@
 // stdio transport (MCP Inspector, Claude Desktop): JSON-RPC on stdin/stdout, logs only on stderr.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ignore } from "../../../lib/util.js";
 
 /** Serves one session on stdin/stdout; resolves when the client closes stdin. */
 export async function serveStdio(server: McpServer): Promise<void> {
@@ -12,5 +13,5 @@ export async function serveStdio(server: McpServer): Promise<void> {
   });
   await server.connect(transport);
   await closed;
-  await server.close().catch(() => undefined);
+  await server.close().catch(ignore("closing a server that is already gone"));
 }

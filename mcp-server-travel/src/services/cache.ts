@@ -6,7 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
-import { processAlive } from "../../../lib/util.js";
+import { ignore, processAlive } from "../../../lib/util.js";
 
 interface CacheEntry {
   created_at: number;
@@ -58,7 +58,7 @@ export class FileCache implements JsonCache {
     try {
       entry = JSON.parse(text) as Partial<CacheEntry>;
     } catch {
-      await rm(file, { force: true }).catch(() => undefined);
+      await rm(file, { force: true }).catch(ignore("a cache file that is already gone"));
       return undefined;
     }
     if (entry.key !== key || typeof entry.created_at !== "number") return undefined; // a hash collision: keep it
@@ -66,7 +66,7 @@ export class FileCache implements JsonCache {
     const parsed = schema.safeParse(entry.value);
     if (!parsed.success) {
       // Written by an older version or edited by hand: fetch again rather than serve it.
-      await rm(file, { force: true }).catch(() => undefined);
+      await rm(file, { force: true }).catch(ignore("a cache file that is already gone"));
       return undefined;
     }
     return parsed.data;
@@ -82,7 +82,7 @@ export class FileCache implements JsonCache {
       await writeFile(temp, JSON.stringify(entry), "utf8");
       await rename(temp, target);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
+      await rm(temp, { force: true }).catch(ignore("the temporary file of a failed write may not exist"));
       this.onWriteError(error);
     }
   }
@@ -107,11 +107,11 @@ export class FileCache implements JsonCache {
         const file = join(this.dir, ns, name);
         if (name.endsWith(".tmp")) {
           if (await this.staleTemp(name, file)) {
-            await rm(file, { force: true }).catch(() => undefined);
+            await rm(file, { force: true }).catch(ignore("a cache file that is already gone"));
             result.tempFiles++;
           }
         } else if (name.endsWith(".json") && (await this.expired(file))) {
-          await rm(file, { force: true }).catch(() => undefined);
+          await rm(file, { force: true }).catch(ignore("a cache file that is already gone"));
           result.expired++;
         }
       }
@@ -122,7 +122,7 @@ export class FileCache implements JsonCache {
   private async staleTemp(name: string, file: string): Promise<boolean> {
     const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1]);
     if (!(pid > 0) || !processAlive(pid)) return true;
-    const info = await stat(file).catch(() => undefined);
+    const info = await stat(file).catch(ignore("a file that is gone is no cache hit"));
     return info !== undefined && this.now() - info.mtimeMs > TEMP_GRACE_MS;
   }
 

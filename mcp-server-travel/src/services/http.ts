@@ -14,7 +14,7 @@ import { TRAVEL_UPSTREAM_DEADLINE_MS } from "../../../lib/timeouts.js";
 import { untilAborted } from "../../../lib/util.js";
 import { CircuitBreaker } from "./circuit-breaker.js";
 import { InFlight } from "./in-flight.js";
-import type { ConcurrencyLimit, RateLimiter } from "./rate-limit.js";
+import type { ConcurrencyLimit, CallSpacer } from "./rate-limit.js";
 
 export interface HttpOptions {
   userAgent: string;
@@ -39,7 +39,7 @@ export interface JsonRequest {
   contentType?: string;
   signal?: AbortSignal;
   /** Every attempt (retries too) waits for its slot, so no retry reaches the upstream sooner than allowed. */
-  rateLimit?: RateLimiter;
+  rateLimit?: CallSpacer;
   /** Every attempt holds a place here while it runs. */
   concurrency?: ConcurrencyLimit;
 }

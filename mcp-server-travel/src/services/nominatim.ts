@@ -5,7 +5,7 @@ import type { JsonCache } from "./cache.js";
 import type { HttpJsonClient } from "./http.js";
 import { geocodeOutput } from "../tools/schemas.js";
 import { InFlight } from "./in-flight.js";
-import { RateLimiter } from "./rate-limit.js";
+import { CallSpacer } from "./rate-limit.js";
 import type { GeoPlace, GeocodeService } from "./types.js";
 
 const coordinate = z.union([z.string(), z.number()]).transform((v) => Number(v));
@@ -27,18 +27,18 @@ const GEOCODE_TTL_MS = 30 * 86_400_000;
 export interface NominatimOptions {
   baseUrl: string;
   intervalMs: number;
-  limiter?: RateLimiter;
+  limiter?: CallSpacer;
 }
 
 export class NominatimGeocoder implements GeocodeService {
-  private readonly limiter: RateLimiter;
+  private readonly limiter: CallSpacer;
 
   constructor(
     private readonly http: HttpJsonClient,
     private readonly cache: JsonCache,
     private readonly options: NominatimOptions,
   ) {
-    this.limiter = options.limiter ?? new RateLimiter(options.intervalMs);
+    this.limiter = options.limiter ?? new CallSpacer(options.intervalMs);
   }
 
   /** Identical concurrent lookups share one (cache check, request, cache write). */

@@ -1,4 +1,4 @@
-// Gates in front of an upstream: RateLimiter spaces requests out (Nominatim: one per second),
+// Gates in front of an upstream: CallSpacer spaces requests out (Nominatim: one per second),
 // ConcurrencyLimit caps how many run at once (Overpass: two). A waiter whose signal aborts leaves the
 // queue at once, so a cancelled call never holds a slot that a live one could use.
 
@@ -42,7 +42,7 @@ export interface AcquireOptions {
 }
 
 /** Spaces out calls so that two of them never start closer than `intervalMs`. */
-export class RateLimiter {
+export class CallSpacer {
   private next = 0;
   private readonly queue: Waiter[] = [];
   private pumping = false;

@@ -15,7 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { findProjectRoot } from "../../../lib/config.js";
 import { InvalidArgumentError, TravelError } from "../errors.js";
-import { errorText } from "../../../lib/util.js";
+import { errorText, ignore } from "../../../lib/util.js";
 import { toolSchema } from "../../../mcp-server-shared/src/per-process.js";
 
 export const MAX_PLAN_CHARS = 20_000;
@@ -248,7 +248,7 @@ const PROC_FD = process.platform === "linux" && existsSync("/proc/self/fd");
  */
 async function inFolder<T>(dir: string, target: WorkspacePath, writing: boolean, use: (folder: string) => Promise<T>): Promise<T> {
   // A preview of a file in a folder that does not exist yet reads nothing and writes nothing.
-  if (!writing && !(await lstat(dir).catch(() => undefined))) return use(dir);
+  if (!writing && !(await lstat(dir).catch(ignore("a folder that is not there yet")))) return use(dir);
   const handle = PROC_FD ? await open(dir, constants.O_RDONLY | constants.O_DIRECTORY) : undefined;
   try {
     const folder = handle ? `/proc/self/fd/${handle.fd}` : dir;
@@ -282,11 +282,11 @@ async function writeAtomically(folder: string, name: string, text: string, targe
   }
   try {
     await checkInside(folder, target);
-    if (!same(await lstat(tmp).catch(() => undefined), written)) throw swappedError(target);
+    if (!same(await lstat(tmp).catch(ignore("a temporary file that is gone is not the one written")), written)) throw swappedError(target);
     await rename(tmp, join(folder, name));
     await checkInside(folder, target);
   } catch (error) {
-    await rm(tmp, { force: true }).catch(() => undefined);
+    await rm(tmp, { force: true }).catch(ignore("the temporary file of a failed write may not exist"));
     throw error;
   }
 }
@@ -314,7 +314,7 @@ const fileQueues = new Map<string, Promise<unknown>>();
 
 async function oneAtATime<T>(key: string, step: () => Promise<T>): Promise<T> {
   const run = (fileQueues.get(key) ?? Promise.resolve()).then(step);
-  const tail = run.catch(() => undefined);
+  const tail = run.catch(ignore("the caller gets this step's failure; the queue goes on"));
   fileQueues.set(key, tail);
   try {
     return await run;

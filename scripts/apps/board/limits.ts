@@ -12,7 +12,7 @@ export const GLOBAL_WRONG_CODE_BURST = 60;
 export const GLOBAL_WRONG_CODE_REFILL_MS = 1000;
 
 /** Token buckets by key; full buckets are forgotten when the map grows large. */
-export class RateLimiter {
+export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
@@ -64,8 +64,8 @@ export type CodeVerdict = "right" | "wrong" | "too-many-wrong";
  * address and of everyone, and beyond either limit it is "too-many-wrong" instead of "wrong".
  */
 export class JoinCodeGate {
-  private readonly perAddress = new RateLimiter(WRONG_CODE_BURST, WRONG_CODE_REFILL_MS);
-  private readonly everyone = new RateLimiter(GLOBAL_WRONG_CODE_BURST, GLOBAL_WRONG_CODE_REFILL_MS);
+  private readonly perAddress = new TokenBuckets(WRONG_CODE_BURST, WRONG_CODE_REFILL_MS);
+  private readonly everyone = new TokenBuckets(GLOBAL_WRONG_CODE_BURST, GLOBAL_WRONG_CODE_REFILL_MS);
   private warnedAt = -Infinity;
 
   /** `log` gets one WARNUNG a minute at most while everyone's limit is used up (someone guessing?). */

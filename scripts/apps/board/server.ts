@@ -24,7 +24,7 @@ import {
   boardNameProblem,
 } from "../../../lib/exercises/board-record.js";
 import { participantToken, sameSecret, type HubNames } from "./hub-trust.js";
-import { addressKey, JoinCodeGate, RateLimiter } from "./limits.js";
+import { addressKey, JoinCodeGate, TokenBuckets } from "./limits.js";
 import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
@@ -156,9 +156,9 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const bind = planBoardBind(options.host, options.allowedHosts);
   if (bind.warning) options.log(`WARNUNG: Das Klassen-Board ist unter ${options.host} für jedes Gerät im Netz erreichbar; melden kann nur, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${bind.allowedHosts.join(", ")}.`);
   const allowed = [...new Set([...bind.allowedHosts, ...DEFAULT_ALLOWED_HOSTS])];
-  const perParticipant = new RateLimiter(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
+  const perParticipant = new TokenBuckets(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
   const codeGate = new JoinCodeGate(options.log);
-  const newNames = new RateLimiter(NEW_NAMES_PER_ADDRESS_BURST, NEW_NAME_REFILL_MS);
+  const newNames = new TokenBuckets(NEW_NAMES_PER_ADDRESS_BURST, NEW_NAME_REFILL_MS);
   const { state } = options;
   let joinUrl = "";
   let joinQr = "";

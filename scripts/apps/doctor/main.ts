@@ -18,7 +18,7 @@ import { getKitLlama } from "../../../lib/llm/llama.js";
 import { MODEL_CHOICES } from "../../../lib/llm/index.js";
 import { modelFileIdentity } from "../../../lib/llm/prompt-state.js";
 import { llamaCppIdentity, readWarmManifest, warmMismatches, warmStateDir, type WarmEntry } from "../../../lib/llm/warm-states.js";
-import { resolveEmbeddingModel } from "../../../lib/rag/embedder.js";
+import { embeddingModelFiles } from "../../../lib/rag/index.js";
 import { DEFAULT_HUB_MAX } from "../hub/args.js";
 import { CLASS_SERVER_ENV, practiceHint } from "../models/model-help.js";
 import { LOCK_STAMP, manualInstructions, nodeIsSupported, npmHonoursAllowScripts, realRunner, type Runner } from "../../setup.mjs";
@@ -360,11 +360,10 @@ function checkEmbedding(config: KitConfig): Check {
   const title = "Embedding-Modell (Teil 2)";
   const fix = `npm run models:pull -- --embedding-only (mit Internet) – oder den Ordner vom USB-Stick nach ${join(config.modelsDir, config.embeddingModel)} kopieren`;
   try {
-    const where = resolveEmbeddingModel(config.embeddingModel, { modelsDir: config.modelsDir, root: config.root, offline: true });
-    if (where.kind !== "local") throw new Error("nicht lokal");
-    const onnx = ["model_quantized.onnx", "model.onnx"].find((f) => existsSync(join(where.dir, "onnx", f)));
-    if (!onnx || !existsSync(join(where.dir, "tokenizer.json"))) return fail("embedding", title, `${where.dir}: onnx/model*.onnx oder tokenizer.json fehlt`, fix);
-    return ok("embedding", title, `${config.embeddingModel} (onnx/${onnx})`);
+    // The place and dtype rule of the embedder itself (lib/rag/embedder.ts), as models:pull uses it.
+    const files = embeddingModelFiles({ model: config.embeddingModel, modelsDir: config.modelsDir });
+    if (files.missing.length > 0) return fail("embedding", title, `${files.dir}: es fehlt ${files.missing.join(", ")}`, fix);
+    return ok("embedding", title, `${config.embeddingModel} (${files.required.find((f) => f.startsWith("onnx/"))})`);
   } catch {
     return fail("embedding", title, `${config.embeddingModel} fehlt (weder Ordner noch models/<id> mit config.json)`, fix);
   }

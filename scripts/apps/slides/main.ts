@@ -181,7 +181,7 @@ export const command = defineCommand({
 });
 
 async function main(argv: string[]): Promise<number> {
-  // The README writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
+  // docs/workshop.md writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
   const args = argv.filter((a) => a !== "--");
   const { values, positionals: filters } = parseArgsGerman({ args, allowPositionals: true, options: command.options }, command.usage);
   const configured = values.ausfuehren === true || values["ausführen"] === true;

@@ -5,6 +5,7 @@ import { open, rename, rm } from "node:fs/promises";
 import {
   encodeGgufHeader, encodeTensorData, GgufWriteError, type GgufTensor, type GgufTensorInfo, type GgufValue,
 } from "./gguf-writer.js";
+import { ignore } from "../../../lib/util.js";
 
 /** A tensor whose bytes come in chunks; together they must be exactly the type's byte size. */
 export interface StreamTensor extends GgufTensorInfo {
@@ -56,7 +57,7 @@ export async function writeGgufStream(
     await rename(tmp, path);
     return total;
   } catch (err) {
-    await file.close().catch(() => undefined);
+    await file.close().catch(ignore("closing after a failed write; the write's error is thrown"));
     await rm(tmp, { force: true });
     throw err;
   }
