@@ -14,6 +14,8 @@ export const HUB_USAGE =
   "                       [--llm-url URL] [--board URL] [--max 30] [--leerlauf 30]\n" +
   "        npm run hub -- --loesungen-freigeben [--root ORDNER]\n" +
   "        npm run hub -- --aufraeumen [--root ORDNER]\n" +
+  "        npm run hub -- --teilnehmende [--root ORDNER]\n" +
+  "        npm run hub -- --pin-vergessen NAME [--root ORDNER]\n" +
   "  --port P             Port für die Teilnehmenden (Standard 8000; 0 = ein freier)\n" +
   "  --code C             Beitrittscode (Standard: der des Klassen-Boards, sonst ein neuer)\n" +
   "  --root ORDNER        Ordner der Teilnehmenden und des Hubs (Standard .cache/hub)\n" +
@@ -24,14 +26,18 @@ export const HUB_USAGE =
   "  --max N              höchstens N Teilnehmende (Standard 30)\n" +
   "  --leerlauf MIN       Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)\n" +
   "  --loesungen-freigeben  Lösungen allen Teilnehmenden (auch späteren) in loesungen/ geben\n" +
-  "  --aufraeumen         Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)\n" +
+  "  --aufraeumen         die Konten und Ordner löschen, die der Hub angelegt hat (nach dem Workshop; Hub vorher beenden)\n" +
+  "  --teilnehmende       alle Teilnehmenden mit Konto und PIN-Stand zeigen\n" +
+  "  --pin-vergessen NAME die PIN von NAME zurücksetzen: bei der nächsten Anmeldung wählt er/sie eine neue\n" +
   "  -h, --help           diese Hilfe";
 
 /** The kit's UsageError under the name the hub's callers know (exit code 0 for --help, 2 for a wrong command line). */
 export { UsageError as HubUsageError };
 
 export interface HubArgs {
-  action: "serve" | "release-solutions" | "clean-up";
+  action: "serve" | "release-solutions" | "clean-up" | "list-participants" | "reset-pin";
+  /** --pin-vergessen NAME */
+  pinName: string | undefined;
   port: number;
   code: string | undefined;
   /** Participants' folders and the hub's state (`<root>/.hub`). */
@@ -56,6 +62,8 @@ const OPTIONS = {
   leerlauf: { type: "string", default: String(DEFAULT_IDLE_MINUTES) },
   "loesungen-freigeben": { type: "boolean" },
   aufraeumen: { type: "boolean" },
+  teilnehmende: { type: "boolean" },
+  "pin-vergessen": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -80,7 +88,10 @@ function httpUrl(text: string | undefined, flag: string, example: string): strin
 
 export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
   const { values } = parseArgsGerman({ args: argv, options: OPTIONS }, HUB_USAGE);
-  if (values["loesungen-freigeben"] && values.aufraeumen) throw new UsageError("--loesungen-freigeben und --aufraeumen bitte getrennt aufrufen.");
+  const actions = (["loesungen-freigeben", "aufraeumen", "teilnehmende", "pin-vergessen"] as const).filter((a) => values[a] !== undefined && values[a] !== false);
+  if (actions.length > 1) throw new UsageError(`${actions.map((a) => `--${a}`).join(" und ")} bitte getrennt aufrufen.`);
+  const pinName = values["pin-vergessen"]?.trim();
+  if (pinName === "") throw new UsageError("--pin-vergessen braucht den Namen, z. B. --pin-vergessen \"Anna Müller\".");
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
     throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
@@ -92,7 +103,8 @@ export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
     throw new UsageError(errorText(error));
   }
   return {
-    action: values["loesungen-freigeben"] ? "release-solutions" : values.aufraeumen ? "clean-up" : "serve",
+    action: values["loesungen-freigeben"] ? "release-solutions" : values.aufraeumen ? "clean-up" : values.teilnehmende ? "list-participants" : pinName ? "reset-pin" : "serve",
+    pinName,
     port: wholeNumber(values.port, "--port", 0, 65535),
     code,
     root: resolve(values.root ?? resolve(kitRoot, ".cache", "hub")),

@@ -9,10 +9,8 @@
 import asyncio
 import json
 import os
-import pwd
 import re
-import shutil
-import subprocess
+import sys
 import unicodedata
 
 from jupyterhub.auth import Authenticator
@@ -20,6 +18,10 @@ from jupyterhub.handlers.login import LoginHandler
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
 from tornado.httpclient import HTTPRequest
 from tornado.simple_httpclient import SimpleAsyncHTTPClient
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from own_accounts import ensure_account, name_is_free  # noqa: E402 (the kit's modules beside this file)
+from safe_files import copy_as  # noqa: E402
 
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
@@ -38,12 +40,12 @@ def client_address(request):
     return forwarded or request.remote_ip
 
 
-async def ask_login_check(name, code, address):
+async def ask_login_check(name, code, pin, address):
     """`npm run hub` decides by the board's rules (scripts/apps/hub/login-check.ts): {name, key} or {problem}."""
     request = HTTPRequest(
         S["loginCheck"]["url"],
         method="POST",
-        body=json.dumps({"name": name, "code": code, "address": address}),
+        body=json.dumps({"name": name, "code": code, "pin": pin, "address": address}),
         headers={"content-type": "application/json", "x-kurs-token": S["loginCheck"]["token"]},
         request_timeout=15,
     )
@@ -70,7 +72,7 @@ def save_participants(data):
     os.replace(tmp, PARTICIPANTS_FILE)
 
 
-def user_name_for(name, taken):
+def user_name_for(name, taken, free=lambda user: True):
     """A system user name for a participant's name: kurs-<letters>, unique, at most 32 characters."""
     text = name.lower()
     for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
@@ -78,7 +80,7 @@ def user_name_for(name, taken):
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     base = (USER_PREFIX + (re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:20] or "tn")).rstrip("-")
     user, n = base, 2
-    while user in taken:
+    while user in taken or not free(user):
         user, n = f"{base}-{n}", n + 1
     return user
 
@@ -98,7 +100,7 @@ class KursAuthenticator(Authenticator):
 
     async def authenticate(self, handler, data):
         async with LOGIN_LOCK:
-            answer = await ask_login_check(data.get("username", ""), data.get("password", ""), client_address(handler.request))
+            answer = await ask_login_check(data.get("username", ""), data.get("password", ""), data.get("pin", ""), client_address(handler.request))
             if "problem" in answer:
                 handler.kurs_error = answer["problem"]
                 return None
@@ -106,7 +108,8 @@ class KursAuthenticator(Authenticator):
             name, key = answer["name"], answer["key"]
             if key not in participants:
                 taken = {p["user"] for p in participants.values()}
-                participants[key] = {"name": name, "user": user_name_for(name, taken)}
+                free = lambda user: name_is_free(STATE, S["root"], user, S["isolated"])  # noqa: E731
+                participants[key] = {"name": name, "user": user_name_for(name, taken, free)}
                 save_participants(participants)
             return participants[key]["user"]
 
@@ -118,54 +121,21 @@ def display_name(user):
     return user
 
 
-def ensure_system_user(user, home):
-    """Root only: the participant's own system user with a home nobody else can read."""
-    try:
-        if pwd.getpwnam(user).pw_dir != home:  # made by a hub on another --root: its home moves here
-            subprocess.run(["usermod", "--home", home, user], check=True)
-    except KeyError:
-        subprocess.run(["useradd", "--no-create-home", "--home-dir", home, "--shell", "/usr/sbin/nologin", "--user-group", user], check=True)
-    os.makedirs(home, exist_ok=True)
-    entry = pwd.getpwnam(user)
-    os.chown(home, entry.pw_uid, entry.pw_gid)
-    os.chmod(home, 0o700)
-    return entry
-
-
 def copy_notebooks(home, owner):
-    """Fresh copies of what the participant does not have yet (existing files are never overwritten)."""
+    """Fresh copies of what the participant does not have yet (existing files are never overwritten),
+    placed as the participant (safe_files.py): a link they planted leads nowhere they could not write."""
     wanted = list(S["notebooks"])
     if os.path.exists(os.path.join(STATE, "loesungen-frei")):
         wanted += S["solutions"]
-    for item in wanted:
-        dest = os.path.join(home, item["to"])
-        if item.get("link"):
-            if not os.path.lexists(dest):
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                os.symlink(item["from"], dest)
-                if owner:
-                    os.lchown(dest, owner.pw_uid, owner.pw_gid)
-                    if os.path.dirname(dest) != home:
-                        os.chown(os.path.dirname(dest), owner.pw_uid, owner.pw_gid)
-            continue
-        if os.path.exists(dest):
-            continue
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shutil.copyfile(item["from"], dest)
-        if owner:
-            # the file and every folder made for it (e.g. .cache/rag) belong to the participant
-            path = dest
-            while path != home:
-                os.chown(path, owner.pw_uid, owner.pw_gid)
-                path = os.path.dirname(path)
+    _, problems = copy_as(owner, home, wanted)
+    for problem in problems:
+        print(f"[KursHub] {os.path.basename(home)}: {problem}", file=sys.stderr)
 
 
 def pre_spawn(spawner):
     user = spawner.user.name
     home = os.path.join(S["root"], user)
-    owner = ensure_system_user(user, home) if S["isolated"] else None
-    if owner is None:
-        os.makedirs(home, exist_ok=True)
+    owner = ensure_account(STATE, S["root"], user, S["isolated"])
     copy_notebooks(home, owner)
     spawner.environment.update(S["kernelEnv"])
     spawner.environment["KURS_NAME"] = display_name(user)

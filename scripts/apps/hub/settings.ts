@@ -45,13 +45,12 @@ export function hubStateDir(root: string): string {
 
 /**
  * The notebooks (and solutions) of the kit with the built lib beside them, as a participant's folder holds
- * them; plus the RAG indexes the instructor's machine has already built (`<kit>/.cache/rag`), so Teil 2
+ * them; plus the RAG indexes the instructor's machine has already built (`rag`: the instructor's RAG_CACHE_DIR, default `<kit>/.cache/rag`), so Teil 2
  * loads them from the participant's own cache (RAG_CACHE_DIR) instead of embedding the corpus once per person.
  */
-export function participantFiles(kitRoot: string): { notebooks: HubFile[]; solutions: HubFile[] } {
+export function participantFiles(kitRoot: string, rag = join(kitRoot, ".cache", "rag")): { notebooks: HubFile[]; solutions: HubFile[] } {
   const dir = join(kitRoot, "notebooks");
   const lib = join(kitRoot, ".cache", "notebook-lib");
-  const rag = join(kitRoot, ".cache", "rag");
   const ipynb = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".ipynb")).sort();
   const indexes = existsSync(rag) ? readdirSync(rag).filter((f) => !f.includes(".tmp-")).map((f) => ({ from: join(rag, f), to: join(".cache", "rag", f) })) : [];
   return {

@@ -9,6 +9,7 @@ import { randomJoinCode, weakJoinCode } from "../board/join-code.js";
 import type { HubArgs } from "./args.js";
 import { startLoginCheck } from "./login-check.js";
 import { loadParticipants } from "./participants.js";
+import { PinStore } from "./pin.js";
 import { stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 import { freePort } from "../../node/free-port.js";
@@ -77,7 +78,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   }
   const port = args.port === 0 ? await freePort(args.host) : args.port;
   const hubId = randomBytes(8).toString("hex");
-  const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), boardUrl: args.boardUrl, log });
+  const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), pins: new PinStore(stateDir), boardUrl: args.boardUrl, log });
   const settings: HubSettings = {
     host: args.host,
     port,
@@ -88,7 +89,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     stateDir,
     templates: join(kitRoot, "scripts", "apps", "hub", "templates"),
     isolated,
-    ...participantFiles(kitRoot),
+    ...participantFiles(kitRoot, process.env.RAG_CACHE_DIR ? resolve(kitRoot, process.env.RAG_CACHE_DIR) : undefined),
     kernelEnv: kernelEnvironment(args, kitRoot, code, hubId, process.env),
     singleUserArgs: singleUserArgs(args),
     loginCheck: { url: logins.url, token: logins.token },
