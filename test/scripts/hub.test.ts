@@ -16,7 +16,7 @@ import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { processesOfHub } from "../../scripts/apps/hub/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
-import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
+import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, TEST_PIN, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
 
 const CODE = "hub-test-17";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
@@ -169,9 +169,12 @@ test("Ctrl+C stops the hub with every process it started; a restart keeps the pa
 });
 
 test("a name the board would refuse, a look-alike, a participant beyond --max and guessing are refused in German; a right code always gets in", { skip: missing }, async () => {
+  const { request } = await import("playwright-core");
+  const api = await request.newContext();
   const post = async (code: string, username = "Rater", headers: Record<string, string> = {}) => {
-    const res = await fetch(hub!.url, { method: "POST", headers, body: new URLSearchParams({ username, password: code }), redirect: "manual" });
-    return { status: res.status, text: await res.text() };
+    const _xsrf = await xsrfToken(api, hub!.url);
+    const res = await api.post(hub!.url, { headers, form: { username, password: code, pin: TEST_PIN, _xsrf }, maxRedirects: 0 });
+    return { status: res.status(), text: await res.text() };
   };
   assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
   assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
@@ -192,4 +195,5 @@ test("a name the board would refuse, a look-alike, a participant beyond --max an
   // ... but the right code is never refused because of wrong tries (before: "Zu viele falsche Codes").
   const right = await post(CODE, PEOPLE[1]!.name);
   assert.equal(right.status, 302, `a login redirects: ${right.text.slice(0, 300)}`);
+  await api.dispose();
 });

@@ -5,7 +5,9 @@
 #   asked from `npm run hub` (login-check.ts); this file only keeps the participant list;
 # - each participant gets `<root>/<user>/` with fresh copies of the notebooks and a link to the kit's
 #   built lib (read-only), the kit's TypeScript kernel as default, and KURS_*/LLM_* in the kernel;
-# - as root every participant is a system user of their own (home mode 700); otherwise all share one.
+# - as root every participant is a system user of their own (home mode 700); otherwise all share one;
+#   the hub makes and adopts only its own accounts (own_accounts.py) and works in a participant's folder
+#   only as that participant (safe_files.py); login form and logout carry an XSRF token (web_guards.py).
 import asyncio
 import json
 import os
@@ -22,6 +24,7 @@ from tornado.simple_httpclient import SimpleAsyncHTTPClient
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from own_accounts import ensure_account, name_is_free  # noqa: E402 (the kit's modules beside this file)
 from safe_files import copy_as  # noqa: E402
+from web_guards import KursLogoutHandler, XsrfLoginMixin  # noqa: E402
 
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
@@ -85,7 +88,7 @@ def user_name_for(name, taken, free=lambda user: True):
     return user
 
 
-class KursLoginHandler(LoginHandler):
+class KursLoginHandler(XsrfLoginMixin, LoginHandler):
     """The login page with the German reason a login was refused (the stock page says only 'Invalid')."""
 
     async def _render(self, login_error=None, username=None):
@@ -96,7 +99,7 @@ class KursAuthenticator(Authenticator):
     """Name + the class's join code; the name becomes a `kurs-…` user, kept in teilnehmende.json."""
 
     def get_handlers(self, app):
-        return [("/login", KursLoginHandler)]
+        return [("/login", KursLoginHandler), ("/logout", KursLogoutHandler)]
 
     async def authenticate(self, handler, data):
         async with LOGIN_LOCK:
@@ -139,6 +142,7 @@ def pre_spawn(spawner):
     copy_notebooks(home, owner)
     spawner.environment.update(S["kernelEnv"])
     spawner.environment["KURS_NAME"] = display_name(user)
+    spawner.environment["PYTHONPATH"] = os.path.join(os.path.dirname(os.path.abspath(__file__)), "singleuser")  # kurs_host_check
     # What a kernel writes goes to the participant's folder (the kit's own folders are the instructor's).
     for key, folder in (("RAG_CACHE_DIR", ".cache/rag"), ("LLM_STATE_DIR", ".cache/llm-state"),
                         ("TRAVEL_CACHE_DIR", ".cache/travel"), ("TRAVEL_WORKSPACE_DIR", "workspace")):

@@ -84,7 +84,8 @@ export function singleUserArgs(args: HubArgs): string[] {
     `--MappingKernelManager.cull_idle_timeout=${args.idleMinutes * 60}`,
     "--MappingKernelManager.cull_interval=60",
     "--NotebookApp.terminals_enabled=False",
-    "--NotebookApp.allow_remote_access=False",
+    "--NotebookApp.allow_remote_access=False", // ignored by JupyterHub 3.0's singleuser: kurs_host_check checks the Host
+    '--NotebookApp.nbserver_extensions={"kurs_host_check":true}',
     `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
   ];
 }
