@@ -77,15 +77,16 @@ export function kernelEnvironment(args: HubArgs, kitRoot: string, code: string, 
   return kernelEnv;
 }
 
-/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked. */
+/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked (kurs_host_check). */
 export function singleUserArgs(args: HubArgs): string[] {
   return [
     `--MappingKernelManager.default_kernel_name=${KIT_KERNEL}`,
     `--MappingKernelManager.cull_idle_timeout=${args.idleMinutes * 60}`,
     "--MappingKernelManager.cull_interval=60",
     "--NotebookApp.terminals_enabled=False",
-    "--NotebookApp.allow_remote_access=False", // ignored by JupyterHub 3.0's singleuser: kurs_host_check checks the Host
-    '--NotebookApp.nbserver_extensions={"kurs_host_check":true}',
+    // JupyterHub 3.0's singleuser ignores --NotebookApp.allow_remote_access (a class attribute forces True):
+    // singleuser/kurs_host_check.py checks the Host against local_hostnames instead.
+    "--NotebookApp.nbserver_extensions=kurs_host_check=True",
     `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
   ];
 }
