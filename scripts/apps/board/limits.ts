@@ -87,11 +87,6 @@ export class JoinCodeGate {
     return ownOk && allOk ? "wrong" : "too-many-wrong";
   }
 
-  /** True when `remoteAddress` (or everyone) has used up the wrong tries: the hub then checks no PIN from it. */
-  blocked(remoteAddress: string | undefined, now: number): boolean {
-    return !this.perAddress.available(addressKey(remoteAddress), now) || !this.everyone.available("*", now);
-  }
-
   /** A wrong try of another kind (the hub's PINs) counts in the same limits as a wrong code. */
   countWrong(remoteAddress: string | undefined, now: number): void {
     this.perAddress.take(addressKey(remoteAddress), now);

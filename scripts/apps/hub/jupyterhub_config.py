@@ -160,6 +160,9 @@ c.JupyterHub.cookie_secret_file = os.path.join(STATE, "jupyterhub_cookie_secret"
 c.JupyterHub.pid_file = os.path.join(STATE, "jupyterhub.pid")
 c.JupyterHub.template_paths = [S["templates"]]
 c.JupyterHub.authenticator_class = KursAuthenticator
+# The hub's XSRF cookie (web_guards.py) only for the hub's pages: on "/" it would shadow the `_xsrf` cookie of
+# each participant's Notebook server (/user/<name>/), whose POSTs (start a kernel, save) would then fail.
+c.JupyterHub.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/hub/"}}
 c.JupyterHub.shutdown_on_logout = False
 c.JupyterHub.cleanup_servers = True
 c.ConfigurableHTTPProxy.command = [S["proxyCommand"]]

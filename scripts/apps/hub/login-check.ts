@@ -89,15 +89,17 @@ export class LoginCheck {
     return { name, key: checked.key };
   }
 
-  /** A known participant's PIN: refused in German when missing or wrong; wrong ones count per address and per participant. */
+  /** A known participant's PIN: refused in German when missing or wrong; wrong ones count per participant (and as wrong tries of the address). */
   private async checkPin(name: string, key: string, request: LoginRequest, now: number): Promise<string | undefined> {
     if (request.pin === "") return `„${name}“ ist schon angemeldet – bitte deine PIN eingeben. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
-    if (this.gate.blocked(request.address, now) || this.pinLimits.blocked(key, now)) {
-      return "Zu viele falsche Versuche – bitte eine Minute warten. PIN vergessen? Die Kursleitung kann sie zurücksetzen.";
+    // Limited per participant, not per address: the whole room may come from one address, and one guesser
+    // there must not lock everybody out; the PIN is not even checked while the limit holds (no oracle).
+    if (this.pinLimits.blocked(key, now)) {
+      return "Zu viele falsche PINs für diesen Namen – bitte zwei Minuten warten. PIN vergessen? Die Kursleitung kann sie zurücksetzen.";
     }
     if (await this.rules.pins.matches(key, request.pin)) return undefined;
-    this.gate.countWrong(request.address, now);
-    this.pinLimits.countWrong(key, now);
+    this.gate.countWrong(request.address, now); // wrong PINs also use up the address's wrong tries (codes)
+    if (this.pinLimits.countWrong(key, now)) this.rules.log(`WARNUNG: Viele falsche PINs für „${name}“ – rät jemand? Weitere Versuche für diesen Namen werden gebremst.`);
     return `Die PIN für „${name}“ stimmt nicht. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
   }
 

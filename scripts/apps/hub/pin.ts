@@ -12,7 +12,7 @@ export const PIN_MIN_LENGTH = 4;
 export const PIN_MAX_LENGTH = 12;
 /** Wrong PINs for one participant (from any address): this many, then one per PIN_WRONG_REFILL_MS. */
 export const PIN_WRONG_BURST = 5;
-export const PIN_WRONG_REFILL_MS = 60_000;
+export const PIN_WRONG_REFILL_MS = 120_000;
 
 const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1 };
 const HASH_BYTES = 32;
@@ -79,7 +79,10 @@ export class PinStore {
   }
 }
 
-/** Wrong PINs per participant: a guesser on many addresses still gets only a few tries a minute at one name. */
+/**
+ * Wrong PINs per participant, from any address: PIN_WRONG_BURST, then one per PIN_WRONG_REFILL_MS. A 4-digit
+ * PIN then takes days to guess for one name (5,000 tries on average ≈ 7 days) and hours for "anyone of 30".
+ */
 export class PinLimits {
   private readonly perParticipant = new RateLimiter(PIN_WRONG_BURST, PIN_WRONG_REFILL_MS);
 
@@ -87,7 +90,9 @@ export class PinLimits {
     return !this.perParticipant.available(key, now);
   }
 
-  countWrong(key: string, now: number): void {
+  /** Counts a wrong PIN; true when this one used up the participant's tries. */
+  countWrong(key: string, now: number): boolean {
     this.perParticipant.take(key, now);
+    return this.blocked(key, now);
   }
 }
