@@ -1,7 +1,7 @@
 // Starts the Klassenraum-Hub (`npm run hub`) as a real subprocess on a free port and drives participants
 // through it with Chromium: the German login page, then a notebook whose kernel runs a cell.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
@@ -112,4 +112,13 @@ export async function postLogIn(context: APIRequestContext, loginUrl: string, fi
   const _xsrf = await xsrfToken(context, loginUrl);
   const res = await context.post(loginUrl, { form: { pin: TEST_PIN, ...fields, _xsrf }, maxRedirects: 0 });
   return { status: res.status(), location: res.headers()["location"] ?? "", text: await res.text() };
+}
+
+/** The system user the hub gave participant `name` (teilnehmende.json): usually kurs-<name>, but another name
+ *  when an account of that name exists that the hub did not make (e.g. left by another run on this machine). */
+export function hubUser(root: string, name: string): string {
+  const participants = JSON.parse(readFileSync(join(root, ".hub", "teilnehmende.json"), "utf8")) as Record<string, { name: string; user: string }>;
+  const found = Object.values(participants).find((p) => p.name === name);
+  if (!found) throw new Error(`${name} is not in ${root}/.hub/teilnehmende.json`);
+  return found.user;
 }

@@ -18,12 +18,13 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { APIRequestContext } from "playwright-core";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
-import { postLogIn, startHubProcess, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
+import { hubUser, postLogIn, startHubProcess, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
 import { runScript } from "../helpers/run-script.js";
 
 const CODE = "hub-sicher-17";
-const ANNA = { name: "Anna Sicher", user: "kurs-anna-sicher", pin: "anna-4711" };
-const BEN = { name: "Ben Sicher", user: "kurs-ben-sicher", pin: "ben-0815" };
+const ANNA = { name: "Anna Sicher", pin: "anna-4711" };
+const BEN = { name: "Ben Sicher", pin: "ben-0815" };
+const FREMD = { name: "Fremd Sicher", pin: "fremd-123" };
 const FOREIGN = "kurs-fremd-sicher"; // a system user of the machine, not the hub's
 const isRoot = process.getuid?.() === 0;
 const skip = jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : isRoot ? undefined : "needs root (one system user per participant)";
@@ -39,6 +40,8 @@ let api: APIRequestContext | undefined;
 
 const getent = (user: string) => spawnSync("getent", ["passwd", user], { encoding: "utf8" }).stdout.trim();
 const home = (user: string) => join(root, user);
+/** kurs-anna-sicher etc., or another name where such an account exists that this hub did not make. */
+const userOf = (person: { name: string }) => hubUser(root, person.name);
 const startHub = () => startHubProcess(["--root", root, "--code", CODE], { RAG_CACHE_DIR: rag });
 
 /** Everything about the victim folder an attack could change: owner, mode and each entry with its owner and content. */
@@ -57,18 +60,19 @@ async function newContext(): Promise<APIRequestContext> {
 }
 
 /** Logs in (a new browser, so to speak) and waits until the participant's own Jupyter answers (after the hub's pre_spawn work). */
-async function logInAndWait(person: { name: string; user: string; pin: string }): Promise<APIRequestContext> {
+async function logInAndWait(person: { name: string; pin: string }): Promise<APIRequestContext> {
   const context = await newContext();
   const login = await postLogIn(context, hub!.url, { username: person.name, password: CODE, pin: person.pin });
   assert.equal(login.status, 302, `login of ${person.name}: ${login.text.slice(0, 400)}`);
   await context.get(new URL("/hub/spawn", hub!.url).href).catch(() => undefined); // starts the server, as the redirect would
-  const tree = new URL(`/user/${person.user}/tree`, hub!.url).href;
+  const user = userOf(person);
+  const tree = new URL(`/user/${user}/tree`, hub!.url).href;
   for (let i = 0; i < 240; i++) {
     const res = await context.get(tree).catch(() => undefined); // through the hub's OAuth: the server's cookie lands in `context`
     if (res?.status() === 200 && res.url().startsWith(tree)) return context;
     await new Promise((r) => setTimeout(r, 500));
   }
-  assert.fail(`${person.user}'s Jupyter did not start: ${hub!.output().slice(-2000)}`);
+  assert.fail(`${user}'s Jupyter did not start: ${hub!.output().slice(-2000)}`);
 }
 
 /** A GET through the hub's proxy with a Host header of our choosing (a DNS-rebinding page sends its own). */
@@ -107,7 +111,7 @@ after(async () => {
 test("links planted in a participant's folder change nothing outside it after a respawn and after --loesungen-freigeben", { skip }, async () => {
   const first = await logInAndWait(ANNA);
   const ben = await logInAndWait(BEN);
-  const anna = home(ANNA.user);
+  const anna = home(userOf(ANNA));
   assert.ok(existsSync(join(anna, "10-teil-1-lokales-llm.ipynb")), "the notebooks were copied");
   assert.equal(readFileSync(join(anna, ".cache", "rag", "reise-index.json"), "utf8"), "{}\n", "the RAG indexes were copied");
   const { uid, gid } = statSync(anna);
@@ -135,14 +139,14 @@ test("links planted in a participant's folder change nothing outside it after a 
   assert.match(release.stdout, /Lösungen freigegeben: 2 Teilnehmende/, release.stdout + release.stderr);
   assert.equal(victimState(), before, "--loesungen-freigeben changed nothing in root's folder");
   // Ben's folder got them, as Ben's.
-  const solution = join(home(BEN.user), "loesungen", "loesung-1-lokales-llm.ipynb");
-  assert.equal(statSync(solution).uid, statSync(home(BEN.user)).uid);
-  assert.equal(statSync(join(home(BEN.user), "loesungen")).uid, statSync(home(BEN.user)).uid);
+  const solution = join(home(userOf(BEN)), "loesungen", "loesung-1-lokales-llm.ipynb");
+  assert.equal(statSync(solution).uid, statSync(home(userOf(BEN))).uid);
+  assert.equal(statSync(join(home(userOf(BEN)), "loesungen")).uid, statSync(home(userOf(BEN))).uid);
   await ben.dispose();
 });
 
 test("name + class code do not open another participant's account: the PIN is needed; wrong PINs are refused in German", { skip }, async () => {
-  const annaNotebooks = new URL(`/user/${ANNA.user}/api/contents`, hub!.url).href;
+  const annaNotebooks = new URL(`/user/${userOf(ANNA)}/api/contents`, hub!.url).href;
   for (const pin of ["", "0000"]) {
     const other = await newContext();
     const login = await postLogIn(other, hub!.url, { username: " anna sicher ", password: CODE, pin });
@@ -150,13 +154,13 @@ test("name + class code do not open another participant's account: the PIN is ne
     assert.match(login.text, pin === "" ? /„Anna Sicher“ ist schon angemeldet – bitte deine PIN eingeben/ : /Die PIN für „Anna Sicher“ stimmt nicht/);
     const api_ = await other.get(annaNotebooks);
     assert.equal(api_.status(), 403, "Anna's files are not listed");
-    const tree = await other.get(new URL(`/user/${ANNA.user}/tree`, hub!.url).href);
+    const tree = await other.get(new URL(`/user/${userOf(ANNA)}/tree`, hub!.url).href);
     assert.doesNotMatch(await tree.text(), /10-teil-1-lokales-llm|00-start\.ipynb/, "none of Anna's notebooks");
     assert.ok(tree.url().includes("/hub/login"), `sent to the login page, not into Anna's folder: ${tree.url()}`);
     await other.dispose();
   }
   const listed = await runScript("apps/hub/main.ts", ["--teilnehmende", "--root", root]);
-  assert.match(listed.stdout, /Anna Sicher\s+kurs-anna-sicher\s+PIN gesetzt/, listed.stdout);
+  assert.match(listed.stdout, new RegExp(`Anna Sicher\\s+${userOf(ANNA)}\\s+PIN gesetzt`), listed.stdout);
   // A running session's cookie keeps working across a PIN reset; the next login chooses a new PIN.
   const reset = await runScript("apps/hub/main.ts", ["--pin-vergessen", "anna sicher", "--root", root]);
   assert.match(reset.stdout, /PIN von „Anna Sicher“ zurückgesetzt/, reset.stdout + reset.stderr);
@@ -176,12 +180,16 @@ test("the login POST needs the page's XSRF token; logout is a POST; a participan
   assert.match(await noToken.text(), /Die Seite war zu alt oder kam nicht vom Hub/);
   await bare.dispose();
 
-  const tree = `/user/${ANNA.user}/tree`;
+  const tree = `/user/${userOf(ANNA)}/tree`;
   assert.equal(await statusWithHost(tree, "rebind.example:8000"), 403, "DNS rebinding: a foreign Host is refused");
   assert.equal(await statusWithHost(tree, new URL(hub!.url).host), 302, "the hub's own address is served (on to the hub's login)");
 
   const homeUrl = new URL("/hub/home", hub!.url).href;
   const logout = new URL("/hub/logout", hub!.url).href;
+  // The hub's XSRF cookie stays on the hub's pages: on "/" it would shadow each Notebook server's own `_xsrf`.
+  const xsrfCookies = (await api!.storageState()).cookies.filter((c) => c.name === "_xsrf");
+  assert.ok(xsrfCookies.some((c) => c.path === "/hub/"), JSON.stringify(xsrfCookies));
+  assert.ok(!xsrfCookies.some((c) => c.path === "/"), JSON.stringify(xsrfCookies));
   const page = await (await api!.get(logout)).text(); // a link or <img> to /hub/logout ...
   assert.match(page, /id="logout_submit"/);
   assert.ok((await api!.get(homeUrl, { maxRedirects: 0 })).status() === 200, "... logs nobody out");
@@ -193,16 +201,19 @@ test("the login POST needs the page's XSRF token; logout is a POST; a participan
 
 test("a foreign kurs-… account is not adopted; --aufraeumen deletes only the hub's accounts, folders and state", { skip }, async () => {
   const foreignBefore = getent(FOREIGN);
-  await (await logInAndWait({ name: "Fremd Sicher", user: `${FOREIGN}-2`, pin: "fremd-123" })).dispose();
+  await (await logInAndWait(FREMD)).dispose();
+  const fremd = userOf(FREMD);
+  assert.match(fremd, new RegExp(`^${FOREIGN}-\\d+$`), "another name, not the machine's kurs-fremd-sicher");
   assert.equal(getent(FOREIGN), foreignBefore, "the machine's own account is untouched (no usermod --home)");
-  assert.ok(getent(`${FOREIGN}-2`), "the participant got an account of the hub's own");
+  assert.ok(getent(fremd), "the participant got an account of the hub's own");
+  const users = [ANNA, BEN, FREMD].map(userOf);
 
   assert.equal(await hub!.stop(), 0);
   hub = undefined;
   const clean = await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
   assert.equal(clean.code, 0, clean.stdout + clean.stderr);
   assert.match(clean.stdout, /Aufgeräumt: 3 Konten/);
-  for (const user of [ANNA.user, BEN.user, `${FOREIGN}-2`]) {
+  for (const user of users) {
     assert.equal(getent(user), "", `${user} deleted`);
     assert.ok(!existsSync(home(user)), `${user}'s folder deleted`);
   }
