@@ -1,9 +1,9 @@
 // Starts the Klassenraum-Hub (`npm run hub`) as a real subprocess on a free port and drives participants
 // through it with Chromium: the German login page, then a notebook whose kernel runs a cell.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
 
 export interface HubProcess {
@@ -57,11 +57,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
 }
 
+/** The PIN the tests' participants choose unless a test says otherwise. */
+export const TEST_PIN = "Pin-1234";
+
 /** Fills the hub's login form and submits it; returns the login error shown, or undefined when it went on. */
-export async function logIn(page: Page, loginUrl: string, name: string, code: string): Promise<string | undefined> {
+export async function logIn(page: Page, loginUrl: string, name: string, code: string, pin = TEST_PIN): Promise<string | undefined> {
   await page.goto(loginUrl);
   await page.fill("#username_input", name);
   await page.fill("#password_input", code);
+  if (await page.locator("#pin_input").count()) await page.fill("#pin_input", pin);
   await Promise.all([page.waitForLoadState("load"), page.click("#login_submit")]);
   const error = await page.locator(".login_error").textContent({ timeout: 500 }).catch(() => null);
   return error?.trim() || undefined;
@@ -95,4 +99,26 @@ export async function openNotebook(page: Page, userUrl: string, notebook: string
 /** Runs `code` in a new first cell of the open notebook and returns its output text (streams, results, errors). */
 export async function runCell(page: Page, code: string, timeoutMs = 120_000): Promise<string> {
   return (await page.evaluate(run(code, timeoutMs))) as string;
+}
+
+/** The login page's XSRF token (hidden field `_xsrf`), which also sets its cookie in `context`; "" when the page has none. */
+export async function xsrfToken(context: APIRequestContext, pageUrl: string): Promise<string> {
+  const page = await (await context.get(pageUrl)).text();
+  return /name="_xsrf" value="([^"]+)"/.exec(page)?.[1] ?? "";
+}
+
+/** Logs in through the login form without a browser (cookies stay in `context`); the response is not followed. */
+export async function postLogIn(context: APIRequestContext, loginUrl: string, fields: { username: string; password: string; pin?: string }): Promise<{ status: number; location: string; text: string }> {
+  const _xsrf = await xsrfToken(context, loginUrl);
+  const res = await context.post(loginUrl, { form: { pin: TEST_PIN, ...fields, _xsrf }, maxRedirects: 0 });
+  return { status: res.status(), location: res.headers()["location"] ?? "", text: await res.text() };
+}
+
+/** The system user the hub gave participant `name` (teilnehmende.json): usually kurs-<name>, but another name
+ *  when an account of that name exists that the hub did not make (e.g. left by another run on this machine). */
+export function hubUser(root: string, name: string): string {
+  const participants = JSON.parse(readFileSync(join(root, ".hub", "teilnehmende.json"), "utf8")) as Record<string, { name: string; user: string }>;
+  const found = Object.values(participants).find((p) => p.name === name);
+  if (!found) throw new Error(`${name} is not in ${root}/.hub/teilnehmende.json`);
+  return found.user;
 }

@@ -15,7 +15,7 @@ import { findProjectRoot } from "../../lib/config.js";
 import { processesOfHub } from "../../scripts/apps/hub/processes.js";
 import { processesWithEnv } from "../../scripts/node/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
-import { CHROMIUM, launchChromium, logIn, openNotebook, runCell } from "../helpers/hub-process.js";
+import { CHROMIUM, hubUser, launchChromium, logIn, openNotebook, runCell } from "../helpers/hub-process.js";
 import { llamaServerSkip } from "../helpers/llama-server.js";
 import { runCommand } from "../helpers/run-script.js";
 
@@ -61,7 +61,7 @@ test("npm run klassenraum starts class server, board and hub behind one URL; a k
     try {
       const page = await browser.newPage();
       assert.equal(await logIn(page, roomUrl, "Test Raum", "raum-test-1"), undefined);
-      await openNotebook(page, new URL("/user/kurs-test-raum", roomUrl).href, "10-teil-1-lokales-llm.ipynb");
+      await openNotebook(page, new URL(`/user/${hubUser(root, "Test Raum")}`, roomUrl).href, "10-teil-1-lokales-llm.ipynb");
       const answer = await runCell(
         page,
         `import { loadLlm } from "./lib/index";

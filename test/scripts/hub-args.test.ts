@@ -31,7 +31,7 @@ test("beyond loopback only with --allowed-host; each participant's Jupyter then 
   const a = parseHubArgs(["--host", "0.0.0.0", "--allowed-host", "kurs-pc.local", "--leerlauf", "20"], kit);
   assert.equal(a.bind.urlHost, "kurs-pc.local");
   const args = singleUserArgs(a);
-  assert.ok(args.includes("--NotebookApp.allow_remote_access=False"));
+  assert.ok(args.includes("--NotebookApp.nbserver_extensions=kurs_host_check=True"), "the Host check JupyterHub 3.0's singleuser leaves out");
   assert.ok(args.includes('--NotebookApp.local_hostnames=["kurs-pc.local"]'), args.join(" "));
   assert.ok(args.includes("--MappingKernelManager.cull_idle_timeout=1200"));
   assert.ok(args.includes("--MappingKernelManager.default_kernel_name=tslab"));
@@ -50,6 +50,8 @@ test("bad values say in German what to do", () => {
   assert.match(message(["--llm-url", "kurs-pc:8080"]), /--llm-url muss mit http:\/\/ oder https:\/\/ beginnen/);
   assert.match(message(["--code", "zu kurz!"]), /--code: 4 bis 64 Zeichen/);
   assert.match(message(["--loesungen-freigeben", "--aufraeumen"]), /getrennt/);
+  assert.match(message(["--pin-vergessen", "Anna", "--aufraeumen"]), /--aufraeumen und --pin-vergessen bitte getrennt/);
+  assert.match(message(["--pin-vergessen", " "]), /--pin-vergessen braucht den Namen/);
   assert.match(message(["--gibts-nicht"]), /^Unbekannte Option „--gibts-nicht“\./);
 });
 
@@ -78,4 +80,11 @@ test("names follow the board's rules: the same key as the board, its German reas
   assert.deepEqual(checkName("  Anna   Müller "), { name: "Anna Müller", key: participantKey("anna müller") });
   assert.match((checkName("\u202eAnna") as { problem: string }).problem, /Schreibrichtung/);
   assert.match((checkName("x".repeat(41)) as { problem: string }).problem, /höchstens 40 Zeichen/);
+});
+
+test("--teilnehmende lists, --pin-vergessen NAME resets one participant's PIN", () => {
+  assert.equal(parseHubArgs(["--teilnehmende"], kit).action, "list-participants");
+  const reset = parseHubArgs(["--pin-vergessen", " Anna Müller "], kit);
+  assert.equal(reset.action, "reset-pin");
+  assert.equal(reset.pinName, "Anna Müller");
 });

@@ -4,20 +4,33 @@
 // login (the board's own refusal of a look-alike, an unreachable board never blocks a login).
 // The full hub with Chromium is test/scripts/hub.test.ts.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
 import { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/limits.js";
 import { startBoardServer } from "../../scripts/apps/board/server.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/apps/hub/login-check.js";
 import type { HubParticipant } from "../../scripts/apps/hub/participants.js";
+import { PIN_WRONG_BURST, PIN_WRONG_REFILL_MS, PinStore } from "../../scripts/apps/hub/pin.js";
 import { freePort } from "../../scripts/node/free-port.js";
 
 const CODE = "k7mq-2xhp-9dta";
+const stateDirs: string[] = [];
+after(() => stateDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function pinStore(): PinStore {
+  const dir = mkdtempSync(join(tmpdir(), "hub-pins-"));
+  stateDirs.push(dir);
+  return new PinStore(dir);
+}
 
-async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: (name: string, code: string, address?: string) => Promise<LoginAnswer>) => Promise<void>): Promise<void> {
-  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], log: () => undefined, ...rules });
-  const ask = async (name: string, code: string, address = "192.168.1.20") => {
-    const res = await fetch(server.url, { method: "POST", headers: { "x-kurs-token": server.token }, body: JSON.stringify({ name, code, address }) });
+type Ask = (name: string, code: string, address?: string, pin?: string) => Promise<LoginAnswer>;
+
+async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: Ask) => Promise<void>): Promise<void> {
+  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], pins: pinStore(), log: () => undefined, ...rules });
+  const ask: Ask = async (name, code, address = "192.168.1.20", pin = "1234") => {
+    const res = await fetch(server.url, { method: "POST", headers: { "x-kurs-token": server.token }, body: JSON.stringify({ name, code, pin, address }) });
     assert.equal(res.status, 200);
     return (await res.json()) as LoginAnswer;
   };
@@ -31,7 +44,7 @@ async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: (name: str
 const problem = (answer: LoginAnswer) => ("problem" in answer ? answer.problem : "");
 
 test("only the hub may ask (token)", async () => {
-  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], log: () => undefined });
+  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], pins: pinStore(), log: () => undefined });
   try {
     const res = await fetch(server.url, { method: "POST", body: JSON.stringify({ name: "Anna", code: CODE }) });
     assert.equal(res.status, 403);
@@ -85,4 +98,51 @@ test("with a board a login puts the name on it; the board's refusal of a new nam
   });
   assert.equal(log.length, 1, log.join("\n"));
   assert.match(log[0]!, /Klassen-Board: „Clara“ steht noch nicht darauf \(Board unter .* nicht erreichbar\); der Name erscheint mit dem ersten Selbsttest\./);
+});
+
+test("a personal PIN: chosen at the first login (4–12 characters), needed later; wrong ones limited per participant and per address", async () => {
+  let now = 5_000_000;
+  const participants: HubParticipant[] = [];
+  const pins = pinStore();
+  const pinDir = join(stateDirs.at(-1)!, "pins");
+  await withLoginCheck({ participants: () => participants, pins, now: () => now }, async (ask) => {
+    assert.match(problem(await ask("Anna", CODE, undefined, "")), /PIN mit 4 bis 12 Zeichen/);
+    assert.match(problem(await ask("Anna", CODE, undefined, "123")), /PIN mit 4 bis 12 Zeichen/);
+    assert.match(problem(await ask("Anna", CODE, undefined, "1234567890123")), /PIN mit 4 bis 12 Zeichen/);
+    assert.deepEqual(await ask("Anna", CODE, undefined, "Kätzchen7"), { name: "Anna", key: "anna" });
+    participants.push({ name: "Anna", user: "kurs-anna" }); // as jupyterhub_config.py records her
+    // stored salted and hashed, not as written
+    const files = readdirSync(pinDir);
+    assert.equal(files.length, 1);
+    const stored = readFileSync(join(pinDir, files[0]!), "utf8");
+    assert.doesNotMatch(stored, /Kätzchen7/);
+    assert.match(stored, /"salt":"[0-9a-f]{32}"/);
+
+    // Name + code alone no longer open Anna's account (before: {name: "Anna", key: "anna"}).
+    assert.match(problem(await ask(" anna ", CODE, undefined, "")), /„Anna“ ist schon angemeldet – bitte deine PIN eingeben/);
+    assert.match(problem(await ask(" anna ", CODE, "10.0.0.1", "0000")), /Die PIN für „Anna“ stimmt nicht/);
+    assert.deepEqual(await ask(" ANNA ", CODE, "10.0.0.2", "Kätzchen7"), { name: "Anna", key: "anna" });
+
+    // A guesser on many addresses: after PIN_WRONG_BURST wrong PINs even the right one is not checked for a while.
+    for (let i = 1; i < PIN_WRONG_BURST; i++) assert.match(problem(await ask("Anna", CODE, `10.0.1.${i}`, `falsch${i}`)), /stimmt nicht/);
+    assert.match(problem(await ask("Anna", CODE, "10.0.2.1", "Kätzchen7")), /Zu viele falsche PINs für diesen Namen/);
+    now += PIN_WRONG_REFILL_MS;
+    assert.deepEqual(await ask("Anna", CODE, "10.0.2.1", "Kätzchen7"), { name: "Anna", key: "anna" });
+
+    // Wrong PINs use up the address's wrong tries, as wrong codes do.
+    for (const name of ["Ben", "Cem"]) {
+      assert.deepEqual(await ask(name, CODE, "10.0.3.1", "pin-von-" + name), { name, key: name.toLowerCase() });
+      participants.push({ name, user: `kurs-${name.toLowerCase()}` });
+    }
+    for (const name of ["Ben", "Cem"]) for (let i = 0; i < PIN_WRONG_BURST - 1; i++) assert.match(problem(await ask(name, CODE, "10.0.4.1", `falsch${i}`)), /stimmt nicht/);
+    for (let i = 2 * (PIN_WRONG_BURST - 1); i < WRONG_CODE_BURST; i++) assert.match(problem(await ask("Rater", "falscher-code", "10.0.4.1")), /Beitrittscode stimmt nicht/);
+    assert.match(problem(await ask("Rater", "falscher-code", "10.0.4.1")), /Zu viele falsche Codes/);
+    // ... but one guesser there does not lock the room out: a right PIN from that address still gets in.
+    assert.deepEqual(await ask("Ben", CODE, "10.0.4.1", "pin-von-Ben"), { name: "Ben", key: "ben" });
+
+    // The instructor resets a forgotten PIN: the next login chooses a new one.
+    assert.equal(pins.reset("anna"), true);
+    assert.deepEqual(await ask("Anna", CODE, "10.0.5.1", "neu-1234"), { name: "Anna", key: "anna" });
+    assert.match(problem(await ask("Anna", CODE, "10.0.5.1", "Kätzchen7")), /stimmt nicht/);
+  });
 });

@@ -16,14 +16,13 @@ import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { processesOfHub } from "../../scripts/apps/hub/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
-import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
+import { CHROMIUM, hubUser, launchChromium, logIn, openNotebook, runCell, startHubProcess, TEST_PIN, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
 
 const CODE = "hub-test-17";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
-const PEOPLE = [
-  { name: "Test Anna Müller", user: "kurs-test-anna-mueller" },
-  { name: "Test Bernd", user: "kurs-test-bernd" },
-];
+const PEOPLE = [{ name: "Test Anna Müller" }, { name: "Test Bernd" }];
+/** The participant's system user (kurs-test-anna-mueller, or -2 when such an account exists that the hub did not make). */
+const userOf = (person: { name: string }) => hubUser(root, person.name);
 const isRoot = process.getuid?.() === 0;
 
 const missing = jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : CHROMIUM ? undefined : "no Chromium";
@@ -116,7 +115,7 @@ test("two participants log in through the German page, run Aufgabe 1's self-chec
       // On the board at once, before any self-check (before: only with the first result).
       const row = (await boardState()).participants.find((p) => p.name === person.name);
       assert.equal(row?.progress.status, "nicht-begonnen", `${person.name} on the board after login`);
-      await openNotebook(page, new URL(`/user/${person.user}`, hub!.url).href, NOTEBOOK);
+      await openNotebook(page, new URL(`/user/${userOf(person)}`, hub!.url).href, NOTEBOOK);
       const out = await runCell(page, SOLVED_CELL);
       assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
       assert.match(out, new RegExp(`KURS_NAME=${person.name} `), out);
@@ -130,7 +129,7 @@ test("two participants log in through the German page, run Aufgabe 1's self-chec
     assert.ok(row && row.cells[0]!.ok >= 1, `${person.name} on the board: ${JSON.stringify(view.participants)}`);
   }
 
-  const intoB = await runCell(pages[0]!, readFolderCell(join(root, PEOPLE[1]!.user)));
+  const intoB = await runCell(pages[0]!, readFolderCell(join(root, userOf(PEOPLE[1]!))));
   if (isRoot) assert.match(intoB, /Fehler: EACCES/, intoB);
   else assert.match(intoB, /gelesen: \d+/, "without root participants share one user (the hub warned)");
   assert.ok(isRoot || /WARNUNG: Der Hub läuft nicht als root/.test(hub!.output()));
@@ -143,7 +142,7 @@ const dirs = [loadConfig().ragCacheDir, process.env.TRAVEL_CACHE_DIR!, process.e
 for (const d of dirs) require("node:fs").mkdirSync(d, { recursive: true });
 console.log("geschrieben: " + dirs.join(" "));`,
   );
-  const home = join(root, PEOPLE[0]!.user);
+  const home = join(root, userOf(PEOPLE[0]!));
   assert.match(writes, /geschrieben:/, writes);
   for (const dir of [".cache/rag", ".cache/travel", "workspace"]) assert.ok(writes.includes(join(home, dir)), writes);
   await runCell(pages[0]!, `require("node:fs").writeFileSync("notiz.txt", "vor dem Neustart");`);
@@ -161,17 +160,20 @@ test("Ctrl+C stops the hub with every process it started; a restart keeps the pa
   const context = await browser!.newContext();
   const { page, error } = await participantPage(context, PEOPLE[0]!.name.toUpperCase());
   assert.equal(error, undefined, "the same name in other case is the same participant");
-  await openNotebook(page, new URL(`/user/${PEOPLE[0]!.user}`, hub.url).href, NOTEBOOK);
+  await openNotebook(page, new URL(`/user/${userOf(PEOPLE[0]!)}`, hub.url).href, NOTEBOOK);
   const out = await runCell(page, `console.log(require("node:fs").readFileSync("notiz.txt", "utf8"));`);
   assert.match(out, /vor dem Neustart/);
-  assert.ok(existsSync(join(root, PEOPLE[1]!.user, NOTEBOOK)));
+  assert.ok(existsSync(join(root, userOf(PEOPLE[1]!), NOTEBOOK)));
   await context.close();
 });
 
 test("a name the board would refuse, a look-alike, a participant beyond --max and guessing are refused in German; a right code always gets in", { skip: missing }, async () => {
+  const { request } = await import("playwright-core");
+  const api = await request.newContext();
   const post = async (code: string, username = "Rater", headers: Record<string, string> = {}) => {
-    const res = await fetch(hub!.url, { method: "POST", headers, body: new URLSearchParams({ username, password: code }), redirect: "manual" });
-    return { status: res.status, text: await res.text() };
+    const _xsrf = await xsrfToken(api, hub!.url);
+    const res = await api.post(hub!.url, { headers, form: { username, password: code, pin: TEST_PIN, _xsrf }, maxRedirects: 0 });
+    return { status: res.status(), text: await res.text() };
   };
   assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
   assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
@@ -192,4 +194,5 @@ test("a name the board would refuse, a look-alike, a participant beyond --max an
   // ... but the right code is never refused because of wrong tries (before: "Zu viele falsche Codes").
   const right = await post(CODE, PEOPLE[1]!.name);
   assert.equal(right.status, 302, `a login redirects: ${right.text.slice(0, 300)}`);
+  await api.dispose();
 });

@@ -29,6 +29,11 @@ export class TokenBuckets {
     return b;
   }
 
+  /** True when `key` has a token now (none is used up). */
+  available(key: string, now: number): boolean {
+    return this.refreshed(key, now).tokens >= 1;
+  }
+
   /** True when `key` may go ahead now (and uses up one token). */
   take(key: string, now: number): boolean {
     const b = this.refreshed(key, now);
@@ -80,5 +85,11 @@ export class JoinCodeGate {
       this.log(`WARNUNG: Sehr viele falsche Beitrittscodes (über ${GLOBAL_WRONG_CODE_BURST} in kurzer Zeit) – rät jemand? Richtige Codes kommen weiter durch.`);
     }
     return ownOk && allOk ? "wrong" : "too-many-wrong";
+  }
+
+  /** A wrong try of another kind (the hub's PINs) counts in the same limits as a wrong code. */
+  countWrong(remoteAddress: string | undefined, now: number): void {
+    this.perAddress.take(addressKey(remoteAddress), now);
+    this.everyone.take("*", now);
   }
 }

@@ -18,7 +18,9 @@ export const DEFAULT_SPACE_MB = 1024;
 export { UsageError as HubUsageError };
 
 export interface HubArgs {
-  action: "serve" | "release-solutions" | "clean-up";
+  action: "serve" | "release-solutions" | "clean-up" | "list-participants" | "reset-pin";
+  /** --pin-vergessen NAME */
+  pinName: string | undefined;
   port: number;
   code: string | undefined;
   /** Participants' folders and the hub's state (`<root>/.hub`). */
@@ -59,6 +61,8 @@ const OPTIONS = {
   prozesse: { type: "string", default: String(DEFAULT_PROCESSES), value: "N", help: `höchstens N Prozesse und Threads je Teilnehmer:in (Standard ${DEFAULT_PROCESSES}; nur als root)` },
   arbeitsspeicher: { type: "string", default: String(DEFAULT_MEMORY_MB), value: "MB", help: `Arbeitsspeicher je Teilnehmer:in (Standard ${DEFAULT_MEMORY_MB}; als root mit cgroup v2)` },
   "platz-je-person": { type: "string", default: String(DEFAULT_SPACE_MB), value: "MB", help: `Platz je Ordner und größte Datei (Standard ${DEFAULT_SPACE_MB}); darüber wird der Server gestoppt` },
+  teilnehmende: { type: "boolean", help: "alle Teilnehmenden mit Konto und PIN-Stand zeigen" },
+  "pin-vergessen": { type: "string", value: "NAME", help: "die PIN von NAME zurücksetzen: bei der nächsten Anmeldung wählt er/sie eine neue" },
 } as const;
 
 /** The hub's command line as data (scripts/apps/hub/main.ts defines the command with it). */
@@ -67,7 +71,9 @@ export const HUB_COMMAND_LINE = {
   invocation: "npm run hub --",
   summary: "Der Klassenraum-Hub: JupyterHub auf diesem Rechner, die Teilnehmenden brauchen nur einen Browser.",
   options: OPTIONS,
-  notes: "Nach dem Workshop: npm run hub -- --loesungen-freigeben [--root ORDNER] bzw. --aufraeumen [--root ORDNER]",
+  notes:
+    "Nach dem Workshop: npm run hub -- --loesungen-freigeben [--root ORDNER] bzw. --aufraeumen [--root ORDNER]\n" +
+    "Teilnehmende: npm run hub -- --teilnehmende [--root ORDNER]; PIN vergessen: npm run hub -- --pin-vergessen NAME [--root ORDNER]",
 };
 
 export const HUB_USAGE = commandUsage(HUB_COMMAND_LINE);
@@ -93,7 +99,10 @@ function httpUrl(text: string | undefined, flag: string, example: string): strin
 
 export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
   const { values } = parseArgsGerman({ args: argv, options: { ...OPTIONS, help: { type: "boolean", short: "h" } } }, HUB_USAGE);
-  if (values["loesungen-freigeben"] && values.aufraeumen) throw new UsageError("--loesungen-freigeben und --aufraeumen bitte getrennt aufrufen.");
+  const actions = (["loesungen-freigeben", "aufraeumen", "teilnehmende", "pin-vergessen"] as const).filter((a) => values[a] !== undefined && values[a] !== false);
+  if (actions.length > 1) throw new UsageError(`${actions.map((a) => `--${a}`).join(" und ")} bitte getrennt aufrufen.`);
+  const pinName = values["pin-vergessen"]?.trim();
+  if (pinName === "") throw new UsageError("--pin-vergessen braucht den Namen, z. B. --pin-vergessen \"Anna Müller\".");
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
     throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
@@ -105,7 +114,8 @@ export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
     throw new UsageError(errorText(error));
   }
   return {
-    action: values["loesungen-freigeben"] ? "release-solutions" : values.aufraeumen ? "clean-up" : "serve",
+    action: values["loesungen-freigeben"] ? "release-solutions" : values.aufraeumen ? "clean-up" : values.teilnehmende ? "list-participants" : pinName ? "reset-pin" : "serve",
+    pinName,
     port: wholeNumber(values.port, "--port", 0, 65535),
     code,
     root: resolve(values.root ?? resolve(kitRoot, ".cache", "hub")),

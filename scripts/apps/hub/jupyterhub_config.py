@@ -7,16 +7,15 @@
 #   asked from `npm run hub` (login-check.ts); this file only keeps the participant list;
 # - each participant gets `<root>/<user>/` with fresh copies of the notebooks and a link to the kit's
 #   built lib (read-only), the kit's TypeScript kernel as default, and KURS_*/LLM_* in the kernel;
-# - as root every participant is a system user of their own (home mode 700); otherwise all share one.
+# - as root every participant is a system user of their own (home mode 700); otherwise all share one;
+#   the hub makes and adopts only its own accounts (own_accounts.py) and works in a participant's folder
+#   only as that participant (safe_files.py); login form and logout carry an XSRF token (web_guards.py).
 import asyncio
 import hashlib
 import hmac
 import json
 import os
-import pwd
 import re
-import shutil
-import subprocess
 import sys
 import unicodedata
 
@@ -24,6 +23,11 @@ from jupyterhub.auth import Authenticator
 from jupyterhub.handlers.login import LoginHandler
 from tornado.httpclient import HTTPRequest
 from tornado.simple_httpclient import SimpleAsyncHTTPClient
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from own_accounts import ensure_account, name_is_free  # noqa: E402 (the kit's modules beside this file)
+from safe_files import copy_as  # noqa: E402
+from web_guards import KursLogoutHandler, XsrfLoginMixin  # noqa: E402
 
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
@@ -46,12 +50,12 @@ def client_address(request):
     return forwarded or request.remote_ip
 
 
-async def ask_login_check(name, code, address):
+async def ask_login_check(name, code, pin, address):
     """`npm run hub` decides by the board's rules (scripts/apps/hub/login-check.ts): {name, key} or {problem}."""
     request = HTTPRequest(
         S["loginCheck"]["url"],
         method="POST",
-        body=json.dumps({"name": name, "code": code, "address": address}),
+        body=json.dumps({"name": name, "code": code, "pin": pin, "address": address}),
         headers={"content-type": "application/json", "x-kurs-token": S["loginCheck"]["token"]},
         request_timeout=15,
     )
@@ -90,7 +94,7 @@ def save_participants(data):
         return False
 
 
-def user_name_for(name, taken):
+def user_name_for(name, taken, free=lambda user: True):
     """A system user name for a participant's name: kurs-<letters>, unique, at most 32 characters."""
     text = name.lower()
     for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
@@ -98,12 +102,12 @@ def user_name_for(name, taken):
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     base = (USER_PREFIX + (re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:20] or "tn")).rstrip("-")
     user, n = base, 2
-    while user in taken:
+    while user in taken or not free(user):
         user, n = f"{base}-{n}", n + 1
     return user
 
 
-class KursLoginHandler(LoginHandler):
+class KursLoginHandler(XsrfLoginMixin, LoginHandler):
     """The login page with the German reason a login was refused (the stock page says only 'Invalid')."""
 
     async def _render(self, login_error=None, username=None):
@@ -114,11 +118,11 @@ class KursAuthenticator(Authenticator):
     """Name + the class's join code; the name becomes a `kurs-…` user, kept in teilnehmende.json."""
 
     def get_handlers(self, app):
-        return [("/login", KursLoginHandler)]
+        return [("/login", KursLoginHandler), ("/logout", KursLogoutHandler)]
 
     async def authenticate(self, handler, data):
         async with LOGIN_LOCK:
-            answer = await ask_login_check(data.get("username", ""), data.get("password", ""), client_address(handler.request))
+            answer = await ask_login_check(data.get("username", ""), data.get("password", ""), data.get("pin", ""), client_address(handler.request))
             if "problem" in answer:
                 handler.kurs_error = answer["problem"]
                 return None
@@ -126,7 +130,8 @@ class KursAuthenticator(Authenticator):
             name, key = answer["name"], answer["key"]
             if key not in participants:
                 taken = {p["user"] for p in participants.values()}
-                participants[key] = {"name": name, "user": user_name_for(name, taken)}
+                free = lambda user: name_is_free(STATE, S["root"], user, S["isolated"])  # noqa: E731
+                participants[key] = {"name": name, "user": user_name_for(name, taken, free)}
                 if not save_participants(participants):
                     handler.kurs_error = DISK_FULL
                     return None
@@ -151,46 +156,15 @@ def board_token(user):
     return None
 
 
-def ensure_system_user(user, home):
-    """Root only: the participant's own system user with a home nobody else can read."""
-    try:
-        if pwd.getpwnam(user).pw_dir != home:  # made by a hub on another --root: its home moves here
-            subprocess.run(["usermod", "--home", home, user], check=True)
-    except KeyError:
-        subprocess.run(["useradd", "--no-create-home", "--home-dir", home, "--shell", "/usr/sbin/nologin", "--user-group", user], check=True)
-    os.makedirs(home, exist_ok=True)
-    entry = pwd.getpwnam(user)
-    os.chown(home, entry.pw_uid, entry.pw_gid)
-    os.chmod(home, 0o700)
-    return entry
-
-
 def copy_notebooks(home, owner):
-    """Fresh copies of what the participant does not have yet (existing files are never overwritten)."""
+    """Fresh copies of what the participant does not have yet (existing files are never overwritten),
+    placed as the participant (safe_files.py): a link they planted leads nowhere they could not write."""
     wanted = list(S["notebooks"])
     if os.path.exists(os.path.join(STATE, "loesungen-frei")):
         wanted += S["solutions"]
-    for item in wanted:
-        dest = os.path.join(home, item["to"])
-        if item.get("link"):
-            if not os.path.lexists(dest):
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                os.symlink(item["from"], dest)
-                if owner:
-                    os.lchown(dest, owner.pw_uid, owner.pw_gid)
-                    if os.path.dirname(dest) != home:
-                        os.chown(os.path.dirname(dest), owner.pw_uid, owner.pw_gid)
-            continue
-        if os.path.exists(dest):
-            continue
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shutil.copyfile(item["from"], dest)
-        if owner:
-            # the file and every folder made for it (e.g. .cache/rag) belong to the participant
-            path = dest
-            while path != home:
-                os.chown(path, owner.pw_uid, owner.pw_gid)
-                path = os.path.dirname(path)
+    _, problems = copy_as(owner, home, wanted)
+    for problem in problems:
+        print(f"[KursHub] {os.path.basename(home)}: {problem}", file=sys.stderr)
 
 
 def pre_spawn(spawner):
@@ -199,15 +173,16 @@ def pre_spawn(spawner):
     if blocked:
         raise SpawnRefused(user, blocked)  # the hub's error page shows the German reason
     home = os.path.join(S["root"], user)
-    owner = ensure_system_user(user, home) if S["isolated"] else None
-    if owner is None:
-        os.makedirs(home, exist_ok=True)
+    owner = ensure_account(STATE, S["root"], user, S["isolated"])
     copy_notebooks(home, owner)
     spawner.environment.update(S["kernelEnv"])
     spawner.environment["KURS_NAME"] = display_name(user)
     token = board_token(user)
     if token:
         spawner.environment["KURS_BOARD_TOKEN"] = token
+    # kurs_host_check (singleuser/) beside what the kernel environment already puts there (the German catalog).
+    own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "singleuser")
+    spawner.environment["PYTHONPATH"] = os.pathsep.join(p for p in (own, spawner.environment.get("PYTHONPATH")) if p)
     # What a kernel writes goes to the participant's folder (the kit's own folders are the instructor's).
     for key, folder in (("RAG_CACHE_DIR", ".cache/rag"), ("LLM_STATE_DIR", ".cache/llm-state"),
                         ("TRAVEL_CACHE_DIR", ".cache/travel"), ("TRAVEL_WORKSPACE_DIR", "workspace")):
@@ -226,9 +201,11 @@ c.JupyterHub.pid_file = os.path.join(STATE, "jupyterhub.pid")
 c.JupyterHub.template_paths = [S["templates"]]
 # The hub's pages show the participant's name as typed ("Lena Vogt"), not the account "kurs-lena-vogt".
 c.JupyterHub.template_vars = {"kurs_name": display_name}
-# The German waiting page at once (it says how long it has waited), not a browser loading for 10 s first.
-c.JupyterHub.tornado_settings.update({"slow_spawn_timeout": 0})
 c.JupyterHub.authenticator_class = KursAuthenticator
+# The hub's XSRF cookie (web_guards.py) only for the hub's pages: on "/" it would shadow the `_xsrf` cookie of
+# each participant's Notebook server (/user/<name>/), whose POSTs (start a kernel, save) would then fail.
+# The German waiting page at once (it says how long it has waited), not a browser loading for 10 s first.
+c.JupyterHub.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/hub/"}, "slow_spawn_timeout": 0}
 c.JupyterHub.shutdown_on_logout = False
 # A crash or restart of JupyterHub costs nobody their kernel: `npm run hub` runs the proxy itself (it keeps the
 # routes) and starts JupyterHub again; the participants' servers keep running and are taken up again.

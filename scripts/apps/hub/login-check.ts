@@ -13,14 +13,17 @@ import { lookAlikeSkeleton } from "../board/look-alike.js";
 import { participantKey } from "../board/state.js";
 import { joinBoard } from "./board-join.js";
 import type { HubParticipant } from "./participants.js";
+import { PinLimits, pinProblem, type PinStore } from "./pin.js";
 
 /** What the endpoint answers for one login: the participant's name and key, or why not (German). */
 export type LoginAnswer = { name: string; key: string } | { problem: string };
 
-/** What the authenticator sends: the form's two fields and the address the login came from. */
+/** What the authenticator sends: the form's fields and the address the login came from. */
 export interface LoginRequest {
   name: string;
   code: string;
+  /** The participant's personal PIN: chosen at the first login, needed at every later one. */
+  pin: string;
   address: string;
 }
 
@@ -29,6 +32,8 @@ export interface LoginRules {
   max: number;
   /** The participants the hub knows now (teilnehmende.json). */
   participants: () => HubParticipant[];
+  /** The participants' PINs (pin.ts). */
+  pins: PinStore;
   /** The class board's URL (--board): participants are put on it at login. */
   boardUrl?: string;
   /** The board's hub key (board/hub-trust.ts): the hub's own join, past the per-address limit. */
@@ -54,6 +59,7 @@ export function lookAlikeOf(name: string, known: HubParticipant[]): string | und
 
 export class LoginCheck {
   private readonly gate: JoinCodeGate;
+  private readonly pinLimits = new PinLimits();
   /** Board problems already on the console (each once, until the board takes a name again). */
   private readonly boardWarnings = new Set<string>();
 
@@ -62,7 +68,8 @@ export class LoginCheck {
   }
 
   async decide(request: LoginRequest): Promise<LoginAnswer> {
-    const verdict = this.gate.check(request.code, this.rules.code, request.address, (this.rules.now ?? Date.now)());
+    const now = (this.rules.now ?? Date.now)();
+    const verdict = this.gate.check(request.code, this.rules.code, request.address, now);
     if (verdict === "too-many-wrong") return { problem: "Zu viele falsche Codes – bitte eine Minute warten und den Code genau von der Tafel abschreiben." };
     if (verdict === "wrong") return { problem: "Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer." };
     const checked = checkName(request.name);
@@ -75,8 +82,27 @@ export class LoginCheck {
       if (participants.length >= this.rules.max) return { problem: `Der Kurs ist voll (${this.rules.max} Teilnehmende). Bitte bei der Kursleitung melden.` };
     }
     const name = known?.name ?? checked.name;
+    const choosing = !known || !this.rules.pins.has(checked.key);
+    const pinRefusal = choosing ? pinProblem(request.pin) : await this.checkPin(name, checked.key, request, now);
+    if (pinRefusal) return { problem: pinRefusal };
     const refusal = await this.putOnBoard(name, !known);
-    return refusal ? { problem: refusal } : { name, key: checked.key };
+    if (refusal) return { problem: refusal };
+    if (choosing) await this.rules.pins.set(checked.key, request.pin);
+    return { name, key: checked.key };
+  }
+
+  /** A known participant's PIN: refused in German when missing or wrong; wrong ones count per participant (and as wrong tries of the address). */
+  private async checkPin(name: string, key: string, request: LoginRequest, now: number): Promise<string | undefined> {
+    if (request.pin === "") return `„${name}“ ist schon angemeldet – bitte deine PIN eingeben. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
+    // Limited per participant, not per address: the whole room may come from one address, and one guesser
+    // there must not lock everybody out; the PIN is not even checked while the limit holds (no oracle).
+    if (this.pinLimits.blocked(key, now)) {
+      return "Zu viele falsche PINs für diesen Namen – bitte zwei Minuten warten. PIN vergessen? Die Kursleitung kann sie zurücksetzen.";
+    }
+    if (await this.rules.pins.matches(key, request.pin)) return undefined;
+    this.gate.countWrong(request.address, now); // wrong PINs also use up the address's wrong tries (codes)
+    if (this.pinLimits.countWrong(key, now)) this.rules.log(`WARNUNG: Viele falsche PINs für „${name}“ – rät jemand? Weitere Versuche für diesen Namen werden gebremst.`);
+    return `Die PIN für „${name}“ stimmt nicht. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
   }
 
   /** Joins the board (if one runs); returns the board's reason when it refuses a new participant's name. */
@@ -111,7 +137,7 @@ function loginRequest(body: string): LoginRequest {
     // empty fields are refused by the checks
   }
   const text = (key: string) => (typeof parsed[key] === "string" ? (parsed[key] as string) : "");
-  return { name: text("name"), code: text("code"), address: text("address") };
+  return { name: text("name"), code: text("code"), pin: text("pin"), address: text("address") };
 }
 
 export function startLoginCheck(rules: LoginRules): Promise<LoginCheckServer> {

@@ -2,15 +2,19 @@
 // [--board URL] [--max N] [--leerlauf MIN]` — the Klassenraum-Hub: JupyterHub on the instructor's
 // machine, so participants need only a browser. Login with name + the class's join code; each participant
 // gets DIR/<user>/ with fresh notebooks, the kit's kernel and KURS_*/LLM_* set (scripts/apps/hub/).
-// `--loesungen-freigeben` gives everyone the solutions; `--aufraeumen` removes accounts and folders.
+// `--loesungen-freigeben` gives everyone the solutions; `--aufraeumen` removes the accounts and folders the hub
+// made; `--teilnehmende` lists the participants, `--pin-vergessen NAME` resets one participant's PIN.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { errorText } from "../../../lib/util.js";
 import { HUB_COMMAND_LINE, HubUsageError, parseHubArgs, type HubArgs } from "./args.js";
 import { classJoinCode } from "./join-code.js";
-import { cleanUpHub, releaseSolutions, runningHubPid } from "./participants.js";
-import { KIT_KERNEL, participantFiles } from "./settings.js";
+import { cleanUpHub, ownAccounts } from "./accounts.js";
+import { loadParticipants, releaseSolutions, runningHubPid } from "./participants.js";
+import { PinStore } from "./pin.js";
+import { KIT_KERNEL, hubStateDir, participantFiles } from "./settings.js";
+import { participantKey } from "../board/state.js";
 import { HubStartError, jupyterhubMissing, startHub } from "./start.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { defineCommand } from "../../node/command.js";
@@ -58,6 +62,36 @@ async function serve(args: HubArgs, kitRoot: string, signal: AbortSignal): Promi
   return 1;
 }
 
+function listParticipants(root: string): number {
+  const participants = loadParticipants(root);
+  if (participants.length === 0) {
+    console.log(`Noch niemand angemeldet (${root}).`);
+    return 0;
+  }
+  const pins = new PinStore(hubStateDir(root));
+  const own = new Set(ownAccounts(root).map((a) => a.user));
+  console.log(`${participants.length} Teilnehmende (${root}):`);
+  for (const p of participants) {
+    console.log(`  ${p.name.padEnd(42)} ${p.user.padEnd(30)} ${pins.has(participantKey(p.name)) ? "PIN gesetzt" : "PIN offen"}${own.has(p.user) ? "" : " (kein Konto)"}`);
+  }
+  return 0;
+}
+
+function resetPin(root: string, name: string): number {
+  const participant = loadParticipants(root).find((p) => participantKey(p.name) === participantKey(name));
+  if (!participant) {
+    console.error(`„${name}“ ist in ${root} nicht angemeldet. Alle Namen: npm run hub -- --teilnehmende --root ${root}`);
+    return 1;
+  }
+  const had = new PinStore(hubStateDir(root)).reset(participantKey(participant.name));
+  console.log(
+    had
+      ? `PIN von „${participant.name}“ zurückgesetzt: bei der nächsten Anmeldung (Name + Beitrittscode) wählt „${participant.name}“ eine neue PIN. Eine offene Sitzung bleibt angemeldet.`
+      : `„${participant.name}“ hat noch keine PIN – die nächste Anmeldung setzt eine.`,
+  );
+  return 0;
+}
+
 export const command = defineCommand({ ...HUB_COMMAND_LINE, stopGraceMs: 60_000, run: ({ argv, signal }) => main(argv, signal) });
 
 async function main(argv: string[], signal: AbortSignal): Promise<number> {
@@ -72,20 +106,27 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
   }
   try {
     if (args.action === "release-solutions") {
-      const names = releaseSolutions(args.root, participantFiles(kitRoot).solutions);
+      const { names, problems } = releaseSolutions(args.root, participantFiles(kitRoot).solutions);
+      for (const p of problems) console.error(p);
       console.log(`Lösungen freigegeben: ${names.length} Teilnehmende haben sie jetzt in loesungen/; wer sich später anmeldet, bekommt sie auch.`);
-      return 0;
+      return problems.length ? 1 : 0;
     }
+    if (args.action === "list-participants") return listParticipants(args.root);
+    if (args.action === "reset-pin") return resetPin(args.root, args.pinName!);
     if (args.action === "clean-up") {
       const pid = runningHubPid(args.root);
       if (pid) {
         console.error(`Der Hub läuft noch (Prozess ${pid}) – bitte zuerst mit Strg+C beenden.`);
         return 1;
       }
-      const { removed, problems } = cleanUpHub(args.root);
+      const { removed, problems } = await cleanUpHub(args.root);
       for (const p of problems) console.error(p);
-      console.log(`Aufgeräumt: ${removed.length} Teilnehmende (Konten und Ordner) und ${args.root} gelöscht.`);
-      return problems.length ? 1 : 0;
+      if (problems.length) {
+        console.error(`Aufräumen unvollständig (${removed.length} Konten gelöscht) – bitte die Meldungen prüfen und erneut aufrufen.`);
+        return 1;
+      }
+      console.log(`Aufgeräumt: ${removed.length} Konten und Ordner der Teilnehmenden und der Zustand des Hubs gelöscht; andere Dateien in ${args.root} bleiben.`);
+      return 0;
     }
     return await serve(args, kitRoot, signal);
   } catch (error) {

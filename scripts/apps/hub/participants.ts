@@ -1,8 +1,8 @@
 // The participants the hub knows (teilnehmende.json, written by jupyterhub_config.py at each first
-// login): releasing the solutions to all of them, and removing their accounts and folders afterwards.
+// login): releasing the solutions to all of them (their accounts and folders: accounts.ts).
 import { spawnSync } from "node:child_process";
-import { chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { processAlive } from "../../../lib/util.js";
 import { hubStateDir, type HubFile } from "./settings.js";
 
@@ -26,53 +26,17 @@ export function runningHubPid(root: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 && processAlive(pid) ? pid : undefined;
 }
 
-/** Marks the solutions as released (later logins get them) and copies them into every known folder now. */
-export function releaseSolutions(root: string, solutions: HubFile[]): string[] {
+/** Marks the solutions as released (later logins get them) and copies them into every known folder now,
+ *  as each folder's owner (safe_files.py: a `loesungen` link planted there leads nowhere root could write). */
+export function releaseSolutions(root: string, solutions: HubFile[]): { names: string[]; problems: string[] } {
   mkdirSync(root, { recursive: true, mode: 0o755 }); // participants' accounts pass through it
   mkdirSync(hubStateDir(root), { recursive: true, mode: 0o700 });
   writeFileSync(join(hubStateDir(root), "loesungen-frei"), `${new Date().toISOString()}\n`);
-  const served: string[] = [];
-  for (const p of loadParticipants(root)) {
-    const home = join(root, p.user);
-    if (!existsSync(home)) continue;
-    const { uid, gid } = statSync(home);
-    for (const file of solutions) {
-      const dest = join(home, file.to);
-      if (existsSync(dest) || (file.link && lstatExists(dest))) continue;
-      mkdirSync(dirname(dest), { recursive: true });
-      chownSync(dirname(dest), uid, gid);
-      if (file.link) symlinkSync(file.from, dest);
-      else copyFileSync(file.from, dest);
-      if (!file.link) chownSync(dest, uid, gid);
-    }
-    served.push(p.name);
-  }
-  return served;
-}
-
-function lstatExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Removes each participant's system user (as root) and the whole hub folder; returns the names removed. */
-export function cleanUpHub(root: string): { removed: string[]; problems: string[] } {
-  const removed: string[] = [];
-  const problems: string[] = [];
-  const root0 = process.getuid?.() === 0;
-  for (const p of loadParticipants(root)) {
-    // Only the account this hub made: its home is the participant's folder under `root`.
-    const entry = root0 ? spawnSync("getent", ["passwd", p.user], { encoding: "utf8" }).stdout.trim() : "";
-    if (entry && entry.split(":")[5] === join(root, p.user)) {
-      const r = spawnSync("userdel", [p.user], { encoding: "utf8" });
-      if (r.status !== 0) problems.push(`Konto ${p.user} ließ sich nicht löschen: ${r.stderr.trim()}`);
-    }
-    removed.push(p.name);
-  }
-  rmSync(root, { recursive: true, force: true });
-  return { removed, problems };
+  const known = loadParticipants(root).filter((p) => existsSync(join(root, p.user)));
+  if (known.length === 0) return { names: [], problems: [] };
+  const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const job = { homes: known.map((p) => join(root, p.user)), items: solutions };
+  const r = spawnSync(python, ["-I", join(import.meta.dirname, "safe_files.py"), "--release"], { input: JSON.stringify(job), encoding: "utf8" });
+  if (r.status !== 0) return { names: [], problems: [`Lösungen ließen sich nicht verteilen: ${(r.stderr || String(r.error)).trim().split("\n").at(-1)}`] };
+  return { names: known.map((p) => p.name), problems: (JSON.parse(r.stdout) as { problems: string[] }).problems };
 }

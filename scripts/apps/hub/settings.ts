@@ -54,13 +54,12 @@ export function hubStateDir(root: string): string {
 
 /**
  * The notebooks (and solutions) of the kit with the built lib beside them, as a participant's folder holds
- * them; plus the RAG indexes the instructor's machine has already built (`<kit>/.cache/rag`), so Teil 2
+ * them; plus the RAG indexes the instructor's machine has already built (`rag`: the instructor's RAG_CACHE_DIR, default `<kit>/.cache/rag`), so Teil 2
  * loads them from the participant's own cache (RAG_CACHE_DIR) instead of embedding the corpus once per person.
  */
-export function participantFiles(kitRoot: string): { notebooks: HubFile[]; solutions: HubFile[] } {
+export function participantFiles(kitRoot: string, rag = join(kitRoot, ".cache", "rag")): { notebooks: HubFile[]; solutions: HubFile[] } {
   const dir = join(kitRoot, "notebooks");
   const lib = join(kitRoot, ".cache", "notebook-lib");
-  const rag = join(kitRoot, ".cache", "rag");
   const ipynb = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".ipynb")).sort();
   const indexes = existsSync(rag) ? readdirSync(rag).filter((f) => !f.includes(".tmp-")).map((f) => ({ from: join(rag, f), to: join(".cache", "rag", f) })) : [];
   return {
@@ -87,14 +86,16 @@ export function kernelEnvironment(args: HubArgs, kitRoot: string, code: string, 
   return kernelEnv;
 }
 
-/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked. */
+/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked (kurs_host_check). */
 export function singleUserArgs(args: HubArgs): string[] {
   return [
     `--MappingKernelManager.default_kernel_name=${KIT_KERNEL}`,
     `--MappingKernelManager.cull_idle_timeout=${args.idleMinutes * 60}`,
     "--MappingKernelManager.cull_interval=60",
     "--NotebookApp.terminals_enabled=False",
-    "--NotebookApp.allow_remote_access=False",
+    // JupyterHub 3.0's singleuser ignores --NotebookApp.allow_remote_access (a class attribute forces True):
+    // singleuser/kurs_host_check.py checks the Host against local_hostnames instead.
+    "--NotebookApp.nbserver_extensions=kurs_host_check=True",
     `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
   ];
 }

@@ -15,6 +15,7 @@ import { startLoginCheck } from "./login-check.js";
 import { loadParticipants } from "./participants.js";
 import { startDiskGuard } from "./disk-guard.js";
 import { spawnLimits } from "./limits.js";
+import { PinStore } from "./pin.js";
 import { stopParticipantProcesses, stopProcessesOfHub } from "./processes.js";
 import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
 import { freePort } from "../../node/free-port.js";
@@ -126,7 +127,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   const german = await germanNotebookSetup(kitRoot, process.env);
   const boardHubKey = args.boardUrl ? readHubKey(args.boardData) : undefined;
   if (args.boardUrl && !boardHubKey) log(`HINWEIS: Neben ${args.boardData} liegt kein Hub-Schlüssel des Boards – läuft das Board mit einer anderen Datei (--board-daten)? Ohne ihn stehen Namen erst mit dem ersten Selbsttest auf dem Board.`);
-  const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), boardUrl: args.boardUrl, boardHubKey, log });
+  const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), pins: new PinStore(stateDir), boardUrl: args.boardUrl, boardHubKey, log });
   const limits = spawnLimits(args.limits, isolated);
   const settings: HubSettings = {
     host: args.host,
@@ -138,7 +139,7 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     stateDir,
     templates: join(kitRoot, "scripts", "apps", "hub", "templates"),
     isolated,
-    ...participantFiles(kitRoot),
+    ...participantFiles(kitRoot, process.env.RAG_CACHE_DIR ? resolve(kitRoot, process.env.RAG_CACHE_DIR) : undefined),
     kernelEnv: { ...kernelEnvironment(args, kitRoot, code, hubId, process.env), ...german.env },
     singleUserArgs: [...singleUserArgs(args), ...german.args],
     firstScreen: FIRST_SCREEN,
