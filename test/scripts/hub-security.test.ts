@@ -19,7 +19,7 @@ import { after, before, test } from "node:test";
 import type { APIRequestContext } from "playwright-core";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { hubUser, postLogIn, startHubProcess, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
-import { runScript } from "../helpers/run-script.js";
+import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "hub-sicher-17";
 const ANNA = { name: "Anna Sicher", pin: "anna-4711" };
@@ -103,7 +103,7 @@ before(async () => {
 after(async () => {
   await api?.dispose();
   await hub?.stop();
-  if (isRoot && existsSync(join(root, ".hub"))) await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+  if (isRoot && existsSync(join(root, ".hub"))) await runCommand("hub", ["--aufraeumen", "--root", root]);
   if (getent(FOREIGN)) spawnSync("userdel", [FOREIGN]);
   if (!process.env.KEEP_HUB_TEST) rmSync(dir, { recursive: true, force: true });
 });
@@ -135,7 +135,7 @@ test("links planted in a participant's folder change nothing outside it after a 
   assert.equal(victimState(), before, "the respawn changed nothing in root's folder");
   assert.ok(existsSync(join(anna, "00-start.ipynb")));
 
-  const release = await runScript("apps/hub/main.ts", ["--loesungen-freigeben", "--root", root]);
+  const release = await runCommand("hub", ["--loesungen-freigeben", "--root", root]);
   assert.match(release.stdout, /Lösungen freigegeben: 2 Teilnehmende/, release.stdout + release.stderr);
   assert.equal(victimState(), before, "--loesungen-freigeben changed nothing in root's folder");
   // Ben's folder got them, as Ben's.
@@ -159,16 +159,16 @@ test("name + class code do not open another participant's account: the PIN is ne
     assert.ok(tree.url().includes("/hub/login"), `sent to the login page, not into Anna's folder: ${tree.url()}`);
     await other.dispose();
   }
-  const listed = await runScript("apps/hub/main.ts", ["--teilnehmende", "--root", root]);
+  const listed = await runCommand("hub", ["--teilnehmende", "--root", root]);
   assert.match(listed.stdout, new RegExp(`Anna Sicher\\s+${userOf(ANNA)}\\s+PIN gesetzt`), listed.stdout);
   // A running session's cookie keeps working across a PIN reset; the next login chooses a new PIN.
-  const reset = await runScript("apps/hub/main.ts", ["--pin-vergessen", "anna sicher", "--root", root]);
+  const reset = await runCommand("hub", ["--pin-vergessen", "anna sicher", "--root", root]);
   assert.match(reset.stdout, /PIN von „Anna Sicher“ zurückgesetzt/, reset.stdout + reset.stderr);
   assert.equal((await api!.get(annaNotebooks)).status(), 200, "Anna's open session still works");
   const again = await newContext();
   assert.equal((await postLogIn(again, hub!.url, { username: "Anna Sicher", password: CODE, pin: "neu-4712" })).status, 302);
   await again.dispose();
-  const unknown = await runScript("apps/hub/main.ts", ["--pin-vergessen", "Niemand", "--root", root]);
+  const unknown = await runCommand("hub", ["--pin-vergessen", "Niemand", "--root", root]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /„Niemand“ ist in .* nicht angemeldet/);
 });
@@ -213,7 +213,7 @@ test("a foreign kurs-… account is not adopted; --aufraeumen deletes only the h
 
   assert.equal(await hub!.stop(), 0);
   hub = undefined;
-  const clean = await runScript("apps/hub/main.ts", ["--aufraeumen", "--root", root]);
+  const clean = await runCommand("hub", ["--aufraeumen", "--root", root]);
   assert.equal(clean.code, 0, clean.stdout + clean.stderr);
   assert.match(clean.stdout, /Aufgeräumt: 3 Konten/);
   for (const user of users) {

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RateLimiter } from "../board/limits.js";
+import { TokenBuckets } from "../board/limits.js";
 
 export const PIN_MIN_LENGTH = 4;
 export const PIN_MAX_LENGTH = 12;
@@ -84,7 +84,7 @@ export class PinStore {
  * PIN then takes days to guess for one name (5,000 tries on average ≈ 7 days) and hours for "anyone of 30".
  */
 export class PinLimits {
-  private readonly perParticipant = new RateLimiter(PIN_WRONG_BURST, PIN_WRONG_REFILL_MS);
+  private readonly perParticipant = new TokenBuckets(PIN_WRONG_BURST, PIN_WRONG_REFILL_MS);
 
   blocked(key: string, now: number): boolean {
     return !this.perParticipant.available(key, now);
