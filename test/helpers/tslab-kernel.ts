@@ -26,6 +26,7 @@ export interface KernelClient {
 }
 
 export interface TslabKernel {
+  pid: number;
   /** Everything published on iopub since the start (or the last `iopub.length = 0`). */
   iopub: WireMessage[];
   client(): KernelClient;
@@ -49,8 +50,11 @@ export async function until(done: () => boolean, timeoutMs = 60_000): Promise<bo
   return true;
 }
 
-/** Starts the kernel and returns once it answers a kernel_info request and iopub is subscribed. */
-export async function startTslabKernel(): Promise<TslabKernel> {
+/**
+ * Starts the kernel (in `cwd`, relative to the project; default the project) and returns once it answers a
+ * kernel_info request and iopub is subscribed.
+ */
+export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TslabKernel> {
   const root = findProjectRoot();
   const key = randomUUID();
   const dir = mkdtempSync(join(tmpdir(), "kit-tslab-"));
@@ -59,7 +63,7 @@ export async function startTslabKernel(): Promise<TslabKernel> {
   writeFileSync(connection, JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }));
   const spec = JSON.parse(readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[] };
   const [command, ...args] = spec.argv.map((a) => a.replace("{connection_file}", connection));
-  const kernel: ChildProcess = spawn(command ?? "tslab", args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  const kernel: ChildProcess = spawn(command ?? "tslab", args, { cwd: join(root, options.cwd ?? "."), env: { ...process.env, ...options.env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   kernel.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const sign = (parts: string[]) => parts.reduce((h, p) => h.update(p), createHmac("sha256", key)).digest("hex");
@@ -109,7 +113,7 @@ export async function startTslabKernel(): Promise<TslabKernel> {
     await new Promise((resolve) => setTimeout(resolve, 300));
     if (iopub.some((m) => m.parent_header.msg_id === id)) break;
   }
-  return { iopub, client, log: () => stderr, stop };
+  return { pid: kernel.pid!, iopub, client, log: () => stderr, stop };
 }
 
 export const executeContent = (code: string) => ({ code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true });
