@@ -11,6 +11,7 @@ import { BoardState } from "../../scripts/apps/board/state.js";
 import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/apps/hub/login-check.js";
 import type { HubParticipant } from "../../scripts/apps/hub/participants.js";
 import { freePort } from "../../scripts/node/free-port.js";
+import { slowBoard } from "../helpers/slow-board.js";
 
 const CODE = "k7mq-2xhp-9dta";
 
@@ -85,4 +86,23 @@ test("with a board a login puts the name on it; the board's refusal of a new nam
   });
   assert.equal(log.length, 1, log.join("\n"));
   assert.match(log[0]!, /Klassen-Board: „Clara“ steht noch nicht darauf \(Board unter .* nicht erreichbar\); der Name erscheint mit dem ersten Selbsttest\./);
+});
+
+test("logins at the same moment are checked and put on the board together; --max stays exact", async () => {
+  const board = await slowBoard(3);
+  try {
+    const participants: HubParticipant[] = [{ name: "Anna Müller", user: "kurs-anna-mueller" }];
+    await withLoginCheck({ boardUrl: board.url, max: 4, participants: () => participants }, async (ask) => {
+      const names = ["Ben Schäfer", "Clara Öztürk", "Dora Weiß", "Emil Groß", "Fatma Yılmaz"];
+      const answers = await Promise.all(names.map((n, i) => ask(n, CODE, `192.168.1.${30 + i}`)));
+      const admitted = answers.filter((a) => "name" in a).map((a) => ("name" in a ? a.name : ""));
+      assert.equal(admitted.length, 3, `4 seats, Anna has one: ${JSON.stringify(answers)}`); // before: 5
+      assert.equal(answers.filter((a) => /Der Kurs ist voll \(4 Teilnehmende\)/.test(problem(a))).length, 2);
+      assert.ok(board.maxInFlight() >= 3, `board joins ran one at a time (at most ${board.maxInFlight()} at once)`);
+      // A granted participant who logs in again (the hub has not written the list yet) keeps the seat.
+      assert.ok("name" in (await ask(admitted[0]!, CODE)));
+    });
+  } finally {
+    await board.close();
+  }
 });
