@@ -44,8 +44,8 @@ function group(pgid: number): Proc[] {
 const ROLES: Record<string, RegExp> = {
   npm: /^npm start\b/,
   sh: /^sh -c /,
-  tsx: /\.bin\/tsx scripts\/cli\.ts/,
-  cli: /loader\.mjs scripts\/cli\.ts/,
+  tsx: /\.bin\/tsx scripts\/apps\/cli\/main\.ts/,
+  cli: /loader\.mjs scripts\/apps\/cli\/main\.ts/,
   server: /mcp-server-travel\/src\/main\.ts/,
 };
 

@@ -201,4 +201,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith("board.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]board[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

@@ -96,4 +96,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith("hub.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]hub[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

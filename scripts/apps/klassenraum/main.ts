@@ -178,4 +178,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith("klassenraum.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]klassenraum[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

@@ -202,4 +202,4 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-if (process.argv[1]?.endsWith("slides.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]slides[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();

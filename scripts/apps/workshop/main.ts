@@ -94,4 +94,4 @@ async function main(): Promise<number> {
   return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
 }
 
-if (process.argv[1]?.endsWith("workshop.ts")) process.exitCode = await main();
+if (/[\\/]apps[\\/]workshop[\\/]main\.ts$/.test(process.argv[1] ?? "")) process.exitCode = await main();
