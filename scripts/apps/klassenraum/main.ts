@@ -3,8 +3,8 @@
 // the Klassenraum-Hub, started together; prints one URL and its QR code for the room and stops all three on
 // Ctrl+C. The participants' kernels run on this machine, so the class server and the board stay on
 // loopback; only the hub is reachable from the room.
-import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism, totalmem } from "node:os";
 import { join } from "node:path";
 import QRCode from "qrcode";
 import { findProjectRoot, loadConfig, tinyModelPaths } from "../../../lib/config.js";
@@ -14,6 +14,7 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "..
 import { boardDataPath, classJoinCode } from "../hub/join-code.js";
 import { freePort } from "../../node/free-port.js";
 import { jupyterhubMissing } from "../hub/start.js";
+import { DEFAULT_CLASS_CONTEXT, DEFAULT_CLASS_PARALLEL, GB, modelShape, planClassServer } from "./class-sizing.js";
 import { kitScript, ServiceStartError, startService, waitForHttp, waitForLine, type Service } from "./services.js";
 import { practiceEnvironment } from "../models/model-help.js";
 import { parseArgsGerman, printUsageError, UsageError } from "../../node/parse-args-german.js";
@@ -44,8 +45,8 @@ const OPTIONS = {
   root: { type: "string" },
   modell: { type: "string" },
   uebung: { type: "boolean" },
-  parallel: { type: "string", default: "4" },
-  kontext: { type: "string", default: "8192" },
+  parallel: { type: "string", default: String(DEFAULT_CLASS_PARALLEL) },
+  kontext: { type: "string", default: String(DEFAULT_CLASS_CONTEXT) },
   "gpu-layers": { type: "string" },
   "llm-port": { type: "string", default: "8080" },
   "board-port": { type: "string", default: "8790" },
@@ -119,13 +120,20 @@ async function main(): Promise<number> {
   try {
     if (llmPort === 0) llmPort = await freePort();
     const threads = loadConfig(env).llmThreads ?? Math.max(1, availableParallelism() - 1);
+    // Settings that fit this machine with --max participants (class-sizing.ts): a q8_0 KV cache, the repacked
+    // weights only when there is room for them.
+    const plan = planClassServer(statSync(model).size, await modelShape(model), parallel * context, totalmem(), Number(values.max));
     console.log(`Klassen-Server startet (${parallel} gleichzeitige Anfragen, ${context} Tokens Kontext je Anfrage) …`);
+    console.log(
+      `  Speicher: etwa ${(plan.bytes / GB).toFixed(1).replace(".", ",")} GB (KV-Cache q8_0: halb so groß wie fp16, kaum Qualitätsverlust` +
+        (plan.repack ? ")" : "; --no-repack: ohne die umsortierte Kopie der Gewichte – spart ~2/3 der Modellgröße, liest Prompts auf Prozessoren mit AMX/AVX-512 langsamer ein)"),
+    );
     const llm = startService(
       "Klassen-Server (llama-server)",
       llamaServer,
       [
         "-m", model, "--host", "127.0.0.1", "--port", String(llmPort), "-c", String(parallel * context), "--parallel", String(parallel),
-        "-t", String(threads), "--jinja", "--no-webui", ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
+        "-t", String(threads), "--jinja", "--no-webui", ...plan.flags, ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
       ],
       env,
       kitRoot,
