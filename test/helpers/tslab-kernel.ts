@@ -61,9 +61,9 @@ export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.Pro
   const ports = { shell_port: await freePort(), iopub_port: await freePort(), stdin_port: await freePort(), control_port: await freePort(), hb_port: await freePort() };
   const connection = join(dir, "kernel.json");
   writeFileSync(connection, JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }));
-  const spec = JSON.parse(readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[] };
+  const spec = JSON.parse(readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[]; env?: Record<string, string> };
   const [command, ...args] = spec.argv.map((a) => a.replace("{connection_file}", connection));
-  const kernel: ChildProcess = spawn(command ?? "tslab", args, { cwd: join(root, options.cwd ?? "."), env: { ...process.env, ...options.env }, stdio: ["ignore", "ignore", "pipe"] });
+  const kernel: ChildProcess = spawn(command ?? "tslab", args, { cwd: join(root, options.cwd ?? "."), env: { ...process.env, ...spec.env, ...options.env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   kernel.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const sign = (parts: string[]) => parts.reduce((h, p) => h.update(p), createHmac("sha256", key)).digest("hex");
