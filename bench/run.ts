@@ -12,14 +12,21 @@ import { testEnvironment } from "../scripts/dev/test-env.js";
 import { printSummary, readGoals, SUMMARY_ENV, type GoalResult } from "./summary.js";
 
 const USAGE =
-  "Aufruf: npm run bench [-- NAMENSTEIL …]\n" +
+  "Aufruf: npm run bench [-- NAMENSTEIL …] [--n N]\n" +
   "  NAMENSTEIL   nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\n" +
+  "  --n N        so viele Teilnehmende im hub-Bench (Standard 5; z. B. npm run bench -- hub --n 20)\n" +
   "  BENCH_REAL_MODEL=1  mit den eingestellten Modellen statt der winzigen\n" +
   "  -h, --help   diese Hilfe";
 
 let filters: string[];
+let participants: string | undefined;
 try {
-  filters = parseArgsGerman({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: "boolean", short: "h" } } }, USAGE).positionals;
+  const parsed = parseArgsGerman({ args: process.argv.slice(2), allowPositionals: true, options: { help: { type: "boolean", short: "h" }, n: { type: "string" } } }, USAGE);
+  filters = parsed.positionals;
+  participants = parsed.values.n;
+  if (participants !== undefined && !(/^\d+$/.test(participants) && Number(participants) >= 1 && Number(participants) <= 200)) {
+    throw new UsageError(`--n erwartet eine ganze Zahl von 1 bis 200 (bekommen: „${participants}“).\n\n${USAGE}`);
+  }
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   process.exit(printUsageError(error));
@@ -27,7 +34,11 @@ try {
 const root = findProjectRoot();
 const summaryDir = mkdtempSync(join(tmpdir(), "bench-summary-"));
 const summaryFile = join(summaryDir, "goals.jsonl");
-const env = { ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })), [SUMMARY_ENV]: summaryFile };
+const env = {
+  ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })),
+  [SUMMARY_ENV]: summaryFile,
+  ...(participants ? { HUB_BENCH_PARTICIPANTS: participants } : {}),
+};
 const files = readdirSync(join(root, "bench"))
   .filter((f) => f.endsWith(".bench.ts"))
   .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))

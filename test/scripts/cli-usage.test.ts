@@ -28,7 +28,7 @@ const COMMANDS: [command: string, file: string, usage: string, valued?: string][
   ["npm run test:notebooks", "scripts/dev/run-notebooks.ts", "Aufruf: npm run test:notebooks"],
   ["npm run test:browser", "scripts/dev/browser-check.ts", "Aufruf: npm run test:browser", "--dir"],
   ["npm run build:notebook-lib", "scripts/dev/build-notebook-lib.ts", "Aufruf: npm run build:notebook-lib"],
-  ["npm run bench", "bench/run.ts", "Aufruf: npm run bench"],
+  ["npm run bench", "bench/run.ts", "Aufruf: npm run bench", "--n"],
   ["npm test", "scripts/dev/test.ts", "Aufruf: npm test", "--only"],
   ["npm run docs", "scripts/dev/api-docs.ts", "Aufruf: npm run docs"],
   ["npm run kernel:install", "scripts/apps/workshop/kernel-install.ts", "Aufruf: npm run kernel:install"],
@@ -99,4 +99,11 @@ test("edit distance counts a swap of neighbours as one edit", () => {
   assert.equal(editDistance("", "abc"), 3);
   assert.equal(editDistance("kitten", "sitting"), 3);
   assert.equal(editDistance("limit", "limit"), 0);
+});
+
+test("npm run bench -- hub --n 0: German, exit code 2, no bench starts", async () => {
+  const r = await runTsFile("bench/run.ts", ["hub", "--n", "0"], {}, { timeoutMs: 60_000 });
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^--n erwartet eine ganze Zahl von 1 bis 200 \(bekommen: „0“\)\./);
 });
