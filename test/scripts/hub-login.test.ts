@@ -106,3 +106,17 @@ test("logins at the same moment are checked and put on the board together; --max
     await board.close();
   }
 });
+
+test("a name the board refuses gives its seat back", async () => {
+  const state = new BoardState(CODE);
+  state.join("Anna", Date.now());
+  const board = await startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
+  try {
+    await withLoginCheck({ boardUrl: board.url, max: 1 }, async (ask) => {
+      assert.match(problem(await ask("\u0410nna", CODE)), /sieht aus wie „Anna“/);
+      assert.deepEqual(await ask("Ben", CODE), { name: "Ben", key: "ben" }, "the one seat is still free");
+    });
+  } finally {
+    await board.close();
+  }
+});
