@@ -78,14 +78,12 @@ export function kernelEnvironment(args: HubArgs, kitRoot: string, code: string, 
   return kernelEnv;
 }
 
-/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped (open tab or not), Host names checked. */
+/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked. */
 export function singleUserArgs(args: HubArgs): string[] {
   return [
     `--MappingKernelManager.default_kernel_name=${KIT_KERNEL}`,
     `--MappingKernelManager.cull_idle_timeout=${args.idleMinutes * 60}`,
     "--MappingKernelManager.cull_interval=60",
-    // also kernels whose notebook tab is still open: a day's forgotten tabs otherwise hold 180–390 MB each
-    "--MappingKernelManager.cull_connected=True",
     "--NotebookApp.terminals_enabled=False",
     "--NotebookApp.allow_remote_access=False",
     `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
