@@ -5,7 +5,7 @@
 // participant (p50/p95), RSS per participant (their Jupyter server + kernel, found by KURS_NAME in the
 // process environment) and the class total (hub + proxy + class server + participants).
 //
-// npm run bench -- hub      Env: HUB_BENCH_PARTICIPANTS=5
+// npm run bench -- hub [--n 5]      (or Env: HUB_BENCH_PARTICIPANTS=5)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,16 @@ function rssOf(pid: string): number {
   }
 }
 
+/** Proportional set size: shared pages (the Node binary, the mapped model) split among their users. */
+function pssOf(pid: string): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function envOf(pid: string): string[] {
   try {
     return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0");
@@ -51,11 +61,11 @@ function cmdOf(pid: string): string {
   }
 }
 
-/** RSS summed over the processes whose environment holds `entry` (and whose command matches `cmd`, if given). */
-function rssWhere(entry: string, cmd?: RegExp): number {
+/** RSS (or PSS) summed over the processes whose environment holds `entry` (and whose command matches `cmd`, if given). */
+function rssWhere(entry: string, cmd?: RegExp, size: (pid: string) => number = rssOf): number {
   return readdirSync("/proc")
     .filter((p) => /^\d+$/.test(p) && envOf(p).includes(entry) && (!cmd || cmd.test(cmdOf(p))))
-    .reduce((sum, p) => sum + rssOf(p), 0);
+    .reduce((sum, p) => sum + size(p), 0);
 }
 
 function pct(values: number[], q: number): number {
@@ -107,6 +117,8 @@ async function main(): Promise<void> {
       name,
       server: rssWhere(`KURS_NAME=${name}`, /jupyterhub-singleuser/),
       kernel: rssWhere(`KURS_NAME=${name}`, /tslab/),
+      // everything the participant runs (server, kernels, MCP servers), shared pages split
+      pss: rssWhere(`KURS_NAME=${name}`, undefined, pssOf),
     }));
     const hubId = (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
     const hubRss = rssWhere(`KURS_HUB_ID=${hubId}`, /jupyterhub -f|configurable-http-proxy/);
@@ -122,9 +134,10 @@ async function main(): Promise<void> {
       ["Measure", "Value"],
       [
         ["hub start (npm run hub → login page answers)", fmtS(hubStartMs)],
-        ["login → kernel ready, p50 / p95", `${fmtS(pct(ready, 0.5))} / ${fmtS(pct(ready, 0.95))}`],
+        ["login → kernel ready, p50 / p95 / max", `${fmtS(pct(ready, 0.5))} / ${fmtS(pct(ready, 0.95))} / ${fmtS(Math.max(...ready))}`],
         ["Run All of Aufgabe 1 (solution), p50 / p95", `${fmtS(pct(runAll, 0.5))} / ${fmtS(pct(runAll, 0.95))}`],
         ["RSS per participant (Jupyter server + kernel), p50 / max", `${fmtMb(pct(participantRss, 0.5))} / ${fmtMb(Math.max(...participantRss))}`],
+        ["PSS per participant (all their processes), p50 / max", `${fmtMb(pct(perPerson.map((p) => p.pss), 0.5))} / ${fmtMb(Math.max(...perPerson.map((p) => p.pss)))}`],
         ["  of it Jupyter server / kernel (p50)", `${fmtMb(pct(perPerson.map((p) => p.server), 0.5))} / ${fmtMb(pct(perPerson.map((p) => p.kernel), 0.5))}`],
         ["hub + proxy RSS", fmtMb(hubRss)],
         ["class server RSS (tiny model)", fmtMb(llmRss)],

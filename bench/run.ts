@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../lib/config.js";
 import { defineCommand } from "../scripts/node/command.js";
+import { UsageError } from "../scripts/node/parse-args-german.js";
 import { testEnvironment } from "../scripts/dev/test-env.js";
 import { printSummary, readGoals, SUMMARY_ENV, type GoalResult } from "./summary.js";
 
@@ -15,17 +16,24 @@ export const command = defineCommand({
   name: "bench",
   invocation: "npm run bench --",
   summary: "Misst Tempo und Speicher: jede bench/*.bench.ts in einem eigenen Prozess, dann eine Tabelle aller Ziele.",
-  options: {},
+  options: { n: { type: "string", value: "N", help: "so viele Teilnehmende im hub-Bench (Standard 5; z. B. npm run bench -- hub --n 20)" } },
   positionals: "[NAMENSTEIL …]",
   notes: "NAMENSTEIL: nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\nBENCH_REAL_MODEL=1: mit den eingestellten Modellen statt der winzigen",
-  run: ({ positionals }) => main(positionals),
+  run: ({ positionals, values }) => main(positionals, values.n),
 });
 
-async function main(filters: string[]): Promise<number> {
+async function main(filters: string[], participants: string | undefined): Promise<number> {
+  if (participants !== undefined && !(/^\d+$/.test(participants) && Number(participants) >= 1 && Number(participants) <= 200)) {
+    throw new UsageError(`--n erwartet eine ganze Zahl von 1 bis 200 (bekommen: „${participants}“).`);
+  }
   const root = findProjectRoot();
   const summaryDir = mkdtempSync(join(tmpdir(), "bench-summary-"));
   const summaryFile = join(summaryDir, "goals.jsonl");
-  const env = { ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })), [SUMMARY_ENV]: summaryFile };
+  const env = {
+    ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })),
+    [SUMMARY_ENV]: summaryFile,
+    ...(participants ? { HUB_BENCH_PARTICIPANTS: participants } : {}),
+  };
   const files = readdirSync(join(root, "bench"))
     .filter((f) => f.endsWith(".bench.ts"))
     .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)))

@@ -278,7 +278,8 @@ async function stepKernel(ctx) {
   const argv = platform === "win32"
     ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"]
     : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
-  const spec = { argv, display_name: "TypeScript (Workshop)", language: "typescript" };
+  // Same Node options as scripts/apps/workshop/kernel-install.ts (KERNEL_NODE_OPTIONS): 12 % less memory per kernel.
+  const spec = { argv, display_name: "TypeScript (Workshop)", language: "typescript", env: { NODE_OPTIONS: "--max-semi-space-size=1" } };
   writeFileSync(join(kernelDir, "kernel.json"), JSON.stringify(spec, null, 2) + "\n");
   // tslab only compiles files under the notebook's folder: notebooks/lib points at the built lib
   // (.cache/notebook-lib, made by the notebook-lib step below; dangling until then). Checkouts can lose

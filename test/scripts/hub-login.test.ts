@@ -15,6 +15,7 @@ import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../script
 import type { HubParticipant } from "../../scripts/apps/hub/participants.js";
 import { PIN_WRONG_BURST, PIN_WRONG_REFILL_MS, PinStore } from "../../scripts/apps/hub/pin.js";
 import { freePort } from "../../scripts/node/free-port.js";
+import { slowBoard } from "../helpers/slow-board.js";
 
 const CODE = "k7mq-2xhp-9dta";
 const stateDirs: string[] = [];
@@ -145,4 +146,37 @@ test("a personal PIN: chosen at the first login (4–12 characters), needed late
     assert.deepEqual(await ask("Anna", CODE, "10.0.5.1", "neu-1234"), { name: "Anna", key: "anna" });
     assert.match(problem(await ask("Anna", CODE, "10.0.5.1", "Kätzchen7")), /stimmt nicht/);
   });
+});
+
+test("logins at the same moment are checked and put on the board together; --max stays exact", async () => {
+  const board = await slowBoard(3);
+  try {
+    const participants: HubParticipant[] = [{ name: "Anna Müller", user: "kurs-anna-mueller" }];
+    await withLoginCheck({ boardUrl: board.url, max: 4, participants: () => participants }, async (ask) => {
+      const names = ["Ben Schäfer", "Clara Öztürk", "Dora Weiß", "Emil Groß", "Fatma Yılmaz"];
+      const answers = await Promise.all(names.map((n, i) => ask(n, CODE, `192.168.1.${30 + i}`)));
+      const admitted = answers.filter((a) => "name" in a).map((a) => ("name" in a ? a.name : ""));
+      assert.equal(admitted.length, 3, `4 seats, Anna has one: ${JSON.stringify(answers)}`); // before: 5
+      assert.equal(answers.filter((a) => /Der Kurs ist voll \(4 Teilnehmende\)/.test(problem(a))).length, 2);
+      assert.ok(board.maxInFlight() >= 3, `board joins ran one at a time (at most ${board.maxInFlight()} at once)`);
+      // A granted participant who logs in again (the hub has not written the list yet) keeps the seat.
+      assert.ok("name" in (await ask(admitted[0]!, CODE)));
+    });
+  } finally {
+    await board.close();
+  }
+});
+
+test("a name the board refuses gives its seat back", async () => {
+  const state = new BoardState(CODE);
+  state.join("Anna", Date.now());
+  const board = await startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
+  try {
+    await withLoginCheck({ boardUrl: board.url, max: 1 }, async (ask) => {
+      assert.match(problem(await ask("\u0410nna", CODE)), /sieht aus wie „Anna“/);
+      assert.deepEqual(await ask("Ben", CODE), { name: "Ben", key: "ben" }, "the one seat is still free");
+    });
+  } finally {
+    await board.close();
+  }
 });

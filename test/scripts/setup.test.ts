@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { APT_PACKAGES, HUB_APT_PACKAGE, npmHonoursAllowScripts, setup, type RunOptions, type RunResult, type SetupOptions } from "../../scripts/setup.mjs";
+import { KERNEL_NODE_OPTIONS } from "../../scripts/apps/workshop/kernel-install.js";
 
 interface Call {
   command: string;
@@ -92,6 +93,7 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   assert.ok(lines.includes(`node --import tsx ${join("scripts", "kit.ts")} models:tiny`));
   const kernel = JSON.parse(readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"));
   assert.deepEqual(kernel.argv, [join(root, "node_modules/.bin/tslab"), "kernel", "--config-path", "{connection_file}"]);
+  assert.deepEqual(kernel.env, { NODE_OPTIONS: KERNEL_NODE_OPTIONS }, "the kernel's memory flags, as kernel:install writes them");
   // notebooks/lib points at the built lib; the link is dangling until the build step ran and must stay so.
   assert.equal(readlinkSync(join(root, "notebooks", "lib")), join("..", ".cache", "notebook-lib"));
   // Order: system packages before npm, npm before the native addon check, models last.

@@ -1,6 +1,6 @@
 // `npm run doctor -- --klassenraum [N]`: is this the machine that can serve the room? JupyterHub, the
-// proxy, llama-server, the class server's model, free RAM for N participants (the per-participant figure
-// is measured by `npm run bench -- hub`), and whether the hub can give each participant an account.
+// proxy, llama-server, the class server's model, RAM for N participants and the class server (measured
+// figures, ../klassenraum/class-sizing.ts), and whether the hub can give each participant an account.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../../lib/config.js";
@@ -9,6 +9,7 @@ import { findLlamaTools } from "../../dev/llama-build.js";
 import type { Runner } from "../../setup.mjs";
 import { DEFAULT_HUB_MAX, DEFAULT_MEMORY_MB } from "./args.js";
 import { memoryCgroupProblem } from "./limits.js";
+import { DEFAULT_CLASS_CONTEXT, DEFAULT_CLASS_PARALLEL, GB, LLAMA_8B_SHAPE, modelShape, PARTICIPANT_DAY_MAX_BYTES, participantsThatFit, planClassServer, roomBytes } from "../klassenraum/class-sizing.js";
 
 /** Same shape as scripts/apps/doctor/main.ts's Check (kept apart so doctor.ts loads this file only for --klassenraum). */
 export interface KlassenraumCheck {
@@ -18,14 +19,6 @@ export interface KlassenraumCheck {
   detail: string;
   fix?: string;
 }
-
-/**
- * RSS of one participant (their Jupyter server + TypeScript kernel after Aufgabe 1's cells), measured by
- * `npm run bench -- hub` on the 2-core dev VM (docs/instructor-guide.md, "Klassenraum-Hub"), rounded up.
- */
-export const PARTICIPANT_RSS_BYTES = 550 * 1024 * 1024;
-/** The hub itself (JupyterHub + proxy), measured the same way, rounded up. */
-export const HUB_RSS_BYTES = 200 * 1024 * 1024;
 
 export interface KlassenraumDeps {
   root: string;
@@ -37,13 +30,7 @@ export interface KlassenraumDeps {
   cgroupSysfs?: string;
 }
 
-const GIB = 1024 ** 3;
-const gib = (bytes: number) => `${(bytes / GIB).toFixed(1).replace(".", ",")} GB`;
-
-/** RAM for the class: the model once (class server), the hub, and N participants. */
-export function classMemoryNeed(modelBytes: number, participants: number): number {
-  return modelBytes + GIB + HUB_RSS_BYTES + participants * PARTICIPANT_RSS_BYTES;
-}
+const gb = (bytes: number) => `${(bytes / GB).toFixed(1).replace(".", ",")} GB`;
 
 export async function klassenraumChecks(d: KlassenraumDeps, participants = DEFAULT_HUB_MAX): Promise<KlassenraumCheck[]> {
   const checks: KlassenraumCheck[] = [];
@@ -72,19 +59,24 @@ export async function klassenraumChecks(d: KlassenraumDeps, participants = DEFAU
   const model = loadConfig(d.env).llmModelPath;
   const modelBytes = existsSync(model) ? statSync(model).size : 0;
   // Without the file the RAM check plans for the default 8B model.
-  const plannedBytes = modelBytes || MODEL_CHOICES[0]!.approxSizeGb * 1e9;
+  const plannedBytes = modelBytes || MODEL_CHOICES[0]!.approxSizeGb * GB;
   add(
     modelBytes > 0
-      ? { id: "class-model", title: "Modell des Klassen-Servers", status: "ok", detail: `${model} (${gib(modelBytes)})` }
+      ? { id: "class-model", title: "Modell des Klassen-Servers", status: "ok", detail: `${model} (${gb(modelBytes)})` }
       : { id: "class-model", title: "Modell des Klassen-Servers", status: "fail", detail: `${model} fehlt`, fix: "npm run models:pull – oder npm run klassenraum -- --uebung zum Ausprobieren" },
   );
   const { total, free } = d.memory();
-  const need = classMemoryNeed(plannedBytes, participants);
-  const ramDetail = `${gib(free)} frei von ${gib(total)}; ${participants} Teilnehmende brauchen etwa ${gib(need)} (Modell ${gib(plannedBytes)} + Hub + je ${Math.round(PARTICIPANT_RSS_BYTES / 1024 ** 2)} MB)`;
-  const fewer = Math.max(0, Math.floor((total - classMemoryNeed(plannedBytes, 0)) / PARTICIPANT_RSS_BYTES));
+  const tokens = DEFAULT_CLASS_PARALLEL * DEFAULT_CLASS_CONTEXT;
+  const server = planClassServer(plannedBytes, modelBytes ? await modelShape(model) : LLAMA_8B_SHAPE, tokens, total, participants);
+  const need = server.bytes + roomBytes(participants);
+  const ramDetail =
+    `${gb(free)} frei von ${gb(total)}; ${participants} Teilnehmende brauchen etwa ${gb(need)}: Klassen-Server ${gb(server.bytes)} ` +
+    `(${DEFAULT_CLASS_PARALLEL} × ${DEFAULT_CLASS_CONTEXT} Tokens, KV-Cache q8_0${server.repack ? "" : ", --no-repack"}), Hub und Kit ${gb(roomBytes(0))}, ` +
+    `je Person bis ${Math.round(PARTICIPANT_DAY_MAX_BYTES / 1024 ** 2)} MB (Teil + Aufgabe offen, zwei MCP-Server)`;
+  const fewer = participantsThatFit(total, server.bytes);
   add(
     total < need
-      ? { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "fail", detail: ramDetail, fix: `Dieser Rechner reicht für etwa ${fewer} Teilnehmende: --max ${fewer}, ein kleineres Modell oder mehr RAM` }
+      ? { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "fail", detail: ramDetail, fix: `Dieser Rechner reicht für etwa ${fewer} Teilnehmende: --max ${fewer}, den Klassen-Server auf einen eigenen Rechner (dann ${participantsThatFit(total, 0)}), ein kleineres Modell oder mehr RAM` }
       : free < need
         ? { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "warn", detail: ramDetail, fix: "Andere Programme schließen" }
         : { id: "class-ram", title: "Arbeitsspeicher für die Klasse", status: "ok", detail: ramDetail },

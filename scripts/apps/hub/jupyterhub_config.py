@@ -39,8 +39,9 @@ from kurs_limits import SpawnRefused, blocked_reason, spawner_class  # noqa: E40
 STATE = S["stateDir"]
 PARTICIPANTS_FILE = os.path.join(STATE, "teilnehmende.json")
 USER_PREFIX = "kurs-"
-# One login at a time: the participant list and --max stay exact while the board is asked.
-LOGIN_LOCK = asyncio.Lock()
+# Logins are checked (and put on the board) at the same time; only reading and writing the participant list
+# is one at a time. --max stays exact because the login check counts the seats it has granted (login-check.ts).
+PARTICIPANTS_LOCK = asyncio.Lock()
 
 
 def client_address(request):
@@ -121,11 +122,11 @@ class KursAuthenticator(Authenticator):
         return [("/login", KursLoginHandler), ("/logout", KursLogoutHandler)]
 
     async def authenticate(self, handler, data):
-        async with LOGIN_LOCK:
-            answer = await ask_login_check(data.get("username", ""), data.get("password", ""), data.get("pin", ""), client_address(handler.request))
-            if "problem" in answer:
-                handler.kurs_error = answer["problem"]
-                return None
+        answer = await ask_login_check(data.get("username", ""), data.get("password", ""), data.get("pin", ""), client_address(handler.request))
+        if "problem" in answer:
+            handler.kurs_error = answer["problem"]
+            return None
+        async with PARTICIPANTS_LOCK:
             participants = load_participants()
             name, key = answer["name"], answer["key"]
             if key not in participants:

@@ -57,9 +57,17 @@ export function lookAlikeOf(name: string, known: HubParticipant[]): string | und
   return known.find((p) => participantKey(p.name) !== key && lookAlikeSkeleton(p.name) === skeleton)?.name;
 }
 
+/** How long a granted seat counts before the hub's participant list shows it (the hub writes it at once). */
+export const SEAT_HOLD_MS = 60_000;
+
 export class LoginCheck {
   private readonly gate: JoinCodeGate;
   private readonly pinLimits = new PinLimits();
+  /**
+   * Seats granted to new participants that the participant list may not show yet (key → when): logins are
+   * checked concurrently, so --max counts these too.
+   */
+  private readonly seats = new Map<string, number>();
   /** Board problems already on the console (each once, until the board takes a name again). */
   private readonly boardWarnings = new Set<string>();
 
@@ -68,7 +76,7 @@ export class LoginCheck {
   }
 
   async decide(request: LoginRequest): Promise<LoginAnswer> {
-    const now = (this.rules.now ?? Date.now)();
+    const now = this.now();
     const verdict = this.gate.check(request.code, this.rules.code, request.address, now);
     if (verdict === "too-many-wrong") return { problem: "Zu viele falsche Codes – bitte eine Minute warten und den Code genau von der Tafel abschreiben." };
     if (verdict === "wrong") return { problem: "Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer." };
@@ -76,17 +84,21 @@ export class LoginCheck {
     if ("problem" in checked) return checked;
     const participants = this.rules.participants();
     const known = participants.find((p) => participantKey(p.name) === checked.key);
-    if (!known) {
+    if (!known && !this.seats.has(checked.key)) {
       const twin = lookAlikeOf(checked.name, participants);
       if (twin) return { problem: `Der Name sieht aus wie „${twin}“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen (oder, falls du das bist, genau so schreiben wie beim ersten Mal).` };
-      if (participants.length >= this.rules.max) return { problem: `Der Kurs ist voll (${this.rules.max} Teilnehmende). Bitte bei der Kursleitung melden.` };
+      if (this.seatsTaken(participants) >= this.rules.max) return { problem: `Der Kurs ist voll (${this.rules.max} Teilnehmende). Bitte bei der Kursleitung melden.` };
+      this.seats.set(checked.key, this.now());
     }
     const name = known?.name ?? checked.name;
     const choosing = !known || !this.rules.pins.has(checked.key);
     const pinRefusal = choosing ? pinProblem(request.pin) : await this.checkPin(name, checked.key, request, now);
     if (pinRefusal) return { problem: pinRefusal };
     const refusal = await this.putOnBoard(name, !known);
-    if (refusal) return { problem: refusal };
+    if (refusal) {
+      this.seats.delete(checked.key);
+      return { problem: refusal };
+    }
     if (choosing) await this.rules.pins.set(checked.key, request.pin);
     return { name, key: checked.key };
   }
@@ -103,6 +115,17 @@ export class LoginCheck {
     this.gate.countWrong(request.address, now); // wrong PINs also use up the address's wrong tries (codes)
     if (this.pinLimits.countWrong(key, now)) this.rules.log(`WARNUNG: Viele falsche PINs für „${name}“ – rät jemand? Weitere Versuche für diesen Namen werden gebremst.`);
     return `Die PIN für „${name}“ stimmt nicht. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
+  }
+
+  private now(): number {
+    return (this.rules.now ?? Date.now)();
+  }
+
+  /** Participants on the list plus seats granted meanwhile (dropped once listed or after SEAT_HOLD_MS). */
+  private seatsTaken(participants: HubParticipant[]): number {
+    const listed = new Set(participants.map((p) => participantKey(p.name)));
+    for (const [key, at] of this.seats) if (listed.has(key) || this.now() - at > SEAT_HOLD_MS) this.seats.delete(key);
+    return listed.size + this.seats.size;
   }
 
   /** Joins the board (if one runs); returns the board's reason when it refuses a new participant's name. */

@@ -7,8 +7,8 @@
 // machine uses it. A class server or board that dies (e.g. killed for memory) is started again with a backoff
 // and the others keep running; only a hub that ends stops the classroom.
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, statSync } from "node:fs";
+import { availableParallelism, totalmem } from "node:os";
 import { join } from "node:path";
 import QRCode from "qrcode";
 import { findProjectRoot, loadConfig, tinyModelPaths } from "../../../lib/config.js";
@@ -18,6 +18,7 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "..
 import { boardDataPath, classJoinCode } from "../hub/join-code.js";
 import { freePort } from "../../node/free-port.js";
 import { jupyterhubMissing } from "../hub/start.js";
+import { DEFAULT_CLASS_CONTEXT, DEFAULT_CLASS_PARALLEL, GB, modelShape, planClassServer } from "./class-sizing.js";
 import { kitCommand, ServiceStartError, startService, superviseService, waitForHttp, waitForLine, type Service, type SupervisedService } from "./services.js";
 import { practiceEnvironment } from "../models/model-help.js";
 import { defineCommand, type CommandInput } from "../../node/command.js";
@@ -31,8 +32,8 @@ const OPTIONS = {
   root: { type: "string", value: "ORDNER", help: "Ordner der Teilnehmenden (wie bei npm run hub)" },
   modell: { type: "string", value: "DATEI", help: "GGUF des Klassen-Servers (Standard: LLM_MODEL_PATH bzw. models/…8B…gguf)" },
   uebung: { type: "boolean", help: "winziges Testmodell statt des echten (Probe ohne Modell-Download)" },
-  parallel: { type: "string", default: "4", value: "N", help: "gleichzeitige Anfragen des Klassen-Servers (Standard 4; mit GPU mehr, siehe Leitfaden)" },
-  kontext: { type: "string", default: "8192", value: "T", help: "Kontext je Anfrage in Tokens (Standard 8192)" },
+  parallel: { type: "string", default: String(DEFAULT_CLASS_PARALLEL), value: "N", help: "gleichzeitige Anfragen des Klassen-Servers (Standard 4; mit GPU mehr, siehe Leitfaden)" },
+  kontext: { type: "string", default: String(DEFAULT_CLASS_CONTEXT), value: "T", help: "Kontext je Anfrage in Tokens (Standard 8192)" },
   "gpu-layers": { type: "string", value: "N", help: "Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)" },
   "llm-port": { type: "string", default: "8080", value: "P", help: "Port des Klassen-Servers (Standard 8080), nur auf diesem Rechner" },
   "board-port": { type: "string", default: "8790", value: "P", help: "Port des Boards (Standard 8790), nur auf diesem Rechner" },
@@ -109,14 +110,21 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
   try {
     if (llmPort === 0) llmPort = await freePort();
     const threads = loadConfig(env).llmThreads ?? Math.max(1, availableParallelism() - 1);
+    // Settings that fit this machine with --max participants (class-sizing.ts): a q8_0 KV cache, the repacked
+    // weights only when there is room for them.
+    const plan = planClassServer(statSync(model).size, await modelShape(model), parallel * context, totalmem(), Number(values.max));
     console.log(`Klassen-Server startet (${parallel} gleichzeitige Anfragen, ${context} Tokens Kontext je Anfrage) …`);
+    console.log(
+      `  Speicher: etwa ${(plan.bytes / GB).toFixed(1).replace(".", ",")} GB (KV-Cache q8_0: halb so groß wie fp16, kaum Qualitätsverlust` +
+        (plan.repack ? ")" : "; --no-repack: ohne die umsortierte Kopie der Gewichte – spart ~2/3 der Modellgröße, liest Prompts auf Prozessoren mit AMX/AVX-512 langsamer ein)"),
+    );
     const startLlm = () =>
       startService(
         "Klassen-Server (llama-server)",
         llamaServer,
         [
           "-m", model, "--host", "127.0.0.1", "--port", String(llmPort), "-c", String(parallel * context), "--parallel", String(parallel),
-          "-t", String(threads), "--jinja", "--no-webui", "--api-key", apiKey, ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
+          "-t", String(threads), "--jinja", "--no-webui", "--api-key", apiKey, ...plan.flags, ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
         ],
         env,
         kitRoot,
