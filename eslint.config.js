@@ -12,7 +12,26 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", AbortController: "readonly", AbortSignal: "readonly", URL: "readonly", fetch: "readonly", performance: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", module: "readonly", structuredClone: "readonly", queueMicrotask: "readonly", setImmediate: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        URL: "readonly",
+        fetch: "readonly",
+        performance: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        module: "readonly",
+        structuredClone: "readonly",
+        queueMicrotask: "readonly",
+        setImmediate: "readonly",
+      },
     },
     rules: {
       "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -25,7 +44,11 @@ export default tseslint.config(
       // node:test's test() and describe() return promises the runner awaits itself.
       "@typescript-eslint/no-floating-promises": [
         "error",
-        { allowForKnownSafeCalls: [{ from: "package", package: "node:test", name: ["test", "describe", "it", "suite"] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: "package", package: "node:test", name: ["test", "describe", "it", "suite"] },
+          ],
+        },
       ],
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
     },

@@ -1,7 +1,15 @@
 // Teil 4 benchmark: prompt tokens evaluated per planning round, with KV-cache reuse (the loop keeps the
 // prompt append-only) vs. without (the cache is cleared before every call, as a stateless re-encode would).
 // Uses the configured GGUF (tiny model under `npm run bench`) and the travel server in offline mode.
-import { loadLocalLlm, runAgent, startTravelServer, type AgentEvent, type Llm, type LocalLlm, McpToolClient } from "../lib/index.js";
+import {
+  loadLocalLlm,
+  runAgent,
+  startTravelServer,
+  type AgentEvent,
+  type Llm,
+  type LocalLlm,
+  McpToolClient,
+} from "../lib/index.js";
 
 // In-memory KV reuse only: no saved prompt state (that is bench/prompt-state.bench.ts).
 const llm = await loadLocalLlm({ promptStateDir: false });

@@ -22,7 +22,9 @@ import type { ScheduleMode } from "../lib/plan/schedule.js";
 import type { ToolInfo } from "../lib/mcp/types.js";
 import { reportGoal } from "./summary.js";
 
-const { values } = parseArgs({ options: { latency: { type: "string", default: "200" }, repeat: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { latency: { type: "string", default: "200" }, repeat: { type: "string", default: "5" } },
+});
 const L = Math.max(1, Number(values.latency));
 const REPEAT = Math.max(1, Number(values.repeat));
 const MODES: ScheduleMode[] = ["sequential", "step-parallel", "dependency"];
@@ -37,8 +39,14 @@ const info = (name: string, props: Record<string, unknown>): ToolInfo => ({
 /** Tools that sleep for the latency given in their arguments. */
 function tools(): InMemoryToolClient {
   return new InMemoryToolClient([
-    { info: info("lookup", { key: { type: "string" }, ms: { type: "number" } }), handler: async (a, c) => (await delay(Number(a.ms), c.signal), { key: a.key, lat: 1, lon: 2 }) },
-    { info: info("weather", { lat: { type: "number" }, ms: { type: "number" } }), handler: async (a, c) => (await delay(Number(a.ms), c.signal), { temp: 20 }) },
+    {
+      info: info("lookup", { key: { type: "string" }, ms: { type: "number" } }),
+      handler: async (a, c) => (await delay(Number(a.ms), c.signal), { key: a.key, lat: 1, lon: 2 }),
+    },
+    {
+      info: info("weather", { lat: { type: "number" }, ms: { type: "number" } }),
+      handler: async (a, c) => (await delay(Number(a.ms), c.signal), { temp: 20 }),
+    },
   ]);
 }
 
@@ -62,7 +70,10 @@ interface Measured extends Sample {
 function planner(plan: { steps: { tools: { id: string }[] }[] }) {
   const ids = plan.steps.flatMap((s) => s.tools.map((t) => t.id));
   return (request: ScriptedRequest) => {
-    const seen = request.messages.filter((m) => m.role === "user" && m.content.startsWith("Tool-Ergebnisse:")).map((m) => m.content).join("\n");
+    const seen = request.messages
+      .filter((m) => m.role === "user" && m.content.startsWith("Tool-Ergebnisse:"))
+      .map((m) => m.content)
+      .join("\n");
     return ids.every((id) => seen.includes(`"id":"${id}"`)) ? FINAL : plan;
   };
 }
@@ -86,9 +97,19 @@ async function timeRun(mode: ScheduleMode, plan: { steps: { tools: { id: string 
   for (let i = 0; i < REPEAT; i++) {
     const llm = new ScriptedLlm([planner(plan)], { whenExhausted: "repeat-last" });
     const start = performance.now();
-    const result = await runAgent({ question: "bench", llm, tools: tools(), mode, maxIterations: 10, forceFinalOnLastIteration: false });
+    const result = await runAgent({
+      question: "bench",
+      llm,
+      tools: tools(),
+      mode,
+      maxIterations: 10,
+      forceFinalOnLastIteration: false,
+    });
     const totalMs = performance.now() - start;
-    if (result.status !== "answered" || result.trace.events.some((e) => e.type === "tool_error" || e.type === "validation_problems")) {
+    if (
+      result.status !== "answered" ||
+      result.trace.events.some((e) => e.type === "tool_error" || e.type === "validation_problems")
+    ) {
       throw new Error(`bench run failed in mode ${mode}: ${result.status}`);
     }
     samples.push({ totalMs, toolMs: toolPhaseMs(result.trace.events), rounds: result.iterations });
@@ -100,7 +121,16 @@ async function timeRun(mode: ScheduleMode, plan: { steps: { tools: { id: string 
 
 function independentPlan(k: number) {
   return {
-    steps: [{ description: "unabhängig", tools: Array.from({ length: k }, (_, i) => ({ id: `t${i}`, name: "lookup", arguments: { key: `k${i}`, ms: L } })) }],
+    steps: [
+      {
+        description: "unabhängig",
+        tools: Array.from({ length: k }, (_, i) => ({
+          id: `t${i}`,
+          name: "lookup",
+          arguments: { key: `k${i}`, ms: L },
+        })),
+      },
+    ],
     final: null,
   };
 }
@@ -110,8 +140,22 @@ function chainPlan(k: number) {
   const slowSecond = (i: number) => (i % 2 === 0 ? 3 * L : L);
   return {
     steps: [
-      { description: "Orte", tools: Array.from({ length: k }, (_, i) => ({ id: `geo${i}`, name: "lookup", arguments: { key: `k${i}`, ms: slowFirst(i) } })) },
-      { description: "Wetter", tools: Array.from({ length: k }, (_, i) => ({ id: `w${i}`, name: "weather", arguments: { lat: { $ref: `geo${i}.lat` }, ms: slowSecond(i) } })) },
+      {
+        description: "Orte",
+        tools: Array.from({ length: k }, (_, i) => ({
+          id: `geo${i}`,
+          name: "lookup",
+          arguments: { key: `k${i}`, ms: slowFirst(i) },
+        })),
+      },
+      {
+        description: "Wetter",
+        tools: Array.from({ length: k }, (_, i) => ({
+          id: `w${i}`,
+          name: "weather",
+          arguments: { lat: { $ref: `geo${i}.lat` }, ms: slowSecond(i) },
+        })),
+      },
     ],
     final: null,
   };
@@ -122,13 +166,19 @@ const ms = (x: number) => x.toFixed(0);
 const spread = (x: Measured) => `${ms(x.toolMs)} [${ms(x.minToolMs)}–${ms(x.maxToolMs)}]`;
 
 async function main(): Promise<void> {
-  console.log(`Agent scheduling benchmark — scripted planner, in-process tools, L = ${L} ms, median of ${REPEAT} runs, Node ${process.version}`);
-  console.log("goal (issue 6): k independent tools in one step run ≥ 0.9·k times faster than sequentially (per concurrent mode)\n");
+  console.log(
+    `Agent scheduling benchmark — scripted planner, in-process tools, L = ${L} ms, median of ${REPEAT} runs, Node ${process.version}`,
+  );
+  console.log(
+    "goal (issue 6): k independent tools in one step run ≥ 0.9·k times faster than sequentially (per concurrent mode)\n",
+  );
 
   await timeRun("dependency", independentPlan(2)); // warm-up (module loading, schema compilation)
 
   console.log("A) k independent tools of latency L in one step — tool phase wall time in ms: median [min–max]");
-  console.log(`${"k".padStart(3)}  ${"sequential".padEnd(22)} ${"step-parallel".padEnd(18)} ${"dependency".padEnd(18)} ${"goal".padStart(6)}  speedup step-parallel   speedup dependency`);
+  console.log(
+    `${"k".padStart(3)}  ${"sequential".padEnd(22)} ${"step-parallel".padEnd(18)} ${"dependency".padEnd(18)} ${"goal".padStart(6)}  speedup step-parallel   speedup dependency`,
+  );
   const missed: string[] = [];
   for (const k of [2, 4, 8, 16]) {
     const plan = independentPlan(k);
@@ -156,17 +206,25 @@ async function main(): Promise<void> {
     met: missed.length === 0,
   });
 
-  console.log("\nB) k chains lookup_i → weather_i, latencies alternate L/3L and 3L/L (ideal tool time: step-by-step 6L, dependency 4L)");
-  console.log(`${"k".padStart(3)}  ${"mode".padEnd(14)} ${"tool ms [min–max]".padEnd(22)} ${"total ms".padStart(9)} ${"rounds".padStart(7)}  tool time vs sequential`);
+  console.log(
+    "\nB) k chains lookup_i → weather_i, latencies alternate L/3L and 3L/L (ideal tool time: step-by-step 6L, dependency 4L)",
+  );
+  console.log(
+    `${"k".padStart(3)}  ${"mode".padEnd(14)} ${"tool ms [min–max]".padEnd(22)} ${"total ms".padStart(9)} ${"rounds".padStart(7)}  tool time vs sequential`,
+  );
   for (const k of [2, 4]) {
     const plan = chainPlan(k);
     const seq = await timeRun("sequential", plan);
     for (const mode of MODES) {
       const r = mode === "sequential" ? seq : await timeRun(mode, plan);
-      console.log(`${String(k).padStart(3)}  ${mode.padEnd(14)} ${spread(r).padEnd(22)} ${ms(r.totalMs).padStart(9)} ${String(r.rounds).padStart(7)}  ${(seq.toolMs / r.toolMs).toFixed(2)}×`);
+      console.log(
+        `${String(k).padStart(3)}  ${mode.padEnd(14)} ${spread(r).padEnd(22)} ${ms(r.totalMs).padStart(9)} ${String(r.rounds).padStart(7)}  ${(seq.toolMs / r.toolMs).toFixed(2)}×`,
+      );
     }
   }
-  console.log("\nrounds = planning calls to the model; with a real model each round costs seconds, so the saved round matters more than the tool time.");
+  console.log(
+    "\nrounds = planning calls to the model; with a real model each round costs seconds, so the saved round matters more than the tool time.",
+  );
 }
 
 main().catch((error: unknown) => {

@@ -37,7 +37,8 @@ function exactMajority(k: number, p: number, w: number): { error: number; tie: n
       else if (counts[0] !== top) error += prob;
       return;
     }
-    for (let c = 0; c <= left; c++) visit([...counts, c], left - c, prob * choose(left, c) * (counts.length === 0 ? p : q) ** c);
+    for (let c = 0; c <= left; c++)
+      visit([...counts, c], left - c, prob * choose(left, c) * (counts.length === 0 ? p : q) ** c);
   };
   visit([], k, 1);
   return { error, tie };
@@ -46,28 +47,49 @@ function exactMajority(k: number, p: number, w: number): { error: number; tie: n
 /** Worst case: all wrong answers share a key (two outcomes, no ties for odd k). */
 function binomialError(k: number, p: number): number {
   let error = 0;
-  for (let right = 0; right <= Math.floor((k - 1) / 2); right++) error += choose(k, right) * p ** right * (1 - p) ** (k - right);
+  for (let right = 0; right <= Math.floor((k - 1) / 2); right++)
+    error += choose(k, right) * p ** right * (1 - p) ** (k - right);
   return error;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const catalog: never[] = [];
-const tools = { listTools: async () => catalog, callTool: async () => ({ isError: true, data: null, text: "keine Tools" }), close: async () => {} };
+const tools = {
+  listTools: async () => catalog,
+  callTool: async () => ({ isError: true, data: null, text: "keine Tools" }),
+  close: async () => {},
+};
 let checked = 0;
 const body: string[][] = [];
 for (const p of [0.6, 0.8, 0.9]) {
   for (const k of [1, 3, 5, 7]) {
     const row = { majority: { error: 0, tie: 0, runs: 0 }, ahead: { error: 0, tie: 0, runs: 0 } };
     for (let trial = 0; trial < TRIALS; trial++) {
-      const options: NoisyPlannerOptions = { p, correct: CORRECT, wrong: WRONG, salt: trial * 7919 + k * 31 + Math.round(p * 100) };
-      for (const [rule, into] of [["majority", row.majority], ["ahead-by", row.ahead]] as const) {
+      const options: NoisyPlannerOptions = {
+        p,
+        correct: CORRECT,
+        wrong: WRONG,
+        salt: trial * 7919 + k * 31 + Math.round(p * 100),
+      };
+      for (const [rule, into] of [
+        ["majority", row.majority],
+        ["ahead-by", row.ahead],
+      ] as const) {
         const sim = simulate(options, k, rule, 1);
         into.runs += sim.runs;
         if (sim.decision.winner === null) into.tie++;
         else if (sim.decision.winner !== correctKey) into.error++;
         if (trial < CHECKED && k > 1) {
-          const full = await runVote({ question: "Wetter morgen in Barcelona?", tools, catalog, k, rule, llmForRun: noisyPlanner(options) });
-          if (full.decision.winner !== sim.decision.winner || full.runsUsed !== sim.runs) throw new Error(`runVote differs from the simulation (p ${p}, k ${k}, trial ${trial})`);
+          const full = await runVote({
+            question: "Wetter morgen in Barcelona?",
+            tools,
+            catalog,
+            k,
+            rule,
+            llmForRun: noisyPlanner(options),
+          });
+          if (full.decision.winner !== sim.decision.winner || full.runsUsed !== sim.runs)
+            throw new Error(`runVote differs from the simulation (p ${p}, k ${k}, trial ${trial})`);
           checked++;
         }
       }
@@ -87,8 +109,21 @@ for (const p of [0.6, 0.8, 0.9]) {
     ]);
   }
 }
-console.log(`${TRIALS} trials per row; wrong answers: ${WRONG.length} keys (uniform); ${checked} trials re-run through runVote, identical.`);
+console.log(
+  `${TRIALS} trials per row; wrong answers: ${WRONG.length} keys (uniform); ${checked} trials re-run through runVote, identical.`,
+);
 printMarkdownTable(
-  ["", "maj. error", "maj. tie", "exact error", "exact tie", "binomial error", "ahead-2 error", "ahead-2 tie", "maj. runs", "ahead-2 runs"],
+  [
+    "",
+    "maj. error",
+    "maj. tie",
+    "exact error",
+    "exact tie",
+    "binomial error",
+    "ahead-2 error",
+    "ahead-2 tie",
+    "maj. runs",
+    "ahead-2 runs",
+  ],
   body,
 );

@@ -35,5 +35,17 @@ for (const k of [1, 3, 5]) {
   ]);
 }
 console.log(`model: ${llm.info.modelPath}`);
-printMarkdownTable(["", "runs", "prompt tokens evaluated", "without reuse (runs × first)", "first run", "later run (mean)", "wall time", "red-flagged"], body);
+printMarkdownTable(
+  [
+    "",
+    "runs",
+    "prompt tokens evaluated",
+    "without reuse (runs × first)",
+    "first run",
+    "later run (mean)",
+    "wall time",
+    "red-flagged",
+  ],
+  body,
+);
 await llm.dispose();

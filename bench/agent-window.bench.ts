@@ -45,11 +45,24 @@ try {
     generation: { maxTokens: 200, temperature: 0.8, seed: 5 },
     contextWindow: { maxPromptTokens: 1800 }, // the planner prompt (1,264 tokens) + about two turns
   });
-  const questions = ["Wie wird das Wetter morgen in Rom?", "Und übermorgen?", "Und in Berlin?", "Wo kann ich dort joggen?", "Gibt es Parks?", "Und in Barcelona?", "Regnet es dort?", "Wie warm wird es?", "Und am Wochenende?", "Danke, und nächste Woche?"];
+  const questions = [
+    "Wie wird das Wetter morgen in Rom?",
+    "Und übermorgen?",
+    "Und in Berlin?",
+    "Wo kann ich dort joggen?",
+    "Gibt es Parks?",
+    "Und in Barcelona?",
+    "Regnet es dort?",
+    "Wie warm wird es?",
+    "Und am Wochenende?",
+    "Danke, und nächste Woche?",
+  ];
   let dropped = 0;
   const llmErrors: string[] = [];
   for (const q of questions) {
-    const result = await session.ask(q, { onEvent: (e) => (dropped += e.type === "history_trimmed" ? e.report.droppedHistoryMessages : 0) });
+    const result = await session.ask(q, {
+      onEvent: (e) => (dropped += e.type === "history_trimmed" ? e.report.droppedHistoryMessages : 0),
+    });
     if (result.status === "llm_error") llmErrors.push(`${q}: ${result.error ?? ""}`);
   }
   reportGoal({

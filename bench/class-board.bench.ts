@@ -10,7 +10,12 @@ import { createServer as createHttpServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BoardReporter, REPORT_GRACE_MS, REPORT_TIMEOUT_MS, type BoardSettings } from "../lib/exercises/board-report.js";
+import {
+  BoardReporter,
+  REPORT_GRACE_MS,
+  REPORT_TIMEOUT_MS,
+  type BoardSettings,
+} from "../lib/exercises/board-report.js";
 import { BOARD_CHECKS, BOARD_CODE_HEADER, BOARD_PARTS, BOARD_POST_PATH } from "../lib/exercises/board-record.js";
 import { runChecks } from "../lib/exercises/check-runner.js";
 import { checkBuildMessages, type BuildMessagesFn } from "../lib/exercises/part1-checks.js";
@@ -24,11 +29,15 @@ const PEOPLE = 25;
 
 const correctBuild: BuildMessagesFn = (system, turns, question) => [
   ...(system ? [{ role: "system" as const, content: system }] : []),
-  ...turns.flatMap((t) => [{ role: "user" as const, content: t.user }, { role: "assistant" as const, content: t.assistant }]),
+  ...turns.flatMap((t) => [
+    { role: "user" as const, content: t.user },
+    { role: "assistant" as const, content: t.assistant },
+  ]),
   { role: "user" as const, content: question },
 ];
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 async function medianRun(board: () => BoardReporter | false): Promise<number> {
   const times: number[] = [];
@@ -57,14 +66,29 @@ try {
   const none = await medianRun(() => false);
   const healthy = await medianRun(() => new BoardReporter(at(board.url, `Bench ${n++}`)));
   const down = await medianRun(() => new BoardReporter(at(`http://127.0.0.1:${closedPort}`, "Bench")));
-  const hanging = await medianRun(() => new BoardReporter(at(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "Bench")));
-  console.log(`One self-check run (buildMessages, ${checkBuildMessages.set.cases.length} cases), median of ${RUNS}, Node ${process.version}\n`);
-  printMarkdownTable(["board", "ms"], [["none", none], ["healthy (subprocess)", healthy], ["down", down], ["never answers", hanging]].map(([k, v]) => [String(k), (v as number).toFixed(1)]));
+  const hanging = await medianRun(
+    () => new BoardReporter(at(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, "Bench")),
+  );
+  console.log(
+    `One self-check run (buildMessages, ${checkBuildMessages.set.cases.length} cases), median of ${RUNS}, Node ${process.version}\n`,
+  );
+  printMarkdownTable(
+    ["board", "ms"],
+    [
+      ["none", none],
+      ["healthy (subprocess)", healthy],
+      ["down", down],
+      ["never answers", hanging],
+    ].map(([k, v]) => [String(k), (v as number).toFixed(1)]),
+  );
   // By design a run waits at most REPORT_GRACE_MS for its report, whatever the board does.
   const limit = REPORT_GRACE_MS + 20;
   reportNumericGoal("self-check run with a healthy board, extra ms", healthy - none, limit, { unit: " ms", digits: 1 });
   reportNumericGoal("self-check run with the board down, extra ms", down - none, limit, { unit: " ms", digits: 1 });
-  reportNumericGoal("self-check run with a board that never answers, extra ms", hanging - none, limit, { unit: " ms", digits: 1 });
+  reportNumericGoal("self-check run with a board that never answers, extra ms", hanging - none, limit, {
+    unit: " ms",
+    digits: 1,
+  });
 
   const latencies: number[] = [];
   const t0 = performance.now();
@@ -76,7 +100,14 @@ try {
           const response = await fetch(new URL(BOARD_POST_PATH, board.url), {
             method: "POST",
             headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: CODE },
-            body: JSON.stringify({ name: `Person ${i}`, aufgabe, check, passed: 3, failed: i % 2, at: new Date().toISOString() }),
+            body: JSON.stringify({
+              name: `Person ${i}`,
+              aufgabe,
+              check,
+              passed: 3,
+              failed: i % 2,
+              at: new Date().toISOString(),
+            }),
           });
           await response.text();
           if (!response.ok) throw new Error(`post ${response.status}`);
@@ -87,10 +118,20 @@ try {
   );
   const allIn = performance.now() - t0;
   const posts = latencies.length;
-  console.log(`\n${PEOPLE} participants × ${posts / PEOPLE} checks posted at once: ${posts} posts in ${allIn.toFixed(0)} ms`);
-  printMarkdownTable(["p50 ms", "p99 ms", "max ms"], [[quantile(latencies, 0.5), quantile(latencies, 0.99), Math.max(...latencies)].map((x) => x.toFixed(1))]);
+  console.log(
+    `\n${PEOPLE} participants × ${posts / PEOPLE} checks posted at once: ${posts} posts in ${allIn.toFixed(0)} ms`,
+  );
+  printMarkdownTable(
+    ["p50 ms", "p99 ms", "max ms"],
+    [[quantile(latencies, 0.5), quantile(latencies, 0.99), Math.max(...latencies)].map((x) => x.toFixed(1))],
+  );
   // A report that takes longer than REPORT_TIMEOUT_MS is dropped by the kernel; keep far below it.
-  reportNumericGoal(`one post while ${PEOPLE} participants post every check, p99`, quantile(latencies, 0.99), REPORT_TIMEOUT_MS / 2, { unit: " ms", digits: 1, detail: `all ${posts} in ${allIn.toFixed(0)} ms` });
+  reportNumericGoal(
+    `one post while ${PEOPLE} participants post every check, p99`,
+    quantile(latencies, 0.99),
+    REPORT_TIMEOUT_MS / 2,
+    { unit: " ms", digits: 1, detail: `all ${posts} in ${allIn.toFixed(0)} ms` },
+  );
 } finally {
   await board.stop("SIGTERM");
   sockets.forEach((s) => s.destroy());

@@ -11,7 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startTravelServer, McpToolClient } from "../lib/mcp/index.js";
-import { isoDates, openMeteoDaily, startFakeUpstream, type FakeReply, type FakeRequest } from "../test/mcp-server-travel/fake-upstream.js";
+import {
+  isoDates,
+  openMeteoDaily,
+  startFakeUpstream,
+  type FakeReply,
+  type FakeRequest,
+} from "../test/mcp-server-travel/fake-upstream.js";
 import { printMarkdownTable } from "./markdown-table.js";
 
 const { values } = parseArgs({
@@ -43,20 +49,35 @@ function mixedCall(i: number): { name: string; args: Record<string, unknown> } {
   const city = CITIES[(i + Math.floor(i / 20)) % CITIES.length]!; // every kind of call for every city
   const at = { lat: city.lat, lon: city.lon };
   switch (i % 20) {
-    case 0: case 1: case 2: case 3:
+    case 0:
+    case 1:
+    case 2:
+    case 3:
       return { name: "geocode", args: { destination: city.name } };
-    case 4: case 5:
+    case 4:
+    case 5:
       return { name: "get_weather", args: { ...at, start_date: "2025-06-11", end_date: "2025-06-14" } };
-    case 6: case 7:
+    case 6:
+    case 7:
       return { name: "get_weather", args: { ...at, start_date: "2025-03-01", end_date: "2025-03-05" } };
-    case 8: case 9:
+    case 8:
+    case 9:
       return { name: "get_weather", args: { ...at, start_date: "2025-09-01", end_date: "2025-09-03" } };
-    case 10: case 11: case 12: case 13: case 14:
+    case 10:
+    case 11:
+    case 12:
+    case 13:
+    case 14:
       return { name: "get_parks", args: { ...at, radius_km: 5 } };
-    case 15: case 16: case 17:
+    case 15:
+    case 16:
+    case 17:
       return { name: "get_spots", args: { ...at, activity: "sightseeing", radius_km: 10 } };
     default:
-      return { name: "rank_spots", args: { ...at, activity: "running", radius_km: 10, start_date: "2025-06-11", end_date: "2025-06-13" } };
+      return {
+        name: "rank_spots",
+        args: { ...at, activity: "running", radius_km: 10, start_date: "2025-06-11", end_date: "2025-06-13" },
+      };
   }
 }
 
@@ -65,16 +86,39 @@ function healthy(req: FakeRequest): FakeReply {
   if (req.path === "/search") {
     const q = req.query.get("q") ?? "";
     const city = CITIES.find((c) => c.name === q) ?? CITIES[0]!;
-    return { delayMs, json: [{ lat: String(city.lat), lon: String(city.lon), display_name: `${city.name} (fake)`, address: { country: "Fake" } }] };
+    return {
+      delayMs,
+      json: [
+        {
+          lat: String(city.lat),
+          lon: String(city.lon),
+          display_name: `${city.name} (fake)`,
+          address: { country: "Fake" },
+        },
+      ],
+    };
   }
   if (req.path === "/v1/forecast" || req.path === "/v1/archive") {
     const dates = isoDates(req.query.get("start_date")!, req.query.get("end_date")!);
-    return { delayMs, json: openMeteoDaily(dates, (i) => ({ tmin: 12 + i, tmax: 22 + i, precip: i % 3, wind: 15, code: 1 })) };
+    return {
+      delayMs,
+      json: openMeteoDaily(dates, (i) => ({ tmin: 12 + i, tmax: 22 + i, precip: i % 3, wind: 15, code: 1 })),
+    };
   }
   const lat = Number(/,(-?[\d.]+),/.exec(decodeURIComponent(req.body))?.[1] ?? 0);
   return {
     delayMs,
-    json: { elements: [{ type: "node", id: 1, lat: lat + 0.01, lon: 12.5, tags: { name: "Fake-Park", leisure: "park", tourism: "museum" } }] },
+    json: {
+      elements: [
+        {
+          type: "node",
+          id: 1,
+          lat: lat + 0.01,
+          lon: 12.5,
+          tags: { name: "Fake-Park", leisure: "park", tourism: "museum" },
+        },
+      ],
+    },
   };
 }
 
@@ -118,7 +162,8 @@ async function runMode(mode: Mode): Promise<Row> {
   const clients: McpToolClient[] = [];
   try {
     if (server.mode !== "online") throw new Error(`server started in ${server.mode} mode`);
-    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await McpToolClient.connect(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
+    for (let p = 0; p < PARTICIPANTS; p++)
+      clients.push(await McpToolClient.connect(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
     const rssStart = await rssKb(server.pid);
     if (mode === "503") fake.setHandler(() => ({ status: 503, body: "Service Unavailable" }));
     if (mode === "silent") fake.setHandler(() => new Promise<FakeReply>(() => undefined));
@@ -214,7 +259,8 @@ async function longSessions(calls: number): Promise<{ startMb: number; endMb: nu
   const server = await startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 });
   const clients: McpToolClient[] = [];
   try {
-    for (let p = 0; p < PARTICIPANTS; p++) clients.push(await McpToolClient.connect(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
+    for (let p = 0; p < PARTICIPANTS; p++)
+      clients.push(await McpToolClient.connect(server.url, { timeoutMs: CLIENT_TIMEOUT_MS }));
     await Promise.all(clients.map((c) => c.callTool("get_parks", { lat: 41.8933, lon: 12.4829, radius_km: 5 })));
     await new Promise((r) => setTimeout(r, 500));
     const startKb = await rssKb(server.pid);
@@ -250,11 +296,20 @@ async function main(): Promise<void> {
   const sessionCalls = Number(values["session-calls"]);
   if (sessionCalls > 0) {
     const s = await longSessions(sessionCalls);
-    console.log(`Long sessions: ${PARTICIPANTS} sessions kept open, ${sessionCalls} mixed calls in each (offline server)`);
+    console.log(
+      `Long sessions: ${PARTICIPANTS} sessions kept open, ${sessionCalls} mixed calls in each (offline server)`,
+    );
     console.log("goal: RSS does not grow with the number of calls (a session keeps nothing per answered call)\n");
     printMarkdownTable(
       ["calls", "RSS before MB", "RSS after MB", "ratio"],
-      [[String(PARTICIPANTS * sessionCalls), s.startMb.toFixed(0), s.endMb.toFixed(0), (s.endMb / s.startMb).toFixed(2)]],
+      [
+        [
+          String(PARTICIPANTS * sessionCalls),
+          s.startMb.toFixed(0),
+          s.endMb.toFixed(0),
+          (s.endMb / s.startMb).toFixed(2),
+        ],
+      ],
     );
     console.log("");
   }
@@ -267,7 +322,19 @@ async function main(): Promise<void> {
   console.log("goal (issue 15): 0 client timeouts; geocode p99 ≤ 10 s in every mode\n");
   const f = (ms: number) => (ms / 1000).toFixed(2);
   printMarkdownTable(
-    ["mode", "p50 s", "p99 s", "geocode p99 s", "timeouts", "tool errors", "offline answers", "upstream requests", "RSS start MB", "RSS end MB", "wall s"],
+    [
+      "mode",
+      "p50 s",
+      "p99 s",
+      "geocode p99 s",
+      "timeouts",
+      "tool errors",
+      "offline answers",
+      "upstream requests",
+      "RSS start MB",
+      "RSS end MB",
+      "wall s",
+    ],
     rows.map((r) => [
       r.mode,
       f(r.p50),

@@ -120,25 +120,61 @@ async function main(): Promise<void> {
       // everything the participant runs (server, kernels, MCP servers), shared pages split
       pss: rssWhere(`KURS_NAME=${name}`, undefined, pssOf),
     }));
-    const hubId = (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
+    const hubId = (
+      JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }
+    ).kernelEnv.KURS_HUB_ID;
     const hubRss = rssWhere(`KURS_HUB_ID=${hubId}`, /jupyterhub -f|configurable-http-proxy/);
-    const llmPid = readdirSync("/proc").find((p) => /^\d+$/.test(p) && cmdOf(p).includes(`--port ${new URL(llm!.origin).port}`) && cmdOf(p).includes("llama-server"));
+    const llmPid = readdirSync("/proc").find(
+      (p) =>
+        /^\d+$/.test(p) &&
+        cmdOf(p).includes(`--port ${new URL(llm!.origin).port}`) &&
+        cmdOf(p).includes("llama-server"),
+    );
     const llmRss = llmPid ? rssOf(llmPid) : 0;
     const participantRss = perPerson.map((p) => p.server + p.kernel);
     const total = hubRss + llmRss + participantRss.reduce((a, b) => a + b, 0);
 
     const ready = runs.map((r) => r.readyMs);
     const runAll = runs.map((r) => r.runAllMs);
-    console.log(`\nKlassenraum-Hub, ${N} participants logging in at once (Chromium), ${NOTEBOOK} run in each against llama-server (tiny model, --parallel 4, -t 1)\n`);
+    console.log(
+      `\nKlassenraum-Hub, ${N} participants logging in at once (Chromium), ${NOTEBOOK} run in each against llama-server (tiny model, --parallel 4, -t 1)\n`,
+    );
     printMarkdownTable(
       ["Measure", "Value"],
       [
         ["hub start (npm run hub → login page answers)", fmtS(hubStartMs)],
-        ["login → kernel ready, p50 / p95 / max", `${fmtS(pct(ready, 0.5))} / ${fmtS(pct(ready, 0.95))} / ${fmtS(Math.max(...ready))}`],
+        [
+          "login → kernel ready, p50 / p95 / max",
+          `${fmtS(pct(ready, 0.5))} / ${fmtS(pct(ready, 0.95))} / ${fmtS(Math.max(...ready))}`,
+        ],
         ["Run All of Aufgabe 1 (solution), p50 / p95", `${fmtS(pct(runAll, 0.5))} / ${fmtS(pct(runAll, 0.95))}`],
-        ["RSS per participant (Jupyter server + kernel), p50 / max", `${fmtMb(pct(participantRss, 0.5))} / ${fmtMb(Math.max(...participantRss))}`],
-        ["PSS per participant (all their processes), p50 / max", `${fmtMb(pct(perPerson.map((p) => p.pss), 0.5))} / ${fmtMb(Math.max(...perPerson.map((p) => p.pss)))}`],
-        ["  of it Jupyter server / kernel (p50)", `${fmtMb(pct(perPerson.map((p) => p.server), 0.5))} / ${fmtMb(pct(perPerson.map((p) => p.kernel), 0.5))}`],
+        [
+          "RSS per participant (Jupyter server + kernel), p50 / max",
+          `${fmtMb(pct(participantRss, 0.5))} / ${fmtMb(Math.max(...participantRss))}`,
+        ],
+        [
+          "PSS per participant (all their processes), p50 / max",
+          `${fmtMb(
+            pct(
+              perPerson.map((p) => p.pss),
+              0.5,
+            ),
+          )} / ${fmtMb(Math.max(...perPerson.map((p) => p.pss)))}`,
+        ],
+        [
+          "  of it Jupyter server / kernel (p50)",
+          `${fmtMb(
+            pct(
+              perPerson.map((p) => p.server),
+              0.5,
+            ),
+          )} / ${fmtMb(
+            pct(
+              perPerson.map((p) => p.kernel),
+              0.5,
+            ),
+          )}`,
+        ],
         ["hub + proxy RSS", fmtMb(hubRss)],
         ["class server RSS (tiny model)", fmtMb(llmRss)],
         [`class total (${N} participants)`, fmtMb(total)],
@@ -146,9 +182,24 @@ async function main(): Promise<void> {
       ],
     );
     for (const r of runs) if (r.errors.length) console.log(`${r.name}: ${r.errors.join(" | ")}`);
-    reportGoal({ metric: `hub: ${N} participants, login → kernel ready p95`, goal: "≤ 60 s", measured: fmtS(pct(ready, 0.95)), met: pct(ready, 0.95) <= 60_000 });
-    reportGoal({ metric: `hub: ${N} participants, cell errors in Aufgabe 1`, goal: "0", measured: String(runs.reduce((n, r) => n + r.errors.length, 0)), met: runs.every((r) => r.errors.length === 0) });
-    reportGoal({ metric: "hub: RSS per participant (server + kernel)", goal: "measured", measured: fmtMb(pct(participantRss, 0.5)), met: undefined });
+    reportGoal({
+      metric: `hub: ${N} participants, login → kernel ready p95`,
+      goal: "≤ 60 s",
+      measured: fmtS(pct(ready, 0.95)),
+      met: pct(ready, 0.95) <= 60_000,
+    });
+    reportGoal({
+      metric: `hub: ${N} participants, cell errors in Aufgabe 1`,
+      goal: "0",
+      measured: String(runs.reduce((n, r) => n + r.errors.length, 0)),
+      met: runs.every((r) => r.errors.length === 0),
+    });
+    reportGoal({
+      metric: "hub: RSS per participant (server + kernel)",
+      goal: "measured",
+      measured: fmtMb(pct(participantRss, 0.5)),
+      met: undefined,
+    });
   } finally {
     await browser.close();
     await hub?.stop();

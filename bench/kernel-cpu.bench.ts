@@ -33,7 +33,10 @@ async function runCell(kernel: Awaited<ReturnType<typeof startTslabKernel>>, cod
 async function main(): Promise<void> {
   const rows: string[][] = [];
   for (let run = 1; run <= RUNS; run++) {
-    const kernel = await startTslabKernel({ cwd: "notebooks", env: process.env.KERNEL_NODE_OPTIONS ? { NODE_OPTIONS: process.env.KERNEL_NODE_OPTIONS } : {} });
+    const kernel = await startTslabKernel({
+      cwd: "notebooks",
+      env: process.env.KERNEL_NODE_OPTIONS ? { NODE_OPTIONS: process.env.KERNEL_NODE_OPTIONS } : {},
+    });
     const pid = kernel.pid;
     const start = cpuSeconds(pid);
     const imported = await runCell(kernel, 'import * as kit from "./lib/index";');
@@ -41,11 +44,22 @@ async function main(): Promise<void> {
     const before = cpuSeconds(pid);
     const trivial = await runCell(kernel, "const x = 1 + 1;\nx");
     const trivialCpu = cpuSeconds(pid) - before;
-    rows.push([String(run), start.toFixed(2), `${importCpu.toFixed(2)} (${imported})`, `${trivialCpu.toFixed(2)} (${trivial})`, String(rssMb(pid))]);
+    rows.push([
+      String(run),
+      start.toFixed(2),
+      `${importCpu.toFixed(2)} (${imported})`,
+      `${trivialCpu.toFixed(2)} (${trivial})`,
+      String(rssMb(pid)),
+    ]);
     kernel.stop();
   }
-  console.log(`\ntslab kernel, CPU seconds per step (${RUNS} runs; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})\n`);
-  printMarkdownTable(["run", "start → kernel_info (CPU-s)", "import ./lib/index (CPU-s)", "trivial cell (CPU-s)", "RSS after (MB)"], rows);
+  console.log(
+    `\ntslab kernel, CPU seconds per step (${RUNS} runs; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})\n`,
+  );
+  printMarkdownTable(
+    ["run", "start → kernel_info (CPU-s)", "import ./lib/index (CPU-s)", "trivial cell (CPU-s)", "RSS after (MB)"],
+    rows,
+  );
 }
 
 await main();

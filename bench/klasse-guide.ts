@@ -46,9 +46,11 @@ export function guideFragment(m: KlasseMeasurement): string {
   const table = [
     "| Teilnehmende | Slots (`--parallel`) | Kontext je Slot | erster Plan p50 | erster Plan p95 | Tokens/s je Person | Warteschlange max (Ø) | Fehler |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
-    ...m.rows.map((r) =>
-      `| ${r.participants} | ${r.slots} | ${r.ctxPerSlot} | ${num(r.firstPlanP50, 2)} s | ${num(r.firstPlanP95, 2)} s | ${num(r.tokensPerSecond, 0)} | ` +
-      `${r.queueMax} (${num(r.queueMean, 1)}) | ${r.errors} |`),
+    ...m.rows.map(
+      (r) =>
+        `| ${r.participants} | ${r.slots} | ${r.ctxPerSlot} | ${num(r.firstPlanP50, 2)} s | ${num(r.firstPlanP95, 2)} s | ${num(r.tokensPerSecond, 0)} | ` +
+        `${r.queueMax} (${num(r.queueMean, 1)}) | ${r.errors} |`,
+    ),
   ];
   return [header, "", ...table, "", `Schnellste Zeile als Befehl: \`${m.command}\``].join("\n");
 }

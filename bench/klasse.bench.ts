@@ -56,7 +56,11 @@ const quantile = (xs: number[], q: number) => {
 /** The backend with every call's meter recorded. */
 function metered(llm: Llm, meters: GenerationMeter[]): Llm {
   const withMeter = (opts: GenerationOptions = {}): GenerationOptions => ({
-    ...opts, onMeter: (m) => { meters.push(m); opts.onMeter?.(m); },
+    ...opts,
+    onMeter: (m) => {
+      meters.push(m);
+      opts.onMeter?.(m);
+    },
   });
   return {
     ...llm,
@@ -66,7 +70,11 @@ function metered(llm: Llm, meters: GenerationMeter[]): Llm {
   };
 }
 
-interface Participant { firstPlanMs: number[]; meters: GenerationMeter[]; errors: string[] }
+interface Participant {
+  firstPlanMs: number[];
+  meters: GenerationMeter[];
+  errors: string[];
+}
 
 async function participant(id: number, baseUrl: string, travelUrl: string): Promise<Participant> {
   const out: Participant = { firstPlanMs: [], meters: [], errors: [] };
@@ -75,19 +83,30 @@ async function participant(id: number, baseUrl: string, travelUrl: string): Prom
   try {
     const catalog = await client.listTools();
     const llm = metered(await loadOpenAiLlm({ baseUrl, timeoutMs: 600_000 }), out.meters);
-    const systemPrompt = COMPACT ? buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"] }) : undefined;
+    const systemPrompt = COMPACT
+      ? buildPlannerSystemPrompt(catalog, { compact: true, userFields: ["raw", "today"] })
+      : undefined;
     for (const [q, question] of QUESTIONS.entries()) {
       await pause(THINK_MS * (0.5 + random())); // reading the cell, typing, thinking
       const t = performance.now();
       let first: number | undefined;
       try {
         const result = await runAgent({
-          question, llm, tools: client, catalog, today: TODAY, maxIterations: 3, ...(systemPrompt ? { systemPrompt } : {}),
+          question,
+          llm,
+          tools: client,
+          catalog,
+          today: TODAY,
+          maxIterations: 3,
+          ...(systemPrompt ? { systemPrompt } : {}),
           generation: { maxTokens: 256, temperature: 0.8, seed: id * 10 + q },
           // the first planning answer: a plan, or one the check rejects (the tiny model's text plans rarely parse)
-          onEvent: (e) => { if ((e.type === "plan" || e.type === "plan_error") && first === undefined) first = performance.now() - t; },
+          onEvent: (e) => {
+            if ((e.type === "plan" || e.type === "plan_error") && first === undefined) first = performance.now() - t;
+          },
         });
-        if (!["answered", "max_iterations"].includes(result.status)) out.errors.push(`${result.status}: ${result.error ?? ""}`.slice(0, 160));
+        if (!["answered", "max_iterations"].includes(result.status))
+          out.errors.push(`${result.status}: ${result.error ?? ""}`.slice(0, 160));
       } catch (e) {
         out.errors.push(String(e).slice(0, 160));
       }
@@ -105,7 +124,10 @@ function watchQueue(server: LlamaServer): { stop(): { max: number; mean: number 
   let on = true;
   void (async () => {
     while (on) {
-      const text = await fetch(`${server.origin}/metrics`).then((r) => r.text(), () => "");
+      const text = await fetch(`${server.origin}/metrics`).then(
+        (r) => r.text(),
+        () => "",
+      );
       const m = /^llamacpp:requests_deferred\s+([\d.e+-]+)/m.exec(text);
       if (m) samples.push(Number(m[1]));
       await pause(200);
@@ -121,27 +143,44 @@ function watchQueue(server: LlamaServer): { stop(): { max: number; mean: number 
 
 async function classRun(slots: number, travelUrl: string): Promise<KlasseRow> {
   const server = await startLlamaServer({
-    model: MODEL, parallel: slots, ctx: slots * CTX_PER_SLOT, threads: THREADS, jinja: true, extra: ["--metrics", "-ngl", NGL],
+    model: MODEL,
+    parallel: slots,
+    ctx: slots * CTX_PER_SLOT,
+    threads: THREADS,
+    jinja: true,
+    extra: ["--metrics", "-ngl", NGL],
   });
   try {
     const queue = watchQueue(server);
     const t = performance.now();
-    const people = await Promise.all(Array.from({ length: PARTICIPANTS }, (_, i) => participant(i, server.baseUrl, travelUrl)));
+    const people = await Promise.all(
+      Array.from({ length: PARTICIPANTS }, (_, i) => participant(i, server.baseUrl, travelUrl)),
+    );
     const wallS = (performance.now() - t) / 1000;
     const q = queue.stop();
     const firstPlans = people.flatMap((p) => p.firstPlanMs);
-    const tps = people.map((p) => {
-      const gen = p.meters.reduce((n, m) => n + m.generatedTokens, 0);
-      const ms = p.meters.reduce((n, m) => n + Math.max(0, m.totalMs - m.timeToFirstTokenMs), 0);
-      return ms > 0 ? (gen / ms) * 1000 : Number.NaN;
-    }).filter(Number.isFinite);
+    const tps = people
+      .map((p) => {
+        const gen = p.meters.reduce((n, m) => n + m.generatedTokens, 0);
+        const ms = p.meters.reduce((n, m) => n + Math.max(0, m.totalMs - m.timeToFirstTokenMs), 0);
+        return ms > 0 ? (gen / ms) * 1000 : Number.NaN;
+      })
+      .filter(Number.isFinite);
     const errors = people.flatMap((p) => p.errors);
     if (errors.length) console.log(`errors (N=${slots}): ${[...new Set(errors)].slice(0, 3).join(" | ")}`);
     return {
-      slots, ctxPerSlot: CTX_PER_SLOT, participants: PARTICIPANTS, questions: PARTICIPANTS * QUESTIONS.length,
-      firstPlanP50: quantile(firstPlans, 0.5) / 1000, firstPlanP95: quantile(firstPlans, 0.95) / 1000,
-      tokensPerSecond: quantile(tps, 0.5), calls: people.reduce((n, p) => n + p.meters.length, 0),
-      queueMax: q.max, queueMean: q.mean, errors: errors.length, wallS,
+      slots,
+      ctxPerSlot: CTX_PER_SLOT,
+      participants: PARTICIPANTS,
+      questions: PARTICIPANTS * QUESTIONS.length,
+      firstPlanP50: quantile(firstPlans, 0.5) / 1000,
+      firstPlanP95: quantile(firstPlans, 0.95) / 1000,
+      tokensPerSecond: quantile(tps, 0.5),
+      calls: people.reduce((n, p) => n + p.meters.length, 0),
+      queueMax: q.max,
+      queueMean: q.mean,
+      errors: errors.length,
+      wallS,
     };
   } finally {
     await server.close();
@@ -163,18 +202,60 @@ if (skip) {
   } finally {
     await travel.stop();
   }
-  const hardware = env.KLASSE_HARDWARE ?? `${cpus().length} CPU-Kerne (${cpus()[0]?.model.trim() ?? "?"}), -t ${THREADS}, unter Last`;
+  const hardware =
+    env.KLASSE_HARDWARE ?? `${cpus().length} CPU-Kerne (${cpus()[0]?.model.trim() ?? "?"}), -t ${THREADS}, unter Last`;
   printMarkdownTable(
-    ["slots", "ctx/slot", "first plan p50 s", "p95 s", "tok/s per participant", "LLM calls", "queue max", "queue mean", "errors", "wall s"],
-    rows.map((r) => [r.slots, r.ctxPerSlot, r.firstPlanP50.toFixed(2), r.firstPlanP95.toFixed(2), r.tokensPerSecond.toFixed(1), r.calls,
-      r.queueMax, r.queueMean.toFixed(1), r.errors, r.wallS.toFixed(1)].map(String)),
+    [
+      "slots",
+      "ctx/slot",
+      "first plan p50 s",
+      "p95 s",
+      "tok/s per participant",
+      "LLM calls",
+      "queue max",
+      "queue mean",
+      "errors",
+      "wall s",
+    ],
+    rows.map((r) =>
+      [
+        r.slots,
+        r.ctxPerSlot,
+        r.firstPlanP50.toFixed(2),
+        r.firstPlanP95.toFixed(2),
+        r.tokensPerSecond.toFixed(1),
+        r.calls,
+        r.queueMax,
+        r.queueMean.toFixed(1),
+        r.errors,
+        r.wallS.toFixed(1),
+      ].map(String),
+    ),
   );
-  for (const r of rows) reportNumericGoal(`class of ${PARTICIPANTS}, --parallel ${r.slots}: errors`, r.errors, 0, { digits: 0 });
+  for (const r of rows)
+    reportNumericGoal(`class of ${PARTICIPANTS}, --parallel ${r.slots}: errors`, r.errors, 0, { digits: 0 });
   const best = rows.reduce((a, b) => (b.firstPlanP95 < a.firstPlanP95 ? b : a));
-  reportGoal({ metric: `class of ${PARTICIPANTS}: first plan p95, best slots`, goal: "reported", measured: `${best.firstPlanP95.toFixed(2)} s with --parallel ${best.slots}`, met: undefined });
-  const command = `llama-server ${llamaServerArgs({ model: basename(MODEL), parallel: best.slots, ctx: best.slots * CTX_PER_SLOT, threads: THREADS, jinja: true }, 8080).join(" ").replace("127.0.0.1", "0.0.0.0")}`;
+  reportGoal({
+    metric: `class of ${PARTICIPANTS}: first plan p95, best slots`,
+    goal: "reported",
+    measured: `${best.firstPlanP95.toFixed(2)} s with --parallel ${best.slots}`,
+    met: undefined,
+  });
+  const command = `llama-server ${llamaServerArgs(
+    { model: basename(MODEL), parallel: best.slots, ctx: best.slots * CTX_PER_SLOT, threads: THREADS, jinja: true },
+    8080,
+  )
+    .join(" ")
+    .replace("127.0.0.1", "0.0.0.0")}`;
   if (env.KLASSE_WRITE_GUIDE !== "0") {
-    const file = await writeGuideRows(join(findProjectRoot(), "docs/instructor-guide.md"), { model: basename(MODEL), hardware, thinkMs: THINK_MS, compact: COMPACT, rows, command });
+    const file = await writeGuideRows(join(findProjectRoot(), "docs/instructor-guide.md"), {
+      model: basename(MODEL),
+      hardware,
+      thinkMs: THINK_MS,
+      compact: COMPACT,
+      rows,
+      command,
+    });
     console.log(`measured rows written to ${file}`);
   }
 }

@@ -24,15 +24,38 @@ const BATCH = 512;
 /** On the 0.5 MB test model a whole pp512 takes ~15 ms: fixed per-call costs dominate, so the goal is judged on real-sized GGUFs only. */
 const TINY = MODEL === tinyModelPaths().gguf;
 
-interface Speed { pp: number; tg: number }
+interface Speed {
+  pp: number;
+  tg: number;
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** llama-bench's own figures (JSON output: avg_ts per test). */
 function llamaBench(bin: string): Speed {
-  const out = execFileSync(join(bin, "llama-bench"), [
-    "-m", MODEL, "-t", String(THREADS), "-p", String(PROMPT), "-n", String(GEN), "-r", String(REPS),
-    "-b", String(BATCH), "-ub", String(BATCH), "-ngl", "0", "-o", "json",
-  ], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync(
+    join(bin, "llama-bench"),
+    [
+      "-m",
+      MODEL,
+      "-t",
+      String(THREADS),
+      "-p",
+      String(PROMPT),
+      "-n",
+      String(GEN),
+      "-r",
+      String(REPS),
+      "-b",
+      String(BATCH),
+      "-ub",
+      String(BATCH),
+      "-ngl",
+      "0",
+      "-o",
+      "json",
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+  );
   const tests = JSON.parse(out) as { n_prompt: number; n_gen: number; avg_ts: number }[];
   return { pp: tests.find((t) => t.n_prompt > 0)!.avg_ts, tg: tests.find((t) => t.n_gen > 0)!.avg_ts };
 }
@@ -73,7 +96,12 @@ async function nodeLlamaCpp(): Promise<Speed> {
 const tools = findLlamaTools();
 if (!("bin" in tools)) {
   console.log(`yardstick: skipped: no llama-bench (${tools.missing})`);
-  reportGoal({ metric: "node-llama-cpp vs llama-bench", goal: "≥ 0.95×", measured: `skipped: no llama-bench (${tools.missing})`, met: undefined });
+  reportGoal({
+    metric: "node-llama-cpp vs llama-bench",
+    goal: "≥ 0.95×",
+    measured: `skipped: no llama-bench (${tools.missing})`,
+    met: undefined,
+  });
 } else {
   const raw = llamaBench(tools.bin);
   const ours = await nodeLlamaCpp();
@@ -86,9 +114,13 @@ if (!("bin" in tools)) {
     ],
   );
   const label = `${MODEL.split("/").pop()}, -t ${THREADS}`;
-  for (const [kind, a, b] of [["prompt", ours.pp, raw.pp], ["generation", ours.tg, raw.tg]] as const) {
+  for (const [kind, a, b] of [
+    ["prompt", ours.pp, raw.pp],
+    ["generation", ours.tg, raw.tg],
+  ] as const) {
     reportGoal({
-      metric: `node-llama-cpp / llama-bench, ${kind} (${label})`, goal: "≥ 0.95×",
+      metric: `node-llama-cpp / llama-bench, ${kind} (${label})`,
+      goal: "≥ 0.95×",
       measured: `${(a / b).toFixed(2)}× (${a.toFixed(0)} vs ${b.toFixed(0)} tokens/s)${TINY ? ", tiny model: per-call overhead only" : ""}`,
       met: TINY ? undefined : a / b >= 0.95,
     });

@@ -13,7 +13,10 @@ const system: ChatMessage = {
     "Du bist ein Reiseplaner. Beantworte Reisefragen knapp auf Deutsch. Erfinde keine Fakten. " +
     "Wenn du etwas nicht wissen kannst, sage es offen. ".repeat(6),
 };
-const turn1: ChatMessage[] = [system, { role: "user", content: "Ich plane ein Wochenende in Lissabon. Was sollte ich sehen?" }];
+const turn1: ChatMessage[] = [
+  system,
+  { role: "user", content: "Ich plane ein Wochenende in Lissabon. Was sollte ich sehen?" },
+];
 
 const runs = 3;
 const ttft: number[] = [];
@@ -29,10 +32,13 @@ async function turn2(reuse: boolean) {
   await llm.resetCache();
   const first = await llm.chat(turn1, { maxTokens: 32, seed: 1 });
   if (!reuse) await llm.resetCache();
-  const { meter } = await llm.chat([...turn1, { role: "assistant", content: first.text }, { role: "user", content: "Und bei Regen?" }], {
-    maxTokens: 16,
-    seed: 1,
-  });
+  const { meter } = await llm.chat(
+    [...turn1, { role: "assistant", content: first.text }, { role: "user", content: "Und bei Regen?" }],
+    {
+      maxTokens: 16,
+      seed: 1,
+    },
+  );
   return meter;
 }
 const withReuse = await turn2(true);
@@ -48,5 +54,10 @@ console.table({
   "turn 2 prompt tokens evaluated, without reuse": { value: withoutReuse.promptTokensEvaluated },
   "turn 2 share reused (goal ≥ 80 %)": { value: `${((withReuse.promptTokensReused / total) * 100).toFixed(1)} %` },
 });
-reportNumericGoal("Teil 1: turn 2 prompt share reused from the KV cache", (withReuse.promptTokensReused / total) * 100, 80, { atLeast: true, unit: " %", digits: 1 });
+reportNumericGoal(
+  "Teil 1: turn 2 prompt share reused from the KV cache",
+  (withReuse.promptTokensReused / total) * 100,
+  80,
+  { atLeast: true, unit: " %", digits: 1 },
+);
 await llm.dispose();

@@ -27,7 +27,11 @@ interface Row {
 }
 
 /** Runs `calls` calls with `concurrency` workers; returns wall time and mean latency. */
-async function run(calls: number, concurrency: number, one: () => Promise<void>): Promise<{ wallMs: number; meanLatencyMs: number }> {
+async function run(
+  calls: number,
+  concurrency: number,
+  one: () => Promise<void>,
+): Promise<{ wallMs: number; meanLatencyMs: number }> {
   let next = 0;
   let latencySum = 0;
   const start = performance.now();
@@ -90,7 +94,11 @@ async function bareHttpVsMcp(persistentCall: () => Promise<void>): Promise<void>
     let id = 0;
     const bare = async () => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: TOOL });
-      const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body });
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body,
+      });
       await r.json();
     };
     const minimalCall = async () => {
@@ -98,11 +106,21 @@ async function bareHttpVsMcp(persistentCall: () => Promise<void>): Promise<void>
     };
     const rounds = Math.max(200, CALLS);
     await interleaved(100, [bare, minimalCall, persistentCall]); // warm-up
-    const [bareMs, minimalMs, mcpMs] = (await interleaved(rounds, [bare, minimalCall, persistentCall])) as [number, number, number];
+    const [bareMs, minimalMs, mcpMs] = (await interleaved(rounds, [bare, minimalCall, persistentCall])) as [
+      number,
+      number,
+      number,
+    ];
     const ratio = mcpMs / bareMs;
-    console.log(`\nPersistent MCP call vs bare HTTP POST (fetch to a minimal Node server process), interleaved, median of ${rounds}:`);
-    console.log(`  bare HTTP POST ${bareMs.toFixed(3)} ms · MCP geocode ${mcpMs.toFixed(3)} ms · ratio ${ratio.toFixed(2)}×`);
-    console.log(`  SDK floor: the same call to a minimal SDK server (plain node:http, one trivial tool) ${minimalMs.toFixed(3)} ms · ${(minimalMs / bareMs).toFixed(2)}× the bare POST`);
+    console.log(
+      `\nPersistent MCP call vs bare HTTP POST (fetch to a minimal Node server process), interleaved, median of ${rounds}:`,
+    );
+    console.log(
+      `  bare HTTP POST ${bareMs.toFixed(3)} ms · MCP geocode ${mcpMs.toFixed(3)} ms · ratio ${ratio.toFixed(2)}×`,
+    );
+    console.log(
+      `  SDK floor: the same call to a minimal SDK server (plain node:http, one trivial tool) ${minimalMs.toFixed(3)} ms · ${(minimalMs / bareMs).toFixed(2)}× the bare POST`,
+    );
     reportGoal({
       metric: "MCP geocode call (persistent session) vs bare HTTP POST",
       goal: "≤ 1.5×",
@@ -141,7 +159,12 @@ async function main(): Promise<void> {
     await bareHttpVsMcp(persistentCall);
     for (const c of CONCURRENCY) {
       const perCallCalls = Math.max(c * 2, Math.floor(CALLS / 4));
-      rows.push({ mode: "session-per-call", concurrency: c, calls: perCallCalls, ...(await run(perCallCalls, c, sessionPerCall)) });
+      rows.push({
+        mode: "session-per-call",
+        concurrency: c,
+        calls: perCallCalls,
+        ...(await run(perCallCalls, c, sessionPerCall)),
+      });
       rows.push({ mode: "persistent", concurrency: c, calls: CALLS, ...(await run(CALLS, c, persistentCall)) });
     }
     await persistent.close();
@@ -166,7 +189,13 @@ async function main(): Promise<void> {
     console.log(
       `${String(c).padStart(4)} ${(a.wallMs / a.calls).toFixed(3).padStart(25)} ${(b.wallMs / b.calls).toFixed(3).padStart(19)} ${ratio.toFixed(1).padStart(6)}x  ${ratio >= 10 ? "met" : "missed"}`,
     );
-    if (c === 1) reportGoal({ metric: "persistent MCP session vs session per call (conc. 1)", goal: "≥ 10× cheaper", measured: `${ratio.toFixed(1)}×`, met: ratio >= 10 });
+    if (c === 1)
+      reportGoal({
+        metric: "persistent MCP session vs session per call (conc. 1)",
+        goal: "≥ 10× cheaper",
+        measured: `${ratio.toFixed(1)}×`,
+        met: ratio >= 10,
+      });
   }
 }
 

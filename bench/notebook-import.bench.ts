@@ -13,7 +13,9 @@ import { testEnvironment } from "../scripts/dev/test-env.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportNumericGoal } from "./summary.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, sources: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, sources: { type: "boolean", default: false } },
+});
 const RUNS = Math.max(1, Number(values.runs));
 const root = findProjectRoot();
 
@@ -41,7 +43,13 @@ function cellSeconds(executed: string): number[] {
 
 function notebook(order: (keyof typeof CELLS)[]): string {
   return JSON.stringify({
-    cells: order.map((k) => ({ cell_type: "code", execution_count: null, metadata: {}, outputs: [], source: CELLS[k] })),
+    cells: order.map((k) => ({
+      cell_type: "code",
+      execution_count: null,
+      metadata: {},
+      outputs: [],
+      source: CELLS[k],
+    })),
     metadata: { kernelspec: { name: "tslab", display_name: "TypeScript", language: "typescript" } },
     nbformat: 4,
     nbformat_minor: 5,
@@ -70,7 +78,17 @@ async function main(): Promise<void> {
         const out = join(dir, "out");
         const r = spawnSync(
           "jupyter",
-          ["nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.kernel_name=tslab", "--ExecutePreprocessor.record_timing=True", "--output-dir", out, join(dir, `${first}.ipynb`)],
+          [
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--ExecutePreprocessor.kernel_name=tslab",
+            "--ExecutePreprocessor.record_timing=True",
+            "--output-dir",
+            out,
+            join(dir, `${first}.ipynb`),
+          ],
           { cwd: dir, env: { ...env, WORKSHOP_ROOT: root }, encoding: "utf8" },
         );
         if (r.status !== 0) throw new Error(`nbconvert failed: ${r.stderr.slice(-2000)}`);
@@ -80,19 +98,33 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nFirst cell of a fresh tslab kernel (${values.sources ? "lib sources" : "built lib"}), ${RUNS} kernels each:\n`);
+  console.log(
+    `\nFirst cell of a fresh tslab kernel (${values.sources ? "lib sources" : "built lib"}), ${RUNS} kernels each:\n`,
+  );
   printMarkdownTable(
     ["cell", "median s", "min s", "max s"],
-    Object.entries(results).map(([name, xs]) => [name, median(xs).toFixed(2), Math.min(...xs).toFixed(2), Math.max(...xs).toFixed(2)]),
+    Object.entries(results).map(([name, xs]) => [
+      name,
+      median(xs).toFixed(2),
+      Math.min(...xs).toFixed(2),
+      Math.max(...xs).toFixed(2),
+    ]),
   );
   const importMedian = median(results.import ?? []);
   const packages = values.sources ? [] : packagesReadByCell();
-  console.log(`\nPackage declarations a lib import makes the kernel parse (beyond Node's): ${packages.join(", ") || "none"}`);
-  reportNumericGoal(`first notebook cell importing lib (${values.sources ? "lib sources" : "built lib"}), median of ${RUNS}`, importMedian, 1.0, {
-    unit: " s",
-    digits: 2,
-    detail: `trivial cell ${median(results.trivial ?? []).toFixed(2)} s`,
-  });
+  console.log(
+    `\nPackage declarations a lib import makes the kernel parse (beyond Node's): ${packages.join(", ") || "none"}`,
+  );
+  reportNumericGoal(
+    `first notebook cell importing lib (${values.sources ? "lib sources" : "built lib"}), median of ${RUNS}`,
+    importMedian,
+    1.0,
+    {
+      unit: " s",
+      digits: 2,
+      detail: `trivial cell ${median(results.trivial ?? []).toFixed(2)} s`,
+    },
+  );
 }
 
 await main();

@@ -8,7 +8,14 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildHalfAgentSystemPrompt, buildPlannerSystemPrompt, loadLocalLlm, startTravelServer, todayMessage, McpToolClient } from "../lib/index.js";
+import {
+  buildHalfAgentSystemPrompt,
+  buildPlannerSystemPrompt,
+  loadLocalLlm,
+  startTravelServer,
+  todayMessage,
+  McpToolClient,
+} from "../lib/index.js";
 import type { ChatMessage, GenerationMeter, PromptStateEvent } from "../lib/index.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
@@ -21,13 +28,19 @@ const tmp = mkdtempSync(join(tmpdir(), "prompt-state-bench-"));
 function freshStart(stateDir: string, n: number): { meter: GenerationMeter; wallMs: number } {
   const trace = join(tmp, `trace-${n}.json`);
   const started = performance.now();
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/kit.ts", "start", QUESTION, "--max-iterations", "1", "--trace", trace], {
-    env: { ...process.env, LLM_STATE_DIR: stateDir, TRAVEL_TODAY: TODAY },
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/kit.ts", "start", QUESTION, "--max-iterations", "1", "--trace", trace],
+    {
+      env: { ...process.env, LLM_STATE_DIR: stateDir, TRAVEL_TODAY: TODAY },
+      encoding: "utf8",
+    },
+  );
   const wallMs = performance.now() - started;
   if (r.status !== 0) throw new Error(`npm start failed (${r.status}): ${r.stdout}\n${r.stderr}`);
-  const events = (JSON.parse(readFileSync(trace, "utf8")) as { events: Array<{ type: string; meter?: GenerationMeter }> }).events;
+  const events = (
+    JSON.parse(readFileSync(trace, "utf8")) as { events: Array<{ type: string; meter?: GenerationMeter }> }
+  ).events;
   const meter = events.find((e) => (e.type === "plan" || e.type === "plan_error") && e.meter)?.meter;
   if (!meter) throw new Error("no round-1 meter in the trace");
   return { meter, wallMs };
@@ -46,8 +59,16 @@ try {
   await client.close();
   await server.stop();
   const prompts: Record<string, ChatMessage[]> = {
-    planner: [{ role: "system", content: buildPlannerSystemPrompt(tools, { userFields: ["raw", "today"] }) }, todayMessage(TODAY), { role: "user", content: QUESTION }],
-    "half-agent": [{ role: "system", content: buildHalfAgentSystemPrompt(tools) }, todayMessage(TODAY), { role: "user", content: QUESTION }],
+    planner: [
+      { role: "system", content: buildPlannerSystemPrompt(tools, { userFields: ["raw", "today"] }) },
+      todayMessage(TODAY),
+      { role: "user", content: QUESTION },
+    ],
+    "half-agent": [
+      { role: "system", content: buildHalfAgentSystemPrompt(tools) },
+      todayMessage(TODAY),
+      { role: "user", content: QUESTION },
+    ],
   };
   const rows: string[][] = [];
   let questionTokens = 0;
@@ -67,7 +88,8 @@ try {
       await llm.dispose();
     }
     const [saved, loaded] = events;
-    if (saved?.action !== "saved" || loaded?.action !== "loaded") throw new Error(`${name}: expected saved then loaded, got ${events.map((e) => e.action).join(", ")}`);
+    if (saved?.action !== "saved" || loaded?.action !== "loaded")
+      throw new Error(`${name}: expected saved then loaded, got ${events.map((e) => e.action).join(", ")}`);
     if (name === "planner") [plannerSave, plannerLoad] = [saved, loaded];
     rows.push([
       name,
@@ -84,18 +106,44 @@ try {
 
   const model = process.env.LLM_MODEL_PATH ?? "(configured model)";
   console.log(`model: ${model}\n`);
-  console.log(`Fresh \`npm start\` (round 1 of "${QUESTION}", RAG context on; two processes, empty state folder first)\n`);
+  console.log(
+    `Fresh \`npm start\` (round 1 of "${QUESTION}", RAG context on; two processes, empty state folder first)\n`,
+  );
   const total = (m: GenerationMeter) => m.promptTokensEvaluated + m.promptTokensReused;
   printMarkdownTable(
     ["Start", "prompt tokens", "evaluated", "from disk", "time to first token ms", "process wall ms"],
     [
-      ["1st (evaluate + save)", String(total(cold.meter)), String(cold.meter.promptTokensEvaluated), String(cold.meter.promptTokensReused), String(cold.meter.timeToFirstTokenMs), cold.wallMs.toFixed(0)],
-      ["2nd (load)", String(total(warm.meter)), String(warm.meter.promptTokensEvaluated), String(warm.meter.promptTokensReused), String(warm.meter.timeToFirstTokenMs), warm.wallMs.toFixed(0)],
+      [
+        "1st (evaluate + save)",
+        String(total(cold.meter)),
+        String(cold.meter.promptTokensEvaluated),
+        String(cold.meter.promptTokensReused),
+        String(cold.meter.timeToFirstTokenMs),
+        cold.wallMs.toFixed(0),
+      ],
+      [
+        "2nd (load)",
+        String(total(warm.meter)),
+        String(warm.meter.promptTokensEvaluated),
+        String(warm.meter.promptTokensReused),
+        String(warm.meter.timeToFirstTokenMs),
+        warm.wallMs.toFixed(0),
+      ],
     ],
   );
   console.log("\nSystem prompt prefix: evaluate vs load (new instance each; state files in a temp folder)\n");
   printMarkdownTable(
-    ["Prompt", "prompt tokens", "saved prefix", "state file", "evaluate ms", "save ms", "load ms", "evaluated 1st → 2nd", "TTFT ms 1st → 2nd"],
+    [
+      "Prompt",
+      "prompt tokens",
+      "saved prefix",
+      "state file",
+      "evaluate ms",
+      "save ms",
+      "load ms",
+      "evaluated 1st → 2nd",
+      "TTFT ms 1st → 2nd",
+    ],
     rows,
   );
 

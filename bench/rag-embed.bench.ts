@@ -39,11 +39,15 @@ try {
   model = tinyModelPaths().embeddingDir;
 }
 if (resolve(config.root, model) === tinyModelPaths().embeddingDir) {
-  console.log("Note: tiny test model — its q8 file dequantises int8 weights for float32 MatMuls, so fp32 vs q8 says nothing about the real model.\n");
+  console.log(
+    "Note: tiny test model — its q8 file dequantises int8 weights for float32 MatMuls, so fp32 vs q8 says nothing about the real model.\n",
+  );
 }
 
 const corpusDir = join(config.root, "data", "corpus");
-const documents: CorpusDocument[] = existsSync(corpusDir) ? loadCorpus(corpusDir) : loadCorpus(join(config.root, "test", "rag", "fixtures", "corpus"));
+const documents: CorpusDocument[] = existsSync(corpusDir)
+  ? loadCorpus(corpusDir)
+  : loadCorpus(join(config.root, "test", "rag", "fixtures", "corpus"));
 const chunks = chunkDocuments(documents).map((c) => c.text);
 const texts = Array.from({ length: textCount }, (_, i) => chunks[i % chunks.length] ?? "");
 const avgChars = texts.reduce((s, t) => s + t.length, 0) / texts.length;
@@ -68,12 +72,19 @@ for (const dtype of ["fp32", "q8"] as EmbeddingDtype[]) {
       await embedder.embed(texts, { batchSize, progress: false });
       bestMs = Math.min(bestMs, performance.now() - t);
     }
-    rows.push([dtype, String(batchSize), (texts.length / (bestMs / 1000)).toFixed(0), (bestMs / texts.length).toFixed(2)]);
+    rows.push([
+      dtype,
+      String(batchSize),
+      (texts.length / (bestMs / 1000)).toFixed(0),
+      (bestMs / texts.length).toFixed(2),
+    ]);
   }
   await embedder.dispose();
 }
 
-console.log(`Embedding throughput — model ${model}, ${texts.length} chunks (mean ${avgChars.toFixed(0)} chars), best of 2 runs\n`);
+console.log(
+  `Embedding throughput — model ${model}, ${texts.length} chunks (mean ${avgChars.toFixed(0)} chars), best of 2 runs\n`,
+);
 printMarkdownTable(["dtype", "Batch", "Chunks/s", "ms/chunk"], rows);
 
 // Store: rebuild (chunk + embed + index + save) vs load from the cache.
@@ -86,7 +97,9 @@ try {
   const t1 = performance.now();
   const loaded = await openRagStore({ documents, embedder, cacheDir });
   const loadMs = performance.now() - t1;
-  console.log(`\nRAG store (${built.chunks.length} chunks, dtype ${embedder.dtype}; default dtype ${DEFAULT_EMBEDDING_DTYPE})\n`);
+  console.log(
+    `\nRAG store (${built.chunks.length} chunks, dtype ${embedder.dtype}; default dtype ${DEFAULT_EMBEDDING_DTYPE})\n`,
+  );
   printMarkdownTable(
     ["Step", "ms"],
     [

@@ -29,7 +29,9 @@ const MIN_RECALL = 0.95;
 const GOAL_BANDWIDTH_RATIO = 1.5;
 const GOAL_FLAT_BUILD_MS = 2000;
 
-const { values } = parseArgs({ options: { sizes: { type: "string" }, queries: { type: "string" }, ef: { type: "string" } } });
+const { values } = parseArgs({
+  options: { sizes: { type: "string" }, queries: { type: "string" }, ef: { type: "string" } },
+});
 const sizes = (values.sizes ?? "1000,10000,100000").split(",").map(Number);
 const queryCount = Number(values.queries ?? 50);
 const efValues = (values.ef ?? "16,32,64,128,256").split(",").map(Number);
@@ -173,7 +175,16 @@ interface HnswResult {
   recall: number;
 }
 let goal:
-  | { jsMs: number; flatMs: number; batchMs: number; buildMs: number; flatGBs: number; baseGBs: number; simdGBs: number; hnsw: HnswResult[] }
+  | {
+      jsMs: number;
+      flatMs: number;
+      batchMs: number;
+      buildMs: number;
+      flatGBs: number;
+      baseGBs: number;
+      simdGBs: number;
+      hnsw: HnswResult[];
+    }
   | undefined;
 
 /** Share of the exact top-k ids that the approximate lists contain. */
@@ -240,7 +251,14 @@ try {
       `${exactAgree}/${jsRuns}`,
     ]);
     for (const r of hnswResults) {
-      hnswTable.push([n.toLocaleString("en-US"), hnswBuild.ms.toFixed(0), String(r.efSearch), r.ms.toFixed(3), `${r.speedup.toFixed(1)}×`, r.recall.toFixed(3)]);
+      hnswTable.push([
+        n.toLocaleString("en-US"),
+        hnswBuild.ms.toFixed(0),
+        String(r.efSearch),
+        r.ms.toFixed(3),
+        `${r.speedup.toFixed(1)}×`,
+        r.recall.toFixed(3),
+      ]);
     }
 
     for (const [kind, index, buildMs] of [
@@ -250,7 +268,14 @@ try {
       const file = join(tmp, `${kind}-${n}.index`);
       const save = time(() => index.save(file));
       const load = best(() => VectorIndex.load(file, { kind, metric: "ip", dimension: D }));
-      loadTable.push([n.toLocaleString("en-US"), kind, save.ms.toFixed(1), load.ms.toFixed(1), buildMs.toFixed(1), `${(buildMs / load.ms).toFixed(1)}×`]);
+      loadTable.push([
+        n.toLocaleString("en-US"),
+        kind,
+        save.ms.toFixed(1),
+        load.ms.toFixed(1),
+        buildMs.toFixed(1),
+        `${(buildMs / load.ms).toFixed(1)}×`,
+      ]);
     }
   }
 } finally {
@@ -262,19 +287,37 @@ console.log(
     `inner product.\nms/q: median of single queries over 3 passes; batch: all queries in one call (best of 3) / query count.\n`,
 );
 console.log("Flat index (IndexFlatIP, exact)\n");
-console.log("GB/s: vector bytes scanned per single query / time; read GB/s: memchr over as many bytes (same machine).\n");
+console.log(
+  "GB/s: vector bytes scanned per single query / time; read GB/s: memchr over as many bytes (same machine).\n",
+);
 printMarkdownTable(
-  ["Vectors", "Build ms", "JS ms/q", "flat ms/q", "Speed-up", "flat GB/s", "read GB/s", "batch ms/q", "Speed-up batch", "flat = JS"],
+  [
+    "Vectors",
+    "Build ms",
+    "JS ms/q",
+    "flat ms/q",
+    "Speed-up",
+    "flat GB/s",
+    "read GB/s",
+    "batch ms/q",
+    "Speed-up batch",
+    "flat = JS",
+  ],
   flatTable,
 );
-console.log(`\nHNSW index (USearch, M 32, efConstruction 128, built on all cores; recall@${K} against the exact flat result over all ${queryCount} queries)\n`);
+console.log(
+  `\nHNSW index (USearch, M 32, efConstruction 128, built on all cores; recall@${K} against the exact flat result over all ${queryCount} queries)\n`,
+);
 printMarkdownTable(["Vectors", "Build ms", "efSearch", "ms/q", "Speed-up", `recall@${K}`], hnswTable);
 console.log("\nSave/load vs rebuild (index only, no embeddings)\n");
 printMarkdownTable(["Vectors", "Index", "save ms", "load ms", "build ms", "build/load"], loadTable);
 
 if (goal) {
   console.log(`\nGoals at ${goalSize.toLocaleString("en-US")} vectors:`);
-  reportNumericGoal(`flat index build, ${sizeLabel} × ${D}`, goal.buildMs, GOAL_FLAT_BUILD_MS, { unit: " ms", digits: 0 });
+  reportNumericGoal(`flat index build, ${sizeLabel} × ${D}`, goal.buildMs, GOAL_FLAT_BUILD_MS, {
+    unit: " ms",
+    digits: 0,
+  });
   const ratio = goal.baseGBs / goal.flatGBs;
   reportGoal({
     metric: `flat single-query scan bandwidth vs sequential read, ${sizeLabel} × ${D}`,

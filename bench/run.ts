@@ -16,14 +16,24 @@ export const command = defineCommand({
   name: "bench",
   invocation: "npm run bench --",
   summary: "Misst Tempo und Speicher: jede bench/*.bench.ts in einem eigenen Prozess, dann eine Tabelle aller Ziele.",
-  options: { n: { type: "string", value: "N", help: "so viele Teilnehmende im hub-Bench (Standard 5; z. B. npm run bench -- hub --n 20)" } },
+  options: {
+    n: {
+      type: "string",
+      value: "N",
+      help: "so viele Teilnehmende im hub-Bench (Standard 5; z. B. npm run bench -- hub --n 20)",
+    },
+  },
   positionals: "[NAMENSTEIL …]",
-  notes: "NAMENSTEIL: nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\nBENCH_REAL_MODEL=1: mit den eingestellten Modellen statt der winzigen",
+  notes:
+    "NAMENSTEIL: nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\nBENCH_REAL_MODEL=1: mit den eingestellten Modellen statt der winzigen",
   run: ({ positionals, values }) => main(positionals, values.n),
 });
 
 async function main(filters: string[], participants: string | undefined): Promise<number> {
-  if (participants !== undefined && !(/^\d+$/.test(participants) && Number(participants) >= 1 && Number(participants) <= 200)) {
+  if (
+    participants !== undefined &&
+    !(/^\d+$/.test(participants) && Number(participants) >= 1 && Number(participants) <= 200)
+  ) {
     throw new UsageError(`--n erwartet eine ganze Zahl von 1 bis 200 (bekommen: „${participants}“).`);
   }
   const root = findProjectRoot();
@@ -41,12 +51,25 @@ async function main(filters: string[], participants: string | undefined): Promis
   const failures: GoalResult[] = [];
   for (const file of files) {
     console.log(`\n=== ${file}`);
-    const r = spawnSync(process.execPath, ["--import", "tsx", join("bench", file)], { cwd: root, env, stdio: "inherit" });
-    if (r.status !== 0) failures.push({ metric: "bench run", goal: "exit code 0", measured: `exit ${r.status ?? r.signal}`, met: false, source: file });
+    const r = spawnSync(process.execPath, ["--import", "tsx", join("bench", file)], {
+      cwd: root,
+      env,
+      stdio: "inherit",
+    });
+    if (r.status !== 0)
+      failures.push({
+        metric: "bench run",
+        goal: "exit code 0",
+        measured: `exit ${r.status ?? r.signal}`,
+        met: false,
+        source: file,
+      });
   }
   const goals = [...readGoals(summaryFile), ...failures];
   rmSync(summaryDir, { recursive: true, force: true });
-  console.log(`\n=== Summary (${process.env.BENCH_REAL_MODEL === "1" ? "configured models" : "tiny models"}; ${goals.length} goals)\n`);
+  console.log(
+    `\n=== Summary (${process.env.BENCH_REAL_MODEL === "1" ? "configured models" : "tiny models"}; ${goals.length} goals)\n`,
+  );
   printSummary(goals);
   return failures.length ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 // kit uses on a participant's machine (llama.cpp's math cores, lib/llm/threads.ts). Never LLM_THREADS:
 // `npm run bench` sets it to 1 for the tiny test models (bench/run.ts), which would halve the figures.
 const raw = process.env.BENCH_THREADS;
-if (raw !== undefined && !/^[1-9]\d*$/.test(raw)) throw new Error(`BENCH_THREADS must be a positive integer, not "${raw}"`);
+if (raw !== undefined && !/^[1-9]\d*$/.test(raw))
+  throw new Error(`BENCH_THREADS must be a positive integer, not "${raw}"`);
 
 /** undefined: the kit's default. */
 export const BENCH_THREADS: number | undefined = raw === undefined ? undefined : Number(raw);

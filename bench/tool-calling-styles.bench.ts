@@ -26,12 +26,31 @@ const generation = { maxTokens: 300, temperature: 0, seed: 1 };
 
 const half = await runHalfAgentOnce({ llm, tools, catalog, question, today, generation });
 const meters: GenerationMeter[] = [];
-const plan = await runAgent({ llm, tools, catalog, question, today, maxIterations: 6, generation: { ...generation, onMeter: (m) => meters.push(m) } });
-const native = await runNativeToolChat({ llm: await createToolCaller(llm), tools, catalog, question, maxCalls: 4, generation });
+const plan = await runAgent({
+  llm,
+  tools,
+  catalog,
+  question,
+  today,
+  maxIterations: 6,
+  generation: { ...generation, onMeter: (m) => meters.push(m) },
+});
+const native = await runNativeToolChat({
+  llm: await createToolCaller(llm),
+  tools,
+  catalog,
+  question,
+  maxCalls: 4,
+  generation,
+});
 
-console.log(`model: ${(llm.info.backend === "openai-compatible" ? undefined : llm.info.modelPath) ?? llm.info.modelName}`);
+console.log(
+  `model: ${(llm.info.backend === "openai-compatible" ? undefined : llm.info.modelPath) ?? llm.info.modelName}`,
+);
 console.log(styleTableMarkdown([halfAgentRow(half), refPlanRow(plan, meters), nativeRow(native)]));
-console.log(`native calls: ${native.calls.map((c) => `${c.name}:${c.valid ? "valid" : "invalid"}`).join(", ") || "none"} (status ${native.status})`);
+console.log(
+  `native calls: ${native.calls.map((c) => `${c.name}:${c.valid ? "valid" : "invalid"}`).join(", ") || "none"} (status ${native.status})`,
+);
 await tools.close();
 await server.stop();
 await llm.dispose();

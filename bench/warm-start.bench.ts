@@ -21,7 +21,12 @@ const gguf = resolve(process.env.BENCH_WARM_GGUF || loadConfig().llmModelPath);
 const context = process.env.BENCH_WARM_CONTEXT || "8192";
 const QUESTION = "Wie ist heute das Wetter in Barcelona?";
 const tmp = mkdtempSync(join(tmpdir(), "warm-start-bench-"));
-const env = { ...withBenchThreads(process.env), LLM_CONTEXT_SIZE: context, TRAVEL_TODAY: "2026-06-15", TRAVEL_OFFLINE: "1" };
+const env = {
+  ...withBenchThreads(process.env),
+  LLM_CONTEXT_SIZE: context,
+  TRAVEL_TODAY: "2026-06-15",
+  TRAVEL_OFFLINE: "1",
+};
 const s = (ms: number) => (ms / 1000).toFixed(1);
 const size = (bytes: number) => (bytes >= 1e8 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`);
 
@@ -36,7 +41,11 @@ function linkedModel(name: string): string {
 
 function run(script: string, args: string[], extra: Record<string, string>): { stdout: string; wallMs: number } {
   const started = performance.now();
-  const r = spawnSync(process.execPath, ["--import", "tsx", script, ...args], { env: { ...env, ...extra }, encoding: "utf8", maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ...env, ...extra },
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
   const wallMs = performance.now() - started;
   if (r.status !== 0 && r.status !== 3) throw new Error(`${script} failed (${r.status}): ${r.stdout}\n${r.stderr}`);
   return { stdout: r.stdout, wallMs };
@@ -45,8 +54,16 @@ function run(script: string, args: string[], extra: Record<string, string>): { s
 /** One fresh `npm start`, round 1 only: process wall time, time of the first plan in the run, round 1's meter. */
 function firstPlan(model: string, n: number) {
   const trace = join(tmp, `trace-${n}.json`);
-  const { wallMs } = run("scripts/kit.ts", ["start", QUESTION, "--max-iterations", "1", "--rag-k", "0", "--trace", trace], { LLM_MODEL_PATH: model, LLM_STATE_DIR: join(tmp, `cache-${n}`) });
-  const events = (JSON.parse(readFileSync(trace, "utf8")) as { events: Array<{ type: string; atMs: number; meter?: GenerationMeter }> }).events;
+  const { wallMs } = run(
+    "scripts/kit.ts",
+    ["start", QUESTION, "--max-iterations", "1", "--rag-k", "0", "--trace", trace],
+    { LLM_MODEL_PATH: model, LLM_STATE_DIR: join(tmp, `cache-${n}`) },
+  );
+  const events = (
+    JSON.parse(readFileSync(trace, "utf8")) as {
+      events: Array<{ type: string; atMs: number; meter?: GenerationMeter }>;
+    }
+  ).events;
   const plan = events.find((e) => (e.type === "plan" || e.type === "plan_error") && e.meter);
   if (!plan?.meter) throw new Error("no round-1 meter in the trace");
   return { wallMs, planAtMs: plan.atMs, meter: plan.meter };
@@ -59,18 +76,30 @@ try {
 
   // The chat wrapper node-llama-cpp picks for this model must not write today's date into the prefix.
   const probe = await loadLocalLlm({ modelPath: gguf, contextSize: 512, promptStateDir: false, gpuLayers: 0 });
-  const firstBlock = probe.renderPrompt([{ role: "system", content: "S" }, { role: "user", content: "U" }]);
+  const firstBlock = probe.renderPrompt([
+    { role: "system", content: "S" },
+    { role: "user", content: "U" },
+  ]);
   await probe.dispose();
   const day = new Date();
-  const dated = /Today Date/.test(firstBlock) || firstBlock.includes(String(day.getFullYear())) || firstBlock.includes(day.toLocaleDateString("sv-SE"));
+  const dated =
+    /Today Date/.test(firstBlock) ||
+    firstBlock.includes(String(day.getFullYear())) ||
+    firstBlock.includes(day.toLocaleDateString("sv-SE"));
 
   const warmModel = linkedModel("warm");
-  const made = run("scripts/kit.ts", ["models:warm", ...(process.env.BENCH_WARM_ONLY ? ["--only", process.env.BENCH_WARM_ONLY] : [])], { LLM_MODEL_PATH: warmModel });
+  const made = run(
+    "scripts/kit.ts",
+    ["models:warm", ...(process.env.BENCH_WARM_ONLY ? ["--only", process.env.BENCH_WARM_ONLY] : [])],
+    { LLM_MODEL_PATH: warmModel },
+  );
   const manifest = JSON.parse(readFileSync(join(warmStateDir(warmModel), MANIFEST_FILE), "utf8")) as WarmManifest;
   const cold = firstPlan(linkedModel("cold"), 1);
   const warm = firstPlan(warmModel, 2);
 
-  console.log(`model: ${gguf} (${size(identity.bytes)}), context ${context}, threads ${BENCH_THREADS ?? "the kit's default (llama.cpp's math cores)"}\n`);
+  console.log(
+    `model: ${gguf} (${size(identity.bytes)}), context ${context}, threads ${BENCH_THREADS ?? "the kit's default (llama.cpp's math cores)"}\n`,
+  );
   console.log(`content hash of the model file (size + SHA-256 of ~9 MiB): ${hashMs.toFixed(0)} ms`);
   console.log(`npm run models:warm: ${s(made.wallMs)} s in all\n`);
   printMarkdownTable(
@@ -78,8 +107,18 @@ try {
     manifest.entries.map((e) => [e.name, String(e.tokens), `${(e.bytes / 1e6).toFixed(1)} MB`]),
   );
   console.log(`\nFresh \`npm start\`, round 1 ("${QUESTION}", no RAG context)\n`);
-  const row = (label: string, r: typeof cold) => [label, s(r.wallMs), s(r.planAtMs), String(r.meter.promptTokensEvaluated), String(r.meter.promptTokensReused), String(r.meter.timeToFirstTokenMs)];
-  printMarkdownTable(["Start", "process s", "first plan after run start s", "evaluated", "from disk", "TTFT ms"], [row("cold (no states)", cold), row("warm (prompt-states/)", warm)]);
+  const row = (label: string, r: typeof cold) => [
+    label,
+    s(r.wallMs),
+    s(r.planAtMs),
+    String(r.meter.promptTokensEvaluated),
+    String(r.meter.promptTokensReused),
+    String(r.meter.timeToFirstTokenMs),
+  ];
+  printMarkdownTable(
+    ["Start", "process s", "first plan after run start s", "evaluated", "from disk", "TTFT ms"],
+    [row("cold (no states)", cold), row("warm (prompt-states/)", warm)],
+  );
 
   const planner = manifest.entries.find((e) => e.name === "planer-reise");
   const total = manifest.entries.reduce((n, e) => n + e.bytes, 0);
@@ -91,7 +130,7 @@ try {
   });
   reportGoal({
     metric: `cached prefix (${basename(gguf)}, ${probe.info.chatWrapper}): no date`,
-    goal: "no \"Today Date\", no year in the first system block",
+    goal: 'no "Today Date", no year in the first system block',
     measured: dated ? `dated: ${JSON.stringify(firstBlock.slice(0, 160))}` : "none",
     met: !dated,
   });

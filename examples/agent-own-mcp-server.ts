@@ -17,7 +17,11 @@ const ownServer = {
 };
 const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 
-const [llm, reise, eigene] = await Promise.all([loadLlm(), McpToolClient.connectStdio(), McpToolClient.connectCommand(ownServer, env)]);
+const [llm, reise, eigene] = await Promise.all([
+  loadLlm(),
+  McpToolClient.connectStdio(),
+  McpToolClient.connectCommand(ownServer, env),
+]);
 try {
   // Several clients by alias: one merged catalog; a name offered twice would become "reise.x" / "eigene.x".
   const result = await runAgent({ question, llm, tools: { reise, eigene }, maxIterations: 4 });

@@ -10,7 +10,10 @@ import { fileURLToPath } from "node:url";
 import { loadLlm, McpToolClient, runAgent, summarizeTrace, type AgentTrace } from "../lib/index.js";
 
 const file = process.argv[2] ?? fileURLToPath(new URL("./data/fragen.txt", import.meta.url));
-const questions = readFileSync(file, "utf8").split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+const questions = readFileSync(file, "utf8")
+  .split(/\r?\n/)
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith("#"));
 
 /** Tokens of all planning calls of a run: each `plan` / `plan_error` event carries its call's meter. */
 function tokens(trace: AgentTrace): { prompt: number; generated: number } {
@@ -31,14 +34,27 @@ const field = (value: string | number) =>
 
 const [llm, tools] = await Promise.all([loadLlm(), McpToolClient.connectStdio()]);
 try {
-  console.log(["frage", "status", "runden", "tool_aufrufe", "werkzeuge", "tokens_prompt", "tokens_generiert", "antwort"].join(","));
+  console.log(
+    ["frage", "status", "runden", "tool_aufrufe", "werkzeuge", "tokens_prompt", "tokens_generiert", "antwort"].join(
+      ",",
+    ),
+  );
   for (const [i, question] of questions.entries()) {
     console.error(`Frage ${i + 1}/${questions.length}: ${question}`);
     const result = await runAgent({ question, llm, tools, maxIterations: 3 });
     const summary = summarizeTrace(result.trace);
     const called = result.trace.events.flatMap((e) => (e.type === "tool_call" ? [e.toolName] : []));
     const { prompt, generated } = tokens(result.trace);
-    const row = [question, result.status, result.iterations, summary.toolCalls, called.join(" "), prompt, generated, result.final];
+    const row = [
+      question,
+      result.status,
+      result.iterations,
+      summary.toolCalls,
+      called.join(" "),
+      prompt,
+      generated,
+      result.final,
+    ];
     console.log(row.map(field).join(","));
   }
 } finally {

@@ -23,8 +23,15 @@ server.registerTool(
   },
   ({ betrag, von, nach }) => {
     const kurs = EURO_PER_UNIT[von] / EURO_PER_UNIT[nach];
-    const result = { betrag: Math.round(betrag * kurs * 100) / 100, waehrung: nach, kurs: Math.round(kurs * 10_000) / 10_000 };
-    return { content: [{ type: "text", text: `${betrag} ${von} = ${result.betrag} ${nach}` }], structuredContent: result };
+    const result = {
+      betrag: Math.round(betrag * kurs * 100) / 100,
+      waehrung: nach,
+      kurs: Math.round(kurs * 10_000) / 10_000,
+    };
+    return {
+      content: [{ type: "text", text: `${betrag} ${von} = ${result.betrag} ${nach}` }],
+      structuredContent: result,
+    };
   },
 );
 

@@ -35,7 +35,9 @@ try {
   console.log(`\nFrage: ${question}\n`);
   for (const [rank, hit] of hits.entries()) {
     const section = hit.metadata.headings.at(-1) ?? "";
-    console.log(`${rank + 1}. score=${hit.score.toFixed(3)}  ${hit.metadata.document}${section ? ` › ${section}` : ""}`);
+    console.log(
+      `${rank + 1}. score=${hit.score.toFixed(3)}  ${hit.metadata.document}${section ? ` › ${section}` : ""}`,
+    );
     console.log(`   ${hit.text.replace(/\s+/g, " ").slice(0, 160)}`);
   }
 } finally {

@@ -96,14 +96,16 @@ function flag(value: string | undefined): boolean {
 function positiveInt<F extends number | undefined>(name: string, value: string | undefined, fallback: F): number | F {
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} muss eine positive ganze Zahl sein, nicht "${value}".`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError(`${name} muss eine positive ganze Zahl sein, nicht "${value}".`);
   return n;
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined || value.trim() === "") return fallback;
   const v = value.trim().toLowerCase() as T;
-  if (!allowed.includes(v)) throw new ConfigError(`${name} muss einer dieser Werte sein: ${allowed.join(", ")}, nicht "${value}".`);
+  if (!allowed.includes(v))
+    throw new ConfigError(`${name} muss einer dieser Werte sein: ${allowed.join(", ")}, nicht "${value}".`);
   return v;
 }
 
@@ -111,9 +113,8 @@ function gpuLayers(value: string | undefined): KitConfig["llmGpuLayers"] {
   if (value === undefined || value.trim() === "" || value === "auto") return "auto";
   if (value === "max") return "max";
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(
-      `LLM_GPU_LAYERS muss auto, max oder eine Zahl ≥ 0 sein, nicht "${value}".`,
-    );
+  if (!Number.isInteger(n) || n < 0)
+    throw new ConfigError(`LLM_GPU_LAYERS muss auto, max oder eine Zahl ≥ 0 sein, nicht "${value}".`);
   return n;
 }
 
@@ -138,7 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     llmBaseUrl: env.LLM_BASE_URL || undefined,
     llmModelName: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
-    llmStateDir: env.LLM_STATE_DIR?.trim().toLowerCase() === "off" ? undefined : resolve(root, env.LLM_STATE_DIR || join(".cache", "llm-state")),
+    llmStateDir:
+      env.LLM_STATE_DIR?.trim().toLowerCase() === "off"
+        ? undefined
+        : resolve(root, env.LLM_STATE_DIR || join(".cache", "llm-state")),
     ragCacheDir: resolve(root, env.RAG_CACHE_DIR || join(".cache", "rag")),
     practiceMode: flag(env.WORKSHOP_PRACTICE),
     probeMode: flag(env.WORKSHOP_PROBE),

@@ -23,6 +23,7 @@ export class KitError extends Error {
     super(message);
     this.retryable = options.retryable ?? false;
     // Set by hand: tslab compiles lib against an older lib where Error takes no options argument.
-    if ("cause" in options) Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
+    if ("cause" in options)
+      Object.defineProperty(this, "cause", { value: options.cause, configurable: true, writable: true });
   }
 }

@@ -107,8 +107,23 @@ export {
   type RetrievedChunk,
   type SearchHit,
 } from "./rag/index.js";
-export type { Bm25Hit, EmbeddingDtype, IndexMetric, LoadCorpusOptions, OpenRagStoreOptions, ProgressMode, VectorIndexOptions } from "./rag/index.js";
-export { firstHitRank, loadQaSet, locatePassages, retrievalMetrics, type QaItem, type RetrievalMetrics } from "./rag-eval/index.js";
+export type {
+  Bm25Hit,
+  EmbeddingDtype,
+  IndexMetric,
+  LoadCorpusOptions,
+  OpenRagStoreOptions,
+  ProgressMode,
+  VectorIndexOptions,
+} from "./rag/index.js";
+export {
+  firstHitRank,
+  loadQaSet,
+  locatePassages,
+  retrievalMetrics,
+  type QaItem,
+  type RetrievalMetrics,
+} from "./rag-eval/index.js";
 
 // Teil 3 — tools over MCP: travel and math servers, one client session each, several clients as one
 export {
@@ -219,7 +234,15 @@ export {
   type StagedChange,
   type TraceSummary,
 } from "./agent/index.js";
-export type { AgentEventType, ApprovalOutcome, RetryPolicy, ToolErrorKind, ToolOutcome, ToolSafety, WindowReport } from "./agent/index.js";
+export type {
+  AgentEventType,
+  ApprovalOutcome,
+  RetryPolicy,
+  ToolErrorKind,
+  ToolOutcome,
+  ToolSafety,
+  WindowReport,
+} from "./agent/index.js";
 
 // Teil 4 — patterns on top: voting over k isolated runs, native function calling, the style comparison
 export {

@@ -36,7 +36,8 @@ export function countText(n: number, singular: string, plural: string): string {
  */
 export function ignore(reason: string): (error: unknown) => undefined {
   return (error) => {
-    if (typeof process !== "undefined" && process.env?.KIT_DEBUG === "1") console.error(`ignored (${reason}): ${errorText(error)}`);
+    if (typeof process !== "undefined" && process.env?.KIT_DEBUG === "1")
+      console.error(`ignored (${reason}): ${errorText(error)}`);
     return undefined;
   };
 }
@@ -82,7 +83,11 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
  * ignores the signal (a stuck server, a model still generating) cannot hold the caller. `onAbort` runs
  * when the abort ends the wait (e.g. to release a shared call).
  */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
+export function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  onAbort?: () => void,
+): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) {
     promise.catch(ignore("the caller gave up on this promise; its later failure has no one to tell"));

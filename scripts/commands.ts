@@ -4,7 +4,10 @@
 import type { Command } from "./node/command.js";
 
 type Loader = () => Promise<Command>;
-const from = (load: () => Promise<{ command: object }>): Loader => async () => (await load()).command as Command;
+const from =
+  (load: () => Promise<{ command: object }>): Loader =>
+  async () =>
+    (await load()).command as Command;
 
 export const COMMANDS = {
   start: from(() => import("./apps/cli/main.js")),

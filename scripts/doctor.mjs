@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
-  console.log(`❌ Node.js: ${process.versions.node} ist zu alt (nötig: 20.19 oder neuer)\n   → Node.js LTS von https://nodejs.org installieren, dann npm run setup.`);
+  console.log(
+    `❌ Node.js: ${process.versions.node} ist zu alt (nötig: 20.19 oder neuer)\n   → Node.js LTS von https://nodejs.org installieren, dann npm run setup.`,
+  );
   process.exit(1);
 }
 if (!existsSync(join(root, "node_modules", "tsx", "package.json"))) {

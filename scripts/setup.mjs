@@ -5,7 +5,17 @@
 // Everything that touches the machine goes through `run` (injected in tests, see test/scripts/setup.test.ts).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -28,9 +38,12 @@ export const LOCK_STAMP = join("node_modules", ".setup-lock-hash");
 
 /** Where each native addon gets its binary, per OS (from the installed packages' metadata; see docs/setup.md). */
 export const PREBUILT = {
-  "node-llama-cpp": "npm-Pakete @node-llama-cpp/* (linux-x64 inkl. CUDA/Vulkan, linux-arm64, mac-arm64-metal, mac-x64, win-x64 inkl. CUDA/Vulkan, win-arm64)",
-  "onnxruntime-node": "im Paket (bin/napi-v6: linux x64/arm64, darwin arm64, win32 x64/arm64) – kein Intel-Mac (darwin x64)",
-  "faiss-node": "Download von GitHub (prebuild-install); ohne Internet auf Debian/Ubuntu aus den Quellen gegen libfaiss",
+  "node-llama-cpp":
+    "npm-Pakete @node-llama-cpp/* (linux-x64 inkl. CUDA/Vulkan, linux-arm64, mac-arm64-metal, mac-x64, win-x64 inkl. CUDA/Vulkan, win-arm64)",
+  "onnxruntime-node":
+    "im Paket (bin/napi-v6: linux x64/arm64, darwin arm64, win32 x64/arm64) – kein Intel-Mac (darwin x64)",
+  "faiss-node":
+    "Download von GitHub (prebuild-install); ohne Internet auf Debian/Ubuntu aus den Quellen gegen libfaiss",
 };
 
 const atLeast = (version, [major, minor]) => {
@@ -145,14 +158,20 @@ const isLink = (p) => {
 
 async function stepNode(ctx) {
   if (!nodeIsSupported(ctx.nodeVersion)) {
-    return { status: "failed", detail: `Node.js ${ctx.nodeVersion} ist zu alt – bitte Node.js 20.19 oder neuer installieren (https://nodejs.org, LTS).` };
+    return {
+      status: "failed",
+      detail: `Node.js ${ctx.nodeVersion} ist zu alt – bitte Node.js 20.19 oder neuer installieren (https://nodejs.org, LTS).`,
+    };
   }
   return { status: "ok", detail: `Node.js ${ctx.nodeVersion}` };
 }
 
 async function hasApt({ run, platform }) {
-  return platform === "linux" && (await run("dpkg-query", ["--version"], { capture: true })).code === 0 &&
-    (await run("apt-get", ["--version"], { capture: true })).code === 0;
+  return (
+    platform === "linux" &&
+    (await run("dpkg-query", ["--version"], { capture: true })).code === 0 &&
+    (await run("apt-get", ["--version"], { capture: true })).code === 0
+  );
 }
 
 async function stepSystemPackages(ctx) {
@@ -168,9 +187,20 @@ async function stepSystemPackages(ctx) {
     // Root (containers, CI) runs apt-get directly; everyone else through sudo.
     const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
     await asRoot(["apt-get", "update", "-qq"]); // a failed update (stale mirror) may still allow the install
-    const install = await asRoot(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", ...missing]);
+    const install = await asRoot([
+      "env",
+      "DEBIAN_FRONTEND=noninteractive",
+      "apt-get",
+      "install",
+      "-y",
+      "-qq",
+      ...missing,
+    ]);
     if (install.code !== 0) {
-      return { status: "failed", detail: `apt-get install fehlgeschlagen. Bitte selbst installieren: sudo apt-get install ${missing.join(" ")}` };
+      return {
+        status: "failed",
+        detail: `apt-get install fehlgeschlagen. Bitte selbst installieren: sudo apt-get install ${missing.join(" ")}`,
+      };
     }
     return { status: "ok", detail: `installiert: ${missing.join(" ")}` };
   }
@@ -187,16 +217,31 @@ export const HUB_APT_PACKAGE = "jupyterhub";
 async function stepHub(ctx) {
   const { run } = ctx;
   const forWhom = "optional, nur für den Rechner der Kursleitung (npm run hub, npm run klassenraum)";
-  if ((await run("jupyterhub", ["--version"], { capture: true })).code === 0) return { status: "ok", detail: "JupyterHub gefunden" };
+  if ((await run("jupyterhub", ["--version"], { capture: true })).code === 0)
+    return { status: "ok", detail: "JupyterHub gefunden" };
   if (await hasApt(ctx)) {
     const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
     ctx.log(`installiere mit apt: ${HUB_APT_PACKAGE}`);
     await asRoot(["apt-get", "update", "-qq"]);
-    const install = await asRoot(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", HUB_APT_PACKAGE]);
+    const install = await asRoot([
+      "env",
+      "DEBIAN_FRONTEND=noninteractive",
+      "apt-get",
+      "install",
+      "-y",
+      "-qq",
+      HUB_APT_PACKAGE,
+    ]);
     if (install.code === 0) return { status: "ok", detail: `installiert: ${HUB_APT_PACKAGE}` };
-    return { status: "skipped", detail: `JupyterHub nicht installiert (${forWhom}); bei Bedarf: sudo apt-get install ${HUB_APT_PACKAGE}` };
+    return {
+      status: "skipped",
+      detail: `JupyterHub nicht installiert (${forWhom}); bei Bedarf: sudo apt-get install ${HUB_APT_PACKAGE}`,
+    };
   }
-  return { status: "skipped", detail: `JupyterHub nicht installiert (${forWhom}); bei Bedarf: python3 -m pip install jupyterhub notebook` };
+  return {
+    status: "skipped",
+    detail: `JupyterHub nicht installiert (${forWhom}); bei Bedarf: python3 -m pip install jupyterhub notebook`,
+  };
 }
 
 async function stepNpm(ctx) {
@@ -212,18 +257,24 @@ async function stepNpm(ctx) {
     return { status: "ok", detail: "node_modules ist aktuell (package-lock.json unverändert)" };
   }
   const version = (await run("npm", ["--version"], { capture: true, cwd: root })).stdout.trim();
-  if (!version) return { status: "failed", detail: "npm nicht gefunden – es gehört zu Node.js; bitte Node.js neu installieren." };
+  if (!version)
+    return { status: "failed", detail: "npm nicht gefunden – es gehört zu Node.js; bitte Node.js neu installieren." };
   // onnxruntime-node's CUDA download from NuGet is skipped: its CPU binaries are bundled.
   const env = { ...ctx.env, ONNXRUNTIME_NODE_INSTALL: "skip" };
   const flags = ["--no-audit", "--no-fund"];
   if (npmHonoursAllowScripts(version)) {
-    if ((await run("npm", ["ci", ...flags], { cwd: root, env })).code !== 0) return { status: "failed", detail: "npm ci fehlgeschlagen (Ausgabe oben)" };
+    if ((await run("npm", ["ci", ...flags], { cwd: root, env })).code !== 0)
+      return { status: "failed", detail: "npm ci fehlgeschlagen (Ausgabe oben)" };
   } else {
     // This npm ignores "allowScripts" and would run every install script (faiss-node's GitHub downloads).
     // Apply the same decisions by hand: no scripts, then only the allowed ones (esbuild).
-    ctx.log(`npm ${version} ignoriert allowScripts: installiere mit --ignore-scripts und führe die erlaubten Skripte selbst aus`);
-    if ((await run("npm", ["ci", ...flags, "--ignore-scripts"], { cwd: root, env })).code !== 0) return { status: "failed", detail: "npm ci fehlgeschlagen (Ausgabe oben)" };
-    if ((await run("npm", ["rebuild", "esbuild"], { cwd: root, env })).code !== 0) return { status: "failed", detail: "npm rebuild esbuild fehlgeschlagen" };
+    ctx.log(
+      `npm ${version} ignoriert allowScripts: installiere mit --ignore-scripts und führe die erlaubten Skripte selbst aus`,
+    );
+    if ((await run("npm", ["ci", ...flags, "--ignore-scripts"], { cwd: root, env })).code !== 0)
+      return { status: "failed", detail: "npm ci fehlgeschlagen (Ausgabe oben)" };
+    if ((await run("npm", ["rebuild", "esbuild"], { cwd: root, env })).code !== 0)
+      return { status: "failed", detail: "npm rebuild esbuild fehlgeschlagen" };
   }
   // usearch (HNSW index, N-API binaries) declares Node >= 22 but runs on Node 20: say so before anyone worries.
   if (Number(ctx.nodeVersion.split(".")[0]) < 22) {
@@ -235,22 +286,30 @@ async function stepNpm(ctx) {
 
 async function stepPatches(ctx) {
   const dir = join(ctx.root, "patches");
-  if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith(".patch"))) return { status: "skipped", detail: "keine Patches (patches/ fehlt)" };
+  if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith(".patch")))
+    return { status: "skipped", detail: "keine Patches (patches/ fehlt)" };
   // patch-package recognises patches that are already applied, so a re-run is harmless.
   const bin = join(ctx.root, "node_modules", "patch-package", "index.js");
   const r = await ctx.run(ctx.node, [bin], { cwd: ctx.root });
-  return r.code === 0 ? { status: "ok", detail: "Patches aus patches/ angewendet" } : { status: "failed", detail: "patch-package fehlgeschlagen (Ausgabe oben)" };
+  return r.code === 0
+    ? { status: "ok", detail: "Patches aus patches/ angewendet" }
+    : { status: "failed", detail: "patch-package fehlgeschlagen (Ausgabe oben)" };
 }
 
 async function stepFaiss(ctx) {
   const { run, root, node, platform } = ctx;
-  const loads = async () => (await run(node, ["-e", "require('faiss-node').IndexFlatIP"], { cwd: root, capture: true })).code === 0;
+  const loads = async () =>
+    (await run(node, ["-e", "require('faiss-node').IndexFlatIP"], { cwd: root, capture: true })).code === 0;
   if (await loads()) return { status: "ok", detail: "faiss-node lädt" };
   if (platform === "linux") {
     // prebuilt download, else compile faiss-node's own source against the system libfaiss (apt)
     const r = await run("bash", [join("scripts", "dev", "build-faiss.sh")], { cwd: root });
     if (r.code === 0) return { status: "ok", detail: "faiss-node gebaut bzw. heruntergeladen" };
-    return { status: "failed", detail: "faiss-node nicht verfügbar", todo: manualInstructions(platform, ctx.arch, ["faiss-node"]) };
+    return {
+      status: "failed",
+      detail: "faiss-node nicht verfügbar",
+      todo: manualInstructions(platform, ctx.arch, ["faiss-node"]),
+    };
   }
   if (ctx.env.SKIP_PREBUILT_DOWNLOAD !== "1") {
     ctx.log("faiss-node: lade die fertige Binärdatei (braucht Zugriff auf GitHub) …");
@@ -259,12 +318,20 @@ async function stepFaiss(ctx) {
     await run(node, [bin, "--runtime", "napi"], { cwd: pkg, timeoutMs: 60_000 });
     if (await loads()) return { status: "ok", detail: "faiss-node: fertige Binärdatei installiert" };
   }
-  return { status: "failed", detail: "faiss-node nicht verfügbar", todo: manualInstructions(platform, ctx.arch, ["faiss-node"]) };
+  return {
+    status: "failed",
+    detail: "faiss-node nicht verfügbar",
+    todo: manualInstructions(platform, ctx.arch, ["faiss-node"]),
+  };
 }
 
 async function stepOnnxruntime(ctx) {
   if (ctx.platform === "darwin" && ctx.arch === "x64") {
-    return { status: "todo", detail: "onnxruntime-node: keine Binärdatei für Intel-Macs", todo: manualInstructions("darwin", "x64", ["onnxruntime-darwin-x64"]) };
+    return {
+      status: "todo",
+      detail: "onnxruntime-node: keine Binärdatei für Intel-Macs",
+      todo: manualInstructions("darwin", "x64", ["onnxruntime-darwin-x64"]),
+    };
   }
   return { status: "skipped", detail: "onnxruntime-node bringt seine Binärdatei mit" };
 }
@@ -275,11 +342,17 @@ async function stepKernel(ctx) {
   const kernelDir = join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab");
   mkdirSync(kernelDir, { recursive: true });
   // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there).
-  const argv = platform === "win32"
-    ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"]
-    : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
+  const argv =
+    platform === "win32"
+      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"]
+      : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
   // Same Node options as scripts/apps/workshop/kernel-install.ts (KERNEL_NODE_OPTIONS): 12 % less memory per kernel.
-  const spec = { argv, display_name: "TypeScript (Workshop)", language: "typescript", env: { NODE_OPTIONS: "--max-semi-space-size=1" } };
+  const spec = {
+    argv,
+    display_name: "TypeScript (Workshop)",
+    language: "typescript",
+    env: { NODE_OPTIONS: "--max-semi-space-size=1" },
+  };
   writeFileSync(join(kernelDir, "kernel.json"), JSON.stringify(spec, null, 2) + "\n");
   // tslab only compiles files under the notebook's folder: notebooks/lib points at the built lib
   // (.cache/notebook-lib, made by the notebook-lib step below; dangling until then). Checkouts can lose
@@ -297,7 +370,11 @@ async function stepKernel(ctx) {
     rmSync(link, { force: true });
     const target = join(root, ".cache", "notebook-lib");
     if (platform === "win32") mkdirSync(target, { recursive: true }); // a junction needs its target
-    symlinkSync(platform === "win32" ? target : join("..", ".cache", "notebook-lib"), link, platform === "win32" ? "junction" : "dir");
+    symlinkSync(
+      platform === "win32" ? target : join("..", ".cache", "notebook-lib"),
+      link,
+      platform === "win32" ? "junction" : "dir",
+    );
     note = "; notebooks/lib → ../.cache/notebook-lib angelegt";
   }
   return { status: "ok", detail: `Kernel „TypeScript (Workshop)“ in .jupyter-prefix/ registriert${note}` };
@@ -307,7 +384,9 @@ async function stepKernel(ctx) {
 async function stepKitCommand(ctx, command, file, label) {
   if (!existsSync(join(ctx.root, file))) return { status: "skipped", detail: `${file} gibt es (noch) nicht` };
   const r = await ctx.run(ctx.node, ["--import", "tsx", join("scripts", "kit.ts"), command], { cwd: ctx.root });
-  return r.code === 0 ? { status: "ok", detail: label } : { status: "failed", detail: `npm run ${command} fehlgeschlagen (Ausgabe oben)` };
+  return r.code === 0
+    ? { status: "ok", detail: label }
+    : { status: "failed", detail: `npm run ${command} fehlgeschlagen (Ausgabe oben)` };
 }
 
 export const STEPS = [
@@ -319,8 +398,21 @@ export const STEPS = [
   ["faiss-node (Teil 2)", stepFaiss],
   ["onnxruntime-node (Teil 2)", stepOnnxruntime],
   ["Jupyter-Kernel", stepKernel],
-  ["Notebook-Bibliothek", (ctx) => stepKitCommand(ctx, "build:notebook-lib", join("scripts", "dev", "build-notebook-lib.ts"), "lib für Notebooks übersetzt")],
-  ["Winzige Testmodelle", (ctx) => stepKitCommand(ctx, "models:tiny", join("scripts", "dev", "tiny-models", "main.ts"), "Testmodelle vorhanden")],
+  [
+    "Notebook-Bibliothek",
+    (ctx) =>
+      stepKitCommand(
+        ctx,
+        "build:notebook-lib",
+        join("scripts", "dev", "build-notebook-lib.ts"),
+        "lib für Notebooks übersetzt",
+      ),
+  ],
+  [
+    "Winzige Testmodelle",
+    (ctx) =>
+      stepKitCommand(ctx, "models:tiny", join("scripts", "dev", "tiny-models", "main.ts"), "Testmodelle vorhanden"),
+  ],
 ];
 
 /**
@@ -351,7 +443,9 @@ export async function setup(options = {}) {
       result = { status: "failed", detail: `unerwarteter Fehler: ${err instanceof Error ? err.message : String(err)}` };
     }
     results.push({ name, ...result });
-    ctx.log(`${result.status === "ok" ? "✅" : result.status === "skipped" ? "➖" : result.status === "todo" ? "⚠️ " : "❌"} ${result.detail}`);
+    ctx.log(
+      `${result.status === "ok" ? "✅" : result.status === "skipped" ? "➖" : result.status === "todo" ? "⚠️ " : "❌"} ${result.detail}`,
+    );
     // Without a working Node.js or npm install nothing after this can work.
     if (result.status === "failed" && (name === "Node.js" || name === "npm-Abhängigkeiten")) break;
   }
@@ -360,7 +454,9 @@ export async function setup(options = {}) {
   if (open.length === 0) {
     ctx.log("✅ Einrichtung fertig. Weiter mit:");
     ctx.log("  npm run doctor        # prüft alles, was der Workshop-Tag braucht");
-    ctx.log("  npm run models:pull   # lädt Llama 3.1 8B (~4,9 GB) – oder die Datei vom USB-Stick nach models/ kopieren");
+    ctx.log(
+      "  npm run models:pull   # lädt Llama 3.1 8B (~4,9 GB) – oder die Datei vom USB-Stick nach models/ kopieren",
+    );
     ctx.log("  npm test              # alle Prüfungen auf den winzigen Testmodellen");
     ctx.log("  npm run workshop      # öffnet die Notebooks in Jupyter");
   } else {
@@ -388,7 +484,9 @@ function setupArgsRefused(argv) {
     console.log(SETUP_USAGE);
     return 0;
   }
-  console.error(`${argv[0].startsWith("-") ? `Unbekannte Option „${argv[0]}“.` : `Unerwartete Angabe „${argv[0]}“.`} npm run setup nimmt keine Optionen.\n\n${SETUP_USAGE}`);
+  console.error(
+    `${argv[0].startsWith("-") ? `Unbekannte Option „${argv[0]}“.` : `Unerwartete Angabe „${argv[0]}“.`} npm run setup nimmt keine Optionen.\n\n${SETUP_USAGE}`,
+  );
   return 2;
 }
 

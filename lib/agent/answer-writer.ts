@@ -36,7 +36,11 @@ export function buildAnswerWriterMessages(input: AnswerWriterInput): ChatMessage
 }
 
 /** Writes the answer with `llm.chat` (default at most 400 new tokens). */
-export async function writeAnswer(llm: Llm, input: AnswerWriterInput, generation: GenerationOptions = {}): Promise<string> {
+export async function writeAnswer(
+  llm: Llm,
+  input: AnswerWriterInput,
+  generation: GenerationOptions = {},
+): Promise<string> {
   const reply = await llm.chat(buildAnswerWriterMessages(input), { maxTokens: 400, ...generation });
   return reply.text.trim();
 }

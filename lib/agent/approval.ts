@@ -41,11 +41,19 @@ export interface ApprovalDecision {
 }
 
 /** `signal` aborts when the decision is no longer wanted (timeout, run aborted): stop asking then. */
-export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalDecision | boolean | Promise<ApprovalDecision | boolean>;
+export type ApproveFn = (
+  request: ApprovalRequest,
+  signal: AbortSignal,
+) => ApprovalDecision | boolean | Promise<ApprovalDecision | boolean>;
 
 export type ApprovalOutcome =
   | { allowed: true; by: "read-only" | "callback"; message?: undefined; feedback?: undefined }
-  | { allowed: false; by: "blocked" | "no-callback" | "callback" | "timeout" | "callback-error"; message: string; feedback?: string };
+  | {
+      allowed: false;
+      by: "blocked" | "no-callback" | "callback" | "timeout" | "callback-error";
+      message: string;
+      feedback?: string;
+    };
 
 export function classifyTool(tool: ToolInfo | undefined, name: string, policy: ApprovalPolicy = {}): ToolSafety {
   if (policy.blocked?.includes(name)) return "blocked";
@@ -70,7 +78,11 @@ export async function decideApproval(
 ): Promise<ApprovalOutcome> {
   const safety = classifyTool(request.tool, request.toolName, policy);
   if (safety === "blocked") {
-    return { allowed: false, by: "blocked", message: `Das Tool "${request.toolName}" ist gesperrt und wurde nicht ausgeführt.` };
+    return {
+      allowed: false,
+      by: "blocked",
+      message: `Das Tool "${request.toolName}" ist gesperrt und wurde nicht ausgeführt.`,
+    };
   }
   if (safety === "read-only") return { allowed: true, by: "read-only" };
   if (!approve) {
@@ -80,13 +92,22 @@ export async function decideApproval(
       message: `Das Tool "${request.toolName}" verändert etwas und braucht eine Freigabe; hier kann niemand freigeben. Es wurde nicht ausgeführt.`,
     };
   }
-  const full: ApprovalRequest = { ...request, safety, destructive: request.tool?.annotations?.destructiveHint === true };
+  const full: ApprovalRequest = {
+    ...request,
+    safety,
+    destructive: request.tool?.annotations?.destructiveHint === true,
+  };
   // `ended` tells the callback to stop asking: out of time, the run aborted, or decided (finally).
   const stop = new AbortController();
   const timer = policy.timeoutMs !== undefined ? setTimeout(() => stop.abort(), policy.timeoutMs) : undefined;
   const ended = signal ? AbortSignal.any([stop.signal, signal]) : stop.signal;
   try {
-    const decision = normalize(await untilAborted(Promise.resolve().then(() => approve(full, ended)), ended));
+    const decision = normalize(
+      await untilAborted(
+        Promise.resolve().then(() => approve(full, ended)),
+        ended,
+      ),
+    );
     if (decision.approved) return { allowed: true, by: "callback" };
     const feedback = decision.feedback?.trim() || undefined;
     return {
@@ -98,7 +119,11 @@ export async function decideApproval(
   } catch (error) {
     if (ended.aborted) {
       const why = signal?.aborted ? "(abgebrochen)" : `innerhalb von ${policy.timeoutMs} ms`;
-      return { allowed: false, by: "timeout", message: `Keine Freigabe für "${request.toolName}" ${why}; das Tool wurde nicht ausgeführt.` };
+      return {
+        allowed: false,
+        by: "timeout",
+        message: `Keine Freigabe für "${request.toolName}" ${why}; das Tool wurde nicht ausgeführt.`,
+      };
     }
     return {
       allowed: false,

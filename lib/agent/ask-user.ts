@@ -17,7 +17,9 @@ export const ASK_USER_TOOL: ToolInfo = {
     "Nur benutzen, wenn die Frage ohne diese Angabe nicht zu beantworten ist.",
   inputSchema: {
     type: "object",
-    properties: { question: { type: "string", minLength: 1, description: "Die Rückfrage auf Deutsch, z. B. \"Für welche Stadt?\"" } },
+    properties: {
+      question: { type: "string", minLength: 1, description: 'Die Rückfrage auf Deutsch, z. B. "Für welche Stadt?"' },
+    },
     required: ["question"],
     additionalProperties: false,
   },
@@ -26,7 +28,13 @@ export const ASK_USER_TOOL: ToolInfo = {
     properties: { question: { type: "string" }, answer: { type: "string" } },
     required: ["question", "answer"],
   },
-  annotations: { title: "Rückfrage an den Menschen", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: "Rückfrage an den Menschen",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
 };
 
 /** The `ask_user` result when no `askUser` answerer was given: the planner is told to answer without. */
@@ -39,13 +47,24 @@ export type AskUserOutcome =
   | { ok: false; message: string; result?: undefined };
 
 /** Asks via the callback; never throws (no callback, an empty answer or an error become a failed outcome). */
-export async function askUser(question: string, callback: AskUserFn | undefined, signal?: AbortSignal): Promise<AskUserOutcome> {
+export async function askUser(
+  question: string,
+  callback: AskUserFn | undefined,
+  signal?: AbortSignal,
+): Promise<AskUserOutcome> {
   if (!callback) return { ok: false, message: ASK_USER_UNAVAILABLE };
   try {
     const answer = (await callback(question, signal)).trim();
-    if (answer === "") return { ok: false, message: "Der Mensch hat keine Antwort gegeben. Beantworte die Frage ohne diese Angabe und sage, was fehlt." };
+    if (answer === "")
+      return {
+        ok: false,
+        message: "Der Mensch hat keine Antwort gegeben. Beantworte die Frage ohne diese Angabe und sage, was fehlt.",
+      };
     return { ok: true, result: { question, answer } };
   } catch (error) {
-    return { ok: false, message: `Rückfrage fehlgeschlagen (${errorText(error)}). Beantworte die Frage ohne diese Angabe.` };
+    return {
+      ok: false,
+      message: `Rückfrage fehlgeschlagen (${errorText(error)}). Beantworte die Frage ohne diese Angabe.`,
+    };
   }
 }

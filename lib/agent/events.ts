@@ -27,16 +27,44 @@ export interface AgentEventBase {
 }
 
 export type AgentEvent =
-  | (AgentEventBase & { type: "run_start"; question: string; mode: ScheduleMode; maxIterations: number; tools: string[]; today?: string })
+  | (AgentEventBase & {
+      type: "run_start";
+      question: string;
+      mode: ScheduleMode;
+      maxIterations: number;
+      tools: string[];
+      today?: string;
+    })
   | (AgentEventBase & { type: "llm_request"; via: PlanVia; forceFinal: boolean; messageCount: number })
   | (AgentEventBase & { type: "plan"; plan: Plan; raw: string; via: PlanVia; meter?: GenerationMeter })
-  | (AgentEventBase & { type: "plan_error"; kind: PlanParseErrorKind | "generation"; message: string; raw: string; meter?: GenerationMeter })
+  | (AgentEventBase & {
+      type: "plan_error";
+      kind: PlanParseErrorKind | "generation";
+      message: string;
+      raw: string;
+      meter?: GenerationMeter;
+    })
   | (AgentEventBase & { type: "validation_problems"; problems: PlanProblem[] })
   | (AgentEventBase & { type: "output_fallback"; message: string })
   | (AgentEventBase & { type: "step_start"; stepIndex: number; description: string; toolIds: string[] })
   | (AgentEventBase & { type: "approval"; toolId: string; toolName: string; outcome: ApprovalOutcome })
-  | (AgentEventBase & { type: "tool_call"; toolId: string; toolName: string; stepIndex: number; arguments: Record<string, unknown>; attempt: number })
-  | (AgentEventBase & { type: "tool_result"; toolId: string; toolName: string; stepIndex: number; result: unknown; durationMs: number; attempts: number })
+  | (AgentEventBase & {
+      type: "tool_call";
+      toolId: string;
+      toolName: string;
+      stepIndex: number;
+      arguments: Record<string, unknown>;
+      attempt: number;
+    })
+  | (AgentEventBase & {
+      type: "tool_result";
+      toolId: string;
+      toolName: string;
+      stepIndex: number;
+      result: unknown;
+      durationMs: number;
+      attempts: number;
+    })
   | (AgentEventBase & {
       type: "tool_error";
       toolId: string;

@@ -11,7 +11,14 @@ import { ASK_USER_TOOL_NAME, askUser, type AskUserFn } from "./ask-user.js";
 import { checkArguments } from "../plan/arguments.js";
 import type { Plan } from "../plan/plan.js";
 import { RefError, resolveRefs, type UserContext } from "../plan/refs.js";
-import { blockedCalls, readyCalls, type BlockedCall, type Blocker, type ScheduledCall, type ScheduleMode } from "../plan/schedule.js";
+import {
+  blockedCalls,
+  readyCalls,
+  type BlockedCall,
+  type Blocker,
+  type ScheduledCall,
+  type ScheduleMode,
+} from "../plan/schedule.js";
 import type { AgentEvent, ToolErrorKind } from "./trace.js";
 import { cleanArguments, type ExecutedTool } from "../plan/check.js";
 import { StagingError, type StagedChange, type StagedWorkspace } from "./workspace.js";
@@ -101,8 +108,14 @@ export function blockedMessage(c: BlockedCall): { message: string; errorKind: To
   const id = `"${c.call.id}"`;
   const data = c.blockers.filter((b) => b.via === "data");
   if (data.length > 0) {
-    const needs = data.length === 1 ? `das Ergebnis von "${data[0]?.id}"` : `die Ergebnisse von ${data.map((b) => `"${b.id}"`).join(", ")}`;
-    return { errorKind: "dependency_failed", message: `Nicht ausgeführt: ${id} braucht ${needs}, aber ${blockerList(data)}.` };
+    const needs =
+      data.length === 1
+        ? `das Ergebnis von "${data[0]?.id}"`
+        : `die Ergebnisse von ${data.map((b) => `"${b.id}"`).join(", ")}`;
+    return {
+      errorKind: "dependency_failed",
+      message: `Nicht ausgeführt: ${id} braucht ${needs}, aber ${blockerList(data)}.`,
+    };
   }
   const order = c.blockers.filter((b) => b.via === "order");
   const message = c.readOnly
@@ -118,14 +131,22 @@ export function blockedMessage(c: BlockedCall): { message: string; errorKind: To
  * ToolTimeoutError) or with the run, and the wait ends then even if the tool ignores the signal.
  * Every tool call goes through here: plain calls, staged previews and commits.
  */
-async function withToolTimeout<T>(name: string, timeoutMs: number, outer: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withToolTimeout<T>(
+  name: string,
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+  send: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new ToolTimeoutError(name, timeoutMs)), timeoutMs);
   const onOuterAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) onOuterAbort();
   else outer?.addEventListener("abort", onOuterAbort, { once: true });
   try {
-    return await untilAborted(Promise.resolve().then(() => send(controller.signal)), controller.signal);
+    return await untilAborted(
+      Promise.resolve().then(() => send(controller.signal)),
+      controller.signal,
+    );
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener("abort", onOuterAbort);
@@ -136,7 +157,12 @@ async function withToolTimeout<T>(name: string, timeoutMs: number, outer: AbortS
  * Runs the calls of `scope` (see iterationScope) with the mode's concurrency, records them in
  * `state`, and returns one outcome per call that was attempted or could not run.
  */
-export async function executeScope(plan: Plan, scope: readonly ScheduledCall[], state: ExecutionState, options: ExecutorOptions): Promise<ToolOutcome[]> {
+export async function executeScope(
+  plan: Plan,
+  scope: readonly ScheduledCall[],
+  state: ExecutionState,
+  options: ExecutorOptions,
+): Promise<ToolOutcome[]> {
   const now = options.now ?? (() => performance.now());
   const succeeded = new Set([...state.executed.values()].filter((e) => e.ok).map((e) => e.id));
   const failed = new Set([...state.executed.values()].filter((e) => !e.ok).map((e) => e.id));
@@ -192,8 +218,27 @@ export async function executeScope(plan: Plan, scope: readonly ScheduledCall[], 
 
   for (const c of blockedCalls(scope, { succeeded, failed, running: new Set() })) {
     const { message, errorKind } = blockedMessage(c);
-    options.emit({ type: "tool_error", toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, errorKind, message, durationMs: 0, attempts: 0 });
-    outcomes.push({ toolId: c.call.id, toolName: c.call.name, stepIndex: c.stepIndex, arguments: c.call.arguments, ok: false, error: message, errorKind, durationMs: 0, attempts: 0 });
+    options.emit({
+      type: "tool_error",
+      toolId: c.call.id,
+      toolName: c.call.name,
+      stepIndex: c.stepIndex,
+      errorKind,
+      message,
+      durationMs: 0,
+      attempts: 0,
+    });
+    outcomes.push({
+      toolId: c.call.id,
+      toolName: c.call.name,
+      stepIndex: c.stepIndex,
+      arguments: c.call.arguments,
+      ok: false,
+      error: message,
+      errorKind,
+      durationMs: 0,
+      attempts: 0,
+    });
   }
   return outcomes;
 }
@@ -208,10 +253,19 @@ async function runOne(
   const started = now();
   const tool = options.catalog.get(call.name);
   const base = { toolId: call.id, toolName: call.name, stepIndex };
-  const fail = (errorKind: ToolErrorKind, message: string, args: Record<string, unknown>, attempts: number, executed: boolean) => {
+  const fail = (
+    errorKind: ToolErrorKind,
+    message: string,
+    args: Record<string, unknown>,
+    attempts: number,
+    executed: boolean,
+  ) => {
     const durationMs = now() - started;
     options.emit({ type: "tool_error", ...base, errorKind, message, durationMs, attempts });
-    return { outcome: { ...base, arguments: args, ok: false, error: message, errorKind, durationMs, attempts }, executed };
+    return {
+      outcome: { ...base, arguments: args, ok: false, error: message, errorKind, durationMs, attempts },
+      executed,
+    };
   };
 
   let args = options.prepared?.get(call.id);
@@ -224,18 +278,31 @@ async function runOne(
     }
     const check = tool ? checkArguments(tool, args) : { ok: true, issues: [] };
     if (!check.ok) {
-      return fail("invalid_arguments", `Argumente passen nicht zum Eingabe-Schema: ${check.issues.map((i) => i.message).join(" ")}`, args, 0, false);
+      return fail(
+        "invalid_arguments",
+        `Argumente passen nicht zum Eingabe-Schema: ${check.issues.map((i) => i.message).join(" ")}`,
+        args,
+        0,
+        false,
+      );
     }
   }
 
   if (call.name === ASK_USER_TOOL_NAME) {
     // Answered by the person, not a server: no tool timeout (people read slowly), no retry.
     options.emit({ type: "tool_call", ...base, arguments: args, attempt: 1 });
-    const asked = await askUser(typeof args.question === "string" ? args.question : "", options.askUser, options.signal);
+    const asked = await askUser(
+      typeof args.question === "string" ? args.question : "",
+      options.askUser,
+      options.signal,
+    );
     if (!asked.ok) return fail("tool", asked.message, args, 1, true);
     const durationMs = now() - started;
     options.emit({ type: "tool_result", ...base, result: asked.result, durationMs, attempts: 1 });
-    return { outcome: { ...base, arguments: args, ok: true, result: asked.result, durationMs, attempts: 1 }, executed: true };
+    return {
+      outcome: { ...base, arguments: args, ok: true, result: asked.result, durationMs, attempts: 1 },
+      executed: true,
+    };
   }
 
   const sent = args; // narrowed, for the closures below
@@ -244,10 +311,16 @@ async function runOne(
   let staged: StagedChange | undefined;
   if (workspace?.stages(call.name) && classifyTool(tool, call.name, options.approval) === "side-effecting") {
     try {
-      staged = await withToolTimeout(call.name, options.toolTimeoutMs, options.signal, (signal) => workspace.stage(call.id, call.name, sent, { signal }));
+      staged = await withToolTimeout(call.name, options.toolTimeoutMs, options.signal, (signal) =>
+        workspace.stage(call.id, call.name, sent, { signal }),
+      );
     } catch (error) {
-      if (error instanceof ToolTimeoutError) return fail("timeout", `Keine Vorschau: ${error.message} Nichts geschrieben.`, args, 1, true);
-      const message = error instanceof StagingError ? error.message : `Vorschau für "${call.name}" fehlgeschlagen: ${errorText(error, { withName: true })}`;
+      if (error instanceof ToolTimeoutError)
+        return fail("timeout", `Keine Vorschau: ${error.message} Nichts geschrieben.`, args, 1, true);
+      const message =
+        error instanceof StagingError
+          ? error.message
+          : `Vorschau für "${call.name}" fehlgeschlagen: ${errorText(error, { withName: true })}`;
       return fail("tool", message, args, 1, true);
     }
   }
@@ -258,7 +331,8 @@ async function runOne(
     options.approve,
     options.signal,
   );
-  if (approval.by !== "read-only") options.emit({ type: "approval", toolId: call.id, toolName: call.name, outcome: approval });
+  if (approval.by !== "read-only")
+    options.emit({ type: "approval", toolId: call.id, toolName: call.name, outcome: approval });
   if (!approval.allowed) {
     if (staged) workspace?.discard(call.id, approval.message);
     return fail("rejected", approval.message, args, 0, true);
@@ -270,22 +344,34 @@ async function runOne(
     options.emit({ type: "tool_call", ...base, arguments: args, attempt });
     try {
       const result = await withToolTimeout(call.name, options.toolTimeoutMs, options.signal, (signal) =>
-        staged && workspace ? workspace.commit(call.id, { signal }) : options.client.callTool(call.name, sent, { signal }),
+        staged && workspace
+          ? workspace.commit(call.id, { signal })
+          : options.client.callTool(call.name, sent, { signal }),
       );
       if (result.isError) {
-        const text = result.text || (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
+        const text =
+          result.text || (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
         return fail("tool", text || `Das Tool "${call.name}" meldete einen Fehler ohne Text.`, args, attempt, true);
       }
       const value = toolResultValue(result);
       const durationMs = now() - started;
       options.emit({ type: "tool_result", ...base, result: value, durationMs, attempts: attempt });
-      return { outcome: { ...base, arguments: args, ok: true, result: value, durationMs, attempts: attempt }, executed: true };
+      return {
+        outcome: { ...base, arguments: args, ok: true, result: value, durationMs, attempts: attempt },
+        executed: true,
+      };
     } catch (error) {
       const isTimeout = error instanceof ToolTimeoutError;
       // A staged commit is sent once: the change is settled either way.
-      const retryable = !staged && !options.signal?.aborted && attempt <= policy.retries && (isTimeout ? policy.retryTimeouts === true : transient(error));
+      const retryable =
+        !staged &&
+        !options.signal?.aborted &&
+        attempt <= policy.retries &&
+        (isTimeout ? policy.retryTimeouts === true : transient(error));
       if (retryable) {
-        await delay(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal).catch(ignore("an abort during the back-off ends the loop at its next check"));
+        await delay(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)), options.signal).catch(
+          ignore("an abort during the back-off ends the loop at its next check"),
+        );
         continue;
       }
       if (isTimeout) return fail("timeout", error.message, args, attempt, true);

@@ -35,17 +35,27 @@ async function rewriteAnswer(run: RunState, planned: string, warnings: string[])
   const { model, prompt, limits, signal } = run.settings;
   const window = limits.window;
   try {
-    const input = { question: prompt.question, context: prompt.context, toolResults: { ...run.execution.results }, today: prompt.today, maxResultChars: 1500 };
+    const input = {
+      question: prompt.question,
+      context: prompt.context,
+      toolResults: { ...run.execution.results },
+      today: prompt.today,
+      maxResultChars: 1500,
+    };
     // Many results: shorten each until the writer's prompt fits the window.
-    const size = () => buildAnswerWriterMessages(input).reduce((sum, m) => sum + (window?.count(m.content) ?? 0) + 8, 0);
-    while (window && input.maxResultChars > 100 && size() > window.budget) input.maxResultChars = Math.floor(input.maxResultChars / 2);
+    const size = () =>
+      buildAnswerWriterMessages(input).reduce((sum, m) => sum + (window?.count(m.content) ?? 0) + 8, 0);
+    while (window && input.maxResultChars > 100 && size() > window.budget)
+      input.maxResultChars = Math.floor(input.maxResultChars / 2);
     const text = await writeAnswer(model.llm, input, { signal });
     emit(run, { type: "answer_writer", draft: planned, text });
     return text;
   } catch (error) {
     if (signal?.aborted) throw error;
     emit(run, { type: "answer_writer", draft: planned, text: planned, error: errorText(error, { withName: true }) });
-    warnings.push(`Antwort-Schreiber fehlgeschlagen, Antwort des Planers verwendet: ${errorText(error, { withName: true })}`);
+    warnings.push(
+      `Antwort-Schreiber fehlgeschlagen, Antwort des Planers verwendet: ${errorText(error, { withName: true })}`,
+    );
     return planned;
   }
 }
@@ -63,11 +73,21 @@ function checkAnswer(run: RunState, final: string): GroundednessReport | undefin
     otherSources: [...prompt.history.map((m) => m.content), prompt.today ?? ""],
     toolCalls: run.trace.events.filter((e) => e.type === "tool_call" && e.toolName !== ASK_USER_TOOL_NAME).length,
   });
-  emit(run, { type: "groundedness", warnings: report.warnings, unsupported: report.unsupported.map((c) => c.text), noToolCalls: report.noToolCalls });
+  emit(run, {
+    type: "groundedness",
+    warnings: report.warnings,
+    unsupported: report.unsupported.map((c) => c.text),
+    noToolCalls: report.noToolCalls,
+  });
   return report;
 }
 
-export async function finishRun(run: RunState, planned: string, status: RunStatus, error?: string): Promise<AgentRunResult> {
+export async function finishRun(
+  run: RunState,
+  planned: string,
+  status: RunStatus,
+  error?: string,
+): Promise<AgentRunResult> {
   const warnings: string[] = [];
   const answered = status === "answered";
   const final = answered && run.settings.post.answerWriter ? await rewriteAnswer(run, planned, warnings) : planned;

@@ -32,7 +32,20 @@ export interface GroundednessReport {
   warnings: string[];
 }
 
-const MONTHS = ["januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "dezember"];
+const MONTHS = [
+  "januar",
+  "februar",
+  "märz",
+  "april",
+  "mai",
+  "juni",
+  "juli",
+  "august",
+  "september",
+  "oktober",
+  "november",
+  "dezember",
+];
 const UNIT = String.raw`(?:\s?(?:°\s?C|°|%|km\/h|km|mm|Minuten|Min\.|min|Stunden|Std\.|Tage|Tagen|Grad|Euro|€|m\b))?`;
 const NUMBER = new RegExp(String.raw`(?<![\p{L}\d.,])[-−]?\d+(?:[.,]\d+)?${UNIT}`, "gu");
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
@@ -43,10 +56,28 @@ const LIST_MARKER = /^\s*\d+[.)]\s/gmu;
 const PLACE = /\b(?:[Ii]n|[Nn]ach|[Bb]ei|[Aa]us|[Vv]on|[Uu]m|Richtung)\s+(\p{Lu}[\p{L}-]+)/gu;
 const NOT_PLACES = new Set([
   ...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)),
-  "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag",
-  "Grad", "Celsius", "Ordnung", "Summe", "Folge", "Zukunft", "Ruhe", "Kürze", "Zeit", "Ergebnis", "Ergebnissen", "Prozent",
+  "Montag",
+  "Dienstag",
+  "Mittwoch",
+  "Donnerstag",
+  "Freitag",
+  "Samstag",
+  "Sonntag",
+  "Grad",
+  "Celsius",
+  "Ordnung",
+  "Summe",
+  "Folge",
+  "Zukunft",
+  "Ruhe",
+  "Kürze",
+  "Zeit",
+  "Ergebnis",
+  "Ergebnissen",
+  "Prozent",
 ]);
-const TRAVEL_QUESTION = /wetter|temperatur|regen|grad|sonn|wind|schnee|park|wander|jogg|lauf|strand|museum|kultur|reise|ausflug|urlaub|koordinat|\bwo\b|\bwie (warm|kalt)/iu;
+const TRAVEL_QUESTION =
+  /wetter|temperatur|regen|grad|sonn|wind|schnee|park|wander|jogg|lauf|strand|museum|kultur|reise|ausflug|urlaub|koordinat|\bwo\b|\bwie (warm|kalt)/iu;
 
 function toNumber(text: string): number {
   return Number(text.replace("−", "-").replace(",", "."));
@@ -116,7 +147,8 @@ function placeBacked(place: string, sourceText: string): boolean {
   const lower = place.toLowerCase();
   if (sourceText.includes(lower)) return true;
   // German genitive/inflection: „Roms", „Berliner".
-  for (const stem of [lower.replace(/s$/u, ""), lower.replace(/er$/u, "")]) if (stem.length >= 3 && sourceText.includes(stem)) return true;
+  for (const stem of [lower.replace(/s$/u, ""), lower.replace(/er$/u, "")])
+    if (stem.length >= 3 && sourceText.includes(stem)) return true;
   return false;
 }
 
@@ -127,7 +159,12 @@ export function isTravelQuestion(question: string): boolean {
 
 /** Numbers, dates and places of the answer that occur in no source, and a travel answer without tools, as German warnings. */
 export function checkGroundedness(input: GroundednessInput): GroundednessReport {
-  const sourceTexts = [input.question, input.context ?? "", ...(input.otherSources ?? []), ...input.toolResults.flatMap((r) => flatten(r))];
+  const sourceTexts = [
+    input.question,
+    input.context ?? "",
+    ...(input.otherSources ?? []),
+    ...input.toolResults.flatMap((r) => flatten(r)),
+  ];
   const sourceText = sourceTexts.join("\n").toLowerCase();
   const sourceDates = new Set(sourceTexts.flatMap((t) => datesIn(t).keys));
   const sourceNumbers = sourceTexts.flatMap((t) => numbersIn(mask(t, datesIn(t).spans)).map((n) => n.value));
@@ -156,7 +193,10 @@ export function checkGroundedness(input: GroundednessInput): GroundednessReport 
 
   const noToolCalls = input.toolCalls === 0 && (isTravelQuestion(input.question) || claims.length > 0);
   const seen = new Set<string>();
-  const warnings = unsupported.filter((c) => !seen.has(c.text) && seen.add(c.text)).map((c) => `nicht belegt: ${c.text}`);
-  if (noToolCalls) warnings.push("Antwort ohne ein einziges Werkzeug-Ergebnis: bei einer Reisefrage nicht überprüfbar.");
+  const warnings = unsupported
+    .filter((c) => !seen.has(c.text) && seen.add(c.text))
+    .map((c) => `nicht belegt: ${c.text}`);
+  if (noToolCalls)
+    warnings.push("Antwort ohne ein einziges Werkzeug-Ergebnis: bei einer Reisefrage nicht überprüfbar.");
   return { claims, unsupported, noToolCalls, warnings };
 }

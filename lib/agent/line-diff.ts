@@ -42,7 +42,10 @@ function diffOps(a: string[], b: string[]): Op[] {
     const lcs = new Uint32Array((midA.length + 1) * w);
     for (let x = midA.length - 1; x >= 0; x--) {
       for (let y = midB.length - 1; y >= 0; y--) {
-        lcs[x * w + y] = midA[x] === midB[y] ? (lcs[(x + 1) * w + y + 1] ?? 0) + 1 : Math.max(lcs[(x + 1) * w + y] ?? 0, lcs[x * w + y + 1] ?? 0);
+        lcs[x * w + y] =
+          midA[x] === midB[y]
+            ? (lcs[(x + 1) * w + y + 1] ?? 0) + 1
+            : Math.max(lcs[(x + 1) * w + y] ?? 0, lcs[x * w + y + 1] ?? 0);
       }
     }
     while (i < midA.length && j < midB.length) {
@@ -61,7 +64,8 @@ function diffOps(a: string[], b: string[]): Op[] {
   }
   for (; i < midA.length; i++) ops.push({ kind: "-", line: midA[i] ?? "", oldNo: start + i + 1, newNo: start + j });
   for (; j < midB.length; j++) ops.push({ kind: "+", line: midB[j] ?? "", oldNo: start + i, newNo: start + j + 1 });
-  for (let k = 0; k < a.length - endA; k++) ops.push({ kind: " ", line: a[endA + k] ?? "", oldNo: endA + k + 1, newNo: endB + k + 1 });
+  for (let k = 0; k < a.length - endA; k++)
+    ops.push({ kind: " ", line: a[endA + k] ?? "", oldNo: endA + k + 1, newNo: endB + k + 1 });
   return ops;
 }
 
@@ -76,7 +80,10 @@ export function unifiedDiff(before: string, after: string, path: string, options
   const ops = diffOps(splitLines(before), splitLines(after));
   const changed = ops.map((op, index) => (op.kind === " " ? -1 : index)).filter((index) => index >= 0);
   if (changed.length === 0) return "";
-  const out = [`--- ${options.fromLabel ?? (before === "" ? "/dev/null" : `a/${path}`)}`, `+++ ${options.toLabel ?? `b/${path}`}`];
+  const out = [
+    `--- ${options.fromLabel ?? (before === "" ? "/dev/null" : `a/${path}`)}`,
+    `+++ ${options.toLabel ?? `b/${path}`}`,
+  ];
   let k = 0;
   while (k < changed.length) {
     const first = changed[k] ?? 0;

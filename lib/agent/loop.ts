@@ -13,7 +13,15 @@ import { classifyTool } from "./approval.js";
 import { executeScope, type ToolOutcome } from "./executor.js";
 import { finishRun, type AgentRunResult } from "./finish.js";
 import { requestPlan, type ReplyError } from "./plan-call.js";
-import { ABORTED_ANSWER, FALLBACK_ANSWER, llmErrorAnswer, NUDGE_MESSAGE, planParseErrorMessage, planProblemsMessage, toolResultsMessage } from "./prompts.js";
+import {
+  ABORTED_ANSWER,
+  FALLBACK_ANSWER,
+  llmErrorAnswer,
+  NUDGE_MESSAGE,
+  planParseErrorMessage,
+  planProblemsMessage,
+  toolResultsMessage,
+} from "./prompts.js";
 import { resolveOptions, type RunAgentOptions } from "./run-options.js";
 import { emit, promptMessages, startRun, type RunState } from "./run-state.js";
 
@@ -54,9 +62,14 @@ function needsAnswerOnly(open: readonly unknown[], finalRound: boolean): boolean
 }
 
 /** Runs this round's ready calls; calls that change something keep the model's step order even in dependency mode (schedule.ts). */
-function runTools(run: RunState, plan: Plan, prepared: ReadonlyMap<string, Record<string, unknown>>): Promise<ToolOutcome[]> {
+function runTools(
+  run: RunState,
+  plan: Plan,
+  prepared: ReadonlyMap<string, Record<string, unknown>>,
+): Promise<ToolOutcome[]> {
   const { limits, safety, signal } = run.settings;
-  const isReadOnly = (call: PlanToolCall) => classifyTool(run.byName.get(call.name), call.name, safety.approval) === "read-only";
+  const isReadOnly = (call: PlanToolCall) =>
+    classifyTool(run.byName.get(call.name), call.name, safety.approval) === "read-only";
   const scope = iterationScope(plan, (id) => run.execution.executed.has(id), limits.mode, { isReadOnly });
   return executeScope(plan, scope, run.execution, {
     client: run.settings.tools.client,
@@ -140,7 +153,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
       }
 
       const outcomes = await runTools(run, plan, prepared);
-      run.messages.push({ role: "user", content: toolResultsMessage(outcomes, { maxResultChars: limits.maxResultChars }) });
+      run.messages.push({
+        role: "user",
+        content: toolResultsMessage(outcomes, { maxResultChars: limits.maxResultChars }),
+      });
     }
   } catch (error) {
     if (signal?.aborted) return await finishRun(run, ABORTED_ANSWER, "aborted");

@@ -15,7 +15,8 @@ import type { ExecutorEvent } from "./executor.js";
 import type { PlanOutput } from "./run-options.js";
 import type { PlanVia } from "./trace.js";
 
-export type ReplyError = Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string; retryable: boolean };
+export type ReplyError =
+  Pick<PlanParseError, "kind" | "message"> | { kind: "generation"; message: string; retryable: boolean };
 
 /** `via`: how this plan was generated, and how the next one will be. */
 export type PlanReply =
@@ -37,7 +38,16 @@ export interface PlanRequest {
 
 /** A generation error as a reply; not retryable when another round cannot fix it (the prompt only grows, the server stays down). */
 function generationError(error: unknown, via: PlanVia): PlanReply {
-  return { ok: false, error: { kind: "generation", message: errorText(error, { withName: true }), retryable: !(error instanceof LlmError && !error.retryable) }, raw: "", via };
+  return {
+    ok: false,
+    error: {
+      kind: "generation",
+      message: errorText(error, { withName: true }),
+      retryable: !(error instanceof LlmError && !error.retryable),
+    },
+    raw: "",
+    via,
+  };
 }
 
 export async function requestPlan(request: PlanRequest): Promise<PlanReply> {
@@ -53,9 +63,13 @@ export async function requestPlan(request: PlanRequest): Promise<PlanReply> {
       return parsed.ok ? { ok: true, plan: parsed.plan, raw, via } : { ok: false, error: parsed.error, raw, via };
     } catch (error) {
       if (signal?.aborted) throw error;
-      if (request.planOutput === "grammar" || !(error instanceof JsonNotSupportedError)) return generationError(error, via);
+      if (request.planOutput === "grammar" || !(error instanceof JsonNotSupportedError))
+        return generationError(error, via);
       via = "text";
-      request.emit({ type: "output_fallback", message: `generateJson wird nicht unterstützt (${errorText(error, { withName: true })}); weiter mit chat() und parsePlan.` });
+      request.emit({
+        type: "output_fallback",
+        message: `generateJson wird nicht unterstützt (${errorText(error, { withName: true })}); weiter mit chat() und parsePlan.`,
+      });
     }
   }
   let text: string;
@@ -66,5 +80,7 @@ export async function requestPlan(request: PlanRequest): Promise<PlanReply> {
     return generationError(error, via);
   }
   const parsed = parsePlan(text);
-  return parsed.ok ? { ok: true, plan: parsed.plan, raw: text, via } : { ok: false, error: parsed.error, raw: text, via };
+  return parsed.ok
+    ? { ok: true, plan: parsed.plan, raw: text, via }
+    : { ok: false, error: parsed.error, raw: text, via };
 }

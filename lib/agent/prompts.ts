@@ -90,12 +90,14 @@ ${PLAN_EXAMPLE}
 ${catalog}`;
 }
 
-
 /** Longest tool result (characters of JSON) shown to the model by default: a few results fit an 8k context. */
 export const MAX_RESULT_CHARS = 3000;
 
 /** User-role message with the outcomes of one iteration, one JSON line per call. */
-export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { maxResultChars?: number } = {}): string {
+export function toolResultsMessage(
+  outcomes: readonly ToolOutcome[],
+  options: { maxResultChars?: number } = {},
+): string {
   const max = options.maxResultChars ?? MAX_RESULT_CHARS;
   const lines = outcomes.map((o) => {
     const entry: Record<string, unknown> = { id: o.toolId, tool: o.toolName, arguments: o.arguments };
@@ -109,9 +111,14 @@ export function toolResultsMessage(outcomes: readonly ToolOutcome[], options: { 
   const heldBack = outcomes.filter((o) => !o.ok && o.errorKind === "held_back").length;
   const failed = outcomes.filter((o) => !o.ok).length - heldBack;
   const hints: string[] = [];
-  if (failed > 0) hints.push(`${failed === 1 ? "Ein Aufruf ist" : `${failed} Aufrufe sind`} fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`);
+  if (failed > 0)
+    hints.push(
+      `${failed === 1 ? "Ein Aufruf ist" : `${failed} Aufrufe sind`} fehlgeschlagen. Passe den Plan an (neue id für einen neuen Versuch) oder erkläre in "final", was nicht geht.`,
+    );
   if (heldBack > 0) {
-    hints.push(`${heldBack === 1 ? "Ein Aufruf wurde" : `${heldBack} Aufrufe wurden`} wegen der Reihenfolge zurückgehalten und noch nicht ausgeführt. Lass zurückgehaltene Aufrufe unverändert im Plan, wenn sie noch passen, sonst nimm sie heraus.`);
+    hints.push(
+      `${heldBack === 1 ? "Ein Aufruf wurde" : `${heldBack} Aufrufe wurden`} wegen der Reihenfolge zurückgehalten und noch nicht ausgeführt. Lass zurückgehaltene Aufrufe unverändert im Plan, wenn sie noch passen, sonst nimm sie heraus.`,
+    );
   }
   if (hints.length === 0) hints.push('Plane weiter oder antworte mit "steps": [] und "final".');
   return `Tool-Ergebnisse:\n${lines.join("\n")}\n\n${hints.join("\n")}`;

@@ -137,8 +137,24 @@ export interface PromptWindow {
 export interface RunSettings {
   model: { llm: Llm; planOutput: PlanOutput; generation: GenerationOptions };
   tools: { client: ToolClient; catalog?: ToolInfo[]; workspace?: StagedWorkspace; offerAskUser: boolean };
-  prompt: { question: string; history: ChatMessage[]; context?: string; systemPrompt?: string; role?: string; today?: string; userCtx?: Record<string, unknown> };
-  limits: { maxIterations: number; forceFinalOnLastIteration: boolean; toolTimeoutMs: number; retry: RetryPolicy; mode: ScheduleMode; maxResultChars: number; window?: PromptWindow };
+  prompt: {
+    question: string;
+    history: ChatMessage[];
+    context?: string;
+    systemPrompt?: string;
+    role?: string;
+    today?: string;
+    userCtx?: Record<string, unknown>;
+  };
+  limits: {
+    maxIterations: number;
+    forceFinalOnLastIteration: boolean;
+    toolTimeoutMs: number;
+    retry: RetryPolicy;
+    mode: ScheduleMode;
+    maxResultChars: number;
+    window?: PromptWindow;
+  };
   safety: { approval: ApprovalPolicy; approve?: ApproveFn; askUser?: AskUserFn };
   post: { answerWriter: boolean; groundedness?: GroundednessCheck };
   signal?: AbortSignal;
@@ -152,17 +168,31 @@ function promptWindow(options: RunAgentOptions): PromptWindow | undefined {
   const settings = options.contextWindow ?? {};
   const contextSize = options.llm.info.contextSize;
   const reply = options.generation?.maxTokens ?? (contextSize ? Math.min(1024, Math.floor(contextSize / 4)) : 1024);
-  const budget = settings.maxPromptTokens ?? (contextSize ? contextSize - reply - 64 - Math.ceil(contextSize * 0.03) : undefined);
+  const budget =
+    settings.maxPromptTokens ?? (contextSize ? contextSize - reply - 64 - Math.ceil(contextSize * 0.03) : undefined);
   if (budget === undefined || budget <= 0) return undefined;
-  return { budget, count: settings.countTokens ?? tokenCounter(options.llm).count, keepRecentRounds: settings.keepRecentRounds };
+  return {
+    budget,
+    count: settings.countTokens ?? tokenCounter(options.llm).count,
+    keepRecentRounds: settings.keepRecentRounds,
+  };
 }
 
 export function resolveOptions(options: RunAgentOptions): RunSettings {
   const d = RUN_DEFAULTS;
   const groundedness = options.groundedness ?? d.groundedness;
   return {
-    model: { llm: options.llm, planOutput: options.planOutput ?? d.planOutput, generation: { ...options.generation, signal: options.signal } },
-    tools: { client: combineToolClients(options.tools), catalog: options.catalog, workspace: options.workspace, offerAskUser: options.offerAskUser ?? d.offerAskUser },
+    model: {
+      llm: options.llm,
+      planOutput: options.planOutput ?? d.planOutput,
+      generation: { ...options.generation, signal: options.signal },
+    },
+    tools: {
+      client: combineToolClients(options.tools),
+      catalog: options.catalog,
+      workspace: options.workspace,
+      offerAskUser: options.offerAskUser ?? d.offerAskUser,
+    },
     prompt: {
       question: options.question,
       history: options.history ?? [],
@@ -182,7 +212,10 @@ export function resolveOptions(options: RunAgentOptions): RunSettings {
       window: promptWindow(options),
     },
     safety: { approval: options.approval ?? {}, approve: options.approve, askUser: options.askUser },
-    post: { answerWriter: options.answerWriter ?? d.answerWriter, groundedness: groundedness === true ? checkGroundedness : groundedness || undefined },
+    post: {
+      answerWriter: options.answerWriter ?? d.answerWriter,
+      groundedness: groundedness === true ? checkGroundedness : groundedness || undefined,
+    },
     signal: options.signal,
     onEvent: options.onEvent,
   };

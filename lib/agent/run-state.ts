@@ -46,7 +46,11 @@ export interface RunState {
 
 /** Records an event in the trace (with round and time) and hands it to `onEvent`. */
 export function emit(run: RunState, event: ExecutorEvent | AgentEvent): void {
-  const full = { ...event, iteration: run.iteration, atMs: Math.round((performance.now() - run.startedAt) * 10) / 10 } as AgentEvent;
+  const full = {
+    ...event,
+    iteration: run.iteration,
+    atMs: Math.round((performance.now() - run.startedAt) * 10) / 10,
+  } as AgentEvent;
   run.trace.events.push(full);
   run.settings.onEvent?.(full);
 }
@@ -59,8 +63,13 @@ export async function startRun(settings: RunSettings): Promise<RunState> {
   const serverCatalog = tools.catalog ?? (await tools.client.listTools());
   const offerAsk = tools.offerAskUser && !serverCatalog.some((t) => t.name === ASK_USER_TOOL_NAME);
   const catalog = [...serverCatalog.map(hideStagingFields), ...(offerAsk ? [ASK_USER_TOOL] : [])];
-  const userCtx: Record<string, unknown> = { raw: prompt.question, ...(prompt.today ? { today: prompt.today } : {}), ...prompt.userCtx };
-  const systemPrompt = prompt.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), role: prompt.role });
+  const userCtx: Record<string, unknown> = {
+    raw: prompt.question,
+    ...(prompt.today ? { today: prompt.today } : {}),
+    ...prompt.userCtx,
+  };
+  const systemPrompt =
+    prompt.systemPrompt ?? buildPlannerSystemPrompt(catalog, { userFields: Object.keys(userCtx), role: prompt.role });
   const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }];
   if (prompt.today) messages.push(todayMessage(prompt.today));
   if (prompt.context) messages.push(contextMessage(prompt.context));
@@ -85,7 +94,14 @@ export async function startRun(settings: RunSettings): Promise<RunState> {
     generationErrors: 0,
   };
   const today = prompt.today ? { today: prompt.today } : {};
-  emit(run, { type: "run_start", question: prompt.question, mode: limits.mode, maxIterations: limits.maxIterations, tools: catalog.map((t) => t.name), ...today });
+  emit(run, {
+    type: "run_start",
+    question: prompt.question,
+    mode: limits.mode,
+    maxIterations: limits.maxIterations,
+    tools: catalog.map((t) => t.name),
+    ...today,
+  });
   return run;
 }
 
@@ -95,10 +111,16 @@ export function promptMessages(run: RunState): ChatMessage[] {
   if (!window) return run.messages;
   const { messages, headCount, questionIndex } = run;
   const { messages: sent, report } = fitToWindow(
-    { head: messages.slice(0, headCount), history: messages.slice(headCount, questionIndex), question: messages[questionIndex]!, rounds: messages.slice(questionIndex + 1) },
+    {
+      head: messages.slice(0, headCount),
+      history: messages.slice(headCount, questionIndex),
+      question: messages[questionIndex]!,
+      rounds: messages.slice(questionIndex + 1),
+    },
     { budgetTokens: window.budget, count: window.count, keepRecentRounds: window.keepRecentRounds },
   );
-  if (wasTrimmed(report) && JSON.stringify(report) !== JSON.stringify(run.lastWindow)) emit(run, { type: "history_trimmed", report });
+  if (wasTrimmed(report) && JSON.stringify(report) !== JSON.stringify(run.lastWindow))
+    emit(run, { type: "history_trimmed", report });
   run.lastWindow = report;
   return sent;
 }

@@ -80,7 +80,7 @@ function saveProblem(error: unknown, path: string): string | undefined {
     case "ENOTDIR":
       return `„${dirname(path)}" ist kein Ordner. Wähle einen anderen Pfad`;
     case "EISDIR":
-      return "dort liegt ein Ordner. Wähle einen Dateinamen wie „sitzung.json\"";
+      return 'dort liegt ein Ordner. Wähle einen Dateinamen wie „sitzung.json"';
     case "EACCES":
     case "EPERM":
     case "EROFS":
@@ -122,9 +122,13 @@ export class AgentSession {
   }
 
   /** Runs the agent on `question` with the conversation so far and remembers the turn. */
-  async ask(question: string, overrides: Partial<Omit<RunAgentOptions, "question" | "history">> = {}): Promise<AgentRunResult> {
+  async ask(
+    question: string,
+    overrides: Partial<Omit<RunAgentOptions, "question" | "history">> = {},
+  ): Promise<AgentRunResult> {
     const result = await runAgent({ ...this.options, ...overrides, question, history: this.history() });
-    const facts = Object.keys(result.toolResults).length > 0 ? compactJson(result.toolResults, this.options.factsChars ?? 600) : "";
+    const facts =
+      Object.keys(result.toolResults).length > 0 ? compactJson(result.toolResults, this.options.factsChars ?? 600) : "";
     this.#turns.push({ question, answer: result.final, status: result.status, facts, warnings: result.warnings });
     const max = this.options.maxTurns ?? 6;
     if (this.#turns.length > max) this.#turns = this.#turns.slice(-max);
@@ -138,7 +142,11 @@ export class AgentSession {
 
   /** The session as a SessionFile (what save() writes). */
   toJSON(): SessionFile {
-    return { version: SESSION_FILE_VERSION, savedAt: new Date().toISOString(), turns: this.#turns.map((t) => ({ ...t })) };
+    return {
+      version: SESSION_FILE_VERSION,
+      savedAt: new Date().toISOString(),
+      turns: this.#turns.map((t) => ({ ...t })),
+    };
   }
 
   /** Writes the session as JSON, atomically (lib/files.ts): a second save at the same moment never leaves half a file. */
@@ -157,7 +165,11 @@ export class AgentSession {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? `Feld ${issue.path.join(".")}` : "Aufbau";
-      throw new SessionFileError("invalid", path, `${where} passt nicht (erwartet: version ${SESSION_FILE_VERSION} und eine Liste turns)`);
+      throw new SessionFileError(
+        "invalid",
+        path,
+        `${where} passt nicht (erwartet: version ${SESSION_FILE_VERSION} und eine Liste turns)`,
+      );
     }
     return new AgentSession(options, parsed.data.turns);
   }
@@ -168,7 +180,11 @@ export class AgentSession {
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
-      throw new SessionFileError("unreadable", path, (error as NodeJS.ErrnoException).code === "ENOENT" ? "sie existiert nicht" : String(error));
+      throw new SessionFileError(
+        "unreadable",
+        path,
+        (error as NodeJS.ErrnoException).code === "ENOENT" ? "sie existiert nicht" : String(error),
+      );
     }
     let data: unknown;
     try {

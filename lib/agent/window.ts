@@ -46,7 +46,8 @@ const RESULT_LINE = /^\{"id":"([^"]+)","tool":"([^"]+)".*?"(result|error)":/u;
 
 /** One line instead of a tool-results message: which calls ran and whether they worked. */
 export function summariseFeedback(content: string): string {
-  if (!content.startsWith("Tool-Ergebnisse:")) return content.length > 200 ? `${content.slice(0, 200)} … (gekürzt)` : content;
+  if (!content.startsWith("Tool-Ergebnisse:"))
+    return content.length > 200 ? `${content.slice(0, 200)} … (gekürzt)` : content;
   const calls = content
     .split("\n")
     .map((line) => RESULT_LINE.exec(line))
@@ -81,7 +82,13 @@ export function fitToWindow(parts: PromptParts, options: WindowOptions): WindowR
   const keep = Math.max(1, options.keepRecentRounds ?? 2);
   const cost = (m: ChatMessage) => options.count(m.content) + per;
   const total = (ms: readonly ChatMessage[]) => ms.reduce((sum, m) => sum + cost(m), 0);
-  const report: WindowReport = { tokens: 0, summarisedRounds: 0, droppedHistoryMessages: 0, droppedRounds: 0, shortened: false };
+  const report: WindowReport = {
+    tokens: 0,
+    summarisedRounds: 0,
+    droppedHistoryMessages: 0,
+    droppedRounds: 0,
+    shortened: false,
+  };
   const rounds = roundsOf(parts.rounds);
   let head = parts.head;
   let history = parts.history;
@@ -106,7 +113,10 @@ export function fitToWindow(parts: PromptParts, options: WindowOptions): WindowR
   }
   report.summarisedRounds = Math.max(0, report.summarisedRounds - report.droppedRounds);
   if (report.droppedRounds > 0) {
-    const note: ChatMessage = { role: "user", content: `(${report.droppedRounds} ältere Planungsrunde(n) ausgelassen, weil der Kontext voll ist.)` };
+    const note: ChatMessage = {
+      role: "user",
+      content: `(${report.droppedRounds} ältere Planungsrunde(n) ausgelassen, weil der Kontext voll ist.)`,
+    };
     const first = rounds[0];
     if (first) rounds[0] = [note, ...first];
   }
@@ -123,7 +133,14 @@ export function fitToWindow(parts: PromptParts, options: WindowOptions): WindowR
   }
   if (!fits() && head.length > 1) {
     const [system, ...rest] = head;
-    head = system ? [system, ...rest.map((m) => cut(m, Math.max(16, options.budgetTokens - (total(assemble()) - cost(m)) - per), options.count))] : head;
+    head = system
+      ? [
+          system,
+          ...rest.map((m) =>
+            cut(m, Math.max(16, options.budgetTokens - (total(assemble()) - cost(m)) - per), options.count),
+          ),
+        ]
+      : head;
     report.shortened = true;
   }
   const messages = assemble();

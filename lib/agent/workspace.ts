@@ -69,7 +69,9 @@ export function supportsPreview(tool: ToolInfo | undefined): boolean {
 export function hideStagingFields(tool: ToolInfo): ToolInfo {
   if (!supportsPreview(tool)) return tool;
   const schema = tool.inputSchema as { properties: Record<string, unknown>; required?: string[] };
-  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !(STAGING_FIELDS as readonly string[]).includes(k)));
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).filter(([k]) => !(STAGING_FIELDS as readonly string[]).includes(k)),
+  );
   const required = schema.required?.filter((k) => !(STAGING_FIELDS as readonly string[]).includes(k));
   return { ...tool, inputSchema: { ...schema, properties, ...(required ? { required } : {}) } };
 }
@@ -78,12 +80,22 @@ function withoutStagingFields(args: Record<string, unknown>): Record<string, unk
   return Object.fromEntries(Object.entries(args).filter(([k]) => !(STAGING_FIELDS as readonly string[]).includes(k)));
 }
 
-type DryRunData = { path?: unknown; existed?: unknown; previous_content?: unknown; content?: unknown; bytes?: unknown; previous_sha256?: unknown };
+type DryRunData = {
+  path?: unknown;
+  existed?: unknown;
+  previous_content?: unknown;
+  content?: unknown;
+  bytes?: unknown;
+  previous_sha256?: unknown;
+};
 
 function previewFrom(data: unknown, toolName: string): ChangePreview {
   const d = (data ?? {}) as DryRunData;
   if (typeof d.path !== "string" || typeof d.content !== "string") {
-    throw new StagingError(toolName, `Die Vorschau von "${toolName}" hat nicht die erwartete Form (path, content); nichts ausgeführt.`);
+    throw new StagingError(
+      toolName,
+      `Die Vorschau von "${toolName}" hat nicht die erwartete Form (path, content); nichts ausgeführt.`,
+    );
   }
   const before = typeof d.previous_content === "string" ? d.previous_content : "";
   return {
@@ -116,13 +128,26 @@ export class StagedWorkspace implements ToolClient {
   }
 
   /** Asks the server for a preview and records the change as pending. Throws StagingError when that fails. */
-  async stage(id: string, toolName: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<StagedChange> {
-    if (!this.stages(toolName)) throw new StagingError(toolName, `"${toolName}" kann nicht vorgemerkt werden (keine Vorschau).`);
-    if (this.#changes.get(id)?.status === "pending") throw new StagingError(toolName, `Die Änderung "${id}" ist schon vorgemerkt.`);
+  async stage(
+    id: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<StagedChange> {
+    if (!this.stages(toolName))
+      throw new StagingError(toolName, `"${toolName}" kann nicht vorgemerkt werden (keine Vorschau).`);
+    if (this.#changes.get(id)?.status === "pending")
+      throw new StagingError(toolName, `Die Änderung "${id}" ist schon vorgemerkt.`);
     const clean = withoutStagingFields(args);
     const result = await this.#client.callTool(toolName, { ...clean, dry_run: true }, options);
     if (result.isError) throw new StagingError(toolName, result.text || `"${toolName}" lieferte keine Vorschau.`);
-    const change: StagedChange = { id, toolName, arguments: clean, preview: previewFrom(result.data, toolName), status: "pending" };
+    const change: StagedChange = {
+      id,
+      toolName,
+      arguments: clean,
+      preview: previewFrom(result.data, toolName),
+      status: "pending",
+    };
     this.#changes.set(id, change);
     return change;
   }
@@ -133,7 +158,14 @@ export class StagedWorkspace implements ToolClient {
     let result: ToolCallResult;
     try {
       // The wait ends with the signal even if the client ignores it: the change is then settled as failed.
-      result = await untilAborted(this.#client.callTool(change.toolName, { ...change.arguments, expected_sha256: change.preview.baseSha256 }, options), options.signal);
+      result = await untilAborted(
+        this.#client.callTool(
+          change.toolName,
+          { ...change.arguments, expected_sha256: change.preview.baseSha256 },
+          options,
+        ),
+        options.signal,
+      );
     } catch (error) {
       this.#settle(change, "failed", errorText(error));
       throw error;
@@ -163,7 +195,13 @@ export class StagedWorkspace implements ToolClient {
     if (!this.stages(name)) return this.#client.callTool(name, args, options);
     try {
       const change = await this.stage(`staged_${++this.#counter}`, name, args, options);
-      const data = { staged: true, id: change.id, path: change.preview.path, is_new: change.preview.isNew, bytes: change.preview.bytes };
+      const data = {
+        staged: true,
+        id: change.id,
+        path: change.preview.path,
+        is_new: change.preview.isNew,
+        bytes: change.preview.bytes,
+      };
       return { isError: false, data, text: `Vorgemerkt (noch nicht geschrieben): ${change.preview.path}` };
     } catch (error) {
       if (error instanceof StagingError) return { isError: true, data: null, text: error.message };
@@ -178,12 +216,14 @@ export class StagedWorkspace implements ToolClient {
 
   /** Closing a workspace leaves the shared client open; pending changes are discarded. */
   async close(): Promise<void> {
-    for (const change of this.#changes.values()) if (change.status === "pending") this.#settle(change, "discarded", "Arbeitsbereich geschlossen");
+    for (const change of this.#changes.values())
+      if (change.status === "pending") this.#settle(change, "discarded", "Arbeitsbereich geschlossen");
   }
 
   #pending(id: string): StagedChange {
     const change = this.#changes.get(id);
-    if (!change || change.status !== "pending") throw new StagingError(change?.toolName ?? "?", `Keine vorgemerkte Änderung "${id}".`);
+    if (!change || change.status !== "pending")
+      throw new StagingError(change?.toolName ?? "?", `Keine vorgemerkte Änderung "${id}".`);
     return change;
   }
 

@@ -14,29 +14,57 @@ export const SCRIPTED_CHECK_NOTE =
 /** The table per category and overall (the last row, "Gesamt", in bold); a scripted planner's run says so above it. */
 export function evalTableHtml(report: EvalReport): string {
   const { head, rows } = reportTable(report);
-  const columns = head.map((title, i) => ({ title, align: i === 0 ? ("left" as const) : ("right" as const), ...(i === 0 ? { width: "22%" } : {}) }));
-  const note = report.meta.backend === "scripted" ? `<p class="kit-eval-note">${escapeHtml(SCRIPTED_CHECK_NOTE)}</p>\n` : "";
-  return note + htmlTable(columns, rows.map((r) => r.map(escapeHtml)), {
-    className: "kit-eval-table",
-    rowStyle: (i) => (i === rows.length - 1 ? "font-weight:bold" : undefined),
-  });
+  const columns = head.map((title, i) => ({
+    title,
+    align: i === 0 ? ("left" as const) : ("right" as const),
+    ...(i === 0 ? { width: "22%" } : {}),
+  }));
+  const note =
+    report.meta.backend === "scripted" ? `<p class="kit-eval-note">${escapeHtml(SCRIPTED_CHECK_NOTE)}</p>\n` : "";
+  return (
+    note +
+    htmlTable(
+      columns,
+      rows.map((r) => r.map(escapeHtml)),
+      {
+        className: "kit-eval-table",
+        rowStyle: (i) => (i === rows.length - 1 ? "font-weight:bold" : undefined),
+      },
+    )
+  );
 }
 
 /** "bei denen alle 3 Versuche bestanden wurden", "bei denen der eine Versuch bestanden wurde". */
-const allRunsPassed = (k: number | string) => (k === 1 ? "der eine Versuch bestanden wurde" : `alle ${k} Versuche bestanden wurden`);
+const allRunsPassed = (k: number | string) =>
+  k === 1 ? "der eine Versuch bestanden wurde" : `alle ${k} Versuche bestanden wurden`;
 
 /** What each column means, in the table's order (`k`: runs per task, or "k" where runs differ). */
 export function columnLegend(k: number | string): [string, string][] {
   return [
     ["Aufgaben", `wie viele Aufgaben dieser Art liefen; jede lief ${k === 1 ? "einmal" : `${k}-mal`}.`],
-    [`${COLUMN_NAMES.passAt1} (pass@1)`, "Anteil der bestandenen Versuche: die Chance, dass eine solche Frage im Workshop gleich beim ersten Mal klappt."],
-    [`${COLUMN_NAMES.passK} (pass^${k})`, `Anteil der Aufgaben, bei denen ${allRunsPassed(k)}: wie verlässlich das Modell ist (nie höher als „${COLUMN_NAMES.passAt1}“).`],
-    ["Pläne gültig", "Anteil der Modellantworten, die ein ausführbarer $ref-Plan waren („–“: in diesem Stil gibt es keine Pläne)."],
+    [
+      `${COLUMN_NAMES.passAt1} (pass@1)`,
+      "Anteil der bestandenen Versuche: die Chance, dass eine solche Frage im Workshop gleich beim ersten Mal klappt.",
+    ],
+    [
+      `${COLUMN_NAMES.passK} (pass^${k})`,
+      `Anteil der Aufgaben, bei denen ${allRunsPassed(k)}: wie verlässlich das Modell ist (nie höher als „${COLUMN_NAMES.passAt1}“).`,
+    ],
+    [
+      "Pläne gültig",
+      "Anteil der Modellantworten, die ein ausführbarer $ref-Plan waren („–“: in diesem Stil gibt es keine Pläne).",
+    ],
     ["repariert", "ungültige Pläne, die das Modell nach der Fehlermeldung in der nächsten Runde richtigstellte."],
-    ["ohne Werkzeug", "Anteil der Versuche, in denen das Modell ohne Werkzeug antwortete (richtig nur bei „Kein Werkzeug passt“)."],
+    [
+      "ohne Werkzeug",
+      "Anteil der Versuche, in denen das Modell ohne Werkzeug antwortete (richtig nur bei „Kein Werkzeug passt“).",
+    ],
     ["Runden", "Modellaufrufe je Versuch im Mittel."],
     ["Prompt-Tokens", "gelesene Prompt-Tokens je Versuch im Mittel: so viel Text muss das Modell jedes Mal lesen."],
-    [COLUMN_NAMES.seconds, "Sekunden für einen Versuch einer Aufgabe im Mittel, auf dem Rechner dieses Laufs: so lange wartet man in Teil 4 etwa auf eine Antwort."],
+    [
+      COLUMN_NAMES.seconds,
+      "Sekunden für einen Versuch einer Aufgabe im Mittel, auf dem Rechner dieses Laufs: so lange wartet man in Teil 4 etwa auf eine Antwort.",
+    ],
   ];
 }
 
@@ -45,17 +73,30 @@ export function legendHtml(entries: readonly [string, string][]): string {
   return `<h2>Was die Spalten bedeuten</h2><dl class="kit-eval-legend">${items}</dl>`;
 }
 
-const STYLE_LABELS: Record<string, string> = { plan: "$ref-Plan", half: "Halb-Agent (ein Werkzeug je Runde)", native: "natives Tool-Calling" };
-const ABLATION_LABELS: Record<string, string> = { feedback: "ohne Fehlerrückmeldung", grammar: "ohne Grammatik (Plan als Text)", vote: "Abstimmung über 3 Läufe" };
+const STYLE_LABELS: Record<string, string> = {
+  plan: "$ref-Plan",
+  half: "Halb-Agent (ein Werkzeug je Runde)",
+  native: "natives Tool-Calling",
+};
+const ABLATION_LABELS: Record<string, string> = {
+  feedback: "ohne Fehlerrückmeldung",
+  grammar: "ohne Grammatik (Plan als Text)",
+  vote: "Abstimmung über 3 Läufe",
+};
 
 /** The run's settings as German lines: model, machine, date, settings, tasks. */
 export function settingsLines(meta: RunMeta, k: number, tasks: number): [string, string][] {
   const lines: [string, string][] = [];
-  if (isSelfTest(meta)) lines.push(["Modell", `${SELF_TEST_LABEL} (ein geskripteter Planer mit dem richtigen Plan jeder Aufgabe)`]);
+  if (isSelfTest(meta))
+    lines.push(["Modell", `${SELF_TEST_LABEL} (ein geskripteter Planer mit dem richtigen Plan jeder Aufgabe)`]);
   else if (meta.backend === "openai-compatible") lines.push(["Modell", `${runLabel(meta)} über den Kurs-Server`]);
   else lines.push(["Modell", meta.model ? `${runLabel(meta)} – Datei ${meta.model}` : runLabel(meta)]);
   const m = meta.machine;
-  if (m) lines.push(["Rechner", `${m.cpu}, ${m.cores} Kerne, ${germanNumber(m.memoryGiB)} GiB Arbeitsspeicher, ${m.os}${m.accelerator ? `; gerechnet auf: ${m.accelerator}` : ""}`]);
+  if (m)
+    lines.push([
+      "Rechner",
+      `${m.cpu}, ${m.cores} Kerne, ${germanNumber(m.memoryGiB)} GiB Arbeitsspeicher, ${m.os}${m.accelerator ? `; gerechnet auf: ${m.accelerator}` : ""}`,
+    ]);
   if (meta.startedAt) lines.push(["Datum", germanDateTime(meta.startedAt)]);
   const settings = [
     `Stil ${STYLE_LABELS[meta.style] ?? meta.style}`,
@@ -65,7 +106,10 @@ export function settingsLines(meta: RunMeta, k: number, tasks: number): [string,
     ...(meta.maxRounds !== undefined ? [`höchstens ${meta.maxRounds} Runden`] : []),
   ];
   lines.push(["Einstellungen", settings.join(", ")]);
-  lines.push(["Aufgaben", `${meta.selection ?? `${tasks} Aufgaben`}${meta.tasksFile ? `, Datei ${meta.tasksFile}` : ""}${meta.today ? ` (Stichtag ${germanDate(meta.today)})` : ""}`]);
+  lines.push([
+    "Aufgaben",
+    `${meta.selection ?? `${tasks} Aufgaben`}${meta.tasksFile ? `, Datei ${meta.tasksFile}` : ""}${meta.today ? ` (Stichtag ${germanDate(meta.today)})` : ""}`,
+  ]);
   if (!meta.complete) lines.push(["Stand", "abgebrochen – nur die fertigen Aufgaben sind gezählt"]);
   return lines;
 }
@@ -85,7 +129,12 @@ export function evalFailuresHtml(report: EvalReport): string {
     ]),
   );
   if (rows.length === 0) return "<p>Alle Versuche bestanden.</p>";
-  const columns = [{ title: "Frage", width: "30%" }, { title: "Startwert", align: "right" as const, width: "8%" }, { title: "Grund", width: "36%" }, { title: "Antwort", width: "26%" }];
+  const columns = [
+    { title: "Frage", width: "30%" },
+    { title: "Startwert", align: "right" as const, width: "8%" },
+    { title: "Grund", width: "36%" },
+    { title: "Antwort", width: "26%" },
+  ];
   return htmlTable(columns, rows, { className: "kit-eval-failures" });
 }
 
@@ -158,7 +207,10 @@ export function resultSentence(report: EvalReport): string {
       : `Achtung: auch der richtige Plan besteht nur ${percent(s.passAt1)} – die Prüfungen oder die Aufgabendatei haben einen Fehler (siehe unten).`;
   }
   const weakest = [...report.categories].sort((a, b) => a.passAt1 - b.passAt1)[0];
-  const weak = weakest && report.categories.length > 1 && weakest.passAt1 < s.passAt1 ? ` Am schwächsten bei „${weakest.label}“ (${percent(weakest.passAt1)}).` : "";
+  const weak =
+    weakest && report.categories.length > 1 && weakest.passAt1 < s.passAt1
+      ? ` Am schwächsten bei „${weakest.label}“ (${percent(weakest.passAt1)}).`
+      : "";
   const every = s.k === 1 ? "klappte der eine Versuch" : `klappten alle ${s.k} Versuche`;
   return `Ergebnis: ${percent(s.passAt1)} der Versuche bestanden (pass@1); bei ${percent(s.passK)} der Aufgaben ${every} (pass^${s.k}); ${germanNumber(s.secondsPerTask, 1)} Sekunden je Aufgabe.${weak}`;
 }

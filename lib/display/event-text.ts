@@ -66,7 +66,8 @@ export function planErrorLabel(kind: PlanParseErrorKind | "generation"): string 
   return label(PLAN_ERROR_LABELS, kind);
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toLocaleString("de-DE", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
+const seconds = (ms: number) =>
+  `${(ms / 1000).toLocaleString("de-DE", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
 
 /** A short German description of `event`, or undefined for events not worth a line. */
 export function describeAgentEvent(event: AgentEvent, options: { maxChars?: number } = {}): string | undefined {
@@ -116,7 +117,9 @@ export function describeAgentEvent(event: AgentEvent, options: { maxChars?: numb
     case "answer_writer":
       return `${at} Antwort-Schreiber: ${event.error ? `fehlgeschlagen (${event.error.slice(0, max)}), Antwort des Planers bleibt` : "Antwort aus Frage, Kontext und Tool-Ergebnissen neu geschrieben"}`;
     case "groundedness":
-      return event.warnings.length > 0 ? `${at} ⚠ ${event.warnings.join(" | ").slice(0, max)}` : `${at} Alle Zahlen, Daten und Orte der Antwort sind belegt.`;
+      return event.warnings.length > 0
+        ? `${at} ⚠ ${event.warnings.join(" | ").slice(0, max)}`
+        : `${at} Alle Zahlen, Daten und Orte der Antwort sind belegt.`;
     case "final":
       return `${at} Fertig: ${runStatusLabel(event.status)}.`;
     default:

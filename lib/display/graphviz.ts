@@ -15,7 +15,9 @@ export async function dotToSvg(dot: string): Promise<string> {
   // Drop the XML prolog and doctype (front ends embed the element), let it shrink to the cell width.
   return svg
     .slice(svg.indexOf("<svg"))
-    .replace(/<svg width="(\d+(?:\.\d+)?)pt" height="(\d+(?:\.\d+)?)pt"/, (_m, w: string, h: string) =>
-      `<svg class="kit-diagram" width="${w}pt" height="${h}pt" style="max-width:100%;height:auto"`,
+    .replace(
+      /<svg width="(\d+(?:\.\d+)?)pt" height="(\d+(?:\.\d+)?)pt"/,
+      (_m, w: string, h: string) =>
+        `<svg class="kit-diagram" width="${w}pt" height="${h}pt" style="max-width:100%;height:auto"`,
     );
 }

@@ -1,7 +1,16 @@
 // Everything the kit renders, for notebooks (SVG, HTML tables) and terminals (text): one plan-graph model
 // (plan-graph.ts, internal) drawn as DOT/SVG, Mermaid and text; trace tables, timelines, the vote table and
 // the Modell-Check table, German event texts, previews. escapeHtml is lib/notebook's.
-export { showPlan, showTraceDiagram, showTraceTable, showTimeline, showKvReuse, showMetrics, showToolCatalog, type DiagramOptions } from "./show.js";
+export {
+  showPlan,
+  showTraceDiagram,
+  showTraceTable,
+  showTimeline,
+  showKvReuse,
+  showMetrics,
+  showToolCatalog,
+  type DiagramOptions,
+} from "./show.js";
 export { planToDot, renderPlanSvg, renderTraceSvg } from "./plan-dot.js";
 export { renderPlanMermaid, renderTraceMermaid } from "./plan-mermaid.js";
 export { renderPlanText, renderTraceText } from "./plan-text.js";

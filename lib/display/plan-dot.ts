@@ -3,7 +3,16 @@
 import type { AgentTrace } from "../agent/trace.js";
 import type { Plan } from "../plan/plan.js";
 import { dotToSvg } from "./graphviz.js";
-import { planGraph, shorten, stepTitle, traceGraph, type CallStatus, type GraphNode, type PlanGraph, type PlanGraphOptions } from "./plan-graph.js";
+import {
+  planGraph,
+  shorten,
+  stepTitle,
+  traceGraph,
+  type CallStatus,
+  type GraphNode,
+  type PlanGraph,
+  type PlanGraphOptions,
+} from "./plan-graph.js";
 
 const FILL: Record<CallStatus, string> = { ok: "#dafbe1", failed: "#ffebe9", not_run: "#eaeef2" };
 const STROKE: Record<CallStatus, string> = { ok: "#1a7f37", failed: "#cf222e", not_run: "#8c959f" };
@@ -37,10 +46,13 @@ export function graphToDot(graph: PlanGraph, options: Pick<PlanGraphOptions, "di
     lines.push("  }");
   });
   for (const node of graph.nodes) {
-    if (node.kind === "user") lines.push(`  user [label="Nutzer", shape=ellipse, fillcolor="#ddf4ff", color="#0969da"];`);
-    if (node.kind === "missing") lines.push(`  ${node.key} [label=${q(`${node.id} ?`)}, shape=note, fillcolor="#fff8c5"];`);
+    if (node.kind === "user")
+      lines.push(`  user [label="Nutzer", shape=ellipse, fillcolor="#ddf4ff", color="#0969da"];`);
+    if (node.kind === "missing")
+      lines.push(`  ${node.key} [label=${q(`${node.id} ?`)}, shape=note, fillcolor="#fff8c5"];`);
   }
-  if (graph.final !== null) lines.push(`  final [label=${q(`Antwort: ${shorten(graph.final, 60)}`)}, shape=note, fillcolor="#fff8c5"];`);
+  if (graph.final !== null)
+    lines.push(`  final [label=${q(`Antwort: ${shorten(graph.final, 60)}`)}, shape=note, fillcolor="#fff8c5"];`);
   for (const edge of graph.edges) {
     const dashed = byKey.get(edge.from)?.kind === "call" ? "" : ", style=dashed";
     lines.push(`  ${edge.from} -> ${edge.to} [label=${q(shorten(edge.args.join(", "), 40))}${dashed}];`);

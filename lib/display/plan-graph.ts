@@ -94,14 +94,17 @@ export function callStatuses(trace: AgentTrace): Map<string, CallStatus> {
   const status = new Map<string, CallStatus>();
   for (const e of trace.events) {
     if (e.type === "tool_result") status.set(e.toolId, "ok");
-    else if (e.type === "tool_error") status.set(e.toolId, e.attempts > 0 ? "failed" : status.get(e.toolId) === "ok" ? "ok" : "not_run");
+    else if (e.type === "tool_error")
+      status.set(e.toolId, e.attempts > 0 ? "failed" : status.get(e.toolId) === "ok" ? "ok" : "not_run");
   }
   return status;
 }
 
 /** The last plan of a run that had tool calls (the very last one often only answers). */
 export function lastToolPlan(trace: AgentTrace): Plan | undefined {
-  const plans = trace.events.filter((e): e is Extract<AgentEvent, { type: "plan" }> => e.type === "plan").map((e) => e.plan);
+  const plans = trace.events
+    .filter((e): e is Extract<AgentEvent, { type: "plan" }> => e.type === "plan")
+    .map((e) => e.plan);
   return [...plans].reverse().find((p) => p.steps.some((s) => s.tools.length > 0)) ?? plans.at(-1);
 }
 
@@ -119,5 +122,7 @@ export function shorten(text: string, max: number): string {
 
 /** "Schritt 2: Wetter" (or "Schritt 2" without a description). */
 export function stepTitle(step: GraphStep, index: number, max = Infinity): string {
-  return step.description ? `Schritt ${index + 1}: ${max === Infinity ? step.description : shorten(step.description, max)}` : `Schritt ${index + 1}`;
+  return step.description
+    ? `Schritt ${index + 1}: ${max === Infinity ? step.description : shorten(step.description, max)}`
+    : `Schritt ${index + 1}`;
 }

@@ -2,7 +2,15 @@
 // per step, one node per tool call, an edge per `$ref` source, calls coloured by outcome.
 import type { AgentTrace } from "../agent/trace.js";
 import type { Plan } from "../plan/plan.js";
-import { planGraph, shorten, stepTitle, traceGraph, type CallStatus, type PlanGraph, type PlanGraphOptions } from "./plan-graph.js";
+import {
+  planGraph,
+  shorten,
+  stepTitle,
+  traceGraph,
+  type CallStatus,
+  type PlanGraph,
+  type PlanGraphOptions,
+} from "./plan-graph.js";
 
 const CLASSES: ReadonlyArray<[CallStatus, string, string]> = [
   ["ok", "ok", "fill:#d8f0d8,stroke:#2e7d32"],
@@ -31,9 +39,16 @@ export function graphToMermaid(graph: PlanGraph, options: Pick<PlanGraphOptions,
     const arrow = byKey.get(edge.from)?.kind === "call" ? "-->" : "-.->";
     lines.push(`  ${edge.from} ${arrow}|${label(edge.args.join(", "))}| ${edge.to}`);
   }
-  const classed = CLASSES.map(([status, name, style]) => ({ name, style, keys: graph.nodes.filter((n) => n.status === status).map((n) => n.key) }));
+  const classed = CLASSES.map(([status, name, style]) => ({
+    name,
+    style,
+    keys: graph.nodes.filter((n) => n.status === status).map((n) => n.key),
+  }));
   const used = classed.filter((c) => c.keys.length > 0);
-  lines.push(...used.map((c) => `  classDef ${c.name} ${c.style}`), ...used.map((c) => `  class ${c.keys.join(",")} ${c.name}`));
+  lines.push(
+    ...used.map((c) => `  classDef ${c.name} ${c.style}`),
+    ...used.map((c) => `  class ${c.keys.join(",")} ${c.name}`),
+  );
   if (graph.final !== null) lines.push(`  final([${label(`Antwort: ${shorten(graph.final, 60)}`)}])`);
   return lines.join("\n");
 }

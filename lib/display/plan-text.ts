@@ -2,7 +2,16 @@
 // and where its `$ref`s point, e.g. "  wetter: get_weather ✓ ← geo (lat, lon), Nutzer (start_date)".
 import type { AgentTrace } from "../agent/trace.js";
 import type { Plan } from "../plan/plan.js";
-import { planGraph, shorten, stepTitle, traceGraph, type CallStatus, type GraphNode, type PlanGraph, type PlanGraphOptions } from "./plan-graph.js";
+import {
+  planGraph,
+  shorten,
+  stepTitle,
+  traceGraph,
+  type CallStatus,
+  type GraphNode,
+  type PlanGraph,
+  type PlanGraphOptions,
+} from "./plan-graph.js";
 
 const MARK: Record<CallStatus, string> = { ok: " ✓", failed: " ✗", not_run: " – nicht gelaufen" };
 
@@ -19,8 +28,12 @@ export function graphToText(graph: PlanGraph): string {
     lines.push(stepTitle(step, i, 60));
     for (const key of step.nodes) {
       const node = byKey.get(key) as GraphNode;
-      const from = graph.edges.filter((e) => e.to === key).map((e) => `${source(byKey.get(e.from))} (${shorten(e.args.join(", "), 40)})`);
-      lines.push(`  ${node.id}: ${node.tool}${node.status ? MARK[node.status] : ""}${from.length > 0 ? ` ← ${from.join(", ")}` : ""}`);
+      const from = graph.edges
+        .filter((e) => e.to === key)
+        .map((e) => `${source(byKey.get(e.from))} (${shorten(e.args.join(", "), 40)})`);
+      lines.push(
+        `  ${node.id}: ${node.tool}${node.status ? MARK[node.status] : ""}${from.length > 0 ? ` ← ${from.join(", ")}` : ""}`,
+      );
     }
   });
   if (graph.final !== null) lines.push(`Antwort: ${shorten(graph.final, 60)}`);

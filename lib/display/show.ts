@@ -76,7 +76,10 @@ export function showKvReuse(trace: AgentTrace): void {
 }
 
 /** Retrieval metrics per method (hit@k, MRR). */
-export function showMetrics(rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>, mrrDepth: number): void {
+export function showMetrics(
+  rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>,
+  mrrDepth: number,
+): void {
   show({ text: formatMetricsTable(rows, mrrDepth), html: metricsTableHtml(rows, mrrDepth) });
 }
 

@@ -37,7 +37,7 @@ export function traceTableHtml(trace: AgentTrace, options: { maxChars?: number }
       callArgs === undefined ? "–" : shortCell(json(callArgs), max),
       ok ? shortCell(json(e.result), max) : shortCell(e.message, max),
       String(Math.round(e.durationMs)),
-      statusBadge(ok ? "ok" : TOOL_ERROR_LABELS[e.errorKind] ?? e.errorKind, tone),
+      statusBadge(ok ? "ok" : (TOOL_ERROR_LABELS[e.errorKind] ?? e.errorKind), tone),
     ]);
   }
   const columns = [
@@ -50,8 +50,14 @@ export function traceTableHtml(trace: AgentTrace, options: { maxChars?: number }
     { title: "ms", align: "right" as const, width: "52px" },
     { title: "Status", width: "11%" },
   ];
-  const answer = trace.final !== undefined ? `Antwort (${RUN_STATUS_LABELS[trace.status ?? "answered"] ?? trace.status}): ${trace.final}` : undefined;
-  const table = rows.length === 0 ? "<p><em>(keine Tool-Aufrufe)</em></p>" : htmlTable(columns, rows, { className: "kit-trace-table" });
+  const answer =
+    trace.final !== undefined
+      ? `Antwort (${RUN_STATUS_LABELS[trace.status ?? "answered"] ?? trace.status}): ${trace.final}`
+      : undefined;
+  const table =
+    rows.length === 0
+      ? "<p><em>(keine Tool-Aufrufe)</em></p>"
+      : htmlTable(columns, rows, { className: "kit-trace-table" });
   return `<div class="kit-trace">${table}${answer ? `<p style="margin:4px 0">${shortCell(answer, 400)}</p>` : ""}</div>`;
 }
 
@@ -66,7 +72,11 @@ export function kvReuseRounds(trace: AgentTrace): KvRound[] {
   const rounds: KvRound[] = [];
   for (const e of trace.events) {
     if ((e.type === "plan" || e.type === "plan_error") && e.meter) {
-      rounds.push({ iteration: e.iteration, evaluated: e.meter.promptTokensEvaluated, reused: e.meter.promptTokensReused });
+      rounds.push({
+        iteration: e.iteration,
+        evaluated: e.meter.promptTokensEvaluated,
+        reused: e.meter.promptTokensReused,
+      });
     }
   }
   return rounds;
@@ -82,14 +92,22 @@ export function kvReuseTableHtml(trace: AgentTrace): string {
     return [String(r.iteration), String(r.evaluated), String(r.reused), `${(share * 100).toFixed(0)} % ${bar}`];
   });
   return htmlTable(
-    [{ title: "Runde", align: "right" }, { title: "Tokens neu berechnet", align: "right" }, { title: "aus dem KV-Cache", align: "right" }, { title: "Anteil wiederverwendet" }],
+    [
+      { title: "Runde", align: "right" },
+      { title: "Tokens neu berechnet", align: "right" },
+      { title: "aus dem KV-Cache", align: "right" },
+      { title: "Anteil wiederverwendet" },
+    ],
     rows,
     { className: "kit-kv-table" },
   );
 }
 
 /** Retrieval metrics, one row per method (hit@1/3/5, MRR@depth). */
-export function metricsTableHtml(rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>, mrrDepth: number): string {
+export function metricsTableHtml(
+  rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>,
+  mrrDepth: number,
+): string {
   const best = (key: keyof RetrievalMetrics) => Math.max(...rows.map((r) => r.metrics[key]));
   const cell = (m: RetrievalMetrics, key: keyof RetrievalMetrics) => {
     const text = formatMetric(m[key]);
@@ -104,20 +122,34 @@ export function metricsTableHtml(rows: ReadonlyArray<{ method: string; metrics: 
       { title: "hit@5", align: "right" },
       { title: `MRR@${mrrDepth}`, align: "right" },
     ],
-    rows.map(({ method, metrics: m }) => [escapeHtml(method), String(m.questions), cell(m, "hitAt1"), cell(m, "hitAt3"), cell(m, "hitAt5"), cell(m, "mrr")]),
+    rows.map(({ method, metrics: m }) => [
+      escapeHtml(method),
+      String(m.questions),
+      cell(m, "hitAt1"),
+      cell(m, "hitAt3"),
+      cell(m, "hitAt5"),
+      cell(m, "mrr"),
+    ]),
     { className: "kit-metrics-table", caption: "fett: bester Wert der Spalte" },
   );
 }
 
 /** Fields as `name*: Typ`, each with its description below it when `described` (the input fields). */
-function fieldList(schema: Record<string, unknown> | undefined, markRequired: boolean, described = markRequired): string {
+function fieldList(
+  schema: Record<string, unknown> | undefined,
+  markRequired: boolean,
+  described = markRequired,
+): string {
   const fields = schemaFields(schema);
   if (fields.length === 0) return "–";
   return fields
     .map((f) => {
       const mark = markRequired && f.required ? "*" : "";
       // Visible under the field: a projector audience never sees a hover tooltip.
-      const info = described && f.description ? `<br><span style="color:#57606a;font-size:90%">${escapeHtml(f.description)}</span>` : "";
+      const info =
+        described && f.description
+          ? `<br><span style="color:#57606a;font-size:90%">${escapeHtml(f.description)}</span>`
+          : "";
       return `<code>${escapeHtml(f.name)}${mark}</code>: ${escapeHtml(describeType(f.schema))}${info}`;
     })
     .join("<br>");
@@ -130,7 +162,12 @@ function fieldList(schema: Record<string, unknown> | undefined, markRequired: bo
  */
 export function toolCatalogHtml(tools: readonly ToolInfo[]): string {
   return htmlTable(
-    [{ title: "Tool", width: "14%" }, { title: "Beschreibung", width: "36%" }, { title: "Eingabe (* = Pflicht)", width: "28%" }, { title: "Ausgabe", width: "22%" }],
+    [
+      { title: "Tool", width: "14%" },
+      { title: "Beschreibung", width: "36%" },
+      { title: "Eingabe (* = Pflicht)", width: "28%" },
+      { title: "Ausgabe", width: "22%" },
+    ],
     tools.map((t) => [
       `<code>${escapeHtml(t.name)}</code>`,
       shortCell(t.description || "(keine Beschreibung)", 400),

@@ -18,10 +18,19 @@ export function timelineBars(trace: AgentTrace): TimelineBar[] {
   const started = new Map<string, number>();
   const bars: TimelineBar[] = [];
   for (const e of trace.events) {
-    if (e.type === "tool_call" && !started.has(`${e.iteration}:${e.toolId}`)) started.set(`${e.iteration}:${e.toolId}`, e.atMs);
+    if (e.type === "tool_call" && !started.has(`${e.iteration}:${e.toolId}`))
+      started.set(`${e.iteration}:${e.toolId}`, e.atMs);
     if (e.type === "tool_result" || (e.type === "tool_error" && e.attempts > 0)) {
       const startMs = started.get(`${e.iteration}:${e.toolId}`) ?? e.atMs - e.durationMs;
-      bars.push({ toolId: e.toolId, toolName: e.toolName, stepIndex: e.stepIndex, iteration: e.iteration, startMs, endMs: e.atMs, ok: e.type === "tool_result" });
+      bars.push({
+        toolId: e.toolId,
+        toolName: e.toolName,
+        stepIndex: e.stepIndex,
+        iteration: e.iteration,
+        startMs,
+        endMs: e.atMs,
+        ok: e.type === "tool_result",
+      });
     }
   }
   return bars.sort((a, b) => a.startMs - b.startMs);
@@ -31,7 +40,7 @@ export function timelineBars(trace: AgentTrace): TimelineBar[] {
 function tickStep(span: number, count: number): number {
   const raw = Math.max(span / count, 1);
   const power = 10 ** Math.floor(Math.log10(raw));
-  return ([1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power);
+  return [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? 10 * power;
 }
 
 /** SVG timeline (width 760 px, scales down with the cell); undefined when no tool ran. */
@@ -50,7 +59,8 @@ export function renderTimelineSvg(trace: AgentTrace, options: { title?: string }
     `<svg xmlns="http://www.w3.org/2000/svg" class="kit-timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" style="max-width:100%;height:auto" font-family="Helvetica,Arial,sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
   ];
-  if (options.title) parts.push(`<text x="4" y="16" font-size="13" font-weight="bold">${escapeHtml(options.title)}</text>`);
+  if (options.title)
+    parts.push(`<text x="4" y="16" font-size="13" font-weight="bold">${escapeHtml(options.title)}</text>`);
   const step = tickStep(endMs, 6);
   const axisY = top + bars.length * rowHeight + 4;
   for (let t = 0; t <= endMs + 1e-9; t += step) {
@@ -88,7 +98,9 @@ export function renderTimelineText(trace: AgentTrace, msPerChar = 50): string {
   const idWidth = Math.max(...bars.map((b) => b.toolId.length));
   return bars
     .map((b) => {
-      const bar = " ".repeat(Math.round(b.startMs / msPerChar)) + (b.ok ? "█" : "▒").repeat(Math.max(1, Math.round((b.endMs - b.startMs) / msPerChar)));
+      const bar =
+        " ".repeat(Math.round(b.startMs / msPerChar)) +
+        (b.ok ? "█" : "▒").repeat(Math.max(1, Math.round((b.endMs - b.startMs) / msPerChar)));
       return `${b.toolId.padEnd(idWidth)} ${String(Math.round(b.startMs)).padStart(5)} → ${String(Math.round(b.endMs)).padStart(5)} ms  ${bar}`;
     })
     .join("\n");

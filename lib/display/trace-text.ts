@@ -17,7 +17,10 @@ export function renderTraceTable(trace: AgentTrace, options: { width?: number } 
     if (e.type === "tool_call") callArgs.set(e.toolId, e.arguments);
     if (e.type === "tool_result" || e.type === "tool_error") {
       const args = callArgs.get(e.toolId);
-      const outcome = e.type === "tool_result" ? compactJson(e.result, width + 1) : `FEHLER (${toolErrorLabel(e.errorKind)}): ${e.message}`;
+      const outcome =
+        e.type === "tool_result"
+          ? compactJson(e.result, width + 1)
+          : `FEHLER (${toolErrorLabel(e.errorKind)}): ${e.message}`;
       rows.push([
         String(e.iteration),
         String(e.stepIndex + 1),
@@ -32,7 +35,11 @@ export function renderTraceTable(trace: AgentTrace, options: { width?: number } 
   const header = ["Runde", "Schritt", "id", "Tool", "Argumente", "Ergebnis", "ms"];
   const table = [header, ...rows.map((r) => r.map((c) => cell(c, width)))];
   const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join(" | ")
+      .trimEnd();
   const separator = widths.map((w) => "-".repeat(w)).join("-+-");
   const out = [line(header), separator, ...table.slice(1).map(line)];
   const final = trace.final !== undefined ? `\nAntwort (${runStatusLabel(trace.status)}): ${trace.final}` : "";

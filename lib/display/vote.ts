@@ -13,14 +13,29 @@ const COLUMNS: readonly HtmlColumn[] = [
 ];
 
 /** The vote as an HTML table; the winner's row green and bold, the red-flagged runs' row red. */
-export function voteHtml(result: Pick<VoteResult, "decision" | "runs" | "redFlagged" | "runsUsed" | "runsSaved">): string {
+export function voteHtml(
+  result: Pick<VoteResult, "decision" | "runs" | "redFlagged" | "runsUsed" | "runsSaved">,
+): string {
   const { tally, winner } = result.decision;
-  const rows = tally.map((t) => [`<code>${escapeHtml(t.key)}</code>`, String(t.count), t.runs.map((r) => r + 1).join(", "), shortCell(t.final)]);
+  const rows = tally.map((t) => [
+    `<code>${escapeHtml(t.key)}</code>`,
+    String(t.count),
+    t.runs.map((r) => r + 1).join(", "),
+    shortCell(t.final),
+  ]);
   const flagged = result.runs.filter((r) => r.key === null);
-  if (flagged.length > 0) rows.push(["ungültig", String(flagged.length), flagged.map((r) => r.run + 1).join(", "), shortCell(flagged[0]?.redFlag ?? "")]);
+  if (flagged.length > 0)
+    rows.push([
+      "ungültig",
+      String(flagged.length),
+      flagged.map((r) => r.run + 1).join(", "),
+      shortCell(flagged[0]?.redFlag ?? ""),
+    ]);
   const rowStyle = (i: number) =>
     i < tally.length ? (tally[i]?.key === winner ? "background:#e6f4ea;font-weight:bold" : undefined) : "color:#a00";
   const verdict = winner ? `Gewinner: <code>${escapeHtml(winner)}</code>` : "Kein Gewinner – nichts übernommen";
   const table = htmlTable(COLUMNS, rows, { className: "kit-vote-table", rowStyle });
-  return mathSafeHtml(`${table}<p>${verdict}; ${countText(result.runsUsed, "Lauf", "Läufe")}, ${result.runsSaved} gespart.</p>`);
+  return mathSafeHtml(
+    `${table}<p>${verdict}; ${countText(result.runsUsed, "Lauf", "Läufe")}, ${result.runsSaved} gespart.</p>`,
+  );
 }

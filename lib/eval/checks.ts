@@ -57,7 +57,8 @@ export function shiftDate(today: string, days: number): string {
 
 function asNumber(value: unknown): number | undefined {
   if (typeof value === "number") return value;
-  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value.replace(",", ".")))) return Number(value.replace(",", "."));
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value.replace(",", "."))))
+    return Number(value.replace(",", "."));
   return undefined;
 }
 
@@ -93,7 +94,12 @@ function requiredCallFailure(req: RequiredCall, calls: readonly EvalCall[], ctx:
 
 /** The value at a dotted path. */
 function at(value: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((v, key) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
+  return path
+    .split(".")
+    .reduce<unknown>(
+      (v, key) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined),
+      value,
+    );
 }
 
 /** How a number may be written: 24.5 / 24,5; 1264 / 1.264 / 1,264 / 1 264. */
@@ -104,7 +110,12 @@ export function numberNotations(n: number): string[] {
   const group = (sep: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
   const forms = new Set([english, english.replace(".", ",")]);
   if (int.length > 3) {
-    for (const [thousands, decimal] of [[".", ","], [",", "."], [" ", ","], ["\u202f", ","]] as const) {
+    for (const [thousands, decimal] of [
+      [".", ","],
+      [",", "."],
+      [" ", ","],
+      ["\u202f", ","],
+    ] as const) {
       forms.add(sign + group(thousands) + (frac ? decimal + frac : ""));
     }
   }
@@ -120,15 +131,23 @@ export function mentionsNumber(text: string, n: number): boolean {
 }
 
 function factFailure(fact: Fact, run: EvalRun): string | undefined {
-  if ("text" in fact) return run.answer.toLowerCase().includes(fact.text.toLowerCase()) ? undefined : `Fakt „${fact.text}“ fehlt in der Antwort.`;
+  if ("text" in fact)
+    return run.answer.toLowerCase().includes(fact.text.toLowerCase())
+      ? undefined
+      : `Fakt „${fact.text}“ fehlt in der Antwort.`;
   const results = run.calls.filter((c) => names(fact.tool).includes(c.name) && c.ok);
   const call = results[(fact.call ?? 1) - 1];
   if (!call) return `Fakt ${fact.tool}.${fact.path}: kein Ergebnis von ${fact.tool}.`;
   const value = at(call.result, fact.path);
   const n = asNumber(value);
-  if (n !== undefined) return mentionsNumber(run.answer, n) ? undefined : `Fakt ${fact.tool}.${fact.path} = ${decimal(n)} fehlt in der Antwort.`;
+  if (n !== undefined)
+    return mentionsNumber(run.answer, n)
+      ? undefined
+      : `Fakt ${fact.tool}.${fact.path} = ${decimal(n)} fehlt in der Antwort.`;
   if (typeof value === "string" && value !== "") {
-    return run.answer.toLowerCase().includes(value.toLowerCase()) ? undefined : `Fakt ${fact.tool}.${fact.path} = „${value}“ fehlt in der Antwort.`;
+    return run.answer.toLowerCase().includes(value.toLowerCase())
+      ? undefined
+      : `Fakt ${fact.tool}.${fact.path} = „${value}“ fehlt in der Antwort.`;
   }
   return `Fakt ${fact.tool}.${fact.path}: kein Wert im Ergebnis.`;
 }
@@ -141,13 +160,16 @@ export function checkRun(task: EvalTask, run: EvalRun, ctx: CheckContext): Check
   if (run.status !== "answered") fail(`Lauf endete mit Status ${run.status}.`);
   for (const req of e.calls ?? []) fail(requiredCallFailure(req, run.calls, ctx));
   for (const name of e.forbidden ?? []) if (run.calls.some((c) => c.name === name)) fail(`Verbotener Aufruf ${name}.`);
-  if (e.noTools && run.calls.length > 0) fail(`Kein Werkzeug passt, trotzdem aufgerufen: ${run.calls.map((c) => c.name).join(", ")}.`);
-  if (e.firstCall !== undefined && run.calls[0]?.name !== e.firstCall) fail(`Erster Aufruf sollte ${e.firstCall} sein, war ${run.calls[0]?.name ?? "keiner"}.`);
+  if (e.noTools && run.calls.length > 0)
+    fail(`Kein Werkzeug passt, trotzdem aufgerufen: ${run.calls.map((c) => c.name).join(", ")}.`);
+  if (e.firstCall !== undefined && run.calls[0]?.name !== e.firstCall)
+    fail(`Erster Aufruf sollte ${e.firstCall} sein, war ${run.calls[0]?.name ?? "keiner"}.`);
   const written = run.calls.some((c) => c.name === WRITE_TOOL && c.ok);
   if (e.written === true && !written) fail("Nichts gespeichert, obwohl freigegeben.");
   if (e.written === false && written) fail("Gespeichert, obwohl nicht freigegeben.");
   for (const f of e.facts ?? []) fail(factFailure(f, run));
-  if (e.answerMatches !== undefined && !new RegExp(e.answerMatches, "iu").test(run.answer)) fail(`Antwort passt nicht zu /${e.answerMatches}/.`);
+  if (e.answerMatches !== undefined && !new RegExp(e.answerMatches, "iu").test(run.answer))
+    fail(`Antwort passt nicht zu /${e.answerMatches}/.`);
   if (e.maxRounds !== undefined && run.rounds > e.maxRounds) fail(`${run.rounds} Runden, erlaubt ${e.maxRounds}.`);
   if ((e.grounded ?? true) && run.warnings.length > 0) fail(`Belegprüfung warnt: ${run.warnings.join(" ")}`);
   return { pass: failures.length === 0, failures, refused: run.status === "answered" && run.calls.length === 0 };

@@ -19,7 +19,11 @@ export interface ComparisonRow {
 }
 
 /** A report as one run of a comparison: its label and whether it is the oracle's self-test. */
-export const comparedRun = (report: EvalReport): ComparedRun => ({ label: runLabel(report.meta), selfTest: isSelfTest(report.meta), report });
+export const comparedRun = (report: EvalReport): ComparedRun => ({
+  label: runLabel(report.meta),
+  selfTest: isSelfTest(report.meta),
+  report,
+});
 
 /** The categories any run has (in the report order), then "Gesamt". */
 export function comparisonRows(runs: readonly ComparedRun[]): ComparisonRow[] {
@@ -48,7 +52,8 @@ const WEAK_ADVICE = " Für Teil 4 den Kurs-Server erwägen (LLM_BACKEND=openai) 
 const CLEARLY_FASTER = 1.3;
 
 /** "4,7 GB" from a model file's size; undefined when unknown. */
-const gigabytes = (bytes: unknown) => (typeof bytes === "number" && bytes > 0 ? `${germanNumber(bytes / 1e9, 1)} GB` : undefined);
+const gigabytes = (bytes: unknown) =>
+  typeof bytes === "number" && bytes > 0 ? `${germanNumber(bytes / 1e9, 1)} GB` : undefined;
 
 /**
  * How the recommended model compares in time and memory, in what the instructor plans with: seconds until
@@ -62,7 +67,8 @@ function speedText(best: EvalReport, other: EvalReport, joiner: { slower: string
   const both = `${shown(seconds)} statt ${shown(otherSeconds)} Sekunden je Antwort in Teil 4 (auf dem Rechner des Laufs)`;
   const [memory, otherMemory] = [gigabytes(best.meta.modelBytes), gigabytes(other.meta.modelBytes)];
   const memoryText = memory && otherMemory ? `; Speicher für das Modell: ${memory} statt ${otherMemory}` : "";
-  if (shown(seconds) === shown(otherSeconds)) return `, etwa gleich schnell (${shown(seconds)} Sekunden je Antwort in Teil 4${memoryText})`;
+  if (shown(seconds) === shown(otherSeconds))
+    return `, etwa gleich schnell (${shown(seconds)} Sekunden je Antwort in Teil 4${memoryText})`;
   if (ratio >= SAME_SPEED) return `${joiner.slower} langsamer: ${both}${memoryText}`;
   if (ratio <= 1 / SAME_SPEED) return `${joiner.faster} schneller: ${both}${memoryText}`;
   return `, etwa gleich schnell (${both}${memoryText})`;
@@ -73,7 +79,8 @@ function biggestLead(best: EvalReport, other: EvalReport): { label: string; best
   let lead: { label: string; best: number; other: number } | undefined;
   for (const g of best.categories) {
     const o = other.categories.find((c) => c.category === g.category);
-    if (o && g.passAt1 > o.passAt1 && (!lead || g.passAt1 - o.passAt1 > lead.best - lead.other)) lead = { label: g.label, best: g.passAt1, other: o.passAt1 };
+    if (o && g.passAt1 > o.passAt1 && (!lead || g.passAt1 - o.passAt1 > lead.best - lead.other))
+      lead = { label: g.label, best: g.passAt1, other: o.passAt1 };
   }
   return lead;
 }
@@ -81,35 +88,59 @@ function biggestLead(best: EvalReport, other: EvalReport): { label: string; best
 /** One German sentence: which model to bring to the workshop, and why. `index` is the recommended run. */
 export function recommendation(runs: readonly ComparedRun[]): { text: string; index?: number } {
   const models = runs.map((run, index) => ({ run, index })).filter((m) => !m.run.selfTest);
-  const selfTestNote = runs.some((r) => r.selfTest) ? " Der Selbsttest des Prüfstands ist kein Modell und zählt nicht." : "";
-  if (models.length === 0) return { text: "Keine Empfehlung: im Vergleich ist nur der Selbsttest des Prüfstands – er prüft die Prüfungen, kein Modell." };
+  const selfTestNote = runs.some((r) => r.selfTest)
+    ? " Der Selbsttest des Prüfstands ist kein Modell und zählt nicht."
+    : "";
+  if (models.length === 0)
+    return {
+      text: "Keine Empfehlung: im Vergleich ist nur der Selbsttest des Prüfstands – er prüft die Prüfungen, kein Modell.",
+    };
   const figures = (m: (typeof models)[number]) => m.run.report.summary;
   if (models.length === 1) {
     const only = models[0]!;
     const s = figures(only);
-    if (s.passAt1 < WEAK) return { text: `Keine Empfehlung: ${only.run.label}, das einzige Modell im Vergleich, besteht nur ${percent(s.passAt1)}.${WEAK_ADVICE}${selfTestNote}` };
+    if (s.passAt1 < WEAK)
+      return {
+        text: `Keine Empfehlung: ${only.run.label}, das einzige Modell im Vergleich, besteht nur ${percent(s.passAt1)}.${WEAK_ADVICE}${selfTestNote}`,
+      };
     const memory = gigabytes(only.run.report.meta.modelBytes);
-    return { index: only.index, text: `Empfehlung: ${only.run.label} – das einzige Modell im Vergleich (${percent(s.passAt1)} bestanden, ${germanNumber(s.secondsPerTask, 1)} Sekunden je Aufgabe${memory ? `, ${memory} Speicher` : ""}).${selfTestNote}` };
+    return {
+      index: only.index,
+      text: `Empfehlung: ${only.run.label} – das einzige Modell im Vergleich (${percent(s.passAt1)} bestanden, ${germanNumber(s.secondsPerTask, 1)} Sekunden je Aufgabe${memory ? `, ${memory} Speicher` : ""}).${selfTestNote}`,
+    };
   }
   const top = Math.max(...models.map((m) => figures(m).passAt1));
   if (top < WEAK) {
     const label = models.find((m) => figures(m).passAt1 === top)!.run.label;
-    return { text: `Keine Empfehlung: auch das beste Modell im Vergleich, ${label}, besteht nur ${percent(top)}.${WEAK_ADVICE}${selfTestNote}` };
+    return {
+      text: `Keine Empfehlung: auch das beste Modell im Vergleich, ${label}, besteht nur ${percent(top)}.${WEAK_ADVICE}${selfTestNote}`,
+    };
   }
-  const ranked = [...models].sort((a, b) => figures(b).passAt1 - figures(a).passAt1 || figures(a).secondsPerTask - figures(b).secondsPerTask);
+  const ranked = [...models].sort(
+    (a, b) => figures(b).passAt1 - figures(a).passAt1 || figures(a).secondsPerTask - figures(b).secondsPerTask,
+  );
   let [best, second] = [ranked[0]!, ranked[1]!];
-  const fasterBy = (a: GroupFigures, b: GroupFigures) => (a.secondsPerTask > 0 ? b.secondsPerTask / a.secondsPerTask : 1);
+  const fasterBy = (a: GroupFigures, b: GroupFigures) =>
+    a.secondsPerTask > 0 ? b.secondsPerTask / a.secondsPerTask : 1;
   // Nearly as good and clearly faster: the faster one serves a workshop better.
-  if (figures(best).passAt1 - figures(second).passAt1 < EQUAL_MARGIN && fasterBy(figures(second), figures(best)) >= CLEARLY_FASTER) [best, second] = [second, best];
+  if (
+    figures(best).passAt1 - figures(second).passAt1 < EQUAL_MARGIN &&
+    fasterBy(figures(second), figures(best)) >= CLEARLY_FASTER
+  )
+    [best, second] = [second, best];
   const [b, s] = [figures(best), figures(second)];
   let text: string;
   if (Math.abs(b.passAt1 - s.passAt1) < EQUAL_MARGIN) {
     const same = percent(b.passAt1) === percent(s.passAt1);
-    const how = same ? `so gut wie ${second.run.label} (beide ${percent(b.passAt1)} bestanden)` : `fast so gut wie ${second.run.label} (${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden)`;
+    const how = same
+      ? `so gut wie ${second.run.label} (beide ${percent(b.passAt1)} bestanden)`
+      : `fast so gut wie ${second.run.label} (${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden)`;
     text = `Empfehlung für den Workshop: ${best.run.label} – ${how}${speedText(best.run.report, second.run.report, { slower: ", aber", faster: same ? " und" : ", aber" })}.`;
   } else {
     const lead = biggestLead(best.run.report, second.run.report);
-    const reason = lead ? `${percent(lead.best)} statt ${percent(lead.other)} bei „${lead.label}“, gesamt ${percent(b.passAt1)} statt ${percent(s.passAt1)}` : `${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden`;
+    const reason = lead
+      ? `${percent(lead.best)} statt ${percent(lead.other)} bei „${lead.label}“, gesamt ${percent(b.passAt1)} statt ${percent(s.passAt1)}`
+      : `${percent(b.passAt1)} statt ${percent(s.passAt1)} bestanden`;
     text = `Empfehlung für den Workshop: ${best.run.label} – ${reason} gegenüber ${second.run.label}${speedText(best.run.report, second.run.report, { slower: ", aber", faster: " und" })}.`;
   }
   return { index: best.index, text: text + selfTestNote };

@@ -19,7 +19,16 @@ export {
   type TaskSelection,
   type TaskSet,
 } from "./tasks.js";
-export { checkRun, mentionsNumber, numberNotations, shiftDate, type CheckContext, type CheckResult, type EvalCall, type EvalRun } from "./checks.js";
+export {
+  checkRun,
+  mentionsNumber,
+  numberNotations,
+  shiftDate,
+  type CheckContext,
+  type CheckResult,
+  type EvalCall,
+  type EvalRun,
+} from "./checks.js";
 export { passAt1, passHatK, wilsonInterval, choose, type Interval } from "./stats.js";
 export { runEvaluation, callsOfTrace, planRun, type EvaluationOptions, type PlannerFor } from "./runner.js";
 export {

@@ -10,7 +10,13 @@ import { runEvaluation } from "./runner.js";
 import { loadTaskSet, type EvalTask } from "./tasks.js";
 
 /** Five quick tasks, one each: one tool, a $ref chain, parallel calls, no tool fits, a follow-up. */
-export const MINI_TASK_IDS = ["koordinaten-1", "wetter-kette-2", "parallel-1", "kein-werkzeug-1", "folgefrage-1"] as const;
+export const MINI_TASK_IDS = [
+  "koordinaten-1",
+  "wetter-kette-2",
+  "parallel-1",
+  "kein-werkzeug-1",
+  "folgefrage-1",
+] as const;
 
 export interface ModelCheckOptions {
   /** The model to check. Required. */

@@ -19,13 +19,27 @@ export class ReportFileError extends KitError {
 
 const germanErrors = z.locales.de().localeError;
 const rate = z.number().min(0).max(1);
-const figures = { tasks: z.number(), passAt1: rate, passK: rate, planValidity: rate.nullable(), secondsPerTask: z.number().min(0) };
+const figures = {
+  tasks: z.number(),
+  passAt1: rate,
+  passK: rate,
+  planValidity: rate.nullable(),
+  secondsPerTask: z.number().min(0),
+};
 
 // Loose objects: the pages read these fields; everything else is kept as it is.
 const reportShape = z.looseObject({
   summary: z.looseObject({ ...figures, k: z.number().int().min(1), categories: z.array(z.string()) }),
   categories: z.array(z.looseObject({ ...figures, category: z.string(), label: z.string() })),
-  tasks: z.array(z.looseObject({ id: z.string(), category: z.string(), passes: z.number(), runs: z.number(), failures: z.array(z.unknown()) })),
+  tasks: z.array(
+    z.looseObject({
+      id: z.string(),
+      category: z.string(),
+      passes: z.number(),
+      runs: z.number(),
+      failures: z.array(z.unknown()),
+    }),
+  ),
   meta: z.looseObject({ style: z.string(), complete: z.boolean() }),
 });
 
@@ -35,7 +49,10 @@ export function loadReportFile(file: string): EvalReport {
   try {
     value = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new ReportFileError(`Bericht ${file} ist nicht lesbar oder kein JSON (${errorText(error)}).\n  → Eine Datei angeben, die npm run eval:agent -- --json DATEI geschrieben hat.`, file);
+    throw new ReportFileError(
+      `Bericht ${file} ist nicht lesbar oder kein JSON (${errorText(error)}).\n  → Eine Datei angeben, die npm run eval:agent -- --json DATEI geschrieben hat.`,
+      file,
+    );
   }
   const parsed = reportShape.safeParse(value, { error: germanErrors });
   if (!parsed.success) {

@@ -70,7 +70,11 @@ export interface MachineInfo {
 }
 
 /** The table's column names for people who are not specialists (the legend gives pass@1 / pass^k). */
-export const COLUMN_NAMES = { passAt1: "klappt beim ersten Versuch", passK: "klappt bei jedem Versuch", seconds: "Sekunden je Aufgabe" } as const;
+export const COLUMN_NAMES = {
+  passAt1: "klappt beim ersten Versuch",
+  passK: "klappt bei jedem Versuch",
+  seconds: "Sekunden je Aufgabe",
+} as const;
 
 /** How and where a run was made; all but the first three are optional (older reports lack them). */
 export interface RunMeta {
@@ -124,7 +128,9 @@ function taskRow(t: TaskReport, k: number): TaskRow {
     planReplies: sum((r) => r.run.planReplies),
     repairedRounds: sum((r) => r.run.repairedRounds),
     refusals: t.runs.filter((r) => r.check.refused).length,
-    failures: t.runs.filter((r) => !r.check.pass).map((r) => ({ seed: r.seed, reasons: r.check.failures, answer: r.run.answer })),
+    failures: t.runs
+      .filter((r) => !r.check.pass)
+      .map((r) => ({ seed: r.seed, reasons: r.check.failures, answer: r.run.answer })),
   };
 }
 
@@ -152,7 +158,11 @@ export function buildReport(tasks: readonly TaskReport[], meta: RunMeta & { k: n
   const { k, ...rest } = meta;
   return {
     summary: { ...groupFigures(rows), categories: present, k },
-    categories: present.map((category) => ({ category, label: CATEGORY_LABELS[category], ...groupFigures(rows.filter((r) => r.category === category)) })),
+    categories: present.map((category) => ({
+      category,
+      label: CATEGORY_LABELS[category],
+      ...groupFigures(rows.filter((r) => r.category === category)),
+    })),
     tasks: rows,
     meta: rest,
   };
@@ -173,7 +183,18 @@ export function reportTable(report: EvalReport): { head: string[]; rows: string[
     germanNumber(g.secondsPerTask, 1),
   ];
   return {
-    head: ["Kategorie", "Aufgaben", COLUMN_NAMES.passAt1, COLUMN_NAMES.passK, "Pläne gültig", "repariert", "ohne Werkzeug", "Runden", "Prompt-Tokens", COLUMN_NAMES.seconds],
+    head: [
+      "Kategorie",
+      "Aufgaben",
+      COLUMN_NAMES.passAt1,
+      COLUMN_NAMES.passK,
+      "Pläne gültig",
+      "repariert",
+      "ohne Werkzeug",
+      "Runden",
+      "Prompt-Tokens",
+      COLUMN_NAMES.seconds,
+    ],
     rows: [...report.categories.map((c) => line(c.label, c)), line("Gesamt", report.summary)],
   };
 }
@@ -182,6 +203,7 @@ export function reportTable(report: EvalReport): { head: string[]; rows: string[
 export function reportText(report: EvalReport): string {
   const { head, rows } = reportTable(report);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
   return [fmt(head), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(fmt)].join("\n");
 }

@@ -14,7 +14,15 @@ import { runHalfAgentOnce } from "../patterns/style-comparison.js";
 import { runVote } from "../patterns/vote.js";
 import { errorText } from "../util.js";
 import { checkRun, type CheckResult, type EvalCall, type EvalRun } from "./checks.js";
-import { buildReport, type EvalReport, type EvalStyle, type RunMeta, type RunRecord, type TaskReport, type Ablation } from "./report.js";
+import {
+  buildReport,
+  type EvalReport,
+  type EvalStyle,
+  type RunMeta,
+  type RunRecord,
+  type TaskReport,
+  type Ablation,
+} from "./report.js";
 import type { EvalTask, TaskSet } from "./tasks.js";
 
 /** The model of one run: a real model (the same for every run) or a scripted stand-in per task and seed. */
@@ -59,14 +67,19 @@ export interface EvaluationOptions {
   meta?: Partial<RunMeta>;
 }
 
-const BLIND_FEEDBACK = "Dein Plan war nicht verwendbar. Schicke einen neuen Plan als JSON-Objekt mit \"steps\" und \"final\".";
+const BLIND_FEEDBACK =
+  'Dein Plan war nicht verwendbar. Schicke einen neuen Plan als JSON-Objekt mit "steps" und "final".';
 
 const FEEDBACK_LEADS = Object.values(PLAN_FEEDBACK_LEADS);
 
 /** Ablation "feedback": the model learns that its plan failed, not why. */
 export function withoutFeedback(llm: Llm): Llm {
   const blind = (messages: ChatMessage[]) =>
-    messages.map((m) => (m.role === "user" && FEEDBACK_LEADS.some((lead) => m.content.startsWith(lead)) ? { ...m, content: BLIND_FEEDBACK } : m));
+    messages.map((m) =>
+      m.role === "user" && FEEDBACK_LEADS.some((lead) => m.content.startsWith(lead))
+        ? { ...m, content: BLIND_FEEDBACK }
+        : m,
+    );
   return {
     get info() {
       return llm.info;
@@ -97,7 +110,8 @@ export function callsOfTrace(events: readonly AgentEvent[]): EvalCall[] {
       const call = byId.get(e.toolId);
       if (call) Object.assign(call, { ok: true, result: e.result });
     }
-    if (e.type === "approval" && !e.outcome.allowed) calls.push({ name: e.toolName, arguments: planned.get(e.toolId) ?? {}, ok: false });
+    if (e.type === "approval" && !e.outcome.allowed)
+      calls.push({ name: e.toolName, arguments: planned.get(e.toolId) ?? {}, ok: false });
   }
   return calls;
 }
@@ -121,7 +135,10 @@ function planCounts(events: readonly AgentEvent[]): Pick<EvalRun, "validPlans" |
 /** The EvalRun of one runAgent result: answer, calls, warnings, rounds, plan validity, prompt tokens, `ms`. */
 export function planRun(result: AgentRunResult, ms: number): EvalRun {
   const events = result.trace.events;
-  const meterTokens = events.reduce((n, e) => n + ((e.type === "plan" || e.type === "plan_error") && e.meter ? e.meter.promptTokensEvaluated : 0), 0);
+  const meterTokens = events.reduce(
+    (n, e) => n + ((e.type === "plan" || e.type === "plan_error") && e.meter ? e.meter.promptTokensEvaluated : 0),
+    0,
+  );
   return {
     answer: result.final,
     calls: callsOfTrace(events),
@@ -198,27 +215,98 @@ async function runOnce(o: EvaluationOptions, task: EvalTask, seed: number, tools
         return p.llm;
       };
       const { onEvent: _single, ...shared } = options;
-      const vote = await runVote({ ...shared, k: 3, baseSeed: seed, llmForRun, onRunEvent: (run, e) => planners.get(run)?.onEvent?.(e) });
-      if (vote.winner) return { ...planRun(vote.winner, performance.now() - started), promptTokens: vote.promptTokensEvaluated };
-      return { answer: vote.final, calls: [], warnings: [], rounds: 0, status: "no_winner", validPlans: 0, planReplies: 0, repairedRounds: 0, promptTokens: vote.promptTokensEvaluated, ms: performance.now() - started };
+      const vote = await runVote({
+        ...shared,
+        k: 3,
+        baseSeed: seed,
+        llmForRun,
+        onRunEvent: (run, e) => planners.get(run)?.onEvent?.(e),
+      });
+      if (vote.winner)
+        return { ...planRun(vote.winner, performance.now() - started), promptTokens: vote.promptTokensEvaluated };
+      return {
+        answer: vote.final,
+        calls: [],
+        warnings: [],
+        rounds: 0,
+        status: "no_winner",
+        validPlans: 0,
+        planReplies: 0,
+        repairedRounds: 0,
+        promptTokens: vote.promptTokensEvaluated,
+        ms: performance.now() - started,
+      };
     }
     return planRun(await runAgent(options), performance.now() - started);
   }
   if (o.style === "half") {
-    const run = await runHalfAgentOnce({ llm, tools: client, catalog, question: task.question, today, generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) } });
-    const calls = run.toolHistory.map((h) => ({ name: h.tool, arguments: h.arguments, ok: h.error === undefined, result: h.result }));
-    return finishOther(task, run.answer, calls, run.meters.length, run.meters.reduce((n, m) => n + m.promptTokensEvaluated, 0), started, today);
+    const run = await runHalfAgentOnce({
+      llm,
+      tools: client,
+      catalog,
+      question: task.question,
+      today,
+      generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
+    });
+    const calls = run.toolHistory.map((h) => ({
+      name: h.tool,
+      arguments: h.arguments,
+      ok: h.error === undefined,
+      result: h.result,
+    }));
+    return finishOther(
+      task,
+      run.answer,
+      calls,
+      run.meters.length,
+      run.meters.reduce((n, m) => n + m.promptTokensEvaluated, 0),
+      started,
+      today,
+    );
   }
   const caller = await createToolCaller(llm);
-  const run = await runNativeToolChat({ llm: caller, tools: client, catalog, question: task.question, generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) }, signal: o.signal });
-  const calls = run.calls.filter((c) => c.executed).map((c) => ({ name: c.name, arguments: (c.params ?? {}) as Record<string, unknown>, ok: c.error === undefined, result: c.result }));
+  const run = await runNativeToolChat({
+    llm: caller,
+    tools: client,
+    catalog,
+    question: task.question,
+    generation: { seed, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) },
+    signal: o.signal,
+  });
+  const calls = run.calls
+    .filter((c) => c.executed)
+    .map((c) => ({
+      name: c.name,
+      arguments: (c.params ?? {}) as Record<string, unknown>,
+      ok: c.error === undefined,
+      result: c.result,
+    }));
   return finishOther(task, run.answer, calls, run.rounds, run.promptTokensEvaluated, started, today);
 }
 
-function finishOther(task: EvalTask, answer: string, calls: EvalCall[], rounds: number, promptTokens: number, started: number, today: string): EvalRun {
+function finishOther(
+  task: EvalTask,
+  answer: string,
+  calls: EvalCall[],
+  rounds: number,
+  promptTokens: number,
+  started: number,
+  today: string,
+): EvalRun {
   const warnings = groundednessWarnings(task, answer, calls, today);
   // No plans in these styles: plan validity stays empty ("–" in the table).
-  return { answer, calls, warnings, rounds, status: "answered", validPlans: 0, planReplies: 0, repairedRounds: 0, promptTokens, ms: performance.now() - started };
+  return {
+    answer,
+    calls,
+    warnings,
+    rounds,
+    status: "answered",
+    validPlans: 0,
+    planReplies: 0,
+    repairedRounds: 0,
+    promptTokens,
+    ms: performance.now() - started,
+  };
 }
 
 /** Runs every task k times; stops between runs when `signal` aborts (the finished tasks stay in the report). */
@@ -226,7 +314,8 @@ export async function runEvaluation(o: EvaluationOptions): Promise<EvalReport> {
   const finished: TaskReport[] = [];
   const ctx = { today: o.set.today, tolerance: o.set.coordinateToleranceDeg };
   const toolsetFor = toolsetCache(o.tools);
-  const report = (complete: boolean) => buildReport(finished, { ...o.meta, k: o.k, style: o.style, ablation: o.ablation, complete });
+  const report = (complete: boolean) =>
+    buildReport(finished, { ...o.meta, k: o.k, style: o.style, ablation: o.ablation, complete });
   for (const [i, task] of o.tasks.entries()) {
     const runs: RunRecord[] = [];
     for (let r = 0; r < o.k; r++) {
@@ -237,7 +326,18 @@ export async function runEvaluation(o: EvaluationOptions): Promise<EvalReport> {
         run = await runOnce(o, task, seed, await toolsetFor(task));
       } catch (error) {
         if (o.signal?.aborted) return report(false);
-        run = { answer: "", calls: [], warnings: [], rounds: 0, status: `error: ${errorText(error)}`, validPlans: 0, planReplies: 0, repairedRounds: 0, promptTokens: 0, ms: 0 };
+        run = {
+          answer: "",
+          calls: [],
+          warnings: [],
+          rounds: 0,
+          status: `error: ${errorText(error)}`,
+          validPlans: 0,
+          planReplies: 0,
+          repairedRounds: 0,
+          promptTokens: 0,
+          ms: 0,
+        };
       }
       if (o.signal?.aborted && run.status === "aborted") return report(false);
       const check = checkRun(task, run, ctx);

@@ -49,9 +49,18 @@ export const DECISION_MIN_TASKS = 10;
 export function tasksToDecide(a: number, b?: number, max = 500): number | undefined {
   for (let n = 1; n <= max; n++) {
     const ia = wilsonInterval(a * n, n);
-    if (b === undefined ? (ia.high - ia.low) / 2 <= 0.1 : (() => { const ib = wilsonInterval(b * n, n); return ia.high < ib.low || ib.high < ia.low; })()) return n;
+    if (
+      b === undefined
+        ? (ia.high - ia.low) / 2 <= 0.1
+        : (() => {
+            const ib = wilsonInterval(b * n, n);
+            return ia.high < ib.low || ib.high < ia.low;
+          })()
+    )
+      return n;
   }
   return undefined;
 }
 
-export const mean = (values: readonly number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+export const mean = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;

@@ -34,7 +34,8 @@ export const CATEGORY_LABELS: Record<TaskCategory, string> = {
 };
 
 /** One argument constraint: a number near a value (± tolerance °), a date relative to today, a value, a pattern. */
-export type ArgConstraint = { near: number; tol?: number } | { date: number } | { equals: unknown } | { matches: string };
+export type ArgConstraint =
+  { near: number; tol?: number } | { date: number } | { equals: unknown } | { matches: string };
 
 export interface RequiredCall {
   /** Tool name, or alternatives separated by "|" (e.g. "multiplikation|rechne"). */
@@ -129,7 +130,15 @@ const fact = z.union([
 ]) satisfies z.ZodType<Fact>;
 
 const expectation = z.strictObject({
-  calls: z.array(z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), constraint).optional(), settled: z.boolean().optional() })).optional(),
+  calls: z
+    .array(
+      z.strictObject({
+        tool: z.string().min(1),
+        args: z.record(z.string(), constraint).optional(),
+        settled: z.boolean().optional(),
+      }),
+    )
+    .optional(),
   forbidden: z.array(z.string()).optional(),
   noTools: z.boolean().optional(),
   firstCall: z.string().optional(),
@@ -151,7 +160,14 @@ const task = z.strictObject({
   approve: z.boolean().optional(),
   expect: expectation,
   oracle: z.strictObject({
-    steps: z.array(z.strictObject({ description: z.string(), tools: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })) })),
+    steps: z.array(
+      z.strictObject({
+        description: z.string(),
+        tools: z.array(
+          z.strictObject({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+        ),
+      }),
+    ),
     answer: z.string().min(1),
   }),
 });
@@ -177,7 +193,12 @@ function checkRegex(pattern: string, file: string, id: string, field: string): v
   try {
     new RegExp(pattern, "iu");
   } catch (error) {
-    throw new TaskSetError(`Aufgabe „${id}“, Feld ${field}: kein gültiger regulärer Ausdruck (${errorText(error)}).`, file, id, field);
+    throw new TaskSetError(
+      `Aufgabe „${id}“, Feld ${field}: kein gültiger regulärer Ausdruck (${errorText(error)}).`,
+      file,
+      id,
+      field,
+    );
   }
 }
 
@@ -186,7 +207,12 @@ export function parseTaskSet(value: unknown, file: string): TaskSet {
   const head = taskSet.safeParse(value, { error: germanErrors });
   if (!head.success) {
     const { field, message } = issueText(head.error);
-    throw new TaskSetError(`Aufgabendatei ${file}, Feld ${field}: ${message}.\n  → Datei nach dem Muster von data/eval/agent-tasks.json korrigieren.`, file, undefined, field);
+    throw new TaskSetError(
+      `Aufgabendatei ${file}, Feld ${field}: ${message}.\n  → Datei nach dem Muster von data/eval/agent-tasks.json korrigieren.`,
+      file,
+      undefined,
+      field,
+    );
   }
   const seen = new Set<string>();
   const tasks = head.data.tasks.map((raw, index): EvalTask => {
@@ -194,17 +220,29 @@ export function parseTaskSet(value: unknown, file: string): TaskSet {
     const parsed = task.safeParse(raw, { error: germanErrors });
     if (!parsed.success) {
       const { field, message } = issueText(parsed.error);
-      throw new TaskSetError(`Aufgabe „${id}“, Feld ${field}: ${message}.\n  → Die Aufgabe in ${file} korrigieren.`, file, id, field);
+      throw new TaskSetError(
+        `Aufgabe „${id}“, Feld ${field}: ${message}.\n  → Die Aufgabe in ${file} korrigieren.`,
+        file,
+        id,
+        field,
+      );
     }
     const t = parsed.data;
     if (!isCategory(t.category)) {
-      throw new TaskSetError(`Aufgabe „${id}“, Feld category: unbekannte Kategorie „${t.category}“. Erlaubt: ${TASK_CATEGORIES.join(", ")}.`, file, id, "category");
+      throw new TaskSetError(
+        `Aufgabe „${id}“, Feld category: unbekannte Kategorie „${t.category}“. Erlaubt: ${TASK_CATEGORIES.join(", ")}.`,
+        file,
+        id,
+        "category",
+      );
     }
     if (seen.has(t.id)) throw new TaskSetError(`Aufgabe „${id}“, Feld id: die Id kommt doppelt vor.`, file, id, "id");
     seen.add(t.id);
     if (t.expect.answerMatches !== undefined) checkRegex(t.expect.answerMatches, file, id, "expect.answerMatches");
     t.expect.calls?.forEach((c, i) =>
-      Object.entries(c.args ?? {}).forEach(([k, v]) => "matches" in v && checkRegex(v.matches, file, id, `expect.calls.${i}.args.${k}.matches`)),
+      Object.entries(c.args ?? {}).forEach(
+        ([k, v]) => "matches" in v && checkRegex(v.matches, file, id, `expect.calls.${i}.args.${k}.matches`),
+      ),
     );
     return { ...t, category: t.category };
   });
@@ -217,7 +255,10 @@ export function loadTaskSet(file: string): TaskSet {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new TaskSetError(`Aufgabendatei nicht lesbar: ${file} (${errorText(error)}).\n  → Pfad prüfen, z. B. data/eval/agent-tasks.json.`, file);
+    throw new TaskSetError(
+      `Aufgabendatei nicht lesbar: ${file} (${errorText(error)}).\n  → Pfad prüfen, z. B. data/eval/agent-tasks.json.`,
+      file,
+    );
   }
   let value: unknown;
   try {
@@ -238,7 +279,12 @@ export interface TaskSelection {
 export function selectTasks(set: TaskSet, options: TaskSelection = {}): EvalTask[] {
   const { category, limit } = options;
   if (category !== undefined && !isCategory(category)) {
-    throw new TaskSetError(`Unbekannte Kategorie „${category}“. Erlaubt: ${TASK_CATEGORIES.join(", ")}.`, "--category", undefined, "category");
+    throw new TaskSetError(
+      `Unbekannte Kategorie „${category}“. Erlaubt: ${TASK_CATEGORIES.join(", ")}.`,
+      "--category",
+      undefined,
+      "category",
+    );
   }
   const taken = new Map<string, number>();
   return set.tasks.filter((t) => {
@@ -259,6 +305,7 @@ export function selectionText(set: TaskSet, tasks: readonly EvalTask[], options:
     const all = set.tasks.filter((t) => t.category === options.category).length;
     return `Kategorie „${CATEGORY_LABELS[options.category]}“: ${tasks.length === all ? `alle ${tasksWord(all)}` : `${tasks.length} von ${tasksWord(all)}`}`;
   }
-  if (options.limit === undefined || tasks.length === set.tasks.length) return `alle ${tasksWord(tasks.length)} aus ${categories.size} Kategorien`;
+  if (options.limit === undefined || tasks.length === set.tasks.length)
+    return `alle ${tasksWord(tasks.length)} aus ${categories.size} Kategorien`;
   return `je höchstens ${tasksWord(options.limit)} aus jeder der ${categories.size} Kategorien (${of})`;
 }

@@ -68,8 +68,14 @@ export const BOARD_QUESTION_MAX = 80;
  */
 export function boardRefusalText(body: unknown): string {
   const fehler = (body as { fehler?: unknown } | null | undefined)?.fehler;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  return typeof fehler === "string" ? fehler.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().slice(0, 200) : "";
+
+  return typeof fehler === "string"
+    ? fehler
+        // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+        .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+        .trim()
+        .slice(0, 200)
+    : "";
 }
 
 /** Bidi controls (ALM, LRM, RLM, embeddings, overrides, isolates): they reorder what is shown around them. */
@@ -85,15 +91,23 @@ const MARK_STACK = /\p{M}{3}/u;
 
 /** A name trimmed, NFC, without control characters and with every run of spaces as one space. */
 function normalizedBoardName(raw: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  return raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").replace(/\s+/gu, " ").trim();
+  return (
+    raw
+      .normalize("NFC")
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+      .replace(/\s+/gu, " ")
+      .trim()
+  );
 }
 
 /** Why `raw` cannot be a name on the board (German, for the participant), or undefined when it can. */
 export function boardNameProblem(raw: string): string | undefined {
   const name = normalizedBoardName(raw);
-  if (BIDI_CONTROLS.test(name)) return "Der Name enthält Steuerzeichen für die Schreibrichtung – bitte nur Buchstaben, Ziffern und Leerzeichen.";
-  if (INVISIBLE.test(name)) return "Der Name enthält unsichtbare Zeichen – bitte nur sichtbare Buchstaben, Ziffern und Leerzeichen.";
+  if (BIDI_CONTROLS.test(name))
+    return "Der Name enthält Steuerzeichen für die Schreibrichtung – bitte nur Buchstaben, Ziffern und Leerzeichen.";
+  if (INVISIBLE.test(name))
+    return "Der Name enthält unsichtbare Zeichen – bitte nur sichtbare Buchstaben, Ziffern und Leerzeichen.";
   if (MARK_STACK.test(name)) return "Der Name hat zu viele übereinandergestapelte Zeichen – bitte schlicht schreiben.";
   if (!/[\p{L}\p{N}]/u.test(name)) return "Der Name braucht mindestens einen Buchstaben oder eine Ziffer.";
   if ([...name].length > BOARD_NAME_MAX) return `Der Name darf höchstens ${BOARD_NAME_MAX} Zeichen lang sein.`;

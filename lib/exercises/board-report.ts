@@ -3,7 +3,16 @@
 // `npm run workshop -- --kurs <url> --name <Name> --code <Code>` passes to the kernel. One small record
 // (board-record.ts) per run, fire and forget: a run waits at most REPORT_GRACE_MS for the answer, a
 // request gives up after REPORT_TIMEOUT_MS, and any problem is one German hint per kernel, never an error.
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, BOARD_TOKEN_HEADER, boardNameProblem, boardRefusalText, cleanBoardName, partOfCheck, type BoardRecord } from "./board-record.js";
+import {
+  BOARD_CODE_HEADER,
+  BOARD_POST_PATH,
+  BOARD_TOKEN_HEADER,
+  boardNameProblem,
+  boardRefusalText,
+  cleanBoardName,
+  partOfCheck,
+  type BoardRecord,
+} from "./board-record.js";
 import { ignore } from "../util.js";
 
 /** Longest time one report may take before it is dropped. */
@@ -66,7 +75,8 @@ function statusHint(status: number, settings: BoardSettings, fehler: string): st
     );
   }
   if (status === 429) return undefined; // too many runs in a row: this one is simply not shown
-  if (status >= 400) return `ℹ️ Klassen-Board: Meldung abgelehnt (${fehler.replace(/\.$/, "") || `HTTP ${status}`}) – deine Selbsttests laufen normal weiter. ${ONCE}`;
+  if (status >= 400)
+    return `ℹ️ Klassen-Board: Meldung abgelehnt (${fehler.replace(/\.$/, "") || `HTTP ${status}`}) – deine Selbsttests laufen normal weiter. ${ONCE}`;
   return undefined;
 }
 
@@ -83,13 +93,21 @@ export class BoardReporter {
     const part = partOfCheck(run.functionName);
     if (this.settings === undefined || part === undefined) return;
     if (typeof this.settings === "string") this.note(this.settings);
-    else if (this.inFlight < MAX_IN_FLIGHT) await this.waitBriefly(this.send(this.settings, this.recordOf(run, part, this.settings)));
+    else if (this.inFlight < MAX_IN_FLIGHT)
+      await this.waitBriefly(this.send(this.settings, this.recordOf(run, part, this.settings)));
     this.flushHint(log);
   }
 
   private recordOf(run: RunCounts, part: BoardRecord["aufgabe"], settings: BoardSettings): BoardRecord {
     const open = run.cases?.filter((c) => c.notSolved === true).length ?? 0;
-    const record: BoardRecord = { name: settings.name, aufgabe: part, check: run.functionName, passed: run.passed, failed: run.failed - open, at: new Date().toISOString() };
+    const record: BoardRecord = {
+      name: settings.name,
+      aufgabe: part,
+      check: run.functionName,
+      passed: run.passed,
+      failed: run.failed - open,
+      at: new Date().toISOString(),
+    };
     return open > 0 ? { ...record, open } : record;
   }
 
@@ -98,16 +116,26 @@ export class BoardReporter {
     try {
       const response = await fetch(new URL(BOARD_POST_PATH, settings.url), {
         method: "POST",
-        headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: settings.code, ...(settings.token ? { [BOARD_TOKEN_HEADER]: settings.token } : {}) },
+        headers: {
+          "content-type": "application/json",
+          [BOARD_CODE_HEADER]: settings.code,
+          ...(settings.token ? { [BOARD_TOKEN_HEADER]: settings.token } : {}),
+        },
         body: JSON.stringify(record),
         signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
       });
-      const fehler = response.ok ? "" : boardRefusalText(await response.json().catch(ignore("a refusal without a JSON body: the generic text is used")));
+      const fehler = response.ok
+        ? ""
+        : boardRefusalText(
+            await response.json().catch(ignore("a refusal without a JSON body: the generic text is used")),
+          );
       await response.body?.cancel().catch(ignore("the rest of the answer is not needed"));
       const hint = statusHint(response.status, settings, fehler);
       if (hint) this.note(hint);
     } catch {
-      this.note(`ℹ️ Klassen-Board ${settings.url} nicht erreichbar – deine Selbsttests laufen normal weiter, nur die Meldung an die Kursleitung fehlt. ${ONCE}`);
+      this.note(
+        `ℹ️ Klassen-Board ${settings.url} nicht erreichbar – deine Selbsttests laufen normal weiter, nur die Meldung an die Kursleitung fehlt. ${ONCE}`,
+      );
     } finally {
       this.inFlight--;
     }

@@ -154,7 +154,10 @@ export function sameData(a: unknown, b: unknown): boolean {
     return true;
   }
   if (isLiteralObject(a) && isLiteralObject(b)) {
-    const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    const keys = (o: Record<string, unknown>) =>
+      Object.keys(o)
+        .filter((k) => o[k] !== undefined)
+        .sort();
     const keysA = keys(a);
     const keysB = keys(b);
     if (keysA.length !== keysB.length || keysA.some((k, i) => k !== keysB[i])) return false;
@@ -187,7 +190,12 @@ async function settle(value: unknown, timeoutMs: number): Promise<unknown> {
 
 type Invocation = { threw: false; value: unknown } | { threw: true; error: unknown };
 
-async function invoke<F extends AnyFunction>(fn: F, c: CheckCase<F>, args: Parameters<F>, timeoutMs: number): Promise<Invocation> {
+async function invoke<F extends AnyFunction>(
+  fn: F,
+  c: CheckCase<F>,
+  args: Parameters<F>,
+  timeoutMs: number,
+): Promise<Invocation> {
   try {
     const raw = c.call ? c.call(fn) : fn(...(args as unknown[]));
     return { threw: false, value: await settle(raw, timeoutMs) };
@@ -196,12 +204,22 @@ async function invoke<F extends AnyFunction>(fn: F, c: CheckCase<F>, args: Param
   }
 }
 
-async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckCase<F>, timeoutMs: number): Promise<CaseOutcome> {
+async function runCase<F extends AnyFunction>(
+  set: CheckSet<F>,
+  fn: F,
+  c: CheckCase<F>,
+  timeoutMs: number,
+): Promise<CaseOutcome> {
   let given: Parameters<F> | undefined;
   try {
     given = typeof c.args === "function" ? (c.args as () => Parameters<F>)() : c.args;
   } catch (error) {
-    return { name: c.name, ok: false, input: c.input ?? set.functionName, problem: `Die Testdaten dieses Falls ließen sich nicht laden (${showError(error)}).` };
+    return {
+      name: c.name,
+      ok: false,
+      input: c.input ?? set.functionName,
+      problem: `Die Testdaten dieses Falls ließen sich nicht laden (${showError(error)}).`,
+    };
   }
   const args = copyArgs((given ?? []) as Parameters<F>);
   const before = c.unchangedInput ? copyArgs(args) : undefined;
@@ -211,10 +229,22 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
   if (outcome.threw === true) {
     const error = outcome.error;
     if (error instanceof CaseTimeout) {
-      return { name: c.name, ok: false, input, problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).` };
+      return {
+        name: c.name,
+        ok: false,
+        input,
+        problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).`,
+      };
     }
     if (isNotSolved(error)) {
-      return { name: c.name, ok: false, input, actual: `Fehler: ${showError(error)}`, problem: "Deine Funktion hat einen Fehler geworfen.", notSolved: true };
+      return {
+        name: c.name,
+        ok: false,
+        input,
+        actual: `Fehler: ${showError(error)}`,
+        problem: "Deine Funktion hat einen Fehler geworfen.",
+        notSolved: true,
+      };
     }
     if (c.throws) {
       const message = errorText(error);
@@ -229,12 +259,25 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
         problem: `Die Fehlermeldung nennt nicht ${missing.map((m) => `„${m}“`).join(" und ")} – wer sie liest, soll wissen, was fehlt.`,
       };
     }
-    return { name: c.name, ok: false, input, actual: `Fehler: ${showError(error)}`, problem: "Deine Funktion hat einen Fehler geworfen." };
+    return {
+      name: c.name,
+      ok: false,
+      input,
+      actual: `Fehler: ${showError(error)}`,
+      problem: "Deine Funktion hat einen Fehler geworfen.",
+    };
   }
 
   const actual = outcome.value;
   if (c.throws) {
-    return { name: c.name, ok: false, input, expected: c.expectation ?? "ein Fehler (throw)", actual: showResult(actual), problem: "Hier muss deine Funktion einen Fehler werfen." };
+    return {
+      name: c.name,
+      ok: false,
+      input,
+      expected: c.expectation ?? "ein Fehler (throw)",
+      actual: showResult(actual),
+      problem: "Hier muss deine Funktion einen Fehler werfen.",
+    };
   }
   if (hasOwn(c, "expect") && !sameData(actual, c.expect)) {
     return { name: c.name, ok: false, input, expected: showResult(c.expect), actual: showResult(actual) };
@@ -246,20 +289,29 @@ async function runCase<F extends AnyFunction>(set: CheckSet<F>, fn: F, c: CheckC
     } catch (error) {
       problem = `Das Ergebnis hat nicht die erwartete Form (${showError(error)}).`;
     }
-    if (problem) return { name: c.name, ok: false, input, expected: c.expectation, actual: showResult(actual), problem };
+    if (problem)
+      return { name: c.name, ok: false, input, expected: c.expectation, actual: showResult(actual), problem };
   }
   if (before !== undefined && !isDeepStrictEqual(args, before)) {
-    return { name: c.name, ok: false, input, expected: `unveränderte Eingabe ${showValue(before)}`, actual: `danach ${showValue(args)}`, problem: "Deine Funktion hat ihre Eingabe verändert – gib lieber ein neues Objekt zurück." };
+    return {
+      name: c.name,
+      ok: false,
+      input,
+      expected: `unveränderte Eingabe ${showValue(before)}`,
+      actual: `danach ${showValue(args)}`,
+      problem: "Deine Funktion hat ihre Eingabe verändert – gib lieber ein neues Objekt zurück.",
+    };
   }
   return { name: c.name, ok: true, input };
 }
-
 
 /** True when every case failed the same way (a placeholder that throws, or not a function at all). */
 function failedAlike(report: CheckReport): boolean {
   const [first] = report.cases;
   return (
-    report.passed === 0 && first !== undefined && report.cases.length > 1 &&
+    report.passed === 0 &&
+    first !== undefined &&
+    report.cases.length > 1 &&
     report.cases.every((c) => c.actual === first.actual && c.problem === first.problem && c.expected === undefined)
   );
 }
@@ -301,7 +353,11 @@ function verdictLines(report: CheckReport, context: readonly string[] = []): str
 }
 
 /** Runs `fn` against every case of `set`, prints the verdict and returns the report. */
-export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, options: CheckOptions = {}): Promise<CheckReport> {
+export async function runChecks<F extends AnyFunction>(
+  set: CheckSet<F>,
+  fn: F,
+  options: CheckOptions = {},
+): Promise<CheckReport> {
   const timeoutMs = options.timeoutMs ?? set.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   let cases: CaseOutcome[];
   if (typeof fn !== "function") {
@@ -336,7 +392,9 @@ export async function runChecks<F extends AnyFunction>(set: CheckSet<F>, fn: F, 
 }
 
 /** A check function bound to one case set: `await checkTrimHistory(trimHistory)`. */
-export type CheckFunction<F extends AnyFunction> = ((fn: F, options?: CheckOptions) => Promise<CheckReport>) & { readonly set: CheckSet<F> };
+export type CheckFunction<F extends AnyFunction> = ((fn: F, options?: CheckOptions) => Promise<CheckReport>) & {
+  readonly set: CheckSet<F>;
+};
 
 /** Binds a check set to a function that runs it: `await checkX(x)` prints the report and returns it. */
 export function defineCheck<F extends AnyFunction>(set: CheckSet<F>): CheckFunction<F> {

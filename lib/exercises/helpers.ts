@@ -135,21 +135,23 @@ export async function runPlanWith(
     const ready = parts.readyCalls(calls, finished).filter((id) => !failed.has(id) && !finished.includes(id));
     if (ready.length === 0) break;
     console.log(`Runde ${round}: ${ready.join(", ")} – gleichzeitig`);
-    await Promise.all(ready.map(async (id) => {
-      const call = calls.find((c) => c.id === id);
-      try {
-        if (call === undefined) throw new Error("diese id steht nicht im Plan");
-        const args = parts.resolveRefs(call.arguments, results, user) as Record<string, unknown>;
-        const answer = await client.callTool(call.name, args);
-        if (answer.isError) throw new Error(answer.text);
-        results[id] = answer.data;
-        finished.push(id);
-      } catch (error) {
-        if (isNotSolved(error)) throw error;
-        failed.add(id);
-        console.log(`  ✗ ${id}: ${String(error).slice(0, 200)}`);
-      }
-    }));
+    await Promise.all(
+      ready.map(async (id) => {
+        const call = calls.find((c) => c.id === id);
+        try {
+          if (call === undefined) throw new Error("diese id steht nicht im Plan");
+          const args = parts.resolveRefs(call.arguments, results, user) as Record<string, unknown>;
+          const answer = await client.callTool(call.name, args);
+          if (answer.isError) throw new Error(answer.text);
+          results[id] = answer.data;
+          finished.push(id);
+        } catch (error) {
+          if (isNotSolved(error)) throw error;
+          failed.add(id);
+          console.log(`  ✗ ${id}: ${String(error).slice(0, 200)}`);
+        }
+      }),
+    );
   }
   const open = calls.filter((c) => !finished.includes(c.id)).map((c) => c.id);
   console.log(open.length === 0 ? "Alle Aufrufe erledigt." : `Nicht gelaufen: ${open.join(", ")}`);

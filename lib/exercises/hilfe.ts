@@ -18,19 +18,29 @@ export interface HelpResult {
  * Raises your hand on the class board: `await hilfe("Mein Retriever findet nichts")`. The question is one
  * line (at most BOARD_QUESTION_MAX characters); calling again only changes it. Prints what happened.
  */
-export async function hilfe(frage = "", options: { settings?: BoardSettings | string; log?: (line: string) => void } = {}): Promise<HelpResult> {
+export async function hilfe(
+  frage = "",
+  options: { settings?: BoardSettings | string; log?: (line: string) => void } = {},
+): Promise<HelpResult> {
   const log = options.log ?? ((line: string) => console.log(line));
   const settings = options.settings ?? boardSettingsFromEnv();
   const done = (ok: boolean, text: string): HelpResult => {
     log(text);
     const result = { ok, text };
     // a cell ending in `await hilfe(…)` shows the printed line only, not the object too
-    return Object.defineProperty(result, Symbol.for("nodejs.util.inspect.custom"), { enumerable: false, value: () => "" });
+    return Object.defineProperty(result, Symbol.for("nodejs.util.inspect.custom"), {
+      enumerable: false,
+      value: () => "",
+    });
   };
   if (settings === undefined) {
-    return done(false, "ℹ️ Kein Klassen-Board eingerichtet (Jupyter wurde ohne --kurs gestartet) – melde dich einfach bei der Kursleitung.");
+    return done(
+      false,
+      "ℹ️ Kein Klassen-Board eingerichtet (Jupyter wurde ohne --kurs gestartet) – melde dich einfach bei der Kursleitung.",
+    );
   }
-  if (typeof settings === "string") return done(false, `${settings.replace(/ \(Dieser Hinweis.*$/, "")} Melde dich einfach bei der Kursleitung.`);
+  if (typeof settings === "string")
+    return done(false, `${settings.replace(/ \(Dieser Hinweis.*$/, "")} Melde dich einfach bei der Kursleitung.`);
   const question = String(frage).trim();
   try {
     const response = await fetch(new URL(BOARD_HELP_PATH, settings.url), {
@@ -42,11 +52,20 @@ export async function hilfe(frage = "", options: { settings?: BoardSettings | st
     const body = (await response.json().catch(() => undefined)) as { platz?: number } | undefined;
     if (!response.ok) {
       const why = boardRefusalText(body).replace(/\.$/, "") || `HTTP ${response.status}`;
-      return done(false, `⚠️ Das Board hat die Meldung abgelehnt (${why}) – melde dich bitte direkt bei der Kursleitung.`);
+      return done(
+        false,
+        `⚠️ Das Board hat die Meldung abgelehnt (${why}) – melde dich bitte direkt bei der Kursleitung.`,
+      );
     }
     const place = typeof body?.platz === "number" && body.platz > 1 ? ` – vor dir warten ${body.platz - 1}` : "";
-    return done(true, `✋ Hand gehoben: Die Kursleitung sieht dich auf dem Board${place}. Arbeite ruhig weiter, bis jemand kommt.`);
+    return done(
+      true,
+      `✋ Hand gehoben: Die Kursleitung sieht dich auf dem Board${place}. Arbeite ruhig weiter, bis jemand kommt.`,
+    );
   } catch {
-    return done(false, `⚠️ Das Klassen-Board (${settings.url}) ist nicht erreichbar – melde dich bitte direkt bei der Kursleitung.`);
+    return done(
+      false,
+      `⚠️ Das Klassen-Board (${settings.url}) ist nicht erreichbar – melde dich bitte direkt bei der Kursleitung.`,
+    );
   }
 }

@@ -12,9 +12,17 @@ export interface Turn {
 }
 
 /** The participant's function: system prompt, earlier turns and the question as a message list. */
-export type BuildMessagesFn = (systemPrompt: string, turns: Turn[], question: string) => ChatMessage[] | Promise<ChatMessage[]>;
+export type BuildMessagesFn = (
+  systemPrompt: string,
+  turns: Turn[],
+  question: string,
+) => ChatMessage[] | Promise<ChatMessage[]>;
 /** The participant's function: drop the oldest turns until the messages fit `maxTokens`. */
-export type TrimHistoryFn = (messages: ChatMessage[], maxTokens: number, countTokens: (text: string) => number) => ChatMessage[] | Promise<ChatMessage[]>;
+export type TrimHistoryFn = (
+  messages: ChatMessage[],
+  maxTokens: number,
+  countTokens: (text: string) => number,
+) => ChatMessage[] | Promise<ChatMessage[]>;
 /** The participant's function: a system prompt that limits the assistant to `topic` and answers everything else with `refusal`. */
 export type RefusalPromptFn = (topic: string, refusal: string) => string | Promise<string>;
 /** The participant's function: whether `answer` is the refusal sentence. */
@@ -184,8 +192,10 @@ function quoted(prompt: string, text: string): boolean {
 
 function promptProblem(prompt: unknown, topic: string, refusal: string): string | undefined {
   if (typeof prompt !== "string") return `Erwartet wird ein Text (string), nicht ${showValue(prompt, 80)}.`;
-  if (!prompt.includes(refusal)) return `Der Ablehnungssatz „${refusal}“ muss wörtlich im Prompt stehen, damit das Modell ihn genau so wiederholen kann.`;
-  if (!prompt.includes(topic)) return `Das Thema „${topic}“ muss im Prompt stehen – woher soll das Modell sonst wissen, was erlaubt ist?`;
+  if (!prompt.includes(refusal))
+    return `Der Ablehnungssatz „${refusal}“ muss wörtlich im Prompt stehen, damit das Modell ihn genau so wiederholen kann.`;
+  if (!prompt.includes(topic))
+    return `Das Thema „${topic}“ muss im Prompt stehen – woher soll das Modell sonst wissen, was erlaubt ist?`;
   return undefined;
 }
 
@@ -203,8 +213,11 @@ export const checkRefusalPrompt = defineCheck<RefusalPromptFn>({
     {
       name: "Der Ablehnungssatz steht in Anführungszeichen (als wörtlich zu wiederholender Text erkennbar)",
       args: ["Städtereisen in Europa", REFUSAL_A],
-      expectation: "„…Ablehnungssatz…“ oder \"…Ablehnungssatz…\"",
-      verify: (p) => (typeof p === "string" && quoted(p, REFUSAL_A) ? undefined : "Setze den Ablehnungssatz in Anführungszeichen, z. B. „…“ oder \"…\"."),
+      expectation: '„…Ablehnungssatz…“ oder "…Ablehnungssatz…"',
+      verify: (p) =>
+        typeof p === "string" && quoted(p, REFUSAL_A)
+          ? undefined
+          : 'Setze den Ablehnungssatz in Anführungszeichen, z. B. „…“ oder "…".',
     },
     {
       name: "Funktioniert auch für ein anderes Thema und einen anderen Satz (nichts fest eingebaut)",
@@ -214,7 +227,8 @@ export const checkRefusalPrompt = defineCheck<RefusalPromptFn>({
         const problem = promptProblem(p, "Wanderurlaub in den Alpen", REFUSAL_B);
         if (problem) return problem;
         const text = p as string;
-        if (text.includes("Städtereisen in Europa") || text.includes(REFUSAL_A)) return "Der Prompt enthält noch Thema oder Satz aus dem ersten Beispiel – baue ihn aus den Parametern.";
+        if (text.includes("Städtereisen in Europa") || text.includes(REFUSAL_A))
+          return "Der Prompt enthält noch Thema oder Satz aus dem ersten Beispiel – baue ihn aus den Parametern.";
         return undefined;
       },
     },
@@ -245,12 +259,32 @@ export const checkIsRefusal = defineCheck<IsRefusalFn>({
       args: ["dazu kann ich nichts sagen –\nich  helfe dir gern bei deiner REISEPLANUNG.", REFUSAL_A],
       expect: true,
     },
-    { name: "Mit Text davor und danach", args: [`Tut mir leid! ${REFUSAL_A} Frag mich gern nach Zielen in Europa.`, REFUSAL_A], expect: true },
-    { name: "Bindestrich statt Gedankenstrich, Ausrufezeichen statt Punkt", args: ["Dazu kann ich nichts sagen - ich helfe dir gern bei deiner Reiseplanung!", REFUSAL_A], expect: true },
-    { name: "Eine normale Reiseantwort ist keine Ablehnung", args: ["In Wien lohnt sich an Regentagen das Kunsthistorische Museum.", REFUSAL_A], expect: false },
-    { name: "Nur die erste Hälfte des Satzes reicht nicht", args: ["Dazu kann ich nichts sagen.", REFUSAL_A], expect: false },
+    {
+      name: "Mit Text davor und danach",
+      args: [`Tut mir leid! ${REFUSAL_A} Frag mich gern nach Zielen in Europa.`, REFUSAL_A],
+      expect: true,
+    },
+    {
+      name: "Bindestrich statt Gedankenstrich, Ausrufezeichen statt Punkt",
+      args: ["Dazu kann ich nichts sagen - ich helfe dir gern bei deiner Reiseplanung!", REFUSAL_A],
+      expect: true,
+    },
+    {
+      name: "Eine normale Reiseantwort ist keine Ablehnung",
+      args: ["In Wien lohnt sich an Regentagen das Kunsthistorische Museum.", REFUSAL_A],
+      expect: false,
+    },
+    {
+      name: "Nur die erste Hälfte des Satzes reicht nicht",
+      args: ["Dazu kann ich nichts sagen.", REFUSAL_A],
+      expect: false,
+    },
     { name: "Leere Antwort → keine Ablehnung", args: ["", REFUSAL_A], expect: false },
-    { name: "Arbeitet mit dem übergebenen Satz (nicht fest eingebaut)", args: [`Hm. ${REFUSAL_B}`, REFUSAL_B], expect: true },
+    {
+      name: "Arbeitet mit dem übergebenen Satz (nicht fest eingebaut)",
+      args: [`Hm. ${REFUSAL_B}`, REFUSAL_B],
+      expect: true,
+    },
     { name: "… und erkennt den alten Satz nicht, wenn ein anderer gilt", args: [REFUSAL_A, REFUSAL_B], expect: false },
   ],
 });

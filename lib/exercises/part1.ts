@@ -1,5 +1,13 @@
 // Aufgabe 1 (local LLM): what the exercise notebook imports — its set-up, self-checks and helpers.
-export { setupPart1, probeRefusals, type Part1Kit, type RefusalProbeOptions, type RefusalProbeResult, type Log, type SetupOptions } from "./setup.js";
+export {
+  setupPart1,
+  probeRefusals,
+  type Part1Kit,
+  type RefusalProbeOptions,
+  type RefusalProbeResult,
+  type Log,
+  type SetupOptions,
+} from "./setup.js";
 export {
   checkBuildMessages,
   checkTrimHistory,

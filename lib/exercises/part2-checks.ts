@@ -8,7 +8,11 @@ import { countText, germanNumber } from "../util.js";
 import { showValue } from "./show.js";
 
 /** The participant's function: group sentences into chunks of at most `maxChars`, `overlap` sentences shared with the next. */
-export type ChunkSentencesFn = (sentences: string[], maxChars: number, overlap: number) => string[][] | Promise<string[][]>;
+export type ChunkSentencesFn = (
+  sentences: string[],
+  maxChars: number,
+  overlap: number,
+) => string[][] | Promise<string[][]>;
 
 /** Retrieval outcome for one question: chunk ids best first, and the ids that answer it. */
 export interface RetrievalResult {
@@ -49,8 +53,14 @@ function startsAt(sentences: readonly string[], chunk: readonly string[], at: nu
  * covered in order, each chunk adds a new sentence, ≤ maxChars unless a single sentence, greedy packing,
  * and the overlap is as many of the last `overlap` sentences as fit together with the next new one.
  */
-export function chunkProblem(value: unknown, sentences: readonly string[], maxChars: number, overlap: number): string | undefined {
-  if (!isChunkList(value)) return "Erwartet wird eine Liste von Chunks, jeder Chunk eine Liste von Sätzen (string[][]).";
+export function chunkProblem(
+  value: unknown,
+  sentences: readonly string[],
+  maxChars: number,
+  overlap: number,
+): string | undefined {
+  if (!isChunkList(value))
+    return "Erwartet wird eine Liste von Chunks, jeder Chunk eine Liste von Sätzen (string[][]).";
   if (sentences.length === 0) return value.length === 0 ? undefined : "Ohne Sätze gibt es keine Chunks: erwartet [].";
   if (value.length === 0) return `Keine Chunks, obwohl es ${countText(sentences.length, "Satz", "Sätze")} gibt.`;
   let prevStart = -1;
@@ -75,13 +85,15 @@ export function chunkProblem(value: unknown, sentences: readonly string[], maxCh
         : `${label} ist keine Folge aufeinanderfolgender, unveränderter Sätze, die an Chunk ${i} anschließt (Sätze übersprungen, verändert oder doppelt?).`;
     }
     const end = start + chunk.length - 1;
-    if (end <= prevEnd) return `${label} bringt keinen neuen Satz – jeder Chunk muss mindestens einen neuen Satz enthalten.`;
+    if (end <= prevEnd)
+      return `${label} bringt keinen neuen Satz – jeder Chunk muss mindestens einen neuen Satz enthalten.`;
     if (chunk.length > 1 && chunkLength(chunk) > maxChars) {
       return `${label} hat ${chunkLength(chunk)} Zeichen (Sätze mit Leerzeichen verbunden), erlaubt sind ${maxChars}.`;
     }
     if (i > 0) {
       const shared = prevEnd - start + 1;
-      if (shared > overlap) return `${label} wiederholt ${countText(shared, "Satz", "Sätze")} des vorigen Chunks, erlaubt sind höchstens ${overlap}.`;
+      if (shared > overlap)
+        return `${label} wiederholt ${countText(shared, "Satz", "Sätze")} des vorigen Chunks, erlaubt sind höchstens ${overlap}.`;
       const prevLength = prevEnd - prevStart + 1;
       if (shared < Math.min(overlap, prevLength)) {
         const oneMore = sentences.slice(start - 1, prevEnd + 2);
@@ -98,7 +110,8 @@ export function chunkProblem(value: unknown, sentences: readonly string[], maxCh
     prevStart = start;
     prevEnd = end;
   }
-  if (prevEnd !== sentences.length - 1) return `Die Chunks enden bei Satz ${prevEnd + 1} von ${sentences.length}; es fehlen Sätze am Ende.`;
+  if (prevEnd !== sentences.length - 1)
+    return `Die Chunks enden bei Satz ${prevEnd + 1} von ${sentences.length}; es fehlen Sätze am Ende.`;
   return undefined;
 }
 
@@ -125,7 +138,8 @@ function propertyCase(maxChars: number, overlap: number) {
     name: `40 echte Sätze aus dem Korpus, maxChars ${maxChars}, Überlappung ${overlap}: alle Regeln eingehalten`,
     input: `chunkSentences(<40 Sätze aus laternenbilch.md>, ${maxChars}, ${overlap})`,
     args: (): [string[], number, number] => [corpusSentences(), maxChars, overlap],
-    expectation: "ganze, aufeinanderfolgende Sätze; höchstens maxChars; Chunks voll gepackt; Überlappung so groß wie möglich",
+    expectation:
+      "ganze, aufeinanderfolgende Sätze; höchstens maxChars; Chunks voll gepackt; Überlappung so groß wie möglich",
     verify: (actual: unknown, args: [string[], number, number]) => chunkProblem(actual, args[0], maxChars, overlap),
   };
 }
@@ -137,15 +151,28 @@ export const checkChunkSentences = defineCheck<ChunkSentencesFn>({
   cases: [
     { name: "Keine Sätze → keine Chunks", args: [[], 100, 1], expect: [] },
     { name: "Alles passt in einen Chunk", args: [S, 200, 1], expect: [pick(0, 1, 2, 3, 4)] },
-    { name: "Ohne Überlappung: Chunks werden der Reihe nach voll gepackt", args: [S, 70, 0], expect: [pick(0, 1), pick(2, 3), pick(4)], unchangedInput: true },
-    { name: "Überlappung 1: jeder neue Chunk beginnt mit dem letzten Satz des vorigen", args: [S, 70, 1], expect: [pick(0, 1), pick(1, 2), pick(2, 3), pick(3, 4)] },
+    {
+      name: "Ohne Überlappung: Chunks werden der Reihe nach voll gepackt",
+      args: [S, 70, 0],
+      expect: [pick(0, 1), pick(2, 3), pick(4)],
+      unchangedInput: true,
+    },
+    {
+      name: "Überlappung 1: jeder neue Chunk beginnt mit dem letzten Satz des vorigen",
+      args: [S, 70, 1],
+      expect: [pick(0, 1), pick(1, 2), pick(2, 3), pick(3, 4)],
+    },
     { name: "Überlappung 2", args: [S, 110, 2], expect: [pick(0, 1, 2), pick(1, 2, 3), pick(2, 3, 4)] },
     {
       name: "Passt die volle Überlappung nicht, wird sie kleiner (hier 2 → 1)",
       args: [S, 90, 2],
       expect: [pick(0, 1), pick(1, 2, 3), pick(3, 4)],
     },
-    { name: "Überlappung fällt weg, wenn selbst ein Satz davon nicht mehr passt", args: [S, 60, 1], expect: [pick(0), pick(1, 2), pick(3), pick(4)] },
+    {
+      name: "Überlappung fällt weg, wenn selbst ein Satz davon nicht mehr passt",
+      args: [S, 60, 1],
+      expect: [pick(0), pick(1, 2), pick(3), pick(4)],
+    },
     {
       name: "Ein Satz, der allein länger als maxChars ist, bildet einen eigenen Chunk (wird nicht zerschnitten)",
       args: [S, 30, 1],
@@ -169,7 +196,8 @@ const R: RetrievalResult[] = [
 function approx(expected: number) {
   return (actual: unknown) => {
     if (typeof actual === "number" && Math.abs(actual - expected) < 1e-9) return undefined;
-    if (typeof actual !== "number" || Number.isNaN(actual)) return "Erwartet wird eine Zahl: der Anteil der Fragen mit Treffer (0 bis 1).";
+    if (typeof actual !== "number" || Number.isNaN(actual))
+      return "Erwartet wird eine Zahl: der Anteil der Fragen mit Treffer (0 bis 1).";
     if (actual > 1) return "Ein Anteil liegt zwischen 0 und 1 – ist das ein Prozentwert?";
     return `Der Anteil stimmt nicht: erwartet ${germanNumber(expected, { upTo: 6 })}.`;
   };
@@ -184,11 +212,22 @@ function resultsInput(fn: string, results: RetrievalResult[], second: number): s
 }
 
 function hitCase(name: string, results: RetrievalResult[], k: number, expected: number) {
-  return { name, args: [results, k] as [RetrievalResult[], number], input: resultsInput("hitAtK", results, k), expectation: germanNumber(expected, { upTo: 6 }), verify: approx(expected) };
+  return {
+    name,
+    args: [results, k] as [RetrievalResult[], number],
+    input: resultsInput("hitAtK", results, k),
+    expectation: germanNumber(expected, { upTo: 6 }),
+    verify: approx(expected),
+  };
 }
 
 function smallestCase(name: string, results: RetrievalResult[], target: number, expected: number | null) {
-  return { name, args: [results, target] as [RetrievalResult[], number], input: resultsInput("smallestK", results, target), expect: expected };
+  return {
+    name,
+    args: [results, target] as [RetrievalResult[], number],
+    input: resultsInput("smallestK", results, target),
+    expect: expected,
+  };
 }
 
 /** Self-test of the participant's `hitAtK` (Trefferquote hit@k). */

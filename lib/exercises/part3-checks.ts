@@ -20,9 +20,15 @@ export interface HistoryEntry {
 /** The participant's function: the tool call in a model reply (a known tool name and its arguments), or null. */
 export type ParseToolCallFn = (text: string, toolNames: string[]) => ToolCall | null | Promise<ToolCall | null>;
 /** The participant's function: the required arguments of `inputSchema` that `args` lacks. */
-export type MissingArgumentsFn = (args: Record<string, unknown>, inputSchema: Record<string, unknown>) => string[] | Promise<string[]>;
+export type MissingArgumentsFn = (
+  args: Record<string, unknown>,
+  inputSchema: Record<string, unknown>,
+) => string[] | Promise<string[]>;
 /** The participant's function: the coordinates of `destination` from an earlier geocode call, or null. */
-export type CoordinatesFromHistoryFn = (history: HistoryEntry[], destination: string) => { lat: number; lon: number } | null | Promise<{ lat: number; lon: number } | null>;
+export type CoordinatesFromHistoryFn = (
+  history: HistoryEntry[],
+  destination: string,
+) => { lat: number; lon: number } | null | Promise<{ lat: number; lon: number } | null>;
 
 // ---------------------------------------------------------------------------------------------
 // Task 1: parseToolCall
@@ -43,7 +49,11 @@ export const checkParseToolCall = defineCheck<ParseToolCallFn>({
     callCase("Reines JSON", GEO, GEO_CALL),
     callCase("In einem ```json-Block", "```json\n" + GEO + "\n```", GEO_CALL),
     callCase("In einem Block ohne Sprachangabe, mit Leerzeilen", "```\n\n" + GEO + "\n\n```", GEO_CALL),
-    callCase("Mit Text davor und danach", `Dafür brauche ich die Koordinaten.\n${GEO}\nIch melde mich gleich wieder.`, GEO_CALL),
+    callCase(
+      "Mit Text davor und danach",
+      `Dafür brauche ich die Koordinaten.\n${GEO}\nIch melde mich gleich wieder.`,
+      GEO_CALL,
+    ),
     callCase("Mit Rollen-Präfix „assistant“ davor", `assistant\n\n${GEO}`, GEO_CALL),
     callCase("Geschweifte Klammer schon im Text davor", `Ich nutze {geocode}: ${GEO}`, GEO_CALL),
     callCase(
@@ -54,7 +64,17 @@ export const checkParseToolCall = defineCheck<ParseToolCallFn>({
     callCase(
       "Verschachtelte Argumente mit Zahlen bleiben erhalten",
       'Plan: {"tool": "rank_spots", "arguments": {"lat": 41.39, "lon": 2.17, "start_date": "2025-06-01", "end_date": "2025-06-03", "activity": "joggen", "top_k": 3}}',
-      { tool: "rank_spots", arguments: { lat: 41.39, lon: 2.17, start_date: "2025-06-01", end_date: "2025-06-03", activity: "joggen", top_k: 3 } },
+      {
+        tool: "rank_spots",
+        arguments: {
+          lat: 41.39,
+          lon: 2.17,
+          start_date: "2025-06-01",
+          end_date: "2025-06-03",
+          activity: "joggen",
+          top_k: 3,
+        },
+      },
     ),
     callCase('Ohne "arguments" → leeres Objekt', '{"tool": "geocode"}', { tool: "geocode", arguments: {} }),
     callCase("Normale Textantwort → null", "Barcelona ist im Juni warm und sonnig.", null),
@@ -108,11 +128,24 @@ export const checkMissingArguments = defineCheck<MissingArgumentsFn>({
   title: "Fehlende Pflicht-Argumente finden",
   cases: [
     { ...missingCase("Alles da → []", FULL, WEATHER_SCHEMA, []), unchangedInput: true },
-    missingCase("Ein Pflichtfeld fehlt", { lat: 41.39, lon: 2.17, start_date: "2025-06-01" }, WEATHER_SCHEMA, ["end_date"]),
-    missingCase("Mehrere fehlen → in der Reihenfolge von required", { start_date: "2025-06-01" }, WEATHER_SCHEMA, ["lat", "lon", "end_date"]),
+    missingCase("Ein Pflichtfeld fehlt", { lat: 41.39, lon: 2.17, start_date: "2025-06-01" }, WEATHER_SCHEMA, [
+      "end_date",
+    ]),
+    missingCase("Mehrere fehlen → in der Reihenfolge von required", { start_date: "2025-06-01" }, WEATHER_SCHEMA, [
+      "lat",
+      "lon",
+      "end_date",
+    ]),
     missingCase("null zählt als fehlend", { ...FULL, lon: null }, WEATHER_SCHEMA, ["lon"]),
-    missingCase("Leerer Text (auch nur Leerzeichen) zählt als fehlend", { destination: "  " }, GEOCODE_SCHEMA, ["destination"]),
-    missingCase("0 und false sind gültige Werte", { lat: 0, lon: 0, start_date: "2025-06-01", end_date: "2025-06-01", include_raw: false }, WEATHER_SCHEMA, []),
+    missingCase("Leerer Text (auch nur Leerzeichen) zählt als fehlend", { destination: "  " }, GEOCODE_SCHEMA, [
+      "destination",
+    ]),
+    missingCase(
+      "0 und false sind gültige Werte",
+      { lat: 0, lon: 0, start_date: "2025-06-01", end_date: "2025-06-01", include_raw: false },
+      WEATHER_SCHEMA,
+      [],
+    ),
     missingCase("Optionale Felder (nicht in required) fehlen nie", FULL, WEATHER_SCHEMA, []),
     missingCase("Schema ohne required → []", {}, { type: "object", properties: { q: { type: "string" } } }, []),
     missingCase("Zusätzliche Argumente stören nicht", { destination: "Rom", land: "Italien" }, GEOCODE_SCHEMA, []),
@@ -126,7 +159,14 @@ export const checkMissingArguments = defineCheck<MissingArgumentsFn>({
 const geocodeEntry = (destination: string, lat: number, lon: number): HistoryEntry => ({
   tool: "geocode",
   arguments: { destination },
-  result: { query: destination, lat, lon, display_name: `${destination}, Spanien`, country: "Spanien", source: "offline" },
+  result: {
+    query: destination,
+    lat,
+    lon,
+    display_name: `${destination}, Spanien`,
+    country: "Spanien",
+    source: "offline",
+  },
 });
 const BARCELONA = geocodeEntry("Barcelona", 41.3874, 2.1686);
 const WEATHER_ENTRY: HistoryEntry = {
@@ -143,7 +183,12 @@ const ENTRY_NAMES = new Map<HistoryEntry, string>([
   [WEATHER_ENTRY, "wetter"],
 ]);
 
-function historyCase(name: string, history: HistoryEntry[], destination: string, expected: { lat: number; lon: number } | null) {
+function historyCase(
+  name: string,
+  history: HistoryEntry[],
+  destination: string,
+  expected: { lat: number; lon: number } | null,
+) {
   const shown = history.map((entry) => ENTRY_NAMES.get(entry) ?? showValue(entry)).join(", ");
   return {
     name,
@@ -160,9 +205,22 @@ export const checkCoordinatesFromHistory = defineCheck<CoordinatesFromHistoryFn>
   functionName: "coordinatesFromHistory",
   title: "Koordinaten aus der Tool-Historie wiederverwenden",
   cases: [
-    { ...historyCase("Ein geocode-Ergebnis → nur lat und lon", [BARCELONA], "Barcelona", BCN_COORDINATES), unchangedInput: true },
-    historyCase("Ziel unabhängig von Groß-/Kleinschreibung und Leerzeichen", [BARCELONA], "  barcelona ", BCN_COORDINATES),
-    historyCase("Andere Tools mit lat/lon zählen nicht (nur geocode)", [WEATHER_ENTRY, BARCELONA], "Barcelona", BCN_COORDINATES),
+    {
+      ...historyCase("Ein geocode-Ergebnis → nur lat und lon", [BARCELONA], "Barcelona", BCN_COORDINATES),
+      unchangedInput: true,
+    },
+    historyCase(
+      "Ziel unabhängig von Groß-/Kleinschreibung und Leerzeichen",
+      [BARCELONA],
+      "  barcelona ",
+      BCN_COORDINATES,
+    ),
+    historyCase(
+      "Andere Tools mit lat/lon zählen nicht (nur geocode)",
+      [WEATHER_ENTRY, BARCELONA],
+      "Barcelona",
+      BCN_COORDINATES,
+    ),
     historyCase("Nur ein anderes Tool in der Historie → null", [WEATHER_ENTRY], "Barcelona", null),
     historyCase(
       "Fehlgeschlagene Aufrufe (error) werden übersprungen",
@@ -170,7 +228,12 @@ export const checkCoordinatesFromHistory = defineCheck<CoordinatesFromHistoryFn>
       "Barcelona",
       null,
     ),
-    historyCase("Gibt es mehrere, gilt das neueste Ergebnis", [BARCELONA_OLD, WEATHER_ENTRY, BARCELONA], "Barcelona", BCN_COORDINATES),
+    historyCase(
+      "Gibt es mehrere, gilt das neueste Ergebnis",
+      [BARCELONA_OLD, WEATHER_ENTRY, BARCELONA],
+      "Barcelona",
+      BCN_COORDINATES,
+    ),
     historyCase("Anderes Ziel → null", [BARCELONA], "Madrid", null),
     historyCase("Leere Historie → null", [], "Barcelona", null),
   ],

@@ -10,6 +10,14 @@ export {
   type ReadyCallsFn,
 } from "./part4-checks.js";
 export { checkStreckenPlan, runMathPlan, type StreckenPlanFn } from "./transfer-checks.js";
-export { lookUpRef, refPath, runPlanWith, whenSolved, type CallingClient, type ExecutorParts, type PlannedStep } from "./helpers.js";
+export {
+  lookUpRef,
+  refPath,
+  runPlanWith,
+  whenSolved,
+  type CallingClient,
+  type ExecutorParts,
+  type PlannedStep,
+} from "./helpers.js";
 export { NotSolvedError, type CheckReport } from "./check-runner.js";
 export { hilfe } from "./hilfe.js";

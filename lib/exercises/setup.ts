@@ -21,7 +21,13 @@ import { cutAtWord, ignore } from "../util.js";
 import { corpusSentences, type RetrievalResult } from "./part2-checks.js";
 import { taskOverview, type WorkshopPart } from "./tasks.js";
 import { retrievalParts, type RetrievalParts } from "./transfer-checks.js";
-import { openMathKit, openUebungStore, provideMathClient, provideUebungStore, type MathKit } from "./transfer-resources.js";
+import {
+  openMathKit,
+  openUebungStore,
+  provideMathClient,
+  provideUebungStore,
+  type MathKit,
+} from "./transfer-resources.js";
 
 /** Where report lines go. */
 export type Log = (line: string) => void;
@@ -86,8 +92,15 @@ export interface RefusalProbeResult {
   refused: boolean | undefined;
 }
 
-const OUT_OF_SCOPE = ["Wie backe ich einen Käsekuchen?", "Erkläre mir in drei Sätzen die Relativitätstheorie.", "Schreib mir ein Gedicht über Steuererklärungen."];
-const IN_SCOPE = ["Was kann man an einem Regentag in Wien unternehmen?", "Welche Viertel sollte ich mir in Lissabon ansehen?"];
+const OUT_OF_SCOPE = [
+  "Wie backe ich einen Käsekuchen?",
+  "Erkläre mir in drei Sätzen die Relativitätstheorie.",
+  "Schreib mir ein Gedicht über Steuererklärungen.",
+];
+const IN_SCOPE = [
+  "Was kann man an einem Regentag in Wien unternehmen?",
+  "Welche Viertel sollte ich mir in Lissabon ansehen?",
+];
 
 function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/gu, " ").trim();
@@ -108,7 +121,8 @@ export async function probeRefusals(
   const log = options.log ?? ((line: string) => console.log(line));
   log("Probelauf mit dem geladenen Modell – KEIN Selbsttest: ob das Modell die Regel befolgt, hängt vom Modell ab.");
   const modelPath = llm.info.backend === "openai-compatible" ? "" : (llm.info.modelPath ?? "");
-  if (/tiny/iu.test(modelPath)) log("Hinweis: Geladen ist das winzige Testmodell; seine Antworten sind Zufall. Mit Llama 3.1 8B wird es spannend.");
+  if (/tiny/iu.test(modelPath))
+    log("Hinweis: Geladen ist das winzige Testmodell; seine Antworten sind Zufall. Mit Llama 3.1 8B wird es spannend.");
   const questions = [
     ...(options.outOfScope ?? OUT_OF_SCOPE).map((q) => ({ question: q, shouldRefuse: true })),
     ...(options.inScope ?? IN_SCOPE).map((q) => ({ question: q, shouldRefuse: false })),
@@ -161,7 +175,12 @@ export function chunkId(chunk: { metadata: { document: string; index: number } }
 }
 
 /** Retrieval results for the Q&A set: top-`depth` chunk ids per question and the ids that are hits. */
-export async function retrievalResults(store: RagStore, qa: readonly QaItem[], documents: readonly CorpusDocument[], depth = 10): Promise<RetrievalResult[]> {
+export async function retrievalResults(
+  store: RagStore,
+  qa: readonly QaItem[],
+  documents: readonly CorpusDocument[],
+  depth = 10,
+): Promise<RetrievalResult[]> {
   const passages = locatePassages(qa, documents);
   const results: RetrievalResult[] = [];
   for (let i = 0; i < qa.length; i++) {
@@ -178,13 +197,20 @@ export async function retrievalResults(store: RagStore, qa: readonly QaItem[], d
 export async function setupPart2(options: Part2Options = {}): Promise<Part2Kit> {
   const log = options.log ?? ((line: string) => console.log(line));
   const documents = loadCorpus();
-  const store = await openRagStore({ documents, cacheDir: options.ragCacheDir, name: "aufgabe-2", onStatus: (line) => log(line) });
+  const store = await openRagStore({
+    documents,
+    cacheDir: options.ragCacheDir,
+    name: "aufgabe-2",
+    onStatus: (line) => log(line),
+  });
   try {
     const qa = loadQaSet(join(loadConfig().root, "data", "corpus", "qa.json"));
     const results = await retrievalResults(store, qa, documents, 10);
     const sentences = corpusSentences();
     for (const d of documents) log(`Dokument ${d.name}: ${words(d.text)} Wörter`);
-    log(`Embedding-Modell: ${store.embedder.model} (${store.embedder.dimension} Dimensionen), ${store.chunks.length} Chunks im Index`);
+    log(
+      `Embedding-Modell: ${store.embedder.model} (${store.embedder.dimension} Dimensionen), ${store.chunks.length} Chunks im Index`,
+    );
     log(`Sätze für die Chunking-Aufgabe: ${sentences.length} (aus laternenbilch.md)`);
     log(`Fragen mit Antwortstelle: ${qa.length}; für jede die 10 ähnlichsten Chunks in \`results\``);
     const uebungStore = await openUebungStore({ embedder: store.embedder, cacheDir: options.ragCacheDir });

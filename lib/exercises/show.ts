@@ -47,7 +47,6 @@ export function showError(error: unknown): string {
   return `geworfen wurde ${showValue(error)}`;
 }
 
-
 /** An expected or returned value: numbers in German format, everything else as showValue. */
 export function showResult(value: unknown, max = DEFAULT_MAX): string {
   return typeof value === "number" && Number.isFinite(value) ? germanNumber(value, { upTo: 6 }) : showValue(value, max);

@@ -51,13 +51,16 @@ export const UEBUNG_QUESTIONS = [
 
 function retrievalProblem(actual: unknown, expected: RagContext | undefined): string | undefined {
   if (!expected) return "Die Vergleichssuche lief nicht.";
-  if (typeof actual !== "string") return "Erwartet wird ein Text: die Chunks der Treffer, verbunden mit CONTEXT_SEPARATOR.";
+  if (typeof actual !== "string")
+    return "Erwartet wird ein Text: die Chunks der Treffer, verbunden mit CONTEXT_SEPARATOR.";
   if (actual === expected.context) return undefined;
   const chunks = expected.chunks.map((c) => c.text);
   const found = chunks.filter((c) => actual.includes(c)).length;
-  if (found < chunks.length) return `Von den ${chunks.length} erwarteten Chunks stehen ${found} im Text – stimmen Suche und k?`;
+  if (found < chunks.length)
+    return `Von den ${chunks.length} erwarteten Chunks stehen ${found} im Text – stimmen Suche und k?`;
   const order = chunks.map((c) => actual.indexOf(c));
-  if (order.some((at, i) => i > 0 && at < (order[i - 1] ?? 0))) return "Die Chunks stehen nicht in der Reihenfolge der Treffer (bester zuerst).";
+  if (order.some((at, i) => i > 0 && at < (order[i - 1] ?? 0)))
+    return "Die Chunks stehen nicht in der Reihenfolge der Treffer (bester zuerst).";
   return "Die Chunks stimmen, aber nicht die Verbindung: zwischen zwei Chunks steht genau CONTEXT_SEPARATOR, sonst nichts.";
 }
 
@@ -95,7 +98,11 @@ export const checkRetrieveContext = defineCheck<RetrieveContextFn>({
 /** The participant's function: a system prompt for arithmetic questions over the math server's catalog. */
 export type RechenPromptFn = (katalog: string) => string | Promise<string>;
 
-const twoNumbers = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
+const twoNumbers = {
+  type: "object",
+  properties: { a: { type: "number" }, b: { type: "number" } },
+  required: ["a", "b"],
+};
 const CATALOG_A = formatToolsForPrompt([
   { name: "multiplikation", description: "Multipliziert a und b exakt.", inputSchema: twoNumbers },
   { name: "division", description: "Teilt a durch b exakt.", inputSchema: twoNumbers },
@@ -110,7 +117,12 @@ const NO_MENTAL_ARITHMETIC = [
   /(?:Kopfrechnen|selbst rechnen|selber rechnen)[^.!?\n]{0,30}(?:verboten|nicht erlaubt|untersagt)/iu,
 ];
 
-function promptCase(name: string, catalog: string, expectation: string, problem: (prompt: string) => string | undefined) {
+function promptCase(
+  name: string,
+  catalog: string,
+  expectation: string,
+  problem: (prompt: string) => string | undefined,
+) {
   return {
     name,
     args: [catalog] as [string],
@@ -126,19 +138,40 @@ export const checkRechenPrompt = defineCheck<RechenPromptFn>({
   title: "Ein System-Prompt für Rechenfragen",
   cases: [
     promptCase("Enthält den Katalog wörtlich", CATALOG_A, "der Katalog katalogA im Prompt", (p) =>
-      p.includes(CATALOG_A) ? undefined : "Der Katalog fehlt – hänge den Parameter katalog unverändert an."),
-    promptCase("Legt die Rolle fest: ein Assistent für Rechenfragen", CATALOG_A, "z. B. „Du bist ein Rechenassistent.“", (p) =>
-      /\b(?:Du bist|Du hilfst|Deine (?:Rolle|Aufgabe))\b/iu.test(p) && /rechn|mathe/iu.test(p)
-        ? undefined
-        : "Sag dem Modell, wer es ist: „Du bist ein Rechenassistent …“."),
+      p.includes(CATALOG_A) ? undefined : "Der Katalog fehlt – hänge den Parameter katalog unverändert an.",
+    ),
+    promptCase(
+      "Legt die Rolle fest: ein Assistent für Rechenfragen",
+      CATALOG_A,
+      "z. B. „Du bist ein Rechenassistent.“",
+      (p) =>
+        /\b(?:Du bist|Du hilfst|Deine (?:Rolle|Aufgabe))\b/iu.test(p) && /rechn|mathe/iu.test(p)
+          ? undefined
+          : "Sag dem Modell, wer es ist: „Du bist ein Rechenassistent …“.",
+    ),
     promptCase("Verbietet das Kopfrechnen", CATALOG_A, "z. B. „Rechne nie selbst, rufe ein Tool auf.“", (p) =>
-      NO_MENTAL_ARITHMETIC.some((rule) => rule.test(p)) ? undefined : "Verbiete ausdrücklich, selbst (im Kopf) zu rechnen."),
-    promptCase("Beschreibt das Antwortformat mit \"tool\" und \"arguments\"", CATALOG_A, "das JSON-Format, z. B. HALF_AGENT_FORMAT", (p) =>
-      p.includes('"tool"') && p.includes('"arguments"') ? undefined : "Das Antwortformat fehlt: übernimm HALF_AGENT_FORMAT."),
-    promptCase("Funktioniert mit einem anderen Katalog (nichts fest eingebaut)", CATALOG_B, "katalogB im Prompt, katalogA nicht", (p) =>
-      p.includes(CATALOG_B) && !p.includes("multiplikation")
+      NO_MENTAL_ARITHMETIC.some((rule) => rule.test(p))
         ? undefined
-        : "Baue den Prompt aus dem Parameter katalog, nicht aus einem festen Text."),
+        : "Verbiete ausdrücklich, selbst (im Kopf) zu rechnen.",
+    ),
+    promptCase(
+      'Beschreibt das Antwortformat mit "tool" und "arguments"',
+      CATALOG_A,
+      "das JSON-Format, z. B. HALF_AGENT_FORMAT",
+      (p) =>
+        p.includes('"tool"') && p.includes('"arguments"')
+          ? undefined
+          : "Das Antwortformat fehlt: übernimm HALF_AGENT_FORMAT.",
+    ),
+    promptCase(
+      "Funktioniert mit einem anderen Katalog (nichts fest eingebaut)",
+      CATALOG_B,
+      "katalogB im Prompt, katalogA nicht",
+      (p) =>
+        p.includes(CATALOG_B) && !p.includes("multiplikation")
+          ? undefined
+          : "Baue den Prompt aus dem Parameter katalog, nicht aus einem festen Text.",
+    ),
   ],
   context: [`katalogA = ${showValue(CATALOG_A)}`, `katalogB = ${showValue(CATALOG_B)}`],
 });
@@ -157,7 +190,8 @@ export type RechneAufrufFn = (call: MathCall, client: ToolClient) => string | Pr
 const digits = (value: string | number) => new Decimal(value).toFixed();
 
 function numberProblem(actual: unknown, expected: string): string | undefined {
-  if (typeof actual !== "string") return "Erwartet wird das Ergebnis als Text mit allen Ziffern (z. B. aus result.data).";
+  if (typeof actual !== "string")
+    return "Erwartet wird das Ergebnis als Text mit allen Ziffern (z. B. aus result.data).";
   const cleaned = actual.trim();
   if (cleaned === expected) return undefined;
   try {
@@ -225,19 +259,34 @@ export type StreckenPlanFn = (v1: number, t1: number, v2: number, t2: number) =>
 
 /** Runs `steps` with lib's agent loop (a scripted model sends the plan) and returns tool results by id. */
 export async function runMathPlan(steps: PlanStep[], client: ToolClient): Promise<Record<string, unknown>> {
-  const llm = new ScriptedLlm([{ steps, final: null }, { steps: [], final: "fertig" }], { whenExhausted: "repeat-last" });
-  const result = await runAgent({ question: "Strecke berechnen", llm, tools: client, maxIterations: 3, planOutput: "grammar" });
+  const llm = new ScriptedLlm(
+    [
+      { steps, final: null },
+      { steps: [], final: "fertig" },
+    ],
+    { whenExhausted: "repeat-last" },
+  );
+  const result = await runAgent({
+    question: "Strecke berechnen",
+    llm,
+    tools: client,
+    maxIterations: 3,
+    planOutput: "grammar",
+  });
   return result.toolResults;
 }
 
 function planProblem(steps: unknown): string | undefined {
-  if (!Array.isArray(steps) || steps.length < 2) return "Erwartet werden mindestens zwei Schritte: erst die Produkte, dann die Summe.";
+  if (!Array.isArray(steps) || steps.length < 2)
+    return "Erwartet werden mindestens zwei Schritte: erst die Produkte, dann die Summe.";
   const first = (steps[0] as PlanStep | undefined)?.tools ?? [];
-  if (first.filter((t) => t.name === "multiplikation").length !== 2) return "Im ersten Schritt stehen beide Multiplikationen (sie laufen gleichzeitig).";
+  if (first.filter((t) => t.name === "multiplikation").length !== 2)
+    return "Im ersten Schritt stehen beide Multiplikationen (sie laufen gleichzeitig).";
   const later = steps.slice(1).flatMap((s) => (s as PlanStep).tools ?? []);
   const sum = later.find((t) => t.name === "addition");
   if (!sum) return "In einem späteren Schritt fehlt die addition.";
-  if (!JSON.stringify(sum.arguments).includes("$ref")) return "Die addition verweist mit $ref auf die Produkte, statt Zahlen einzutragen.";
+  if (!JSON.stringify(sum.arguments).includes("$ref"))
+    return "Die addition verweist mit $ref auf die Produkte, statt Zahlen einzutragen.";
   return undefined;
 }
 
@@ -256,7 +305,10 @@ function planCase(v1: number, t1: number, v2: number, t2: number) {
       const problem = planProblem(steps);
       if (problem) return { problem };
       const results = await runMathPlan(steps, await mathClientForChecks());
-      const sum = steps.slice(1).flatMap((s) => s.tools).find((t) => t.name === "addition");
+      const sum = steps
+        .slice(1)
+        .flatMap((s) => s.tools)
+        .find((t) => t.name === "addition");
       return { summe: sum ? resultText(results[sum.id]) : undefined };
     },
     input: `streckenPlan(${v1}, ${t1}, ${v2}, ${t2})`,
@@ -264,7 +316,8 @@ function planCase(v1: number, t1: number, v2: number, t2: number) {
     verify: (actual: unknown) => {
       const out = actual as { problem?: string; summe?: string };
       if (out.problem) return out.problem;
-      if (out.summe === undefined) return "Die addition lief nicht (stimmen ids und $ref-Pfade, z. B. {\"$ref\": \"teil1.text\"}?).";
+      if (out.summe === undefined)
+        return 'Die addition lief nicht (stimmen ids und $ref-Pfade, z. B. {"$ref": "teil1.text"}?).';
       return numberProblem(out.summe, expected);
     },
   };
@@ -275,5 +328,10 @@ export const checkStreckenPlan = defineCheck<StreckenPlanFn>({
   functionName: "streckenPlan",
   title: "Ein $ref-Plan für den Rechen-Server",
   timeoutMs: FIRST_USE_TIMEOUT_MS,
-  cases: [planCase(87.5, 3, 112.25, 2), planCase(58952, 21448, 1, 1), planCase(0.1, 3, 0.2, 3), planCase(120, 0.75, 80, 1.25)],
+  cases: [
+    planCase(87.5, 3, 112.25, 2),
+    planCase(58952, 21448, 1, 1),
+    planCase(0.1, 3, 0.2, 3),
+    planCase(120, 0.75, 80, 1.25),
+  ],
 });

@@ -11,7 +11,9 @@ import { startMathServer, type ServerHandle } from "../mcp/server-process.js";
 import { ignore } from "../util.js";
 
 /** The second short text (data/uebung) as its own small store, cached like Teil 2's. */
-export function openUebungStore(options: Pick<OpenRagStoreOptions, "cacheDir" | "onStatus" | "embedder"> = {}): Promise<RagStore> {
+export function openUebungStore(
+  options: Pick<OpenRagStoreOptions, "cacheDir" | "onStatus" | "embedder"> = {},
+): Promise<RagStore> {
   const documents = loadCorpus(join(loadConfig().root, "data", "uebung"));
   return openRagStore({ ...options, documents, name: "uebung-2", chunking: { maxChars: 300 } });
 }

@@ -26,29 +26,53 @@ export type HalfAgentReply =
   | { kind: "invalid"; call: null; reason: string };
 
 function looksLikeToolCall(value: unknown): boolean {
-  return isPlainObject(value) && (ownValue(value, "tool") !== undefined || (ownValue(value, "name") !== undefined && (ownValue(value, "arguments") !== undefined || ownValue(value, "parameters") !== undefined)));
+  return (
+    isPlainObject(value) &&
+    (ownValue(value, "tool") !== undefined ||
+      (ownValue(value, "name") !== undefined &&
+        (ownValue(value, "arguments") !== undefined || ownValue(value, "parameters") !== undefined)))
+  );
 }
 
 /** Interprets a JSON value (e.g. from grammar generation) as a half-agent reply. */
-export function halfAgentReplyFromJson(value: unknown, tools?: readonly ToolInfo[], json = JSON.stringify(value) ?? ""): HalfAgentReply {
+export function halfAgentReplyFromJson(
+  value: unknown,
+  tools?: readonly ToolInfo[],
+  json = JSON.stringify(value) ?? "",
+): HalfAgentReply {
   if (isPlainObject(value) && typeof ownValue(value, "answer") === "string" && ownValue(value, "tool") === undefined) {
     return { kind: "text", call: null, text: ownValue(value, "answer") as string };
   }
   if (!looksLikeToolCall(value) || !isPlainObject(value)) {
-    return { kind: "invalid", call: null, reason: 'JSON ohne Feld "tool": erwartet {"tool": "<Name>", "arguments": {…}}.' };
+    return {
+      kind: "invalid",
+      call: null,
+      reason: 'JSON ohne Feld "tool": erwartet {"tool": "<Name>", "arguments": {…}}.',
+    };
   }
   const tool = ownValue(value, "tool") ?? ownValue(value, "name");
   if (Array.isArray(tool) || Array.isArray(ownValue(value, "tools"))) {
-    return { kind: "invalid", call: null, reason: "Mehrere Tools in einer Antwort; erlaubt ist höchstens ein Tool-Aufruf." };
+    return {
+      kind: "invalid",
+      call: null,
+      reason: "Mehrere Tools in einer Antwort; erlaubt ist höchstens ein Tool-Aufruf.",
+    };
   }
-  if (typeof tool !== "string" || tool.trim() === "") return { kind: "invalid", call: null, reason: '"tool" muss der Name eines Tools sein.' };
+  if (typeof tool !== "string" || tool.trim() === "")
+    return { kind: "invalid", call: null, reason: '"tool" muss der Name eines Tools sein.' };
   const rawArgs = ownValue(value, "arguments") ?? ownValue(value, "parameters") ?? {};
-  if (!isPlainObject(rawArgs)) return { kind: "invalid", call: null, reason: '"arguments" muss ein Objekt sein, z. B. {"destination": "Rom"}.' };
+  if (!isPlainObject(rawArgs))
+    return { kind: "invalid", call: null, reason: '"arguments" muss ein Objekt sein, z. B. {"destination": "Rom"}.' };
   if (tools && !tools.some((t) => t.name === tool)) {
-    return { kind: "invalid", call: null, reason: `Ein Tool "${tool}" gibt es nicht. Verfügbar: ${tools.map((t) => t.name).join(", ")}.` };
+    return {
+      kind: "invalid",
+      call: null,
+      reason: `Ein Tool "${tool}" gibt es nicht. Verfügbar: ${tools.map((t) => t.name).join(", ")}.`,
+    };
   }
   const extra = Object.keys(value).filter((k) => !["tool", "name", "arguments", "parameters"].includes(k));
-  if (extra.length > 0) return { kind: "invalid", call: null, reason: `Unerwartete Felder im Tool-Aufruf: ${extra.join(", ")}.` };
+  if (extra.length > 0)
+    return { kind: "invalid", call: null, reason: `Unerwartete Felder im Tool-Aufruf: ${extra.join(", ")}.` };
   return { kind: "tool_call", call: { tool, arguments: rawArgs }, json };
 }
 
@@ -57,18 +81,25 @@ export function halfAgentReplyFromJson(value: unknown, tools?: readonly ToolInfo
  * or a normal text answer. Two tool calls, unknown tools or broken JSON → kind "invalid" with reason.
  */
 export function parseToolCall(text: unknown, tools?: readonly ToolInfo[]): HalfAgentReply {
-  if (typeof text !== "string" || text.trim() === "") return { kind: "invalid", call: null, reason: "Die Antwort ist leer." };
+  if (typeof text !== "string" || text.trim() === "")
+    return { kind: "invalid", call: null, reason: "Die Antwort ist leer." };
   const found = extractJsonObject(text, { accept: looksLikeToolCall });
   if (found.ok) {
     const rest = text.replace(found.text, " ");
     if (extractJsonObject(rest, { accept: looksLikeToolCall }).ok) {
-      return { kind: "invalid", call: null, reason: "Mehr als ein Tool-Aufruf in einer Antwort; erlaubt ist höchstens einer (keine Ketten)." };
+      return {
+        kind: "invalid",
+        call: null,
+        reason: "Mehr als ein Tool-Aufruf in einer Antwort; erlaubt ist höchstens einer (keine Ketten).",
+      };
     }
     return halfAgentReplyFromJson(found.value, tools, found.text);
   }
   if (found.kind === "rejected") {
     const reply = halfAgentReplyFromJson(found.value, tools, found.candidate);
-    return reply.kind === "text" ? reply : { kind: "invalid", call: null, reason: `${found.reason} – erwartet {"tool": "<Name>", "arguments": {…}}.` };
+    return reply.kind === "text"
+      ? reply
+      : { kind: "invalid", call: null, reason: `${found.reason} – erwartet {"tool": "<Name>", "arguments": {…}}.` };
   }
   if ((found.kind === "invalid_json" || found.kind === "truncated") && /"(tool|arguments)"\s*:/.test(text)) {
     return { kind: "invalid", call: null, reason: found.reason };
@@ -138,7 +169,8 @@ export function findUnsupportedArguments(
           : typeof value === "boolean"
             ? new RegExp(`\\b${value}\\b`).test(text)
             : false;
-    if (!supported) found.push({ path, value: typeof value === "number" || typeof value === "boolean" ? value : String(value) });
+    if (!supported)
+      found.push({ path, value: typeof value === "number" || typeof value === "boolean" ? value : String(value) });
   };
   for (const [name, value] of Object.entries(call.arguments)) {
     const declared = ownValue(properties, name);
@@ -183,7 +215,10 @@ export interface ToolHistoryEntry {
 export type ToolHistory = ToolHistoryEntry[];
 
 /** An earlier entry with the same tool and arguments (the model should reuse it instead of calling again). */
-export function findInToolHistory(history: readonly ToolHistoryEntry[], call: HalfAgentToolCall): ToolHistoryEntry | undefined {
+export function findInToolHistory(
+  history: readonly ToolHistoryEntry[],
+  call: HalfAgentToolCall,
+): ToolHistoryEntry | undefined {
   return history.find((e) => e.tool === call.tool && sameJson(e.arguments, call.arguments));
 }
 
@@ -198,11 +233,19 @@ export async function executeToolCall(
   const args = (info ? dropNullOptionals(call.arguments, info.inputSchema) : call.arguments) as Record<string, unknown>;
   if (info?.annotations?.readOnlyHint === false) {
     // No approval step in Teil 3: tools that change something run only in the Teil 4 agent.
-    return { tool: call.tool, arguments: args, error: `"${call.tool}" verändert etwas und braucht eine Freigabe; hier laufen nur lesende Tools.` };
+    return {
+      tool: call.tool,
+      arguments: args,
+      error: `"${call.tool}" verändert etwas und braucht eine Freigabe; hier laufen nur lesende Tools.`,
+    };
   }
   try {
-    const result = await combineToolClients(client).callTool(call.tool, args, { signal: options.signal, timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS });
-    if (result.isError) return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
+    const result = await combineToolClients(client).callTool(call.tool, args, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    });
+    if (result.isError)
+      return { tool: call.tool, arguments: args, error: result.text || "Das Tool meldete einen Fehler." };
     return { tool: call.tool, arguments: args, result: toolResultValue(result) };
   } catch (error) {
     return { tool: call.tool, arguments: args, error: errorText(error) };

@@ -16,6 +16,12 @@ export {
   type ToolHistoryEntry,
   type UnsupportedArgument,
 } from "./half-agent.js";
-export { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION, type HalfAgentPromptOptions } from "./prompts.js";
+export {
+  buildHalfAgentSystemPrompt,
+  HALF_AGENT_FORMAT,
+  HALF_AGENT_RULES,
+  NO_TOOLS_INSTRUCTION,
+  type HalfAgentPromptOptions,
+} from "./prompts.js";
 // Types of the public signatures (options, results, event parts), for lib/index.ts and the API reference.
 export type { HalfAgentMessagesOptions } from "./half-agent.js";

@@ -23,7 +23,9 @@ export function toHistory(messages: ChatMessage[]): ChatHistoryItem[] {
  * over its own choice of wrapper and options (no private field is read); everything else stays as it chose.
  */
 export function dateFreeChatWrapper(nlc: NodeLlamaCpp, model: LlamaModel): ChatWrapper {
-  return nlc.resolveChatWrapper(model, { customWrapperSettings: { "llama3.1": { todayDate: null }, "llama3.2-lightweight": { todayDate: null } } });
+  return nlc.resolveChatWrapper(model, {
+    customWrapperSettings: { "llama3.1": { todayDate: null }, "llama3.2-lightweight": { todayDate: null } },
+  });
 }
 
 /**

@@ -13,7 +13,11 @@ export class ModelNotFoundError extends LlmError {
   override name = "ModelNotFoundError";
   override readonly retryable: boolean = false;
   /** `pullId`: the models:pull id that downloads exactly this file, when there is one. */
-  constructor(readonly modelPath: string, readonly modelsDir: string, readonly pullId?: string) {
+  constructor(
+    readonly modelPath: string,
+    readonly modelsDir: string,
+    readonly pullId?: string,
+  ) {
     super(
       pullId
         ? `Modelldatei nicht gefunden: ${modelPath}\n` +
@@ -30,7 +34,10 @@ export class ModelNotFoundError extends LlmError {
 export class ModelLoadError extends LlmError {
   override name = "ModelLoadError";
   override readonly retryable: boolean = false;
-  constructor(readonly modelPath: string, readonly reason: string) {
+  constructor(
+    readonly modelPath: string,
+    readonly reason: string,
+  ) {
     super(
       `Das Modell konnte nicht geladen werden: ${modelPath}\n  Grund: ${reason}\n` +
         `  → Ist die Datei vollständig heruntergeladen und eine GGUF-Datei? Ggf. löschen und neu laden (npm run models:pull).`,
@@ -41,7 +48,10 @@ export class ModelLoadError extends LlmError {
 /** The GPU backend the user asked for (LLM_GPU / gpu option) is not usable on this machine. */
 export class GpuBackendError extends LlmError {
   override name = "GpuBackendError";
-  constructor(readonly gpu: string, readonly reason: string) {
+  constructor(
+    readonly gpu: string,
+    readonly reason: string,
+  ) {
     super(
       `GPU-Backend „${gpu}“ ist auf diesem Rechner nicht nutzbar.\n  Grund: ${reason}\n` +
         `  → LLM_GPU=auto wählt selbst (CUDA, Vulkan, Metal oder CPU); LLM_GPU=cpu erzwingt die CPU.`,
@@ -54,7 +64,12 @@ export class ContextOverflowError extends LlmError {
   override name = "ContextOverflowError";
   override readonly retryable: boolean = false;
   /** `where`: "server" when a class server refused the prompt (its context per slot is fixed by the instructor). */
-  constructor(readonly promptTokens: number, readonly reservedForAnswer: number, readonly contextSize: number, readonly where: "local" | "server" = "local") {
+  constructor(
+    readonly promptTokens: number,
+    readonly reservedForAnswer: number,
+    readonly contextSize: number,
+    readonly where: "local" | "server" = "local",
+  ) {
     super(
       where === "server"
         ? `Der Prompt ist zu lang für den Kurs-Server: ${promptTokens} Tokens ≥ Kontext ${contextSize} pro Platz.\n` +
@@ -69,7 +84,11 @@ export class ContextOverflowError extends LlmError {
 export class LlmConnectionError extends LlmError {
   override name = "LlmConnectionError";
   override readonly retryable: boolean = false;
-  constructor(readonly url: string, readonly reason: string, readonly status?: number) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    readonly status?: number,
+  ) {
     super(
       `LLM-Server nicht erreichbar oder Fehler: ${url}\n  Grund: ${reason}\n` +
         `  → Läuft der Server (llama-server, vLLM, Ollama)? Stimmt LLM_BASE_URL (z. B. http://127.0.0.1:8080/v1)?`,
@@ -81,7 +100,10 @@ export class LlmConnectionError extends LlmError {
 export class LlmTimeoutError extends LlmError {
   override name = "LlmTimeoutError";
   override readonly retryable: boolean = false;
-  constructor(readonly url: string, readonly timeoutMs: number) {
+  constructor(
+    readonly url: string,
+    readonly timeoutMs: number,
+  ) {
     super(
       `Der LLM-Server hat nicht innerhalb von ${Math.round(timeoutMs / 100) / 10} s vollständig geantwortet: ${url}\n` +
         `  → Ist der Server überlastet (alle Plätze belegt)? Später noch einmal versuchen oder ein längeres Zeitlimit (timeoutMs) setzen.`,
@@ -93,7 +115,11 @@ export class LlmTimeoutError extends LlmError {
 export class LlmResponseTooLargeError extends LlmError {
   override name = "LlmResponseTooLargeError";
   override readonly retryable: boolean = false;
-  constructor(readonly url: string, readonly part: "Antwort" | "Stream-Ereignis", readonly limitBytes: number) {
+  constructor(
+    readonly url: string,
+    readonly part: "Antwort" | "Stream-Ereignis",
+    readonly limitBytes: number,
+  ) {
     super(
       `${part === "Antwort" ? "Die Antwort" : "Ein Stream-Ereignis"} des LLM-Servers ist größer als ${Math.round(limitBytes / 1024 / 1024)} MB: ${url}\n` +
         `  → Stimmt LLM_BASE_URL (ein OpenAI-kompatibler Server)? Sonst mit kleinerem maxTokens noch einmal versuchen.`,
@@ -104,7 +130,10 @@ export class LlmResponseTooLargeError extends LlmError {
 /** The stream ended without its end marker (`data: [DONE]` or a finish_reason): the answer may be cut off. */
 export class LlmStreamIncompleteError extends LlmError {
   override name = "LlmStreamIncompleteError";
-  constructor(readonly url: string, readonly partialText: string) {
+  constructor(
+    readonly url: string,
+    readonly partialText: string,
+  ) {
     super(
       `Der LLM-Server hat die Verbindung beendet, bevor die Antwort vollständig war: ${url}\n` +
         `  → Die Antwort ist abgeschnitten. Noch einmal versuchen; passiert es immer wieder, den Server neu starten.`,
@@ -115,7 +144,11 @@ export class LlmStreamIncompleteError extends LlmError {
 /** The model's output could not be turned into a value that matches the schema. */
 export class LlmOutputError extends LlmError {
   override name = "LlmOutputError";
-  constructor(readonly output: string, readonly reason: string, readonly attempts: number) {
+  constructor(
+    readonly output: string,
+    readonly reason: string,
+    readonly attempts: number,
+  ) {
     super(
       `Die Modellausgabe passt nach ${attempts === 1 ? "einem Versuch" : `${attempts} Versuchen`} nicht zum JSON-Schema: ${reason}\n` +
         `  Ausgabe: ${output.length > 300 ? output.slice(0, 300) + " …" : output}`,

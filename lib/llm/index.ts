@@ -1,6 +1,16 @@
 // Teil 1 — language models: load a local GGUF (node-llama-cpp) or an OpenAI-compatible server behind the
 // `Llm` interface; chat, JSON output, native tool calling (each backend's own), typed German errors.
-export type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, LlmInfo, ServerLlmInfo } from "./types.js";
+export type {
+  ChatMessage,
+  ChatResult,
+  GenerationMeter,
+  GenerationOptions,
+  InProcessLlmInfo,
+  JsonSchema,
+  Llm,
+  LlmInfo,
+  ServerLlmInfo,
+} from "./types.js";
 export { loadConfiguredLlm, loadLocalLlm, type LoadLlmOptions } from "./load.js";
 export type { LocalLlm } from "./local.js";
 export { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
@@ -33,4 +43,10 @@ export type { ChatRole, PromptStateEvent } from "./types.js";
 export type { LocalLlmOptions } from "./local.js";
 export type { TokenCounter } from "./tokens.js";
 export type { ArithmeticVerdict } from "./number-check.js";
-export type { AnsweredFunctionCall, LocalToolCaller, NativeFunctionCall, ToolChatHistory, ToolChatRound } from "./native-tools.js";
+export type {
+  AnsweredFunctionCall,
+  LocalToolCaller,
+  NativeFunctionCall,
+  ToolChatHistory,
+  ToolChatRound,
+} from "./native-tools.js";

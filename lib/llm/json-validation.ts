@@ -28,7 +28,10 @@ export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
 }
 
 /** Parses `text` as JSON and validates it; returns the value or the reason it is not acceptable. */
-export function parseAndValidate<T>(schema: JsonSchema, text: string): { ok: true; value: T } | { ok: false; reason: string } {
+export function parseAndValidate<T>(
+  schema: JsonSchema,
+  text: string,
+): { ok: true; value: T } | { ok: false; reason: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -36,7 +39,9 @@ export function parseAndValidate<T>(schema: JsonSchema, text: string): { ok: tru
     return { ok: false, reason: `kein gültiges JSON (${jsonSyntaxErrorText(err)})` };
   }
   const problems = schemaProblems(schema, value);
-  return problems.length === 0 ? { ok: true, value: value as T } : { ok: false, reason: problems.slice(0, 5).join("; ") };
+  return problems.length === 0
+    ? { ok: true, value: value as T }
+    : { ok: false, reason: problems.slice(0, 5).join("; ") };
 }
 
 /** Sampling for one attempt of generateValidJson. */

@@ -14,7 +14,15 @@ type NodeLlamaCpp = typeof import("node-llama-cpp");
  * node-llama-cpp may fall back to the CPU for a named backend, compare `llama.gpu`). llama.cpp's error
  * lines go to `logger` (default: dropped).
  */
-export async function getKitLlama(gpu: KitConfig["llmGpu"] = "auto", logger: (message: string) => void = () => {}): Promise<Llama> {
+export async function getKitLlama(
+  gpu: KitConfig["llmGpu"] = "auto",
+  logger: (message: string) => void = () => {},
+): Promise<Llama> {
   const { getLlama, LlamaLogLevel } = await esmImport<NodeLlamaCpp>("node-llama-cpp");
-  return getLlama({ gpu: gpu === "cpu" ? false : gpu, build: "never", logLevel: LlamaLogLevel.error, logger: (_level, message) => logger(message) });
+  return getLlama({
+    gpu: gpu === "cpu" ? false : gpu,
+    build: "never",
+    logLevel: LlamaLogLevel.error,
+    logger: (_level, message) => logger(message),
+  });
 }

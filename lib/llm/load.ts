@@ -14,9 +14,7 @@ import { loadOpenAiLlm, type OpenAiLlmOptions } from "./openai.js";
 import type { Llm } from "./types.js";
 import { reloadOnDemand } from "./reload-on-demand.js";
 
-export type LoadLlmOptions =
-  | ({ backend?: "local" } & LocalLlmOptions)
-  | ({ backend: "openai" } & OpenAiLlmOptions);
+export type LoadLlmOptions = ({ backend?: "local" } & LocalLlmOptions) | ({ backend: "openai" } & OpenAiLlmOptions);
 
 const SLOT = "llm";
 
@@ -50,7 +48,11 @@ async function openTracked(options: LocalLlmOptions): Promise<LocalLlm> {
   });
   progress?.done();
   // A reload after the clean-up cell is silent about the mode: the set-up cell has said it already.
-  const tracked = reloadOnDemand(llm, () => loadLiveLocalLlm(options), (released) => releaseLiveInstance(SLOT, released));
+  const tracked = reloadOnDemand(
+    llm,
+    () => loadLiveLocalLlm(options),
+    (released) => releaseLiveInstance(SLOT, released),
+  );
   retirements.set(tracked.llm, tracked.retire);
   return tracked.llm;
 }
@@ -75,7 +77,11 @@ async function loadLiveLocalLlm(options: LocalLlmOptions): Promise<LocalLlm> {
       create: () => openTracked(options),
       dispose: (llm) => (retirements.get(llm) ?? (() => llm.dispose()))(),
       onEvent: (event) =>
-        console.log(event === "reused" ? "Modell ist schon geladen – es wird wiederverwendet." : "Vorheriges Modell entladen (andere Einstellungen)."),
+        console.log(
+          event === "reused"
+            ? "Modell ist schon geladen – es wird wiederverwendet."
+            : "Vorheriges Modell entladen (andere Einstellungen).",
+        ),
     });
   } catch (error) {
     throw forParticipants(error, error instanceof ModelNotFoundError ? NO_MODEL_HINT : undefined);

@@ -26,7 +26,8 @@ export async function generateLocal(
   const prompt = session.promptTokens(history);
   const promptLength = prompt.length;
   const reserve = options.maxTokens ?? 1;
-  if (promptLength + reserve > context.contextSize) throw new ContextOverflowError(promptLength, reserve, context.contextSize);
+  if (promptLength + reserve > context.contextSize)
+    throw new ContextOverflowError(promptLength, reserve, context.contextSize);
   const callMeter = new LocalCallMeter(sequence);
   const inMemory = session.cachedPrefixLength(prompt);
   await prefixes.prepare(messages, prompt);

@@ -22,7 +22,11 @@ export class JsonGrammars {
     let grammar: JsonGrammar;
     try {
       // As node-llama-cpp's JSON-schema grammar does, plus character-class patterns (gbnf.ts); ajv checks the output.
-      grammar = await this.llama.createGrammar({ grammar: await jsonSchemaGbnf(this.llama, schema), stopGenerationTriggers: ["\n".repeat(4)], trimWhitespaceSuffix: true });
+      grammar = await this.llama.createGrammar({
+        grammar: await jsonSchemaGbnf(this.llama, schema),
+        stopGenerationTriggers: ["\n".repeat(4)],
+        trimWhitespaceSuffix: true,
+      });
     } catch (err) {
       throw new JsonNotSupportedError(`JSON-Schema wird von der Grammatik nicht unterstützt: ${errorText(err)}`);
     }

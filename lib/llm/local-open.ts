@@ -13,7 +13,10 @@ import type { LocalLlmOptions } from "./local.js";
 type NodeLlamaCpp = typeof import("node-llama-cpp");
 
 /** What `openLocalModel` chooses from (undefined: the config's value). */
-export type OpenModelOptions = Pick<LocalLlmOptions, "modelPath" | "gpu" | "gpuLayers" | "contextSize" | "threads" | "onLoadProgress">;
+export type OpenModelOptions = Pick<
+  LocalLlmOptions,
+  "modelPath" | "gpu" | "gpuLayers" | "contextSize" | "threads" | "onLoadProgress"
+>;
 
 /** A loaded model and its context; the caller owns them (dispose context, model, llama). */
 export interface OpenedModel {
@@ -40,7 +43,9 @@ async function loadModelWithFallback(
     return await llama.loadModel({ modelPath, gpuLayers: gpuLayers ?? "auto", onLoadProgress });
   } catch (err) {
     if (gpuLayers !== undefined && gpuLayers !== "auto" && llama.gpu !== false) {
-      notes.push(`Zu wenig VRAM für gpuLayers=${gpuLayers} (${errorText(err)}); lade mit "auto" (weniger Schichten auf der GPU).`);
+      notes.push(
+        `Zu wenig VRAM für gpuLayers=${gpuLayers} (${errorText(err)}); lade mit "auto" (weniger Schichten auf der GPU).`,
+      );
       try {
         return await llama.loadModel({ modelPath, gpuLayers: "auto", onLoadProgress });
       } catch (err2) {
@@ -80,13 +85,25 @@ export async function openLocalModel(options: OpenModelOptions, config: KitConfi
   let context: LlamaContext | undefined;
   try {
     const vramBefore = (await llama.getVramState()).used;
-    model = await loadModelWithFallback(llama, modelPath, options.gpuLayers ?? config.llmGpuLayers, notes, options.onLoadProgress);
+    model = await loadModelWithFallback(
+      llama,
+      modelPath,
+      options.gpuLayers ?? config.llmGpuLayers,
+      notes,
+      options.onLoadProgress,
+    );
     const totalLayers = model.fileInsights.totalLayers;
     if (llama.gpu !== false && model.gpuLayers < totalLayers) {
-      notes.push(`Nur ${model.gpuLayers} von ${totalLayers} Schichten passen in den VRAM; der Rest rechnet auf der CPU (langsamer).`);
+      notes.push(
+        `Nur ${model.gpuLayers} von ${totalLayers} Schichten passen in den VRAM; der Rest rechnet auf der CPU (langsamer).`,
+      );
     }
     const wanted = Math.min(options.contextSize ?? config.llmContextSize, model.trainContextSize);
-    context = await model.createContext({ contextSize: { min: Math.min(512, wanted), max: wanted }, threads, sequences: 1 });
+    context = await model.createContext({
+      contextSize: { min: Math.min(512, wanted), max: wanted },
+      threads,
+      sequences: 1,
+    });
     if (context.contextSize < wanted) notes.push(`Kontext auf ${context.contextSize} Tokens verkleinert (Speicher).`);
     return { nlc, llama, model, context, modelPath, threads, vramBefore, notes };
   } catch (err) {

@@ -7,7 +7,14 @@ import { errorText } from "../util.js";
 import { templateIdentity } from "./chat-template.js";
 import type { LocalLlmOptions } from "./local.js";
 import type { LocalSession } from "./local-session.js";
-import { modelFileIdentity, PromptStateCache, promptStateKey, stablePrefix, type ModelIdentity, type StateSettings } from "./prompt-state.js";
+import {
+  modelFileIdentity,
+  PromptStateCache,
+  promptStateKey,
+  stablePrefix,
+  type ModelIdentity,
+  type StateSettings,
+} from "./prompt-state.js";
 import type { ChatMessage, PromptStateEvent } from "./types.js";
 import { llamaCppIdentity, warmStateDir, WarmStates } from "./warm-states.js";
 
@@ -77,7 +84,8 @@ export class PrefixStates {
     }
     // Evaluate just the prefix (the generation reuses it), then save it for the next process.
     const keep = restored || prepared ? 0 : cachedLength;
-    if (sequence.nextTokenIndex > keep) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    if (sequence.nextTokenIndex > keep)
+      await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
     const evaluateStarted = performance.now();
     await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(keep));
     const evaluateMs = performance.now() - evaluateStarted;
@@ -103,8 +111,13 @@ export class PrefixStates {
     const first = messages[0];
     if (first?.role !== "system") return undefined;
     if (this.firstMessageTokens?.text !== first.content) {
-      const alone = this.session.chat.chatWrapper.generateContextState({ chatHistory: [{ type: "system", text: first.content }] });
-      this.firstMessageTokens = { text: first.content, tokens: alone.contextText.tokenize(this.session.model.tokenizer) };
+      const alone = this.session.chat.chatWrapper.generateContextState({
+        chatHistory: [{ type: "system", text: first.content }],
+      });
+      this.firstMessageTokens = {
+        text: first.content,
+        tokens: alone.contextText.tokenize(this.session.model.tokenizer),
+      };
     }
     return stablePrefix(prompt, this.firstMessageTokens.tokens, this.minPrefixTokens);
   }

@@ -43,7 +43,10 @@ export function localSampling(options: GenerationOptions, meter: LocalCallMeter)
     minP: options.minP,
     seed: options.seed,
     // Unset or 1 = off: node-llama-cpp then gets no penalty factor and its sampler applies none.
-    repeatPenalty: options.repeatPenalty !== undefined && options.repeatPenalty !== 1 ? { penalty: options.repeatPenalty } : undefined,
+    repeatPenalty:
+      options.repeatPenalty !== undefined && options.repeatPenalty !== 1
+        ? { penalty: options.repeatPenalty }
+        : undefined,
     signal: options.signal,
     onTextChunk: meter.textChunks(options.onTextChunk),
   } satisfies LLamaChatGenerateResponseOptions;

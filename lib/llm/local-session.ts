@@ -1,6 +1,14 @@
 // One loaded in-process model and everything that lives as long as it: context sequence, chat, call
 // queue, the last call's meter and whether it was disposed.
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type {
+  ChatHistoryItem,
+  Llama,
+  LlamaChat,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaModel,
+  Token,
+} from "node-llama-cpp";
 import { forParticipants } from "../notebook/notices.js";
 import { dateFreeChatWrapper } from "./chat-template.js";
 import { ModelClosedError } from "./errors.js";
@@ -53,7 +61,9 @@ export class LocalSession {
 
   /** The tokens the chat template makes of `history`. */
   promptTokens(history: ChatHistoryItem[]): Token[] {
-    return this.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
+    return this.chat.chatWrapper
+      .generateContextState({ chatHistory: history })
+      .contextText.tokenize(this.model.tokenizer);
   }
 
   /** Length of the prompt's prefix that is already in the KV cache. */

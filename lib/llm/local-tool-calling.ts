@@ -3,7 +3,13 @@
 // functions in the system prompt, detects `<function=name>` in the output, constrains the params
 // with a grammar and stops the round; we run the calls and append them (with results) to the
 // model's response, exactly as LlamaChatSession does, one round at a time.
-import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, LlamaChat, LlamaContextSequence } from "node-llama-cpp";
+import type {
+  ChatHistoryItem,
+  ChatModelFunctionCall,
+  ChatModelFunctions,
+  LlamaChat,
+  LlamaContextSequence,
+} from "node-llama-cpp";
 import esmImport from "../esm.cjs";
 import { ContextOverflowError } from "./errors.js";
 import { LocalCallMeter, localSampling } from "./local-sampling.js";
@@ -22,7 +28,10 @@ export interface LocalToolCallerOptions {
 
 function toFunctions(functions: NativeFunction[]): ChatModelFunctions {
   return Object.fromEntries(
-    functions.map((f) => [f.name, { description: f.description, params: (f.grammarParameters ?? f.parameters) as never }]),
+    functions.map((f) => [
+      f.name,
+      { description: f.description, params: (f.grammarParameters ?? f.parameters) as never },
+    ]),
   );
 }
 
@@ -65,7 +74,11 @@ export async function createLocalToolCaller(
       .generateContextState({ chatHistory: items, availableFunctions: functions, documentFunctionParams: true })
       .contextText.tokenize(model.tokenizer);
 
-  async function round(history: ToolChatHistory, functions: NativeFunction[], opts: GenerationOptions): Promise<ToolChatRound> {
+  async function round(
+    history: ToolChatHistory,
+    functions: NativeFunction[],
+    opts: GenerationOptions,
+  ): Promise<ToolChatRound> {
     const defs = toFunctions(functions);
     const items = toLlamaHistory(history, functions);
     const prompt = promptTokens(items, defs);
@@ -76,7 +89,11 @@ export async function createLocalToolCaller(
     let reused = 0;
     while (reused < cached.length && reused < prompt.length - 1 && cached[reused] === prompt[reused]) reused++;
     const callMeter = new LocalCallMeter(sequence);
-    const response = await chat.generateResponse(items, { ...localSampling(opts, callMeter), functions: defs, documentFunctionParams: true });
+    const response = await chat.generateResponse(items, {
+      ...localSampling(opts, callMeter),
+      functions: defs,
+      documentFunctionParams: true,
+    });
     const meter = callMeter.finish(reused);
     opts.onMeter?.(meter);
     const offset = history.rounds.reduce((n, r) => n + r.calls.length, 0);
@@ -93,7 +110,11 @@ export async function createLocalToolCaller(
     respondWithTools: (history, functions, opts = {}) => queue.run(() => round(history, functions, opts)),
     renderPrompt: (history, functions) =>
       chatWrapper
-        .generateContextState({ chatHistory: toLlamaHistory(history, functions), availableFunctions: toFunctions(functions), documentFunctionParams: true })
+        .generateContextState({
+          chatHistory: toLlamaHistory(history, functions),
+          availableFunctions: toFunctions(functions),
+          documentFunctionParams: true,
+        })
         .contextText.toString(),
     dispose: () => chat.dispose({ disposeSequence: false }),
   };

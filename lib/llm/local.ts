@@ -13,7 +13,15 @@ import { PrefixStates } from "./local-prefix-states.js";
 import { LocalSession } from "./local-session.js";
 import { checkMessages } from "./messages.js";
 import type { LocalToolCaller } from "./native-tools.js";
-import type { ChatMessage, ChatResult, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm, PromptStateEvent } from "./types.js";
+import type {
+  ChatMessage,
+  ChatResult,
+  GenerationOptions,
+  InProcessLlmInfo,
+  JsonSchema,
+  Llm,
+  PromptStateEvent,
+} from "./types.js";
 
 export interface LocalLlmOptions {
   /** GGUF file; default LLM_MODEL_PATH or models/<default>. */
@@ -84,9 +92,13 @@ export async function openLocalLlm(options: LocalLlmOptions = {}): Promise<Local
     generateJson<T>(schema: JsonSchema, messages: ChatMessage[], options: GenerationOptions = {}): Promise<T> {
       return queue.run(async () => {
         const grammar = await grammars.forSchema(schema);
-        return generateValidJson<T>(schema, { attempts: options.jsonAttempts, seed: options.seed, temperature: options.temperature }, async (sampling) => {
-          return (await generateLocal(session, prefixes, messages, { ...options, ...sampling }, grammar)).text;
-        });
+        return generateValidJson<T>(
+          schema,
+          { attempts: options.jsonAttempts, seed: options.seed, temperature: options.temperature },
+          async (sampling) => {
+            return (await generateLocal(session, prefixes, messages, { ...options, ...sampling }, grammar)).text;
+          },
+        );
       });
     },
     renderPrompt(messages: ChatMessage[]): string {

@@ -9,7 +9,7 @@ const ROLES = new Set(["system", "user", "assistant"]);
 /** Throws LlmInputError unless `messages` is a non-empty list of {role, content} ending with a user turn. */
 export function checkMessages(messages: ChatMessage[]): void {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new LlmInputError("Keine Nachrichten übergeben: chat([{ role: \"user\", content: \"…\" }]).");
+    throw new LlmInputError('Keine Nachrichten übergeben: chat([{ role: "user", content: "…" }]).');
   }
   messages.forEach((m, i) => {
     if (!m || typeof m !== "object" || !ROLES.has(m.role) || typeof m.content !== "string") {

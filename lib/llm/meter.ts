@@ -13,7 +13,11 @@ export class CallClock {
     this.firstTokenAt ??= performance.now();
   }
 
-  finish(counts: { promptTokensEvaluated: number; promptTokensReused: number; generatedTokens: number }): GenerationMeter {
+  finish(counts: {
+    promptTokensEvaluated: number;
+    promptTokensReused: number;
+    generatedTokens: number;
+  }): GenerationMeter {
     const end = performance.now();
     const totalMs = end - this.started;
     const ttft = (this.firstTokenAt ?? end) - this.started;
@@ -22,7 +26,8 @@ export class CallClock {
       ...counts,
       timeToFirstTokenMs: Math.round(ttft),
       totalMs: Math.round(totalMs),
-      tokensPerSecond: counts.generatedTokens > 1 && genMs > 0 ? Math.round(((counts.generatedTokens - 1) / genMs) * 10000) / 10 : 0,
+      tokensPerSecond:
+        counts.generatedTokens > 1 && genMs > 0 ? Math.round(((counts.generatedTokens - 1) / genMs) * 10000) / 10 : 0,
     };
   }
 }

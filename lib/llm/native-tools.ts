@@ -49,7 +49,11 @@ export interface ToolCallingLlm {
   /** Name of the tool-call format, e.g. "Llama 3.1" or "OpenAI tools". */
   readonly toolCallFormat: string;
   /** Generates one round: text and/or calls. */
-  respondWithTools(history: ToolChatHistory, functions: NativeFunction[], options?: GenerationOptions): Promise<ToolChatRound>;
+  respondWithTools(
+    history: ToolChatHistory,
+    functions: NativeFunction[],
+    options?: GenerationOptions,
+  ): Promise<ToolChatRound>;
 }
 
 /** Native function calling on the in-process model (see local-tool-calling.ts). */
@@ -63,5 +67,7 @@ export interface LocalToolCaller extends ToolCallingLlm {
 /** The native tool-calling side of `llm` (same model, same server, same settings). */
 export async function createToolCaller(llm: Llm): Promise<ToolCallingLlm> {
   if (llm.createToolCaller) return llm.createToolCaller();
-  throw new LlmInputError(`Natives Function Calling gibt es für das Backend „${llm.info.backend}“ nicht; nimm runAgent oder einen vorgespielten ScriptedToolCaller.`);
+  throw new LlmInputError(
+    `Natives Function Calling gibt es für das Backend „${llm.info.backend}“ nicht; nimm runAgent oder einen vorgespielten ScriptedToolCaller.`,
+  );
 }

@@ -4,7 +4,13 @@
 import { z } from "zod";
 import { loadConfig } from "../config.js";
 import {
-  ContextOverflowError, JsonNotSupportedError, LlmConnectionError, LlmError, LlmInputError, LlmResponseTooLargeError, LlmTimeoutError,
+  ContextOverflowError,
+  JsonNotSupportedError,
+  LlmConnectionError,
+  LlmError,
+  LlmInputError,
+  LlmResponseTooLargeError,
+  LlmTimeoutError,
 } from "./errors.js";
 import type { GenerationOptions } from "./types.js";
 import { errorText } from "../util.js";
@@ -83,7 +89,12 @@ export type ResponseReader<T> = (res: Response, body: AsyncIterable<Uint8Array>)
  * Errors: LlmTimeoutError, LlmResponseTooLargeError, LlmConnectionError (unreachable, connection lost),
  * the caller's abort reason, or whatever LlmError `read` throws.
  */
-export async function postJson<T>(url: string, body: unknown, options: PostOptions, read: ResponseReader<T>): Promise<T> {
+export async function postJson<T>(
+  url: string,
+  body: unknown,
+  options: PostOptions,
+  read: ResponseReader<T>,
+): Promise<T> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new LlmTimeoutError(url, options.timeoutMs)), options.timeoutMs);
   const onAbort = () => deadline.abort(options.signal?.reason);
@@ -92,7 +103,10 @@ export async function postJson<T>(url: string, body: unknown, options: PostOptio
   const send = () =>
     fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      },
       body: JSON.stringify(body),
       signal: deadline.signal,
     });
@@ -124,7 +138,12 @@ const CLOSED_BEFORE_ANSWER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 const causeCode = (err: unknown): string | undefined => (err as { cause?: { code?: string } }).cause?.code;
 
 /** The error to report: the deadline's or the caller's abort first, then typed errors as they are. */
-function failure(url: string, err: unknown, signal: AbortSignal, connection: (cause: string) => LlmConnectionError): unknown {
+function failure(
+  url: string,
+  err: unknown,
+  signal: AbortSignal,
+  connection: (cause: string) => LlmConnectionError,
+): unknown {
   if (signal.aborted) return signal.reason;
   if (err instanceof LlmError) return err;
   return connection(causeCode(err) ?? errorText(err));
@@ -194,8 +213,11 @@ export function serverError(raw: string): ServerError | undefined {
  * OpenAI's code, vLLM's message.
  */
 function contextExceeded(error: ServerError): boolean {
-  return error.type === "exceed_context_size_error" || error.code === "context_length_exceeded" ||
-    /maximum context length/i.test(error.message);
+  return (
+    error.type === "exceed_context_size_error" ||
+    error.code === "context_length_exceeded" ||
+    /maximum context length/i.test(error.message)
+  );
 }
 
 /**

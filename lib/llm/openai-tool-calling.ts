@@ -6,13 +6,26 @@ import { LlmConnectionError, LlmError } from "./errors.js";
 import { CallClock, CallQueue } from "./meter.js";
 import type { NativeFunction, ToolCallingLlm, ToolChatHistory, ToolChatRound } from "./native-tools.js";
 import type { GenerationOptions } from "./types.js";
-import { httpFailure, openAiSettings, postJson, readText, samplingFields, serverError, type OpenAiLlmOptions, type OpenAiSettings, type ServerError } from "./openai-http.js";
+import {
+  httpFailure,
+  openAiSettings,
+  postJson,
+  readText,
+  samplingFields,
+  serverError,
+  type OpenAiLlmOptions,
+  type OpenAiSettings,
+  type ServerError,
+} from "./openai-http.js";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 
 /** The server rejected the `tools` parameter (or answers without understanding it). */
 export class NativeToolsUnsupportedError extends LlmError {
   override name = "NativeToolsUnsupportedError";
-  constructor(readonly url: string, readonly detail: string) {
+  constructor(
+    readonly url: string,
+    readonly detail: string,
+  ) {
     super(
       `Der Server ${url} unterstützt keine Werkzeugaufrufe (tools): ${detail}\n` +
         `  → llama-server mit --jinja starten, oder den Agenten mit $ref-Plan (runAgent) verwenden.`,
@@ -27,7 +40,9 @@ const Completion = z.object({
         message: z.object({
           content: z.string().nullish(),
           tool_calls: z
-            .array(z.object({ id: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) }))
+            .array(
+              z.object({ id: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) }),
+            )
             .nullish(),
         }),
       }),
@@ -65,9 +80,14 @@ export function toOpenAiMessages(history: ToolChatHistory): Record<string, unkno
     messages.push({
       role: "assistant",
       content: round.text || null,
-      tool_calls: round.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.params) } })),
+      tool_calls: round.calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.params) },
+      })),
     });
-    for (const call of round.calls) messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(call.result) });
+    for (const call of round.calls)
+      messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(call.result) });
   }
   return messages;
 }
@@ -91,11 +111,18 @@ export function openAiToolCaller(settings: OpenAiSettings): ToolCallingLlm {
   const { url, model, apiKey, timeoutMs } = settings;
   const queue = new CallQueue();
 
-  async function round(history: ToolChatHistory, functions: NativeFunction[], opts: GenerationOptions): Promise<ToolChatRound> {
+  async function round(
+    history: ToolChatHistory,
+    functions: NativeFunction[],
+    opts: GenerationOptions,
+  ): Promise<ToolChatRound> {
     const body = {
       model,
       messages: toOpenAiMessages(history),
-      tools: functions.map((f) => ({ type: "function", function: { name: f.name, description: f.description, parameters: f.parameters } })),
+      tools: functions.map((f) => ({
+        type: "function",
+        function: { name: f.name, description: f.description, parameters: f.parameters },
+      })),
       stream: false,
       ...samplingFields(opts),
     };
@@ -105,7 +132,8 @@ export function openAiToolCaller(settings: OpenAiSettings): ToolCallingLlm {
       const text = res.ok ? await readText(resBody) : await readText(resBody).catch(() => "");
       if (res.ok) return text;
       const error = serverError(text);
-      if (toolsRefused(res.status, error)) throw new NativeToolsUnsupportedError(url, (error?.message || text).slice(0, 200));
+      if (toolsRefused(res.status, error))
+        throw new NativeToolsUnsupportedError(url, (error?.message || text).slice(0, 200));
       throw httpFailure(url, res.status, text);
     });
     let parsed: z.infer<typeof Completion>;

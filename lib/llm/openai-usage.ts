@@ -16,7 +16,11 @@ export const UsageFields = {
 type Usage = z.infer<z.ZodObject<typeof UsageFields>>;
 
 /** Evaluated / reused / generated tokens from whichever counts the server sent. */
-export function tokenCounts({ usage, timings }: Usage): { promptTokensEvaluated: number; promptTokensReused: number; generatedTokens: number } {
+export function tokenCounts({ usage, timings }: Usage): {
+  promptTokensEvaluated: number;
+  promptTokensReused: number;
+  generatedTokens: number;
+} {
   const promptTokens = usage?.prompt_tokens ?? 0;
   const reused = usage?.prompt_tokens_details?.cached_tokens ?? timings?.cache_n ?? 0;
   return {

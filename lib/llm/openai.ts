@@ -5,25 +5,57 @@
 import { z } from "zod";
 import { tokenCounts, UsageFields } from "./openai-usage.js";
 import { createParser } from "eventsource-parser";
-import { JsonNotSupportedError, LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError } from "./errors.js";
+import {
+  JsonNotSupportedError,
+  LlmConnectionError,
+  LlmResponseTooLargeError,
+  LlmStreamIncompleteError,
+} from "./errors.js";
 import { gbnfForJsonSchema } from "./gbnf.js";
 import { generateValidJson } from "./json-validation.js";
 import { checkMessages } from "./messages.js";
 import { CallClock, CallQueue } from "./meter.js";
-import { httpFailure, isJsonResponse, MAX_EVENT_CHARS, openAiSettings, postJson, readText, samplingFields, serverError, type OpenAiLlmOptions } from "./openai-http.js";
+import {
+  httpFailure,
+  isJsonResponse,
+  MAX_EVENT_CHARS,
+  openAiSettings,
+  postJson,
+  readText,
+  samplingFields,
+  serverError,
+  type OpenAiLlmOptions,
+} from "./openai-http.js";
 import { openAiToolCaller } from "./openai-tool-calling.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, JsonSchema, Llm, ServerLlmInfo } from "./types.js";
+import type {
+  ChatMessage,
+  ChatResult,
+  GenerationMeter,
+  GenerationOptions,
+  JsonSchema,
+  Llm,
+  ServerLlmInfo,
+} from "./types.js";
 
 export type { OpenAiLlmOptions } from "./openai-http.js";
 
 /** Shown in the load report: everyone in the class shares this server. */
-export const SHARED_SERVER_NOTE = "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
+export const SHARED_SERVER_NOTE =
+  "Alle im Kurs teilen sich diesen Server; sind alle Plätze (Slots) belegt, wartet eine Anfrage kurz.";
 /** Said once when the server refused a JSON schema and took it as a grammar (llama-server and `$ref` plans). */
-export const GRAMMAR_NOTE = "Der Server lehnt das JSON-Schema der Pläne ab; sie gehen als Grammatik (GBNF) an ihn – gleich streng.";
+export const GRAMMAR_NOTE =
+  "Der Server lehnt das JSON-Schema der Pläne ab; sie gehen als Grammatik (GBNF) an ihn – gleich streng.";
 
 const Chunk = z.object({
   choices: z
-    .array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().nullish(), finish_reason: z.string().nullish() }).partial())
+    .array(
+      z
+        .object({
+          delta: z.object({ content: z.string().nullish() }).partial().nullish(),
+          finish_reason: z.string().nullish(),
+        })
+        .partial(),
+    )
     .optional(),
   ...UsageFields,
 });
@@ -48,7 +80,11 @@ interface Answer {
  * Feeds the body through a linear SSE parser (each byte looked at once; one event at most
  * MAX_EVENT_CHARS) and hands every event's data to `onData`, which returns true at `data: [DONE]`.
  */
-async function readEvents(url: string, body: AsyncIterable<Uint8Array>, onData: (data: string) => boolean): Promise<void> {
+async function readEvents(
+  url: string,
+  body: AsyncIterable<Uint8Array>,
+  onData: (data: string) => boolean,
+): Promise<void> {
   let done = false;
   let tooLarge = false;
   const parser = createParser({
@@ -88,7 +124,12 @@ function parseCompletion(url: string, raw: string): Answer {
   } catch {
     throw new LlmConnectionError(url, `unerwartete Antwortform (weder Stream noch Chat-Antwort): ${raw.slice(0, 120)}`);
   }
-  return { text: parsed.choices[0]!.message.content ?? "", usage: parsed.usage, timings: parsed.timings, complete: true };
+  return {
+    text: parsed.choices[0]!.message.content ?? "",
+    usage: parsed.usage,
+    timings: parsed.timings,
+    complete: true,
+  };
 }
 
 /**
@@ -104,7 +145,11 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
   /** Constrained output: a JSON schema as `response_format`, or GBNF in llama-server's `grammar` field. */
   type Constraint = { schema: JsonSchema } | { grammar: string };
 
-  async function complete(messages: ChatMessage[], opts: GenerationOptions, constraint?: Constraint): Promise<ChatResult> {
+  async function complete(
+    messages: ChatMessage[],
+    opts: GenerationOptions,
+    constraint?: Constraint,
+  ): Promise<ChatResult> {
     checkMessages(messages);
     const body: Record<string, unknown> = {
       model,
@@ -114,7 +159,10 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
       ...samplingFields(opts),
     };
     if (constraint && "schema" in constraint) {
-      body.response_format = { type: "json_schema", json_schema: { name: "antwort", schema: constraint.schema, strict: true } };
+      body.response_format = {
+        type: "json_schema",
+        json_schema: { name: "antwort", schema: constraint.schema, strict: true },
+      };
     } else if (constraint) {
       body.grammar = constraint.grammar;
     }
@@ -153,12 +201,21 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     return { text, meter };
   }
 
-  const info: ServerLlmInfo = { backend: "openai-compatible", serverUrl: baseUrl, modelName: model, notes: [SHARED_SERVER_NOTE] };
+  const info: ServerLlmInfo = {
+    backend: "openai-compatible",
+    serverUrl: baseUrl,
+    modelName: model,
+    notes: [SHARED_SERVER_NOTE],
+  };
   /** GBNF of the schemas this server refused as `response_format` (JSON of the schema → grammar). */
   const refused = new Map<string, string>();
 
   /** `response_format` first; a schema the server refuses goes again as GBNF (then straight away). */
-  async function completeJson(messages: ChatMessage[], opts: GenerationOptions, schema: JsonSchema): Promise<ChatResult> {
+  async function completeJson(
+    messages: ChatMessage[],
+    opts: GenerationOptions,
+    schema: JsonSchema,
+  ): Promise<ChatResult> {
     const key = JSON.stringify(schema);
     const known = refused.get(key);
     if (known !== undefined) return complete(messages, opts, { grammar: known });
@@ -182,9 +239,13 @@ export async function loadOpenAiLlm(options: OpenAiLlmOptions = {}): Promise<Llm
     chat: (messages, opts = {}) => queue.run(() => complete(messages, opts)),
     generateJson: <T>(schema: JsonSchema, messages: ChatMessage[], opts: GenerationOptions = {}) =>
       queue.run(() =>
-        generateValidJson<T>(schema, { attempts: opts.jsonAttempts, seed: opts.seed, temperature: opts.temperature }, async (sampling) => {
-          return (await completeJson(messages, { ...opts, ...sampling }, schema)).text;
-        }),
+        generateValidJson<T>(
+          schema,
+          { attempts: opts.jsonAttempts, seed: opts.seed, temperature: opts.temperature },
+          async (sampling) => {
+            return (await completeJson(messages, { ...opts, ...sampling }, schema)).text;
+          },
+        ),
       ),
     // The server's `tools` parameter, sent with the settings resolved above (explicit key and timeout included).
     createToolCaller: async () => openAiToolCaller(settings),

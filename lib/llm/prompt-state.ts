@@ -83,13 +83,17 @@ export async function modelFileIdentity(path: string): Promise<ModelIdentity> {
   try {
     const bytes = (await handle.stat()).size;
     const hash = createHash("sha256").update(`${bytes}:`);
-    const ranges: Array<[number, number]> = bytes <= 2 * END_BYTES
-      ? [[0, bytes]]
-      : [
-          [0, END_BYTES],
-          ...Array.from({ length: SAMPLES }, (_, i): [number, number] => [END_BYTES + Math.floor(((bytes - 2 * END_BYTES - SAMPLE_BYTES) * (i + 1)) / (SAMPLES + 1)), SAMPLE_BYTES]),
-          [bytes - END_BYTES, END_BYTES],
-        ];
+    const ranges: Array<[number, number]> =
+      bytes <= 2 * END_BYTES
+        ? [[0, bytes]]
+        : [
+            [0, END_BYTES],
+            ...Array.from({ length: SAMPLES }, (_, i): [number, number] => [
+              END_BYTES + Math.floor(((bytes - 2 * END_BYTES - SAMPLE_BYTES) * (i + 1)) / (SAMPLES + 1)),
+              SAMPLE_BYTES,
+            ]),
+            [bytes - END_BYTES, END_BYTES],
+          ];
     for (const [position, length] of ranges) {
       const buf = Buffer.alloc(length);
       const { bytesRead } = await handle.read(buf, 0, length, position);
@@ -118,7 +122,12 @@ export function promptStateKey(identity: StateIdentity, tokens: readonly Token[]
  * message, history, the question), so one file serves them all. Undefined when shorter than `minTokens`
  * or not a prefix of `prompt`.
  */
-export function stablePrefix(prompt: readonly Token[], firstMessage: readonly Token[], minTokens: number, margin = 8): Token[] | undefined {
+export function stablePrefix(
+  prompt: readonly Token[],
+  firstMessage: readonly Token[],
+  minTokens: number,
+  margin = 8,
+): Token[] | undefined {
   const length = Math.min(firstMessage.length - margin, prompt.length - 1);
   if (length < minTokens) return undefined;
   for (let i = 0; i < length; i++) if (prompt[i] !== firstMessage[i]) return undefined;
@@ -153,7 +162,11 @@ export async function checkStateLayout(file: string, prefix: readonly Token[]): 
 }
 
 /** checkStateLayout on an open file of `size` bytes: reads only inside it. */
-async function walkStateLayout(handle: FileHandle, size: number, prefix: readonly Token[]): Promise<string | undefined> {
+async function walkStateLayout(
+  handle: FileHandle,
+  size: number,
+  prefix: readonly Token[],
+): Promise<string | undefined> {
   let at = 0;
   // Reads go through a 64 KiB window: the cell list is thousands of 8-byte reads.
   let window = Buffer.alloc(0);
@@ -209,7 +222,7 @@ async function walkStateLayout(handle: FileHandle, size: number, prefix: readonl
 async function sha256Handle(handle: FileHandle, size: number): Promise<string> {
   const hash = createHash("sha256");
   const buf = Buffer.alloc(Math.min(size, 1 << 20));
-  for (let at = 0; at < size; ) {
+  for (let at = 0; at < size;) {
     const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, size - at), at);
     if (bytesRead === 0) throw new RangeError(`endet nach ${at} Bytes`);
     hash.update(buf.subarray(0, bytesRead));
@@ -235,20 +248,31 @@ export interface StateFileCheck {
  * of exactly `expected.bytes` by its own size, with that SHA-256 over exactly those bytes, and its layout
  * must walk to its end.
  */
-export async function stateFileProblem(file: string, expected: StateFileCheck, prefix: readonly Token[]): Promise<string | undefined> {
+export async function stateFileProblem(
+  file: string,
+  expected: StateFileCheck,
+  prefix: readonly Token[],
+): Promise<string | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? "Zustandsdatei fehlt" : code === "ELOOP" ? "Zustandsdatei ist eine Verknüpfung, keine Datei" : `Zustandsdatei nicht lesbar (${code ?? errorText(error)})`;
+    return code === "ENOENT"
+      ? "Zustandsdatei fehlt"
+      : code === "ELOOP"
+        ? "Zustandsdatei ist eine Verknüpfung, keine Datei"
+        : `Zustandsdatei nicht lesbar (${code ?? errorText(error)})`;
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) return "Zustandsdatei ist keine gewöhnliche Datei";
     if (info.size !== expected.bytes) return `Zustandsdatei hat ${info.size} statt ${expected.bytes} Bytes`;
-    if ((await sha256Handle(handle, info.size).catch(() => "")) !== expected.sha256) return "Prüfsumme stimmt nicht, Datei beschädigt oder fremd";
-    const problem = await walkStateLayout(handle, info.size, prefix).catch((error: unknown) => `nicht lesbar: ${errorText(error)}`);
+    if ((await sha256Handle(handle, info.size).catch(() => "")) !== expected.sha256)
+      return "Prüfsumme stimmt nicht, Datei beschädigt oder fremd";
+    const problem = await walkStateLayout(handle, info.size, prefix).catch(
+      (error: unknown) => `nicht lesbar: ${errorText(error)}`,
+    );
     return problem ? `Zustandsdatei unvollständig oder beschädigt: ${problem}` : undefined;
   } finally {
     await handle.close();
@@ -260,7 +284,12 @@ export async function stateFileProblem(file: string, expected: StateFileCheck, p
  * or special file never reaches llama.cpp; then checks that the sequence holds exactly `prefix`. Returns
  * undefined on success, else why not (German).
  */
-export async function loadVerifiedState(sequence: LlamaContextSequence, file: string, expected: StateFileCheck, prefix: readonly Token[]): Promise<string | undefined> {
+export async function loadVerifiedState(
+  sequence: LlamaContextSequence,
+  file: string,
+  expected: StateFileCheck,
+  prefix: readonly Token[],
+): Promise<string | undefined> {
   const problem = await stateFileProblem(file, expected, prefix);
   if (problem) return problem;
   try {
@@ -310,7 +339,11 @@ export class PromptStateCache {
    * when nothing is stored, a "rejected" event (with a note, files removed, sequence emptied) when the
    * stored files do not verify, and a "loaded" event when the sequence now holds exactly `prefix`.
    */
-  async restore(sequence: LlamaContextSequence, key: string, prefix: readonly Token[]): Promise<PromptStateEvent | undefined> {
+  async restore(
+    sequence: LlamaContextSequence,
+    key: string,
+    prefix: readonly Token[],
+  ): Promise<PromptStateEvent | undefined> {
     const started = performance.now();
     const file = this.stateFile(key);
     let raw: string;
@@ -322,7 +355,12 @@ export class PromptStateCache {
     const reject = async (why: string): Promise<PromptStateEvent> => {
       await sequence.clearHistory().catch(ignore("clearing a sequence of a model that is going away"));
       await this.remove(key);
-      return rejected(prefix, started, file, `Gespeicherter Prompt-Zustand ${basename(file)} wird ignoriert (${why}); der Prompt wird neu berechnet.`);
+      return rejected(
+        prefix,
+        started,
+        file,
+        `Gespeicherter Prompt-Zustand ${basename(file)} wird ignoriert (${why}); der Prompt wird neu berechnet.`,
+      );
     };
     let meta: Sidecar;
     try {
@@ -330,12 +368,15 @@ export class PromptStateCache {
     } catch {
       return reject("Beschreibungsdatei beschädigt");
     }
-    if (meta?.format !== FORMAT || meta.key !== key) return reject("gehört zu einem anderen Modell, Prompt oder Format");
+    if (meta?.format !== FORMAT || meta.key !== key)
+      return reject("gehört zu einem anderen Modell, Prompt oder Format");
     if (meta.tokens !== prefix.length) return reject("falsche Tokenzahl");
     const problem = await loadVerifiedState(sequence, file, meta, prefix);
     if (problem) return reject(problem);
     const now = new Date();
-    await utimes(this.sidecarFile(key), now, now).catch(ignore("the use time only orders the cache; a failed touch loses nothing"));
+    await utimes(this.sidecarFile(key), now, now).catch(
+      ignore("the use time only orders the cache; a failed touch loses nothing"),
+    );
     return { action: "loaded", tokens: prefix.length, ms: performance.now() - started, bytes: meta.bytes, file };
   }
 
@@ -343,7 +384,12 @@ export class PromptStateCache {
    * Writes the state of `sequence`, which must hold exactly `prefix`, under `key` (atomically: temp
    * file, checksum, rename). A failure to write (read-only or full disk) becomes a note, never an error.
    */
-  async save(sequence: LlamaContextSequence, identity: StateIdentity, prefix: readonly Token[], model: string): Promise<PromptStateEvent> {
+  async save(
+    sequence: LlamaContextSequence,
+    identity: StateIdentity,
+    prefix: readonly Token[],
+    model: string,
+  ): Promise<PromptStateEvent> {
     const key = promptStateKey(identity, prefix);
     const started = performance.now();
     const file = this.stateFile(key);
@@ -374,8 +420,15 @@ export class PromptStateCache {
       return { action: "saved", tokens: prefix.length, ms: performance.now() - started, bytes: fileSize, file };
     } catch (error) {
       await rm(tmp, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
-      await rm(`${tmp}${SIDECAR}`, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
-      return rejected(prefix, started, file, `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${errorText(error)}); der nächste Start berechnet den Prompt neu.`);
+      await rm(`${tmp}${SIDECAR}`, { force: true }).catch(
+        ignore("a leftover temporary file is removed by the next save"),
+      );
+      return rejected(
+        prefix,
+        started,
+        file,
+        `Prompt-Zustand konnte nicht in ${this.dir} gespeichert werden (${errorText(error)}); der nächste Start berechnet den Prompt neu.`,
+      );
     }
   }
 
@@ -389,8 +442,10 @@ export class PromptStateCache {
     const pid = TEMP_FILE.exec(name)?.[1];
     if (pid === undefined) return;
     const file = join(this.dir, name);
-    const age = Date.now() - ((await stat(file).catch(ignore("a file that is gone has no age")))?.mtimeMs ?? Date.now());
-    if (!processAlive(Number(pid)) || age > STALE_TEMP_MS) await rm(file, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
+    const age =
+      Date.now() - ((await stat(file).catch(ignore("a file that is gone has no age")))?.mtimeMs ?? Date.now());
+    if (!processAlive(Number(pid)) || age > STALE_TEMP_MS)
+      await rm(file, { force: true }).catch(ignore("a leftover temporary file is removed by the next save"));
   }
 
   /** Keeps the `maxEntries` most recently used entries; also removes orphaned state files and stale temporary files. */
@@ -399,7 +454,10 @@ export class PromptStateCache {
     const entries = await Promise.all(
       names
         .filter((n) => n.endsWith(SIDECAR) && !n.includes(".tmp"))
-        .map(async (n) => ({ id: n.slice(0, -SIDECAR.length), used: (await stat(join(this.dir, n)).catch(ignore("a file that is gone counts as never used")))?.mtimeMs ?? 0 })),
+        .map(async (n) => ({
+          id: n.slice(0, -SIDECAR.length),
+          used: (await stat(join(this.dir, n)).catch(ignore("a file that is gone counts as never used")))?.mtimeMs ?? 0,
+        })),
     );
     entries.sort((a, b) => b.used - a.used);
     const keep = new Set(entries.slice(0, this.maxEntries).map((e) => e.id));
@@ -408,8 +466,13 @@ export class PromptStateCache {
         await this.removeIfStale(name);
         continue;
       }
-      const id = name.endsWith(SIDECAR) ? name.slice(0, -SIDECAR.length) : name.endsWith(STATE) ? name.slice(0, -STATE.length) : undefined;
-      if (id !== undefined && !keep.has(id)) await rm(join(this.dir, name), { force: true }).catch(ignore("a state file that is already gone"));
+      const id = name.endsWith(SIDECAR)
+        ? name.slice(0, -SIDECAR.length)
+        : name.endsWith(STATE)
+          ? name.slice(0, -STATE.length)
+          : undefined;
+      if (id !== undefined && !keep.has(id))
+        await rm(join(this.dir, name), { force: true }).catch(ignore("a state file that is already gone"));
     }
   }
 }

@@ -12,7 +12,11 @@ export interface ReloadingLlm {
 }
 
 /** `first`, but after dispose() the next chat/JSON/tool call loads the model again with `reload`. */
-export function reloadOnDemand(first: LocalLlm, reload: () => Promise<LocalLlm>, onDispose: (llm: LocalLlm) => void): ReloadingLlm {
+export function reloadOnDemand(
+  first: LocalLlm,
+  reload: () => Promise<LocalLlm>,
+  onDispose: (llm: LocalLlm) => void,
+): ReloadingLlm {
   let current = first;
   let disposed = false;
   let retired = false;

@@ -5,14 +5,20 @@ import type { LlmInfo, ServerLlmInfo } from "./types.js";
 export function describeLlm(info: LlmInfo): string {
   if (info.backend === "openai-compatible") return describeClassServer(info);
   // Rehearsal: no model, no GPU – say so in German instead of the internal backend name.
-  if (info.backend === "scripted") return ["Modell: keines – vorgespielte Antworten (Probelauf)", ...info.notes.map((n) => `Hinweis: ${n}`)].join("\n");
+  if (info.backend === "scripted")
+    return ["Modell: keines – vorgespielte Antworten (Probelauf)", ...info.notes.map((n) => `Hinweis: ${n}`)].join(
+      "\n",
+    );
   const lines = [`Backend: ${info.backend} (${info.gpu})`];
   if (info.modelPath) lines.push(`Modell: ${info.modelName ? `${info.modelName} — ` : ""}${info.modelPath}`);
   else if (info.modelName) lines.push(`Modell: ${info.modelName}`);
   if (info.gpuLayersTotal !== undefined) {
     lines.push(`GPU-Schichten: ${info.gpuLayersOffloaded ?? 0} von ${info.gpuLayersTotal} ausgelagert`);
   }
-  if (info.vramUsedBytes !== undefined) lines.push(`VRAM für Modell und Kontext: ${(info.vramUsedBytes / 2 ** 30).toLocaleString("de-DE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} GiB`);
+  if (info.vramUsedBytes !== undefined)
+    lines.push(
+      `VRAM für Modell und Kontext: ${(info.vramUsedBytes / 2 ** 30).toLocaleString("de-DE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} GiB`,
+    );
   if (info.contextSize !== undefined) lines.push(`Kontextgröße: ${info.contextSize} Tokens`);
   if (info.chatWrapper) lines.push(`Chat-Vorlage: ${info.chatWrapper}`);
   if (info.threads !== undefined) lines.push(`CPU-Threads: ${info.threads}`);

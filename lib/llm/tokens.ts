@@ -20,7 +20,9 @@ export interface TokenCounter {
 export function tokenCounter(llm: Llm): TokenCounter {
   const own = (llm as Partial<{ countTokens: (text: string) => number }>).countTokens;
   const exact = typeof own === "function";
-  const count = exact ? (text: string) => own.call(llm, text) : (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
+  const count = exact
+    ? (text: string) => own.call(llm, text)
+    : (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
   return {
     count,
     exact,

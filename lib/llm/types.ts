@@ -96,7 +96,6 @@ export interface ServerLlmInfo extends LlmInfoCommon {
 
 export type LlmInfo = InProcessLlmInfo | ServerLlmInfo;
 
-
 /** A loaded language model, whatever the backend: chat, JSON output, optionally native tool calling. */
 export interface Llm {
   /** Backend, model and how it was loaded. */

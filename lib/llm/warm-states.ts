@@ -53,7 +53,13 @@ const entrySchema = z.object({
   name: z.string(),
   file: z.string().regex(/^[\w.-]+$/),
   model: z.object({ file: z.string(), bytes: z.number(), sha256: z.string() }),
-  settings: z.object({ llamaCpp: z.string(), template: z.string(), contextSize: z.number(), kvCache: z.array(z.string()), flashAttention: z.string() }),
+  settings: z.object({
+    llamaCpp: z.string(),
+    template: z.string(),
+    contextSize: z.number(),
+    kvCache: z.array(z.string()),
+    flashAttention: z.string(),
+  }),
   key: z.string(),
   tokens: z.number(),
   bytes: z.number(),
@@ -61,7 +67,11 @@ const entrySchema = z.object({
   layout: z.boolean(),
   createdAt: z.string(),
 }) satisfies z.ZodType<WarmEntry>;
-const manifestSchema = z.object({ format: z.literal(WARM_FORMAT), nodeLlamaCpp: z.string(), entries: z.array(entrySchema) }) satisfies z.ZodType<WarmManifest>;
+const manifestSchema = z.object({
+  format: z.literal(WARM_FORMAT),
+  nodeLlamaCpp: z.string(),
+  entries: z.array(entrySchema),
+}) satisfies z.ZodType<WarmManifest>;
 
 /** Reads a manifest: undefined when there is none, a German problem when it is unreadable or foreign. */
 export async function readWarmManifest(dir: string): Promise<WarmManifest | { problem: string } | undefined> {
@@ -82,11 +92,17 @@ export async function readWarmManifest(dir: string): Promise<WarmManifest | { pr
 /** Why `entry` does not fit this model and these settings (German; empty when it fits). */
 export function warmMismatches(entry: WarmEntry, model: ModelIdentity, settings: StateSettings): string[] {
   const why: string[] = [];
-  if (entry.model.bytes !== model.bytes || entry.model.sha256 !== model.sha256) why.push(`für ein anderes Modell (${entry.model.file})`);
-  if (entry.settings.llamaCpp !== settings.llamaCpp) why.push(`mit llama.cpp ${entry.settings.llamaCpp} erstellt, hier ${settings.llamaCpp}`);
+  if (entry.model.bytes !== model.bytes || entry.model.sha256 !== model.sha256)
+    why.push(`für ein anderes Modell (${entry.model.file})`);
+  if (entry.settings.llamaCpp !== settings.llamaCpp)
+    why.push(`mit llama.cpp ${entry.settings.llamaCpp} erstellt, hier ${settings.llamaCpp}`);
   if (entry.settings.template !== settings.template) why.push("anderes Chat-Template");
-  if (entry.settings.contextSize !== settings.contextSize) why.push(`Kontext ${entry.settings.contextSize} statt ${settings.contextSize} Tokens`);
-  if (JSON.stringify(entry.settings.kvCache) !== JSON.stringify(settings.kvCache) || entry.settings.flashAttention !== settings.flashAttention) {
+  if (entry.settings.contextSize !== settings.contextSize)
+    why.push(`Kontext ${entry.settings.contextSize} statt ${settings.contextSize} Tokens`);
+  if (
+    JSON.stringify(entry.settings.kvCache) !== JSON.stringify(settings.kvCache) ||
+    entry.settings.flashAttention !== settings.flashAttention
+  ) {
     why.push("andere KV-Cache-Einstellungen");
   }
   return why;
@@ -105,16 +121,31 @@ export class WarmStates {
    * folder's mismatch was already noted); "rejected" with one German note when the folder's states do
    * not fit this model and settings, or the matching file is damaged (the sequence is then emptied).
    */
-  async restore(sequence: LlamaContextSequence, model: ModelIdentity, settings: StateSettings, key: string, prefix: readonly Token[]): Promise<PromptStateEvent | undefined> {
+  async restore(
+    sequence: LlamaContextSequence,
+    model: ModelIdentity,
+    settings: StateSettings,
+    key: string,
+    prefix: readonly Token[],
+  ): Promise<PromptStateEvent | undefined> {
     const started = performance.now();
     this.manifest ??= readWarmManifest(this.dir);
     const manifest = await this.manifest;
     if (!manifest) return undefined;
-    const rejected = (file: string, note: string): PromptStateEvent => ({ action: "rejected", tokens: prefix.length, ms: performance.now() - started, bytes: 0, file, note });
+    const rejected = (file: string, note: string): PromptStateEvent => ({
+      action: "rejected",
+      tokens: prefix.length,
+      ms: performance.now() - started,
+      bytes: 0,
+      file,
+      note,
+    });
     if ("problem" in manifest) return this.noteOnce(() => rejected(this.dir, this.ignoredNote(manifest.problem)));
     const entry = manifest.entries.find((e) => e.key === key && e.tokens === prefix.length);
     if (!entry) {
-      const closest = manifest.entries.map((e) => warmMismatches(e, model, settings)).sort((a, b) => a.length - b.length)[0];
+      const closest = manifest.entries
+        .map((e) => warmMismatches(e, model, settings))
+        .sort((a, b) => a.length - b.length)[0];
       // Entries that fit model and settings but not this prompt: simply not prepared (e.g. the compact one).
       if (!closest || closest.length === 0) return undefined;
       return this.noteOnce(() => rejected(this.dir, this.ignoredNote(closest.join(", "))));
@@ -124,7 +155,10 @@ export class WarmStates {
     const problem = await loadVerifiedState(sequence, file, entry, prefix);
     if (problem) {
       this.refused.add(file);
-      return rejected(file, `Vorbereiteter Prompt-Zustand ${basename(file)} wird ignoriert (${problem}); der Prompt wird neu berechnet.`);
+      return rejected(
+        file,
+        `Vorbereiteter Prompt-Zustand ${basename(file)} wird ignoriert (${problem}); der Prompt wird neu berechnet.`,
+      );
     }
     return { action: "loaded", tokens: prefix.length, ms: performance.now() - started, bytes: entry.bytes, file };
   }

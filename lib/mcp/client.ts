@@ -76,7 +76,11 @@ export const sessionFetch: typeof fetch = async (input, init) => {
     return response;
   }
   const { status, statusText, headers } = response;
-  return new Response(response.body.pipeThrough(new TransformStream({ flush: release })), { status, statusText, headers });
+  return new Response(response.body.pipeThrough(new TransformStream({ flush: release })), {
+    status,
+    statusText,
+    headers,
+  });
 };
 
 /** HTTP statuses after which a later attempt may succeed. */
@@ -88,7 +92,8 @@ const RETRY_LATER_STATUS = new Set([429, 502, 503, 504]);
  * reconnect) or "other" (passed on).
  */
 export function failureKind(error: unknown): "not_sent" | "lost" | "busy" | "other" {
-  if (error instanceof StreamableHTTPError) return error.code === 404 ? "not_sent" : RETRY_LATER_STATUS.has(error.code ?? 0) ? "busy" : "other";
+  if (error instanceof StreamableHTTPError)
+    return error.code === 404 ? "not_sent" : RETRY_LATER_STATUS.has(error.code ?? 0) ? "busy" : "other";
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed ? "lost" : "other";
   const code = networkCode(error);
   if (code === "ECONNREFUSED") return "not_sent";
@@ -123,13 +128,18 @@ export class McpToolClient implements ToolClient {
   /** Connects to a Streamable HTTP endpoint such as http://127.0.0.1:8765/mcp. */
   static async connect(url: string, options?: McpClientOptions): Promise<McpToolClient> {
     const endpoint = new URL(url);
-    const client = new McpToolClient({ target: url, create: () => new StreamableHTTPClientTransport(endpoint, { fetch: sessionFetch }) }, options);
+    const client = new McpToolClient(
+      { target: url, create: () => new StreamableHTTPClientTransport(endpoint, { fetch: sessionFetch }) },
+      options,
+    );
     await client.connection();
     return client;
   }
 
   /** Starts the travel server as a stdio child process and connects to it. */
-  static async connectStdio(options: McpClientOptions & { offline?: boolean; env?: Record<string, string> } = {}): Promise<McpToolClient> {
+  static async connectStdio(
+    options: McpClientOptions & { offline?: boolean; env?: Record<string, string> } = {},
+  ): Promise<McpToolClient> {
     const config = loadConfig();
     const offline = options.offline ?? config.travelOffline;
     const flags = ["--stdio", "--parent-pid", String(process.pid)];
@@ -139,13 +149,23 @@ export class McpToolClient implements ToolClient {
   }
 
   /** Starts any MCP server command as a stdio child process and connects to it (its stderr goes into error messages). */
-  static async connectCommand(cmd: ServerCommand, env: Record<string, string>, options?: McpClientOptions): Promise<McpToolClient> {
+  static async connectCommand(
+    cmd: ServerCommand,
+    env: Record<string, string>,
+    options?: McpClientOptions,
+  ): Promise<McpToolClient> {
     let stderr = "";
     const client = new McpToolClient(
       {
         target: `stdio: ${cmd.args.slice(2).join(" ")}`,
         create: () => {
-          const transport = new StdioClientTransport({ command: cmd.command, args: cmd.args, cwd: cmd.cwd, env, stderr: "pipe" });
+          const transport = new StdioClientTransport({
+            command: cmd.command,
+            args: cmd.args,
+            cwd: cmd.cwd,
+            env,
+            stderr: "pipe",
+          });
           transport.stderr?.on("data", (chunk: Buffer) => {
             stderr = (stderr + chunk.toString("utf8")).slice(-16_384);
           });
@@ -235,16 +255,29 @@ export class McpToolClient implements ToolClient {
       const kind = failureKind(error);
       if (kind === "other" || this.closed) throw error;
       const detail = `${what} fehlgeschlagen: ${message(error)}`;
-      if (kind === "busy") throw new McpConnectionError(`${detail}. Später noch einmal versuchen.`, { target: this.factory.target }, { cause: error });
+      if (kind === "busy")
+        throw new McpConnectionError(
+          `${detail}. Später noch einmal versuchen.`,
+          { target: this.factory.target },
+          { cause: error },
+        );
       const fresh = await this.reconnect(conn);
       if (kind === "lost" && !idempotent) {
-        throw new McpConnectionError(`${detail}. Die Verbindung wurde neu aufgebaut; der Aufruf kann wiederholt werden.`, { target: this.factory.target }, { cause: error });
+        throw new McpConnectionError(
+          `${detail}. Die Verbindung wurde neu aufgebaut; der Aufruf kann wiederholt werden.`,
+          { target: this.factory.target },
+          { cause: error },
+        );
       }
       try {
         return await op(fresh.client);
       } catch (again) {
         if (failureKind(again) === "other") throw again;
-        throw new McpConnectionError(`${what} fehlgeschlagen, auch nach einem Neuverbinden: ${message(again)}`, { target: this.factory.target }, { cause: again });
+        throw new McpConnectionError(
+          `${what} fehlgeschlagen, auch nach einem Neuverbinden: ${message(again)}`,
+          { target: this.factory.target },
+          { cause: again },
+        );
       }
     }
   }
@@ -268,15 +301,23 @@ export class McpToolClient implements ToolClient {
    * One call. `timeoutMs` bounds it with ToolTimeoutError; without it a call with a `signal` waits as long
    * as the signal lets it (the caller's timer owns the limit), one without a signal the client's default.
    */
-  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ToolCallResult> {
     const timeout = options.timeoutMs ?? (options.signal ? undefined : this.timeoutMs);
     try {
       return await this.withSession(`Aufruf von ${name}`, false, async (client) => {
-        const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeout ?? NO_TIMEOUT_MS, signal: options.signal });
+        const result = await client.callTool({ name, arguments: args }, undefined, {
+          timeout: timeout ?? NO_TIMEOUT_MS,
+          signal: options.signal,
+        });
         return normalizeToolResult(result as CallToolResult, name);
       });
     } catch (error) {
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && timeout !== undefined) throw new ToolTimeoutError(name, timeout);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && timeout !== undefined)
+        throw new ToolTimeoutError(name, timeout);
       throw error;
     }
   }
@@ -285,19 +326,25 @@ export class McpToolClient implements ToolClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const conn = this.conn ?? (await this.connecting?.catch(ignore("a connection that failed to open has nothing to close")));
+    const conn =
+      this.conn ?? (await this.connecting?.catch(ignore("a connection that failed to open has nothing to close")));
     this.conn = undefined;
     this.connecting = undefined;
     if (!conn) return;
     if (conn.transport instanceof StreamableHTTPClientTransport) {
-      await Promise.race([conn.transport.terminateSession().catch(ignore("a server that ended its session already")), new Promise((r) => setTimeout(r, 2000).unref())]);
+      await Promise.race([
+        conn.transport.terminateSession().catch(ignore("a server that ended its session already")),
+        new Promise((r) => setTimeout(r, 2000).unref()),
+      ]);
     }
     await conn.client.close().catch(ignore("closing a client that is already gone"));
   }
 }
 
 /** Starts the math server over stdio (as MCP Inspector or Claude Desktop would) and connects to it. */
-export function connectMathClientStdio(options?: McpClientOptions & { env?: Record<string, string> }): Promise<McpToolClient> {
+export function connectMathClientStdio(
+  options?: McpClientOptions & { env?: Record<string, string> },
+): Promise<McpToolClient> {
   const cmd = mathServerCommand(["--stdio", "--parent-pid", String(process.pid)]);
   return McpToolClient.connectCommand(cmd, childEnv(options?.env), options);
 }

@@ -44,7 +44,9 @@ export function isToolClient(value: unknown): value is ToolClient {
  * The merged names for each alias's tool list (the naming rule above). Pure; exported for tests and
  * for notebooks that want to show the rule on an example.
  */
-export function mergeToolNames(lists: Readonly<Record<string, readonly string[]>>): Map<string, { alias: string; tool: string }> {
+export function mergeToolNames(
+  lists: Readonly<Record<string, readonly string[]>>,
+): Map<string, { alias: string; tool: string }> {
   const owners = new Map<string, string[]>();
   for (const [alias, names] of Object.entries(lists)) {
     for (const name of new Set(names)) owners.set(name, [...(owners.get(name) ?? []), alias]);
@@ -74,7 +76,8 @@ export class CompositeToolClient implements ToolClient {
 
   constructor(readonly clients: ToolClients) {
     this.aliases = Object.keys(clients);
-    if (this.aliases.length === 0) throw new ToolClientSetupError("Es wurde kein Tool-Client angegeben.", { aliases: [] });
+    if (this.aliases.length === 0)
+      throw new ToolClientSetupError("Es wurde kein Tool-Client angegeben.", { aliases: [] });
     for (const alias of this.aliases) {
       if (!ALIAS.test(alias)) {
         throw new ToolClientSetupError(
@@ -83,17 +86,23 @@ export class CompositeToolClient implements ToolClient {
         );
       }
       if (!isToolClient(clients[alias])) {
-        throw new ToolClientSetupError(`Unter "${alias}" steht kein Tool-Client (listTools/callTool fehlen).`, { aliases: [...this.aliases] });
+        throw new ToolClientSetupError(`Unter "${alias}" steht kein Tool-Client (listTools/callTool fehlen).`, {
+          aliases: [...this.aliases],
+        });
       }
     }
   }
 
   /** Every client's tools, listed in parallel, named by the rule in this file's header. */
   async listTools(): Promise<ToolInfo[]> {
-    const lists = await Promise.all(this.aliases.map(async (alias) => [alias, await this.clients[alias]!.listTools()] as const));
+    const lists = await Promise.all(
+      this.aliases.map(async (alias) => [alias, await this.clients[alias]!.listTools()] as const),
+    );
     const routes = mergeToolNames(Object.fromEntries(lists.map(([alias, tools]) => [alias, tools.map((t) => t.name)])));
     this.routes = routes;
-    const byRoute = new Map(lists.flatMap(([alias, tools]) => tools.map((t) => [`${alias}\u0000${t.name}`, t] as const)));
+    const byRoute = new Map(
+      lists.flatMap(([alias, tools]) => tools.map((t) => [`${alias}\u0000${t.name}`, t] as const)),
+    );
     return [...routes].map(([name, { alias, tool }]) => ({ ...byRoute.get(`${alias}\u0000${tool}`)!, name }));
   }
 
@@ -111,7 +120,11 @@ export class CompositeToolClient implements ToolClient {
   }
 
   /** Calls `name` ("alias__tool" or a tool name only one client has) on the client that owns it. */
-  async callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ToolCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<ToolCallResult> {
     const target = await this.route(name);
     if (!target) {
       const names = [...(this.routes?.keys() ?? [])];

@@ -52,7 +52,11 @@ export class McpConnectionError extends ToolServerError {
 export class McpClientClosedError extends McpConnectionError {
   override name = "McpClientClosedError";
   constructor(target: string) {
-    super("Die Verbindung zum Werkzeug-Server wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.", { target }, { retryable: false });
+    super(
+      "Die Verbindung zum Werkzeug-Server wurde geschlossen – führe die Set-up-Zelle oben noch einmal aus.",
+      { target },
+      { retryable: false },
+    );
   }
 }
 

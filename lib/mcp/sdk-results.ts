@@ -34,11 +34,14 @@ export function germanSdkError(text: string, toolName: string): string {
   if (detail === `Tool ${toolName} not found`) return `Ein Tool "${toolName}" gibt es auf diesem Server nicht.`;
   const invalid = `Input validation error: Invalid arguments for tool ${toolName}: `;
   if (!detail.startsWith(invalid)) return text;
-  const issues = detail.slice(invalid.length).split("\n").map((line) => {
-    const m = SDK_ISSUE_PATH.exec(line);
-    if (!m) return line;
-    return m[2] === "object root" ? m[1]! : `${m[1]} (Feld ${m[2]})`;
-  });
+  const issues = detail
+    .slice(invalid.length)
+    .split("\n")
+    .map((line) => {
+      const m = SDK_ISSUE_PATH.exec(line);
+      if (!m) return line;
+      return m[2] === "object root" ? m[1]! : `${m[1]} (Feld ${m[2]})`;
+    });
   return `Ungültige Argumente für das Tool ${toolName}: ${issues.join("\n")}`;
 }
 

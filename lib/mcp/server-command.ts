@@ -30,7 +30,11 @@ function kitServerCommand(folder: string, label: string, flags: string[], root: 
     throw new Error(`${label} nicht gefunden: ${main}. Ist WORKSHOP_ROOT bzw. der Projektordner richtig?`);
   }
   const tsx = createRequire(join(root, "package.json")).resolve("tsx");
-  return { command: process.execPath, args: [...SERVER_V8_FLAGS, "--import", pathToFileURL(tsx).href, main, ...flags], cwd: root };
+  return {
+    command: process.execPath,
+    args: [...SERVER_V8_FLAGS, "--import", pathToFileURL(tsx).href, main, ...flags],
+    cwd: root,
+  };
 }
 
 export function travelServerCommand(flags: string[], root: string = loadConfig().root): ServerCommand {

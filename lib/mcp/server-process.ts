@@ -6,7 +6,12 @@ import { loadConfig } from "../config.js";
 import { forParticipants } from "../notebook/notices.js";
 import { inNotebook } from "../notebook/output.js";
 import { liveInstance, releaseLiveInstance } from "../notebook/live-instances.js";
-import { MathServerStartError, TravelServerStartError, type ServerStartError, type ServerStartInput } from "./errors.js";
+import {
+  MathServerStartError,
+  TravelServerStartError,
+  type ServerStartError,
+  type ServerStartInput,
+} from "./errors.js";
 import { childEnv, mathServerCommand, travelServerCommand, type ServerCommand } from "./server-command.js";
 import { errorText } from "../util.js";
 
@@ -143,7 +148,10 @@ async function spawnServer(spec: SpawnSpec): Promise<Spawned> {
   let ready: RegExpExecArray;
   try {
     ready = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Der ${label} hat nach ${timeoutMs} ms noch nicht geantwortet.`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`Der ${label} hat nach ${timeoutMs} ms noch nicht geantwortet.`)),
+        timeoutMs,
+      );
       const done = () => clearTimeout(timer);
       onLine = (line) => {
         const m = spec.readyLine.exec(line);
@@ -193,7 +201,14 @@ function handleOf(spawned: Spawned, onStop?: (handle: ServerHandle) => void): Se
 }
 
 function serverFlags(options: { host?: string; port?: number }): string[] {
-  return ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0), "--parent-pid", String(process.pid)];
+  return [
+    "--host",
+    options.host ?? "127.0.0.1",
+    "--port",
+    String(options.port ?? 0),
+    "--parent-pid",
+    String(process.pid),
+  ];
 }
 
 const TRAVEL_SLOT = "travel-server";
@@ -210,13 +225,23 @@ function serverKey(options: StartMathServerOptions, extra: Record<string, unknow
  * same options returns the running server ("Run All", a cell run twice), other options stop it first;
  * a failure prints one German paragraph.
  */
-async function keptInKernel<H extends ServerHandle>(slot: string, label: string, key: string, spawnIt: () => Promise<H>): Promise<H> {
+async function keptInKernel<H extends ServerHandle>(
+  slot: string,
+  label: string,
+  key: string,
+  spawnIt: () => Promise<H>,
+): Promise<H> {
   try {
     return await liveInstance(slot, key, {
       create: spawnIt,
       dispose: (server) => server.stop(),
       isAlive: (server) => !server.exited,
-      onEvent: (event) => console.log(event === "reused" ? `${label} läuft schon – er wird wiederverwendet.` : `Vorheriger ${label} beendet (andere Einstellungen).`),
+      onEvent: (event) =>
+        console.log(
+          event === "reused"
+            ? `${label} läuft schon – er wird wiederverwendet.`
+            : `Vorheriger ${label} beendet (andere Einstellungen).`,
+        ),
     });
   } catch (error) {
     throw forParticipants(error);

@@ -29,7 +29,11 @@ export interface ToolClient {
   /** The tools on offer, with their schemas. */
   listTools(): Promise<ToolInfo[]>;
   /** Runs one tool; a tool's own failure comes back as `isError`, a lost connection or timeout is thrown. */
-  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ToolCallResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<ToolCallResult>;
   /** Ends the session (and a server process this client started); safe to call twice. */
   close(): Promise<void>;
 }

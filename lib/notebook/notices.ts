@@ -13,7 +13,10 @@ let lastAnnounced: unknown;
 function modeLines(): string[] {
   try {
     const config = loadConfig();
-    return [...(config.probeMode ? [`${SCRIPTED_MARK} ${PROBE_NOTICE}`] : []), ...(config.practiceMode ? [`🧪 ${PRACTICE_NOTICE}`] : [])];
+    return [
+      ...(config.probeMode ? [`${SCRIPTED_MARK} ${PROBE_NOTICE}`] : []),
+      ...(config.practiceMode ? [`🧪 ${PRACTICE_NOTICE}`] : []),
+    ];
   } catch {
     return []; // an invalid setting is reported by the loader itself
   }

@@ -94,9 +94,14 @@ async function answerCall(
   const check = checkArguments(tool, args);
   record.valid = check.ok;
   record.issues = check.issues;
-  if (!check.ok) return { fehler: `Ungültige Argumente für ${tool.name}: ${issuesText(check.issues)} Bitte korrigieren.` };
+  if (!check.ok)
+    return { fehler: `Ungültige Argumente für ${tool.name}: ${issuesText(check.issues)} Bitte korrigieren.` };
   if (!budgetLeft) return { fehler: "Keine weiteren Werkzeugaufrufe erlaubt. Antworte jetzt mit dem, was du weißt." };
-  const entry = await executeToolCall(tools, { tool: tool.name, arguments: args as Record<string, unknown> }, { tools: catalog, signal });
+  const entry = await executeToolCall(
+    tools,
+    { tool: tool.name, arguments: args as Record<string, unknown> },
+    { tools: catalog, signal },
+  );
   record.executed = true;
   if (entry.error !== undefined) {
     record.error = entry.error;
@@ -118,14 +123,25 @@ export async function runNativeToolChat(options: NativeToolChatOptions): Promise
   let maxParallelCalls = 0;
   let lastText = "";
   for (let round = 1; round <= maxRounds; round++) {
-    const reply = await options.llm.respondWithTools(history, functions, { ...options.generation, signal: options.signal });
+    const reply = await options.llm.respondWithTools(history, functions, {
+      ...options.generation,
+      signal: options.signal,
+    });
     meters.push(reply.meter);
     lastText = reply.text.trim();
     if (reply.calls.length === 0) return finish("answered", lastText || FALLBACK_ANSWER);
     maxParallelCalls = Math.max(maxParallelCalls, reply.calls.length);
     const answered: AnsweredFunctionCall[] = [];
     for (const call of reply.calls) {
-      const record: NativeCallRecord = { round, id: call.id, name: call.name, params: call.params, valid: false, issues: [], executed: false };
+      const record: NativeCallRecord = {
+        round,
+        id: call.id,
+        name: call.name,
+        params: call.params,
+        valid: false,
+        issues: [],
+        executed: false,
+      };
       calls.push(record);
       const executed = calls.filter((c) => c.executed).length;
       const result = await answerCall(record, catalog, options.tools, executed < maxCalls, options.signal);

@@ -4,7 +4,14 @@ import type { ToolClient, ToolInfo } from "../mcp/types.js";
 import type { GenerationMeter, GenerationOptions, Llm } from "../llm/types.js";
 import type { AgentRunResult } from "../agent/loop.js";
 import type { NativeToolChatResult } from "./native-tools.js";
-import { buildFinalAnswerMessages, buildHalfAgentJsonSchema, buildHalfAgentMessages, executeToolCall, halfAgentReplyFromJson, type ToolHistoryEntry } from "../half-agent/half-agent.js";
+import {
+  buildFinalAnswerMessages,
+  buildHalfAgentJsonSchema,
+  buildHalfAgentMessages,
+  executeToolCall,
+  halfAgentReplyFromJson,
+  type ToolHistoryEntry,
+} from "../half-agent/half-agent.js";
 import { buildHalfAgentSystemPrompt } from "../half-agent/prompts.js";
 import { escapeMarkdown, mathSafeMarkdown } from "../notebook/math-safe.js";
 
@@ -51,13 +58,20 @@ export async function runHalfAgentOnce(options: {
   const meters: GenerationMeter[] = [];
   const onMeter = (m: GenerationMeter) => meters.push(m);
   const gen = { ...options.generation, onMeter };
-  const value = await options.llm.generateJson(buildHalfAgentJsonSchema(catalog), buildHalfAgentMessages({ systemPrompt, question: options.question, today: options.today }), gen);
+  const value = await options.llm.generateJson(
+    buildHalfAgentJsonSchema(catalog),
+    buildHalfAgentMessages({ systemPrompt, question: options.question, today: options.today }),
+    gen,
+  );
   const reply = halfAgentReplyFromJson(value, catalog);
   if (reply.kind !== "tool_call") {
     return { answer: reply.kind === "text" ? reply.text : reply.reason, toolHistory: [], meters };
   }
   const toolHistory = [await executeToolCall(options.tools, reply.call, { tools: catalog })];
-  const final = await options.llm.chat(buildFinalAnswerMessages({ systemPrompt, question: options.question, today: options.today, toolHistory }), gen);
+  const final = await options.llm.chat(
+    buildFinalAnswerMessages({ systemPrompt, question: options.question, today: options.today, toolHistory }),
+    gen,
+  );
   return { answer: final.text, toolHistory, meters };
 }
 
@@ -114,9 +128,14 @@ export function nativeRow(result: NativeToolChatResult): StyleRow {
 /** A Markdown table of the rows (German headings), safe against the front ends' MathJax ("$ref"). */
 export function styleTableMarkdown(rows: readonly StyleRow[]): string {
   const esc = escapeMarkdown;
-  return mathSafeMarkdown([
-    "| Stil | Runden | Prompt-Tokens berechnet | Werkzeugaufrufe | parallel | Was das Modell sieht |",
-    "|:---|---:|---:|---:|---:|:---|",
-    ...rows.map((r) => `| ${esc(r.label)} | ${r.rounds} | ${r.promptTokensEvaluated} | ${r.toolCalls} | ${r.parallelCalls} | ${esc(r.modelSees)} |`),
-  ].join("\n"));
+  return mathSafeMarkdown(
+    [
+      "| Stil | Runden | Prompt-Tokens berechnet | Werkzeugaufrufe | parallel | Was das Modell sieht |",
+      "|:---|---:|---:|---:|---:|:---|",
+      ...rows.map(
+        (r) =>
+          `| ${esc(r.label)} | ${r.rounds} | ${r.promptTokensEvaluated} | ${r.toolCalls} | ${r.parallelCalls} | ${esc(r.modelSees)} |`,
+      ),
+    ].join("\n"),
+  );
 }

@@ -83,7 +83,15 @@ export interface VoteDecision {
 
 export type VoteEvent =
   | { type: "vote_run"; run: VoteRun }
-  | { type: "vote_decision"; rule: VoteRule; margin: number; decision: VoteDecision; runsUsed: number; runsSaved: number; redFlagged: number }
+  | {
+      type: "vote_decision";
+      rule: VoteRule;
+      margin: number;
+      decision: VoteDecision;
+      runsUsed: number;
+      runsSaved: number;
+      redFlagged: number;
+    }
   | { type: "vote_approval"; toolName: string; path: string; outcome: ApprovalOutcome }
   | { type: "vote_commit"; toolName: string; path: string; ok: boolean; message: string };
 
@@ -148,7 +156,10 @@ export function outcomeKey(final: string, changes: readonly Pick<StagedChange, "
   const staged = changes
     .map((c) => ({ tool: c.toolName, path: c.preview.path, content: c.preview.after.replace(/\s+/g, " ").trim() }))
     .sort((a, b) => (a.path + a.tool < b.path + b.tool ? -1 : a.path + a.tool > b.path + b.tool ? 1 : 0));
-  return createHash("sha256").update(JSON.stringify({ answer: normalizeAnswer(final), staged })).digest("hex").slice(0, 12);
+  return createHash("sha256")
+    .update(JSON.stringify({ answer: normalizeAnswer(final), staged }))
+    .digest("hex")
+    .slice(0, 12);
 }
 
 // ---------- decision (pure) ----------
@@ -215,7 +226,10 @@ export class VoteWorkspace extends StagedWorkspace {
 const stageOnly: ApproveFn = (request) =>
   request.preview
     ? true
-    : { approved: false, feedback: `Während einer Abstimmung läuft "${request.toolName}" nicht (keine Vorschau möglich).` };
+    : {
+        approved: false,
+        feedback: `Während einer Abstimmung läuft "${request.toolName}" nicht (keine Vorschau möglich).`,
+      };
 
 function tieMessage(decision: VoteDecision, redFlagged: number): string {
   if (decision.tally.length === 0) {
@@ -225,17 +239,36 @@ function tieMessage(decision: VoteDecision, redFlagged: number): string {
   return `Unentschieden: ${top} Ergebnisse mit je ${countText(decision.tally[0]!.count, "Stimme", "Stimmen")}; nichts übernommen.`;
 }
 
-async function oneRun(options: VoteOptions, run: number, catalog: ToolInfo[]): Promise<{ vote: VoteRun; result?: AgentRunResult; workspace: VoteWorkspace }> {
+async function oneRun(
+  options: VoteOptions,
+  run: number,
+  catalog: ToolInfo[],
+): Promise<{ vote: VoteRun; result?: AgentRunResult; workspace: VoteWorkspace }> {
   const seed = (options.baseSeed ?? 1) + run;
   const llm = options.llmForRun?.(run, seed) ?? options.llm;
   if (!llm) throw new TypeError("runVote: `llm` oder `llmForRun` angeben.");
   const workspace = new VoteWorkspace(combineToolClients(options.tools), catalog);
   const started = performance.now();
   let evaluated = 0;
-  const generation = { ...options.generation, seed, temperature: Math.max(options.generation?.temperature ?? 0, VOTE_MIN_TEMPERATURE) };
+  const generation = {
+    ...options.generation,
+    seed,
+    temperature: Math.max(options.generation?.temperature ?? 0, VOTE_MIN_TEMPERATURE),
+  };
   const base = { run, seed, changes: [] as VoteRun["changes"] };
   try {
-    const { k: _k, rule: _r, margin: _m, baseSeed: _b, llmForRun: _l, check: _c, onEvent: _e, onRunEvent, approve: _a, ...single } = options;
+    const {
+      k: _k,
+      rule: _r,
+      margin: _m,
+      baseSeed: _b,
+      llmForRun: _l,
+      check: _c,
+      onEvent: _e,
+      onRunEvent,
+      approve: _a,
+      ...single
+    } = options;
     const result = await runAgent({
       ...single,
       llm,
@@ -244,7 +277,8 @@ async function oneRun(options: VoteOptions, run: number, catalog: ToolInfo[]): P
       workspace,
       approve: stageOnly,
       onEvent: (event) => {
-        if ((event.type === "plan" || event.type === "plan_error") && event.meter) evaluated += event.meter.promptTokensEvaluated;
+        if ((event.type === "plan" || event.type === "plan_error") && event.meter)
+          evaluated += event.meter.promptTokensEvaluated;
         onRunEvent?.(run, event);
       },
     });
@@ -269,7 +303,15 @@ async function oneRun(options: VoteOptions, run: number, catalog: ToolInfo[]): P
     return { vote, result, workspace };
   } catch (error) {
     const message = errorText(error);
-    const vote: VoteRun = { ...base, status: "error", final: "", key: null, redFlag: `Fehler: ${message}`, promptTokensEvaluated: evaluated, durationMs: Math.round(performance.now() - started) };
+    const vote: VoteRun = {
+      ...base,
+      status: "error",
+      final: "",
+      key: null,
+      redFlag: `Fehler: ${message}`,
+      promptTokensEvaluated: evaluated,
+      durationMs: Math.round(performance.now() - started),
+    };
     return { vote, workspace };
   }
 }
@@ -296,9 +338,20 @@ export async function runVote(options: VoteOptions): Promise<VoteResult> {
     emit({ type: "vote_run", run: r.vote });
   }
 
-  const decision = decideVote(keys(), runs.map((r) => r.vote.final));
+  const decision = decideVote(
+    keys(),
+    runs.map((r) => r.vote.final),
+  );
   const redFlagged = runs.filter((r) => r.vote.key === null).length;
-  emit({ type: "vote_decision", rule, margin, decision, runsUsed: runs.length, runsSaved: k - runs.length, redFlagged });
+  emit({
+    type: "vote_decision",
+    rule,
+    margin,
+    decision,
+    runsUsed: runs.length,
+    runsSaved: k - runs.length,
+    redFlagged,
+  });
 
   const winnerRun = decision.winner ? runs.find((r) => r.vote.key === decision.winner) : undefined;
   const committed: StagedChange[] = [];
@@ -319,7 +372,10 @@ export async function runVote(options: VoteOptions): Promise<VoteResult> {
       let ok = false;
       let message: string;
       try {
-        const result = await winnerRun.workspace.commitForVote(change.id, { signal: options.signal, timeoutMs: options.toolTimeoutMs });
+        const result = await winnerRun.workspace.commitForVote(change.id, {
+          signal: options.signal,
+          timeoutMs: options.toolTimeoutMs,
+        });
         ok = !result.isError;
         message = result.text;
       } catch (error) {

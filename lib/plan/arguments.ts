@@ -43,7 +43,9 @@ export function checkArguments(tool: ToolInfo, args: unknown, ignore: readonly s
   );
   if (relevant.length === 0) return { ok: true, issues: [] };
   const specific = relevant.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
-  const issues = germanIssues(specific.length > 0 ? specific : relevant, ARGUMENTS_SUBJECT).map(({ path, message }) => ({ path, message }));
+  const issues = germanIssues(specific.length > 0 ? specific : relevant, ARGUMENTS_SUBJECT).map(
+    ({ path, message }) => ({ path, message }),
+  );
   const unique = [...new Map(issues.map((i) => [`${i.path}|${i.message}`, i])).values()];
   return { ok: unique.length === 0, issues: unique };
 }

@@ -5,7 +5,14 @@ import { checkArguments, type ArgumentIssue } from "./arguments.js";
 import { dropNullOptionals } from "../schema/grammar.js";
 import { hasOwn, isPlainObject } from "../util.js";
 import { compactJson, jsonDepth, sameJson } from "./json.js";
-import { MAX_PLAN_DEPTH, TOOL_ID_MAX_LENGTH, TOOL_ID_PATTERN, tooDeepMessage, type Plan, type PlanToolCall } from "./plan.js";
+import {
+  MAX_PLAN_DEPTH,
+  TOOL_ID_MAX_LENGTH,
+  TOOL_ID_PATTERN,
+  tooDeepMessage,
+  type Plan,
+  type PlanToolCall,
+} from "./plan.js";
 import {
   collectRefs,
   FORBIDDEN_SEGMENTS,
@@ -93,11 +100,17 @@ function resolveAvailable(
     }
     return resolveRef(target, toolResults, userCtx);
   }
-  if (Array.isArray(value)) return value.map((v, i) => resolveAvailable(v, canResolve, toolResults, userCtx, [...location, String(i)], pending));
+  if (Array.isArray(value))
+    return value.map((v, i) =>
+      resolveAvailable(v, canResolve, toolResults, userCtx, [...location, String(i)], pending),
+    );
   if (typeof value === "object" && value !== null) {
     const obj = value as Record<string, unknown>;
     return Object.fromEntries(
-      Object.keys(obj).map((k) => [k, resolveAvailable(obj[k], canResolve, toolResults, userCtx, [...location, k], pending)]),
+      Object.keys(obj).map((k) => [
+        k,
+        resolveAvailable(obj[k], canResolve, toolResults, userCtx, [...location, k], pending),
+      ]),
     );
   }
   return value;
@@ -143,7 +156,11 @@ export function checkPlan(plan: Plan, tools: readonly ToolInfo[], context: Valid
       // Arguments sit 4 levels below the plan object (plan → steps → step → tools → call).
       if (jsonDepth(call.arguments, MAX_PLAN_DEPTH - 4) > MAX_PLAN_DEPTH - 4) {
         tooDeep.add(call);
-        problems.push({ kind: "too_deep", ...base, message: `${step(stepIndex)}, id "${call.id}": ${tooDeepMessage("Die Argumente sind")}` });
+        problems.push({
+          kind: "too_deep",
+          ...base,
+          message: `${step(stepIndex)}, id "${call.id}": ${tooDeepMessage("Die Argumente sind")}`,
+        });
       }
       if (FORBIDDEN_SEGMENTS.includes(call.id)) {
         // Matches the pattern, but a reference to it could never resolve (refs.ts forbids the segment).
@@ -260,7 +277,11 @@ function checkRefs(
             ...base,
             argument,
             ref: parsed.ref,
-            message: `${where}: ${error.message} Verfügbar sind: ${Object.keys(userCtx).map((k) => `user.${k}`).join(", ") || "(nichts)"}.`,
+            message: `${where}: ${error.message} Verfügbar sind: ${
+              Object.keys(userCtx)
+                .map((k) => `user.${k}`)
+                .join(", ") || "(nichts)"
+            }.`,
           });
         }
       }
@@ -284,7 +305,13 @@ function checkRefs(
           resolveRef(parsed.ref, toolResults, {});
         } catch (error) {
           if (!(error instanceof RefError)) throw error;
-          problems.push({ kind: "ref_unresolvable", ...base, argument, ref: parsed.ref, message: `${where}: ${error.message}` });
+          problems.push({
+            kind: "ref_unresolvable",
+            ...base,
+            argument,
+            ref: parsed.ref,
+            message: `${where}: ${error.message}`,
+          });
         }
       }
       continue;
@@ -323,8 +350,7 @@ function prepareArguments(
 ): { issues: ArgumentIssue[]; args?: Record<string, unknown> } {
   const pending: string[][] = [];
   const hasResult = (root: string) =>
-    root === USER_ROOT ? userCtx !== undefined :
-    (executed.get(root)?.ok === true && hasOwn(toolResults, root));
+    root === USER_ROOT ? userCtx !== undefined : executed.get(root)?.ok === true && hasOwn(toolResults, root);
   let resolved: unknown;
   try {
     resolved = resolveAvailable(call.arguments, hasResult, toolResults, userCtx ?? {}, [], pending);

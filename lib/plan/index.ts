@@ -1,6 +1,15 @@
 // The $ref plan core, pure: what a plan is, how it is parsed and checked, how `$ref`s resolve and which
 // calls may run now. No SDK, no model library, no node: module — what Aufgabe 4 teaches.
-export { parsePlan, parsePlanValue, buildPlanJsonSchema, PlanParseError, type Plan, type PlanStep, type PlanToolCall, type ParsePlanResult } from "./plan.js";
+export {
+  parsePlan,
+  parsePlanValue,
+  buildPlanJsonSchema,
+  PlanParseError,
+  type Plan,
+  type PlanStep,
+  type PlanToolCall,
+  type ParsePlanResult,
+} from "./plan.js";
 export { checkPlan, type PlanCheck, type PlanProblem, type PlanProblemKind } from "./check.js";
 export { resolveRefs, RefError, type RefErrorKind, type ToolResults, type UserContext } from "./refs.js";
 export { iterationScope, readyCalls, SCHEDULE_MODES, type ScheduleMode, type ScheduledCall } from "./schedule.js";

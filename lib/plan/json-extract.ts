@@ -85,7 +85,9 @@ export function stripJsonNoise(text: string): string {
   return out;
 }
 
-function tryParse(text: string): { ok: true; value: unknown; error?: undefined } | { ok: false; error: string; value?: undefined } {
+function tryParse(
+  text: string,
+): { ok: true; value: unknown; error?: undefined } | { ok: false; error: string; value?: undefined } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (strictError) {
@@ -127,7 +129,8 @@ function shorten(text: string, max = 200): string {
 }
 
 export function extractJsonObject(input: unknown, options: JsonExtractOptions = {}): JsonExtractResult {
-  if (typeof input !== "string") return { ok: false, kind: "not_text", reason: `Die Antwort ist kein Text, sondern ${describeValue(input)}.` };
+  if (typeof input !== "string")
+    return { ok: false, kind: "not_text", reason: `Die Antwort ist kein Text, sondern ${describeValue(input)}.` };
   const text = input.length > MAX_INPUT_CHARS ? input.slice(0, MAX_INPUT_CHARS) : input;
   if (text.trim() === "") return { ok: false, kind: "empty", reason: "Die Antwort ist leer." };
   const accept = options.accept ?? isPlainObject;

@@ -157,7 +157,11 @@ export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanRe
   if (!isPlanLike(value)) {
     return {
       ok: false,
-      error: new PlanParseError("not_a_plan", 'Das JSON ist kein Plan: erwartet ein Objekt mit "steps" und "final".', shortInput(json)),
+      error: new PlanParseError(
+        "not_a_plan",
+        'Das JSON ist kein Plan: erwartet ein Objekt mit "steps" und "final".',
+        shortInput(json),
+      ),
     };
   }
   if (jsonDepth(value, MAX_PLAN_DEPTH) > MAX_PLAN_DEPTH) {
@@ -168,7 +172,12 @@ export function parsePlanValue(value: unknown, sourceText?: string): ParsePlanRe
   const issues = parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
   return {
     ok: false,
-    error: new PlanParseError("schema", `Der Plan hat nicht die erwartete Form: ${issues.slice(0, 6).join("; ")}`, shortInput(json), issues),
+    error: new PlanParseError(
+      "schema",
+      `Der Plan hat nicht die erwartete Form: ${issues.slice(0, 6).join("; ")}`,
+      shortInput(json),
+      issues,
+    ),
   };
 }
 
@@ -214,7 +223,11 @@ export function buildPlanJsonSchema(tools: readonly ToolInfo[], options: PlanJso
   let shape;
   if (variants.length === 0) shape = planShape(z.object({}).strict(), { ...options, maxSteps: 0 });
   else if (variants.length === 1) shape = planShape(variants[0] as z.ZodType, options);
-  else shape = planShape(z.discriminatedUnion("name", variants as [(typeof variants)[number], ...(typeof variants)[number][]]), options);
+  else
+    shape = planShape(
+      z.discriminatedUnion("name", variants as [(typeof variants)[number], ...(typeof variants)[number][]]),
+      options,
+    );
   const schema = toGrammarDialect(z.toJSONSchema(shape, { metadata: registry, unrepresentable: "any" })) as JsonSchema;
   return flattenOptionalUnions(schema) as JsonSchema;
 }
@@ -237,7 +250,9 @@ function flattenOptionalUnions(node: unknown): unknown {
     if (key === "oneOf" && Array.isArray(value)) {
       out.oneOf = value.flatMap((alt) => {
         const flat = flattenOptionalUnions(alt) as Record<string, unknown>;
-        return flat && Array.isArray(flat.oneOf) && Object.keys(flat).every((k) => k === "oneOf" || k === "description") ? flat.oneOf : [flat];
+        return flat && Array.isArray(flat.oneOf) && Object.keys(flat).every((k) => k === "oneOf" || k === "description")
+          ? flat.oneOf
+          : [flat];
       });
     } else out[key] = flattenOptionalUnions(value);
   }

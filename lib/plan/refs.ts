@@ -61,13 +61,13 @@ export class RefError extends KitError {
   }
 }
 
-
 /**
  * The reference string if `value` is a reference: an object whose only key is "$ref" with a string
  * value, or a string starting with "$ref:". Anything else → undefined.
  */
 export function refTarget(value: unknown): string | undefined {
-  if (typeof value === "string") return value.startsWith(REF_STRING_PREFIX) ? value.slice(REF_STRING_PREFIX.length).trim() : undefined;
+  if (typeof value === "string")
+    return value.startsWith(REF_STRING_PREFIX) ? value.slice(REF_STRING_PREFIX.length).trim() : undefined;
   if (isPlainObject(value) && hasOwn(value, REF_KEY)) {
     const keys = Object.keys(value);
     const target = value[REF_KEY];
@@ -106,7 +106,12 @@ export function parseRef(ref: string): ParsedRef {
   }
   const forbidden = parts.find((p) => FORBIDDEN_SEGMENTS.includes(p));
   if (forbidden !== undefined) {
-    throw new RefError("forbidden_segment", ref, `Referenz "${ref}" enthält den verbotenen Pfadteil "${forbidden}".`, forbidden);
+    throw new RefError(
+      "forbidden_segment",
+      ref,
+      `Referenz "${ref}" enthält den verbotenen Pfadteil "${forbidden}".`,
+      forbidden,
+    );
   }
   const first = path[0];
   if (root !== USER_ROOT && first !== undefined && FORBIDDEN_FIRST_SEGMENTS.includes(first)) {
@@ -120,7 +125,6 @@ export function parseRef(ref: string): ParsedRef {
   return { ref, root, path };
 }
 
-
 /** Follows `path` from `start` through own properties and array indices; throws RefError. */
 export function walkPath(start: unknown, parsed: ParsedRef): unknown {
   let current = start;
@@ -129,20 +133,44 @@ export function walkPath(start: unknown, parsed: ParsedRef): unknown {
     const here = walked.join(".");
     if (Array.isArray(current)) {
       if (!/^(0|[1-9]\d*)$/.test(segment)) {
-        throw new RefError("missing_path", parsed.ref, `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)}; dort braucht es einen Index (0, 1, …) statt "${segment}".`, segment, describeValue(current));
+        throw new RefError(
+          "missing_path",
+          parsed.ref,
+          `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)}; dort braucht es einen Index (0, 1, …) statt "${segment}".`,
+          segment,
+          describeValue(current),
+        );
       }
       const index = Number(segment);
       if (index >= current.length) {
-        throw new RefError("missing_path", parsed.ref, `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)}; Index ${index} gibt es nicht.`, segment, describeValue(current));
+        throw new RefError(
+          "missing_path",
+          parsed.ref,
+          `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)}; Index ${index} gibt es nicht.`,
+          segment,
+          describeValue(current),
+        );
       }
       current = current[index];
     } else if (isPlainObject(current)) {
       if (!hasOwn(current, segment)) {
-        throw new RefError("missing_path", parsed.ref, `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)}; ein Feld "${segment}" gibt es dort nicht.`, segment, describeValue(current));
+        throw new RefError(
+          "missing_path",
+          parsed.ref,
+          `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)}; ein Feld "${segment}" gibt es dort nicht.`,
+          segment,
+          describeValue(current),
+        );
       }
       current = current[segment];
     } else {
-      throw new RefError("missing_path", parsed.ref, `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)} und hat kein Feld "${segment}".`, segment, describeValue(current));
+      throw new RefError(
+        "missing_path",
+        parsed.ref,
+        `Referenz "${parsed.ref}": "${here}" ist ${describeValue(current)} und hat kein Feld "${segment}".`,
+        segment,
+        describeValue(current),
+      );
     }
     walked.push(segment);
   }
@@ -169,7 +197,11 @@ export function resolveRef(ref: string, toolResults: ToolResults, userCtx: UserC
  * `{"$ref": "..."}` or a string "$ref:..." becomes the whole referenced value. Returns a new value
  * (objects built from own enumerable keys); throws RefError for a malformed, forbidden or missing reference.
  */
-export function resolveRefs(value: unknown, results: ToolResults | ReadonlyMap<string, unknown>, userCtx: UserContext = {}): unknown {
+export function resolveRefs(
+  value: unknown,
+  results: ToolResults | ReadonlyMap<string, unknown>,
+  userCtx: UserContext = {},
+): unknown {
   const deep = tooDeep(value);
   if (deep) throw deep;
   return resolveWithin(value, asToolResults(results), userCtx);

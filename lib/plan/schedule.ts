@@ -79,7 +79,12 @@ export function nextPendingStep(plan: Plan, hasRun: (id: string) => boolean): nu
 }
 
 /** The calls one loop iteration covers in `mode`. */
-export function iterationScope(plan: Plan, hasRun: (id: string) => boolean, mode: ScheduleMode, options: ScopeOptions = {}): ScheduledCall[] {
+export function iterationScope(
+  plan: Plan,
+  hasRun: (id: string) => boolean,
+  mode: ScheduleMode,
+  options: ScopeOptions = {},
+): ScheduledCall[] {
   const open = pendingCalls(plan, hasRun, options);
   if (mode === "dependency") return open;
   const first = open[0]?.stepIndex;
@@ -92,7 +97,9 @@ function depsMet(c: ScheduledCall, state: ScheduleState): boolean {
 
 /** Step order (see the file comment): what `after` asks for has happened. */
 function orderMet(c: ScheduledCall, state: ScheduleState): boolean {
-  return c.readOnly ? c.after.every((id) => state.succeeded.has(id) || state.failed.has(id)) : c.after.every((id) => state.succeeded.has(id));
+  return c.readOnly
+    ? c.after.every((id) => state.succeeded.has(id) || state.failed.has(id))
+    : c.after.every((id) => state.succeeded.has(id));
 }
 
 /** Calls from `scope` that may start now, given what has finished and what is running. */

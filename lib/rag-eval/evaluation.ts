@@ -108,16 +108,23 @@ export function retrievalMetrics(firstHitRanks: readonly number[]): RetrievalMet
 }
 
 /** 1-based rank of the first hit among `ranked` chunks, 0 if none. */
-export function firstHitRank(ranked: ReadonlyArray<{ document: string; start: number; end: number }>, passage: PassageLocation): number {
+export function firstHitRank(
+  ranked: ReadonlyArray<{ document: string; start: number; end: number }>,
+  passage: PassageLocation,
+): number {
   const i = ranked.findIndex((c) => isHit(c, passage));
   return i === -1 ? 0 : i + 1;
 }
 
 /** A metric as German text: three decimals, decimal comma ("0,250"). */
-export const formatMetric = (x: number) => x.toLocaleString("de-DE", { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+export const formatMetric = (x: number) =>
+  x.toLocaleString("de-DE", { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 
 /** A plain-text table: one row per method. */
-export function formatMetricsTable(rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>, mrrDepth: number): string {
+export function formatMetricsTable(
+  rows: ReadonlyArray<{ method: string; metrics: RetrievalMetrics }>,
+  mrrDepth: number,
+): string {
   const header = ["Methode", "Fragen", "hit@1", "hit@3", "hit@5", `MRR@${mrrDepth}`];
   const body = rows.map(({ method, metrics: m }) => [
     method,
@@ -128,7 +135,8 @@ export function formatMetricsTable(rows: ReadonlyArray<{ method: string; metrics
     formatMetric(m.mrr),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ") + " |";
+  const line = (cells: string[]) =>
+    "| " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ") + " |";
   const rule = "|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|";
   return [line(header), rule, ...body.map(line)].join("\n");
 }

@@ -59,7 +59,8 @@ export class Bm25Index {
   constructor(texts: readonly string[], options: Bm25Options = {}) {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? 0.75;
-    if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) throw new RagInputError("BM25: k1 ≥ 0 und 0 ≤ b ≤ 1 erwartet.", options);
+    if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1))
+      throw new RagInputError("BM25: k1 ≥ 0 und 0 ≤ b ≤ 1 erwartet.", options);
     this.termFreqs = texts.map((text) => {
       const tf = new Map<string, number>();
       for (const term of tokenize(text)) tf.set(term, (tf.get(term) ?? 0) + 1);
@@ -77,7 +78,8 @@ export class Bm25Index {
 
   /** The k best-scoring texts for `query` (only those sharing at least one term), best first. */
   search(query: string, k: number): Bm25Hit[] {
-    if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
+    if (!Number.isInteger(k) || k < 1)
+      throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
     const n = this.termFreqs.length;
     const terms = [...new Set(tokenize(query))];
     const hits: Bm25Hit[] = [];

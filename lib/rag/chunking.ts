@@ -61,10 +61,7 @@ function checkOptions(options: ChunkingOptions): { maxChars: number; overlap: nu
     throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(maxChars)}.`, maxChars);
   }
   if (!Number.isInteger(overlap) || overlap < 0) {
-    throw new RagInputError(
-      `overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(overlap)}.`,
-      overlap,
-    );
+    throw new RagInputError(`overlapSentences muss eine ganze Zahl ≥ 0 sein, erhalten: ${String(overlap)}.`, overlap);
   }
   return { maxChars, overlap, document: options.document ?? "" };
 }
@@ -181,6 +178,9 @@ export interface CorpusDocument {
 }
 
 /** Chunks several documents; chunk metadata carries each document's name. */
-export function chunkDocuments(documents: readonly CorpusDocument[], options: Omit<ChunkingOptions, "document"> = {}): Chunk[] {
+export function chunkDocuments(
+  documents: readonly CorpusDocument[],
+  options: Omit<ChunkingOptions, "document"> = {},
+): Chunk[] {
   return documents.flatMap((d) => chunkText(d.text, { ...options, document: d.name }));
 }

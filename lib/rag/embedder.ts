@@ -114,7 +114,13 @@ export type ResolvedModel = { kind: "local"; dir: string } | { kind: "remote"; i
 const HUB_ID = /^[\w.-]+\/[\w.-]+$|^[\w.-]+$/u;
 
 function looksLikePath(model: string): boolean {
-  return isAbsolute(model) || model.startsWith(".") || model.startsWith("~") || model.includes("\\") || model.split("/").length > 2;
+  return (
+    isAbsolute(model) ||
+    model.startsWith(".") ||
+    model.startsWith("~") ||
+    model.includes("\\") ||
+    model.split("/").length > 2
+  );
 }
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
@@ -126,24 +132,35 @@ const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
  */
 function modelPlace(model: string, modelsDir: string, root: string): { dir: string; isPath: boolean } {
   const asPath = resolve(root, model);
-  return looksLikePath(model) || isDir(asPath) ? { dir: asPath, isPath: true } : { dir: join(modelsDir, model), isPath: false };
+  return looksLikePath(model) || isDir(asPath)
+    ? { dir: asPath, isPath: true }
+    : { dir: join(modelsDir, model), isPath: false };
 }
 
 /** Decides where `model` is loaded from; throws EmbeddingModelNotFoundError if nowhere. */
-export function resolveEmbeddingModel(model: string, options: { modelsDir: string; root: string; offline: boolean }): ResolvedModel {
+export function resolveEmbeddingModel(
+  model: string,
+  options: { modelsDir: string; root: string; offline: boolean },
+): ResolvedModel {
   const candidates: string[] = [];
   const place = modelPlace(model, options.modelsDir, options.root);
   if (place.isPath) {
     const dir = place.dir;
     candidates.push(dir);
     if (isDir(dir) && existsSync(join(dir, "config.json"))) return { kind: "local", dir };
-    throw new EmbeddingModelNotFoundError(model, candidates, isDir(dir) ? "config.json fehlt im Ordner" : "Ordner existiert nicht");
+    throw new EmbeddingModelNotFoundError(
+      model,
+      candidates,
+      isDir(dir) ? "config.json fehlt im Ordner" : "Ordner existiert nicht",
+    );
   }
   const local = place.dir;
   candidates.push(local);
   if (existsSync(join(local, "config.json"))) return { kind: "local", dir: local };
-  if (!HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, candidates, "weder Ordner noch gültige Modell-ID");
-  if (options.offline) throw new EmbeddingModelNotFoundError(model, candidates, "nicht lokal vorhanden und MODELS_OFFLINE=1");
+  if (!HUB_ID.test(model))
+    throw new EmbeddingModelNotFoundError(model, candidates, "weder Ordner noch gültige Modell-ID");
+  if (options.offline)
+    throw new EmbeddingModelNotFoundError(model, candidates, "nicht lokal vorhanden und MODELS_OFFLINE=1");
   return { kind: "remote", id: model, targetDir: local };
 }
 
@@ -170,12 +187,17 @@ function pickDtype(dir: string, requested: EmbeddingDtype | undefined, model: st
       `dtype ${requested} braucht onnx/${DTYPE_FILES[requested]}; vorhanden: ${others.join(", ") || "keine ONNX-Datei"}`,
     );
   }
-  throw new EmbeddingModelNotFoundError(model, [join(dir, "onnx", DTYPE_FILES[DEFAULT_EMBEDDING_DTYPE]), join(dir, "onnx", DTYPE_FILES.fp32)], "keine ONNX-Datei gefunden");
+  throw new EmbeddingModelNotFoundError(
+    model,
+    [join(dir, "onnx", DTYPE_FILES[DEFAULT_EMBEDDING_DTYPE]), join(dir, "onnx", DTYPE_FILES.fp32)],
+    "keine ONNX-Datei gefunden",
+  );
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < 1) throw new RagInputError(`${name} muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(value)}.`, value);
+  if (!Number.isInteger(v) || v < 1)
+    throw new RagInputError(`${name} muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(value)}.`, value);
   return v;
 }
 
@@ -209,7 +231,13 @@ function downloadReporter(model: string) {
 }
 
 /** Files next to the weights that change what the model computes (tokenisation, pooling set-up). */
-const MODEL_SIDE_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt"];
+const MODEL_SIDE_FILES = [
+  "config.json",
+  "tokenizer.json",
+  "tokenizer_config.json",
+  "special_tokens_map.json",
+  "vocab.txt",
+];
 const EDGE_BYTES = 1024 * 1024;
 
 /**
@@ -304,19 +332,32 @@ export interface EmbeddingModelFiles {
  * Which files the embedding model needs for `dtype` and which are missing — without network.
  * Defaults: EMBEDDING_MODEL, DEFAULT_EMBEDDING_DTYPE, MODELS_DIR.
  */
-export function embeddingModelFiles(options: { model?: string; dtype?: EmbeddingDtype; modelsDir?: string } = {}): EmbeddingModelFiles {
+export function embeddingModelFiles(
+  options: { model?: string; dtype?: EmbeddingDtype; modelsDir?: string } = {},
+): EmbeddingModelFiles {
   const config = loadConfig();
   const model = options.model ?? config.embeddingModel;
   const modelsDir = options.modelsDir ? resolve(config.root, options.modelsDir) : config.modelsDir;
   if (options.dtype !== undefined && !(options.dtype in DTYPE_FILES)) {
-    throw new RagInputError(`Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`, options.dtype);
+    throw new RagInputError(
+      `Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${EMBEDDING_DTYPES.join(", ")}.`,
+      options.dtype,
+    );
   }
   const { dir, isPath } = modelPlace(model, modelsDir, config.root);
-  if (!isPath && !HUB_ID.test(model)) throw new EmbeddingModelNotFoundError(model, [dir], "weder Ordner noch gültige Modell-ID");
+  if (!isPath && !HUB_ID.test(model))
+    throw new EmbeddingModelNotFoundError(model, [dir], "weder Ordner noch gültige Modell-ID");
   // Without an explicit dtype, weights that are already there do (the rule createEmbedder loads by).
   const dtype = options.dtype ?? presentDtype(dir) ?? DEFAULT_EMBEDDING_DTYPE;
   const required = [...REQUIRED_MODEL_FILES, `onnx/${DTYPE_FILES[dtype]}`];
-  return { model, dir, dtype, required, missing: required.filter((f) => !existsSync(join(dir, f))), downloadable: !isPath };
+  return {
+    model,
+    dir,
+    dtype,
+    required,
+    missing: required.filter((f) => !existsSync(join(dir, f))),
+    downloadable: !isPath,
+  };
 }
 
 /**
@@ -327,24 +368,46 @@ export function embeddingModelFiles(options: { model?: string; dtype?: Embedding
  * or offline: MODELS_OFFLINE=1 / `offline: true`), EmbeddingModelLoadError when the download fails.
  */
 export async function pullEmbeddingModel(
-  options: { model?: string; dtype?: EmbeddingDtype; modelsDir?: string; offline?: boolean; remoteHost?: string; progress?: boolean } = {},
+  options: {
+    model?: string;
+    dtype?: EmbeddingDtype;
+    modelsDir?: string;
+    offline?: boolean;
+    remoteHost?: string;
+    progress?: boolean;
+  } = {},
 ): Promise<EmbeddingModelFiles> {
   const config = loadConfig();
   const files = embeddingModelFiles(options);
   if (files.missing.length === 0) return files;
   const missing = `es fehlt: ${files.missing.join(", ")}`;
-  if (!files.downloadable) throw new EmbeddingModelNotFoundError(files.model, [files.dir], `${missing} (lokaler Ordner, wird nicht heruntergeladen)`);
-  if (options.offline ?? config.modelsOffline) throw new EmbeddingModelNotFoundError(files.model, [files.dir], `${missing}, und MODELS_OFFLINE=1`);
+  if (!files.downloadable)
+    throw new EmbeddingModelNotFoundError(
+      files.model,
+      [files.dir],
+      `${missing} (lokaler Ordner, wird nicht heruntergeladen)`,
+    );
+  if (options.offline ?? config.modelsOffline)
+    throw new EmbeddingModelNotFoundError(files.model, [files.dir], `${missing}, und MODELS_OFFLINE=1`);
   const modelsDir = options.modelsDir ? resolve(config.root, options.modelsDir) : config.modelsDir;
   let extractor: FeatureExtractionPipeline;
   try {
-    extractor = await loadFromHub(files.model, { dtype: files.dtype, modelsDir, remoteHost: options.remoteHost, progress: options.progress !== false });
+    extractor = await loadFromHub(files.model, {
+      dtype: files.dtype,
+      modelsDir,
+      remoteHost: options.remoteHost,
+      progress: options.progress !== false,
+    });
   } catch (error) {
     throw new EmbeddingModelLoadError(files.model, errorText(error));
   }
   await extractor.dispose();
   const still = files.required.filter((f) => !existsSync(join(files.dir, f)));
-  if (still.length > 0) throw new EmbeddingModelLoadError(files.model, `nach dem Download fehlt noch: ${still.join(", ")} (in ${files.dir})`);
+  if (still.length > 0)
+    throw new EmbeddingModelLoadError(
+      files.model,
+      `nach dem Download fehlt noch: ${still.join(", ")} (in ${files.dir})`,
+    );
   return files;
 }
 
@@ -380,7 +443,10 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
   const defaultBatch = positiveInt("batchSize", options.batchSize, 32);
   if (options.threads !== undefined) positiveInt("threads", options.threads, 1);
   if (options.dtype !== undefined && !(options.dtype in DTYPE_FILES)) {
-    throw new RagInputError(`Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${Object.keys(DTYPE_FILES).join(", ")}.`, options.dtype);
+    throw new RagInputError(
+      `Unbekannter dtype "${String(options.dtype)}"; erlaubt: ${Object.keys(DTYPE_FILES).join(", ")}.`,
+      options.dtype,
+    );
   }
   const resolved = resolveEmbeddingModel(model, { modelsDir, root: config.root, offline });
   const { pipeline } = await loadTransformers();
@@ -394,7 +460,12 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
       dir = resolved.dir;
       dtype = pickDtype(dir, options.dtype, model);
       // An absolute folder is not a hub id, so transformers.js reads its files directly.
-      extractor = await pipeline("feature-extraction", dir, { dtype, device: "cpu", local_files_only: true, session_options: sessionOptions });
+      extractor = await pipeline("feature-extraction", dir, {
+        dtype,
+        device: "cpu",
+        local_files_only: true,
+        session_options: sessionOptions,
+      });
     } else {
       dir = resolved.targetDir;
       dtype = options.dtype ?? DEFAULT_EMBEDDING_DTYPE;
@@ -421,7 +492,12 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     await disposed;
     console.log("Das Embedding-Modell war freigegeben (Aufräumen-Zelle) – es wird neu geladen.");
     try {
-      return await pipeline("feature-extraction", dir, { dtype, device: "cpu", local_files_only: true, session_options: sessionOptions });
+      return await pipeline("feature-extraction", dir, {
+        dtype,
+        device: "cpu",
+        local_files_only: true,
+        session_options: sessionOptions,
+      });
     } catch {
       throw forParticipants(new EmbedderClosedError());
     }
@@ -453,7 +529,12 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     // Sort by length so that each batch pads to a similar length; restore the input order afterwards.
     const order = texts.map((_, i) => i).sort((a, b) => (texts[a]?.length ?? 0) - (texts[b]?.length ?? 0));
     const result = new Array<Float32Array>(texts.length);
-    const bar = createProgressBar("Embeddings", texts.length, embedOptions.progress ?? options.progress ?? "auto", batchSize * 4);
+    const bar = createProgressBar(
+      "Embeddings",
+      texts.length,
+      embedOptions.progress ?? options.progress ?? "auto",
+      batchSize * 4,
+    );
     try {
       for (let i = 0; i < order.length; i += batchSize) {
         const ids = order.slice(i, i + batchSize);

@@ -35,9 +35,7 @@ export class RagFileNotFoundError extends RagError {
     readonly path: string,
     readonly what: string,
   ) {
-    super(
-      `${what} nicht gefunden: ${path}\n  → Pfad prüfen (relativ zum Projektordner) oder die Datei anlegen.`,
-    );
+    super(`${what} nicht gefunden: ${path}\n  → Pfad prüfen (relativ zum Projektordner) oder die Datei anlegen.`);
   }
 }
 
@@ -130,6 +128,8 @@ export class EmbedderClosedError extends RagError {
 export class FaissLayoutError extends RagError {
   override name = "FaissLayoutError";
   constructor(readonly detail: string) {
-    super(`Der FAISS-Index hat ein unerwartetes Format (${detail}). Die installierte faiss-node-Version passt nicht zum Kit.\n  → npm ci ausführen und den Index mit { rebuild: true } neu bauen.`);
+    super(
+      `Der FAISS-Index hat ein unerwartetes Format (${detail}). Die installierte faiss-node-Version passt nicht zum Kit.\n  → npm ci ausführen und den Index mit { rebuild: true } neu bauen.`,
+    );
   }
 }

@@ -32,7 +32,8 @@ function writeHeader(buf: Buffer, metric: FlatMetric, d: number, ntotal: number)
 
 /** Number of vectors in a serialised flat index, or undefined when `buf` is not one with this metric and d. */
 function storedCount(buf: Buffer, metric: FlatMetric, d: number): number | undefined {
-  if (buf.length < HEADER_BYTES || buf.toString("latin1", 0, 4) !== FOURCC[metric] || buf.readInt32LE(4) !== d) return undefined;
+  if (buf.length < HEADER_BYTES || buf.toString("latin1", 0, 4) !== FOURCC[metric] || buf.readInt32LE(4) !== d)
+    return undefined;
   const ntotal = Number(buf.readBigInt64LE(8));
   if (Number(buf.readBigInt64LE(37)) !== ntotal * d || buf.length !== HEADER_BYTES + ntotal * d * 4) return undefined;
   return ntotal;
@@ -73,7 +74,12 @@ export function flatLayoutMatches(metric: FlatMetric): boolean {
  * A new flat index with `index`'s vectors (empty: none) plus `n` more that `fill` writes into the
  * float32 array it gets (row-major). `fill` may throw (bad input): nothing has changed then.
  */
-export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fill: (rows: Float32Array) => void): FaissIndex {
+export function appendFlat(
+  index: FaissIndex,
+  metric: FlatMetric,
+  n: number,
+  fill: (rows: Float32Array) => void,
+): FaissIndex {
   const d = index.getDimension();
   const rows = new Float32Array(n * d);
   fill(rows);
@@ -91,12 +97,19 @@ export function appendFlat(index: FaissIndex, metric: FlatMetric, n: number, fil
       }
       writeHeader(header, metric, d, before + n);
       writeSync(fd, header, 0, HEADER_BYTES, 0);
-      writeSync(fd, new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength), 0, rows.byteLength, HEADER_BYTES + before * d * 4);
+      writeSync(
+        fd,
+        new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength),
+        0,
+        rows.byteLength,
+        HEADER_BYTES + before * d * 4,
+      );
     } finally {
       closeSync(fd);
     }
     const next = faiss.Index.read(file);
-    if (next.ntotal() !== before + n) throw new FaissLayoutError(`${next.ntotal()} statt ${before + n} Vektoren gelesen`);
+    if (next.ntotal() !== before + n)
+      throw new FaissLayoutError(`${next.ntotal()} statt ${before + n} Vektoren gelesen`);
     return next;
   });
 }

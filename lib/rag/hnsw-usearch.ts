@@ -75,7 +75,8 @@ function checkUsearchFile(file: string): void {
     const magicAt = (position: bigint) => at(position, 64)?.toString("latin1", 0, MAGIC.length) === MAGIC;
     const afterU32 = head ? 8n + BigInt(head.readUInt32LE(0)) * BigInt(head.readUInt32LE(4)) : -1n;
     const afterU64 = head ? 16n + head.readBigUInt64LE(0) * head.readBigUInt64LE(8) : -1n;
-    if (!(magicAt(0n) || magicAt(afterU32) || magicAt(afterU64))) throw new Error("keine USearch-Indexdatei (Kopf nicht gefunden)");
+    if (!(magicAt(0n) || magicAt(afterU32) || magicAt(afterU64)))
+      throw new Error("keine USearch-Indexdatei (Kopf nicht gefunden)");
   } finally {
     closeSync(fd);
   }
@@ -141,7 +142,11 @@ export class UsearchHnsw implements IndexBackend {
     const rows = new Float32Array(count * this.dimension);
     fill(rows);
     const first = this.size();
-    this.index.add(BigUint64Array.from({ length: count }, (_, i) => BigInt(first + i)), rows, 0);
+    this.index.add(
+      BigUint64Array.from({ length: count }, (_, i) => BigInt(first + i)),
+      rows,
+      0,
+    );
   }
 
   search(queries: Float32Array, count: number, k: number): SearchHit[][] {
@@ -149,7 +154,10 @@ export class UsearchHnsw implements IndexBackend {
     const toScore = this.settings.metric === "ip" ? (d: number) => 1 - d : (d: number) => d;
     return Array.from({ length: count }, (_, q) => {
       const matches = "get" in result ? result.get(q) : result;
-      return Array.from(matches.keys, (key, i) => ({ id: Number(key), score: toScore(matches.distances[i] ?? Number.NaN) }));
+      return Array.from(matches.keys, (key, i) => ({
+        id: Number(key),
+        score: toScore(matches.distances[i] ?? Number.NaN),
+      }));
     });
   }
 

@@ -1,6 +1,14 @@
 // Teil 2 — public names of lib/rag: sentences → chunks → embeddings → index → context → prompt.
 export { splitSentences } from "./sentences.js";
-export { chunkDocuments, chunkText, DEFAULT_CHUNKING, type Chunk, type ChunkingOptions, type ChunkMetadata, type CorpusDocument } from "./chunking.js";
+export {
+  chunkDocuments,
+  chunkText,
+  DEFAULT_CHUNKING,
+  type Chunk,
+  type ChunkingOptions,
+  type ChunkMetadata,
+  type CorpusDocument,
+} from "./chunking.js";
 export { defaultCorpusDir, loadCorpus, type LoadCorpusOptions } from "./corpus.js";
 export {
   createEmbedder,
@@ -14,7 +22,13 @@ export {
   type EmbedderOptions,
   type EmbeddingDtype,
 } from "./embedder.js";
-export { VectorIndex, type IndexKind, type IndexMetric, type SearchHit, type VectorIndexOptions } from "./vector-index.js";
+export {
+  VectorIndex,
+  type IndexKind,
+  type IndexMetric,
+  type SearchHit,
+  type VectorIndexOptions,
+} from "./vector-index.js";
 export {
   CONTEXT_SEPARATOR,
   defaultRagCacheDir,

@@ -2,7 +2,13 @@
 // the library cannot express (multi-part abbreviations such as "z. B.", years and house numbers before
 // a sentence end, sentence ends inside „…“ quotes). Every sentence is an exact slice of the input.
 import { split } from "sentence-splitter";
-import { GERMAN_LANGUAGE, MULTI_PART_ABBREVIATIONS, NUMBER_LABELS, SENTENCE_START_WORDS, STREET_SUFFIX } from "./german-abbreviations.js";
+import {
+  GERMAN_LANGUAGE,
+  MULTI_PART_ABBREVIATIONS,
+  NUMBER_LABELS,
+  SENTENCE_START_WORDS,
+  STREET_SUFFIX,
+} from "./german-abbreviations.js";
 
 /** A sentence and where it is: `text === source.slice(start, end)`. */
 export interface SentenceSpan {
@@ -38,7 +44,8 @@ export function splitSentences(text: string): string[] {
 export function splitSentencesWithOffsets(text: string): SentenceSpan[] {
   const out: SentenceSpan[] = [];
   for (const block of textBlocks(text)) {
-    for (const r of sentencesOfBlock(text, block)) out.push({ text: text.slice(r.start, r.end), start: r.start, end: r.end });
+    for (const r of sentencesOfBlock(text, block))
+      out.push({ text: text.slice(r.start, r.end), start: r.start, end: r.end });
   }
   return out;
 }
@@ -133,7 +140,10 @@ function protectedRanges(text: string, block: Range): ProtectedRange[] {
     ranges.push({ start, end: start + m[0].length, mayEndSentence: entry?.endsSentence ?? false });
   }
   // „…“ and »…« quotes: a sentence end inside a closed pair does not end the outer sentence.
-  for (const [open, close] of [["„", "“"], ["»", "«"]] as const) {
+  for (const [open, close] of [
+    ["„", "“"],
+    ["»", "«"],
+  ] as const) {
     const stack: number[] = [];
     for (let i = 0; i < slice.length; i++) {
       if (slice[i] === open) stack.push(i);

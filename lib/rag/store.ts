@@ -11,7 +11,13 @@ import { loadConfig } from "../config.js";
 import { chunkDocuments, DEFAULT_CHUNKING, type Chunk, type CorpusDocument } from "./chunking.js";
 import { loadCorpus } from "./corpus.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.js";
-import { DimensionMismatchError, EmptyCorpusError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import {
+  DimensionMismatchError,
+  EmptyCorpusError,
+  IndexStoreError,
+  RagFileNotFoundError,
+  RagInputError,
+} from "./errors.js";
 import type { ProgressMode } from "./progress.js";
 import { VectorIndex, type IndexKind } from "./vector-index.js";
 import { errorText } from "../util.js";
@@ -106,7 +112,10 @@ function normalizeBuildOptions(options: StoreBuildOptions) {
     overlapSentences: options.chunking?.overlapSentences ?? DEFAULT_CHUNKING.overlapSentences,
   };
   if (!Number.isInteger(chunking.maxChars) || chunking.maxChars < 1) {
-    throw new RagInputError(`maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(chunking.maxChars)}.`, chunking.maxChars);
+    throw new RagInputError(
+      `maxChars muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(chunking.maxChars)}.`,
+      chunking.maxChars,
+    );
   }
   if (!Number.isInteger(chunking.overlapSentences) || chunking.overlapSentences < 0) {
     throw new RagInputError(
@@ -115,16 +124,23 @@ function normalizeBuildOptions(options: StoreBuildOptions) {
     );
   }
   const index = options.index ?? "flat";
-  if (index !== "flat" && index !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(index)}" (erlaubt: flat, hnsw).`, index);
+  if (index !== "flat" && index !== "hnsw")
+    throw new RagInputError(`Unbekannte Index-Art "${String(index)}" (erlaubt: flat, hnsw).`, index);
   const embedHeadings = options.embedHeadings ?? true;
-  if (typeof embedHeadings !== "boolean") throw new RagInputError(`embedHeadings muss true oder false sein, erhalten: ${String(embedHeadings)}.`, embedHeadings);
+  if (typeof embedHeadings !== "boolean")
+    throw new RagInputError(
+      `embedHeadings muss true oder false sein, erhalten: ${String(embedHeadings)}.`,
+      embedHeadings,
+    );
   const chunker = options.chunkerVersion ?? CHUNKER_VERSION;
   return { chunking, index, embedHeadings, chunker };
 }
 
 /** The text that is embedded (and BM25-indexed) for a chunk: its headings, then its text. */
 export function searchText(chunk: Chunk, embedHeadings: boolean): string {
-  return embedHeadings && chunk.metadata.headings.length > 0 ? `${chunk.metadata.headings.join(" › ")}\n${chunk.text}` : chunk.text;
+  return embedHeadings && chunk.metadata.headings.length > 0
+    ? `${chunk.metadata.headings.join(" › ")}\n${chunk.text}`
+    : chunk.text;
 }
 
 /**
@@ -143,7 +159,11 @@ export const CHUNKER_VERSION = "2";
  * The content hash a store is keyed by: corpus text, model fingerprint (incl. dtype), chunking
  * parameters, index settings and the chunker version.
  */
-export function storeHash(documents: readonly CorpusDocument[], embedder: Pick<Embedder, "fingerprint">, options: StoreBuildOptions = {}): string {
+export function storeHash(
+  documents: readonly CorpusDocument[],
+  embedder: Pick<Embedder, "fingerprint">,
+  options: StoreBuildOptions = {},
+): string {
   const o = normalizeBuildOptions(options);
   const key = {
     format: FORMAT,
@@ -161,7 +181,8 @@ function checkQuery(query: string, k: number): void {
   if (typeof query !== "string" || query.trim() === "") {
     throw new RagInputError("Die Suchanfrage ist leer; bitte eine Frage als Text übergeben.", query);
   }
-  if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
+  if (!Number.isInteger(k) || k < 1)
+    throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
 }
 
 /**
@@ -191,17 +212,25 @@ export class RagStore {
   }
 
   /** Chunks the documents, embeds every chunk and indexes the vectors. */
-  static async build(documents: readonly CorpusDocument[], embedder: Embedder, options: StoreBuildOptions = {}): Promise<RagStore> {
+  static async build(
+    documents: readonly CorpusDocument[],
+    embedder: Embedder,
+    options: StoreBuildOptions = {},
+  ): Promise<RagStore> {
     const o = normalizeBuildOptions(options);
     if (!Array.isArray(documents) || documents.length === 0) throw new EmptyCorpusError("übergebene Dokumentliste");
     const chunks = chunkDocuments(documents, o.chunking);
-    if (chunks.length === 0) throw new EmptyCorpusError(`${documents.length === 1 ? "1 Dokument" : `${documents.length} Dokumente`} ohne Text`);
+    if (chunks.length === 0)
+      throw new EmptyCorpusError(
+        `${documents.length === 1 ? "1 Dokument" : `${documents.length} Dokumente`} ohne Text`,
+      );
     const vectors = await embedder.embed(
       chunks.map((c) => searchText(c, o.embedHeadings)),
       { progress: options.progress, batchSize: options.batchSize },
     );
     const first = vectors[0];
-    if (first && first.length !== embedder.dimension) throw new DimensionMismatchError(embedder.dimension, first.length, "Embedding");
+    if (first && first.length !== embedder.dimension)
+      throw new DimensionMismatchError(embedder.dimension, first.length, "Embedding");
     const index = VectorIndex.create(embedder.dimension, { kind: o.index, metric: "ip" });
     index.add(vectors);
     const manifest: StoreManifest = {
@@ -249,10 +278,17 @@ export class RagStore {
     const indexFile = indexFileFor(manifest.index);
     if (!existsSync(indexFile)) throw new RagFileNotFoundError(indexFile, "Index-Datei");
     if (embedder.dimension !== manifest.dimension) {
-      throw new DimensionMismatchError(manifest.dimension, embedder.dimension, `Modell ${embedder.model} gegenüber gespeichertem Index`);
+      throw new DimensionMismatchError(
+        manifest.dimension,
+        embedder.dimension,
+        `Modell ${embedder.model} gegenüber gespeichertem Index`,
+      );
     }
     if (embedder.fingerprint !== manifest.fingerprint) {
-      throw new IndexStoreError(manifestFile, `gebaut mit ${manifest.fingerprint}, geladen ist ${embedder.fingerprint}`);
+      throw new IndexStoreError(
+        manifestFile,
+        `gebaut mit ${manifest.fingerprint}, geladen ist ${embedder.fingerprint}`,
+      );
     }
     const index = VectorIndex.load(indexFile, { kind: manifest.index, metric: "ip", dimension: manifest.dimension });
     if (index.size !== manifest.chunks.length) {
@@ -299,7 +335,8 @@ function storedHash(manifestFile: string): string | undefined {
 }
 
 function storeFiles(folder: string, name: string) {
-  if (!/^[\w.-]+$/u.test(name)) throw new RagInputError(`Ungültiger Store-Name "${name}" (erlaubt: Buchstaben, Ziffern, . _ -).`, name);
+  if (!/^[\w.-]+$/u.test(name))
+    throw new RagInputError(`Ungültiger Store-Name "${name}" (erlaubt: Buchstaben, Ziffern, . _ -).`, name);
   return {
     indexFileFor: (kind: IndexKind) => join(folder, `${name}.${kind === "hnsw" ? "usearch" : "faiss"}`),
     manifestFile: join(folder, `${name}.json`),
@@ -352,7 +389,11 @@ export async function openRagStore(options: OpenRagStoreOptions = {}): Promise<R
   }
 }
 
-async function openWith(documents: readonly CorpusDocument[], embedder: Embedder, options: OpenRagStoreOptions): Promise<RagStore> {
+async function openWith(
+  documents: readonly CorpusDocument[],
+  embedder: Embedder,
+  options: OpenRagStoreOptions,
+): Promise<RagStore> {
   const cacheDir = options.cacheDir ? resolve(loadConfig().root, options.cacheDir) : defaultRagCacheDir();
   const name = options.name ?? "default";
   const { manifestFile } = storeFiles(cacheDir, name);
@@ -368,7 +409,9 @@ async function openWith(documents: readonly CorpusDocument[], embedder: Embedder
         status(`Index aus dem Cache geladen (${store.chunks.length} Chunks): ${dirname(manifestFile)}`);
         return store;
       } catch (error) {
-        status(`Gespeicherter Index nicht nutzbar (${error instanceof Error ? error.name : "Fehler"}): wird neu gebaut.`);
+        status(
+          `Gespeicherter Index nicht nutzbar (${error instanceof Error ? error.name : "Fehler"}): wird neu gebaut.`,
+        );
         rmSync(manifestFile, { force: true });
       }
     }

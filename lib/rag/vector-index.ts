@@ -3,7 +3,13 @@
 // an approximate HNSW graph with USearch (hnsw-usearch.ts says why not FAISS' HNSW).
 // For unit vectors ‖a − b‖² = 2 − 2·a·b, so L2 and inner product give the same ranking.
 import { existsSync } from "node:fs";
-import { DimensionMismatchError, HnswUnavailableError, IndexStoreError, RagFileNotFoundError, RagInputError } from "./errors.js";
+import {
+  DimensionMismatchError,
+  HnswUnavailableError,
+  IndexStoreError,
+  RagFileNotFoundError,
+  RagInputError,
+} from "./errors.js";
 import { FaissFlat } from "./faiss-flat.js";
 import { HNSW_DEFAULTS, UsearchHnsw, type HnswSettings } from "./hnsw-usearch.js";
 import type { SearchHit } from "./index-backend.js";
@@ -31,27 +37,39 @@ export interface VectorIndexOptions {
 const MAX_EF_SEARCH = 4096;
 
 function checkDimension(d: number): number {
-  if (!Number.isInteger(d) || d < 1) throw new RagInputError(`Die Dimension muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(d)}.`, d);
+  if (!Number.isInteger(d) || d < 1)
+    throw new RagInputError(`Die Dimension muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(d)}.`, d);
   return d;
 }
 
 function checkKindAndMetric(kind: IndexKind, metric: IndexMetric): void {
-  if (kind !== "flat" && kind !== "hnsw") throw new RagInputError(`Unbekannte Index-Art "${String(kind)}" (erlaubt: flat, hnsw).`, kind);
-  if (metric !== "ip" && metric !== "l2") throw new RagInputError(`Unbekannte Metrik "${String(metric)}" (erlaubt: ip, l2).`, metric);
+  if (kind !== "flat" && kind !== "hnsw")
+    throw new RagInputError(`Unbekannte Index-Art "${String(kind)}" (erlaubt: flat, hnsw).`, kind);
+  if (metric !== "ip" && metric !== "l2")
+    throw new RagInputError(`Unbekannte Metrik "${String(metric)}" (erlaubt: ip, l2).`, metric);
 }
 
 function checkEfSearch(ef: number): number {
   if (!Number.isInteger(ef) || ef < 1 || ef > MAX_EF_SEARCH) {
-    throw new RagInputError(`efSearch muss eine ganze Zahl von 1 bis ${MAX_EF_SEARCH} sein, erhalten: ${String(ef)}.`, ef);
+    throw new RagInputError(
+      `efSearch muss eine ganze Zahl von 1 bis ${MAX_EF_SEARCH} sein, erhalten: ${String(ef)}.`,
+      ef,
+    );
   }
   return ef;
 }
 
 /** HNSW settings from the options (checked); refuses HNSW options on a flat index. */
-function hnswSettings(kind: IndexKind, metric: IndexMetric, options: Pick<VectorIndexOptions, "hnswM" | "efSearch">): HnswSettings {
-  if (kind !== "hnsw" && options.efSearch !== undefined) throw new RagInputError('efSearch gilt nur für HNSW-Indexe (kind: "hnsw").', options.efSearch);
+function hnswSettings(
+  kind: IndexKind,
+  metric: IndexMetric,
+  options: Pick<VectorIndexOptions, "hnswM" | "efSearch">,
+): HnswSettings {
+  if (kind !== "hnsw" && options.efSearch !== undefined)
+    throw new RagInputError('efSearch gilt nur für HNSW-Indexe (kind: "hnsw").', options.efSearch);
   const m = options.hnswM ?? HNSW_DEFAULTS.m;
-  if (!Number.isInteger(m) || m < 2) throw new RagInputError(`hnswM muss eine ganze Zahl ≥ 2 sein, erhalten: ${String(m)}.`, m);
+  if (!Number.isInteger(m) || m < 2)
+    throw new RagInputError(`hnswM muss eine ganze Zahl ≥ 2 sein, erhalten: ${String(m)}.`, m);
   return { metric, m, efSearch: checkEfSearch(options.efSearch ?? HNSW_DEFAULTS.efSearch) };
 }
 
@@ -79,7 +97,10 @@ export class VectorIndex {
    * Reads an index written by {@link save}; `kind` and `metric` come from the caller's manifest.
    * HNSW files do not keep efSearch: it is an option here (default 64).
    */
-  static load(file: string, options: { kind: IndexKind; metric: IndexMetric; dimension?: number; efSearch?: number }): VectorIndex {
+  static load(
+    file: string,
+    options: { kind: IndexKind; metric: IndexMetric; dimension?: number; efSearch?: number },
+  ): VectorIndex {
     checkKindAndMetric(options.kind, options.metric);
     const settings = hnswSettings(options.kind, options.metric, options);
     if (!existsSync(file)) throw new RagFileNotFoundError(file, "Index-Datei");
@@ -91,7 +112,8 @@ export class VectorIndex {
       throw new IndexStoreError(file, errorText(error));
     }
     const d = backend.dimension;
-    if (options.dimension !== undefined && d !== options.dimension) throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);
+    if (options.dimension !== undefined && d !== options.dimension)
+      throw new DimensionMismatchError(options.dimension, d, `Index-Datei ${file}`);
     return new VectorIndex(backend, d, options.kind, options.metric);
   }
 
@@ -107,7 +129,8 @@ export class VectorIndex {
 
   /** HNSW only: candidates kept while searching. */
   get efSearch(): number {
-    if (!(this.backend instanceof UsearchHnsw)) throw new RagInputError('efSearch gibt es nur bei HNSW-Indexen (kind: "hnsw").', this.kind);
+    if (!(this.backend instanceof UsearchHnsw))
+      throw new RagInputError('efSearch gibt es nur bei HNSW-Indexen (kind: "hnsw").', this.kind);
     return this.backend.efSearch;
   }
 
@@ -116,17 +139,20 @@ export class VectorIndex {
    * read back once (about a second at 100k vectors): set it when creating the index, not per query.
    */
   setEfSearch(ef: number): void {
-    if (!(this.backend instanceof UsearchHnsw)) throw new RagInputError('efSearch gilt nur für HNSW-Indexe (kind: "hnsw").', ef);
+    if (!(this.backend instanceof UsearchHnsw))
+      throw new RagInputError('efSearch gilt nur für HNSW-Indexe (kind: "hnsw").', ef);
     this.backend.setEfSearch(checkEfSearch(ef));
   }
 
   /** Checks every vector and writes it, row-major, into `rows` (a float32 array of vectors.length × d). */
   private fill(vectors: ReadonlyArray<ArrayLike<number>>, context: string, rows: Float32Array): void {
     vectors.forEach((v, i) => {
-      if (v.length !== this.dimension) throw new DimensionMismatchError(this.dimension, v.length, `${context}, Vektor ${i}`);
+      if (v.length !== this.dimension)
+        throw new DimensionMismatchError(this.dimension, v.length, `${context}, Vektor ${i}`);
       for (let j = 0; j < v.length; j++) {
         const x = v[j] ?? Number.NaN;
-        if (!Number.isFinite(x)) throw new RagInputError(`${context}: Vektor ${i} enthält einen ungültigen Wert (${x}) an Stelle ${j}.`, v);
+        if (!Number.isFinite(x))
+          throw new RagInputError(`${context}: Vektor ${i} enthält einen ungültigen Wert (${x}) an Stelle ${j}.`, v);
         rows[i * this.dimension + j] = x;
       }
     });
@@ -148,7 +174,8 @@ export class VectorIndex {
 
   /** Batched search: one result list per query. */
   searchMany(queries: ReadonlyArray<ArrayLike<number>>, k: number): SearchHit[][] {
-    if (!Number.isInteger(k) || k < 1) throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
+    if (!Number.isInteger(k) || k < 1)
+      throw new RagInputError(`k muss eine ganze Zahl ≥ 1 sein, erhalten: ${String(k)}.`, k);
     const rows = new Float32Array(queries.length * this.dimension);
     this.fill(queries, "search", rows);
     const n = Math.min(k, this.size);

@@ -28,11 +28,13 @@ function evalTasks(): readonly EvalTask[] {
  */
 export function evalOracleFor(message: string, messages: readonly ChatMessage[]): TaskOracle | undefined {
   const question = (/\nFrage: ([^\n]*)$/.exec(message)?.[1] ?? message).trim();
-  const has = (text: string, role?: ChatMessage["role"]) => messages.some((m) => (!role || m.role === role) && m.content.includes(text));
-  const task = evalTasks().find((t) =>
-    t.question === question &&
-    (t.history ?? []).every((m) => has(m.content, m.role)) &&
-    (t.context === undefined || has(t.context)),
+  const has = (text: string, role?: ChatMessage["role"]) =>
+    messages.some((m) => (!role || m.role === role) && m.content.includes(text));
+  const task = evalTasks().find(
+    (t) =>
+      t.question === question &&
+      (t.history ?? []).every((m) => has(m.content, m.role)) &&
+      (t.context === undefined || has(t.context)),
   );
   return task?.oracle;
 }

@@ -13,7 +13,15 @@ import type { ToolCallingLlm, ToolChatHistory, ToolChatRound } from "../llm/nati
 import { fillAnswer } from "../testing/eval-oracle.js";
 import { ScriptedLlm, type ScriptedRequest } from "../testing/scripted-llm.js";
 import { evalOracleFor } from "./eval-tasks.js";
-import { dateIn, NOT_SCRIPTED, scriptFor, todayIn, weatherLine, type ScriptContext, type ScriptEntry } from "./script.js";
+import {
+  dateIn,
+  NOT_SCRIPTED,
+  scriptFor,
+  todayIn,
+  weatherLine,
+  type ScriptContext,
+  type ScriptEntry,
+} from "./script.js";
 
 /** A scripted text as shown: with the rehearsal mark in front. */
 export function marked(text: string): string {
@@ -22,7 +30,9 @@ export function marked(text: string): string {
 
 /** How the scripted planner describes a step by its tools. */
 const STEP_WORDS: Record<string, string> = {
-  geocode: "Koordinaten bestimmen", get_weather: "Wetter abrufen", rank_spots: "Orte zum Joggen bewerten",
+  geocode: "Koordinaten bestimmen",
+  get_weather: "Wetter abrufen",
+  rank_spots: "Orte zum Joggen bewerten",
 };
 
 /** Messages the loop or the half-agent adds after the question (never the question itself). */
@@ -34,18 +44,28 @@ function variantOf(request: ScriptedRequest): number {
   return temperature === 0 ? 0 : Math.abs(Math.trunc(seed ?? 0));
 }
 
-function context(request: ScriptedRequest): { ctx: ScriptContext; entry: ScriptEntry | undefined; oracle: TaskOracle | undefined } {
+function context(request: ScriptedRequest): {
+  ctx: ScriptContext;
+  entry: ScriptEntry | undefined;
+  oracle: TaskOracle | undefined;
+} {
   const { messages } = request;
   const users = messages.filter((m) => m.role === "user" && !NOT_A_QUESTION.test(m.content));
   const oracle = evalOracleFor(users.at(-1)?.content ?? "", messages);
   const asked = (oracle ? undefined : [...users].reverse().find((m) => scriptFor(m.content))) ?? users.at(-1);
   const question = asked?.content ?? "";
-  const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
   const today = todayIn(system);
   const ctx: ScriptContext = {
     question,
     system,
-    seen: messages.filter((m) => m !== asked).map((m) => m.content).join("\n"),
+    seen: messages
+      .filter((m) => m !== asked)
+      .map((m) => m.content)
+      .join("\n"),
     today,
     date: dateIn(question, today),
     variant: variantOf(request),
@@ -86,26 +106,41 @@ function writerFacts(text: string): Map<string, unknown> {
   return facts;
 }
 
-function planReply(entry: ScriptEntry | undefined, ctx: ScriptContext, outcomes: ReturnType<typeof outcomesIn>): Record<string, unknown> {
+function planReply(
+  entry: ScriptEntry | undefined,
+  ctx: ScriptContext,
+  outcomes: ReturnType<typeof outcomesIn>,
+): Record<string, unknown> {
   if (!entry?.plan || !entry.final) return { steps: [], final: marked(NOT_SCRIPTED) };
   const steps = entry.plan(ctx);
   const done = steps.flat().every((call) => outcomes.settled.has(call.id));
-  const described = steps.map((tools) => ({ description: [...new Set(tools.map((t) => STEP_WORDS[t.name] ?? t.name))].join(" und "), tools }));
+  const described = steps.map((tools) => ({
+    description: [...new Set(tools.map((t) => STEP_WORDS[t.name] ?? t.name))].join(" und "),
+    tools,
+  }));
   return done ? { steps: [], final: marked(entry.final(outcomes.results, ctx)) } : { steps: described, final: null };
 }
 
 /** A Modell-Check task: its oracle plan until every call has settled, then the oracle's answer from the results. */
 function oracleReply(oracle: TaskOracle, outcomes: ReturnType<typeof outcomesIn>): Record<string, unknown> {
   const done = oracle.steps.every((step) => step.tools.every((call) => outcomes.settled.has(call.id)));
-  return done ? { steps: [], final: marked(fillAnswer(oracle.answer, outcomes.results)) } : { steps: oracle.steps, final: null };
+  return done
+    ? { steps: [], final: marked(fillAnswer(oracle.answer, outcomes.results)) }
+    : { steps: oracle.steps, final: null };
 }
 
 function halfAgentReply(entry: ScriptEntry | undefined, ctx: ScriptContext): Record<string, unknown> {
   return entry?.call ? entry.call(ctx) : { answer: marked(NOT_SCRIPTED) };
 }
 
-function chatReply(entry: ScriptEntry | undefined, oracle: TaskOracle | undefined, ctx: ScriptContext, messages: readonly ChatMessage[]): string {
-  if (messages.some((m) => m.content.includes(NO_TOOLS_INSTRUCTION))) return marked(entry?.answer?.(ctx) ?? NOT_SCRIPTED);
+function chatReply(
+  entry: ScriptEntry | undefined,
+  oracle: TaskOracle | undefined,
+  ctx: ScriptContext,
+  messages: readonly ChatMessage[],
+): string {
+  if (messages.some((m) => m.content.includes(NO_TOOLS_INSTRUCTION)))
+    return marked(entry?.answer?.(ctx) ?? NOT_SCRIPTED);
   if (messages[0]?.content === ANSWER_WRITER_PROMPT) {
     const facts = writerFacts(ctx.question + "\n" + ctx.seen);
     return marked((oracle ? fillAnswer(oracle.answer, facts) : entry?.final?.(facts, ctx)) ?? NOT_SCRIPTED);
@@ -119,7 +154,10 @@ function chatReply(entry: ScriptEntry | undefined, oracle: TaskOracle | undefine
 export function rehearsalReply(request: ScriptedRequest): string | Record<string, unknown> {
   const { ctx, entry, oracle } = context(request);
   if (request.method === "chat") return chatReply(entry, oracle, ctx, request.messages);
-  const isPlan = typeof request.schema === "object" && request.schema !== null && "steps" in ((request.schema as { properties?: object }).properties ?? {});
+  const isPlan =
+    typeof request.schema === "object" &&
+    request.schema !== null &&
+    "steps" in ((request.schema as { properties?: object }).properties ?? {});
   if (!isPlan) return halfAgentReply(entry, ctx);
   const outcomes = outcomesIn(request.messages);
   return oracle ? oracleReply(oracle, outcomes) : planReply(entry, ctx, outcomes);
@@ -130,7 +168,15 @@ class RehearsalToolCaller implements ToolCallingLlm {
   readonly toolCallFormat = "vorgespielt";
 
   respondWithTools(history: ToolChatHistory): Promise<ToolChatRound> {
-    const meter: GenerationMeter = { promptTokensEvaluated: 0, promptTokensReused: 0, generatedTokens: 0, timeToFirstTokenMs: 0, totalMs: 0, tokensPerSecond: 0, scripted: true };
+    const meter: GenerationMeter = {
+      promptTokensEvaluated: 0,
+      promptTokensReused: 0,
+      generatedTokens: 0,
+      timeToFirstTokenMs: 0,
+      totalMs: 0,
+      tokensPerSecond: 0,
+      scripted: true,
+    };
     const entry = scriptFor(history.question);
     const date = dateIn(history.question);
     const round = history.rounds.length;
@@ -142,7 +188,11 @@ class RehearsalToolCaller implements ToolCallingLlm {
     if (round === 0) return call("geocode", { destination: city });
     if (round === 1) return call("get_weather", { lat: last?.lat, lon: last?.lon, start_date: date, end_date: date });
     const weather = history.rounds.at(-1)?.calls[0]?.result;
-    return Promise.resolve({ text: marked(`Heute (${date}) – ${entry.final ? weatherLine(city, weather) : NOT_SCRIPTED}.`), calls: [], meter });
+    return Promise.resolve({
+      text: marked(`Heute (${date}) – ${entry.final ? weatherLine(city, weather) : NOT_SCRIPTED}.`),
+      calls: [],
+      meter,
+    });
   }
 }
 

@@ -31,7 +31,14 @@ function resolveLocalRef(ref: string, root: Schema): unknown {
   const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (!m) return undefined;
   const defs = ownValue(root, m[1] as string);
-  return isPlainObject(defs) ? ownValue(defs, decodeURIComponent(m[2] as string).replace(/~1/g, "/").replace(/~0/g, "~")) : undefined;
+  return isPlainObject(defs)
+    ? ownValue(
+        defs,
+        decodeURIComponent(m[2] as string)
+          .replace(/~1/g, "/")
+          .replace(/~0/g, "~"),
+      )
+    : undefined;
 }
 
 function withDescription(target: Schema, source: Schema): Schema {
@@ -78,10 +85,15 @@ function convert(node: unknown, root: Schema, depth: number, seenRefs: ReadonlyS
     }
   }
   const allOf = ownValue(node, "allOf");
-  if (Array.isArray(allOf) && allOf.length === 1) return withDescription(convert(allOf[0], root, depth + 1, seenRefs), node);
+  if (Array.isArray(allOf) && allOf.length === 1)
+    return withDescription(convert(allOf[0], root, depth + 1, seenRefs), node);
 
   const type = ownValue(node, "type");
-  const types = Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : typeof type === "string" ? [type] : [];
+  const types = Array.isArray(type)
+    ? type.filter((t): t is string => typeof t === "string")
+    : typeof type === "string"
+      ? [type]
+      : [];
   if (types.length === 0) {
     if (isPlainObject(ownValue(node, "properties"))) return convertObject(node, root, depth, seenRefs);
     if (ownValue(node, "items") !== undefined) return convertArray(node, root, depth, seenRefs);
@@ -122,7 +134,9 @@ function convertObject(node: Schema, root: Schema, depth: number, seenRefs: Read
   const properties = ownValue(node, "properties");
   const out: Schema = { type: "object" };
   if (isPlainObject(properties) && Object.keys(properties).length > 0) {
-    const required = new Set(Array.isArray(ownValue(node, "required")) ? (ownValue(node, "required") as unknown[]) : []);
+    const required = new Set(
+      Array.isArray(ownValue(node, "required")) ? (ownValue(node, "required") as unknown[]) : [],
+    );
     out.properties = Object.fromEntries(
       Object.keys(properties).map((key) => {
         const converted = convert(properties[key], root, depth + 1, seenRefs);
@@ -179,7 +193,9 @@ export function inputProperties(inputSchema: unknown): { name: string; schema: u
   if (!isPlainObject(inputSchema)) return [];
   const properties = ownValue(inputSchema, "properties");
   if (!isPlainObject(properties)) return [];
-  const required = Array.isArray(ownValue(inputSchema, "required")) ? (ownValue(inputSchema, "required") as unknown[]) : [];
+  const required = Array.isArray(ownValue(inputSchema, "required"))
+    ? (ownValue(inputSchema, "required") as unknown[])
+    : [];
   return Object.keys(properties).map((name) => ({ name, schema: properties[name], required: required.includes(name) }));
 }
 
@@ -197,7 +213,9 @@ export function toGrammarDialect(node: unknown): unknown {
     if (key === "anyOf") out.oneOf = value;
     else if (key === "properties" && isPlainObject(node[key])) {
       // property names are data, not keywords: copy them verbatim
-      out.properties = Object.fromEntries(Object.keys(node[key] as Schema).map((k) => [k, toGrammarDialect((node[key] as Schema)[k])]));
+      out.properties = Object.fromEntries(
+        Object.keys(node[key] as Schema).map((k) => [k, toGrammarDialect((node[key] as Schema)[k])]),
+      );
     } else out[key] = value;
   }
   return out;
@@ -216,7 +234,13 @@ export function dropNullOptionals(value: unknown, schema: unknown): unknown {
   for (const key of Object.keys(value)) {
     const propSchema = ownValue(properties, key);
     const v = value[key];
-    if (v === null && propSchema !== undefined && !required.includes(key) && !(isPlainObject(propSchema) && allowsNull(propSchema))) continue;
+    if (
+      v === null &&
+      propSchema !== undefined &&
+      !required.includes(key) &&
+      !(isPlainObject(propSchema) && allowsNull(propSchema))
+    )
+      continue;
     entries.push([key, propSchema === undefined ? v : dropNullOptionals(v, propSchema)]);
   }
   return Object.fromEntries(entries);
@@ -226,7 +250,10 @@ export function dropNullOptionals(value: unknown, schema: unknown): unknown {
  * One zod placeholder per input property of a tool, registered in `registry` with its grammar schema
  * (optional properties also null); z.toJSONSchema with `metadata: registry` writes those schemas.
  */
-export function grammarArguments(inputSchema: unknown, registry: z.core.$ZodRegistry<Record<string, unknown>>): Record<string, z.ZodType> {
+export function grammarArguments(
+  inputSchema: unknown,
+  registry: z.core.$ZodRegistry<Record<string, unknown>>,
+): Record<string, z.ZodType> {
   const args: Record<string, z.ZodType> = {};
   for (const prop of inputProperties(inputSchema)) {
     const declared = z.unknown();

@@ -6,14 +6,23 @@ const PHRASES: readonly [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^Expected ',' or '\}' after property value/u, () => "nach einem Wert fehlt ',' oder '}'"],
   [/^Expected ',' or '\]' after array element/u, () => "nach einem Listenelement fehlt ',' oder ']'"],
   [/^Expected ':' after property name/u, () => "nach dem Feldnamen fehlt ':'"],
-  [/^Expected (?:double-quoted )?property name(?: or '\}')?/u, () => "hier gehört ein Feldname in doppelten Anführungszeichen hin"],
-  [/^Unterminated string/u, () => "eine Zeichenkette wird nicht geschlossen (fehlendes \")"],
-  [/^Bad control character in string literal/u, () => "Steuerzeichen (z. B. ein Zeilenumbruch) mitten in einer Zeichenkette"],
+  [
+    /^Expected (?:double-quoted )?property name(?: or '\}')?/u,
+    () => "hier gehört ein Feldname in doppelten Anführungszeichen hin",
+  ],
+  [/^Unterminated string/u, () => 'eine Zeichenkette wird nicht geschlossen (fehlendes ")'],
+  [
+    /^Bad control character in string literal/u,
+    () => "Steuerzeichen (z. B. ein Zeilenumbruch) mitten in einer Zeichenkette",
+  ],
   [/^Bad escaped character/u, () => "ungültige Escape-Sequenz mit \\"],
   [/^Bad Unicode escape/u, () => "ungültige \\u-Escape-Sequenz"],
   [/^Unexpected non-whitespace character after JSON/u, () => "nach dem JSON-Wert folgt noch Text"],
   [/^Unexpected end of JSON input/u, () => "das JSON endet mitten im Wert (abgeschnitten?)"],
-  [/^(?:No number after minus sign|Exponent part is missing a number|Unterminated fractional number)/u, () => "unvollständige Zahl"],
+  [
+    /^(?:No number after minus sign|Exponent part is missing a number|Unterminated fractional number)/u,
+    () => "unvollständige Zahl",
+  ],
   [/^Unexpected token '?(.)'?/u, (m) => `unerwartetes Zeichen '${m[1] ?? "?"}'`],
 ];
 

@@ -42,7 +42,8 @@ const PLURAL_DE: Readonly<Record<string, string>> = {
 
 const asSchema = (value: unknown): Schema | undefined => (isPlainObject(value) ? value : undefined);
 /** The table's own entry only (schemas come from servers: "constructor" is not a type name). */
-const lookup = (table: Readonly<Record<string, string>>, key: string): string | undefined => (hasOwn(table, key) ? table[key] : undefined);
+const lookup = (table: Readonly<Record<string, string>>, key: string): string | undefined =>
+  hasOwn(table, key) ? table[key] : undefined;
 const germanType = (type: unknown): string => lookup(TYPE_DE, String(type)) ?? String(type);
 const literal = (value: unknown): string => (typeof value === "string" ? `"${value}"` : JSON.stringify(value));
 const variantsOf = (schema: Schema): unknown[] | undefined => {
@@ -92,7 +93,8 @@ export function shortType(schema: unknown): string {
 export function constraintTexts(schema: Schema): string[] {
   const out: string[] = [];
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength } = schema;
-  const inclusiveRange = minimum !== undefined && maximum !== undefined && exclusiveMinimum === undefined && exclusiveMaximum === undefined;
+  const inclusiveRange =
+    minimum !== undefined && maximum !== undefined && exclusiveMinimum === undefined && exclusiveMaximum === undefined;
   if (inclusiveRange) out.push(`von ${String(minimum)} bis ${String(maximum)}`);
   else {
     if (exclusiveMinimum !== undefined) out.push(`größer als ${String(exclusiveMinimum)}`);
@@ -120,7 +122,12 @@ export function schemaFields(schema: unknown): SchemaField[] {
   const required = new Set(s && Array.isArray(s.required) ? s.required.map(String) : []);
   return Object.entries(props).map(([name, raw]) => {
     const field = asSchema(raw) ?? {};
-    return { name, schema: field, required: required.has(name), description: typeof field.description === "string" ? field.description : undefined };
+    return {
+      name,
+      schema: field,
+      required: required.has(name),
+      description: typeof field.description === "string" ? field.description : undefined,
+    };
   });
 }
 
@@ -148,7 +155,9 @@ function fieldLines(schema: Schema, indent: string, depth: number, maxDepth: num
     parts.push(...constraintTexts(field.schema));
     const line = `${indent}- ${field.name} (${parts.join(", ")})${field.description !== undefined ? `: ${field.description}` : ""}`;
     const nested = nestedObject(field.schema);
-    return nested && depth < maxDepth ? [line, ...fieldLines(nested, `${indent}    `, depth + 1, maxDepth, false)] : [line];
+    return nested && depth < maxDepth
+      ? [line, ...fieldLines(nested, `${indent}    `, depth + 1, maxDepth, false)]
+      : [line];
   });
 }
 
@@ -199,7 +208,9 @@ export function formatOutputShape(schema: unknown, depth = 3): string {
   const s = asSchema(schema);
   if (!s) return "Wert";
   if (asSchema(s.properties) && depth > 0) {
-    return `{${schemaFields(s).map((f) => `${f.name}${f.required ? "" : "?"}: ${formatOutputShape(f.schema, depth - 1)}`).join(", ")}}`;
+    return `{${schemaFields(s)
+      .map((f) => `${f.name}${f.required ? "" : "?"}: ${formatOutputShape(f.schema, depth - 1)}`)
+      .join(", ")}}`;
   }
   if (s.type === "array" && depth > 0) return `${formatOutputShape(s.items, depth - 1)}[]`;
   return shortType(s);
@@ -209,6 +220,8 @@ export function formatOutputShape(schema: unknown, depth = 3): string {
 export function formatToolCatalog(tools: readonly DescribedTool[]): string {
   if (tools.length === 0) return "(keine Tools verfügbar)";
   return tools
-    .map((t) => `- ${formatToolSignature(t)}${t.outputSchema ? `\n  Ergebnis: ${formatOutputShape(t.outputSchema)}` : ""}`)
+    .map(
+      (t) => `- ${formatToolSignature(t)}${t.outputSchema ? `\n  Ergebnis: ${formatOutputShape(t.outputSchema)}` : ""}`,
+    )
     .join("\n");
 }

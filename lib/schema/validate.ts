@@ -53,7 +53,14 @@ function instance(): Ajv2020 {
 /** Keywords whose values are data, not schemas: never rewritten. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
 /** Keywords whose values map names to schemas (a property may be called "items"). */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+const SCHEMA_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+]);
 
 /** Draft-07's tuple form in 2020-12 words; everything else unchanged (see the header). */
 function liftTuples(schema: unknown): unknown {
@@ -61,7 +68,8 @@ function liftTuples(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DATA_KEYWORDS.has(key)) out[key] = value;
-    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, liftTuples(v)]));
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, liftTuples(v)]));
     else out[key] = Array.isArray(value) ? value.map(liftTuples) : liftTuples(value);
   }
   if (Array.isArray(out.items)) {
@@ -166,13 +174,20 @@ export function germanIssues(errors: readonly ErrorObject[], subject = "Der Wert
   return errors.map((error, i) => {
     const field = fieldName(error.instancePath);
     // Errors inside `propertyNames` are about a key of the object, which ajv names in `propertyName`.
-    const who = error.propertyName !== undefined ? `Der Attributname ${quoted(error.propertyName)}` : field === "" ? subject : quoted(field);
+    const who =
+      error.propertyName !== undefined
+        ? `Der Attributname ${quoted(error.propertyName)}`
+        : field === ""
+          ? subject
+          : quoted(field);
     // Two ajv-i18n texts describe the schema rather than the value: "boolesches Schema ist falsch",
     // "Attributname ist ungültig".
     const text =
-      error.keyword === "false schema" ? "ist hier nicht erlaubt"
-      : error.keyword === "propertyNames" ? `hat einen ungültigen Attributnamen${detail(error)}`
-      : `${localized[i]!.message ?? error.keyword}${detail(error)}`;
+      error.keyword === "false schema"
+        ? "ist hier nicht erlaubt"
+        : error.keyword === "propertyNames"
+          ? `hat einen ungültigen Attributnamen${detail(error)}`
+          : `${localized[i]!.message ?? error.keyword}${detail(error)}`;
     return { path: error.instancePath, keyword: error.keyword, message: `${who} ${text}.` };
   });
 }

@@ -24,10 +24,9 @@ export function scriptedPlan(
 ): ScriptedPlanRun {
   const results = new Map<string, unknown>();
   const ids = steps.flatMap((step) => step.tools.map((t) => t.id));
-  const llm = new ScriptedLlm(
-    [() => ({ steps, final: ids.every((id) => results.has(id)) ? answer(results) : null })],
-    { whenExhausted: "repeat-last" },
-  );
+  const llm = new ScriptedLlm([() => ({ steps, final: ids.every((id) => results.has(id)) ? answer(results) : null })], {
+    whenExhausted: "repeat-last",
+  });
   const onEvent = (event: AgentEvent) => {
     if (event.type === "tool_result") results.set(event.toolId, event.result);
     watch?.(event);

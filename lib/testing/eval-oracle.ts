@@ -15,16 +15,29 @@ export interface PlannerRun {
 }
 
 /** The scripted mistakes the checkers must catch (withMistake turns a task's oracle into one). */
-export const MISTAKES = ["wrong-city", "guessed-coordinates", "tool-where-none-fits", "unapproved-write", "invented-fact", "missing-ref"] as const;
+export const MISTAKES = [
+  "wrong-city",
+  "guessed-coordinates",
+  "tool-where-none-fits",
+  "unapproved-write",
+  "invented-fact",
+  "missing-ref",
+] as const;
 export type Mistake = (typeof MISTAKES)[number];
 
 const at = (value: unknown, path: string[]): unknown =>
-  path.reduce<unknown>((v, key) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value);
+  path.reduce<unknown>(
+    (v, key) => (isPlainObject(v) || Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined),
+    value,
+  );
 
 /** The answer template with every `{id.path}` replaced by that tool result's value; numbers as Germans write them ("52,52"). */
 export function fillAnswer(template: string, results: ReadonlyMap<string, unknown>): string {
-  const shown = (value: unknown) => (typeof value === "number" ? value.toLocaleString("de-DE", { maximumFractionDigits: 10 }) : String(value ?? "?"));
-  return template.replace(/\{([\w-]+)\.([\w.]+)\}/g, (_, id: string, path: string) => shown(at(results.get(id), path.split("."))));
+  const shown = (value: unknown) =>
+    typeof value === "number" ? value.toLocaleString("de-DE", { maximumFractionDigits: 10 }) : String(value ?? "?");
+  return template.replace(/\{([\w-]+)\.([\w.]+)\}/g, (_, id: string, path: string) =>
+    shown(at(results.get(id), path.split("."))),
+  );
 }
 
 /** A planner that sends `oracle`'s plan until each of its calls has settled, then the filled answer. */
@@ -33,7 +46,12 @@ export function oraclePlanner(oracle: TaskOracle): PlannerRun {
   const settled = new Set<string>();
   const ids = oracle.steps.flatMap((s) => s.tools.map((t) => t.id));
   const llm = new ScriptedLlm(
-    [() => (ids.every((id) => settled.has(id)) ? { steps: [], final: fillAnswer(oracle.answer, results) } : { steps: oracle.steps, final: null })],
+    [
+      () =>
+        ids.every((id) => settled.has(id))
+          ? { steps: [], final: fillAnswer(oracle.answer, results) }
+          : { steps: oracle.steps, final: null },
+    ],
     { whenExhausted: "repeat-last" },
   );
   const onEvent = (event: AgentEvent) => {
@@ -43,23 +61,36 @@ export function oraclePlanner(oracle: TaskOracle): PlannerRun {
   return { llm, onEvent };
 }
 
-const mapCalls = (steps: OracleStep[], f: (call: OracleStep["tools"][number]) => OracleStep["tools"][number]): OracleStep[] =>
-  steps.map((s) => ({ ...s, tools: s.tools.map(f) }));
+const mapCalls = (
+  steps: OracleStep[],
+  f: (call: OracleStep["tools"][number]) => OracleStep["tools"][number],
+): OracleStep[] => steps.map((s) => ({ ...s, tools: s.tools.map(f) }));
 
 const hasRef = (value: unknown): boolean => isPlainObject(value) && typeof value.$ref === "string";
 
 function wrongCity(o: TaskOracle): TaskOracle | null {
-  const literal = o.steps.some((s) => s.tools.some((t) => t.name === "geocode" && typeof t.arguments.destination === "string"));
+  const literal = o.steps.some((s) =>
+    s.tools.some((t) => t.name === "geocode" && typeof t.arguments.destination === "string"),
+  );
   if (!literal) return null;
   const swap = (city: unknown) => (city === "Madrid" ? "Oslo" : "Madrid");
-  return { ...o, steps: mapCalls(o.steps, (t) => (t.name === "geocode" && typeof t.arguments.destination === "string" ? { ...t, arguments: { destination: swap(t.arguments.destination) } } : t)) };
+  return {
+    ...o,
+    steps: mapCalls(o.steps, (t) =>
+      t.name === "geocode" && typeof t.arguments.destination === "string"
+        ? { ...t, arguments: { destination: swap(t.arguments.destination) } }
+        : t,
+    ),
+  };
 }
 
 /** Coordinates guessed instead of looked up: no geocode, lat/lon 50/10 (the middle of Germany). */
 function guessedCoordinates(o: TaskOracle): TaskOracle | null {
   const usesGeo = o.steps.some((s) => s.tools.some((t) => hasRef(t.arguments.lat)));
   if (!usesGeo) return null;
-  const steps = mapCalls(o.steps, (t) => (hasRef(t.arguments.lat) ? { ...t, arguments: { ...t.arguments, lat: 50, lon: 10 } } : t))
+  const steps = mapCalls(o.steps, (t) =>
+    hasRef(t.arguments.lat) ? { ...t, arguments: { ...t.arguments, lat: 50, lon: 10 } } : t,
+  )
     .map((s) => ({ ...s, tools: s.tools.filter((t) => t.name !== "geocode") }))
     .filter((s) => s.tools.length > 0);
   return { ...o, steps };
@@ -67,12 +98,21 @@ function guessedCoordinates(o: TaskOracle): TaskOracle | null {
 
 function toolWhereNoneFits(o: TaskOracle, task: EvalTask): TaskOracle | null {
   if (!task.expect.noTools) return null;
-  return { ...o, steps: [{ description: "Ort suchen", tools: [{ id: "geo", name: "geocode", arguments: { destination: "Berlin" } }] }] };
+  return {
+    ...o,
+    steps: [
+      { description: "Ort suchen", tools: [{ id: "geo", name: "geocode", arguments: { destination: "Berlin" } }] },
+    ],
+  };
 }
 
 function unapprovedWrite(o: TaskOracle, task: EvalTask): TaskOracle | null {
   if (task.category === "schreiben") return null;
-  const save = { id: "ungefragt", name: "save_trip_plan", arguments: { file_name: "ungefragt.md", title: "Ungefragt", content: "Nicht erbeten." } };
+  const save = {
+    id: "ungefragt",
+    name: "save_trip_plan",
+    arguments: { file_name: "ungefragt.md", title: "Ungefragt", content: "Nicht erbeten." },
+  };
   return { ...o, steps: [...o.steps, { description: "Ungefragt speichern", tools: [save] }] };
 }
 
@@ -84,11 +124,13 @@ function inventedFact(o: TaskOracle): TaskOracle | null {
 function missingRef(o: TaskOracle): TaskOracle | null {
   let done = false;
   const breakRefs = (args: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(args).map(([k, v]) => {
-      if (done || !hasRef(v)) return [k, v];
-      done = true;
-      return [k, { $ref: `gibt_es_nicht.${k}` }];
-    }));
+    Object.fromEntries(
+      Object.entries(args).map(([k, v]) => {
+        if (done || !hasRef(v)) return [k, v];
+        done = true;
+        return [k, { $ref: `gibt_es_nicht.${k}` }];
+      }),
+    );
   const steps = mapCalls(o.steps, (t) => ({ ...t, arguments: breakRefs(t.arguments) }));
   return done ? { ...o, steps } : null;
 }
@@ -116,7 +158,9 @@ export function withMistake(task: EvalTask, mistake: Mistake): TaskOracle | null
 export function noisyOracle(task: EvalTask, seed: number, p: number): { planner: PlannerRun; correct: boolean } {
   const random = seededRandom(Math.imul(seed + 1, 0x9e3779b1));
   if (random() < p) return { planner: oraclePlanner(task.oracle), correct: true };
-  const wrong = (["invented-fact", "tool-where-none-fits", "unapproved-write"] as const).map((m) => withMistake(task, m)).find((o) => o !== null);
+  const wrong = (["invented-fact", "tool-where-none-fits", "unapproved-write"] as const)
+    .map((m) => withMistake(task, m))
+    .find((o) => o !== null);
   // Every task has one: invented-fact fits all answers with a tool value, tool-where-none-fits the others.
   if (!wrong) throw new RangeError(`noisyOracle: keine passende Fehlerart für Aufgabe ${task.id}.`);
   return { planner: oraclePlanner(wrong), correct: false };

@@ -51,7 +51,11 @@ export class InMemoryToolClient implements ToolClient {
     return [...this.tools.values()].map((t) => t.info);
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ToolCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ToolCallResult> {
     if (this.closed) throw new ToolClientClosedError();
     const tool = this.tools.get(name);
     if (!tool) throw new UnknownToolError(name);
@@ -75,4 +79,3 @@ export class InMemoryToolClient implements ToolClient {
     this.closed = true;
   }
 }
-

@@ -35,7 +35,15 @@ export function noisyPlanner(options: NoisyPlannerOptions): (run: number, seed: 
     const answer = { steps: [], final: text };
     if (!options.save) return new ScriptedLlm([answer]);
     const { toolName, fileName, title } = options.save;
-    const save = { steps: [{ description: "Antwort speichern", tools: [{ id: "save", name: toolName, arguments: { file_name: fileName, title, content: text } }] }], final: null };
+    const save = {
+      steps: [
+        {
+          description: "Antwort speichern",
+          tools: [{ id: "save", name: toolName, arguments: { file_name: fileName, title, content: text } }],
+        },
+      ],
+      final: null,
+    };
     return new ScriptedLlm([save, answer]);
   };
 }

@@ -3,7 +3,15 @@
 // as a KV cache would (approximate tokens = characters / 4; the prefix shared with the previous
 // request counts as reused), so prompt-prefix stability can be shown without a model.
 import { JsonNotSupportedError } from "../llm/errors.js";
-import type { ChatMessage, ChatResult, GenerationMeter, GenerationOptions, InProcessLlmInfo, JsonSchema, Llm } from "../llm/types.js";
+import type {
+  ChatMessage,
+  ChatResult,
+  GenerationMeter,
+  GenerationOptions,
+  InProcessLlmInfo,
+  JsonSchema,
+  Llm,
+} from "../llm/types.js";
 import { KitError } from "../errors.js";
 
 export interface ScriptedRequest {
@@ -38,10 +46,11 @@ export function scriptedFailure(error: Error): ScriptedFailure {
 export class ScriptExhaustedError extends KitError {
   override name = "ScriptExhaustedError";
   constructor(readonly requests: number) {
-    super(`ScriptedLlm: Das Drehbuch hat keine Antwort für Anfrage ${requests + 1}. Weitere Antworten eintragen oder whenExhausted: "repeat-last" setzen.`);
+    super(
+      `ScriptedLlm: Das Drehbuch hat keine Antwort für Anfrage ${requests + 1}. Weitere Antworten eintragen oder whenExhausted: "repeat-last" setzen.`,
+    );
   }
 }
-
 
 export interface ScriptedLlmOptions {
   /** When false, generateJson throws JsonNotSupportedError like a backend without grammars (default true). */
@@ -92,7 +101,8 @@ export class ScriptedLlm implements Llm {
     const index = request.index;
     let reply = this.replies[index];
     if (reply === undefined) {
-      if (this.options.whenExhausted === "repeat-last" && this.replies.length > 0) reply = this.replies[this.replies.length - 1];
+      if (this.options.whenExhausted === "repeat-last" && this.replies.length > 0)
+        reply = this.replies[this.replies.length - 1];
       else throw new ScriptExhaustedError(index);
     }
     if (this.options.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs));
@@ -102,7 +112,12 @@ export class ScriptedLlm implements Llm {
     return reply as string | Record<string, unknown>;
   }
 
-  private meter(messages: readonly ChatMessage[], output: string, startedAt: number, options?: GenerationOptions): void {
+  private meter(
+    messages: readonly ChatMessage[],
+    output: string,
+    startedAt: number,
+    options?: GenerationOptions,
+  ): void {
     const prompt = serialize(messages);
     const reused = commonPrefixLength(prompt, this.previousPrompt);
     // What a KV cache holds afterwards: the prompt, the assistant header and the generated reply.
@@ -121,9 +136,23 @@ export class ScriptedLlm implements Llm {
     options?.onMeter?.(this._lastMeter);
   }
 
-  private record(method: ScriptedRequest["method"], messages: readonly ChatMessage[], options?: GenerationOptions, schema?: JsonSchema): ScriptedRequest {
-    const sampling = options && (options.seed !== undefined || options.temperature !== undefined) ? { seed: options.seed, temperature: options.temperature } : undefined;
-    const request: ScriptedRequest = { method, messages: messages.map((m) => ({ ...m })), index: this.requests.length, ...(schema ? { schema } : {}), ...(sampling ? { sampling } : {}) };
+  private record(
+    method: ScriptedRequest["method"],
+    messages: readonly ChatMessage[],
+    options?: GenerationOptions,
+    schema?: JsonSchema,
+  ): ScriptedRequest {
+    const sampling =
+      options && (options.seed !== undefined || options.temperature !== undefined)
+        ? { seed: options.seed, temperature: options.temperature }
+        : undefined;
+    const request: ScriptedRequest = {
+      method,
+      messages: messages.map((m) => ({ ...m })),
+      index: this.requests.length,
+      ...(schema ? { schema } : {}),
+      ...(sampling ? { sampling } : {}),
+    };
     this.requests.push(request);
     return request;
   }
@@ -138,8 +167,15 @@ export class ScriptedLlm implements Llm {
     return { text, meter: this._lastMeter as GenerationMeter };
   }
 
-  async generateJson<T = unknown>(schema: JsonSchema, messages: ChatMessage[], options?: GenerationOptions): Promise<T> {
-    if (this.options.jsonSupported === false) throw new JsonNotSupportedError("generateJson wird von diesem vorgespielten Backend nicht unterstützt (jsonSupported: false).");
+  async generateJson<T = unknown>(
+    schema: JsonSchema,
+    messages: ChatMessage[],
+    options?: GenerationOptions,
+  ): Promise<T> {
+    if (this.options.jsonSupported === false)
+      throw new JsonNotSupportedError(
+        "generateJson wird von diesem vorgespielten Backend nicht unterstützt (jsonSupported: false).",
+      );
     const startedAt = performance.now();
     const request = this.record("generateJson", messages, options, schema);
     const reply = await this.next(request, options?.signal);

@@ -37,10 +37,15 @@ export class ScriptedToolCaller implements ToolCallingLlm {
     const step = this.script[Math.min(index, this.script.length - 1)]!;
     const prompt = render(snapshot, functions);
     let shared = 0;
-    while (shared < prompt.length && shared < this.previous.length && prompt[shared] === this.previous[shared]) shared++;
+    while (shared < prompt.length && shared < this.previous.length && prompt[shared] === this.previous[shared])
+      shared++;
     this.previous = prompt;
     const offset = history.rounds.reduce((n, r) => n + r.calls.length, 0);
-    const calls = (step.calls ?? []).map((c, i) => ({ id: `call_${offset + i + 1}`, name: c.name, params: structuredClone(c.params) }));
+    const calls = (step.calls ?? []).map((c, i) => ({
+      id: `call_${offset + i + 1}`,
+      name: c.name,
+      params: structuredClone(c.params),
+    }));
     const meter: GenerationMeter = {
       promptTokensEvaluated: Math.ceil((prompt.length - shared) / CHARS_PER_TOKEN_ESTIMATE),
       promptTokensReused: Math.floor(shared / CHARS_PER_TOKEN_ESTIMATE),

@@ -15,7 +15,12 @@ export const MAX_OPERAND_EXPONENT = 1000;
 /** Most digits of any value, integer part and decimal places together (operands, intermediate results, results). */
 export const MAX_DIGITS = 10_000;
 
-const ExactDecimal = Decimal.clone({ precision: 1e9, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+const ExactDecimal = Decimal.clone({
+  precision: 1e9,
+  rounding: Decimal.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
 const RoundedDecimal = ExactDecimal.clone({ precision: DIVISION_DIGITS });
 
 /** An exact value: a BigInt when it is an integer, otherwise a Decimal. */
@@ -75,7 +80,11 @@ function checkSize(size: Size, what: string): void {
 /** An integer result within MAX_DIGITS (a sum's carry digit is only known afterwards). */
 function bounded(v: bigint): bigint {
   if (digits(sizeOf(v)) > MAX_DIGITS) {
-    throw new MathError("out_of_range", `Das Ergebnis hat mehr als ${MAX_DIGITS} Stellen; so große oder so genaue Zahlen rechnet dieser Server nicht.`, MAX_DIGITS);
+    throw new MathError(
+      "out_of_range",
+      `Das Ergebnis hat mehr als ${MAX_DIGITS} Stellen; so große oder so genaue Zahlen rechnet dieser Server nicht.`,
+      MAX_DIGITS,
+    );
   }
   return v;
 }
@@ -84,7 +93,11 @@ function bounded(v: bigint): bigint {
 function normalize(d: Decimal): Value {
   if (!d.isFinite()) throw new MathError("out_of_range", "Das Ergebnis ist keine endliche Zahl.", d.toString());
   if (!d.isZero() && digits(sizeOf(d)) > MAX_DIGITS) {
-    throw new MathError("out_of_range", `Das Ergebnis hat mehr als ${MAX_DIGITS} Stellen; so große oder so genaue Zahlen rechnet dieser Server nicht.`, d.e);
+    throw new MathError(
+      "out_of_range",
+      `Das Ergebnis hat mehr als ${MAX_DIGITS} Stellen; so große oder so genaue Zahlen rechnet dieser Server nicht.`,
+      d.e,
+    );
   }
   return d.isInteger() ? BigInt(d.toFixed(0)) : d;
 }
@@ -109,9 +122,14 @@ export function parseOperand(name: string, input: number | string): { value: Val
     return { value: checkedOperand(name, new ExactDecimal(input), input) };
   }
   const text = input.trim().replace(/\u2212/g, "-");
-  if (text === "") throw new MathError("not_a_number", `${name} ist leer; gib eine Zahl an, z. B. 42 oder "3.5".`, input);
+  if (text === "")
+    throw new MathError("not_a_number", `${name} ist leer; gib eine Zahl an, z. B. 42 oder "3.5".`, input);
   if (text.length > MAX_OPERAND_CHARS) {
-    throw new MathError("out_of_range", `${name} ist zu lang (höchstens ${MAX_OPERAND_CHARS} Zeichen).`, `${text.slice(0, 40)}…`);
+    throw new MathError(
+      "out_of_range",
+      `${name} ist zu lang (höchstens ${MAX_OPERAND_CHARS} Zeichen).`,
+      `${text.slice(0, 40)}…`,
+    );
   }
   // German decimal comma ("2,75"), but only when there is no dot as well (no thousands separators).
   const plain = !text.includes(".") && (text.match(/,/g) ?? []).length === 1 ? text.replace(",", ".") : text;
@@ -129,7 +147,11 @@ export function parseOperand(name: string, input: number | string): { value: Val
 /** `nonZero`: the text has a non-zero digit, so a zero here means the exponent was beyond decimal.js's range. */
 function checkedOperand(name: string, d: Decimal, input: unknown, nonZero = !d.isZero()): Value {
   if (nonZero && (!d.isFinite() || d.isZero() || Math.abs(d.e) > MAX_OPERAND_EXPONENT)) {
-    throw new MathError("out_of_range", `${name} ist zu groß oder zu klein (Zehnerexponent höchstens ±${MAX_OPERAND_EXPONENT}).`, input);
+    throw new MathError(
+      "out_of_range",
+      `${name} ist zu groß oder zu klein (Zehnerexponent höchstens ±${MAX_OPERAND_EXPONENT}).`,
+      input,
+    );
   }
   return normalize(d);
 }
@@ -159,7 +181,11 @@ export function multiply(a: Value, b: Value): Outcome {
 
 export function divide(a: Value, b: Value): Outcome {
   if (isZero(b)) {
-    throw new MathError("division_by_zero", "Division durch 0 ist nicht definiert: der Divisor b ist 0. Wähle einen Divisor ungleich 0.", { a: render(a), b: 0 });
+    throw new MathError(
+      "division_by_zero",
+      "Division durch 0 ist nicht definiert: der Divisor b ist 0. Wähle einen Divisor ungleich 0.",
+      { a: render(a), b: 0 },
+    );
   }
   if (typeof a === "bigint" && typeof b === "bigint" && a % b === 0n) return { value: a / b, exact: true };
   const [x, y] = [toDecimal(a), toDecimal(b)];
@@ -174,16 +200,29 @@ const MAX_EXPONENT = 100_000n;
 
 /** a^n for an integer n whose result has at most MAX_DIGITS digits (negative n: 1 / a^|n|). */
 export function power(a: Value, n: Value): Outcome {
-  if (typeof n !== "bigint") throw new MathError("invalid_expression", `Hochzahlen müssen ganze Zahlen sein, nicht ${render(n)}.`, render(n));
+  if (typeof n !== "bigint")
+    throw new MathError("invalid_expression", `Hochzahlen müssen ganze Zahlen sein, nicht ${render(n)}.`, render(n));
   const magnitude = n < 0n ? -n : n;
   if (magnitude > MAX_EXPONENT) {
-    throw new MathError("out_of_range", `Hochzahlen über ${MAX_EXPONENT} rechnet dieser Server nicht (hier ${n}).`, render(n));
+    throw new MathError(
+      "out_of_range",
+      `Hochzahlen über ${MAX_EXPONENT} rechnet dieser Server nicht (hier ${n}).`,
+      render(n),
+    );
   }
   // |a^n| = 10^(n·log10|a|), with exactly n times a's decimal places.
   const times = Number(magnitude);
   if (!isZero(a)) checkSize({ int: integerDigits(times * log10Abs(a)), dp: sizeOf(a).dp * times }, `${render(a)}^${n}`);
-  if (n < 0n && isZero(a)) throw new MathError("division_by_zero", "0 hoch eine negative Zahl ist nicht definiert (Division durch 0).", render(n));
-  const up = typeof a === "bigint" ? { value: a ** magnitude, exact: true } : { value: normalize(a.pow(Number(magnitude))), exact: true };
+  if (n < 0n && isZero(a))
+    throw new MathError(
+      "division_by_zero",
+      "0 hoch eine negative Zahl ist nicht definiert (Division durch 0).",
+      render(n),
+    );
+  const up =
+    typeof a === "bigint"
+      ? { value: a ** magnitude, exact: true }
+      : { value: normalize(a.pow(Number(magnitude))), exact: true };
   return n < 0n ? divide(1n, up.value) : up;
 }
 
@@ -198,7 +237,8 @@ export function render(v: Value): string {
  */
 export function jsonValue(v: Value): number | string {
   const text = render(v);
-  if (typeof v === "bigint") return v >= BigInt(-Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : text;
+  if (typeof v === "bigint")
+    return v >= BigInt(-Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : text;
   const n = Number(text);
   return Number.isFinite(n) && new ExactDecimal(n).eq(v) ? n : text;
 }

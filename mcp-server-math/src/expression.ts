@@ -5,7 +5,21 @@
 // minus and plus, parentheses. Everything else jsep knows (names, calls, comparisons …) is refused.
 import jsep from "jsep";
 import { MathError } from "./errors.js";
-import { add, digits, divide, DIVISION_DIGITS, log10Abs, MAX_DIGITS, multiply, parseOperand, power, sizeOf, subtract, type Outcome, type Value } from "./exact.js";
+import {
+  add,
+  digits,
+  divide,
+  DIVISION_DIGITS,
+  log10Abs,
+  MAX_DIGITS,
+  multiply,
+  parseOperand,
+  power,
+  sizeOf,
+  subtract,
+  type Outcome,
+  type Value,
+} from "./exact.js";
 
 export const MAX_EXPRESSION_CHARS = 500;
 /**
@@ -27,7 +41,7 @@ jsep.addUnaryOp("-");
 jsep.addUnaryOp("+");
 jsep.removeAllLiterals();
 
-const ALLOWED = "Erlaubt sind Zahlen, + - * / ^ und Klammern, z. B. \"58952 * 21448\" oder \"(2,5 + 1) ^ 2\".";
+const ALLOWED = 'Erlaubt sind Zahlen, + - * / ^ und Klammern, z. B. "58952 * 21448" oder "(2,5 + 1) ^ 2".';
 
 /** A sign at the start or after an operator or "(", then a number or a flat group, then ^. */
 const UNARY_BEFORE_POWER = /(?:^|[-+*/^(])\s*[-+]\s*(?:[\d.]+(?:e[-+]?\d+)?|\([^()]*\))\s*\^/i;
@@ -47,7 +61,11 @@ function parse(text: string): jsep.Expression {
     return jsep(text);
   } catch (error) {
     const detail = (error as { description?: string }).description ?? (error as Error).message;
-    throw new MathError("invalid_expression", `Der Ausdruck "${text}" lässt sich nicht lesen (${detail}). ${ALLOWED}`, text);
+    throw new MathError(
+      "invalid_expression",
+      `Der Ausdruck "${text}" lässt sich nicht lesen (${detail}). ${ALLOWED}`,
+      text,
+    );
   }
 }
 
@@ -88,7 +106,8 @@ function evaluate(node: jsep.Expression, source: string, state: State): Value {
   switch (node.type) {
     case "Literal": {
       const raw = (node as jsep.Literal).raw;
-      if (typeof (node as jsep.Literal).value !== "number") throw new MathError("invalid_expression", `${raw} ist keine Zahl. ${ALLOWED}`, source);
+      if (typeof (node as jsep.Literal).value !== "number")
+        throw new MathError("invalid_expression", `${raw} ist keine Zahl. ${ALLOWED}`, source);
       return parseOperand("Die Zahl", raw).value;
     }
     case "UnaryExpression": {
@@ -102,19 +121,36 @@ function evaluate(node: jsep.Expression, source: string, state: State): Value {
       const left = evaluate(binary.left, source, state);
       const right = evaluate(binary.right, source, state);
       const op = { "+": add, "-": subtract, "*": multiply, "/": divide, "^": power }[binary.operator];
-      if (!op) throw new MathError("invalid_expression", `Der Operator ${binary.operator} wird nicht unterstützt. ${ALLOWED}`, source);
+      if (!op)
+        throw new MathError(
+          "invalid_expression",
+          `Der Operator ${binary.operator} wird nicht unterstützt. ${ALLOWED}`,
+          source,
+        );
       spend(state, workOf(binary.operator, left, right), source);
       return apply(op(left, right));
     }
     case "Identifier":
-      throw new MathError("invalid_expression", `"${(node as jsep.Identifier).name}" ist keine Zahl; Namen und Variablen kennt rechne nicht. ${ALLOWED}`, source);
+      throw new MathError(
+        "invalid_expression",
+        `"${(node as jsep.Identifier).name}" ist keine Zahl; Namen und Variablen kennt rechne nicht. ${ALLOWED}`,
+        source,
+      );
     case "CallExpression":
       throw new MathError("invalid_expression", `Funktionen wie sqrt(...) kennt rechne nicht. ${ALLOWED}`, source);
     case "Compound":
     case "SequenceExpression":
-      throw new MathError("invalid_expression", `Bitte genau einen Ausdruck angeben (ein Komma trennt hier zwei Ausdrücke). ${ALLOWED}`, source);
+      throw new MathError(
+        "invalid_expression",
+        `Bitte genau einen Ausdruck angeben (ein Komma trennt hier zwei Ausdrücke). ${ALLOWED}`,
+        source,
+      );
     default:
-      throw new MathError("invalid_expression", `Dieser Teil des Ausdrucks wird nicht unterstützt (${node.type}). ${ALLOWED}`, source);
+      throw new MathError(
+        "invalid_expression",
+        `Dieser Teil des Ausdrucks wird nicht unterstützt (${node.type}). ${ALLOWED}`,
+        source,
+      );
   }
 }
 
@@ -123,12 +159,20 @@ export function evaluateExpression(text: string): Outcome & { normalized: string
   const trimmed = text.trim();
   if (trimmed === "") throw new MathError("invalid_expression", `Der Ausdruck ist leer. ${ALLOWED}`, text);
   if (trimmed.length > MAX_EXPRESSION_CHARS) {
-    throw new MathError("out_of_range", `Der Ausdruck ist zu lang (höchstens ${MAX_EXPRESSION_CHARS} Zeichen).`, `${trimmed.slice(0, 40)}…`);
+    throw new MathError(
+      "out_of_range",
+      `Der Ausdruck ist zu lang (höchstens ${MAX_EXPRESSION_CHARS} Zeichen).`,
+      `${trimmed.slice(0, 40)}…`,
+    );
   }
   const normalized = normalizeExpression(trimmed);
   if (UNARY_BEFORE_POWER.test(normalized)) {
     // jsep binds a sign to its number ((-2)^2 = 4), the usual convention binds ^ first (-(2^2) = -4).
-    throw new MathError("invalid_expression", `"${trimmed}" ist mehrdeutig: ein Vorzeichen direkt vor einer Potenz. Schreibe (-2)^2 oder -(2^2).`, text);
+    throw new MathError(
+      "invalid_expression",
+      `"${trimmed}" ist mehrdeutig: ein Vorzeichen direkt vor einer Potenz. Schreibe (-2)^2 oder -(2^2).`,
+      text,
+    );
   }
   const state: State = { exact: true, work: 0 };
   const value = evaluate(parse(normalized), trimmed, state);

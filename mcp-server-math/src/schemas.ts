@@ -6,7 +6,9 @@ import { MAX_EXPRESSION_CHARS } from "./expression.js";
 
 const operand = (name: string, role: string) =>
   z
-    .union([z.number(), z.string()], { error: `${name} fehlt oder ist weder Zahl noch Text, z. B. 42, -3.5 oder "12345678901234567890".` })
+    .union([z.number(), z.string()], {
+      error: `${name} fehlt oder ist weder Zahl noch Text, z. B. 42, -3.5 oder "12345678901234567890".`,
+    })
     .describe(
       `${role}: eine Zahl (z. B. 42 oder -3.5) oder eine Zahl als Text (z. B. "2,75"); ` +
         `ganze Zahlen über 9007199254740991 (2^53 − 1) als Text, damit keine Ziffer verloren geht`,
@@ -26,16 +28,25 @@ export const resultOutput = {
     .union([z.number(), z.string()])
     .describe(
       "Das Ergebnis. Eine JSON-Zahl, wenn eine JSON-Zahl den Wert exakt trägt (ganze Zahlen bis 9007199254740991 = 2^53 − 1, " +
-        "Dezimalzahlen, die als double unverändert bleiben); sonst Text mit allen Ziffern, z. B. \"1264403456000000000000\".",
+        'Dezimalzahlen, die als double unverändert bleiben); sonst Text mit allen Ziffern, z. B. "1264403456000000000000".',
     ),
-  text: z.string().describe("Das Ergebnis immer als Text mit allen Ziffern (Dezimalpunkt, keine Exponentenschreibweise)"),
+  text: z
+    .string()
+    .describe("Das Ergebnis immer als Text mit allen Ziffern (Dezimalpunkt, keine Exponentenschreibweise)"),
   exact: z
     .boolean()
-    .describe(`true: das Ergebnis ist exakt. false nur bei einer Division, die nicht aufgeht: dann auf ${DIVISION_DIGITS} gültige Stellen gerundet`),
-  note: z.string().optional().describe("Hinweis, z. B. wenn eine Eingabe als JSON-Zahl über 2^53 schon gerundet angekommen sein kann"),
+    .describe(
+      `true: das Ergebnis ist exakt. false nur bei einer Division, die nicht aufgeht: dann auf ${DIVISION_DIGITS} gültige Stellen gerundet`,
+    ),
+  note: z
+    .string()
+    .optional()
+    .describe("Hinweis, z. B. wenn eine Eingabe als JSON-Zahl über 2^53 schon gerundet angekommen sein kann"),
 };
 
 export const expressionOutput = {
   ...resultOutput,
-  ausdruck: z.string().describe("Der berechnete Ausdruck, wie er gelesen wurde (× als *, ÷ und : als /, Dezimalkomma als Punkt)"),
+  ausdruck: z
+    .string()
+    .describe("Der berechnete Ausdruck, wie er gelesen wurde (× als *, ÷ und : als /, Dezimalkomma als Punkt)"),
 };

@@ -4,7 +4,18 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MathError, errorMessage } from "./errors.js";
-import { add, divide, DIVISION_DIGITS, jsonValue, multiply, parseOperand, render, subtract, type Outcome, type Value } from "./exact.js";
+import {
+  add,
+  divide,
+  DIVISION_DIGITS,
+  jsonValue,
+  multiply,
+  parseOperand,
+  render,
+  subtract,
+  type Outcome,
+  type Value,
+} from "./exact.js";
 import { evaluateExpression } from "./expression.js";
 import { guardToolArguments } from "../../mcp-server-shared/src/arguments-guard.js";
 import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-shared/src/per-process.js";
@@ -49,9 +60,30 @@ const RESULT_OUTPUT = toolSchema(resultOutput);
 const EXPRESSION_SCHEMAS = { input: toolSchema(expressionInput), output: toolSchema(expressionOutput) };
 
 const BINARY_TOOLS: BinaryTool[] = [
-  { name: "addition", title: "Addition a + b", symbol: "+", op: add, roles: ["Erster Summand", "Zweiter Summand"], description: "Addiert zwei Zahlen exakt: a + b." },
-  { name: "subtraktion", title: "Subtraktion a − b", symbol: "−", op: subtract, roles: ["Minuend (davon wird abgezogen)", "Subtrahend (wird abgezogen)"], description: "Subtrahiert exakt: a − b (b wird von a abgezogen)." },
-  { name: "multiplikation", title: "Multiplikation a × b", symbol: "×", op: multiply, roles: ["Erster Faktor", "Zweiter Faktor"], description: "Multipliziert zwei Zahlen exakt: a × b." },
+  {
+    name: "addition",
+    title: "Addition a + b",
+    symbol: "+",
+    op: add,
+    roles: ["Erster Summand", "Zweiter Summand"],
+    description: "Addiert zwei Zahlen exakt: a + b.",
+  },
+  {
+    name: "subtraktion",
+    title: "Subtraktion a − b",
+    symbol: "−",
+    op: subtract,
+    roles: ["Minuend (davon wird abgezogen)", "Subtrahend (wird abgezogen)"],
+    description: "Subtrahiert exakt: a − b (b wird von a abgezogen).",
+  },
+  {
+    name: "multiplikation",
+    title: "Multiplikation a × b",
+    symbol: "×",
+    op: multiply,
+    roles: ["Erster Faktor", "Zweiter Faktor"],
+    description: "Multipliziert zwei Zahlen exakt: a × b.",
+  },
   {
     name: "division",
     title: "Division a ÷ b",
@@ -77,15 +109,26 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
       jsonSchemaValidator: sharedJsonSchemaValidator,
     },
   );
-  const annotations = (title: string) => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+  const annotations = (title: string) => ({
+    title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
 
   function run(tool: string, args: unknown, work: () => { data: ResultData; line: string }): CallToolResult {
     try {
       const { data, line } = work();
       return { content: [{ type: "text", text: line }], structuredContent: data };
     } catch (error) {
-      const message = error instanceof MathError ? error.message : `Interner Fehler im Rechen-Server bei ${tool}: ${errorMessage(error)}`;
-      options.log(`${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof MathError ? message : ((error as Error)?.stack ?? message)}`);
+      const message =
+        error instanceof MathError
+          ? error.message
+          : `Interner Fehler im Rechen-Server bei ${tool}: ${errorMessage(error)}`;
+      options.log(
+        `${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof MathError ? message : ((error as Error)?.stack ?? message)}`,
+      );
       return { isError: true, content: [{ type: "text", text: message }] };
     }
   }
@@ -105,7 +148,10 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
           const a = parseOperand("a", args.a);
           const b = parseOperand("b", args.b);
           const outcome = tool.op(a.value, b.value);
-          const data = resultData(outcome, [a.note, b.note].filter((n): n is string => n !== undefined));
+          const data = resultData(
+            outcome,
+            [a.note, b.note].filter((n): n is string => n !== undefined),
+          );
           const line = `${render(a.value)} ${tool.symbol} ${render(b.value)} ${outcome.exact ? "=" : "≈"} ${data.text}`;
           return { data, line };
         }),
@@ -117,7 +163,8 @@ export function createMathMcpServer(options: MathServerOptions): McpServer {
     {
       title: "Ausdruck ausrechnen",
       description:
-        "Rechnet einen Ausdruck exakt aus, z. B. \"(58952 * 21448) / 2\": Zahlen, + - * / ^ und Klammern, keine Variablen oder Funktionen." + COMMON,
+        'Rechnet einen Ausdruck exakt aus, z. B. "(58952 * 21448) / 2": Zahlen, + - * / ^ und Klammern, keine Variablen oder Funktionen.' +
+        COMMON,
       inputSchema: EXPRESSION_SCHEMAS.input,
       outputSchema: EXPRESSION_SCHEMAS.output,
       annotations: annotations("Ausdruck ausrechnen"),

@@ -9,7 +9,13 @@ type Handler = (request: { params?: { name?: unknown; arguments?: unknown } }, e
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "eine Liste";
-  return typeof value === "string" ? "ein Text" : typeof value === "number" ? "eine Zahl" : typeof value === "boolean" ? "ein Wahrheitswert" : typeof value;
+  return typeof value === "string"
+    ? "ein Text"
+    : typeof value === "number"
+      ? "eine Zahl"
+      : typeof value === "boolean"
+        ? "ein Wahrheitswert"
+        : typeof value;
 }
 
 /**
@@ -20,7 +26,8 @@ export function guardToolArguments(server: McpServer, example = '{"destination":
   // The SDK keeps request handlers in a protected map; wrapping the installed one keeps its behaviour.
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
   const original = handlers?.get("tools/call");
-  if (!handlers || !original) throw new Error("tools/call handler not found: SDK internals changed (see arguments-guard.ts)");
+  if (!handlers || !original)
+    throw new Error("tools/call handler not found: SDK internals changed (see arguments-guard.ts)");
   handlers.set("tools/call", (request, extra) => {
     const args = request.params?.arguments;
     if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {

@@ -59,7 +59,9 @@ export interface ResolvedActivity {
 }
 
 export function resolveActivity(word: string): ResolvedActivity {
-  const folded = foldText(word).replace(/[^a-z]+/g, " ").trim();
+  const folded = foldText(word)
+    .replace(/[^a-z]+/g, " ")
+    .trim();
   for (const activity of ACTIVITIES) {
     if (WORDS[activity].some((w) => folded === w || folded.split(" ").includes(w))) return { activity };
   }

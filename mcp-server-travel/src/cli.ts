@@ -35,7 +35,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   });
   const envOffline = ["1", "true", "yes", "on"].includes((env.TRAVEL_OFFLINE ?? "").trim().toLowerCase());
   // --allowed-host wins over TRAVEL_ALLOWED_HOSTS (comma-separated).
-  const envHosts = env.TRAVEL_ALLOWED_HOSTS?.split(",").map((h) => h.trim()).filter(Boolean);
+  const envHosts = env.TRAVEL_ALLOWED_HOSTS?.split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   const maxSessions = positive("--max-sessions", args.text("max-sessions") ?? env.TRAVEL_MAX_SESSIONS, true);
   const idleSeconds = positive("--session-idle", args.text("session-idle") ?? env.TRAVEL_SESSION_IDLE_S, false);
   return {
@@ -52,7 +54,9 @@ function positive(flag: string, raw: string | undefined, integer: boolean): numb
   if (raw === undefined || raw.trim() === "") return undefined;
   const n = Number(raw.trim());
   if (!(Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)))) {
-    throw new UsageError(`${flag} muss eine ${integer ? "ganze " : ""}Zahl größer als 0 sein, nicht "${raw}".\n${USAGE}`);
+    throw new UsageError(
+      `${flag} muss eine ${integer ? "ganze " : ""}Zahl größer als 0 sein, nicht "${raw}".\n${USAGE}`,
+    );
   }
   return n;
 }

@@ -56,7 +56,10 @@ export function upstreamConfigFromEnv(env: NodeJS.ProcessEnv = process.env, root
     overpassUrl: trimSlash(env.TRAVEL_OVERPASS_URL || "https://overpass-api.de/api/interpreter"),
     userAgent: env.TRAVEL_USER_AGENT || DEFAULT_USER_AGENT,
     timeoutMs: num(env.TRAVEL_HTTP_TIMEOUT_MS, 15_000),
-    deadlineMs: Math.min(num(env.TRAVEL_UPSTREAM_DEADLINE_MS, TRAVEL_UPSTREAM_DEADLINE_MS), MAX_TRAVEL_UPSTREAM_DEADLINE_MS),
+    deadlineMs: Math.min(
+      num(env.TRAVEL_UPSTREAM_DEADLINE_MS, TRAVEL_UPSTREAM_DEADLINE_MS),
+      MAX_TRAVEL_UPSTREAM_DEADLINE_MS,
+    ),
     breakerOpenMs: num(env.TRAVEL_BREAKER_OPEN_MS, 30_000),
     retries: num(env.TRAVEL_HTTP_RETRIES, 2),
     backoffMs: num(env.TRAVEL_HTTP_BACKOFF_MS, 500),

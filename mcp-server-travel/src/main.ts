@@ -56,8 +56,14 @@ async function main(): Promise<void> {
   const root = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
   const upstream = upstreamConfigFromEnv(process.env, root);
   const offline = await decideOffline(cli, upstream);
-  const services = await createServices({ offline, upstream, dataDir: dataConfigFromEnv(process.env, root).dataDir, log });
-  const create = () => createTravelMcpServer(services, { today, log, workspaceDir: workspaceDirFromEnv(process.env, root) });
+  const services = await createServices({
+    offline,
+    upstream,
+    dataDir: dataConfigFromEnv(process.env, root).dataDir,
+    log,
+  });
+  const create = () =>
+    createTravelMcpServer(services, { today, log, workspaceDir: workspaceDirFromEnv(process.env, root) });
 
   await runServer({
     flags: cli,

@@ -10,7 +10,18 @@ import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
 import * as render from "./tools/render.js";
 import { registerSaveTripPlan, workspaceDirFromEnv } from "./tools/trip-plan.js";
-import { geocodeInput, geocodeOutput, parksInput, parksOutput, rankInput, rankOutput, spotsInput, spotsOutput, weatherInput, weatherOutput } from "./tools/schemas.js";
+import {
+  geocodeInput,
+  geocodeOutput,
+  parksInput,
+  parksOutput,
+  rankInput,
+  rankOutput,
+  spotsInput,
+  spotsOutput,
+  weatherInput,
+  weatherOutput,
+} from "./tools/schemas.js";
 
 export const SERVER_NAME = "travel";
 export const SERVER_VERSION = "0.1.0";
@@ -62,8 +73,12 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       return { content: [{ type: "text", text: text(result) }], structuredContent: result as Record<string, unknown> };
     } catch (error) {
       const message =
-        error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei ${tool}: ${errorText(error)}`;
-      options.log(`${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof TravelError ? message : (error as Error)?.stack ?? message}`);
+        error instanceof TravelError
+          ? error.message
+          : `Interner Fehler im Reise-Server bei ${tool}: ${errorText(error)}`;
+      options.log(
+        `${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof TravelError ? message : ((error as Error)?.stack ?? message)}`,
+      );
       return { isError: true, content: [{ type: "text", text: message }] };
     }
   }
@@ -79,7 +94,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       outputSchema: SCHEMAS.geocode.output,
       annotations: annotations("Ort → Koordinaten"),
     },
-    (args, extra) => run("geocode", args, extra.signal, (ctx) => handlers.geocode(services, args, ctx), render.renderGeocode),
+    (args, extra) =>
+      run("geocode", args, extra.signal, (ctx) => handlers.geocode(services, args, ctx), render.renderGeocode),
   );
 
   server.registerTool(
@@ -96,7 +112,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       outputSchema: SCHEMAS.weather.output,
       annotations: annotations("Tageswetter"),
     },
-    (args, extra) => run("get_weather", args, extra.signal, (ctx) => handlers.getWeather(services, args, ctx), render.renderWeather),
+    (args, extra) =>
+      run("get_weather", args, extra.signal, (ctx) => handlers.getWeather(services, args, ctx), render.renderWeather),
   );
 
   server.registerTool(
@@ -109,7 +126,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       outputSchema: SCHEMAS.parks.output,
       annotations: annotations("Parks in der Nähe"),
     },
-    (args, extra) => run("get_parks", args, extra.signal, (ctx) => handlers.getParks(services, args, ctx), render.renderParks),
+    (args, extra) =>
+      run("get_parks", args, extra.signal, (ctx) => handlers.getParks(services, args, ctx), render.renderParks),
   );
 
   server.registerTool(
@@ -124,7 +142,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       outputSchema: SCHEMAS.spots.output,
       annotations: annotations("Orte für eine Aktivität"),
     },
-    (args, extra) => run("get_spots", args, extra.signal, (ctx) => handlers.getSpots(services, args, ctx), render.renderSpots),
+    (args, extra) =>
+      run("get_spots", args, extra.signal, (ctx) => handlers.getSpots(services, args, ctx), render.renderSpots),
   );
 
   server.registerTool(
@@ -139,7 +158,8 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
       outputSchema: SCHEMAS.rank.output,
       annotations: annotations("Orte bewerten"),
     },
-    (args, extra) => run("rank_spots", args, extra.signal, (ctx) => handlers.rankSpots(services, args, ctx), render.renderRank),
+    (args, extra) =>
+      run("rank_spots", args, extra.signal, (ctx) => handlers.rankSpots(services, args, ctx), render.renderRank),
   );
 
   registerSaveTripPlan(server, { workspaceDir: () => options.workspaceDir ?? workspaceDirFromEnv(), log: options.log });

@@ -6,7 +6,19 @@
 // default (undocumentedOptions).
 import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Application, Comment, CommentTag, ConsoleLogger, Converter, LogLevel, ReflectionKind, type DeclarationReflection, type ProjectReflection, type Reflection, type TypeDocOptions } from "typedoc";
+import {
+  Application,
+  Comment,
+  CommentTag,
+  ConsoleLogger,
+  Converter,
+  LogLevel,
+  ReflectionKind,
+  type DeclarationReflection,
+  type ProjectReflection,
+  type Reflection,
+  type TypeDocOptions,
+} from "typedoc";
 import { findProjectRoot } from "../../lib/config.js";
 import { defineCommand } from "../node/command.js";
 
@@ -92,7 +104,14 @@ function categorizeByFolder(project: ProjectReflection, root: string): string[] 
 }
 
 /** Reflection kinds TypeDoc's `notDocumented` validation requires a doc comment on. */
-const REQUIRED_TO_BE_DOCUMENTED: TypeDocOptions["requiredToBeDocumented"] = ["Enum", "Variable", "Function", "Class", "Method", "Accessor"];
+const REQUIRED_TO_BE_DOCUMENTED: TypeDocOptions["requiredToBeDocumented"] = [
+  "Enum",
+  "Variable",
+  "Function",
+  "Class",
+  "Method",
+  "Accessor",
+];
 
 export interface ApiDocsResult {
   warnings: string[];
@@ -121,8 +140,17 @@ class CollectingLogger extends ConsoleLogger {
 /** The comment of a reflection as text; a function-typed property also counts its signature's comment. */
 function commentText(reflection: Reflection): string {
   const comments = [reflection.comment];
-  if (reflection.isDeclaration() && reflection.type?.type === "reflection") comments.push(...(reflection.type.declaration.signatures ?? []).map((s) => s.comment));
-  return comments.map((c) => (c ? Comment.combineDisplayParts(c.summary) + c.blockTags.map((t) => Comment.combineDisplayParts(t.content)).join(" ") : "")).join(" ").trim();
+  if (reflection.isDeclaration() && reflection.type?.type === "reflection")
+    comments.push(...(reflection.type.declaration.signatures ?? []).map((s) => s.comment));
+  return comments
+    .map((c) =>
+      c
+        ? Comment.combineDisplayParts(c.summary) +
+          c.blockTags.map((t) => Comment.combineDisplayParts(t.content)).join(" ")
+        : "",
+    )
+    .join(" ")
+    .trim();
 }
 
 /** A callback or an AbortSignal: optional by nature, "not given" is its default. */
@@ -147,14 +175,17 @@ export function undocumentedOptions(project: ProjectReflection): string[] {
       seen.add(where);
       const text = commentText(property);
       if (!text) return [`${where}: no doc comment`];
-      if (property.flags.isOptional && !isCallbackOrSignal(property) && !/default/i.test(text)) return [`${where}: the comment does not say the default`];
+      if (property.flags.isOptional && !isCallbackOrSignal(property) && !/default/i.test(text))
+        return [`${where}: the comment does not say the default`];
       return [];
     });
   });
 }
 
 /** Converts the entry points (default API_ENTRY_POINTS, relative to the root); with `out`, also writes the HTML there. */
-export async function buildApiDocs(options: { out?: string; quiet?: boolean; entryPoints?: readonly string[] } = {}): Promise<ApiDocsResult> {
+export async function buildApiDocs(
+  options: { out?: string; quiet?: boolean; entryPoints?: readonly string[] } = {},
+): Promise<ApiDocsResult> {
   const started = performance.now();
   const root = findProjectRoot();
   const typedocOptions: TypeDocOptions = {
@@ -172,7 +203,13 @@ export async function buildApiDocs(options: { out?: string; quiet?: boolean; ent
     skipErrorChecking: true,
     // Local docs link to the local sources (a fresh clone may have no usable git remote).
     sourceLinkTemplate: `${pathToFileURL(root).href}/{path}#L{line}`,
-    validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: true, unusedMergeModuleWith: true },
+    validation: {
+      notExported: true,
+      invalidLink: true,
+      rewrittenLink: true,
+      notDocumented: true,
+      unusedMergeModuleWith: true,
+    },
     // Every exported value and the methods and accessors a caller uses; properties of option objects are
     // checked by undocumentedOptions below (other properties, e.g. an error's `name`, explain themselves).
     requiredToBeDocumented: REQUIRED_TO_BE_DOCUMENTED,
@@ -182,16 +219,34 @@ export async function buildApiDocs(options: { out?: string; quiet?: boolean; ent
   const logger = new CollectingLogger(options.quiet ?? false);
   app.logger = logger;
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
-    for (const name of categorizeByFolder(context.project, root)) logger.warn(`no category for ${name}: add its folder to FOLDER_CATEGORIES in scripts/dev/api-docs.ts`);
+    for (const name of categorizeByFolder(context.project, root))
+      logger.warn(`no category for ${name}: add its folder to FOLDER_CATEGORIES in scripts/dev/api-docs.ts`);
   });
   const project = await app.convert();
-  if (!project) return { warnings: logger.warnings, errors: [...logger.errors, "TypeDoc: conversion failed"], categories: {}, seconds: (performance.now() - started) / 1000 };
+  if (!project)
+    return {
+      warnings: logger.warnings,
+      errors: [...logger.errors, "TypeDoc: conversion failed"],
+      categories: {},
+      seconds: (performance.now() - started) / 1000,
+    };
   app.validate(project);
   for (const problem of undocumentedOptions(project)) logger.warn(`option ${problem}`);
   if (options.out) await app.generateDocs(project, options.out);
   const modules = project.children?.some((c) => c.kindOf(ReflectionKind.Module)) ? (project.children ?? []) : [project];
-  const categories = Object.fromEntries(modules.map((m) => [m.name, (m.categories ?? []).map((c) => ({ title: c.title, names: c.children.map((r) => r.name) }))]));
-  return { warnings: logger.warnings, errors: logger.errors, categories, out: options.out, seconds: (performance.now() - started) / 1000 };
+  const categories = Object.fromEntries(
+    modules.map((m) => [
+      m.name,
+      (m.categories ?? []).map((c) => ({ title: c.title, names: c.children.map((r) => r.name) })),
+    ]),
+  );
+  return {
+    warnings: logger.warnings,
+    errors: logger.errors,
+    categories,
+    out: options.out,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 export const command = defineCommand({

@@ -74,7 +74,12 @@ export interface BrowserCheckResult {
   seconds: number;
 }
 
-const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const CHROMIUM_CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
 const CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -158,7 +163,10 @@ export function cellProblems(cell: CellReport): string[] {
   return problems;
 }
 
-type Page = { evaluate(script: string): Promise<unknown>; waitForFunction(script: string, arg: undefined, options: { timeout: number; polling: number }): Promise<unknown> };
+type Page = {
+  evaluate(script: string): Promise<unknown>;
+  waitForFunction(script: string, arg: undefined, options: { timeout: number; polling: number }): Promise<unknown>;
+};
 
 /** MathJax in outputs, Markdown texts, text lines the browser has to break. */
 async function renderingProblems(page: Page, e: BrowserExpectation): Promise<string[]> {
@@ -168,8 +176,10 @@ async function renderingProblems(page: Page, e: BrowserExpectation): Promise<str
   const markdown = (await page.evaluate(IN_PAGE.markdownOutputText)) as string;
   for (const re of e.markdownTexts ?? []) if (!re.test(markdown)) problems.push(`no Markdown output matches ${re}`);
   const { broken, columns } = (await page.evaluate(IN_PAGE.brokenLines)) as { broken: string[]; columns: number };
-  if (broken.length > 0) problems.push(`${broken.length} text line(s) wider than the cell, broken mid-word, e.g. "${broken[0]}…"`);
-  if (columns < OUTPUT_COLUMNS) problems.push(`a text line holds ${columns} characters at 1280 px, OUTPUT_COLUMNS is ${OUTPUT_COLUMNS}`);
+  if (broken.length > 0)
+    problems.push(`${broken.length} text line(s) wider than the cell, broken mid-word, e.g. "${broken[0]}…"`);
+  if (columns < OUTPUT_COLUMNS)
+    problems.push(`a text line holds ${columns} characters at 1280 px, OUTPUT_COLUMNS is ${OUTPUT_COLUMNS}`);
   return problems;
 }
 
@@ -183,9 +193,14 @@ async function afterRunAllProblems(page: Page, after: { code: string; says: RegE
   await page.waitForFunction(IN_PAGE.allDone, undefined, { timeout: 60_000, polling: 300 });
   const cells = (await page.evaluate(IN_PAGE.cells)) as CellReport[];
   const outputs = cells.at(-1)?.outputs ?? [];
-  const printed = outputs.map((o) => o.text ?? `${o.ename ?? ""}: ${o.evalue ?? ""}`).join("").trim();
+  const printed = outputs
+    .map((o) => o.text ?? `${o.ename ?? ""}: ${o.evalue ?? ""}`)
+    .join("")
+    .trim();
   const ok = outputs.every((o) => o.output_type !== "error" && o.name !== "stderr") && after.says.test(printed);
-  return ok ? [] : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
+  return ok
+    ? []
+    : [`after Run All, "${after.code}" printed ${JSON.stringify(printed.slice(0, 300))}, expected ${after.says}`];
 }
 
 /** Why the browser check cannot run here (no Chromium, no Notebook 6), or undefined when it can. */
@@ -214,20 +229,28 @@ async function languageCheck(browser: Launched, shots: string): Promise<BrowserN
   try {
     await server.ready(120_000);
     for (const locale of ["de", "en"] as const) {
-      const context = await browser.newContext({ locale: locale === "de" ? "de-DE" : "en-US", viewport: { width: 1366, height: 768 } });
+      const context = await browser.newContext({
+        locale: locale === "de" ? "de-DE" : "en-US",
+        viewport: { width: 1366, height: 768 },
+      });
       const page = await context.newPage();
       try {
         // The first screen: Jupyter's start address (what the browser opens) leads to the day's first notebook.
         await page.goto(`${server.base}/?token=${server.token}`);
-        if (!decodeURIComponent(page.url()).endsWith(`/notebooks/${FIRST_NOTEBOOK}`)) problems.push(`${locale}: the first screen is ${page.url()}, not ${FIRST_NOTEBOOK}`);
+        if (!decodeURIComponent(page.url()).endsWith(`/notebooks/${FIRST_NOTEBOOK}`))
+          problems.push(`${locale}: the first screen is ${page.url()}, not ${FIRST_NOTEBOOK}`);
         await page.waitForFunction(IN_PAGE.kernelReady, undefined, { timeout: 90_000 });
         await page.evaluate(IN_PAGE.keepFileUnchanged);
         await page.screenshot({ path: join(dir, `workshop-notebook-${locale}.png`) });
-        problems.push(...(await languageProblems(page, "notebook", locale, ["File", "Edit", "View", "Insert", "Cell", "Help"])));
+        problems.push(
+          ...(await languageProblems(page, "notebook", locale, ["File", "Edit", "View", "Insert", "Cell", "Help"])),
+        );
         await page.goto(`${server.base}/tree`);
         await page.waitForSelector("#notebook_list .list_item", { timeout: 30_000 });
         await page.screenshot({ path: join(dir, `workshop-dateiliste-${locale}.png`) });
-        problems.push(...(await languageProblems(page, "fileList", locale, ["Files", "Running", "Upload", "Last Modified"])));
+        problems.push(
+          ...(await languageProblems(page, "fileList", locale, ["Files", "Running", "Upload", "Last Modified"])),
+        );
       } catch (error) {
         problems.push(`${locale}: ${errorText(error).split("\n")[0] ?? ""}`);
         await page.screenshot({ path: join(dir, `workshop-${locale}.failed.png`) }).catch(() => undefined);
@@ -240,11 +263,20 @@ async function languageCheck(browser: Launched, shots: string): Promise<BrowserN
   } finally {
     await server.stop();
   }
-  return { notebook: "Jupyter auf Deutsch (npm run workshop)", ok: problems.length === 0, seconds: (performance.now() - t) / 1000, problems, screenshot: dir };
+  return {
+    notebook: "Jupyter auf Deutsch (npm run workshop)",
+    ok: problems.length === 0,
+    seconds: (performance.now() - t) / 1000,
+    problems,
+    screenshot: dir,
+  };
 }
 
 /** `notebooksDir` (default notebooks/) is served as Jupyter's notebook folder; it needs a lib link. */
-export async function runBrowserCheck(filters: string[] = [], options: { notebooksDir?: string } = {}): Promise<BrowserCheckResult> {
+export async function runBrowserCheck(
+  filters: string[] = [],
+  options: { notebooksDir?: string } = {},
+): Promise<BrowserCheckResult> {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const missing = browserCheckMissing();
@@ -255,8 +287,9 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
   console.log(ensureNotebookLib());
   const notebooksDir = options.notebooksDir ?? join(root, "notebooks");
   const files = readdirSync(notebooksDir);
-  const wanted = EXPECTATIONS.map((e) => ({ e, file: files.filter((f) => e.notebook.test(f)).sort()[0] }))
-    .filter((w) => filters.length === 0 || filters.some((q) => w.file?.includes(q)));
+  const wanted = EXPECTATIONS.map((e) => ({ e, file: files.filter((f) => e.notebook.test(f)).sort()[0] })).filter(
+    (w) => filters.length === 0 || filters.some((q) => w.file?.includes(q)),
+  );
   const withLanguage = filters.length === 0 || filters.includes(LANGUAGE_CHECK);
   const shots = join(root, ".cache", "browser");
   mkdirSync(shots, { recursive: true });
@@ -289,7 +322,8 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         const cells = (await page.evaluate(IN_PAGE.cells)) as (CellReport & { type: string })[];
         for (const cell of cells.filter((c) => c.type === "code")) {
           problems.push(...cellProblems(cell));
-          if (cell.prompt === null || !/^\d+$/.test(cell.prompt)) problems.push(`cell ${cell.index} did not run (prompt ${cell.prompt ?? "empty"})`);
+          if (cell.prompt === null || !/^\d+$/.test(cell.prompt))
+            problems.push(`cell ${cell.index} did not run (prompt ${cell.prompt ?? "empty"})`);
         }
         if (e.diagramIds) {
           const labels = (await page.evaluate(IN_PAGE.svgLabels)) as string[][];
@@ -303,9 +337,13 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         const outputText = cells.flatMap((c) => c.outputs.map((o) => o.text ?? "")).join("\n");
         for (const re of e.texts ?? []) if (!re.test(outputText)) problems.push(`no output text matches ${re}`);
         const wide = (await page.evaluate(IN_PAGE.wideOutputs)) as string[];
-        if (wide.length > 0) problems.push(`${wide.length} output(s) wider than the cell at 1280 px (horizontal scroll), e.g. "${wide[0]}"`);
+        if (wide.length > 0)
+          problems.push(
+            `${wide.length} output(s) wider than the cell at 1280 px (horizontal scroll), e.g. "${wide[0]}"`,
+          );
         const scrolled = (await page.evaluate(IN_PAGE.scrolledOutputs)) as string[];
-        if (scrolled.length > 0) problems.push(`${scrolled.length} output(s) folded into a small scroll box, e.g. "${scrolled[0]}"`);
+        if (scrolled.length > 0)
+          problems.push(`${scrolled.length} output(s) folded into a small scroll box, e.g. "${scrolled[0]}"`);
         problems.push(...(await renderingProblems(page, e)));
         if (e.afterRunAll) problems.push(...(await afterRunAllProblems(page, e.afterRunAll)));
         // Notebook 6 scrolls inside #site, so a "full page" shot needs a viewport as tall as the notebook.
@@ -316,19 +354,34 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
         // Close-ups for review: the first of each kind of picture and table.
         for (const [what, selector] of Object.entries(CLOSE_UPS)) {
           const element = await page.$(`.output_area ${selector}`);
-          await element?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) }).catch(ignore("a missing screenshot must not hide the check's result"));
+          await element
+            ?.screenshot({ path: join(shots, file.replace(/\.ipynb$/, `.${what}.png`)) })
+            .catch(ignore("a missing screenshot must not hide the check's result"));
         }
       } catch (error) {
         problems.push(errorText(error).split("\n")[0] ?? "");
         screenshot = join(shots, file.replace(/\.ipynb$/, ".failed.png"));
-        await page.screenshot({ path: screenshot, fullPage: true }).catch(ignore("a missing screenshot must not hide the check's result"));
+        await page
+          .screenshot({ path: screenshot, fullPage: true })
+          .catch(ignore("a missing screenshot must not hide the check's result"));
       } finally {
         await page.close();
       }
-      results.push({ notebook: file, ok: problems.length === 0, seconds: (performance.now() - t) / 1000, problems, screenshot });
+      results.push({
+        notebook: file,
+        ok: problems.length === 0,
+        seconds: (performance.now() - t) / 1000,
+        problems,
+        screenshot,
+      });
     }
   } catch (error) {
-    results.push({ notebook: "(jupyter/browser)", ok: false, seconds: elapsed(), problems: [String(error), server.log().slice(-1500)] });
+    results.push({
+      notebook: "(jupyter/browser)",
+      ok: false,
+      seconds: elapsed(),
+      problems: [String(error), server.log().slice(-1500)],
+    });
   } finally {
     await browser?.close().catch(ignore("closing a browser that is already gone"));
     await server.stop();
@@ -340,8 +393,13 @@ export async function runBrowserCheck(filters: string[] = [], options: { noteboo
 export function formatBrowserResult(r: BrowserCheckResult): string {
   if (r.skipped) return `browser: skipped: ${r.skipped}`;
   const lines = r.results.map((n) =>
-    [`${n.ok ? "ok  " : "FAIL"} ${n.notebook} (${n.seconds.toFixed(1)} s)${n.screenshot ? ` → ${n.screenshot}` : ""}`, ...n.problems.map((p) => `    ${p}`)].join("\n"),
+    [
+      `${n.ok ? "ok  " : "FAIL"} ${n.notebook} (${n.seconds.toFixed(1)} s)${n.screenshot ? ` → ${n.screenshot}` : ""}`,
+      ...n.problems.map((p) => `    ${p}`),
+    ].join("\n"),
   );
   const failed = r.results.filter((n) => !n.ok).length;
-  return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join("\n");
+  return [...lines, `browser: ${r.results.length - failed} passed, ${failed} failed (${r.seconds.toFixed(1)} s)`].join(
+    "\n",
+  );
 }

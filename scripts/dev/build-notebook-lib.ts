@@ -8,7 +8,17 @@
 // an unchanged hash means nothing to do. Usage: tsx scripts/dev/build-notebook-lib.ts [--force] [--check]
 //   --check: exit 1 when the build is missing or stale, build nothing.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
@@ -63,7 +73,9 @@ let ts: Ts | undefined;
 /** tslab's own TypeScript (5.0): the declaration files it emits are exactly what the kernel can read. */
 function compiler(): Ts {
   if (!ts) {
-    const fromTslab = createRequire(createRequire(join(findProjectRoot(), "package.json")).resolve("tslab/package.json"));
+    const fromTslab = createRequire(
+      createRequire(join(findProjectRoot(), "package.json")).resolve("tslab/package.json"),
+    );
     ts = fromTslab("@tslab/typescript-for-tslab") as Ts;
   }
   return ts;
@@ -99,7 +111,9 @@ export function buildNotebookLib(paths: NotebookLibPaths = notebookLibPaths()): 
   };
   const program = t.createProgram(files, options);
   const emitted = program.emit();
-  const diagnostics = [...t.getPreEmitDiagnostics(program), ...emitted.diagnostics].filter((d) => d.category === t.DiagnosticCategory.Error);
+  const diagnostics = [...t.getPreEmitDiagnostics(program), ...emitted.diagnostics].filter(
+    (d) => d.category === t.DiagnosticCategory.Error,
+  );
   if (diagnostics.length > 0 || emitted.emitSkipped) {
     rmSync(staging, { recursive: true, force: true });
     const text = t.formatDiagnostics(diagnostics, {
@@ -151,7 +165,9 @@ export function packagesReadByCell(paths: NotebookLibPaths = notebookLibPaths())
     host.getSourceFile = (file, target, ...rest) =>
       file === cellFile ? t.createSourceFile(file, cell, target) : fromDisk(file, target, ...rest);
     const program = t.createProgram([cellFile], options, host);
-    const names = program.getSourceFiles().map((f) => /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f.fileName)?.[1]);
+    const names = program
+      .getSourceFiles()
+      .map((f) => /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f.fileName)?.[1]);
     return new Set(names.filter((n): n is string => n !== undefined).map((n) => n.replace(/\\/g, "/")));
   };
   const always = packagesRead("const x = 1;");

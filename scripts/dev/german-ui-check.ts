@@ -9,15 +9,41 @@ export type Screen = "fileList" | "notebook" | "hubHome" | "waiting";
 
 /** Whole words or phrases, case-sensitive. */
 export const ENGLISH_UI: Record<Screen, string[]> = {
-  fileList: ["Select items to perform actions on them", "Files", "Running", "Upload", "New", "Last Modified", "File size", "Logout", "Control Panel", "Quit"],
-  notebook: ["File", "Edit", "View", "Insert", "Cell", "Help", "Not Trusted", "Trusted", "Logout", "Control Panel", "Last Checkpoint", "Run"],
+  fileList: [
+    "Select items to perform actions on them",
+    "Files",
+    "Running",
+    "Upload",
+    "New",
+    "Last Modified",
+    "File size",
+    "Logout",
+    "Control Panel",
+    "Quit",
+  ],
+  notebook: [
+    "File",
+    "Edit",
+    "View",
+    "Insert",
+    "Cell",
+    "Help",
+    "Not Trusted",
+    "Trusted",
+    "Logout",
+    "Control Panel",
+    "Last Checkpoint",
+    "Run",
+  ],
   hubHome: ["Home", "Token", "My Server", "Stop My Server", "Start My Server", "Logout"],
   waiting: ["Your server is starting up", "Spawning server", "Server requested", "Event log", "Logout"],
 };
 
 /** The words of `words` that `text` contains as whole words. */
 export function englishWordsIn(text: string, words: string[]): string[] {
-  return words.filter((w) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(text));
+  return words.filter((w) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(text),
+  );
 }
 
 /** What the page shows inside `selector` (innerText: rendered, visible text). */
@@ -26,18 +52,30 @@ export async function visibleText(page: Page, selector = "body"): Promise<string
 }
 
 /** The part of each screen that is Jupyter's own UI (a notebook's cells are the kit's German text). */
-export const UI_PART: Record<Screen, string> = { fileList: "body", notebook: "#header", hubHome: "body", waiting: "body" };
+export const UI_PART: Record<Screen, string> = {
+  fileList: "body",
+  notebook: "#header",
+  hubHome: "body",
+  waiting: "body",
+};
 
 /**
  * Problems on one screen: for a German browser every English word found, for an English one every word of
  * `expectEnglish` missing (so a check that passes because nothing rendered cannot pass).
  */
-export async function languageProblems(page: Page, screen: Screen, locale: "de" | "en", expectEnglish: string[] = []): Promise<string[]> {
+export async function languageProblems(
+  page: Page,
+  screen: Screen,
+  locale: "de" | "en",
+  expectEnglish: string[] = [],
+): Promise<string[]> {
   const text = await visibleText(page, UI_PART[screen]);
   if (locale === "de") {
     const found = englishWordsIn(text, ENGLISH_UI[screen]);
     return found.length ? [`${screen} (de-DE) shows English: ${found.map((w) => `"${w}"`).join(", ")}`] : [];
   }
   const missing = expectEnglish.filter((w) => englishWordsIn(text, [w]).length === 0);
-  return missing.length ? [`${screen} (en-US) lacks English: ${missing.map((w) => `"${w}"`).join(", ")} — text: ${text.slice(0, 200)}`] : [];
+  return missing.length
+    ? [`${screen} (en-US) lacks English: ${missing.map((w) => `"${w}"`).join(", ")} — text: ${text.slice(0, 200)}`]
+    : [];
 }

@@ -11,7 +11,17 @@
 //   manifest.json         sizes and SHA-256 of every part, Node version, llama.cpp commit
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
@@ -19,8 +29,19 @@ import { defineCommand } from "../node/command.js";
 
 /** Packages whose runtime closure travels: the LLM edge, the TS runner and what the planner prompt needs. */
 export const PACK_ROOTS = [
-  "node-llama-cpp", "tsx", "llama3-tokenizer-js", "zod", "ajv", "ajv-formats", "ajv-i18n", "jsep",
-  "decimal.js", "eventsource-parser", "express", "@modelcontextprotocol/sdk", "cli-progress",
+  "node-llama-cpp",
+  "tsx",
+  "llama3-tokenizer-js",
+  "zod",
+  "ajv",
+  "ajv-formats",
+  "ajv-i18n",
+  "jsep",
+  "decimal.js",
+  "eventsource-parser",
+  "express",
+  "@modelcontextprotocol/sdk",
+  "cli-progress",
 ] as const;
 
 /** Never packed: prebuilt binaries (built there instead) and the source bundle (packed trimmed). */
@@ -28,7 +49,17 @@ const EXCLUDED_PACKAGE_PREFIX = "@node-llama-cpp/";
 const EXCLUDED_PATHS = ["node-llama-cpp/llama/gitRelease.bundle", "node-llama-cpp/llama/localBuilds"];
 
 /** llama.cpp folders the addon build compiles (tests, examples and tools stay off there). */
-export const LLAMA_SOURCE_PARTS = ["CMakeLists.txt", "LICENSE", "cmake", "common", "ggml", "include", "licenses", "src", "vendor"];
+export const LLAMA_SOURCE_PARTS = [
+  "CMakeLists.txt",
+  "LICENSE",
+  "cmake",
+  "common",
+  "ggml",
+  "include",
+  "licenses",
+  "src",
+  "vendor",
+];
 
 /** The device's whole working tree may be 64 MiB; the repo itself needs a few. */
 export const PACK_LIMIT_BYTES = 56 * 1024 * 1024;
@@ -53,9 +84,9 @@ function sha256(file: string): string {
 }
 
 function xzTar(out: string, cwd: string, paths: readonly string[], excludes: readonly string[] = []): void {
-  execFileSync("tar", [
-    "-C", cwd, "-I", "xz -6 -T2", "-cf", out, ...excludes.map((e) => `--exclude=${e}`), ...paths,
-  ], { stdio: "inherit" });
+  execFileSync("tar", ["-C", cwd, "-I", "xz -6 -T2", "-cf", out, ...excludes.map((e) => `--exclude=${e}`), ...paths], {
+    stdio: "inherit",
+  });
 }
 
 function packNodeHeaders(out: string): void {
@@ -64,7 +95,8 @@ function packNodeHeaders(out: string): void {
   const stage = mkdtempSync(join(tmpdir(), "gpu-pack-headers-"));
   try {
     mkdirSync(join(stage, "include", "node"), { recursive: true });
-    for (const f of readdirSync(headers).filter((n) => n.endsWith(".h"))) copyFileSync(join(headers, f), join(stage, "include", "node", f));
+    for (const f of readdirSync(headers).filter((n) => n.endsWith(".h")))
+      copyFileSync(join(headers, f), join(stage, "include", "node", f));
     xzTar(out, stage, ["include"]);
   } finally {
     rmSync(stage, { recursive: true, force: true });
@@ -76,7 +108,11 @@ function packLlamaSource(out: string, bundle: string): string {
   try {
     execFileSync("git", ["clone", "-q", bundle, clone], { stdio: "inherit" });
     const commit = execFileSync("git", ["-C", clone, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
-    xzTar(out, clone, LLAMA_SOURCE_PARTS.filter((p) => existsSync(join(clone, p))));
+    xzTar(
+      out,
+      clone,
+      LLAMA_SOURCE_PARTS.filter((p) => existsSync(join(clone, p))),
+    );
     return commit;
   } finally {
     rmSync(clone, { recursive: true, force: true });
@@ -99,14 +135,28 @@ export function writeGpuPack(root: string, outDir: string): PackManifest {
   execFileSync("sh", ["-c", `xz -6 -T2 -c "${process.execPath}" > "${join(outDir, "node.xz")}"`], { stdio: "inherit" });
   packNodeHeaders(join(outDir, "node-headers.tar.xz"));
   const packages = dependencyClosure(nodeModules, PACK_ROOTS);
-  xzTar(join(outDir, "node_modules.tar.xz"), root, [...packages.map((p) => `node_modules/${p}`), "node_modules/.bin"],
-    EXCLUDED_PATHS.map((p) => `node_modules/${p}`));
-  const llamaCppCommit = packLlamaSource(join(outDir, "llama-cpp-src.tar.xz"), join(nodeModules, "node-llama-cpp", "llama", "gitRelease.bundle"));
+  xzTar(
+    join(outDir, "node_modules.tar.xz"),
+    root,
+    [...packages.map((p) => `node_modules/${p}`), "node_modules/.bin"],
+    EXCLUDED_PATHS.map((p) => `node_modules/${p}`),
+  );
+  const llamaCppCommit = packLlamaSource(
+    join(outDir, "llama-cpp-src.tar.xz"),
+    join(nodeModules, "node-llama-cpp", "llama", "gitRelease.bundle"),
+  );
   copyFileSync(join(root, "scripts", "dev", "gpu-pack", "on-device.sh"), join(outDir, "on-device.sh"));
   const files: PackManifest["files"] = {};
-  for (const f of readdirSync(outDir).sort()) files[f] = { bytes: statSync(join(outDir, f)).size, sha256: sha256(join(outDir, f)) };
+  for (const f of readdirSync(outDir).sort())
+    files[f] = { bytes: statSync(join(outDir, f)).size, sha256: sha256(join(outDir, f)) };
   const totalBytes = Object.values(files).reduce((sum, f) => sum + f.bytes, 0);
-  const manifest: PackManifest = { node: process.version, llamaCppCommit, packages: packages.length, files, totalBytes };
+  const manifest: PackManifest = {
+    node: process.version,
+    llamaCppCommit,
+    packages: packages.length,
+    files,
+    totalBytes,
+  };
   writeFileSync(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   return manifest;
 }
@@ -122,9 +172,12 @@ export const command = defineCommand({
     const started = performance.now();
     const manifest = writeGpuPack(root, outDir);
     const mib = (n: number): string => (n / 1024 / 1024).toFixed(1) + " MiB";
-    for (const [name, f] of Object.entries(manifest.files)) console.log(`${name.padEnd(22)} ${mib(f.bytes).padStart(10)}`);
-    console.log(`${manifest.packages} packages, llama.cpp ${manifest.llamaCppCommit.slice(0, 10)}, ${mib(manifest.totalBytes)} in all, ` +
-      `${((performance.now() - started) / 1000).toFixed(0)} s`);
+    for (const [name, f] of Object.entries(manifest.files))
+      console.log(`${name.padEnd(22)} ${mib(f.bytes).padStart(10)}`);
+    console.log(
+      `${manifest.packages} packages, llama.cpp ${manifest.llamaCppCommit.slice(0, 10)}, ${mib(manifest.totalBytes)} in all, ` +
+        `${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
     if (manifest.totalBytes > PACK_LIMIT_BYTES) {
       console.error(`The pack is larger than ${mib(PACK_LIMIT_BYTES)}; it will not travel with the working tree.`);
       return 1;

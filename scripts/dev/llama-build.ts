@@ -3,7 +3,18 @@
 // Cached per bundle commit outside the clone; atomic (built in a temp dir, renamed at the end) and locked,
 // so a half-finished or concurrent build is never taken as done. Never part of `npm run setup`.
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
@@ -21,9 +32,14 @@ export type LlamaTools = { bin: string; commit: string } | { missing: string; fa
  */
 const NO_AMX = "-U__AMX_TILE__ -U__AMX_INT8__ -U__AMX_BF16__";
 const CMAKE_FLAGS = [
-  "-DCMAKE_BUILD_TYPE=Release", "-DLLAMA_CURL=OFF", "-DBUILD_SHARED_LIBS=OFF", "-DGGML_NATIVE=ON",
-  `-DCMAKE_C_FLAGS=${NO_AMX}`, `-DCMAKE_CXX_FLAGS=${NO_AMX}`,
-  "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF",
+  "-DCMAKE_BUILD_TYPE=Release",
+  "-DLLAMA_CURL=OFF",
+  "-DBUILD_SHARED_LIBS=OFF",
+  "-DGGML_NATIVE=ON",
+  `-DCMAKE_C_FLAGS=${NO_AMX}`,
+  `-DCMAKE_CXX_FLAGS=${NO_AMX}`,
+  "-DLLAMA_BUILD_TESTS=OFF",
+  "-DLLAMA_BUILD_EXAMPLES=OFF",
 ];
 /** Part of the cache path: a new value when the build flags change, so an older build is not reused. */
 const BUILD_VARIANT = "cpu-no-amx";
@@ -53,7 +69,12 @@ export function cacheRoot(): string {
 }
 
 function onPath(cmd: string): boolean {
-  try { execFileSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }); return true; } catch { return false; }
+  try {
+    execFileSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The cached tools without building anything. */
@@ -70,7 +91,9 @@ function run(cmd: string, args: string[], cwd: string, log: (s: string) => void)
   return new Promise((resolve, reject) => {
     const child = spawn("nice", ["-n", "10", cmd, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let tail = "";
-    const keep = (d: Buffer) => { tail = (tail + d.toString()).slice(-4000); };
+    const keep = (d: Buffer) => {
+      tail = (tail + d.toString()).slice(-4000);
+    };
     child.stdout.on("data", (d: Buffer) => {
       keep(d);
       const pct = /\[\s*(\d+)%\]/.exec(d.toString());
@@ -78,12 +101,19 @@ function run(cmd: string, args: string[], cwd: string, log: (s: string) => void)
     });
     child.stderr.on("data", keep);
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args[0]} failed (exit ${code}):\n${tail}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args[0]} failed (exit ${code}):\n${tail}`)),
+    );
   });
 }
 
 function pidAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A directory lock: held while the dir exists and its owner lives. Returns false if another live process holds it. */
@@ -111,14 +141,25 @@ async function compile(commit: string, dest: string, log: (s: string) => void): 
     log(`cmake ${CMAKE_FLAGS.join(" ")}`);
     await run("cmake", ["-S", src, "-B", join(work, "build"), ...CMAKE_FLAGS], work, () => {});
     let last = -10;
-    await run("cmake", ["--build", join(work, "build"), "--target", ...LLAMA_TOOLS, "-j", String(jobs())], work, (s) => {
-      const pct = Number(s.trim().split(" ")[0]);
-      if (pct >= last + 10) { last = pct; log(`  build ${pct} %`); }
-    });
+    await run(
+      "cmake",
+      ["--build", join(work, "build"), "--target", ...LLAMA_TOOLS, "-j", String(jobs())],
+      work,
+      (s) => {
+        const pct = Number(s.trim().split(" ")[0]);
+        if (pct >= last + 10) {
+          last = pct;
+          log(`  build ${pct} %`);
+        }
+      },
+    );
     const stage = join(work, "stage");
     mkdirSync(stage);
     renameSync(join(work, "build", "bin"), join(stage, "bin"));
-    writeFileSync(join(stage, "build.json"), JSON.stringify({ commit, flags: CMAKE_FLAGS, builtAt: new Date().toISOString() }, null, 1) + "\n");
+    writeFileSync(
+      join(stage, "build.json"),
+      JSON.stringify({ commit, flags: CMAKE_FLAGS, builtAt: new Date().toISOString() }, null, 1) + "\n",
+    );
     renameSync(stage, dest); // the one step that makes the build visible
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -168,7 +209,10 @@ export async function ensureLlamaTools(log: (s: string) => void = console.log): 
     await compile(commit, dest, log);
     return findLlamaTools();
   } catch (e) {
-    return { missing: `llama.cpp build failed: ${(e as Error).message.split("\n").slice(0, 6).join(" / ")}`, failed: true };
+    return {
+      missing: `llama.cpp build failed: ${(e as Error).message.split("\n").slice(0, 6).join(" / ")}`,
+      failed: true,
+    };
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -31,16 +31,43 @@ export interface NotebookServer {
  * Starts `jupyter notebook` serving `notebooksDir` with `env`, on a free port of 127.0.0.1. With `viaWorkshop`
  * it is started the participant's way instead, `npm run workshop -- --uebung` (notebooks/, the kit's options).
  */
-export async function spawnNotebookServer(notebooksDir: string, env: NodeJS.ProcessEnv, options: { viaWorkshop?: boolean; extraArgs?: string[] } = {}): Promise<NotebookServer> {
+export async function spawnNotebookServer(
+  notebooksDir: string,
+  env: NodeJS.ProcessEnv,
+  options: { viaWorkshop?: boolean; extraArgs?: string[] } = {},
+): Promise<NotebookServer> {
   const port = await freePort();
   const token = randomBytes(16).toString("hex");
   const mark = randomBytes(6).toString("hex");
-  const serverArgs = ["--no-browser", `--port=${port}`, "--ip=127.0.0.1", `--NotebookApp.token=${token}`, "--NotebookApp.open_browser=False", ...(options.extraArgs ?? [])];
+  const serverArgs = [
+    "--no-browser",
+    `--port=${port}`,
+    "--ip=127.0.0.1",
+    `--NotebookApp.token=${token}`,
+    "--NotebookApp.open_browser=False",
+    ...(options.extraArgs ?? []),
+  ];
   const root = findProjectRoot();
   const [command, args] = options.viaWorkshop
-    ? [process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "workshop", "--uebung", "--", ...serverArgs]]
-    : ["jupyter", ["notebook", ...serverArgs, `--notebook-dir=${notebooksDir}`, ...(process.getuid?.() === 0 ? ["--allow-root"] : [])]];
-  const child = spawn(command, args, { cwd: root, env: { ...env, [SERVER_MARK_ENV]: mark }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+    ? [
+        process.execPath,
+        ["--import", "tsx", join(root, "scripts", "kit.ts"), "workshop", "--uebung", "--", ...serverArgs],
+      ]
+    : [
+        "jupyter",
+        [
+          "notebook",
+          ...serverArgs,
+          `--notebook-dir=${notebooksDir}`,
+          ...(process.getuid?.() === 0 ? ["--allow-root"] : []),
+        ],
+      ];
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...env, [SERVER_MARK_ENV]: mark },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   let log = "";
   child.stderr?.on("data", (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   const base = `http://127.0.0.1:${port}`;

@@ -28,7 +28,15 @@ export interface NotebookResult {
 interface NbCell {
   cell_type: string;
   source: string | string[];
-  outputs?: { output_type: string; name?: string; text?: string | string[]; ename?: string; evalue?: string; traceback?: string[]; data?: Record<string, string | string[]> }[];
+  outputs?: {
+    output_type: string;
+    name?: string;
+    text?: string | string[];
+    ename?: string;
+    evalue?: string;
+    traceback?: string[];
+    data?: Record<string, string | string[]>;
+  }[];
 }
 
 const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
@@ -52,7 +60,9 @@ export function listNotebooks(root: string, filters: string[] = []): string[] {
   return [base, ...NOTEBOOK_SUBFOLDERS.map((d) => join(base, d))]
     .filter((dir) => existsSync(dir))
     .flatMap(inFolder)
-    .filter((f) => filters.length === 0 || filters.some((q) => relative(base, f).toLowerCase().includes(q.toLowerCase())));
+    .filter(
+      (f) => filters.length === 0 || filters.some((q) => relative(base, f).toLowerCase().includes(q.toLowerCase())),
+    );
 }
 
 /**
@@ -77,7 +87,14 @@ export function wideOutputLines(cells: readonly NbCell[]): NotebookFailure[] {
   return failures;
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#34;": '"', "&#39;": "'" };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#34;": '"',
+  "&#39;": "'",
+};
 const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#34|#39);/gu, (e) => ENTITIES[e] ?? e);
 const htmlOf = (cell: NbCell) => (cell.outputs ?? []).map((out) => text(out.data?.["text/html"] ?? "")).join("\n");
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -90,11 +107,21 @@ export function textsCutInsideWords(cells: readonly NbCell[]): NotebookFailure[]
   const failures: NotebookFailure[] = [];
   cells.forEach((cell, i) => {
     const cut = [...htmlOf(cell).matchAll(/<span title="([^"]*)">([^<]*)…<\/span>/gu)]
-      .map(([, title = "", shown = ""]) => [unescapeHtml(title).replace(/\s+/gu, " ").trim(), unescapeHtml(shown)] as const)
-      .filter(([full, shown]) => full.startsWith(shown) && WORD_CHAR.test(shown.at(-1) ?? "") && WORD_CHAR.test(full[shown.length] ?? ""));
+      .map(
+        ([, title = "", shown = ""]) =>
+          [unescapeHtml(title).replace(/\s+/gu, " ").trim(), unescapeHtml(shown)] as const,
+      )
+      .filter(
+        ([full, shown]) =>
+          full.startsWith(shown) && WORD_CHAR.test(shown.at(-1) ?? "") && WORD_CHAR.test(full[shown.length] ?? ""),
+      );
     if (cut.length === 0) return;
     const [full = "", shown = ""] = cut[0] ?? [];
-    failures.push({ cell: i + 1, source: text(cell.source), error: `${cut.length} gekürzte(r) Text(e) mitten im Wort abgeschnitten, z. B. „${shown.slice(-40)}…“ (weiter: „${full.slice(shown.length, shown.length + 20)}“)` });
+    failures.push({
+      cell: i + 1,
+      source: text(cell.source),
+      error: `${cut.length} gekürzte(r) Text(e) mitten im Wort abgeschnitten, z. B. „${shown.slice(-40)}…“ (weiter: „${full.slice(shown.length, shown.length + 20)}“)`,
+    });
   });
   return failures;
 }
@@ -110,7 +137,11 @@ export function unbreakableJsonInTables(cells: readonly NbCell[]): NotebookFailu
       .flatMap(([, content = ""]) => unescapeHtml(content.replace(/<[^>]+>/gu, " ")).split(/\s+/u))
       .filter((run) => run.length > 24 && /"[,:]["{[\d-]|[\d}\]],"/u.test(run));
     if (runs.length === 0) return;
-    failures.push({ cell: i + 1, source: text(cell.source), error: `JSON ohne Umbruchstellen in einer Tabellenzelle (der Browser bricht mitten im Token um): ${runs[0]?.slice(0, 80)}` });
+    failures.push({
+      cell: i + 1,
+      source: text(cell.source),
+      error: `JSON ohne Umbruchstellen in einer Tabellenzelle (der Browser bricht mitten im Token um): ${runs[0]?.slice(0, 80)}`,
+    });
   });
   return failures;
 }
@@ -118,7 +149,8 @@ export function unbreakableJsonInTables(cells: readonly NbCell[]): NotebookFailu
 /** `0.735`, `-0.12`: a fraction below one with a decimal point (a German thousands group never starts with 0). */
 const POINT_FRACTION = /(?<![\p{L}\p{N}.,:/_@-])-?0\.\d+(?![\p{L}\p{N}]|[.,]\d)/u;
 /** `0.31 s`, `1.5 GiB`, `50.9413° N`: a decimal point before a unit (not three digits: that may be German `1.500 s`). */
-const POINT_WITH_UNIT = /(?<![\p{L}\p{N}.,:/_@-])\d+\.(?:\d{1,2}|\d{4,})(?=\s?(?:s|ms|°|%|GiB|GB|MB|KiB|km|€)(?!\p{L}))/u;
+const POINT_WITH_UNIT =
+  /(?<![\p{L}\p{N}.,:/_@-])\d+\.(?:\d{1,2}|\d{4,})(?=\s?(?:s|ms|°|%|GiB|GB|MB|KiB|km|€)(?!\p{L}))/u;
 /** A JSON line (`"lat": 41.38,`, `[0.1, 0.2]`): code, where numbers keep their point. */
 const JSON_LINE = /"[^"]*"\s*:|^\s*[[{]/u;
 
@@ -137,7 +169,11 @@ export function englishDecimalOutputs(cells: readonly NbCell[]): NotebookFailure
       .flatMap((out) => stripAnsi(text(out.text ?? "")).split("\n"))
       .find((l) => englishDecimal(l) !== undefined);
     if (line === undefined) return;
-    failures.push({ cell: i + 1, source: text(cell.source), error: `Zahl mit Dezimalpunkt statt Komma („${englishDecimal(line)}“; germanNumber aus lib nutzen): ${line.trim().slice(0, 120)}` });
+    failures.push({
+      cell: i + 1,
+      source: text(cell.source),
+      error: `Zahl mit Dezimalpunkt statt Komma („${englishDecimal(line)}“; germanNumber aus lib nutzen): ${line.trim().slice(0, 120)}`,
+    });
   });
   return failures;
 }
@@ -156,63 +192,113 @@ export function findFailures(executedNotebook: string, wrapped = true): Notebook
       // "line:col - message"; the cell fails but no "error" output is stored.
       const stderr = out.output_type === "stream" && out.name === "stderr" ? stripAnsi(text(out.text ?? "")) : "";
       if (TSLAB_DIAGNOSTIC.test(stderr)) {
-        failures.push({ cell: i + 1, source: text(cell.source), error: `TypeScript error (tslab, TS 5.0 non-strict):\n${stderr.trim()}` });
+        failures.push({
+          cell: i + 1,
+          source: text(cell.source),
+          error: `TypeScript error (tslab, TS 5.0 non-strict):\n${stderr.trim()}`,
+        });
         continue;
       }
       // A set-up helper's error, printed for participants as one German paragraph (lib/display/notices.ts).
       if (TSLAB_THROWN.test(stderr) || stderr.trimStart().startsWith(NOTEBOOK_ERROR_MARK)) {
-        failures.push({ cell: i + 1, source: text(cell.source), error: stderr.trim().split("\n").slice(0, 12).join("\n") });
+        failures.push({
+          cell: i + 1,
+          source: text(cell.source),
+          error: stderr.trim().split("\n").slice(0, 12).join("\n"),
+        });
         continue;
       }
       if (out.output_type !== "error") continue;
       const trace = stripAnsi((out.traceback ?? []).join("\n")).trim();
       const head = `${out.ename ?? "Error"}: ${stripAnsi(out.evalue ?? "")}`.trim();
-      failures.push({ cell: i + 1, source: text(cell.source), error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head });
+      failures.push({
+        cell: i + 1,
+        source: text(cell.source),
+        error: trace && !trace.includes(head) ? `${head}\n${trace}` : trace || head,
+      });
     }
   });
-  return [...failures, ...(wrapped ? wideOutputLines(nb.cells) : []), ...textsCutInsideWords(nb.cells), ...unbreakableJsonInTables(nb.cells), ...englishDecimalOutputs(nb.cells)].sort((a, b) => a.cell - b.cell);
+  return [
+    ...failures,
+    ...(wrapped ? wideOutputLines(nb.cells) : []),
+    ...textsCutInsideWords(nb.cells),
+    ...unbreakableJsonInTables(nb.cells),
+    ...englishDecimalOutputs(nb.cells),
+  ].sort((a, b) => a.cell - b.cell);
 }
 
 /** `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder. */
-export async function runNotebook(root: string, notebook: string, env: NodeJS.ProcessEnv, keep: boolean | string = false): Promise<NotebookResult> {
+export async function runNotebook(
+  root: string,
+  notebook: string,
+  env: NodeJS.ProcessEnv,
+  keep: boolean | string = false,
+): Promise<NotebookResult> {
   const outDir = mkdtempSync(join(tmpdir(), "kit-nb-"));
   const started = performance.now();
   const args = [
-    "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
-    "--ExecutePreprocessor.kernel_name=tslab", "--ExecutePreprocessor.timeout=900",
-    "--output-dir", outDir, notebook,
+    "nbconvert",
+    "--to",
+    "notebook",
+    "--execute",
+    "--allow-errors",
+    "--ExecutePreprocessor.kernel_name=tslab",
+    "--ExecutePreprocessor.timeout=900",
+    "--output-dir",
+    outDir,
+    notebook,
   ];
   const stderr: string[] = [];
   const code = await new Promise<number>((resolve) => {
     const child = spawn("jupyter", args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
     child.stderr.on("data", (d: Buffer) => stderr.push(d.toString()));
-    child.on("error", (err) => { stderr.push(String(err)); resolve(127); });
+    child.on("error", (err) => {
+      stderr.push(String(err));
+      resolve(127);
+    });
     child.on("close", (c) => resolve(c ?? 1));
   });
   const executed = join(outDir, basename(notebook));
   let failures: NotebookFailure[];
   if (code === 0 && existsSync(executed)) failures = findFailures(executed, outputWrapOn(env));
-  else failures = [{ cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` }];
+  else
+    failures = [
+      { cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` },
+    ];
   if (keep !== false && existsSync(executed)) {
     const keepDir = typeof keep === "string" ? keep : join(root, ".cache", "notebooks");
     mkdirSync(keepDir, { recursive: true });
     copyFileSync(executed, join(keepDir, basename(notebook)));
   }
   rmSync(outDir, { recursive: true, force: true });
-  return { notebook: basename(notebook), ok: failures.length === 0, seconds: (performance.now() - started) / 1000, failures };
+  return {
+    notebook: basename(notebook),
+    ok: failures.length === 0,
+    seconds: (performance.now() - started) / 1000,
+    failures,
+  };
 }
 
 export function formatFailure(r: NotebookResult): string {
   return r.failures
     .map((f) => {
-      const src = f.source.split("\n").slice(0, 8).map((l) => `    | ${l}`).join("\n");
+      const src = f.source
+        .split("\n")
+        .slice(0, 8)
+        .map((l) => `    | ${l}`)
+        .join("\n");
       return `  ${r.notebook}, cell ${f.cell}:\n${src}\n    → ${f.error.split("\n").join("\n      ")}`;
     })
     .join("\n");
 }
 
 /** `skip`: notebooks another stage runs completely (their file name matches), left out here. */
-export async function runAllNotebooks(filters: string[], env: NodeJS.ProcessEnv, keep = false, skip: readonly RegExp[] = []): Promise<NotebookResult[]> {
+export async function runAllNotebooks(
+  filters: string[],
+  env: NodeJS.ProcessEnv,
+  keep = false,
+  skip: readonly RegExp[] = [],
+): Promise<NotebookResult[]> {
   const root = findProjectRoot();
   // Notebooks import the built lib (notebooks/lib → .cache/notebook-lib); rebuild it when lib changed.
   console.log(ensureNotebookLib());

@@ -29,13 +29,18 @@ import { neverCut, neverCutCells } from "../apps/slides/never-cut.js";
 /** Decks whose every slide has speaker notes (docs/sprechernotizen.md, "### Titel › Wörter" for a vertical
  * slide): the stage fails when one of their slides has none. The others report how many have notes. */
 export const NOTES_ON_EVERY_SLIDE: readonly string[] = [
-  "10-teil-1-lokales-llm", "20-teil-2-rag", "30-teil-3-mcp-werkzeuge", "40-teil-4-agent",
+  "10-teil-1-lokales-llm",
+  "20-teil-2-rag",
+  "30-teil-3-mcp-werkzeuge",
+  "40-teil-4-agent",
 ];
 
 /** The notes rule for one deck: every slide of a NOTES_ON_EVERY_SLIDE deck has notes. */
 export function notesProblems(notebook: string, withoutNotes: readonly string[]): string[] {
   if (!NOTES_ON_EVERY_SLIDE.includes(notebook) || withoutNotes.length === 0) return [];
-  return [`${withoutNotes.length} slide(s) without speaker notes (add "### Titel › Wörter" to docs/sprechernotizen.md): ${withoutNotes.join("; ")}`];
+  return [
+    `${withoutNotes.length} slide(s) without speaker notes (add "### Titel › Wörter" to docs/sprechernotizen.md): ${withoutNotes.join("; ")}`,
+  ];
 }
 
 /** Outputs a deck may shorten at most (each says in its notes what it leaves out); the rest get slides of their own. */
@@ -49,15 +54,24 @@ interface Shortened {
 const SHORTENED = "window.deckFit ? window.deckFit.shortened : []";
 
 /** The rules on shortened outputs at one window size: at most MAX_SHORTENED_OUTPUTS, none of a "Nie weglassen" cell. */
-export function shortenedProblems(size: string, shortened: readonly Shortened[], never: ReadonlyMap<number, { code: string; what: string }>): string[] {
+export function shortenedProblems(
+  size: string,
+  shortened: readonly Shortened[],
+  never: ReadonlyMap<number, { code: string; what: string }>,
+): string[] {
   const problems: string[] = [];
   const lines = shortened.reduce((n, s) => n + s.hidden, 0);
   if (shortened.length > MAX_SHORTENED_OUTPUTS) {
-    problems.push(`${size}: ${shortened.length} outputs shortened (${lines} lines left out), at most ${MAX_SHORTENED_OUTPUTS} – give the others a slide of their own (metadata.slides.output / pages)`);
+    problems.push(
+      `${size}: ${shortened.length} outputs shortened (${lines} lines left out), at most ${MAX_SHORTENED_OUTPUTS} – give the others a slide of their own (metadata.slides.output / pages)`,
+    );
   }
   for (const s of shortened) {
     const item = s.cell === null ? undefined : never.get(s.cell);
-    if (item) problems.push(`${size}: "Nie weglassen" cell \`${item.code}\` (${item.what}) loses ${s.hidden} line(s) on its slide`);
+    if (item)
+      problems.push(
+        `${size}: "Nie weglassen" cell \`${item.code}\` (${item.what}) loses ${s.hidden} line(s) on its slide`,
+      );
   }
   return problems;
 }
@@ -94,7 +108,10 @@ const REHEARSAL: Record<string, { cell: string; shows: RegExp }[]> = {
     { cell: "const laufZwei", shows: /→ wetter_mad: get_weather\(\{"lat":\d/ },
     { cell: "const laufMax =", shows: /→ lauf_bcn: rank_spots\(\{"lat":\d/ },
     { cell: "const ragLauf", shows: /geocode-Aufrufe mit: Linz/ },
-    { cell: "Native Aufrufe, gegen das Schema", shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/ },
+    {
+      cell: "Native Aufrufe, gegen das Schema",
+      shows: /Native Aufrufe, gegen das Schema geprüft: geocode ✅ · get_weather ✅/,
+    },
     { cell: "const laufFreigabe", shows: /Freigabe für save_trip_plan/ },
     { cell: "const laufSchreiber", shows: /Antwort-Schreiber: 🎭 Heute .* °C/ },
     { cell: "new AgentSession", shows: /Und übermorgen\?\nAntwort \(beantwortet\): .* °C/ },
@@ -106,7 +123,9 @@ const AGENT_CELL = /runAgent\(|runVote\(|\.ask\(|runNativeToolChat\(|runHalfAgen
 
 const text = (s: string | string[] | undefined) => (Array.isArray(s) ? s.join("") : (s ?? ""));
 function outputText(cell: NbCell): string {
-  return (cell.outputs ?? []).map((o) => text(o.text) + text(o.data?.["text/plain"]) + text(o.data?.["text/markdown"])).join("\n");
+  return (cell.outputs ?? [])
+    .map((o) => text(o.text) + text(o.data?.["text/plain"]) + text(o.data?.["text/markdown"]))
+    .join("\n");
 }
 
 /** Problems of an executed notebook in rehearsal mode (empty: the rehearsal took the tool paths). */
@@ -114,15 +133,18 @@ export function rehearsalProblems(name: string, nb: Notebook): string[] {
   const problems: string[] = [];
   const code = nb.cells.filter((c) => c.cell_type === "code");
   const firstOutput = code.find((c) => (c.outputs ?? []).length > 0);
-  if (!firstOutput || !outputText(firstOutput).includes(PROBE_NOTICE)) problems.push(`the set-up cell does not say "${PROBE_NOTICE}"`);
+  if (!firstOutput || !outputText(firstOutput).includes(PROBE_NOTICE))
+    problems.push(`the set-up cell does not say "${PROBE_NOTICE}"`);
   for (const c of code.filter((c) => AGENT_CELL.test(text(c.source)))) {
     const out = outputText(c);
-    if (out.includes(NOT_SCRIPTED) || /✍️ ERSATZ/.test(out)) problems.push(`agent cell fell back: ${text(c.source).split("\n")[0]} → ${out.slice(0, 200)}`);
+    if (out.includes(NOT_SCRIPTED) || /✍️ ERSATZ/.test(out))
+      problems.push(`agent cell fell back: ${text(c.source).split("\n")[0]} → ${out.slice(0, 200)}`);
   }
   for (const { cell, shows } of REHEARSAL[name] ?? []) {
     const found = code.find((c) => text(c.source).includes(cell));
     if (!found) problems.push(`no cell contains ${JSON.stringify(cell)}`);
-    else if (!shows.test(outputText(found))) problems.push(`cell ${JSON.stringify(cell)} does not show ${shows}: ${outputText(found).slice(0, 300)}`);
+    else if (!shows.test(outputText(found)))
+      problems.push(`cell ${JSON.stringify(cell)} does not show ${shows}: ${outputText(found).slice(0, 300)}`);
   }
   problems.push(...rehearsalTruthProblems(nb));
   return problems;
@@ -131,7 +153,9 @@ export function rehearsalProblems(name: string, nb: Notebook): string[] {
 /** reveal.js is ready and the deck has fitted its slides (fit.ts; a deck without it counts as fitted). */
 const DECK_READY = "window.Reveal && window.Reveal.isReady() && (!window.deckFit || window.deckFit.done)";
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p): p is string => Boolean(p) && existsSync(p as string));
+const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (p): p is string => Boolean(p) && existsSync(p as string),
+);
 
 /** What the browser measures in a deck (evaluated in the page). */
 interface Measured {
@@ -236,10 +260,16 @@ async function speakerViewProblem(page: Page, onRequest: (url: string) => void):
   }
 }
 
-export async function checkDecks(files: { notebook: string; executed: string; deck: string }[]): Promise<DeckCheck[] | "no Chromium"> {
+export async function checkDecks(
+  files: { notebook: string; executed: string; deck: string }[],
+): Promise<DeckCheck[] | "no Chromium"> {
   if (!CHROMIUM) return "no Chromium";
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   const shots = join(findProjectRoot(), ".cache", "browser");
   mkdirSync(shots, { recursive: true });
   const checks: DeckCheck[] = [];
@@ -298,12 +328,18 @@ export async function checkDecks(files: { notebook: string; executed: string; de
 }
 
 /** The whole stage: rehearsal run, decks, browser. */
-export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: DeckCheck[]; skipped?: string; seconds: number }> {
+export async function runSlidesCheck(
+  filters: string[] = [],
+): Promise<{ checks: DeckCheck[]; skipped?: string; seconds: number }> {
   const started = performance.now();
   const outDir = join(findProjectRoot(), ".cache", "slides-check");
   const env = { ...(await testEnvironment({ tinyModels: true })), WORKSHOP_PROBE: "1" };
   // npm test checks the Teil decks; 00-start (three cells, no agent) only with an explicit filter.
-  const { decks, failed } = await buildSlides(filters.length > 0 ? filters : ["-teil-"], { configured: false, env, outDir });
+  const { decks, failed } = await buildSlides(filters.length > 0 ? filters : ["-teil-"], {
+    configured: false,
+    env,
+    outDir,
+  });
   const checks: DeckCheck[] = decks.map((d) => {
     const executed = join(outDir, "executed", `${d.notebook}.ipynb`);
     const nb = JSON.parse(readFileSync(executed, "utf8")) as Notebook;
@@ -314,10 +350,22 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
       ...rehearsalProblems(d.notebook, nb),
       ...deckPlanProblems(d.notebook, nb, findProjectRoot()),
     ];
-    return { notebook: d.notebook, ok: problems.length === 0, problems, notes: { with: d.slideCount - d.withoutNotes.length, of: d.slideCount } };
+    return {
+      notebook: d.notebook,
+      ok: problems.length === 0,
+      problems,
+      notes: { with: d.slideCount - d.withoutNotes.length, of: d.slideCount },
+    };
   });
-  const browser = await checkDecks(decks.map((d) => ({ notebook: d.notebook, executed: join(outDir, "executed", `${d.notebook}.ipynb`), deck: d.file })));
-  if (browser === "no Chromium") return { checks, skipped: "no Chromium", seconds: (performance.now() - started) / 1000 };
+  const browser = await checkDecks(
+    decks.map((d) => ({
+      notebook: d.notebook,
+      executed: join(outDir, "executed", `${d.notebook}.ipynb`),
+      deck: d.file,
+    })),
+  );
+  if (browser === "no Chromium")
+    return { checks, skipped: "no Chromium", seconds: (performance.now() - started) / 1000 };
   for (const b of browser) {
     const c = checks.find((x) => x.notebook === b.notebook)!;
     c.problems.push(...b.problems);
@@ -328,9 +376,15 @@ export async function runSlidesCheck(filters: string[] = []): Promise<{ checks: 
 }
 
 export function formatSlidesCheck(r: { checks: DeckCheck[]; skipped?: string }): string {
-  const cut = (c: DeckCheck) => Object.entries(c.shortened ?? {}).map(([size, s]) => `${size}: ${s.outputs} gekürzt, ${s.lines} Zeilen`).join(" · ");
+  const cut = (c: DeckCheck) =>
+    Object.entries(c.shortened ?? {})
+      .map(([size, s]) => `${size}: ${s.outputs} gekürzt, ${s.lines} Zeilen`)
+      .join(" · ");
   const notes = (c: DeckCheck) => (c.notes ? `, Notizen ${c.notes.with}/${c.notes.of} Folien` : "");
-  const lines = r.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${basename(c.notebook)}${c.shortened ? ` (Ausgaben ${cut(c)}${notes(c)})` : ""}${c.problems.map((p) => `\n     - ${p}`).join("")}`);
+  const lines = r.checks.map(
+    (c) =>
+      `${c.ok ? "ok  " : "FAIL"} ${basename(c.notebook)}${c.shortened ? ` (Ausgaben ${cut(c)}${notes(c)})` : ""}${c.problems.map((p) => `\n     - ${p}`).join("")}`,
+  );
   if (r.skipped) lines.push(`browser part skipped: ${r.skipped}`);
   return lines.join("\n");
 }

@@ -48,7 +48,10 @@ export const command = defineCommand({
   // A handle some stage left open (a socket, a timer) must not keep the run from ending.
   exitWhenDone: true,
   run: ({ values, positionals }) => {
-    if (values.only !== undefined && !STAGES.includes(values.only)) throw new UsageError(`--only erwartet eine der Stufen ${STAGES.join(", ")}, erhalten: "${values.only}".\n\n${command.usage}`);
+    if (values.only !== undefined && !STAGES.includes(values.only))
+      throw new UsageError(
+        `--only erwartet eine der Stufen ${STAGES.join(", ")}, erhalten: "${values.only}".\n\n${command.usage}`,
+      );
     return main(values.only, positionals);
   },
 });
@@ -105,7 +108,9 @@ async function gate(stage: string, cmd: string, cmdArgs: string[], env: NodeJS.P
 
 /** The test files whose path contains a filter (all without one); a filter naming a test file runs that file. */
 function selectedTestFiles(): string[] {
-  const named = filters.filter((f) => f.endsWith(".test.ts") && existsSync(join(root, f))).map((f) => relative(root, join(root, f)));
+  const named = filters
+    .filter((f) => f.endsWith(".test.ts") && existsSync(join(root, f)))
+    .map((f) => relative(root, join(root, f)));
   const found = testFiles(join(root, "test"))
     .map((f) => relative(root, f))
     .filter((f) => filters.length === 0 || filters.some((q) => f.includes(q)));
@@ -120,8 +125,13 @@ function selectedTestFiles(): string[] {
  */
 function startLlamaBuild(): { started: number; tools: Promise<LlamaTools> } {
   console.log("\n=== llama.cpp tools (llama-server, llama-bench, llama-quantize): build started in the background");
-  return { started: performance.now(), tools: ensureLlamaTools((line) => console.log(`[llama.cpp] ${line}`))
-    .catch((e: unknown): LlamaTools => ({ missing: `build failed: ${e instanceof Error ? e.message : String(e)}`, failed: true })) };
+  return {
+    started: performance.now(),
+    tools: ensureLlamaTools((line) => console.log(`[llama.cpp] ${line}`)).catch((e: unknown): LlamaTools => ({
+      missing: `build failed: ${e instanceof Error ? e.message : String(e)}`,
+      failed: true,
+    })),
+  };
 }
 
 async function llamaStage(build: ReturnType<typeof startLlamaBuild>, env: NodeJS.ProcessEnv): Promise<StageResult> {
@@ -145,8 +155,17 @@ async function unitTests(env: NodeJS.ProcessEnv, files: string[], stage = "unit 
   const tapFile = join(tmpdir(), `kit-tap-${process.pid}.txt`);
   const code = await run(
     process.execPath,
-    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout",
-      "--test-reporter=tap", `--test-reporter-destination=${tapFile}`, ...files],
+    [
+      "--import",
+      "tsx",
+      "--test",
+      "--test-concurrency=1",
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=tap",
+      `--test-reporter-destination=${tapFile}`,
+      ...files,
+    ],
     env,
   );
   const tap = existsSync(tapFile) ? readFileSync(tapFile, "utf8") : "";
@@ -155,8 +174,18 @@ async function unitTests(env: NodeJS.ProcessEnv, files: string[], stage = "unit 
   let passed = count("pass");
   let failed = count("fail") + count("cancelled");
   if (code !== 0 && failed === 0) failed = 1; // the runner itself failed
-  if (files.length === 0) { failed += 1; console.log("no test files found"); passed = 0; }
-  return { stage, passed, failed, seconds: (performance.now() - t) / 1000, skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length };
+  if (files.length === 0) {
+    failed += 1;
+    console.log("no test files found");
+    passed = 0;
+  }
+  return {
+    stage,
+    passed,
+    failed,
+    seconds: (performance.now() - t) / 1000,
+    skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length,
+  };
 }
 
 async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
@@ -176,7 +205,13 @@ async function slides(): Promise<StageResult> {
   console.log(formatSlidesCheck(r));
   const failed = r.checks.filter((c) => !c.ok).length;
   // Without Chromium the rehearsal part still counts; the result line says what was skipped.
-  return { stage: "slides", passed: r.checks.length - failed, failed: failed + (r.checks.length === 0 ? 1 : 0), seconds: r.seconds, ...(r.skipped ? { note: `browser part skipped: ${r.skipped}` } : {}) };
+  return {
+    stage: "slides",
+    passed: r.checks.length - failed,
+    failed: failed + (r.checks.length === 0 ? 1 : 0),
+    seconds: r.seconds,
+    ...(r.skipped ? { note: `browser part skipped: ${r.skipped}` } : {}),
+  };
 }
 
 async function browser(): Promise<StageResult> {
@@ -205,8 +240,13 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   const unitFiles = wants("unit") ? selectedTestFiles() : [];
   const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
   const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
-  if (wants("typecheck")) results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
-  if (wants("lint")) results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+  if (wants("typecheck"))
+    results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
+  if (wants("lint")) {
+    results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+    // The formatter's check (Prettier, 120 columns; `npm run format` fixes what it finds) is part of lint.
+    results.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
+  }
   if (wants("unit")) {
     const others = unitFiles.filter((f) => !serverFiles.includes(f));
     if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
@@ -227,13 +267,16 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
     else {
       const skips = r.skippedTests ? `, ${r.skippedTests} skipped, reasons in their result lines` : "";
       const extra = r.note || skips ? ` (${[r.note, skips.slice(2)].filter(Boolean).join("; ")})` : "";
-      console.log(`${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${extra}`);
+      console.log(
+        `${r.stage.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s${extra}`,
+      );
     }
   }
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
-  if (leftovers.length > 0) console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
+  if (leftovers.length > 0)
+    console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
   console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
   return failed > 0 ? 1 : 0;
 }

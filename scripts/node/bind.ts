@@ -36,7 +36,12 @@ export interface BindPlan {
 export const TRAVEL_HOSTS_HINT = "TRAVEL_ALLOWED_HOSTS=kurs-pc.local,192.168.1.20";
 
 /** `label`: the server's German name in the messages; `envHint`: e.g. TRAVEL_HOSTS_HINT. */
-export function planBind(host: string, explicitAllowedHosts: string[] | undefined, label = "Reise-Server", envHint?: string): BindPlan {
+export function planBind(
+  host: string,
+  explicitAllowedHosts: string[] | undefined,
+  label = "Reise-Server",
+  envHint?: string,
+): BindPlan {
   const explicit = (explicitAllowedHosts ?? []).map((h) => hostForUrl(h.trim())).filter((h) => h !== "");
   if (isLoopback(host)) {
     return { allowedHosts: [...new Set([...DEFAULT_ALLOWED_HOSTS, ...explicit])], urlHost: hostForUrl(host) };

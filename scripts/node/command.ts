@@ -102,7 +102,9 @@ function refuseDirectRun(name: string): void {
     const main = process.argv[1] ?? "";
     const inKit = relative(KIT_ROOT, main).replaceAll("\\", "/");
     if (commandRan || !/^(scripts|bench)\//u.test(inKit) || inKit === "scripts/kit.ts") return;
-    console.error(`${main} ist kein Einstieg: die Befehle laufen über scripts/kit.ts, z. B. npx tsx scripts/kit.ts ${definedHere.at(-1)} (oder npm run …).`);
+    console.error(
+      `${main} ist kein Einstieg: die Befehle laufen über scripts/kit.ts, z. B. npx tsx scripts/kit.ts ${definedHere.at(-1)} (oder npm run …).`,
+    );
     process.exitCode = 2;
   });
 }
@@ -123,7 +125,9 @@ function optionLabel(name: string, option: CommandOption): string {
 }
 
 /** The German usage: synopsis, summary, one line per option (help texts aligned), notes. */
-export function commandUsage(spec: Pick<CommandSpec<CommandOptions>, "invocation" | "summary" | "options" | "positionals" | "notes">): string {
+export function commandUsage(
+  spec: Pick<CommandSpec<CommandOptions>, "invocation" | "summary" | "options" | "positionals" | "notes">,
+): string {
   const listed = Object.entries(spec.options).filter(([, o]) => o.help !== undefined);
   const labels = listed.map(([name, o]) => optionLabel(name, o));
   const width = Math.max(16, ...labels.map((l) => l.length)) + 2;
@@ -139,18 +143,36 @@ export function commandUsage(spec: Pick<CommandSpec<CommandOptions>, "invocation
  * Parses `argv` against the command's option table (German errors, --help) and runs it. Throws UsageError
  * for a wrong command line or --help (exit code 0), and whatever `run` throws.
  */
-export async function runCommand<O extends CommandOptions>(command: Command<O>, argv: string[], signal: AbortSignal): Promise<number> {
+export async function runCommand<O extends CommandOptions>(
+  command: Command<O>,
+  argv: string[],
+  signal: AbortSignal,
+): Promise<number> {
   commandRan = true;
   let parsed: { values: unknown; positionals: string[] };
   try {
-    parsed = parseArgsGerman({ args: argv, options: command.options, allowPositionals: command.positionals !== undefined }, command.usage);
+    parsed = parseArgsGerman(
+      { args: argv, options: command.options, allowPositionals: command.positionals !== undefined },
+      command.usage,
+    );
   } catch (error) {
-    if (error instanceof UsageError && error.exitCode !== 0 && command.unknownOptionHint && error.message.startsWith("Unbekannte Option")) {
+    if (
+      error instanceof UsageError &&
+      error.exitCode !== 0 &&
+      command.unknownOptionHint &&
+      error.message.startsWith("Unbekannte Option")
+    ) {
       const [message, ...rest] = error.message.split("\n");
       throw new UsageError([`${message} ${command.unknownOptionHint}`, ...rest].join("\n"));
     }
     throw error;
   }
-  const code = await command.run({ values: parsed.values as ParsedValues<O>, positionals: parsed.positionals, argv, signal, usage: command.usage });
+  const code = await command.run({
+    values: parsed.values as ParsedValues<O>,
+    positionals: parsed.positionals,
+    argv,
+    signal,
+    usage: command.usage,
+  });
   return code ?? 0;
 }

@@ -42,7 +42,10 @@ async function statOrUndefined(path: string) {
 /** Makes sure `file` (named by `option` in messages, `example` a good path) can be written; creates its missing folders. */
 export async function prepareOutputFile(file: string, option: string, example: string): Promise<void> {
   const path = resolve(file);
-  const fail = (what: string) => new OutputPathError(`${option} ${path}: ${what}\n  → Einen Pfad angeben, unter dem diese Datei geschrieben werden darf, z. B. ${option} ${example}.`);
+  const fail = (what: string) =>
+    new OutputPathError(
+      `${option} ${path}: ${what}\n  → Einen Pfad angeben, unter dem diese Datei geschrieben werden darf, z. B. ${option} ${example}.`,
+    );
   try {
     if ((await statOrUndefined(path))?.isDirectory()) throw fail("das ist ein Ordner, keine Datei.");
     const create: string[] = [];
@@ -53,7 +56,10 @@ export async function prepareOutputFile(file: string, option: string, example: s
       create.unshift(dir);
       if (dirname(dir) === dir) break;
     }
-    for (const dir of create) await mkdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? undefined : Promise.reject(error)));
+    for (const dir of create)
+      await mkdir(dir).catch((error: NodeJS.ErrnoException) =>
+        error.code === "EEXIST" ? undefined : Promise.reject(error),
+      );
     const probe = join(dirname(path), `.${basename(path)}.${process.pid}.probe`);
     await writeFile(probe, "");
     await rm(probe, { force: true });

@@ -6,12 +6,15 @@ import { KitError } from "../../lib/errors.js";
 
 /** Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`: optimal string alignment. */
 export function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
@@ -27,7 +30,9 @@ const known = (options: readonly string[], given: string) => {
 
 /** The line of `usage` that explains `option` ("  --port P   Port (Standard 8790)"), trimmed; undefined when none does. */
 function usageLine(usage: string | undefined, option: string): string | undefined {
-  const line = usage?.split("\n").find((l) => new RegExp(`^\\s*(-\\w, )?${option.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b(?!-)`).test(l));
+  const line = usage
+    ?.split("\n")
+    .find((l) => new RegExp(`^\\s*(-\\w, )?${option.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b(?!-)`).test(l));
   return line?.trim().replace(/\s{2,}/g, " – ");
 }
 
@@ -36,12 +41,20 @@ function usageLine(usage: string | undefined, option: string): string | undefine
  * without dashes) lets an unknown option suggest the one probably meant; `usage` lets a missing value
  * quote the line that explains the option.
  */
-export function germanParseArgsMessage(error: unknown, options: readonly string[] = [], usage?: string): string | undefined {
+export function germanParseArgsMessage(
+  error: unknown,
+  options: readonly string[] = [],
+  usage?: string,
+): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (!(error instanceof TypeError) || typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return undefined;
   // Node quotes the option as '--k <value>' or '-h, --help': the last token with a dash is the long form.
   const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? "";
-  const option = quoted.split(/[\s,]+/).filter((t) => t.startsWith("-")).at(-1) ?? quoted;
+  const option =
+    quoted
+      .split(/[\s,]+/)
+      .filter((t) => t.startsWith("-"))
+      .at(-1) ?? quoted;
   switch (code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
       const meant = known(options, option);
@@ -49,7 +62,8 @@ export function germanParseArgsMessage(error: unknown, options: readonly string[
     }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
       if (/does not take an argument/.test(error.message)) return `Die Option „${option}“ nimmt keinen Wert.`;
-      if (/ambiguous/.test(error.message)) return `Die Option „${option}“ braucht einen Wert, es folgt aber eine andere Option. Ein Wert, der mit „-“ beginnt, so: ${option}=-wert.`;
+      if (/ambiguous/.test(error.message))
+        return `Die Option „${option}“ braucht einen Wert, es folgt aber eine andere Option. Ein Wert, der mit „-“ beginnt, so: ${option}=-wert.`;
       const explained = usageLine(usage, option);
       return `Die Option „${option}“ braucht einen Wert.${explained ? ` (${explained})` : ""}`;
     }

@@ -4,7 +4,12 @@ import { classifyTool, decideApproval, type ApprovalRequest } from "../../lib/ag
 import { bookingInfo, geocodeInfo } from "./fixtures.js";
 
 const unannotated = { name: "send_mail", description: "", inputSchema: { type: "object" } };
-const request = (tool = bookingInfo) => ({ toolId: "b1", toolName: tool.name, arguments: { city: "Rom", nights: 2 }, tool });
+const request = (tool = bookingInfo) => ({
+  toolId: "b1",
+  toolName: tool.name,
+  arguments: { city: "Rom", nights: 2 },
+  tool,
+});
 
 describe("approval", () => {
   test("classification: override, then annotations, then the default", () => {
@@ -38,7 +43,10 @@ describe("approval", () => {
     assert.deepEqual(seen[0]?.arguments, { city: "Rom", nights: 2 });
     assert.equal(seen[0]?.safety, "side-effecting");
 
-    const no = await decideApproval(request(), {}, async () => ({ approved: false, feedback: "Bitte nur eine Nacht." }));
+    const no = await decideApproval(request(), {}, async () => ({
+      approved: false,
+      feedback: "Bitte nur eine Nacht.",
+    }));
     assert.equal(no.allowed, false);
     assert.ok(!no.allowed && no.by === "callback" && /abgelehnt: Bitte nur eine Nacht\./.test(no.message));
     const plainNo = await decideApproval(request(), {}, () => false);

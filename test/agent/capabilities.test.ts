@@ -21,18 +21,36 @@ let catalog: ToolInfo[];
 let dir: string;
 useTravelWorkspace("agent-ws-", { today: TODAY, clearBetweenTests: true }, (ws) => ({ client, catalog, dir } = ws));
 
-const savePlan = (id: string, file_name: string, content = "## Tag 1\n- Kolosseum am Vormittag\n- Abends Trastevere") => ({
-  steps: [{ description: "Reiseplan speichern", tools: [{ id, name: "save_trip_plan", arguments: { file_name, title: "Rom", content } }] }],
+const savePlan = (
+  id: string,
+  file_name: string,
+  content = "## Tag 1\n- Kolosseum am Vormittag\n- Abends Trastevere",
+) => ({
+  steps: [
+    {
+      description: "Reiseplan speichern",
+      tools: [{ id, name: "save_trip_plan", arguments: { file_name, title: "Rom", content } }],
+    },
+  ],
   final: null,
 });
 const answer = (final: string) => ({ steps: [], final });
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 const lastUser = (r: ScriptedRequest) => r.messages.at(-1)?.content ?? "";
 
 async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> = {}) {
   const llm = new ScriptedLlm(replies);
   const events: AgentEvent[] = [];
-  const result = await runAgent({ question: "Speichere mir einen Reiseplan für Rom.", llm, tools: client, catalog, today: TODAY, onEvent: (e) => events.push(e), ...options });
+  const result = await runAgent({
+    question: "Speichere mir einen Reiseplan für Rom.",
+    llm,
+    tools: client,
+    catalog,
+    today: TODAY,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
   return { result, llm, events };
 }
 
@@ -48,36 +66,58 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
   test("approve: the request shows the file and a diff while nothing is on disk; then the complete file is written", async () => {
     const requests: ApprovalRequest[] = [];
     let onDiskWhileAsked: string[] = [];
-    const { result, events, llm } = await run([savePlan("plan_rom", "rom-wochenende"), answer("Der Plan liegt in rom-wochenende.md.")], {
-      approve: async (request) => {
-        requests.push(request);
-        onDiskWhileAsked = await readdir(dir);
-        return true;
+    const { result, events, llm } = await run(
+      [savePlan("plan_rom", "rom-wochenende"), answer("Der Plan liegt in rom-wochenende.md.")],
+      {
+        approve: async (request) => {
+          requests.push(request);
+          onDiskWhileAsked = await readdir(dir);
+          return true;
+        },
       },
-    });
+    );
     assert.equal(result.status, "answered");
     assert.deepEqual(onDiskWhileAsked, [], "nothing on disk before approval");
     assert.equal(requests.length, 1);
     const preview = requests[0]?.preview;
     assert.equal(preview?.path, "rom-wochenende.md");
-    assert.match(preview?.diff ?? "", /^--- \/dev\/null\n\+\+\+ b\/rom-wochenende\.md\n@@ -0,0 \+1,5 @@\n\+# Rom\n\+\n\+## Tag 1\n/);
+    assert.match(
+      preview?.diff ?? "",
+      /^--- \/dev\/null\n\+\+\+ b\/rom-wochenende\.md\n@@ -0,0 \+1,5 @@\n\+# Rom\n\+\n\+## Tag 1\n/,
+    );
     assert.equal(await readFile(join(dir, "rom-wochenende.md"), "utf8"), preview?.after);
     assert.deepEqual(await readdir(dir), ["rom-wochenende.md"], "no temporary files left");
     assert.equal(of(events, "approval")[0]?.outcome.allowed, true);
     assert.match(lastUser(llm.requests[1]!), /"written":true/);
-    assert.deepEqual(result.workspace.changes().map((c) => c.status), ["committed"]);
+    assert.deepEqual(
+      result.workspace.changes().map((c) => c.status),
+      ["committed"],
+    );
   });
 
   test("reject with a reason: nothing written, the reason reaches the next prompt, the model replans", async () => {
     const reason = "Bitte nur einen Tag und als rom-kurz.md speichern";
     let asked = 0;
-    const { result, llm } = await run([savePlan("plan_1", "rom"), savePlan("plan_2", "rom-kurz", "## Tag 1\n- Kolosseum"), answer("Gespeichert als rom-kurz.md.")], {
-      approve: () => (++asked === 1 ? { approved: false, feedback: reason } : { approved: true }),
-    });
+    const { result, llm } = await run(
+      [
+        savePlan("plan_1", "rom"),
+        savePlan("plan_2", "rom-kurz", "## Tag 1\n- Kolosseum"),
+        answer("Gespeichert als rom-kurz.md."),
+      ],
+      {
+        approve: () => (++asked === 1 ? { approved: false, feedback: reason } : { approved: true }),
+      },
+    );
     assert.equal(result.status, "answered");
     assert.ok(lastUser(llm.requests[1]!).includes(reason), "the rejection reason is in the model's next prompt");
     assert.deepEqual(await readdir(dir), ["rom-kurz.md"]);
-    assert.deepEqual(result.workspace.changes().map((c) => [c.id, c.status]), [["plan_1", "discarded"], ["plan_2", "committed"]]);
+    assert.deepEqual(
+      result.workspace.changes().map((c) => [c.id, c.status]),
+      [
+        ["plan_1", "discarded"],
+        ["plan_2", "committed"],
+      ],
+    );
   });
 
   test("no decision within the timeout: rejected, the approver's signal aborts, nothing written", async () => {
@@ -85,7 +125,9 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
     const { result, events, llm } = await run([savePlan("plan_rom", "rom"), answer("Nicht gespeichert.")], {
       approval: { timeoutMs: 150 },
       approve: (_request, signal) =>
-        new Promise((resolve) => signal.addEventListener("abort", () => ((aborted = true), resolve(true)), { once: true })),
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => ((aborted = true), resolve(true)), { once: true }),
+        ),
     });
     assert.equal(result.status, "answered");
     assert.equal(aborted, true);
@@ -102,7 +144,9 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
 
   test("a path that leaves the workspace fails at the preview; no approval is asked", async () => {
     let asked = false;
-    const { events, llm } = await run([savePlan("plan_x", "../ausbruch"), answer("Geht nicht.")], { approve: () => ((asked = true), true) });
+    const { events, llm } = await run([savePlan("plan_x", "../ausbruch"), answer("Geht nicht.")], {
+      approve: () => ((asked = true), true),
+    });
     assert.equal(asked, false);
     assert.match(of(events, "tool_error")[0]?.message ?? "", /führt aus dem Arbeitsordner heraus/);
     assert.match(lastUser(llm.requests[1]!), /Arbeitsordner/);
@@ -110,14 +154,34 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
 });
 
 test("the Teil 3 half-agent never runs a side-effecting tool (it has no approval step)", async () => {
-  const entry = await executeToolCall(client, { tool: "save_trip_plan", arguments: { file_name: "x", title: "x", content: "x" } }, { tools: catalog });
+  const entry = await executeToolCall(
+    client,
+    { tool: "save_trip_plan", arguments: { file_name: "x", title: "x", content: "x" } },
+    { tools: catalog },
+  );
   assert.match(entry.error ?? "", /braucht eine Freigabe; hier laufen nur lesende Tools/);
   assert.deepEqual(await readdir(dir), []);
 });
 
 describe("ask_user", () => {
-  const askPlan = { steps: [{ description: "Stadt erfragen", tools: [{ id: "frage", name: "ask_user", arguments: { question: "Für welche Stadt?" } }] }], final: null };
-  const geoPlan = { steps: [{ description: "Ort", tools: [{ id: "geo", name: "geocode", arguments: { destination: { $ref: "frage.answer" } } }] }], final: null };
+  const askPlan = {
+    steps: [
+      {
+        description: "Stadt erfragen",
+        tools: [{ id: "frage", name: "ask_user", arguments: { question: "Für welche Stadt?" } }],
+      },
+    ],
+    final: null,
+  };
+  const geoPlan = {
+    steps: [
+      {
+        description: "Ort",
+        tools: [{ id: "geo", name: "geocode", arguments: { destination: { $ref: "frage.answer" } } }],
+      },
+    ],
+    final: null,
+  };
 
   test("with a callback: the answer is a tool result the plan can reference", async () => {
     const questions: string[] = [];
@@ -131,7 +195,9 @@ describe("ask_user", () => {
   });
 
   test("without a callback: 'Rückfrage nicht möglich' reaches the model, which answers without it", async () => {
-    const { result, llm } = await run([askPlan, answer("Ohne Stadt kann ich das Wetter nicht nennen.")], { question: "Wie wird das Wetter morgen?" });
+    const { result, llm } = await run([askPlan, answer("Ohne Stadt kann ich das Wetter nicht nennen.")], {
+      question: "Wie wird das Wetter morgen?",
+    });
     assert.ok(lastUser(llm.requests[1]!).includes(ASK_USER_UNAVAILABLE));
     assert.equal(result.status, "answered");
   });
@@ -141,17 +207,32 @@ describe("grounded answers", () => {
   const weatherPlan = {
     steps: [
       { description: "Ort", tools: [{ id: "geo", name: "geocode", arguments: { destination: "Rom" } }] },
-      { description: "Wetter", tools: [{ id: "wetter", name: "get_weather", arguments: { lat: "$ref:geo.lat", lon: "$ref:geo.lon", start_date: TODAY, end_date: TODAY } }] },
+      {
+        description: "Wetter",
+        tools: [
+          {
+            id: "wetter",
+            name: "get_weather",
+            arguments: { lat: "$ref:geo.lat", lon: "$ref:geo.lon", start_date: TODAY, end_date: TODAY },
+          },
+        ],
+      },
     ],
     final: null,
   };
   const weatherRun = (final: ScriptedReply, options: Partial<RunAgentOptions> = {}) =>
-    run([weatherPlan, weatherPlan, final], { question: `Wie ist das Wetter am ${TODAY} in Rom?`, groundedness: true, ...options });
+    run([weatherPlan, weatherPlan, final], {
+      question: `Wie ist das Wetter am ${TODAY} in Rom?`,
+      groundedness: true,
+      ...options,
+    });
 
   test("a grounded answer has no warnings; an invented one lists what is not backed", async () => {
     const first = await weatherRun((r: ScriptedRequest) => {
       const all = r.messages.map((m) => m.content).join("\n");
-      const w = JSON.parse(/"id":"wetter".*?"result":(\{.*\})\}$/m.exec(all)?.[1] ?? "{}") as { days: { tmax_c: number }[] };
+      const w = JSON.parse(/"id":"wetter".*?"result":(\{.*\})\}$/m.exec(all)?.[1] ?? "{}") as {
+        days: { tmax_c: number }[];
+      };
       return answer(`In Rom werden bis zu ${w.days[0]?.tmax_c} °C erwartet.`);
     });
     assert.equal(first.result.status, "answered");
@@ -162,7 +243,10 @@ describe("grounded answers", () => {
   });
 
   test("a travel question answered with zero tool calls is flagged", async () => {
-    const { result } = await run([answer("Gern ist gemütlich!")], { question: "Wie wird das Wetter morgen in Rom?", groundedness: true });
+    const { result } = await run([answer("Gern ist gemütlich!")], {
+      question: "Wie wird das Wetter morgen in Rom?",
+      groundedness: true,
+    });
     assert.match(result.warnings.join(), /ohne ein einziges Werkzeug-Ergebnis/);
   });
 
@@ -173,7 +257,12 @@ describe("grounded answers", () => {
     assert.equal(plain.result.groundedness, undefined);
     assert.deepEqual(of(plain.events, "groundedness"), []);
     const own = await weatherRun(invented, {
-      groundedness: (input) => ({ claims: [], unsupported: [], noToolCalls: input.toolCalls === 0, warnings: [`eigene Prüfung: ${input.toolResults.length} Ergebnisse`] }),
+      groundedness: (input) => ({
+        claims: [],
+        unsupported: [],
+        noToolCalls: input.toolCalls === 0,
+        warnings: [`eigene Prüfung: ${input.toolResults.length} Ergebnisse`],
+      }),
     });
     assert.deepEqual(own.result.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
     assert.deepEqual(of(own.events, "groundedness")[0]?.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
@@ -191,7 +280,12 @@ describe("grounded answers", () => {
           return "In Rom bleibt es trocken; dazu 99 °C.";
         },
       ],
-      { question: `Wie ist das Wetter am ${TODAY} in Rom?`, answerWriter: true, groundedness: true, context: "Rom ist im Sommer heiß." },
+      {
+        question: `Wie ist das Wetter am ${TODAY} in Rom?`,
+        answerWriter: true,
+        groundedness: true,
+        context: "Rom ist im Sommer heiß.",
+      },
     );
     assert.equal(writer?.method, "chat");
     const sent = writer?.messages.map((m) => m.content).join("\n") ?? "";

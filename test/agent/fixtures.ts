@@ -20,7 +20,11 @@ export const geocodeInfo: ToolInfo = {
     required: ["destination"],
     additionalProperties: false,
   },
-  outputSchema: { type: "object", properties: { lat: { type: "number" }, lon: { type: "number" }, display_name: { type: "string" } }, required: ["lat", "lon"] },
+  outputSchema: {
+    type: "object",
+    properties: { lat: { type: "number" }, lon: { type: "number" }, display_name: { type: "string" } },
+    required: ["lat", "lon"],
+  },
   annotations: { readOnlyHint: true },
 };
 
@@ -48,7 +52,11 @@ export const parksInfo: ToolInfo = {
   description: "Parks in der Nähe.",
   inputSchema: {
     type: "object",
-    properties: { lat: { type: "number" }, lon: { type: "number" }, radius_km: { type: "number", exclusiveMinimum: 0 } },
+    properties: {
+      lat: { type: "number" },
+      lon: { type: "number" },
+      radius_km: { type: "number", exclusiveMinimum: 0 },
+    },
     required: ["lat", "lon", "radius_km"],
     additionalProperties: false,
   },
@@ -58,7 +66,11 @@ export const parksInfo: ToolInfo = {
 export const bookingInfo: ToolInfo = {
   name: "book_hotel",
   description: "Bucht ein Hotel (verändert etwas).",
-  inputSchema: { type: "object", properties: { city: { type: "string" }, nights: { type: "integer", minimum: 1 } }, required: ["city", "nights"] },
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string" }, nights: { type: "integer", minimum: 1 } },
+    required: ["city", "nights"],
+  },
   annotations: { readOnlyHint: false, destructiveHint: false },
 };
 
@@ -111,7 +123,11 @@ export function createTravelFake(options: TravelFakeOptions = {}): InMemoryToolC
 }
 
 /** A latch: `wait()` resolves once `open()` was called (bounded by `timeoutMs` so a test never hangs). */
-export function latch(timeoutMs = 2000): { open: () => void; wait: (signal?: AbortSignal) => Promise<void>; isOpen: () => boolean } {
+export function latch(timeoutMs = 2000): {
+  open: () => void;
+  wait: (signal?: AbortSignal) => Promise<void>;
+  isOpen: () => boolean;
+} {
   let opened = false;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
@@ -124,10 +140,14 @@ export function latch(timeoutMs = 2000): { open: () => void; wait: (signal?: Abo
     wait: (signal) =>
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`latch not opened within ${timeoutMs} ms`)), timeoutMs);
-        signal?.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(signal.reason ?? new Error("aborted"));
-        }, { once: true });
+        signal?.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            reject(signal.reason ?? new Error("aborted"));
+          },
+          { once: true },
+        );
         void gate.then(() => {
           clearTimeout(timer);
           resolve();
@@ -150,7 +170,13 @@ export function geoWeatherPlan(city = "Barcelona", date = TODAY, stringRefs = fa
           {
             id: `wetter_${city.toLowerCase()}`,
             name: "get_weather",
-            arguments: { lat: { $ref: `${id}.lat` }, lon: stringRefs ? `$ref:${id}.lon` : { $ref: `${id}.lon` }, start_date: date, end_date: date, include_raw: null },
+            arguments: {
+              lat: { $ref: `${id}.lat` },
+              lon: stringRefs ? `$ref:${id}.lon` : { $ref: `${id}.lon` },
+              start_date: date,
+              end_date: date,
+              include_raw: null,
+            },
           },
         ],
       },

@@ -9,19 +9,41 @@ const question = "Wie wird das Wetter morgen in Rom?";
 
 describe("checkGroundedness", () => {
   test("a grounded answer: rounded numbers, a German date, the place from the tool result", () => {
-    const r = checkGroundedness({ final: "Am 14. Juni werden in Rom bis zu 28 °C erwartet, nachts 17,2 °C, kaum Regen (0,4 mm).", question, toolResults: [geo, weather], toolCalls: 2 });
-    assert.deepEqual(r.claims.map((c) => c.text), ["14. Juni", "28 °C", "17,2 °C", "0,4 mm", "Rom"]);
+    const r = checkGroundedness({
+      final: "Am 14. Juni werden in Rom bis zu 28 °C erwartet, nachts 17,2 °C, kaum Regen (0,4 mm).",
+      question,
+      toolResults: [geo, weather],
+      toolCalls: 2,
+    });
+    assert.deepEqual(
+      r.claims.map((c) => c.text),
+      ["14. Juni", "28 °C", "17,2 °C", "0,4 mm", "Rom"],
+    );
     assert.deepEqual(r.warnings, []);
   });
 
   test("an invented answer: each invented number, date and place is listed once", () => {
-    const r = checkGroundedness({ final: "In Rom sind es 24 °C, in Trastevere am 15.06. sogar 24 °C.", question, toolResults: [geo, weather], toolCalls: 2 });
-    assert.deepEqual(r.unsupported.map((c) => [c.kind, c.text]), [["date", "15.06."], ["number", "24 °C"], ["number", "24 °C"], ["place", "Trastevere"]]);
+    const r = checkGroundedness({
+      final: "In Rom sind es 24 °C, in Trastevere am 15.06. sogar 24 °C.",
+      question,
+      toolResults: [geo, weather],
+      toolCalls: 2,
+    });
+    assert.deepEqual(
+      r.unsupported.map((c) => [c.kind, c.text]),
+      [
+        ["date", "15.06."],
+        ["number", "24 °C"],
+        ["number", "24 °C"],
+        ["place", "Trastevere"],
+      ],
+    );
     assert.deepEqual(r.warnings, ["nicht belegt: 15.06.", "nicht belegt: 24 °C", "nicht belegt: Trastevere"]);
   });
 
   test("the precision of the answer decides: 27.6 backs 28 and 27,6 but not 27,4", () => {
-    const check = (final: string) => checkGroundedness({ final, question, toolResults: [weather], toolCalls: 1 }).warnings;
+    const check = (final: string) =>
+      checkGroundedness({ final, question, toolResults: [weather], toolCalls: 1 }).warnings;
     assert.deepEqual(check("Bis 28 °C."), []);
     assert.deepEqual(check("Bis 27,6 °C."), []);
     assert.deepEqual(check("Bis 27,4 °C."), ["nicht belegt: 27,4 °C"]);
@@ -43,7 +65,11 @@ describe("checkGroundedness", () => {
     const r = checkGroundedness({ final: "Gern ist gemütlich!", question, toolResults: [], toolCalls: 0 });
     assert.equal(r.noToolCalls, true);
     assert.match(r.warnings[0] ?? "", /ohne ein einziges Werkzeug-Ergebnis/);
-    assert.equal(checkGroundedness({ final: "Hallo!", question: "Hallo, wer bist du?", toolResults: [], toolCalls: 0 }).noToolCalls, false);
+    assert.equal(
+      checkGroundedness({ final: "Hallo!", question: "Hallo, wer bist du?", toolResults: [], toolCalls: 0 })
+        .noToolCalls,
+      false,
+    );
     assert.equal(isTravelQuestion("Wo kann ich in Lissabon joggen?"), true);
   });
 });

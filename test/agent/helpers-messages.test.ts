@@ -8,9 +8,14 @@ import { ScriptedLlm, ScriptExhaustedError } from "../../lib/testing/scripted-ll
 
 describe("German messages of the in-process helpers", () => {
   test("a closed InMemoryToolClient says so in German", async () => {
-    const client = new InMemoryToolClient([{ info: { name: "t", description: "", inputSchema: { type: "object" } }, handler: () => 1 }]);
+    const client = new InMemoryToolClient([
+      { info: { name: "t", description: "", inputSchema: { type: "object" } }, handler: () => 1 },
+    ]);
     await client.close();
-    await assert.rejects(client.callTool("t", {}), (e: unknown) => e instanceof ToolClientClosedError && /Tool-Client ist bereits geschlossen/.test(e.message));
+    await assert.rejects(
+      client.callTool("t", {}),
+      (e: unknown) => e instanceof ToolClientClosedError && /Tool-Client ist bereits geschlossen/.test(e.message),
+    );
   });
 
   test("delay and ScriptedLlm reject an abort without a reason with 'abgebrochen'", async () => {
@@ -19,13 +24,23 @@ describe("German messages of the in-process helpers", () => {
     controller.abort();
     await assert.rejects(delay(10, controller.signal), /^Error: abgebrochen$/);
     const llm = new ScriptedLlm(["hallo"]);
-    await assert.rejects(llm.chat([{ role: "user", content: "x" }], { signal: controller.signal }), /^Error: abgebrochen$/);
+    await assert.rejects(
+      llm.chat([{ role: "user", content: "x" }], { signal: controller.signal }),
+      /^Error: abgebrochen$/,
+    );
   });
 
   test("an exhausted script and a missing JSON mode are explained in German", async () => {
     const llm = new ScriptedLlm([]);
-    await assert.rejects(llm.chat([{ role: "user", content: "x" }]), (e: unknown) => e instanceof ScriptExhaustedError && /Das Drehbuch hat keine Antwort für Anfrage 1/.test(e.message));
+    await assert.rejects(
+      llm.chat([{ role: "user", content: "x" }]),
+      (e: unknown) =>
+        e instanceof ScriptExhaustedError && /Das Drehbuch hat keine Antwort für Anfrage 1/.test(e.message),
+    );
     const noJson = new ScriptedLlm(["{}"], { jsonSupported: false });
-    await assert.rejects(noJson.generateJson({}, []), (e: unknown) => e instanceof JsonNotSupportedError && /nicht unterstützt/.test(e.message));
+    await assert.rejects(
+      noJson.generateJson({}, []),
+      (e: unknown) => e instanceof JsonNotSupportedError && /nicht unterstützt/.test(e.message),
+    );
   });
 });

@@ -25,7 +25,12 @@ const nestedText = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(d
 const deepPlanText = (depth: number) =>
   `{"steps":[{"description":"x","tools":[{"id":"geo","name":"geocode","arguments":{"destination":"Rom","extra":${nestedText(depth)}}}]}],"final":null}`;
 const deepPlan = (depth: number): Plan => ({
-  steps: [{ description: "x", tools: [{ id: "geo", name: "geocode", arguments: { destination: "Rom", extra: nested(depth) } }] }],
+  steps: [
+    {
+      description: "x",
+      tools: [{ id: "geo", name: "geocode", arguments: { destination: "Rom", extra: nested(depth) } }],
+    },
+  ],
   final: null,
 });
 
@@ -41,7 +46,10 @@ describe("plans nested deeper than MAX_PLAN_DEPTH", () => {
       const r = parsePlan(deepPlanText(depth));
       assert.equal(r.ok, false);
       assert.equal(r.error?.kind, "too_deep");
-      assert.match(r.error?.message ?? "", new RegExp(`Der Plan ist zu tief verschachtelt \\(mehr als ${MAX_PLAN_DEPTH} Ebenen`));
+      assert.match(
+        r.error?.message ?? "",
+        new RegExp(`Der Plan ist zu tief verschachtelt \\(mehr als ${MAX_PLAN_DEPTH} Ebenen`),
+      );
     }
     assert.equal(parsePlanValue(deepPlan(3_000)).error?.kind, "too_deep");
     assert.equal(parsePlan(deepPlanText(MAX_PLAN_DEPTH - 10)).ok, true, "moderate nesting still parses");
@@ -50,15 +58,27 @@ describe("plans nested deeper than MAX_PLAN_DEPTH", () => {
   test("checkPlan returns a too_deep problem, also for an id that already ran", () => {
     for (const depth of [100, 5_000]) {
       const problems = checkPlan(deepPlan(depth), [geocodeInfo]).problems;
-      assert.deepEqual(problems.map((p) => p.kind), ["too_deep"]);
-      assert.match(problems[0]!.message, /Schritt 1, id "geo": Die Argumente sind zu tief verschachtelt \(mehr als 64 Ebenen/);
+      assert.deepEqual(
+        problems.map((p) => p.kind),
+        ["too_deep"],
+      );
+      assert.match(
+        problems[0]!.message,
+        /Schritt 1, id "geo": Die Argumente sind zu tief verschachtelt \(mehr als 64 Ebenen/,
+      );
     }
     const executed = new Map([["geo", { id: "geo", name: "geocode", arguments: { destination: "Rom" }, ok: true }]]);
-    assert.deepEqual(checkPlan(deepPlan(5_000), [geocodeInfo], { executed }).problems.map((p) => p.kind), ["too_deep"]);
+    assert.deepEqual(
+      checkPlan(deepPlan(5_000), [geocodeInfo], { executed }).problems.map((p) => p.kind),
+      ["too_deep"],
+    );
   });
 
   test("resolveRefs throws a typed RefError and collectRefs reports it", () => {
-    assert.throws(() => resolveRefs(nested(5_000), {}), (e: unknown) => e instanceof RefError && e.kind === "too_deep" && /zu tief verschachtelt/.test(e.message));
+    assert.throws(
+      () => resolveRefs(nested(5_000), {}),
+      (e: unknown) => e instanceof RefError && e.kind === "too_deep" && /zu tief verschachtelt/.test(e.message),
+    );
     const [occ] = collectRefs(nested(5_000));
     assert.equal(occ?.error?.kind, "too_deep");
     assert.deepEqual(resolveRefs({ x: nested(10) }, {}), { x: nested(10) });
@@ -67,18 +87,28 @@ describe("plans nested deeper than MAX_PLAN_DEPTH", () => {
   test("runAgent in text mode shows the model the problem and replans", async () => {
     const llm = new ScriptedLlm([deepPlanText(3_000), JSON.stringify({ steps: [], final: "Rom liegt in Italien." })]);
     const events: AgentEvent[] = [];
-    const result = await runAgent({ question: "Wo liegt Rom?", llm, tools: createTravelFake(), today: TODAY, planOutput: "text", onEvent: (e) => events.push(e) });
+    const result = await runAgent({
+      question: "Wo liegt Rom?",
+      llm,
+      tools: createTravelFake(),
+      today: TODAY,
+      planOutput: "text",
+      onEvent: (e) => events.push(e),
+    });
     assert.equal(result.status, "answered");
     assert.equal(result.final, "Rom liegt in Italien.");
     const planError = events.find((e) => e.type === "plan_error");
     assert.equal(planError && "kind" in planError ? planError.kind : undefined, "too_deep");
-    assert.match(llm.requests[1]!.messages.at(-1)!.content, /Deine Antwort war kein gültiger Plan: Der Plan ist zu tief verschachtelt/);
+    assert.match(
+      llm.requests[1]!.messages.at(-1)!.content,
+      /Deine Antwort war kein gültiger Plan: Der Plan ist zu tief verschachtelt/,
+    );
   });
 });
 
 describe("plan extraction on hostile text", () => {
   test("fencedBlocks finds fenced bodies and gives up on an opener without a line end", () => {
-    assert.deepEqual(fencedBlocks("a\n```json\n{\"x\":1}\n```\nb ```\ny\n```"), ['{"x":1}\n', "y\n"]);
+    assert.deepEqual(fencedBlocks('a\n```json\n{"x":1}\n```\nb ```\ny\n```'), ['{"x":1}\n', "y\n"]);
     assert.deepEqual(fencedBlocks("```" + "a".repeat(1000)), []);
     assert.deepEqual(fencedBlocks("```json\n{ never closed"), []);
   });
@@ -89,7 +119,9 @@ describe("plan extraction on hostile text", () => {
 
   test("a plan after prose with a few unclosed braces is still found", () => {
     const plan = '{"steps":[],"final":"ok"}';
-    const r = extractJsonObject(`Ich denke { nach {{ und dann:\n${plan}`, { accept: (v) => typeof v === "object" && v !== null && "final" in v });
+    const r = extractJsonObject(`Ich denke { nach {{ und dann:\n${plan}`, {
+      accept: (v) => typeof v === "object" && v !== null && "final" in v,
+    });
     assert.equal(r.ok, true);
     assert.equal(r.text, plan);
   });
@@ -112,7 +144,13 @@ describe("abort", () => {
       },
     } as unknown as Llm;
     const controller = new AbortController();
-    const run = runAgent({ question: "Wetter?", llm, tools: createTravelFake(), today: TODAY, signal: controller.signal });
+    const run = runAgent({
+      question: "Wetter?",
+      llm,
+      tools: createTravelFake(),
+      today: TODAY,
+      signal: controller.signal,
+    });
     await inCall;
     const t0 = performance.now();
     controller.abort();

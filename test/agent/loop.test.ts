@@ -2,11 +2,24 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { runAgent, type RunAgentOptions } from "../../lib/agent/loop.js";
 import { FALLBACK_ANSWER, NUDGE_MESSAGE } from "../../lib/agent/prompts.js";
-import { ScriptedLlm, scriptedFailure, type ScriptedReply, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
+import {
+  ScriptedLlm,
+  scriptedFailure,
+  type ScriptedReply,
+  type ScriptedRequest,
+} from "../../lib/testing/scripted-llm.js";
 import { InMemoryToolClient, ToolReportedError } from "../../lib/testing/in-memory-tools.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { ContextOverflowError } from "../../lib/llm/errors.js";
-import { createTravelFake, geocodeHandler, geoWeatherPlan, latch, TODAY, weatherHandler, type TravelFakeOptions } from "./fixtures.js";
+import {
+  createTravelFake,
+  geocodeHandler,
+  geoWeatherPlan,
+  latch,
+  TODAY,
+  weatherHandler,
+  type TravelFakeOptions,
+} from "./fixtures.js";
 
 const QUESTION = `Wie ist heute (${TODAY}) das Wetter in Barcelona?`;
 const FINAL = { steps: [], final: "In Barcelona wird es heute bis zu 18,5 °C warm und bleibt trocken." };
@@ -15,13 +28,22 @@ async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> &
   const llm = new ScriptedLlm(replies);
   const tools = createTravelFake(options.fake);
   const events: AgentEvent[] = [];
-  const result = await runAgent({ question: QUESTION, llm, tools, today: TODAY, onEvent: (e) => events.push(e), ...options });
+  const result = await runAgent({
+    question: QUESTION,
+    llm,
+    tools,
+    today: TODAY,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
   return { result, llm, tools, events };
 }
 
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 const lastUserMessage = (r: ScriptedRequest) => r.messages.at(-1)?.content ?? "";
-const isFinalSchema = (r: ScriptedRequest) => (r.schema as { properties?: { steps?: { maxItems?: number } } } | undefined)?.properties?.steps?.maxItems === 0;
+const isFinalSchema = (r: ScriptedRequest) =>
+  (r.schema as { properties?: { steps?: { maxItems?: number } } } | undefined)?.properties?.steps?.maxItems === 0;
 
 describe("runAgent", () => {
   test("geocode → weather chain in one round (dependency mode), then the answer", async () => {
@@ -29,7 +51,10 @@ describe("runAgent", () => {
     assert.equal(result.status, "answered");
     assert.equal(result.final, FINAL.final);
     assert.equal(result.iterations, 2);
-    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "get_weather"]);
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["geocode", "get_weather"],
+    );
     assert.deepEqual(tools.calls[1]?.args, { lat: 41.3874, lon: 2.1686, start_date: TODAY, end_date: TODAY });
     assert.equal(llm.requests.length, 2);
     assert.ok(llm.requests.every((r) => r.method === "generateJson"));
@@ -39,7 +64,12 @@ describe("runAgent", () => {
     assert.match(resultsMessage, /"lat":41\.3874/);
     const call = of(events, "tool_call").find((e) => e.toolName === "get_weather");
     assert.deepEqual(call?.arguments, { lat: 41.3874, lon: 2.1686, start_date: TODAY, end_date: TODAY });
-    assert.deepEqual(result.toolResults.geo_barcelona, { lat: 41.3874, lon: 2.1686, display_name: "Barcelona", source: "test" });
+    assert.deepEqual(result.toolResults.geo_barcelona, {
+      lat: 41.3874,
+      lon: 2.1686,
+      display_name: "Barcelona",
+      source: "test",
+    });
     assert.equal(of(events, "final")[0]?.status, "answered");
   });
 
@@ -49,11 +79,18 @@ describe("runAgent", () => {
       const { result, llm, tools, events } = await run([plan, plan, FINAL], { mode });
       assert.equal(result.status, "answered");
       assert.equal(llm.requests.length, 3);
-      assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "get_weather"], "the executed geocode id does not run again");
-      assert.deepEqual(of(events, "step_start").map((e) => [e.iteration, e.stepIndex]), [
-        [1, 0],
-        [2, 1],
-      ]);
+      assert.deepEqual(
+        tools.calls.map((c) => c.name),
+        ["geocode", "get_weather"],
+        "the executed geocode id does not run again",
+      );
+      assert.deepEqual(
+        of(events, "step_start").map((e) => [e.iteration, e.stepIndex]),
+        [
+          [1, 0],
+          [2, 1],
+        ],
+      );
     });
   }
 
@@ -66,10 +103,21 @@ describe("runAgent", () => {
       return geocodeHandler(args);
     };
     const plan = {
-      steps: [{ description: "beide Städte", tools: [{ id: "geo_bcn", name: "geocode", arguments: { destination: "Barcelona" } }, { id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } }] }],
+      steps: [
+        {
+          description: "beide Städte",
+          tools: [
+            { id: "geo_bcn", name: "geocode", arguments: { destination: "Barcelona" } },
+            { id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } },
+          ],
+        },
+      ],
       final: null,
     };
-    const { result, tools, events } = await run([plan, FINAL], { mode: "step-parallel", fake: { handlers: { geocode: slowGeocode } } });
+    const { result, tools, events } = await run([plan, FINAL], {
+      mode: "step-parallel",
+      fake: { handlers: { geocode: slowGeocode } },
+    });
     assert.equal(result.status, "answered");
     assert.equal(tools.maxConcurrent, 2);
     assert.equal(of(events, "tool_error").length, 0);
@@ -78,7 +126,16 @@ describe("runAgent", () => {
 
   test("sequential mode runs one tool at a time", async () => {
     const plan = {
-      steps: [{ description: "", tools: ["Barcelona", "Berlin", "Rom"].map((c) => ({ id: `g_${c}`, name: "geocode", arguments: { destination: c } })) }],
+      steps: [
+        {
+          description: "",
+          tools: ["Barcelona", "Berlin", "Rom"].map((c) => ({
+            id: `g_${c}`,
+            name: "geocode",
+            arguments: { destination: c },
+          })),
+        },
+      ],
       final: null,
     };
     const { tools } = await run([plan, FINAL], { mode: "sequential", fake: { latencyMs: { geocode: 5 } } });
@@ -90,13 +147,24 @@ describe("runAgent", () => {
     // geo_ber only finishes once wetter_bcn has started: step-by-step execution would deadlock.
     const plan = {
       steps: [
-        { description: "Orte", tools: [{ id: "geo_bcn", name: "geocode", arguments: { destination: "Barcelona" } }, { id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } }] },
+        {
+          description: "Orte",
+          tools: [
+            { id: "geo_bcn", name: "geocode", arguments: { destination: "Barcelona" } },
+            { id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } },
+          ],
+        },
         {
           description: "Wetter",
           tools: ["bcn", "ber"].map((c) => ({
             id: `wetter_${c}`,
             name: "get_weather",
-            arguments: { lat: { $ref: `geo_${c}.lat` }, lon: { $ref: `geo_${c}.lon` }, start_date: TODAY, end_date: TODAY },
+            arguments: {
+              lat: { $ref: `geo_${c}.lat` },
+              lon: { $ref: `geo_${c}.lon` },
+              start_date: TODAY,
+              end_date: TODAY,
+            },
           })),
         },
       ],
@@ -118,22 +186,29 @@ describe("runAgent", () => {
     const dep = await run([plan, FINAL], { mode: "dependency", fake: { handlers: handlers() } });
     assert.equal(of(dep.events, "tool_error").length, 0);
     assert.deepEqual(Object.keys(dep.result.toolResults).sort(), ["geo_bcn", "geo_ber", "wetter_bcn", "wetter_ber"]);
-    assert.deepEqual(dep.tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.lat)}`), [
-      "geocode:Barcelona",
-      "geocode:Berlin",
-      "get_weather:41.3874",
-      "get_weather:52.52",
-    ]);
+    assert.deepEqual(
+      dep.tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.lat)}`),
+      ["geocode:Barcelona", "geocode:Berlin", "get_weather:41.3874", "get_weather:52.52"],
+    );
     assert.equal(dep.llm.requests.length, 2, "the whole chain ran in one round");
 
     // The same plan step by step: geo_ber waits for a call that cannot start before the step ends.
     const stepwise = await run([plan, plan, FINAL], { mode: "step-parallel", fake: { handlers: handlers() } });
-    assert.deepEqual(of(stepwise.events, "tool_error").map((e) => e.toolId), ["geo_ber"]);
-    assert.deepEqual(of(stepwise.events, "validation_problems")[0]?.problems.map((p) => p.kind), ["ref_to_failed_tool", "ref_to_failed_tool"]);
+    assert.deepEqual(
+      of(stepwise.events, "tool_error").map((e) => e.toolId),
+      ["geo_ber"],
+    );
+    assert.deepEqual(
+      of(stepwise.events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      ["ref_to_failed_tool", "ref_to_failed_tool"],
+    );
   });
 
   test("a failing tool becomes history; the model replans with a new id", async () => {
-    const atlantis = { steps: [{ description: "", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] }], final: null };
+    const atlantis = {
+      steps: [{ description: "", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] }],
+      final: null,
+    };
     const { result, llm, tools, events } = await run([atlantis, geoWeatherPlan(), FINAL]);
     assert.equal(result.status, "answered");
     const error = of(events, "tool_error")[0];
@@ -142,12 +217,21 @@ describe("runAgent", () => {
     const feedback = lastUserMessage(llm.requests[1]!);
     assert.match(feedback, /"id":"geo_a".*"error":"Ort \\"Atlantis\\" nicht gefunden\."/);
     assert.match(feedback, /fehlgeschlagen/);
-    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "geocode", "get_weather"]);
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["geocode", "geocode", "get_weather"],
+    );
   });
 
   test("a thrown (non-transient) error is a history entry too, not a crash", async () => {
     const { result, llm, tools } = await run([geoWeatherPlan(), FINAL], {
-      fake: { handlers: { get_weather: () => { throw new TypeError("kaputt"); } } },
+      fake: {
+        handlers: {
+          get_weather: () => {
+            throw new TypeError("kaputt");
+          },
+        },
+      },
     });
     assert.equal(result.status, "answered");
     assert.equal(tools.calls.length, 2, "no retry for a non-transient error");
@@ -176,7 +260,13 @@ describe("runAgent", () => {
     for (const retries of [0, 1, 3]) {
       const { result, tools, events } = await run([geoWeatherPlan(), FINAL], {
         retry: { retries, baseDelayMs: 1, maxDelayMs: 2 },
-        fake: { handlers: { geocode: () => { throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }); } } },
+        fake: {
+          handlers: {
+            geocode: () => {
+              throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+            },
+          },
+        },
       });
       assert.equal(result.status, "answered");
       const sends = tools.calls.filter((c) => c.name === "geocode").length;
@@ -216,7 +306,16 @@ describe("runAgent", () => {
         info: {
           name: "save_note",
           description: "Speichert eine Notiz.",
-          inputSchema: { type: "object", properties: { file_name: { type: "string" }, content: { type: "string" }, dry_run: { type: "boolean" }, expected_sha256: { type: ["string", "null"] } }, required: ["file_name", "content"] },
+          inputSchema: {
+            type: "object",
+            properties: {
+              file_name: { type: "string" },
+              content: { type: "string" },
+              dry_run: { type: "boolean" },
+              expected_sha256: { type: ["string", "null"] },
+            },
+            required: ["file_name", "content"],
+          },
           annotations: { readOnlyHint: false },
         },
         handler: (args) => {
@@ -225,7 +324,15 @@ describe("runAgent", () => {
         },
       },
     ]);
-  const notePlan = { steps: [{ description: "Notiz speichern", tools: [{ id: "note", name: "save_note", arguments: { file_name: "a.md", content: "x" } }] }], final: null };
+  const notePlan = {
+    steps: [
+      {
+        description: "Notiz speichern",
+        tools: [{ id: "note", name: "save_note", arguments: { file_name: "a.md", content: "x" } }],
+      },
+    ],
+    final: null,
+  };
 
   for (const hang of ["preview", "commit"] as const) {
     test(`per-tool timeout also ends a staged ${hang} that ignores the signal`, { timeout: 5000 }, async () => {
@@ -240,13 +347,33 @@ describe("runAgent", () => {
       assert.equal(error?.errorKind, "timeout");
       assert.match(error?.message ?? "", /nicht innerhalb von 30 ms/);
       assert.equal(asked, hang === "preview" ? 0 : 1, "no approval without a preview");
-      assert.deepEqual(result.workspace.changes().map((c) => c.status), hang === "preview" ? [] : ["failed"]);
+      assert.deepEqual(
+        result.workspace.changes().map((c) => c.status),
+        hang === "preview" ? [] : ["failed"],
+      );
     });
   }
 
   test("invalid plan → problems are sent back, nothing runs, the corrected plan runs", async () => {
     const broken = {
-      steps: [{ description: "alles auf einmal", tools: [{ id: "geo", name: "geocode", arguments: { destination: "Barcelona" } }, { id: "w", name: "get_weather", arguments: { lat: { $ref: "geo.result.lat" }, lon: { $ref: "geo.lon" }, start_date: TODAY, end_date: TODAY } }] }],
+      steps: [
+        {
+          description: "alles auf einmal",
+          tools: [
+            { id: "geo", name: "geocode", arguments: { destination: "Barcelona" } },
+            {
+              id: "w",
+              name: "get_weather",
+              arguments: {
+                lat: { $ref: "geo.result.lat" },
+                lon: { $ref: "geo.lon" },
+                start_date: TODAY,
+                end_date: TODAY,
+              },
+            },
+          ],
+        },
+      ],
       final: null,
     };
     const { result, llm, tools, events } = await run([broken, geoWeatherPlan(), FINAL]);
@@ -261,7 +388,10 @@ describe("runAgent", () => {
     const again = geoWeatherPlan();
     (again.steps[0]!.tools[0]!.arguments as Record<string, unknown>).destination = "Berlin";
     const { events } = await run([geoWeatherPlan(), again, FINAL]);
-    assert.deepEqual(of(events, "validation_problems")[0]?.problems.map((p) => p.kind), ["executed_id_changed"]);
+    assert.deepEqual(
+      of(events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      ["executed_id_changed"],
+    );
   });
 
   test("final forcing: steps ran out without an answer → nudge, then an answer-only grammar", async () => {
@@ -275,14 +405,19 @@ describe("runAgent", () => {
   });
 
   test("the last round only allows an answer", async () => {
-    const { result, llm } = await run([geoWeatherPlan(), (r) => (isFinalSchema(r) ? FINAL : geoWeatherPlan())], { maxIterations: 2 });
+    const { result, llm } = await run([geoWeatherPlan(), (r) => (isFinalSchema(r) ? FINAL : geoWeatherPlan())], {
+      maxIterations: 2,
+    });
     assert.equal(result.status, "answered");
     assert.equal(isFinalSchema(llm.requests[1]!), true);
   });
 
   test("gives up after max iterations with the German fallback text", async () => {
     let n = 0;
-    const endless: ScriptedReply = () => ({ steps: [{ description: "", tools: [{ id: `geo_${n++}`, name: "geocode", arguments: { destination: "Rom" } }] }], final: null });
+    const endless: ScriptedReply = () => ({
+      steps: [{ description: "", tools: [{ id: `geo_${n++}`, name: "geocode", arguments: { destination: "Rom" } }] }],
+      final: null,
+    });
     const { result, llm, tools } = await run([endless, endless, endless, endless], { maxIterations: 4 });
     assert.equal(result.status, "max_iterations");
     assert.equal(result.final, FALLBACK_ANSWER);
@@ -293,7 +428,10 @@ describe("runAgent", () => {
   });
 
   test("approval: a rejected side-effecting tool is the model's tool error; approved ones run", async () => {
-    const book = { steps: [{ description: "", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Rom", nights: 3 } }] }], final: null };
+    const book = {
+      steps: [{ description: "", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Rom", nights: 3 } }] }],
+      final: null,
+    };
     const seen: string[] = [];
     const rejected = await run([book, FINAL], {
       fake: { withBooking: true },
@@ -309,13 +447,23 @@ describe("runAgent", () => {
     assert.match(lastUserMessage(rejected.llm.requests[1]!), /abgelehnt: Bitte nur 2 Nächte\./);
 
     const approved = await run([book, FINAL], { fake: { withBooking: true }, approve: () => true });
-    assert.deepEqual(approved.tools.calls.map((c) => c.name), ["book_hotel"]);
+    assert.deepEqual(
+      approved.tools.calls.map((c) => c.name),
+      ["book_hotel"],
+    );
 
     const nobody = await run([book, FINAL], { fake: { withBooking: true } });
     assert.equal(nobody.tools.calls.length, 0, "without a callback side-effecting tools do not run");
 
-    const blocked = await run([book, FINAL], { fake: { withBooking: true }, approval: { blocked: ["book_hotel"] }, approve: () => true });
-    assert.deepEqual(of(blocked.events, "validation_problems")[0]?.problems.map((p) => p.kind), ["blocked_tool"]);
+    const blocked = await run([book, FINAL], {
+      fake: { withBooking: true },
+      approval: { blocked: ["book_hotel"] },
+      approve: () => true,
+    });
+    assert.deepEqual(
+      of(blocked.events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      ["blocked_tool"],
+    );
     assert.equal(blocked.tools.calls.length, 0);
   });
 
@@ -324,14 +472,23 @@ describe("runAgent", () => {
       steps: [
         { description: "Ort", tools: [{ id: "geo_rom", name: "geocode", arguments: { destination: "Rom" } }] },
         { description: "Buchen", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Rom", nights: 2 } }] },
-        { description: "Danach lesen", tools: [{ id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } }] },
+        {
+          description: "Danach lesen",
+          tools: [{ id: "geo_ber", name: "geocode", arguments: { destination: "Berlin" } }],
+        },
       ],
       final: null,
     };
-    const { result, tools, events } = await run([plan, FINAL], { fake: { withBooking: true, latencyMs: { geocode: 30, book_hotel: 30 } }, approve: () => true });
+    const { result, tools, events } = await run([plan, FINAL], {
+      fake: { withBooking: true, latencyMs: { geocode: 30, book_hotel: 30 } },
+      approve: () => true,
+    });
     assert.equal(result.status, "answered");
     assert.equal(of(events, "tool_error").length, 0);
-    assert.deepEqual(tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.city)}`), ["geocode:Rom", "book_hotel:Rom", "geocode:Berlin"]);
+    assert.deepEqual(
+      tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.city)}`),
+      ["geocode:Rom", "book_hotel:Rom", "geocode:Berlin"],
+    );
     const [geo, hotel, ber] = tools.calls;
     assert.ok(hotel!.startedAt >= geo!.endedAt!, "the booking starts after step 1 has finished");
     assert.ok(ber!.startedAt >= hotel!.endedAt!, "a later read-only call does not overtake the booking");
@@ -342,18 +499,34 @@ describe("runAgent", () => {
     const plan = {
       steps: [
         { description: "Ort", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] },
-        { description: "Buchen", tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Atlantis", nights: 2 } }] },
+        {
+          description: "Buchen",
+          tools: [{ id: "hotel", name: "book_hotel", arguments: { city: "Atlantis", nights: 2 } }],
+        },
       ],
       final: null,
     };
-    const { result, llm, tools, events } = await run([plan, FINAL], { fake: { withBooking: true }, approve: () => true });
+    const { result, llm, tools, events } = await run([plan, FINAL], {
+      fake: { withBooking: true },
+      approve: () => true,
+    });
     assert.equal(result.status, "answered");
-    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode"], "nothing was booked");
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["geocode"],
+      "nothing was booked",
+    );
     const held = of(events, "tool_error").find((e) => e.toolId === "hotel");
     assert.equal(held?.errorKind, "held_back");
-    assert.match(held?.message ?? "", /verändert etwas und läuft erst, wenn alle früheren Schritte geklappt haben; "geo_a" ist fehlgeschlagen/);
+    assert.match(
+      held?.message ?? "",
+      /verändert etwas und läuft erst, wenn alle früheren Schritte geklappt haben; "geo_a" ist fehlgeschlagen/,
+    );
     assert.match(lastUserMessage(llm.requests[1]!), /"id":"hotel".*Nicht ausgeführt/);
-    assert.match(lastUserMessage(llm.requests[1]!), /Ein Aufruf ist fehlgeschlagen\.[^\n]*\nEin Aufruf wurde wegen der Reihenfolge zurückgehalten und noch nicht ausgeführt/);
+    assert.match(
+      lastUserMessage(llm.requests[1]!),
+      /Ein Aufruf ist fehlgeschlagen\.[^\n]*\nEin Aufruf wurde wegen der Reihenfolge zurückgehalten und noch nicht ausgeführt/,
+    );
   });
 
   test("a held-back call runs when the model keeps it after seeing the failure", async () => {
@@ -366,23 +539,51 @@ describe("runAgent", () => {
     };
     const { result, tools } = await run([plan, plan, FINAL], { fake: { withBooking: true }, approve: () => true });
     assert.equal(result.status, "answered");
-    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "book_hotel"], "the failed geocode does not run again; the booking runs in round 2");
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["geocode", "book_hotel"],
+      "the failed geocode does not run again; the booking runs in round 2",
+    );
   });
 
   test("a call whose dependency could not run itself says so (not 'failed')", async () => {
     const plan = {
       steps: [
         { description: "Ort", tools: [{ id: "geo_a", name: "geocode", arguments: { destination: "Atlantis" } }] },
-        { description: "Wetter", tools: [{ id: "w1", name: "get_weather", arguments: { lat: { $ref: "geo_a.lat" }, lon: { $ref: "geo_a.lon" }, start_date: TODAY, end_date: TODAY } }] },
-        { description: "Parks", tools: [{ id: "p1", name: "get_parks", arguments: { lat: { $ref: "w1.lat" }, lon: { $ref: "w1.lon" }, radius_km: 2 } }] },
+        {
+          description: "Wetter",
+          tools: [
+            {
+              id: "w1",
+              name: "get_weather",
+              arguments: { lat: { $ref: "geo_a.lat" }, lon: { $ref: "geo_a.lon" }, start_date: TODAY, end_date: TODAY },
+            },
+          ],
+        },
+        {
+          description: "Parks",
+          tools: [
+            {
+              id: "p1",
+              name: "get_parks",
+              arguments: { lat: { $ref: "w1.lat" }, lon: { $ref: "w1.lon" }, radius_km: 2 },
+            },
+          ],
+        },
       ],
       final: null,
     };
     const { events } = await run([plan, FINAL]);
     const errors = new Map(of(events, "tool_error").map((e) => [e.toolId, e]));
     assert.equal(errors.get("w1")?.errorKind, "dependency_failed");
-    assert.equal(errors.get("w1")?.message, 'Nicht ausgeführt: "w1" braucht das Ergebnis von "geo_a", aber "geo_a" ist fehlgeschlagen.');
-    assert.equal(errors.get("p1")?.message, 'Nicht ausgeführt: "p1" braucht das Ergebnis von "w1", aber "w1" konnte selbst nicht laufen.');
+    assert.equal(
+      errors.get("w1")?.message,
+      'Nicht ausgeführt: "w1" braucht das Ergebnis von "geo_a", aber "geo_a" ist fehlgeschlagen.',
+    );
+    assert.equal(
+      errors.get("p1")?.message,
+      'Nicht ausgeführt: "p1" braucht das Ergebnis von "w1", aber "w1" konnte selbst nicht laufen.',
+    );
   });
 
   test("read-only tools never ask", async () => {
@@ -392,9 +593,21 @@ describe("runAgent", () => {
   });
 
   test("unparsable text output is fed back; backends without generateJson fall back to chat", async () => {
-    const llm = new ScriptedLlm(["Ich schaue mal nach dem Wetter.", "```json\n" + JSON.stringify(geoWeatherPlan()) + "\n```", JSON.stringify(FINAL)], { jsonSupported: false });
+    const llm = new ScriptedLlm(
+      [
+        "Ich schaue mal nach dem Wetter.",
+        "```json\n" + JSON.stringify(geoWeatherPlan()) + "\n```",
+        JSON.stringify(FINAL),
+      ],
+      { jsonSupported: false },
+    );
     const events: AgentEvent[] = [];
-    const result = await runAgent({ question: QUESTION, llm, tools: createTravelFake(), onEvent: (e) => events.push(e) });
+    const result = await runAgent({
+      question: QUESTION,
+      llm,
+      tools: createTravelFake(),
+      onEvent: (e) => events.push(e),
+    });
     assert.equal(result.status, "answered");
     assert.equal(of(events, "output_fallback").length, 1);
     assert.ok(llm.requests.every((r) => r.method === "chat"));
@@ -403,7 +616,11 @@ describe("runAgent", () => {
   });
 
   test("a generation error (not 'unsupported') costs a round but does not crash", async () => {
-    const { result, events } = await run([scriptedFailure(new Error("Expected type integer but got number")), geoWeatherPlan(), FINAL]);
+    const { result, events } = await run([
+      scriptedFailure(new Error("Expected type integer but got number")),
+      geoWeatherPlan(),
+      FINAL,
+    ]);
     assert.equal(result.status, "answered");
     assert.equal(of(events, "plan_error")[0]?.kind, "generation");
   });
@@ -422,24 +639,45 @@ describe("runAgent", () => {
   });
 
   test("user.* references and context/history placement", async () => {
-    const plan = { steps: [{ description: "", tools: [{ id: "g", name: "geocode", arguments: { destination: { $ref: "user.destination" } } }] }], final: null };
+    const plan = {
+      steps: [
+        {
+          description: "",
+          tools: [{ id: "g", name: "geocode", arguments: { destination: { $ref: "user.destination" } } }],
+        },
+      ],
+      final: null,
+    };
     const history = [
       { role: "user" as const, content: "Hi, ich bin Max Mustermann. Sprich mich immer mit Namen an." },
       { role: "assistant" as const, content: "Gern, Max Mustermann!" },
     ];
-    const { llm, tools } = await run([plan, FINAL], { userCtx: { destination: "Rom" }, history, context: "Das Razepato lebt bei Barcelona." });
+    const { llm, tools } = await run([plan, FINAL], {
+      userCtx: { destination: "Rom" },
+      history,
+      context: "Das Razepato lebt bei Barcelona.",
+    });
     assert.deepEqual(tools.calls[0]?.args, { destination: "Rom" });
     const first = llm.requests[0]!.messages;
-    assert.deepEqual(first.map((m) => m.role), ["system", "system", "system", "user", "assistant", "user"]);
+    assert.deepEqual(
+      first.map((m) => m.role),
+      ["system", "system", "system", "user", "assistant", "user"],
+    );
     assert.match(first[0]!.content, /"user\.raw", "user\.today", "user\.destination"/);
-    assert.doesNotMatch(first[0]!.content, new RegExp(TODAY), "nothing per day in the system prompt (its KV state is saved)");
+    assert.doesNotMatch(
+      first[0]!.content,
+      new RegExp(TODAY),
+      "nothing per day in the system prompt (its KV state is saved)",
+    );
     assert.equal(first[1]!.content, `Heutiges Datum: ${TODAY}.`);
     assert.match(first[2]!.content, /Razepato/);
     assert.equal(first[5]!.content, QUESTION);
   });
 
   test("the prompt only grows at the end (stable prefix for the KV cache)", async () => {
-    const { llm } = await run([geoWeatherPlan("Barcelona", TODAY, true), { steps: [], final: null }, FINAL], { mode: "step-parallel" });
+    const { llm } = await run([geoWeatherPlan("Barcelona", TODAY, true), { steps: [], final: null }, FINAL], {
+      mode: "step-parallel",
+    });
     for (let i = 1; i < llm.requests.length; i++) {
       const before = llm.requests[i - 1]!.messages;
       const now = llm.requests[i]!.messages;
@@ -473,7 +711,14 @@ describe("runAgent", () => {
   test("tool errors reported by isError are not retried", async () => {
     let n = 0;
     const { tools } = await run([geoWeatherPlan(), FINAL], {
-      fake: { handlers: { geocode: () => { n++; throw new ToolReportedError("503 upstream"); } } },
+      fake: {
+        handlers: {
+          geocode: () => {
+            n++;
+            throw new ToolReportedError("503 upstream");
+          },
+        },
+      },
     });
     assert.equal(n, 1);
     assert.equal(tools.calls.length, 1);

@@ -13,7 +13,13 @@ import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { checkPlan } from "../../lib/plan/check.js";
 import { CompositeToolClient } from "../../lib/mcp/composite.js";
-import { McpToolClient, startMathServer, startTravelServer, type ServerHandle, type ToolInfo } from "../../lib/mcp/index.js";
+import {
+  McpToolClient,
+  startMathServer,
+  startTravelServer,
+  type ServerHandle,
+  type ToolInfo,
+} from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { TODAY } from "./fixtures.js";
 import { llama3ReferenceIds } from "../../scripts/dev/tiny-models/llama3-vocab.js";
@@ -25,7 +31,10 @@ let tools: CompositeToolClient;
 let catalog: ToolInfo[];
 
 before(async () => {
-  [travel, math] = await Promise.all([startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 }), startMathServer()]);
+  [travel, math] = await Promise.all([
+    startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 }),
+    startMathServer(),
+  ]);
   const [reise, mathe] = await Promise.all([McpToolClient.connect(travel.url), McpToolClient.connect(math.url)]);
   tools = new CompositeToolClient({ reise, mathe });
   catalog = await tools.listTools();
@@ -48,7 +57,13 @@ const romOsloPlan = (subtract = "subtraktion") => ({
     { description: "Wetter heute", tools: [weather("Rom"), weather("Oslo")] },
     {
       description: "Differenz der Höchstwerte",
-      tools: [{ id: "differenz", name: subtract, arguments: { a: { $ref: "wetter_Rom.aggregates.tmax_c" }, b: { $ref: "wetter_Oslo.aggregates.tmax_c" } } }],
+      tools: [
+        {
+          id: "differenz",
+          name: subtract,
+          arguments: { a: { $ref: "wetter_Rom.aggregates.tmax_c" }, b: { $ref: "wetter_Oslo.aggregates.tmax_c" } },
+        },
+      ],
     },
   ],
   final: null,
@@ -56,7 +71,19 @@ const romOsloPlan = (subtract = "subtraktion") => ({
 
 describe("runAgent over the travel and the math server", () => {
   test("the merged catalog: all eleven tools under their own names (no collision), one grammar over both", () => {
-    assert.deepEqual(catalog.map((t) => t.name).sort(), ["addition", "division", "geocode", "get_parks", "get_spots", "get_weather", "multiplikation", "rank_spots", "rechne", "save_trip_plan", "subtraktion"]);
+    assert.deepEqual(catalog.map((t) => t.name).sort(), [
+      "addition",
+      "division",
+      "geocode",
+      "get_parks",
+      "get_spots",
+      "get_weather",
+      "multiplikation",
+      "rank_spots",
+      "rechne",
+      "save_trip_plan",
+      "subtraktion",
+    ]);
     const schema = JSON.stringify(buildPlanJsonSchema(catalog));
     assert.ok(schema.includes('"const":"geocode"') && schema.includes('"const":"subtraktion"'));
     assert.deepEqual(checkPlan(romOsloPlan() as never, catalog).problems, []);
@@ -65,15 +92,38 @@ describe("runAgent over the travel and the math server", () => {
   });
 
   test("one run plans across both servers: geocode + weather → subtraktion, exact", async () => {
-    const llm = new ScriptedLlm([romOsloPlan(), romOsloPlan(), romOsloPlan(), { steps: [], final: "In Rom ist es heute wärmer als in Oslo." }]);
+    const llm = new ScriptedLlm([
+      romOsloPlan(),
+      romOsloPlan(),
+      romOsloPlan(),
+      { steps: [], final: "In Rom ist es heute wärmer als in Oslo." },
+    ]);
     const events: AgentEvent[] = [];
     // Several clients by alias, straight into runAgent (it merges them and lists the catalog itself).
     const { reise, mathe } = tools.clients;
-    const result = await runAgent({ question: QUESTION, llm, tools: { reise: reise!, mathe: mathe! }, role: TRAVEL_MATH_ROLE, today: TODAY, onEvent: (e) => events.push(e) });
+    const result = await runAgent({
+      question: QUESTION,
+      llm,
+      tools: { reise: reise!, mathe: mathe! },
+      role: TRAVEL_MATH_ROLE,
+      today: TODAY,
+      onEvent: (e) => events.push(e),
+    });
     assert.equal(result.status, "answered", result.error);
-    assert.ok(llm.requests[0]!.messages[0]!.content.startsWith(TRAVEL_MATH_ROLE), "the role replaces the travel persona");
-    assert.doesNotMatch(llm.requests[0]!.messages[0]!.content, new RegExp(TODAY), "no date in the cached system prompt");
-    assert.deepEqual(llm.requests[0]!.messages[1], { role: "system", content: `Heutiges Datum: ${TODAY}.` }, "the date right after it");
+    assert.ok(
+      llm.requests[0]!.messages[0]!.content.startsWith(TRAVEL_MATH_ROLE),
+      "the role replaces the travel persona",
+    );
+    assert.doesNotMatch(
+      llm.requests[0]!.messages[0]!.content,
+      new RegExp(TODAY),
+      "no date in the cached system prompt",
+    );
+    assert.deepEqual(
+      llm.requests[0]!.messages[1],
+      { role: "system", content: `Heutiges Datum: ${TODAY}.` },
+      "the date right after it",
+    );
     const tmax = (id: string) => (result.toolResults[id] as { aggregates: { tmax_c: number } }).aggregates.tmax_c;
     const [rom, oslo] = [tmax("wetter_Rom"), tmax("wetter_Oslo")];
     assert.ok(rom > oslo, `offline climate: Rom ${rom} °C, Oslo ${oslo} °C`);
@@ -82,35 +132,63 @@ describe("runAgent over the travel and the math server", () => {
     assert.equal(diff.text, (Math.round((rom - oslo) * 1e6) / 1e6).toString());
     assert.equal(diff.exact, true);
     const calls = events.filter((e): e is Extract<AgentEvent, { type: "tool_call" }> => e.type === "tool_call");
-    assert.deepEqual(calls.map((e) => e.toolName), ["geocode", "geocode", "get_weather", "get_weather", "subtraktion"]);
+    assert.deepEqual(
+      calls.map((e) => e.toolName),
+      ["geocode", "geocode", "get_weather", "get_weather", "subtraktion"],
+    );
     assert.deepEqual(calls.at(-1)?.arguments, { a: rom, b: oslo });
   });
 
   test("the half-agent runs one call through several clients by alias; its prompt takes the role", async () => {
     const { reise, mathe } = tools.clients;
     const clients = { reise: reise!, mathe: mathe! };
-    const entry = await executeToolCall(clients, { tool: "multiplikation", arguments: { a: 58952, b: 21448 } }, { tools: catalog });
+    const entry = await executeToolCall(
+      clients,
+      { tool: "multiplikation", arguments: { a: 58952, b: 21448 } },
+      { tools: catalog },
+    );
     assert.deepEqual(entry.result, { result: 1264402496, text: "1264402496", exact: true });
-    const geo = await executeToolCall(clients, { tool: "geocode", arguments: { destination: "Oslo" } }, { tools: catalog });
+    const geo = await executeToolCall(
+      clients,
+      { tool: "geocode", arguments: { destination: "Oslo" } },
+      { tools: catalog },
+    );
     assert.equal((geo.result as { source: string }).source, "offline");
     const prompt = buildHalfAgentSystemPrompt(catalog, { role: TRAVEL_MATH_ROLE });
     assert.ok(prompt.startsWith(TRAVEL_MATH_ROLE));
     assert.doesNotMatch(prompt, /Fragen ohne Reisebezug/);
-    assert.match(buildHalfAgentSystemPrompt(catalog), /^Du bist ein Reiseassistent[\s\S]*Fragen ohne Reisebezug lehnst du freundlich ab/);
+    assert.match(
+      buildHalfAgentSystemPrompt(catalog),
+      /^Du bist ein Reiseassistent[\s\S]*Fragen ohne Reisebezug lehnst du freundlich ab/,
+    );
   });
 
   test("two servers offering the same tools: namespaced names in grammar, validation and calls", async () => {
     const second = await connectMathClientStdio();
-    const shared = new CompositeToolClient({ reise: tools.clients.reise!, mathe: tools.clients.mathe!, rechner: second });
+    const shared = new CompositeToolClient({
+      reise: tools.clients.reise!,
+      mathe: tools.clients.mathe!,
+      rechner: second,
+    });
     try {
       const merged = await shared.listTools();
       const names = merged.map((t) => t.name);
-      assert.ok(names.includes("geocode") && names.includes("mathe.subtraktion") && names.includes("rechner.subtraktion") && !names.includes("subtraktion"));
+      assert.ok(
+        names.includes("geocode") &&
+          names.includes("mathe.subtraktion") &&
+          names.includes("rechner.subtraktion") &&
+          !names.includes("subtraktion"),
+      );
       assert.deepEqual(checkPlan(romOsloPlan("rechner.subtraktion") as never, merged).problems, []);
       const problems = checkPlan(romOsloPlan("subtraktion") as never, merged).problems;
       assert.ok(problems.length > 0, "the bare shared name is not in the merged catalog");
       assert.ok(JSON.stringify(buildPlanJsonSchema(merged)).includes('"const":"rechner.subtraktion"'));
-      const llm = new ScriptedLlm([romOsloPlan("rechner.subtraktion"), romOsloPlan("rechner.subtraktion"), romOsloPlan("rechner.subtraktion"), { steps: [], final: "fertig" }]);
+      const llm = new ScriptedLlm([
+        romOsloPlan("rechner.subtraktion"),
+        romOsloPlan("rechner.subtraktion"),
+        romOsloPlan("rechner.subtraktion"),
+        { steps: [], final: "fertig" },
+      ]);
       const result = await runAgent({ question: QUESTION, llm, tools: shared, catalog: merged, today: TODAY });
       assert.equal(result.status, "answered", result.error);
       assert.equal((result.toolResults.differenz as { exact: boolean }).exact, true);
@@ -137,12 +215,26 @@ describe("the tiny GGUF over the merged catalog", () => {
     assert.ok(promptTokens < 3072, `the compact prompt (${promptTokens} tokens) leaves room in the context`);
     for (const seed of [1, 2]) {
       const events: AgentEvent[] = [];
-      const result = await runAgent({ question: QUESTION, llm, tools, catalog, systemPrompt, today: TODAY, maxIterations: 3, generation: { maxTokens: 200, temperature: 0.8, seed }, onEvent: (e) => events.push(e) });
+      const result = await runAgent({
+        question: QUESTION,
+        llm,
+        tools,
+        catalog,
+        systemPrompt,
+        today: TODAY,
+        maxIterations: 3,
+        generation: { maxTokens: 200, temperature: 0.8, seed },
+        onEvent: (e) => events.push(e),
+      });
       assert.ok(["answered", "max_iterations"].includes(result.status), `${result.status}: ${result.error ?? ""}`);
       assert.ok(result.iterations <= 3 && result.final.length > 0);
       const plans = events.filter((e) => e.type === "plan");
       assert.ok(plans.length >= 1 && plans.every((e) => e.type === "plan" && e.via === "grammar"));
-      assert.equal(events.filter((e) => e.type === "plan_error" && e.kind !== "generation").length, 0, "grammar output always parses as a plan");
+      assert.equal(
+        events.filter((e) => e.type === "plan_error" && e.kind !== "generation").length,
+        0,
+        "grammar output always parses as a plan",
+      );
       assert.equal(events.at(-1)?.type, "final");
     }
   });

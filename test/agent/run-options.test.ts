@@ -27,7 +27,13 @@ describe("resolveOptions", () => {
 
   test("given options win; maxIterations is a whole number ≥ 1; retry is merged", () => {
     const own = () => ({ claims: [], unsupported: [], noToolCalls: false, warnings: [] });
-    const s = resolveOptions({ ...base(), maxIterations: 0.5, retry: { retries: 3 }, forceFinalOnLastIteration: false, groundedness: own });
+    const s = resolveOptions({
+      ...base(),
+      maxIterations: 0.5,
+      retry: { retries: 3 },
+      forceFinalOnLastIteration: false,
+      groundedness: own,
+    });
     assert.equal(s.limits.maxIterations, 1);
     assert.deepEqual(s.limits.retry, { ...RUN_DEFAULTS.retry, retries: 3 });
     assert.equal(s.limits.forceFinalOnLastIteration, false);

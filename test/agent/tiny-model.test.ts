@@ -22,7 +22,11 @@ after(async () => {
 describe("runAgent on the tiny GGUF", () => {
   test("grammar-valid random plans; the run terminates within max iterations", async () => {
     const run = await tinyModelWeatherRun();
-    assert.equal(llm.countTokens(run.systemPrompt), llama3ReferenceIds(run.systemPrompt).length, "counted as Llama 3 counts it");
+    assert.equal(
+      llm.countTokens(run.systemPrompt),
+      llama3ReferenceIds(run.systemPrompt).length,
+      "counted as Llama 3 counts it",
+    );
     assert.ok(llm.countTokens(run.systemPrompt) < 1024, "the compact prompt fits the tiny model's context");
     for (const seed of [1, 2]) {
       const events: AgentEvent[] = [];
@@ -39,7 +43,11 @@ describe("runAgent on the tiny GGUF", () => {
       const plans = events.filter((e) => e.type === "plan");
       assert.ok(plans.length >= 1);
       assert.ok(plans.every((e) => e.type === "plan" && e.via === "grammar"));
-      assert.equal(events.filter((e) => e.type === "plan_error" && e.kind !== "generation").length, 0, "grammar output always parses as a plan");
+      assert.equal(
+        events.filter((e) => e.type === "plan_error" && e.kind !== "generation").length,
+        0,
+        "grammar output always parses as a plan",
+      );
       assert.equal(events.at(-1)?.type, "final");
     }
   });

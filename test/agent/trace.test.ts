@@ -13,7 +13,10 @@ import { renderTraceTable } from "../../lib/display/trace-text.js";
 import { createTravelFake, geoWeatherPlan, TODAY } from "./fixtures.js";
 
 async function sampleTrace(): Promise<AgentTrace> {
-  const atlantis = { steps: [{ description: "", tools: [{ id: "geo_x", name: "geocode", arguments: { destination: "Atlantis" } }] }], final: null };
+  const atlantis = {
+    steps: [{ description: "", tools: [{ id: "geo_x", name: "geocode", arguments: { destination: "Atlantis" } }] }],
+    final: null,
+  };
   const llm = new ScriptedLlm([atlantis, geoWeatherPlan(), { steps: [], final: "Sonnig, 18 °C." }]);
   const { trace } = await runAgent({ question: "Wetter in Barcelona?", llm, tools: createTravelFake(), today: TODAY });
   return trace;
@@ -28,7 +31,20 @@ describe("trace", () => {
     assert.equal(types.at(-1), "final");
     assert.deepEqual(
       types.filter((t) => ["plan", "step_start", "tool_call", "tool_result", "tool_error"].includes(t)),
-      ["plan", "step_start", "tool_call", "tool_error", "plan", "step_start", "tool_call", "tool_result", "step_start", "tool_call", "tool_result", "plan"],
+      [
+        "plan",
+        "step_start",
+        "tool_call",
+        "tool_error",
+        "plan",
+        "step_start",
+        "tool_call",
+        "tool_result",
+        "step_start",
+        "tool_call",
+        "tool_result",
+        "plan",
+      ],
     );
     for (let i = 1; i < trace.events.length; i++) assert.ok(trace.events[i]!.atMs >= trace.events[i - 1]!.atMs);
     assert.deepEqual(summarizeTrace(trace), {
@@ -88,32 +104,59 @@ describe("trace", () => {
     const trace = await sampleTrace();
     const lines = trace.events.map((e) => describeAgentEvent(e)).filter((l): l is string => l !== undefined);
     const text = lines.join("\n");
-    assert.match(lines[0]!, /Frage: Wetter in Barcelona\? \(heute: 2026-01-29, Ausführung nach Abhängigkeiten, höchstens 8 Runden\)/);
+    assert.match(
+      lines[0]!,
+      /Frage: Wetter in Barcelona\? \(heute: 2026-01-29, Ausführung nach Abhängigkeiten, höchstens 8 Runden\)/,
+    );
     assert.match(text, /✗ geo_x \(Tool meldet Fehler\): Ort "Atlantis" nicht gefunden\./);
     assert.match(lines.at(-1)!, /Fertig: beantwortet\.$/);
     assert.doesNotMatch(text, /answered|dependency|Modus|\(tool\)/);
     const at = { iteration: 1, atMs: 0 };
-    assert.match(describeAgentEvent({ ...at, type: "plan_error", kind: "no_json", message: "Kein JSON.", raw: "" }) ?? "", /Plan unbrauchbar \(kein JSON\)/);
-    assert.match(describeAgentEvent({ ...at, type: "final", text: "…", status: "max_iterations" }) ?? "", /Fertig: Rundenlimit erreicht, keine Antwort\./);
-    assert.deepEqual(["answered", "max_iterations", "aborted", "llm_error"].map((s) => runStatusLabel(s as never)), [
-      "beantwortet",
-      "Rundenlimit erreicht, keine Antwort",
-      "abgebrochen",
-      "Fehler des Sprachmodells",
-    ]);
-    assert.deepEqual(["dependency", "step-parallel", "sequential"].map((m) => scheduleModeLabel(m as never)), ["nach Abhängigkeiten", "schrittweise, parallel", "nacheinander"]);
+    assert.match(
+      describeAgentEvent({ ...at, type: "plan_error", kind: "no_json", message: "Kein JSON.", raw: "" }) ?? "",
+      /Plan unbrauchbar \(kein JSON\)/,
+    );
+    assert.match(
+      describeAgentEvent({ ...at, type: "final", text: "…", status: "max_iterations" }) ?? "",
+      /Fertig: Rundenlimit erreicht, keine Antwort\./,
+    );
+    assert.deepEqual(
+      ["answered", "max_iterations", "aborted", "llm_error"].map((s) => runStatusLabel(s as never)),
+      ["beantwortet", "Rundenlimit erreicht, keine Antwort", "abgebrochen", "Fehler des Sprachmodells"],
+    );
+    assert.deepEqual(
+      ["dependency", "step-parallel", "sequential"].map((m) => scheduleModeLabel(m as never)),
+      ["nach Abhängigkeiten", "schrittweise, parallel", "nacheinander"],
+    );
   });
 
   test("Mermaid diagram: steps as boxes, $refs as labelled edges, status colours", () => {
     const r = parsePlanValue({
       steps: [
-        { description: "Ort \"finden\"", tools: [{ id: "geo", name: "geocode", arguments: { destination: { $ref: "user.destination" } } }] },
-        { description: "Wetter", tools: [{ id: "w", name: "get_weather", arguments: { lat: { $ref: "geo.lat" }, lon: "$ref:geo.lon", start_date: TODAY, end_date: TODAY } }] },
+        {
+          description: 'Ort "finden"',
+          tools: [{ id: "geo", name: "geocode", arguments: { destination: { $ref: "user.destination" } } }],
+        },
+        {
+          description: "Wetter",
+          tools: [
+            {
+              id: "w",
+              name: "get_weather",
+              arguments: { lat: { $ref: "geo.lat" }, lon: "$ref:geo.lon", start_date: TODAY, end_date: TODAY },
+            },
+          ],
+        },
       ],
       final: null,
     });
     assert.ok(r.ok);
-    const mermaid = renderPlanMermaid(r.plan, { status: new Map([["geo", "ok"], ["w", "failed"]]) });
+    const mermaid = renderPlanMermaid(r.plan, {
+      status: new Map([
+        ["geo", "ok"],
+        ["w", "failed"],
+      ]),
+    });
     assert.equal(mermaid.split("\n")[0], "flowchart LR");
     assert.match(mermaid, /subgraph s0\["Schritt 1: Ort #quot;finden#quot;"\]/);
     assert.match(mermaid, /t0\["geo: geocode"\]/);
@@ -134,9 +177,23 @@ describe("trace", () => {
     };
     const second = { steps: [{ description: "Buchen", tools: [hotel] }], final: null };
     const llm = new ScriptedLlm([first, second, { steps: [], final: "Gebucht." }]);
-    const { trace } = await runAgent({ question: "Hotel in Rom?", llm, tools: createTravelFake({ withBooking: true }), today: TODAY, approve: () => true });
-    const errors = trace.events.filter((e): e is Extract<AgentEvent, { type: "tool_error" }> => e.type === "tool_error");
-    assert.deepEqual(errors.map((e) => [e.toolId, e.errorKind, e.attempts]), [["geo_a", "tool", 1], ["hotel", "held_back", 0]]);
+    const { trace } = await runAgent({
+      question: "Hotel in Rom?",
+      llm,
+      tools: createTravelFake({ withBooking: true }),
+      today: TODAY,
+      approve: () => true,
+    });
+    const errors = trace.events.filter(
+      (e): e is Extract<AgentEvent, { type: "tool_error" }> => e.type === "tool_error",
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.toolId, e.errorKind, e.attempts]),
+      [
+        ["geo_a", "tool", 1],
+        ["hotel", "held_back", 0],
+      ],
+    );
     assert.ok(trace.events.some((e) => e.type === "tool_result" && e.toolId === "hotel"));
     const summary = summarizeTrace(trace);
     assert.equal(summary.toolCalls, 2, "geo_a and hotel ran once each; the held-back attempt is no call");

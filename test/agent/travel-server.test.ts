@@ -28,20 +28,40 @@ after(async () => {
 });
 
 const FINAL = { steps: [], final: "In Barcelona sind heute bis zu 14 °C zu erwarten." };
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-const isFinalSchema = (r: ScriptedRequest) => (r.schema as { properties?: { steps?: { maxItems?: number } } } | undefined)?.properties?.steps?.maxItems === 0;
+const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
+  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const isFinalSchema = (r: ScriptedRequest) =>
+  (r.schema as { properties?: { steps?: { maxItems?: number } } } | undefined)?.properties?.steps?.maxItems === 0;
 
 async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> = {}) {
   const llm = new ScriptedLlm(replies);
   const events: AgentEvent[] = [];
-  const result = await runAgent({ question: `Wie ist heute (${TODAY}) das Wetter in Barcelona?`, llm, tools: client, catalog, today: TODAY, onEvent: (e) => events.push(e), ...options });
+  const result = await runAgent({
+    question: `Wie ist heute (${TODAY}) das Wetter in Barcelona?`,
+    llm,
+    tools: client,
+    catalog,
+    today: TODAY,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
   return { result, llm, events };
 }
 
 describe("runAgent with the real travel server (offline)", () => {
   test("the catalog: five read-only tools and save_trip_plan; scripted plans fit its grammar schema", () => {
-    assert.deepEqual(catalog.map((t) => t.name).sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
-    assert.deepEqual(catalog.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), ["save_trip_plan"]);
+    assert.deepEqual(catalog.map((t) => t.name).sort(), [
+      "geocode",
+      "get_parks",
+      "get_spots",
+      "get_weather",
+      "rank_spots",
+      "save_trip_plan",
+    ]);
+    assert.deepEqual(
+      catalog.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name),
+      ["save_trip_plan"],
+    );
     assert.ok(JSON.stringify(buildPlanJsonSchema(catalog)).includes('"const":"rank_spots"'));
     assert.deepEqual(checkPlan(geoWeatherPlan() as never, catalog).problems, []);
   });
@@ -49,22 +69,62 @@ describe("runAgent with the real travel server (offline)", () => {
   test("geocode → weather chain", async () => {
     const { result, events } = await run([geoWeatherPlan(), FINAL]);
     assert.equal(result.status, "answered");
-    assert.deepEqual(result.toolResults.geo_barcelona, { query: "Barcelona", lat: 41.3874, lon: 2.1686, display_name: "Barcelona, Spanien", country: "Spanien", source: "offline" });
+    assert.deepEqual(result.toolResults.geo_barcelona, {
+      query: "Barcelona",
+      lat: 41.3874,
+      lon: 2.1686,
+      display_name: "Barcelona, Spanien",
+      country: "Spanien",
+      source: "offline",
+    });
     const weather = result.toolResults.wetter_barcelona as { source: string; days: { date: string }[] };
     assert.equal(weather.source, "offline");
     assert.equal(weather.days[0]?.date, TODAY);
-    assert.deepEqual(of(events, "tool_call").find((e) => e.toolName === "get_weather")?.arguments, { lat: 41.3874, lon: 2.1686, start_date: TODAY, end_date: TODAY });
+    assert.deepEqual(of(events, "tool_call").find((e) => e.toolName === "get_weather")?.arguments, {
+      lat: 41.3874,
+      lon: 2.1686,
+      start_date: TODAY,
+      end_date: TODAY,
+    });
   });
 
   test("parallel step: weather in two cities, then jogging spots ranked for the date", async () => {
     const plan = {
       steps: [
-        { description: "Orte", tools: ["Barcelona", "Berlin"].map((c) => ({ id: `geo_${c}`, name: "geocode", arguments: { destination: c } })) },
+        {
+          description: "Orte",
+          tools: ["Barcelona", "Berlin"].map((c) => ({
+            id: `geo_${c}`,
+            name: "geocode",
+            arguments: { destination: c },
+          })),
+        },
         {
           description: "Wetter und Jogging-Orte",
           tools: [
-            ...["Barcelona", "Berlin"].map((c) => ({ id: `wetter_${c}`, name: "get_weather", arguments: { lat: { $ref: `geo_${c}.lat` }, lon: { $ref: `geo_${c}.lon` }, start_date: TODAY, end_date: TODAY } })),
-            { id: "jog_Barcelona", name: "rank_spots", arguments: { lat: { $ref: "geo_Barcelona.lat" }, lon: "$ref:geo_Barcelona.lon", start_date: TODAY, end_date: TODAY, activity: "joggen", radius_km: null, top_k: 3 } },
+            ...["Barcelona", "Berlin"].map((c) => ({
+              id: `wetter_${c}`,
+              name: "get_weather",
+              arguments: {
+                lat: { $ref: `geo_${c}.lat` },
+                lon: { $ref: `geo_${c}.lon` },
+                start_date: TODAY,
+                end_date: TODAY,
+              },
+            })),
+            {
+              id: "jog_Barcelona",
+              name: "rank_spots",
+              arguments: {
+                lat: { $ref: "geo_Barcelona.lat" },
+                lon: "$ref:geo_Barcelona.lon",
+                start_date: TODAY,
+                end_date: TODAY,
+                activity: "joggen",
+                radius_km: null,
+                top_k: 3,
+              },
+            },
           ],
         },
       ],
@@ -72,16 +132,37 @@ describe("runAgent with the real travel server (offline)", () => {
     };
     const { result, events } = await run([plan, plan, FINAL], { mode: "step-parallel" });
     assert.equal(result.status, "answered");
-    assert.deepEqual(Object.keys(result.toolResults).sort(), ["geo_Barcelona", "geo_Berlin", "jog_Barcelona", "wetter_Barcelona", "wetter_Berlin"]);
+    assert.deepEqual(Object.keys(result.toolResults).sort(), [
+      "geo_Barcelona",
+      "geo_Berlin",
+      "jog_Barcelona",
+      "wetter_Barcelona",
+      "wetter_Berlin",
+    ]);
     assert.equal(of(events, "tool_error").length, 0);
-    assert.deepEqual(of(events, "step_start").map((e) => e.toolIds.length), [2, 3]);
+    assert.deepEqual(
+      of(events, "step_start").map((e) => e.toolIds.length),
+      [2, 3],
+    );
     const ranked = result.toolResults.jog_Barcelona as { activity: string; ranking: { rank: number }[] };
     assert.equal(ranked.activity, "running");
-    assert.deepEqual(ranked.ranking.map((r) => r.rank), [1, 2, 3], "top_k 3, radius_km null = server default");
+    assert.deepEqual(
+      ranked.ranking.map((r) => r.rank),
+      [1, 2, 3],
+      "top_k 3, radius_km null = server default",
+    );
   });
 
   test("replan after a failing tool", async () => {
-    const unknownPlace = { steps: [{ description: "", tools: [{ id: "geo_x", name: "geocode", arguments: { destination: "Atlantis-Nirgendwo" } }] }], final: null };
+    const unknownPlace = {
+      steps: [
+        {
+          description: "",
+          tools: [{ id: "geo_x", name: "geocode", arguments: { destination: "Atlantis-Nirgendwo" } }],
+        },
+      ],
+      final: null,
+    };
     const { result, llm, events } = await run([unknownPlace, geoWeatherPlan(), FINAL]);
     assert.equal(result.status, "answered");
     assert.equal(of(events, "tool_error")[0]?.errorKind, "tool");
@@ -90,25 +171,48 @@ describe("runAgent with the real travel server (offline)", () => {
   });
 
   test("schema violations after resolution are caught before the call (server limits)", async () => {
-    const tooFar = { steps: [{ description: "", tools: [{ id: "p", name: "get_parks", arguments: { lat: 41.4, lon: 2.2, radius_km: 500 } }] }], final: null };
+    const tooFar = {
+      steps: [
+        {
+          description: "",
+          tools: [{ id: "p", name: "get_parks", arguments: { lat: 41.4, lon: 2.2, radius_km: 500 } }],
+        },
+      ],
+      final: null,
+    };
     const { events } = await run([tooFar, FINAL]);
-    assert.deepEqual(of(events, "validation_problems")[0]?.problems.map((p) => p.kind), ["invalid_arguments"]);
+    assert.deepEqual(
+      of(events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      ["invalid_arguments"],
+    );
   });
 
   test("final forcing and max iterations", async () => {
-    const forced = await run([geoWeatherPlan(), geoWeatherPlan(), (r) => (isFinalSchema(r) ? FINAL : geoWeatherPlan())]);
+    const forced = await run([
+      geoWeatherPlan(),
+      geoWeatherPlan(),
+      (r) => (isFinalSchema(r) ? FINAL : geoWeatherPlan()),
+    ]);
     assert.equal(forced.result.status, "answered");
     assert.equal(of(forced.events, "nudge").length, 1);
 
     let n = 0;
-    const endless: ScriptedReply = () => ({ steps: [{ description: "", tools: [{ id: `g${n++}`, name: "geocode", arguments: { destination: "Rom" } }] }], final: null });
+    const endless: ScriptedReply = () => ({
+      steps: [{ description: "", tools: [{ id: `g${n++}`, name: "geocode", arguments: { destination: "Rom" } }] }],
+      final: null,
+    });
     const capped = await run([endless, endless, endless], { maxIterations: 3 });
     assert.equal(capped.result.status, "max_iterations");
     assert.equal(capped.result.final, FALLBACK_ANSWER);
   });
 
   test("approval reject (a tool configured as side-effecting)", async () => {
-    const parks = { steps: [{ description: "", tools: [{ id: "p", name: "get_parks", arguments: { lat: 41.4, lon: 2.2, radius_km: 2 } }] }], final: null };
+    const parks = {
+      steps: [
+        { description: "", tools: [{ id: "p", name: "get_parks", arguments: { lat: 41.4, lon: 2.2, radius_km: 2 } }] },
+      ],
+      final: null,
+    };
     const { llm, events } = await run([parks, FINAL], {
       approval: { sideEffecting: ["get_parks"] },
       approve: () => ({ approved: false, feedback: "Keine Parks, bitte." }),

@@ -5,13 +5,17 @@ import type { ChatMessage } from "../../lib/llm/types.js";
 import { fitToWindow, summariseFeedback, wasTrimmed } from "../../lib/agent/window.js";
 
 const count = (text: string) => Math.ceil(text.length / 4);
-const feedback = (id: string, size: number) => `Tool-Ergebnisse:\n{"id":"${id}","tool":"get_weather","arguments":{},"result":"${"x".repeat(size)}"}\n\nPlane weiter.`;
+const feedback = (id: string, size: number) =>
+  `Tool-Ergebnisse:\n{"id":"${id}","tool":"get_weather","arguments":{},"result":"${"x".repeat(size)}"}\n\nPlane weiter.`;
 const round = (i: number, size = 400): ChatMessage[] => [
   { role: "assistant", content: `{"steps":[{"tools":[{"id":"w${i}"}]}],"final":null}` },
   { role: "user", content: feedback(`w${i}`, size) },
 ];
 const parts = (rounds: number, history: ChatMessage[] = []) => ({
-  head: [{ role: "system" as const, content: "SYSTEM ".repeat(50) }, { role: "system" as const, content: "KONTEXT ".repeat(20) }],
+  head: [
+    { role: "system" as const, content: "SYSTEM ".repeat(50) },
+    { role: "system" as const, content: "KONTEXT ".repeat(20) },
+  ],
   history,
   question: { role: "user" as const, content: "Wie wird das Wetter morgen in Rom?" },
   rounds: Array.from({ length: rounds }, (_, i) => round(i)).flat(),
@@ -26,7 +30,10 @@ describe("fitToWindow", () => {
   });
 
   test("20 rounds into a small budget: system, context and question stay, the newest rounds stay word for word", () => {
-    const p = parts(20, [{ role: "user", content: "Alte Frage" }, { role: "assistant", content: "Alte Antwort" }]);
+    const p = parts(20, [
+      { role: "user", content: "Alte Frage" },
+      { role: "assistant", content: "Alte Antwort" },
+    ]);
     const { messages, report } = fitToWindow(p, { budgetTokens: 1200, count });
     assert.ok(report.tokens <= 1200, `${report.tokens} tokens`);
     assert.deepEqual(messages.slice(0, 2), p.head);
@@ -42,7 +49,11 @@ describe("fitToWindow", () => {
     const { messages, report } = fitToWindow(p, { budgetTokens: 600, count });
     assert.equal(report.droppedRounds, 0);
     assert.equal(report.summarisedRounds, 2);
-    assert.ok(messages.some((m) => m.content === "Tool-Ergebnisse (gekürzt, Werte weiter über $ref erreichbar): w0 (get_weather): ok"));
+    assert.ok(
+      messages.some(
+        (m) => m.content === "Tool-Ergebnisse (gekürzt, Werte weiter über $ref erreichbar): w0 (get_weather): ok",
+      ),
+    );
   });
 
   test("a single huge tool result is cut to fit", () => {
@@ -53,7 +64,11 @@ describe("fitToWindow", () => {
   });
 
   test("summariseFeedback keeps ids, tools and failure", () => {
-    const text = 'Tool-Ergebnisse:\n{"id":"a","tool":"geocode","arguments":{},"result":{}}\n{"id":"b","tool":"get_weather","arguments":{},"error":"kaputt"}\n\nx';
-    assert.equal(summariseFeedback(text), "Tool-Ergebnisse (gekürzt, Werte weiter über $ref erreichbar): a (geocode): ok; b (get_weather): fehlgeschlagen");
+    const text =
+      'Tool-Ergebnisse:\n{"id":"a","tool":"geocode","arguments":{},"result":{}}\n{"id":"b","tool":"get_weather","arguments":{},"error":"kaputt"}\n\nx';
+    assert.equal(
+      summariseFeedback(text),
+      "Tool-Ergebnisse (gekürzt, Werte weiter über $ref erreichbar): a (geocode): ok; b (get_weather): fehlgeschlagen",
+    );
   });
 });

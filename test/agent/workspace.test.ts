@@ -26,7 +26,11 @@ after(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
-const plan = (file_name: string, content = "## Tag 1\n- Kolosseum\n- Trastevere") => ({ file_name, title: "Wochenende in Rom", content });
+const plan = (file_name: string, content = "## Tag 1\n- Kolosseum\n- Trastevere") => ({
+  file_name,
+  title: "Wochenende in Rom",
+  content,
+});
 
 describe("save_trip_plan and StagedWorkspace", () => {
   test("the tool is side-effecting, speaks the preview protocol, and the planner never sees the staging fields", () => {
@@ -51,7 +55,10 @@ describe("save_trip_plan and StagedWorkspace", () => {
     assert.equal(await readFile(join(dir, "rom.md"), "utf8"), change.preview.after);
     assert.equal(change.preview.after, "# Wochenende in Rom\n\n## Tag 1\n- Kolosseum\n- Trastevere\n");
     assert.deepEqual(await readdir(dir), ["rom.md"]);
-    assert.deepEqual(ws.changes().map((c) => c.status), ["committed"]);
+    assert.deepEqual(
+      ws.changes().map((c) => c.status),
+      ["committed"],
+    );
     assert.equal(ws.pending().length, 0);
   });
 
@@ -73,7 +80,11 @@ describe("save_trip_plan and StagedWorkspace", () => {
     await symlink(outside, join(dir, "link"));
     const ws = new StagedWorkspace(client, catalog);
     for (const name of ["../flucht.md", "/tmp/flucht.md", "a/../../flucht.md", "link/flucht.md"]) {
-      await assert.rejects(ws.stage(name, "save_trip_plan", plan(name)), (e: unknown) => e instanceof StagingError && /Arbeitsordner/.test(e.message), name);
+      await assert.rejects(
+        ws.stage(name, "save_trip_plan", plan(name)),
+        (e: unknown) => e instanceof StagingError && /Arbeitsordner/.test(e.message),
+        name,
+      );
     }
     await assert.rejects(ws.stage("x", "save_trip_plan", plan("plan.txt")), /\.md enden/);
     // Even a direct call that skips staging is refused by the server itself.
@@ -91,7 +102,10 @@ describe("save_trip_plan and StagedWorkspace", () => {
     b.discard("s", "verloren");
     await a.commit("s");
     assert.match(await readFile(join(dir, "wahl.md"), "utf8"), /Variante A/);
-    assert.deepEqual(b.changes().map((c) => [c.status, c.reason]), [["discarded", "verloren"]]);
+    assert.deepEqual(
+      b.changes().map((c) => [c.status, c.reason]),
+      [["discarded", "verloren"]],
+    );
   });
 
   test("as a ToolClient: reads pass through, writes are only staged", async () => {
@@ -99,7 +113,10 @@ describe("save_trip_plan and StagedWorkspace", () => {
     const geo = await ws.callTool("geocode", { destination: "Rom" });
     assert.equal((geo.data as { lat: number }).lat > 41, true);
     const staged = await ws.callTool("save_trip_plan", plan("nur-vorgemerkt"));
-    assert.deepEqual({ ...(staged.data as object), id: undefined }, { staged: true, id: undefined, path: "nur-vorgemerkt.md", is_new: true, bytes: 55 });
+    assert.deepEqual(
+      { ...(staged.data as object), id: undefined },
+      { staged: true, id: undefined, path: "nur-vorgemerkt.md", is_new: true, bytes: 55 },
+    );
     assert.ok(!(await readdir(dir)).includes("nur-vorgemerkt.md"));
     assert.equal(ws.pending().length, 1);
   });
@@ -112,7 +129,23 @@ describe("unifiedDiff", () => {
     const after = before.replace("3", "X") + "\n11";
     assert.equal(
       unifiedDiff(before, after, "x.md"),
-      ["--- a/x.md", "+++ b/x.md", "@@ -1,6 +1,6 @@", " 1", " 2", "-3", "+X", " 4", " 5", " 6", "@@ -8,3 +8,4 @@", " 8", " 9", " 10", "+11"].join("\n"),
+      [
+        "--- a/x.md",
+        "+++ b/x.md",
+        "@@ -1,6 +1,6 @@",
+        " 1",
+        " 2",
+        "-3",
+        "+X",
+        " 4",
+        " 5",
+        " 6",
+        "@@ -8,3 +8,4 @@",
+        " 8",
+        " 9",
+        " 10",
+        "+11",
+      ].join("\n"),
     );
     assert.equal(unifiedDiff("a\n", "", "x.md"), "--- a/x.md\n+++ b/x.md\n@@ -1 +0,0 @@\n-a");
   });

@@ -45,7 +45,11 @@ const BY_NAME = new Map(CLASSES.map((c) => [c.name, c]));
 /** The chain of parents of `c` up to a class not declared in the kit (Error, TypeError, …) or KitError. */
 function ancestry(c: ErrorClass): string[] {
   const chain: string[] = [];
-  for (let parent: string | undefined = c.parent; parent; parent = parent === "KitError" ? undefined : BY_NAME.get(parent)?.parent) {
+  for (
+    let parent: string | undefined = c.parent;
+    parent;
+    parent = parent === "KitError" ? undefined : BY_NAME.get(parent)?.parent
+  ) {
     chain.push(parent);
     if (chain.length > 20) break;
   }
@@ -55,7 +59,9 @@ function ancestry(c: ErrorClass): string[] {
 test("every exported error class extends KitError", () => {
   const errors = CLASSES.filter((c) => c.exported && c.name !== "KitError" && /Error$/u.test(ancestry(c).at(-1) ?? ""));
   assert.ok(errors.length >= 60, `found ${errors.length} error classes`);
-  const wrong = errors.filter((c) => ancestry(c).at(-1) !== "KitError").map((c) => `${c.file}: ${c.name} extends ${ancestry(c).join(" → ")}`);
+  const wrong = errors
+    .filter((c) => ancestry(c).at(-1) !== "KitError")
+    .map((c) => `${c.file}: ${c.name} extends ${ancestry(c).join(" → ")}`);
   assert.deepEqual(wrong, []);
 });
 

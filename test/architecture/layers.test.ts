@@ -28,7 +28,19 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   display: ["notebook", "schema", "llm", "mcp", "rag", "rag-eval", "plan", "agent", "patterns", "eval"],
   testing: ["llm", "mcp", "plan", "agent", "eval"],
   rehearsal: ["notebook", "llm", "half-agent", "agent", "eval", "testing"],
-  exercises: ["notebook", "schema", "llm", "mcp", "rag", "rag-eval", "plan", "half-agent", "agent", "testing", "rehearsal"],
+  exercises: [
+    "notebook",
+    "schema",
+    "llm",
+    "mcp",
+    "rag",
+    "rag-eval",
+    "plan",
+    "half-agent",
+    "agent",
+    "testing",
+    "rehearsal",
+  ],
 };
 /** Packages the pure plan core must not load (SDKs, model and index libraries). */
 const NOT_IN_PLAN = /^(node:|@modelcontextprotocol\/|node-llama-cpp|@huggingface\/|faiss-node|usearch|express)/;
@@ -51,7 +63,12 @@ function tsFiles(dir: string): string[] {
 function importsOf(file: string): Import[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
   return source.statements.flatMap((s): Import[] => {
-    if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier || !ts.isStringLiteral(s.moduleSpecifier)) return [];
+    if (
+      !(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) ||
+      !s.moduleSpecifier ||
+      !ts.isStringLiteral(s.moduleSpecifier)
+    )
+      return [];
     const typeOnly = ts.isImportDeclaration(s) ? (s.importClause?.isTypeOnly ?? false) : s.isTypeOnly;
     return [{ file, specifier: s.moduleSpecifier.text, typeOnly }];
   });
@@ -81,20 +98,29 @@ test("every lib folder imports only the folders below it", () => {
 // cannot load (ERR_REQUIRE_ASYNC_MODULE). So lib takes its values only through esmImport (lib/esm.cjs).
 test("node-llama-cpp: only type imports; values through esmImport", () => {
   const wrong = imports.filter((i) => i.specifier === "node-llama-cpp" && !i.typeOnly);
-  assert.deepEqual(wrong.map((i) => relative(LIB, i.file)), []);
+  assert.deepEqual(
+    wrong.map((i) => relative(LIB, i.file)),
+    [],
+  );
 });
 
 test("the top-level files import no folder (lib/index.ts aside)", () => {
   const top = relativeImports.filter((i) => folderOf(i.file) === TOP && relative(LIB, i.file) !== "index.ts");
   const wrong = top.filter((i) => folderOf(resolve(dirname(i.file), i.specifier)) !== TOP);
-  assert.deepEqual(wrong.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`), []);
+  assert.deepEqual(
+    wrong.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`),
+    [],
+  );
 });
 
 test("the plan core is pure: no SDK, model library or node: module; values only from plan, schema and import-free helpers", () => {
   const planImports = imports.filter((i) => folderOf(i.file) === "plan");
   assert.ok(planImports.length > 0);
   const packages = planImports.filter((i) => NOT_IN_PLAN.test(i.specifier));
-  assert.deepEqual(packages.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`), []);
+  assert.deepEqual(
+    packages.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`),
+    [],
+  );
   const values = planImports.filter((i) => {
     if (i.typeOnly || !i.specifier.startsWith(".")) return false;
     const target = resolve(dirname(i.file), i.specifier).replace(/\.js$/u, ".ts");
@@ -102,21 +128,36 @@ test("the plan core is pure: no SDK, model library or node: module; values only 
     if (folderOf(target) === TOP) return importsOf(target).length > 0;
     return !["plan", "schema"].includes(folderOf(target));
   });
-  assert.deepEqual(values.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`), []);
+  assert.deepEqual(
+    values.map((i) => `${relative(LIB, i.file)} → ${i.specifier}`),
+    [],
+  );
 });
 
-const INDEXES = [join(LIB, "index.ts"), ...readdirSync(LIB).filter((d) => statSync(join(LIB, d)).isDirectory()).map((d) => join(LIB, d, "index.ts"))]
-  .filter((f) => statSync(f, { throwIfNoEntry: false }));
+const INDEXES = [
+  join(LIB, "index.ts"),
+  ...readdirSync(LIB)
+    .filter((d) => statSync(join(LIB, d)).isDirectory())
+    .map((d) => join(LIB, d, "index.ts")),
+].filter((f) => statSync(f, { throwIfNoEntry: false }));
 
 /** Exported names of each index (values and types), through its re-exports: one program for all. */
 function indexExports(): Map<string, { name: string; value: boolean }[]> {
-  const program = ts.createProgram(INDEXES, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const program = ts.createProgram(INDEXES, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
-  const isValue = (e: ts.Symbol) => ((e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e).flags & ts.SymbolFlags.Value) !== 0;
+  const isValue = (e: ts.Symbol) =>
+    ((e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e).flags & ts.SymbolFlags.Value) !== 0;
   return new Map(
     INDEXES.map((file) => {
       const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
-      return [relative(LIB, file), checker.getExportsOfModule(moduleSymbol).map((e) => ({ name: e.name, value: isValue(e) }))];
+      return [
+        relative(LIB, file),
+        checker.getExportsOfModule(moduleSymbol).map((e) => ({ name: e.name, value: isValue(e) })),
+      ];
     }),
   );
 }
@@ -145,7 +186,10 @@ test("lib/index.ts exports only through folder indexes (or top-level files)", ()
     const target = relative(LIB, resolve(LIB, i.specifier));
     return target.includes("/") && !/^[\w-]+\/index\.js$/u.test(target);
   });
-  assert.deepEqual(detours.map((i) => i.specifier), []);
+  assert.deepEqual(
+    detours.map((i) => i.specifier),
+    [],
+  );
 });
 
 /** The names an import or export declaration takes by name (none for `* as ns` and `export *`). */
@@ -163,13 +207,27 @@ test("scripts take the names a folder index exports through that index", () => {
   const detours = tsFiles(scripts).flatMap((file) => {
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
     return source.statements.flatMap((s) => {
-      if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier || !ts.isStringLiteral(s.moduleSpecifier)) return [];
+      if (
+        !(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) ||
+        !s.moduleSpecifier ||
+        !ts.isStringLiteral(s.moduleSpecifier)
+      )
+        return [];
       const target = relative(LIB, resolve(dirname(file), s.moduleSpecifier.text));
       const [folder, inner, ...deeper] = target.split("/");
-      if (!s.moduleSpecifier.text.startsWith(".") || target.startsWith("..") || !inner || deeper.length || inner === "index.js") return [];
+      if (
+        !s.moduleSpecifier.text.startsWith(".") ||
+        target.startsWith("..") ||
+        !inner ||
+        deeper.length ||
+        inner === "index.js"
+      )
+        return [];
       const indexed = new Set(EXPORTS.get(`${folder}/index.ts`)?.map((e) => e.name));
       const through = importedNames(s).filter((name) => indexed.has(name));
-      return through.length ? [`${relative(scripts, file)}: ${through.join(", ")} from lib/${target} → lib/${folder}/index.js`] : [];
+      return through.length
+        ? [`${relative(scripts, file)}: ${through.join(", ")} from lib/${target} → lib/${folder}/index.js`]
+        : [];
     });
   });
   assert.deepEqual(detours, []);
@@ -193,7 +251,11 @@ test("the MCP servers import only lib's top-level helpers, scripts/node/, mcp-se
       .filter((i) => i.specifier.startsWith("."))
       .filter((i) => {
         const to = target(i);
-        const allowed = to.startsWith(`${server}/`) || to.startsWith("mcp-server-shared/") || to.startsWith("scripts/node/") || /^lib\/[\w-]+\.ts$/u.test(to);
+        const allowed =
+          to.startsWith(`${server}/`) ||
+          to.startsWith("mcp-server-shared/") ||
+          to.startsWith("scripts/node/") ||
+          /^lib\/[\w-]+\.ts$/u.test(to);
         return !allowed;
       })
       .map((i) => `${relative(ROOT, i.file)} → ${target(i)}`),
@@ -215,15 +277,32 @@ const KNOWN_COMMAND_IMPORTS = new Set([
 // definition (a shared piece moves to a file of its own), so `npm run board` loads only the board.
 test("no file imports a command's definition but the registry (and the shrinking list of known ones)", () => {
   const registry = readFileSync(join(ROOT, "scripts", "commands.ts"), "utf8");
-  const definitions = new Set([...registry.matchAll(/import\("([^"]+)"\)/gu)].map((m) => relative(ROOT, resolve(ROOT, "scripts", m[1]!)).replace(/\.js$/u, ".ts")));
+  const definitions = new Set(
+    [...registry.matchAll(/import\("([^"]+)"\)/gu)].map((m) =>
+      relative(ROOT, resolve(ROOT, "scripts", m[1]!)).replace(/\.js$/u, ".ts"),
+    ),
+  );
   assert.ok(definitions.size >= 20, [...definitions].join(", "));
   const files = ["scripts", "bench", ...SERVERS].flatMap((d) => tsFiles(join(ROOT, d)));
   const wrong = files
     .flatMap(importsOf)
-    .filter((i) => i.specifier.startsWith(".") && !i.typeOnly && definitions.has(target(i)) && relative(ROOT, i.file) !== "scripts/commands.ts")
+    .filter(
+      (i) =>
+        i.specifier.startsWith(".") &&
+        !i.typeOnly &&
+        definitions.has(target(i)) &&
+        relative(ROOT, i.file) !== "scripts/commands.ts",
+    )
     .map((i) => `${relative(ROOT, i.file)} → ${target(i)}`);
-  assert.deepEqual(wrong.filter((w) => !KNOWN_COMMAND_IMPORTS.has(w)), []);
-  assert.deepEqual([...KNOWN_COMMAND_IMPORTS].filter((k) => !wrong.includes(k)), [], "fixed: take it off KNOWN_COMMAND_IMPORTS");
+  assert.deepEqual(
+    wrong.filter((w) => !KNOWN_COMMAND_IMPORTS.has(w)),
+    [],
+  );
+  assert.deepEqual(
+    [...KNOWN_COMMAND_IMPORTS].filter((k) => !wrong.includes(k)),
+    [],
+    "fixed: take it off KNOWN_COMMAND_IMPORTS",
+  );
 });
 
 /**
@@ -250,7 +329,9 @@ test("scripts reach lib through folder indexes, top-level files or the short lis
     .flatMap(importsOf)
     .filter((i) => i.specifier.startsWith("."))
     .map((i) => ({ from: relative(ROOT, i.file), to: target(i) }))
-    .filter(({ to }) => /^lib\/[\w-]+\/.+/u.test(to) && !/^lib\/[\w-]+\/index\.ts$/u.test(to) && !INNER_FOR_SCRIPTS.has(to))
+    .filter(
+      ({ to }) => /^lib\/[\w-]+\/.+/u.test(to) && !/^lib\/[\w-]+\/index\.ts$/u.test(to) && !INNER_FOR_SCRIPTS.has(to),
+    )
     .map(({ from, to }) => `${from} → ${to}`);
   assert.deepEqual(wrong, []);
 });

@@ -20,7 +20,21 @@ function runCli(args: string[], env: Record<string, string>, input = "") {
 }
 
 const text = (value: unknown): FakeReply => ({ kind: "text", text: JSON.stringify(value) });
-const savePlan = { steps: [{ description: "Speichern", tools: [{ id: "plan_rom", name: "save_trip_plan", arguments: { file_name: "rom", title: "Rom", content: "## Tag 1\n- Kolosseum" } }] }], final: null };
+const savePlan = {
+  steps: [
+    {
+      description: "Speichern",
+      tools: [
+        {
+          id: "plan_rom",
+          name: "save_trip_plan",
+          arguments: { file_name: "rom", title: "Rom", content: "## Tag 1\n- Kolosseum" },
+        },
+      ],
+    },
+  ],
+  final: null,
+};
 
 async function withFakeModel(replies: FakeReply[], run: (env: Record<string, string>) => Promise<void>) {
   const llm = await startFakeOpenAiServer(replies);
@@ -34,7 +48,10 @@ async function withFakeModel(replies: FakeReply[], run: (env: Record<string, str
 test("without a terminal a side-effecting call is rejected with a clear message; --yes approves and shows the diff", async () => {
   const workspace = mkdtempSync(join(tmpdir(), "cli-ws-"));
   await withFakeModel([text(savePlan), text({ steps: [], final: "In Rom sind es 31 °C." })], async (env) => {
-    const r = await runCli(["Speichere einen Plan für Rom", "--offline", "--rag-k", "0", "--max-iterations", "3"], { ...env, TRAVEL_WORKSPACE_DIR: workspace });
+    const r = await runCli(["Speichere einen Plan für Rom", "--offline", "--rag-k", "0", "--max-iterations", "3"], {
+      ...env,
+      TRAVEL_WORKSPACE_DIR: workspace,
+    });
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     assert.match(r.stdout, /Kein Terminal: Tools, die etwas verändern, werden abgelehnt/);
     assert.match(r.stdout, /✋ plan_rom \(save_trip_plan\) abgelehnt: .*hier kann niemand freigeben/);
@@ -42,9 +59,15 @@ test("without a terminal a side-effecting call is rejected with a clear message;
     assert.deepEqual(readdirSync(workspace), []);
   });
   await withFakeModel([text(savePlan), text({ steps: [], final: "Gespeichert." })], async (env) => {
-    const r = await runCli(["Speichere einen Plan für Rom", "--offline", "--rag-k", "0", "--yes"], { ...env, TRAVEL_WORKSPACE_DIR: workspace });
+    const r = await runCli(["Speichere einen Plan für Rom", "--offline", "--rag-k", "0", "--yes"], {
+      ...env,
+      TRAVEL_WORKSPACE_DIR: workspace,
+    });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /Freigabe nötig: save_trip_plan \(plan_rom\)[^\n]*\nDatei im Arbeitsordner: rom\.md \(neu, \d+ Bytes\)\n--- \/dev\/null\n\+\+\+ b\/rom\.md/);
+    assert.match(
+      r.stdout,
+      /Freigabe nötig: save_trip_plan \(plan_rom\)[^\n]*\nDatei im Arbeitsordner: rom\.md \(neu, \d+ Bytes\)\n--- \/dev\/null\n\+\+\+ b\/rom\.md/,
+    );
     assert.match(r.stdout, /automatisch freigegeben \(--yes\)/);
     assert.equal(readFileSync(join(workspace, "rom.md"), "utf8"), "# Rom\n\n## Tag 1\n- Kolosseum\n");
   });
@@ -54,12 +77,22 @@ test("--chat reads follow-ups from piped input, --session saves and resumes the 
   const file = join(mkdtempSync(join(tmpdir(), "cli-session-")), "gespraech.json");
   const answer = (final: string) => text({ steps: [], final });
   await withFakeModel([answer("Erste Antwort."), answer("Zweite Antwort.")], async (env) => {
-    const r = await runCli(["--chat", "--offline", "--rag-k", "0", "--session", file], env, "Wo liegt Rom?\nUnd morgen?\n");
+    const r = await runCli(
+      ["--chat", "--offline", "--rag-k", "0", "--session", file],
+      env,
+      "Wo liegt Rom?\nUnd morgen?\n",
+    );
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
-    assert.deepEqual([...r.stdout.matchAll(/Antwort:\n(.*)/g)].map((m) => m[1]), ["Erste Antwort.", "Zweite Antwort."]);
+    assert.deepEqual(
+      [...r.stdout.matchAll(/Antwort:\n(.*)/g)].map((m) => m[1]),
+      ["Erste Antwort.", "Zweite Antwort."],
+    );
   });
   const saved = JSON.parse(readFileSync(file, "utf8")) as { turns: { question: string }[] };
-  assert.deepEqual(saved.turns.map((t) => t.question), ["Wo liegt Rom?", "Und morgen?"]);
+  assert.deepEqual(
+    saved.turns.map((t) => t.question),
+    ["Wo liegt Rom?", "Und morgen?"],
+  );
   await withFakeModel([answer("Dritte Antwort.")], async (env) => {
     const r = await runCli(["Und übermorgen?", "--offline", "--rag-k", "0", "--session", file], env);
     assert.match(r.stdout, /Gespräch fortgesetzt: 2 frühere Frage\(n\)/);
@@ -78,6 +111,7 @@ test("a damaged session file: German message, exit code 2, no stack trace", asyn
 test("--help explains chat, sessions, approval and warnings", async () => {
   const r = await runCli(["--help"], {});
   assert.equal(r.code, 0);
-  for (const option of ["--chat", "--session <datei.json>", "--yes", "--approval-timeout <s>", "--answer-writer"]) assert.ok(r.stdout.includes(option), option);
+  for (const option of ["--chat", "--session <datei.json>", "--yes", "--approval-timeout <s>", "--answer-writer"])
+    assert.ok(r.stdout.includes(option), option);
   assert.match(r.stdout, /\[j\]a \/ \[n\]ein \/ n: <Begründung>/);
 });

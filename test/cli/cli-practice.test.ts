@@ -15,7 +15,14 @@ let noModel: Record<string, string>;
 before(async () => {
   await ensureTinyModels();
   const empty = mkdtempSync(join(tmpdir(), "kit-cli-no-model-"));
-  noModel = { LLM_MODEL_PATH: "", MODELS_DIR: empty, LLM_BACKEND: "local", LLM_BASE_URL: "", TRAVEL_OFFLINE: "0", TRAVEL_TODAY: "2026-01-29" };
+  noModel = {
+    LLM_MODEL_PATH: "",
+    MODELS_DIR: empty,
+    LLM_BACKEND: "local",
+    LLM_BASE_URL: "",
+    TRAVEL_OFFLINE: "0",
+    TRAVEL_TODAY: "2026-01-29",
+  };
 });
 
 test("without a model it names the three ways out and --uebung, before starting anything", async () => {
@@ -25,8 +32,16 @@ test("without a model it names the three ways out and --uebung, before starting 
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /Das Sprachmodell fehlt: .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf/);
   assert.match(r.stderr, /1\. Mit Internet herunterladen: npm run models:pull/);
-  assert.ok(r.stderr.includes(`2. Vom USB-Stick der Kursleitung: die Datei ${DEFAULT_LLM_FILE} nach ${noModel.MODELS_DIR}/ kopieren.`), r.stderr);
-  assert.match(r.stderr, /3\. Den Kurs-Server nutzen: LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<kurs-server>:8080\/v1 npm start -- "<Frage>"/);
+  assert.ok(
+    r.stderr.includes(
+      `2. Vom USB-Stick der Kursleitung: die Datei ${DEFAULT_LLM_FILE} nach ${noModel.MODELS_DIR}/ kopieren.`,
+    ),
+    r.stderr,
+  );
+  assert.match(
+    r.stderr,
+    /3\. Den Kurs-Server nutzen: LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<kurs-server>:8080\/v1 npm start -- "<Frage>"/,
+  );
   assert.match(r.stderr, /Nur zum Durchklicken ohne Modell: npm start -- --uebung "<Frage>"/);
   assert.doesNotMatch(r.stderr, /^\s+at /m);
   assert.doesNotMatch(r.stdout, /Reise-Server/, "nothing was started");
@@ -35,7 +50,11 @@ test("without a model it names the three ways out and --uebung, before starting 
 
 test("--uebung runs on the tiny models with offline travel data although no model is there; --practice too", async () => {
   for (const flag of ["--uebung", "--practice"]) {
-    const r = await runCommand("start", [flag, "Wie ist das Wetter in Rom?", "--max-iterations", "1", "--rag-k", "1"], noModel);
+    const r = await runCommand(
+      "start",
+      [flag, "Wie ist das Wetter in Rom?", "--max-iterations", "1", "--rag-k", "1"],
+      noModel,
+    );
     assert.ok(r.code === 0 || r.code === 3, `${flag}: exit ${r.code}: ${r.stderr}`);
     assert.ok(r.stdout.includes(`🧪 ${PRACTICE_NOTICE}`), r.stdout);
     assert.match(r.stdout, /Backend: node-llama-cpp \(CPU\)/);

@@ -16,7 +16,16 @@ let noModel: Record<string, string>;
 before(async () => {
   await ensureTinyModels();
   const empty = mkdtempSync(join(tmpdir(), "kit-cli-probe-"));
-  noModel = { LLM_MODEL_PATH: "", MODELS_DIR: empty, LLM_BACKEND: "local", LLM_BASE_URL: "", TRAVEL_OFFLINE: "1", TRAVEL_TODAY: "2026-01-29", WORKSHOP_PROBE: "", WORKSHOP_PRACTICE: "" };
+  noModel = {
+    LLM_MODEL_PATH: "",
+    MODELS_DIR: empty,
+    LLM_BACKEND: "local",
+    LLM_BASE_URL: "",
+    TRAVEL_OFFLINE: "1",
+    TRAVEL_TODAY: "2026-01-29",
+    WORKSHOP_PROBE: "",
+    WORKSHOP_PRACTICE: "",
+  };
 });
 
 test("--probe answers the README's question through the real servers and plan executor, without a model", async () => {
@@ -27,11 +36,21 @@ test("--probe answers the README's question through the real servers and plan ex
   assert.ok(r.stdout.includes(`🎭 ${PROBE_NOTICE}`), r.stdout);
   assert.match(r.stdout, /Reise-Server: http:\/\/127\.0\.0\.1:\d+\/mcp \(Offline-Daten\)/);
   assert.match(r.stdout, /→ geo: geocode\(\{"destination":"Barcelona"\}\)/);
-  assert.match(r.stdout, /✓ geo nach \d+ ms: \{"query":"Barcelona","lat":41\.3874,"lon":2\.1686/, "the real server's result");
+  assert.match(
+    r.stdout,
+    /✓ geo nach \d+ ms: \{"query":"Barcelona","lat":41\.3874,"lon":2\.1686/,
+    "the real server's result",
+  );
   // The $ref was resolved from geocode's result by the executor, and the date is TRAVEL_TODAY.
-  assert.match(r.stdout, /→ wetter: get_weather\(\{"lat":41\.3874,"lon":2\.1686,"start_date":"2026-01-29","end_date":"2026-01-29"\}\)/);
+  assert.match(
+    r.stdout,
+    /→ wetter: get_weather\(\{"lat":41\.3874,"lon":2\.1686,"start_date":"2026-01-29","end_date":"2026-01-29"\}\)/,
+  );
   assert.match(r.stdout, /Fertig: beantwortet\./);
-  assert.match(r.stdout, /\nAntwort:\n🎭 Heute \(2026-01-29\) – Barcelona: .+, -?[\d,]+ bis -?[\d,]+ °C, [\d,]+ mm Regen\.\n/);
+  assert.match(
+    r.stdout,
+    /\nAntwort:\n🎭 Heute \(2026-01-29\) – Barcelona: .+, -?[\d,]+ bis -?[\d,]+ °C, [\d,]+ mm Regen\.\n/,
+  );
   assert.doesNotMatch(r.stdout, /Sprachmodell fehlt|Im Probelauf kennt das Drehbuch/);
   assert.doesNotMatch(r.stderr, /^\s+at /m);
   console.log(`# --probe: exit ${r.code} after ${seconds.toFixed(1)} s`);

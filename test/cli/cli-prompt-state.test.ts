@@ -33,11 +33,17 @@ test("a truncated state file with a matching sidecar: no abort, a German note, t
   writeFileSync(file, cut);
   const sidecar = file.replace(/\.kvstate$/, ".json");
   const meta = JSON.parse(readFileSync(sidecar, "utf8")) as Record<string, unknown>;
-  writeFileSync(sidecar, JSON.stringify({ ...meta, bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex") }));
+  writeFileSync(
+    sidecar,
+    JSON.stringify({ ...meta, bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex") }),
+  );
 
   const second = await run();
   assert.ok(second.code === 0 || second.code === 3, `exit ${second.code}: ${second.stderr.slice(-400)}`);
   assert.doesNotMatch(second.stderr, /GGML_ASSERT/);
-  assert.match(second.stdout, /Prompt-Zustand .* wird ignoriert \(Zustandsdatei unvollständig .*\); der Prompt wird neu berechnet/);
+  assert.match(
+    second.stdout,
+    /Prompt-Zustand .* wird ignoriert \(Zustandsdatei unvollständig .*\); der Prompt wird neu berechnet/,
+  );
   assert.equal(readFileSync(file).length > cut.length, true, "saved again in full");
 });

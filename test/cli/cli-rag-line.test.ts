@@ -4,6 +4,10 @@ import { test } from "node:test";
 import { runCliOnTinyModels } from "../helpers/run-script.js";
 
 test("the RAG line says „ähnlich genug (≥ 0,35)“, not 0.35", async () => {
-  const r = await runCliOnTinyModels(["Wo liegt Rom?", "--offline", "--max-iterations", "2"], { TRAVEL_TODAY: "2026-01-29" }, { input: "" });
+  const r = await runCliOnTinyModels(
+    ["Wo liegt Rom?", "--offline", "--max-iterations", "2"],
+    { TRAVEL_TODAY: "2026-01-29" },
+    { input: "" },
+  );
   assert.match(r.stdout, /^RAG: \d+ von \d+ Textstellen ähnlich genug \(≥ 0,35\)\.$/m, r.stdout + r.stderr);
 });

@@ -60,13 +60,22 @@ async function until<T>(what: string, ms: number, probe: () => T | undefined): P
 }
 
 /** Starts `npm start` in its own process group, waits until the agent is mid model call, signals `role`. */
-async function stopVia(role: keyof typeof ROLES, signal: NodeJS.Signals): Promise<{ ms: number; left: Proc[]; output: string }> {
+async function stopVia(
+  role: keyof typeof ROLES,
+  signal: NodeJS.Signals,
+): Promise<{ ms: number; left: Proc[]; output: string }> {
   const before = requests;
   const child = spawn("npm", ["start", "--", "Wie wird das Wetter in Rom?", "--offline", "--rag-k", "0"], {
     cwd: findProjectRoot(),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, LLM_BACKEND: "openai", LLM_BASE_URL: baseUrl, LLM_MODEL: "fake", TRAVEL_TODAY: "2025-06-10" },
+    env: {
+      ...process.env,
+      LLM_BACKEND: "openai",
+      LLM_BASE_URL: baseUrl,
+      LLM_MODEL: "fake",
+      TRAVEL_TODAY: "2025-06-10",
+    },
   });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -75,11 +84,16 @@ async function stopVia(role: keyof typeof ROLES, signal: NodeJS.Signals): Promis
   try {
     await until("the agent's first model call", 60_000, () => (requests > before ? true : undefined));
     const target = await until(`the ${role} process`, 10_000, () => group(pgid).find((p) => ROLES[role]!.test(p.args)));
-    assert.ok(group(pgid).some((p) => ROLES.server!.test(p.args)), "travel server runs");
+    assert.ok(
+      group(pgid).some((p) => ROLES.server!.test(p.args)),
+      "travel server runs",
+    );
     assert.ok(!group(pgid).some((p) => ROLES.sh!.test(p.args)), "no shell between npm and tsx");
     const t0 = Date.now();
     process.kill(target.pid, signal);
-    await until("the whole job to end", 10_000, () => (group(pgid).length === 0 ? true : undefined)).catch(() => undefined);
+    await until("the whole job to end", 10_000, () => (group(pgid).length === 0 ? true : undefined)).catch(
+      () => undefined,
+    );
     return { ms: Date.now() - t0, left: group(pgid), output };
   } finally {
     try {
@@ -102,7 +116,11 @@ describe("npm start on a signal to any process of its job", () => {
     it(`${signal} to ${role}: every process of the job is gone within 2 s`, async () => {
       const r = await stopVia(role, signal);
       console.log(`# ${signal} to ${role}: job gone after ${r.ms} ms`);
-      assert.deepEqual(r.left, [], `left behind:\n${r.left.map((p) => `${p.pid} ${p.args}`).join("\n")}\n--- output:\n${r.output}`);
+      assert.deepEqual(
+        r.left,
+        [],
+        `left behind:\n${r.left.map((p) => `${p.pid} ${p.args}`).join("\n")}\n--- output:\n${r.output}`,
+      );
       assert.ok(r.ms <= 2000, `took ${r.ms} ms`);
       assert.doesNotMatch(r.output, /\n\s+at .*\(.*:\d+:\d+\)/, "no stack trace");
     });

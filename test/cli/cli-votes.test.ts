@@ -17,7 +17,12 @@ interface VoteTraceFile {
   status?: string;
   final?: string;
   events: { type: string }[];
-  vote: { rule: string; runsUsed: number; decision: { winner: string | null }; runs: { run: number; status: string; events: { type: string }[] }[] };
+  vote: {
+    rule: string;
+    runsUsed: number;
+    decision: { winner: string | null };
+    runs: { run: number; status: string; events: { type: string }[] }[];
+  };
 }
 
 before(async () => {
@@ -35,7 +40,18 @@ test("--votes: bad values and combinations are refused with a German message (ex
 
 test("--votes 2 on the tiny GGUF: both runs are reported, then the decision and an answer", async () => {
   const trace = tracePath();
-  const r = await runCli(["Wie ist heute das Wetter in Barcelona?", "--votes", "2", "--offline", "--rag-k", "0", "--max-iterations", "1", "--trace", trace]);
+  const r = await runCli([
+    "Wie ist heute das Wetter in Barcelona?",
+    "--votes",
+    "2",
+    "--offline",
+    "--rag-k",
+    "0",
+    "--max-iterations",
+    "1",
+    "--trace",
+    trace,
+  ]);
   assert.ok(r.code === 0 || r.code === 3, `exit ${r.code}: ${r.stderr}`);
   assert.match(r.stdout, /Abstimmung: Lauf 1 \(Seed 1\)/);
   assert.match(r.stdout, /Abstimmung: Lauf 2 \(Seed 2\)/);
@@ -54,10 +70,13 @@ test("--votes 3 --trace: the winning run's trace plus the vote summary with ever
   const llm = await startFakeOpenAiServer([answer]);
   try {
     const trace = tracePath();
-    const r = await runCli(["Wetter in Rom?", "--votes", "3", "--offline", "--rag-k", "0", "--max-iterations", "1", "--trace", trace], {
-      LLM_BACKEND: "openai",
-      LLM_BASE_URL: llm.baseUrl,
-    });
+    const r = await runCli(
+      ["Wetter in Rom?", "--votes", "3", "--offline", "--rag-k", "0", "--max-iterations", "1", "--trace", trace],
+      {
+        LLM_BACKEND: "openai",
+        LLM_BASE_URL: llm.baseUrl,
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`Ablauf gespeichert: ${trace.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));
     assert.ok(existsSync(trace), "--trace wrote no file");
@@ -70,10 +89,13 @@ test("--votes 3 --trace: the winning run's trace plus the vote summary with ever
     assert.equal(saved.vote.rule, "ahead-by");
     assert.equal(saved.vote.runsUsed, 2, "two agreeing runs decide (margin 2)");
     assert.notEqual(saved.vote.decision.winner, null);
-    assert.deepEqual(saved.vote.runs.map((run) => [run.run, run.status, run.events[0]?.type, run.events.at(-1)?.type]), [
-      [0, "answered", "run_start", "final"],
-      [1, "answered", "run_start", "final"],
-    ]);
+    assert.deepEqual(
+      saved.vote.runs.map((run) => [run.run, run.status, run.events[0]?.type, run.events.at(-1)?.type]),
+      [
+        [0, "answered", "run_start", "final"],
+        [1, "answered", "run_start", "final"],
+      ],
+    );
   } finally {
     await llm.close();
   }

@@ -10,7 +10,6 @@ import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 import { runCliOnTinyModels } from "../helpers/run-script.js";
 
-
 const runCli = runCliOnTinyModels;
 
 before(async () => {
@@ -24,17 +23,27 @@ function localDate(d = new Date()): string {
 
 test("answers a question end to end and saves the trace", async () => {
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
-  const r = await runCli(["Wie ist heute das Wetter in Barcelona?", "--offline", "--max-iterations", "2", "--trace", trace], { TRAVEL_TODAY: "2026-01-29" });
+  const r = await runCli(
+    ["Wie ist heute das Wetter in Barcelona?", "--offline", "--max-iterations", "2", "--trace", trace],
+    { TRAVEL_TODAY: "2026-01-29" },
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Datum: 2026-01-29 \(aus TRAVEL_TODAY\)/);
-  assert.match(r.stdout, /Frage: Wie ist heute das Wetter in Barcelona\? \(heute: 2026-01-29, Ausführung nach Abhängigkeiten, höchstens 2 Runden\)/);
+  assert.match(
+    r.stdout,
+    /Frage: Wie ist heute das Wetter in Barcelona\? \(heute: 2026-01-29, Ausführung nach Abhängigkeiten, höchstens 2 Runden\)/,
+  );
   assert.match(r.stdout, /Fertig: beantwortet\./);
   assert.doesNotMatch(r.stdout, /answered|Modus dependency/);
   assert.match(r.stdout, /Backend: node-llama-cpp/);
   assert.match(r.stdout, /Reise-Server: http:\/\/127\.0\.0\.1:\d+\/mcp \(Offline-Daten\)/);
   assert.match(r.stdout, /Runde 1:/);
   assert.match(r.stdout, /\nAntwort:\n\S/);
-  const saved = JSON.parse(readFileSync(trace, "utf8")) as { question: string; events: { type: string; today?: string }[]; status: string };
+  const saved = JSON.parse(readFileSync(trace, "utf8")) as {
+    question: string;
+    events: { type: string; today?: string }[];
+    status: string;
+  };
   assert.equal(saved.question, "Wie ist heute das Wetter in Barcelona?");
   assert.equal(saved.events[0]?.type, "run_start");
   assert.equal(saved.events[0]?.today, "2026-01-29", "runAgent received the date (prompt and user.today)");
@@ -45,7 +54,10 @@ test("answers a question end to end and saves the trace", async () => {
 test("without TRAVEL_TODAY the local date reaches the agent", async () => {
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
   const before = localDate();
-  const r = await runCli(["Wie ist heute das Wetter in Rom?", "--offline", "--max-iterations", "1", "--rag-k", "0", "--trace", trace], { TRAVEL_TODAY: "" });
+  const r = await runCli(
+    ["Wie ist heute das Wetter in Rom?", "--offline", "--max-iterations", "1", "--rag-k", "0", "--trace", trace],
+    { TRAVEL_TODAY: "" },
+  );
   const after = localDate();
   assert.ok(r.code === 0 || r.code === 3, r.stderr);
   const saved = JSON.parse(readFileSync(trace, "utf8")) as { events: { type: string; today?: string }[] };
@@ -60,19 +72,25 @@ test("without TRAVEL_TODAY the travel server it starts uses the CLI's local date
   assert.notEqual(cliDate, new Date().toISOString().slice(0, 10));
   // A scripted model: one weather call too far ahead (the error names the server's "heute"), then an answer.
   const far = { lat: 41.3874, lon: 2.1686, start_date: "2099-01-01", end_date: "2099-01-01", include_raw: null };
-  const plan = { steps: [{ description: "Wetter", tools: [{ id: "w", name: "get_weather", arguments: far }] }], final: null };
+  const plan = {
+    steps: [{ description: "Wetter", tools: [{ id: "w", name: "get_weather", arguments: far }] }],
+    final: null,
+  };
   const llm = await startFakeOpenAiServer([
     { kind: "text", text: JSON.stringify(plan) },
     { kind: "text", text: JSON.stringify({ steps: [], final: "Dafür gibt es keine Schätzung." }) },
   ]);
   try {
     const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
-    const r = await runCli(["Wetter in Barcelona 2099?", "--offline", "--max-iterations", "2", "--rag-k", "0", "--trace", trace], {
-      TRAVEL_TODAY: "",
-      TZ: tz,
-      LLM_BACKEND: "openai",
-      LLM_BASE_URL: llm.baseUrl,
-    });
+    const r = await runCli(
+      ["Wetter in Barcelona 2099?", "--offline", "--max-iterations", "2", "--rag-k", "0", "--trace", trace],
+      {
+        TRAVEL_TODAY: "",
+        TZ: tz,
+        LLM_BACKEND: "openai",
+        LLM_BASE_URL: llm.baseUrl,
+      },
+    );
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     assert.match(r.stdout, new RegExp(`Datum: ${cliDate}\n`));
     const saved = JSON.parse(readFileSync(trace, "utf8")) as { events: { type: string; message?: string }[] };

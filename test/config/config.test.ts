@@ -59,6 +59,10 @@ test("invalid values are a ConfigError naming the variable, in German only", () 
     [{ LLM_GPU_LAYERS: "-1" }, /LLM_GPU_LAYERS muss auto, max oder eine Zahl/],
   ];
   for (const [env, message] of cases) {
-    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && message.test(err.message), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && message.test(err.message),
+      JSON.stringify(env),
+    );
   }
 });

@@ -12,7 +12,10 @@ test("errorText: an Error's message (optionally with its class), anything else a
 });
 
 test("isPlainObject, hasOwn and ownValue never follow inherited fields", () => {
-  assert.deepEqual([isPlainObject({}), isPlainObject([]), isPlainObject(null), isPlainObject("x")], [true, false, false, false]);
+  assert.deepEqual(
+    [isPlainObject({}), isPlainObject([]), isPlainObject(null), isPlainObject("x")],
+    [true, false, false, false],
+  );
   const bare = Object.create(null) as Record<string, unknown>;
   bare.a = 1;
   assert.equal(hasOwn(bare, "a"), true);

@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import type { Plan } from "../../lib/plan/plan.js";
 import { createTrace, type AgentEvent, type AgentTrace } from "../../lib/agent/trace.js";
-import { planToDot, renderPlanSvg, renderTimelineSvg, renderTimelineText, renderTraceSvg } from "../../lib/display/index.js";
+import {
+  planToDot,
+  renderPlanSvg,
+  renderTimelineSvg,
+  renderTimelineText,
+  renderTraceSvg,
+} from "../../lib/display/index.js";
 import { timelineBars } from "../../lib/display/timeline.js";
 import { metricsTableHtml, toolCatalogHtml, traceTableHtml } from "../../lib/display/tables.js";
 import { textsCutInsideWords, unbreakableJsonInTables } from "../../scripts/dev/run-notebooks.js";
@@ -16,10 +22,22 @@ import { liveInstance, liveInstanceCount, releaseLiveInstance } from "../../lib/
 
 const plan: Plan = {
   steps: [
-    { description: "Orte finden", tools: [{ id: "geo_bcn", name: "geocode", arguments: { destination: "Barcelona" } }, { id: "geo_mad", name: "geocode", arguments: { destination: "Madrid" } }] },
+    {
+      description: "Orte finden",
+      tools: [
+        { id: "geo_bcn", name: "geocode", arguments: { destination: "Barcelona" } },
+        { id: "geo_mad", name: "geocode", arguments: { destination: "Madrid" } },
+      ],
+    },
     {
       description: "Wetter <heute>",
-      tools: [{ id: "wetter_bcn", name: "get_weather", arguments: { lat: { $ref: "geo_bcn.lat" }, lon: "$ref:geo_bcn.lon", start_date: { $ref: "user.today" } } }],
+      tools: [
+        {
+          id: "wetter_bcn",
+          name: "get_weather",
+          arguments: { lat: { $ref: "geo_bcn.lat" }, lon: "$ref:geo_bcn.lon", start_date: { $ref: "user.today" } },
+        },
+      ],
     },
   ],
   final: null,
@@ -32,13 +50,72 @@ function traceOf(events: Record<string, unknown>[]): AgentTrace {
 }
 
 const run = traceOf([
-  { type: "plan", atMs: 1, plan, raw: "", via: "grammar", meter: { promptTokensEvaluated: 900, promptTokensReused: 0 } as never },
-  { type: "tool_call", atMs: 10, toolId: "geo_bcn", toolName: "geocode", stepIndex: 0, arguments: { destination: "Barcelona" }, attempt: 1 },
-  { type: "tool_call", atMs: 12, toolId: "geo_mad", toolName: "geocode", stepIndex: 0, arguments: { destination: "Madrid" }, attempt: 1 },
-  { type: "tool_result", atMs: 410, toolId: "geo_bcn", toolName: "geocode", stepIndex: 0, result: { lat: 41.38, lon: 2.17, note: "x".repeat(300) }, durationMs: 400, attempts: 1 },
-  { type: "tool_error", atMs: 420, toolId: "geo_mad", toolName: "geocode", stepIndex: 0, errorKind: "tool", message: "Ort <unbekannt>", durationMs: 408, attempts: 1 },
-  { type: "tool_call", atMs: 430, toolId: "wetter_bcn", toolName: "get_weather", stepIndex: 1, arguments: { lat: 41.38 }, attempt: 1 },
-  { type: "tool_result", atMs: 830, toolId: "wetter_bcn", toolName: "get_weather", stepIndex: 1, result: { days: [] }, durationMs: 400, attempts: 1 },
+  {
+    type: "plan",
+    atMs: 1,
+    plan,
+    raw: "",
+    via: "grammar",
+    meter: { promptTokensEvaluated: 900, promptTokensReused: 0 } as never,
+  },
+  {
+    type: "tool_call",
+    atMs: 10,
+    toolId: "geo_bcn",
+    toolName: "geocode",
+    stepIndex: 0,
+    arguments: { destination: "Barcelona" },
+    attempt: 1,
+  },
+  {
+    type: "tool_call",
+    atMs: 12,
+    toolId: "geo_mad",
+    toolName: "geocode",
+    stepIndex: 0,
+    arguments: { destination: "Madrid" },
+    attempt: 1,
+  },
+  {
+    type: "tool_result",
+    atMs: 410,
+    toolId: "geo_bcn",
+    toolName: "geocode",
+    stepIndex: 0,
+    result: { lat: 41.38, lon: 2.17, note: "x".repeat(300) },
+    durationMs: 400,
+    attempts: 1,
+  },
+  {
+    type: "tool_error",
+    atMs: 420,
+    toolId: "geo_mad",
+    toolName: "geocode",
+    stepIndex: 0,
+    errorKind: "tool",
+    message: "Ort <unbekannt>",
+    durationMs: 408,
+    attempts: 1,
+  },
+  {
+    type: "tool_call",
+    atMs: 430,
+    toolId: "wetter_bcn",
+    toolName: "get_weather",
+    stepIndex: 1,
+    arguments: { lat: 41.38 },
+    attempt: 1,
+  },
+  {
+    type: "tool_result",
+    atMs: 830,
+    toolId: "wetter_bcn",
+    toolName: "get_weather",
+    stepIndex: 1,
+    result: { days: [] },
+    durationMs: 400,
+    attempts: 1,
+  },
 ]);
 
 const svgTexts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
@@ -52,7 +129,8 @@ describe("plan and trace diagrams (SVG via Graphviz WASM)", () => {
     assert.ok(svg.startsWith("<svg"), "no XML prolog: front ends embed the element");
     assert.match(svg, /style="max-width:100%;height:auto"/);
     const texts = svgTexts(svg);
-    for (const label of ["geo_bcn", "geo_mad", "wetter_bcn", "geocode", "get_weather", "Nutzer"]) assert.ok(texts.includes(label), label);
+    for (const label of ["geo_bcn", "geo_mad", "wetter_bcn", "geocode", "get_weather", "Nutzer"])
+      assert.ok(texts.includes(label), label);
     assert.ok(texts.includes("Schritt 2: Wetter &lt;heute&gt;"), "labels are escaped");
   });
 
@@ -67,11 +145,14 @@ describe("plan and trace diagrams (SVG via Graphviz WASM)", () => {
 describe("timeline", () => {
   test("one bar per call from its start to its end", () => {
     const bars = timelineBars(run);
-    assert.deepEqual(bars.map((b) => [b.toolId, b.startMs, b.endMs, b.ok]), [
-      ["geo_bcn", 10, 410, true],
-      ["geo_mad", 12, 420, false],
-      ["wetter_bcn", 430, 830, true],
-    ]);
+    assert.deepEqual(
+      bars.map((b) => [b.toolId, b.startMs, b.endMs, b.ok]),
+      [
+        ["geo_bcn", 10, 410, true],
+        ["geo_mad", 12, 420, false],
+        ["wetter_bcn", 430, 830, true],
+      ],
+    );
     const svg = renderTimelineSvg(run, { title: "parallel" }) ?? "";
     assert.equal((svg.match(/<rect [^>]*rx="3"/g) ?? []).length, 3);
     assert.ok(svgTexts(svg).includes("wetter_bcn"));
@@ -92,23 +173,43 @@ describe("HTML tables", () => {
   });
 
   test("trace table: JSON with places to wrap, shortened after a whole word (issue 40, item 5)", () => {
-    const cells = [{ cell_type: "code", source: "", outputs: [{ output_type: "display_data", data: { "text/html": traceTableHtml(run, { maxChars: 30 }) } }] }];
+    const cells = [
+      {
+        cell_type: "code",
+        source: "",
+        outputs: [{ output_type: "display_data", data: { "text/html": traceTableHtml(run, { maxChars: 30 }) } }],
+      },
+    ];
     assert.deepEqual(unbreakableJsonInTables(cells), []);
     assert.deepEqual(textsCutInsideWords(cells), []);
   });
 
   test("metrics and tool catalog", () => {
     const m = (hit: number) => ({ questions: 10, hitAt1: hit, hitAt3: hit, hitAt5: hit, mrr: hit });
-    const html = metricsTableHtml([{ method: "BM25", metrics: m(0.5) }, { method: "Vektor", metrics: m(0.7) }], 10);
+    const html = metricsTableHtml(
+      [
+        { method: "BM25", metrics: m(0.5) },
+        { method: "Vektor", metrics: m(0.7) },
+      ],
+      10,
+    );
     assert.match(html, /MRR@10/);
     assert.match(html, /<b>0,700<\/b>/);
-    const catalog = toolCatalogHtml([{ name: "geocode", description: "Ort → Koordinaten", inputSchema: { type: "object", properties: { destination: { type: "string" } }, required: ["destination"] } }]);
+    const catalog = toolCatalogHtml([
+      {
+        name: "geocode",
+        description: "Ort → Koordinaten",
+        inputSchema: { type: "object", properties: { destination: { type: "string" } }, required: ["destination"] },
+      },
+    ]);
     assert.match(catalog, /<code>destination\*<\/code>: Text/);
-   });
+  });
 
   test("field descriptions in the tool catalog are visible text, not a hover tooltip behind a missing glyph", () => {
     const properties = { destination: { type: "string", description: "Stadt oder Ort, z. B. Linz" } };
-    const catalog = toolCatalogHtml([{ name: "geocode", description: "Ort → Koordinaten", inputSchema: { type: "object", properties } }]);
+    const catalog = toolCatalogHtml([
+      { name: "geocode", description: "Ort → Koordinaten", inputSchema: { type: "object", properties } },
+    ]);
     const visible = catalog.replace(/<[^>]*>/gu, " ");
     assert.match(visible, /Stadt oder Ort, z\. B\. Linz/u);
     assert.doesNotMatch(catalog, /ⓘ|title="Stadt/u, "no ⓘ (no installed font has it) and nothing only on hover");
@@ -116,7 +217,10 @@ describe("HTML tables", () => {
 
   test("the Mermaid source under a diagram says in plain German what it is for", () => {
     const html = mermaidDetails("flowchart LR\n  a --> b");
-    assert.match(html, /<summary[^>]*>Mermaid-Quelltext des Diagramms – zum Kopieren, z\. B\. nach GitHub oder mermaid\.live<\/summary>/u);
+    assert.match(
+      html,
+      /<summary[^>]*>Mermaid-Quelltext des Diagramms – zum Kopieren, z\. B\. nach GitHub oder mermaid\.live<\/summary>/u,
+    );
     assert.match(html, /<pre>flowchart LR\n {2}a --&#62; b<\/pre>/u);
   });
 });
@@ -128,7 +232,11 @@ describe("errors for participants", () => {
     assert.match(german, /^Modelldatei nicht gefunden/);
     assert.match(german, /npm run models:pull -- llama-8b/);
     assert.doesNotMatch(german, /Model file not found/);
-    assert.equal(germanPart("LLM_GPU muss auto, cuda / vulkan / metal oder cpu sein."), "LLM_GPU muss auto, cuda / vulkan / metal oder cpu sein.", "\" / \" is ordinary text");
+    assert.equal(
+      germanPart("LLM_GPU muss auto, cuda / vulkan / metal oder cpu sein."),
+      "LLM_GPU muss auto, cuda / vulkan / metal oder cpu sein.",
+      '" / " is ordinary text',
+    );
   });
 
   test("inside a notebook an error prints as one German paragraph; outside it is unchanged", () => {
@@ -154,7 +262,11 @@ describe("live instances", () => {
   test("same key reuses, other key disposes first, dead instances are replaced, release forgets", async () => {
     const disposed: string[] = [];
     let alive = true;
-    const make = (name: string) => ({ create: async () => ({ name }), dispose: async (v: { name: string }) => void disposed.push(v.name), isAlive: () => alive });
+    const make = (name: string) => ({
+      create: async () => ({ name }),
+      dispose: async (v: { name: string }) => void disposed.push(v.name),
+      isAlive: () => alive,
+    });
     const a = await liveInstance("test-slot", "a", make("a1"));
     assert.equal(await liveInstance("test-slot", "a", make("a2")), a);
     const b = await liveInstance("test-slot", "b", make("b1"));
@@ -165,7 +277,13 @@ describe("live instances", () => {
     alive = true;
     releaseLiveInstance("test-slot", b2);
     assert.equal(liveInstanceCount(), 0);
-    await assert.rejects(liveInstance("test-slot", "c", { create: async () => Promise.reject(new Error("kaputt")), dispose: async () => {} }), /kaputt/);
+    await assert.rejects(
+      liveInstance("test-slot", "c", {
+        create: async () => Promise.reject(new Error("kaputt")),
+        dispose: async () => {},
+      }),
+      /kaputt/,
+    );
     assert.equal(liveInstanceCount(), 0, "a failed load leaves nothing behind");
   });
 });

@@ -13,7 +13,14 @@ const IGNORE = "tex2jax_ignore";
 const MATH_DELIMITER = /(?<!\\)(?:\\\\)*(?:\$|\\\()/;
 
 const row = (label: string, modelSees: string): StyleRow => ({
-  style: "ref-plan", label, rounds: 2, promptTokensEvaluated: 10, toolCalls: 2, parallelCalls: 2, modelSees, answer: "",
+  style: "ref-plan",
+  label,
+  rounds: 2,
+  promptTokensEvaluated: 10,
+  toolCalls: 2,
+  parallelCalls: 2,
+  modelSees,
+  answer: "",
 });
 
 describe("MathJax-safe output", () => {
@@ -27,10 +34,16 @@ describe("MathJax-safe output", () => {
   });
 
   test("HTML tables and the vote table carry the ignore class", () => {
-    assert.match(htmlTable([{ title: "A" }], [["$ref x $ref"]], { className: "kit-x" }), new RegExp(`<table class="kit-x ${IGNORE}"`));
+    assert.match(
+      htmlTable([{ title: "A" }], [["$ref x $ref"]], { className: "kit-x" }),
+      new RegExp(`<table class="kit-x ${IGNORE}"`),
+    );
     const html = voteHtml({
       decision: { winner: "$k", tie: false, tally: [{ key: "$k", count: 1, runs: [0], final: "$a$" }] },
-      runs: [], redFlagged: 0, runsUsed: 1, runsSaved: 0,
+      runs: [],
+      redFlagged: 0,
+      runsUsed: 1,
+      runsSaved: 0,
     });
     assert.match(html, new RegExp(`^<div class="${IGNORE}">.*</div>$`, "s"), "the verdict below the table, too");
   });

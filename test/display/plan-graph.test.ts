@@ -18,8 +18,20 @@ const plan: Plan = {
         { id: "hotel", name: "search_hotels", arguments: { city: "Rom" } },
       ],
     },
-    { description: "Wetter", tools: [{ id: "wetter", name: "get_weather", arguments: { lat: { $ref: "geo.lat" }, lon: "$ref:geo.lon" } }] },
-    { description: "Packliste", tools: [{ id: "packen", name: "packing_list", arguments: { days: { $ref: "wetter.days" }, extra: { $ref: "nirgends.x" } } }] },
+    {
+      description: "Wetter",
+      tools: [{ id: "wetter", name: "get_weather", arguments: { lat: { $ref: "geo.lat" }, lon: "$ref:geo.lon" } }],
+    },
+    {
+      description: "Packliste",
+      tools: [
+        {
+          id: "packen",
+          name: "packing_list",
+          arguments: { days: { $ref: "wetter.days" }, extra: { $ref: "nirgends.x" } },
+        },
+      ],
+    },
   ],
   final: null,
 };
@@ -62,18 +74,35 @@ describe("plan graph model", () => {
       { type: "tool_error", toolId: "geo", toolName: "geocode", errorKind: "timeout", message: "", attempts: 1 },
       { type: "tool_result", toolId: "geo", toolName: "geocode", result: {}, attempts: 2 },
       { type: "tool_error", toolId: "hotel", toolName: "search_hotels", errorKind: "tool", message: "", attempts: 1 },
-      { type: "tool_error", toolId: "wetter", toolName: "get_weather", errorKind: "held_back", message: "", attempts: 0 },
+      {
+        type: "tool_error",
+        toolId: "wetter",
+        toolName: "get_weather",
+        errorKind: "held_back",
+        message: "",
+        attempts: 0,
+      },
       { type: "plan", plan: { steps: [], final: "Fertig." }, raw: "", via: "grammar" },
     ]);
-    assert.deepEqual([...callStatuses(trace)], [["geo", "ok"], ["hotel", "failed"], ["wetter", "not_run"]]);
+    assert.deepEqual(
+      [...callStatuses(trace)],
+      [
+        ["geo", "ok"],
+        ["hotel", "failed"],
+        ["wetter", "not_run"],
+      ],
+    );
     const graph = traceGraph(trace);
     assert.ok(graph, "the last plan with tools is drawn, not the final answer-only plan");
-    assert.deepEqual(graph.nodes.filter((n) => n.kind === "call").map((n) => [n.id, n.status]), [
-      ["geo", "ok"],
-      ["hotel", "failed"],
-      ["wetter", "not_run"],
-      ["packen", undefined],
-    ]);
+    assert.deepEqual(
+      graph.nodes.filter((n) => n.kind === "call").map((n) => [n.id, n.status]),
+      [
+        ["geo", "ok"],
+        ["hotel", "failed"],
+        ["wetter", "not_run"],
+        ["packen", undefined],
+      ],
+    );
     assert.equal(traceGraph(createTrace("q", "sequential")), undefined);
   });
 });
@@ -81,7 +110,16 @@ describe("plan graph model", () => {
 describe("plan graph as text", () => {
   test("steps, calls with outcome marks, and where each call's $refs come from", () => {
     assert.equal(
-      renderPlanText({ ...plan, final: "Pack   eine Jacke ein." }, { status: new Map([["geo", "ok"], ["hotel", "failed"], ["wetter", "not_run"]]) }),
+      renderPlanText(
+        { ...plan, final: "Pack   eine Jacke ein." },
+        {
+          status: new Map([
+            ["geo", "ok"],
+            ["hotel", "failed"],
+            ["wetter", "not_run"],
+          ]),
+        },
+      ),
       [
         "Schritt 1: Ort und Hotel",
         "  geo: geocode ✓ ← Nutzer (destination)",

@@ -6,7 +6,15 @@ import { voteHtml } from "../../lib/display/vote.js";
 import type { VoteRun } from "../../lib/patterns/vote.js";
 
 const run = (n: number, key: string | null, final: string, redFlag?: string): VoteRun => ({
-  run: n, seed: n, status: key ? "answered" : "max_iterations", final, key, ...(redFlag ? { redFlag } : {}), changes: [], promptTokensEvaluated: 0, durationMs: 5,
+  run: n,
+  seed: n,
+  status: key ? "answered" : "max_iterations",
+  final,
+  key,
+  ...(redFlag ? { redFlag } : {}),
+  changes: [],
+  promptTokensEvaluated: 0,
+  durationMs: 5,
 });
 
 describe("vote display", () => {
@@ -37,17 +45,41 @@ describe("vote display", () => {
   });
 
   test("German lines per vote event", () => {
-    assert.equal(describeVoteEvent({ type: "vote_run", run: run(0, null, "", "leer") }), "Abstimmung: Lauf 1 (Seed 0) – ungültig (leer), 5 ms");
     assert.equal(
-      describeVoteEvent({ type: "vote_commit", toolName: "save_trip_plan", path: "rom.md", ok: false, message: "abgelehnt" }),
+      describeVoteEvent({ type: "vote_run", run: run(0, null, "", "leer") }),
+      "Abstimmung: Lauf 1 (Seed 0) – ungültig (leer), 5 ms",
+    );
+    assert.equal(
+      describeVoteEvent({
+        type: "vote_commit",
+        toolName: "save_trip_plan",
+        path: "rom.md",
+        ok: false,
+        message: "abgelehnt",
+      }),
       "Abstimmung: rom.md nicht geschrieben: abgelehnt",
     );
   });
 
   test("counts of one are singular: 1 Stimme, 1 Lauf", () => {
-    const decision = { winner: null, tie: true, tally: [{ key: "k1", count: 1, runs: [0], final: "Rom" }, { key: "k2", count: 1, runs: [1], final: "Paris" }] };
+    const decision = {
+      winner: null,
+      tie: true,
+      tally: [
+        { key: "k1", count: 1, runs: [0], final: "Rom" },
+        { key: "k2", count: 1, runs: [1], final: "Paris" },
+      ],
+    };
     assert.equal(
-      describeVoteEvent({ type: "vote_decision", decision, rule: "ahead-by", margin: 1, redFlagged: 0, runsUsed: 1, runsSaved: 1 }),
+      describeVoteEvent({
+        type: "vote_decision",
+        decision,
+        rule: "ahead-by",
+        margin: 1,
+        redFlagged: 0,
+        runsUsed: 1,
+        runsSaved: 1,
+      }),
       "Abstimmung (1 Stimme Vorsprung): k1: 1, k2: 1; 0 ungültig; kein Gewinner, nichts übernommen; 1 Lauf, 1 gespart",
     );
   });

@@ -13,7 +13,8 @@ import { WORKSHOP_PORTS } from "../../scripts/apps/doctor/main.js";
 
 const root = findProjectRoot();
 const guide = readFileSync(join(root, "docs", "instructor-guide.md"), "utf8");
-const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
+  .scripts;
 
 /** `npm run X -- …` commands in a text, with the options they pass. */
 function commands(text: string): { script: string; options: string[]; line: string }[] {
@@ -31,14 +32,19 @@ function sourceOf(script: string): string | undefined {
   if (!file) return undefined;
   const handover = /import\("\.\/(apps\/[\w-]+\/[\w-]+\.ts)"\)/.exec(readFileSync(join(root, file), "utf8"))?.[1];
   const folder = dirname(join(root, handover ? join("scripts", handover) : file));
-  return readdirSync(folder).filter((f) => /\.(ts|mjs)$/.test(f)).map((f) => readFileSync(join(folder, f), "utf8")).join("\n");
+  return readdirSync(folder)
+    .filter((f) => /\.(ts|mjs)$/.test(f))
+    .map((f) => readFileSync(join(folder, f), "utf8"))
+    .join("\n");
 }
 
 test("every option the guide passes to an npm script is one of that script's options", () => {
   const unknown = commands(guide).flatMap(({ script, options, line }) => {
     const source = sourceOf(script);
     if (source === undefined) return [];
-    return options.filter((o) => !new RegExp(`["'\`]${o}["'\`]\\s*:|--${o}\\b`).test(source)).map((o) => `${line} → --${o}`);
+    return options
+      .filter((o) => !new RegExp(`["'\`]${o}["'\`]\\s*:|--${o}\\b`).test(source))
+      .map((o) => `${line} → --${o}`);
   });
   assert.deepEqual(unknown, []);
 });
@@ -53,15 +59,22 @@ test("on the day the board starts for the course network (a plain `npm run board
 });
 
 test("the board's keys, name line and port are as the guide says", () => {
-  const page = boardPage({ join: { url: "http://kurs-pc.local:8790", code: "k7mq-2xhp-9dta", qrSvg: "<svg></svg>" }, instructor: true });
-  for (const key of ['"b"', '"h"', "/^[1-4]$/", '"0"']) assert.ok(page.includes(key), `the page handles the key ${key}`);
+  const page = boardPage({
+    join: { url: "http://kurs-pc.local:8790", code: "k7mq-2xhp-9dta", qrSvg: "<svg></svg>" },
+    instructor: true,
+  });
+  for (const key of ['"b"', '"h"', "/^[1-4]$/", '"0"'])
+    assert.ok(page.includes(key), `the page handles the key ${key}`);
   assert.match(guide, /Taste \*\*B\*\*/);
   assert.match(guide, /oder \*\*H\*\*/);
   assert.match(guide, /Taste\s+\*\*1\*\*–\*\*4\*\*/);
   const main = readFileSync(join(root, "scripts", "apps", "board", "main.ts"), "utf8");
   for (const text of [page, main]) assert.match(text, /--name "Vorname"/, "page and terminal write the same name line");
   assert.match(guide, /--name "Vorname"/);
-  assert.ok(WORKSHOP_PORTS.some((p) => p.port === DEFAULT_BOARD_PORT), "doctor checks the board's port");
+  assert.ok(
+    WORKSHOP_PORTS.some((p) => p.port === DEFAULT_BOARD_PORT),
+    "doctor checks the board's port",
+  );
   assert.match(guide, new RegExp(`:${DEFAULT_BOARD_PORT}\\b`));
 });
 

@@ -8,7 +8,12 @@ import { dirname, join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 
 const root = findProjectRoot();
-const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
+const documents = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f)),
+];
 
 /** Relative link targets of a Markdown text, without #anchors (web links and pure anchors left out). */
 function relativeLinks(text: string): string[] {
@@ -18,7 +23,10 @@ function relativeLinks(text: string): string[] {
 }
 
 test("the link finder keeps relative targets and drops web links and anchors", () => {
-  assert.deepEqual(relativeLinks("[a](docs/a.md) [b](https://x.org) [c](#oben) [d](../e.ts#L3) [m](mailto:x@y)"), ["docs/a.md", "../e.ts"]);
+  assert.deepEqual(relativeLinks("[a](docs/a.md) [b](https://x.org) [c](#oben) [d](../e.ts#L3) [m](mailto:x@y)"), [
+    "docs/a.md",
+    "../e.ts",
+  ]);
 });
 
 test("every relative link in the README and docs/ points to a file of the project", () => {

@@ -8,7 +8,12 @@ import { findProjectRoot } from "../../lib/config.js";
 
 const root = findProjectRoot();
 const notebooks = readdirSync(join(root, "notebooks")).filter((f) => f.endsWith(".ipynb"));
-const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
+const documents = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f)),
+];
 
 /** The notebook names a text refers to: "NN-name.ipynb" anywhere, `NN-name` in backticks. */
 function notebookReferences(text: string): string[] {
@@ -18,7 +23,10 @@ function notebookReferences(text: string): string[] {
 }
 
 test("the reference finder sees file names and quoted names, not numbers in prose", () => {
-  assert.deepEqual(notebookReferences("`00-smoke-test.ipynb` einmal, dann `40-teil-4`; ein 86-token Plan am 2025-06-10"), ["00-smoke-test", "40-teil-4"]);
+  assert.deepEqual(
+    notebookReferences("`00-smoke-test.ipynb` einmal, dann `40-teil-4`; ein 86-token Plan am 2025-06-10"),
+    ["00-smoke-test", "40-teil-4"],
+  );
 });
 
 test("every notebook the README and docs/ name exists", () => {

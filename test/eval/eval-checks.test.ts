@@ -7,11 +7,19 @@ import { findProjectRoot } from "../../lib/config.js";
 import { checkRun, type EvalRun } from "../../lib/eval/checks.js";
 import { mentionsNumber } from "../../lib/eval/checks.js";
 import { passHatK, wilsonInterval } from "../../lib/eval/stats.js";
-import { loadTaskSet, parseTaskSet, selectionText, selectTasks, TASK_CATEGORIES, TaskSetError } from "../../lib/eval/tasks.js";
+import {
+  loadTaskSet,
+  parseTaskSet,
+  selectionText,
+  selectTasks,
+  TASK_CATEGORIES,
+  TaskSetError,
+} from "../../lib/eval/tasks.js";
 
 const FILE = join(findProjectRoot(), "data", "eval", "agent-tasks.json");
 const set = loadTaskSet(FILE);
-const clone = () => structuredClone(JSON.parse(JSON.stringify(set))) as { tasks: Record<string, unknown>[] } & Record<string, unknown>;
+const clone = () =>
+  structuredClone(JSON.parse(JSON.stringify(set))) as { tasks: Record<string, unknown>[] } & Record<string, unknown>;
 
 function taskSetError(value: unknown): TaskSetError {
   try {
@@ -60,15 +68,33 @@ describe("the task file", () => {
   });
 
   test("a bad file head, an unreadable file and an unknown --category are German errors too", () => {
-    assert.match(taskSetError({ version: 1, today: "14.07.2025", tasks: [{}] }).message, /Feld today: Datum im Format JJJJ-MM-TT/);
-    assert.throws(() => loadTaskSet("/nicht/da.json"), (e: unknown) => e instanceof TaskSetError && /nicht lesbar/.test(e.message));
-    assert.throws(() => selectTasks(set, { category: "kettten" }), (e: unknown) => e instanceof TaskSetError && /Unbekannte Kategorie „kettten“/.test(e.message));
+    assert.match(
+      taskSetError({ version: 1, today: "14.07.2025", tasks: [{}] }).message,
+      /Feld today: Datum im Format JJJJ-MM-TT/,
+    );
+    assert.throws(
+      () => loadTaskSet("/nicht/da.json"),
+      (e: unknown) => e instanceof TaskSetError && /nicht lesbar/.test(e.message),
+    );
+    assert.throws(
+      () => selectTasks(set, { category: "kettten" }),
+      (e: unknown) => e instanceof TaskSetError && /Unbekannte Kategorie „kettten“/.test(e.message),
+    );
     assert.equal(selectTasks(set, { category: "kette", limit: 2 }).length, 2);
     // --limit takes N of each category, and says so.
     const two = selectTasks(set, { limit: 2 });
-    assert.deepEqual(TASK_CATEGORIES.map((c) => two.filter((t) => t.category === c).length), TASK_CATEGORIES.map(() => 2));
-    assert.equal(selectionText(set, two, { limit: 2 }), `je höchstens 2 Aufgaben aus jeder der 9 Kategorien (18 von ${set.tasks.length})`);
-    assert.equal(selectionText(set, selectTasks(set, { category: "kette", limit: 2 }), { category: "kette", limit: 2 }), "Kategorie „Kette ($ref)“: 2 von 5 Aufgaben");
+    assert.deepEqual(
+      TASK_CATEGORIES.map((c) => two.filter((t) => t.category === c).length),
+      TASK_CATEGORIES.map(() => 2),
+    );
+    assert.equal(
+      selectionText(set, two, { limit: 2 }),
+      `je höchstens 2 Aufgaben aus jeder der 9 Kategorien (18 von ${set.tasks.length})`,
+    );
+    assert.equal(
+      selectionText(set, selectTasks(set, { category: "kette", limit: 2 }), { category: "kette", limit: 2 }),
+      "Kategorie „Kette ($ref)“: 2 von 5 Aufgaben",
+    );
   });
 });
 
@@ -93,7 +119,12 @@ function run(overrides: Partial<EvalRun> = {}): EvalRun {
     answer: "Morgen in München bis 27,4 °C.",
     calls: [
       { name: "geocode", arguments: { destination: "München" }, ok: true, result: { lat: 48.1374, lon: 11.5755 } },
-      { name: "get_weather", arguments: { lat: 48.1374, lon: 11.5755, start_date: "2025-07-15", end_date: "2025-07-15" }, ok: true, result: weather },
+      {
+        name: "get_weather",
+        arguments: { lat: 48.1374, lon: 11.5755, start_date: "2025-07-15", end_date: "2025-07-15" },
+        ok: true,
+        result: weather,
+      },
     ],
     warnings: [],
     rounds: 2,
@@ -110,12 +141,24 @@ function run(overrides: Partial<EvalRun> = {}): EvalRun {
 describe("the checkers", () => {
   test("a right run passes; each wrong detail fails with a German reason", () => {
     assert.deepEqual(checkRun(task, run(), ctx).failures, []);
-    const moved = run().calls.map((c) => (c.name === "get_weather" ? { ...c, arguments: { ...c.arguments, lat: 48.5 } } : c));
+    const moved = run().calls.map((c) =>
+      c.name === "get_weather" ? { ...c, arguments: { ...c.arguments, lat: 48.5 } } : c,
+    );
     const cases: [Partial<EvalRun>, RegExp][] = [
       [{ calls: moved }, /get_weather mit falschen Argumenten: erwartet lat ≈ 48,1374 \(± 0,3\)/],
-      [{ calls: run().calls.map((c) => (c.name === "get_weather" ? { ...c, arguments: { ...c.arguments, start_date: "2025-07-14" } } : c)) }, /start_date 2025-07-15/],
+      [
+        {
+          calls: run().calls.map((c) =>
+            c.name === "get_weather" ? { ...c, arguments: { ...c.arguments, start_date: "2025-07-14" } } : c,
+          ),
+        },
+        /start_date 2025-07-15/,
+      ],
       [{ answer: "Morgen wird es warm." }, /Fakt get_weather\.aggregates\.tmax_c = 27,4 fehlt/],
-      [{ calls: [...run().calls, { name: "save_trip_plan", arguments: {}, ok: false }] }, /Verbotener Aufruf save_trip_plan/],
+      [
+        { calls: [...run().calls, { name: "save_trip_plan", arguments: {}, ok: false }] },
+        /Verbotener Aufruf save_trip_plan/,
+      ],
       [{ rounds: 5 }, /5 Runden, erlaubt 4/],
       [{ warnings: ["Zahl 31 nicht belegt."] }, /Belegprüfung warnt/],
       [{ status: "max_iterations" }, /Status max_iterations/],

@@ -25,16 +25,40 @@ describe("eval:agent on the command line", () => {
     withDir(async (dir) => {
       const json = join(dir, "bericht.json");
       const html = join(dir, "bericht.html");
-      const run = await runCommand("eval:agent", ["--oracle", "--k", "2", "--category", "parallel", "--limit", "2", "--json", json, "--html", html]);
+      const run = await runCommand("eval:agent", [
+        "--oracle",
+        "--k",
+        "2",
+        "--category",
+        "parallel",
+        "--limit",
+        "2",
+        "--json",
+        json,
+        "--html",
+        html,
+      ]);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /Parallel\s+2\s+100 %\s+100 %/);
       assert.match(run.stderr, /\[4\/4\] parallel-2 Versuch 2: bestanden/);
       const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
       assert.deepEqual(
-        { tasks: report.summary.tasks, categories: report.summary.categories, k: report.summary.k, passAt1: report.summary.passAt1, passK: report.summary.passK },
+        {
+          tasks: report.summary.tasks,
+          categories: report.summary.categories,
+          k: report.summary.k,
+          passAt1: report.summary.passAt1,
+          passK: report.summary.passK,
+        },
         { tasks: 2, categories: ["parallel"], k: 2, passAt1: 1, passK: 1 },
       );
-      assert.deepEqual(report.tasks.map((t) => [t.id, t.category, t.passes, t.runs]), [["parallel-1", "parallel", 2, 2], ["parallel-2", "parallel", 2, 2]]);
+      assert.deepEqual(
+        report.tasks.map((t) => [t.id, t.category, t.passes, t.runs]),
+        [
+          ["parallel-1", "parallel", 2, 2],
+          ["parallel-2", "parallel", 2, 2],
+        ],
+      );
       assert.deepEqual(groupFigures(report.tasks).passK, report.summary.passK);
       const page = await readFile(html, "utf8");
       assert.match(page, /<table class="kit-eval-table[^"]*"/);
@@ -49,21 +73,34 @@ describe("eval:agent on the command line", () => {
         [["--oracle", "--style", "quer"], /^--style erwartet plan oder half oder native, erhalten: "quer"\./],
         [["--oracle", "--category", "wetter"], /^Unbekannte Kategorie „wetter“/],
         [["--oracle", "--tasks", "package.json"], /^Aufgabendatei .*package\.json, Feld/],
-        [["--oracle", "--tasks", arrayFile], /^Aufgabendatei .*liste\.json, Feld \(Wurzel\): Ungültige Eingabe: erwartet object, erhalten Array\./],
+        [
+          ["--oracle", "--tasks", arrayFile],
+          /^Aufgabendatei .*liste\.json, Feld \(Wurzel\): Ungültige Eingabe: erwartet object, erhalten Array\./,
+        ],
         [["--oracle", "--li", "3"], /^Unbekannte Option „--li“\. Gemeint: --limit\?/],
-        [["--oracle", "--json", "--k", "2"], /^Die Option „--json“ braucht einen Wert, es folgt aber eine andere Option\./],
+        [
+          ["--oracle", "--json", "--k", "2"],
+          /^Die Option „--json“ braucht einen Wert, es folgt aber eine andere Option\./,
+        ],
         [["--oracle", "--k"], /^Die Option „--k“ braucht einen Wert\./],
         [["--oracle", "--oracle=ja"], /^Die Option „--oracle“ nimmt keinen Wert\./],
         [["--oracle", "drei"], /^Unerwartete Angabe „drei“/],
         [["--oracle", "--k", "1000"], /^--k erwartet höchstens 10, erhalten: 1000\./],
         [["--vergleich", "nur-einer.json"], /^--vergleich braucht mindestens zwei Berichte/],
         [["--vergleich", "package.json", "package.json"], /^Bericht .*package\.json, Feld summary: Ungültige Eingabe/],
-        [["--vergleich", "a.json", "b.json", "--k", "2"], /^--vergleich liest nur fertige Berichte; --k gehört zu einem Lauf\./],
+        [
+          ["--vergleich", "a.json", "b.json", "--k", "2"],
+          /^--vergleich liest nur fertige Berichte; --k gehört zu einem Lauf\./,
+        ],
       ] as const) {
         const run = await runCommand("eval:agent", [...args]);
         assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
         assert.match(run.stderr, message, args.join(" "));
-        assert.doesNotMatch(run.stderr, /\n\s+at |Unknown|ambiguous|argument|Invalid input|expected|received|Error:/, args.join(" "));
+        assert.doesNotMatch(
+          run.stderr,
+          /\n\s+at |Unknown|ambiguous|argument|Invalid input|expected|received|Error:/,
+          args.join(" "),
+        );
       }
     }));
 
@@ -77,7 +114,12 @@ describe("eval:agent on the command line", () => {
         [["--json", "/proc/nope/r.json"], /^--json \/proc\/nope\/r\.json: den Ordner \/proc\/nope gibt es nicht/],
         [["--html", dir], /^--html .*: das ist ein Ordner, keine Datei\./],
       ] as const) {
-        const run = await runCommand("eval:agent", ["--oracle", "--k", "1", "--category", "parallel", "--limit", "1", ...args], {}, { timeoutMs: 30_000 });
+        const run = await runCommand(
+          "eval:agent",
+          ["--oracle", "--k", "1", "--category", "parallel", "--limit", "1", ...args],
+          {},
+          { timeoutMs: 30_000 },
+        );
         assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
         assert.match(run.stderr, message);
         assert.doesNotMatch(run.stderr, /Versuch 1|ENOENT|EEXIST/, "nothing ran, no English errno text");
@@ -87,10 +129,26 @@ describe("eval:agent on the command line", () => {
   test("Ctrl+C (SIGINT) stops after the current run and keeps the finished tasks' results", () =>
     withDir(async (dir) => {
       const json = join(dir, "teil.json");
-      const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "kit.ts"), "eval:agent", "--oracle", "--k", "3", "--json", json, "--html", join(dir, "b.html")], {
-        cwd: findProjectRoot(),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          join("scripts", "kit.ts"),
+          "eval:agent",
+          "--oracle",
+          "--k",
+          "3",
+          "--json",
+          json,
+          "--html",
+          join(dir, "b.html"),
+        ],
+        {
+          cwd: findProjectRoot(),
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let stderr = "";
       let stdout = "";
       let sent = false;
@@ -111,20 +169,61 @@ describe("eval:agent on the command line", () => {
       const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
       assert.equal(report.meta.complete, false);
       assert.ok(report.tasks.length >= 2 && report.tasks.length < 45, `${report.tasks.length} tasks`);
-      assert.deepEqual(report.tasks.slice(0, 2).map((t) => [t.id, t.passes, t.runs]), [["koordinaten-1", 3, 3], ["koordinaten-2", 3, 3]]);
-      assert.ok(report.tasks.every((t) => t.runs === 3), "only whole tasks are kept");
+      assert.deepEqual(
+        report.tasks.slice(0, 2).map((t) => [t.id, t.passes, t.runs]),
+        [
+          ["koordinaten-1", 3, 3],
+          ["koordinaten-2", 3, 3],
+        ],
+      );
+      assert.ok(
+        report.tasks.every((t) => t.runs === 3),
+        "only whole tasks are kept",
+      );
     }));
 
   test("the tiny GGUF runs two tasks end to end (numbers printed, not asserted: random weights)", () =>
     withDir(async (dir) => {
       const json = join(dir, "tiny.json");
       const tiny = tinyModelPaths();
-      const env = { LLM_MODEL_PATH: tiny.gguf, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
-      const run = await runCommand("eval:agent", ["--k", "1", "--category", "ein-werkzeug", "--limit", "2", "--max-rounds", "2", "--json", json, "--html", join(dir, "t.html")], env, { timeoutMs: 240_000 });
+      const env = {
+        LLM_MODEL_PATH: tiny.gguf,
+        MODELS_OFFLINE: "1",
+        LLM_THREADS: "1",
+        LLM_GPU: "cpu",
+        LLM_BACKEND: "local",
+      };
+      const run = await runCommand(
+        "eval:agent",
+        [
+          "--k",
+          "1",
+          "--category",
+          "ein-werkzeug",
+          "--limit",
+          "2",
+          "--max-rounds",
+          "2",
+          "--json",
+          json,
+          "--html",
+          join(dir, "t.html"),
+        ],
+        env,
+        { timeoutMs: 240_000 },
+      );
       assert.equal(run.code, 0, run.stderr);
       const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
-      assert.deepEqual(report.tasks.map((t) => t.runs), [1, 1]);
+      assert.deepEqual(
+        report.tasks.map((t) => t.runs),
+        [1, 1],
+      );
       assert.ok(report.summary.passAt1 >= 0 && report.summary.passAt1 <= 1);
-      console.log(`tiny GGUF: ${run.stdout.split("\n").filter((l) => /Gesamt/.test(l)).join("")}`);
+      console.log(
+        `tiny GGUF: ${run.stdout
+          .split("\n")
+          .filter((l) => /Gesamt/.test(l))
+          .join("")}`,
+      );
     }));
 });

@@ -25,14 +25,19 @@ let dir: string;
 const file = (name: string) => join(dir, name);
 
 /** English keys and words that must not reach the page (the report JSON's field names among them). */
-const ENGLISH = /\b(style|complete|backend|oracle|true|false|undefined|null|NaN|passed|failed|tasks|category|summary|runs|seed|model|settings|error|answer|question|machine|plan validity)\b/i;
+const ENGLISH =
+  /\b(style|complete|backend|oracle|true|false|undefined|null|NaN|passed|failed|tasks|category|summary|runs|seed|model|settings|error|answer|question|machine|plan validity)\b/i;
 
 /** A scripted run that is right with probability p per run, as if it were `model` on this machine. */
 async function mistakeRun(p: number, model: string): Promise<EvalReport> {
   const servers: ServerHandle[] = [];
   const workspace = await mkdtemp(join(tmpdir(), "eval-compare-ws-"));
   try {
-    const travel = await startTravelServer({ offline: true, timeoutMs: 60_000, env: { TRAVEL_TODAY: set.today, TRAVEL_WORKSPACE_DIR: workspace } });
+    const travel = await startTravelServer({
+      offline: true,
+      timeoutMs: 60_000,
+      env: { TRAVEL_TODAY: set.today, TRAVEL_WORKSPACE_DIR: workspace },
+    });
     servers.push(travel);
     const math = await startMathServer({ timeoutMs: 60_000 });
     servers.push(math);
@@ -71,9 +76,22 @@ let weak: EvalReport;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), "eval-compare-"));
-  const oracle = await runCommand("eval:agent", ["--oracle", "--k", "2", "--limit", "1", "--json", file("oracle.json"), "--html", file("oracle.html")]);
+  const oracle = await runCommand("eval:agent", [
+    "--oracle",
+    "--k",
+    "2",
+    "--limit",
+    "1",
+    "--json",
+    file("oracle.json"),
+    "--html",
+    file("oracle.html"),
+  ]);
   assert.equal(oracle.code, 0, oracle.stderr);
-  assert.match(oracle.stderr, /Modell-Check: je höchstens 1 Aufgabe aus jeder der 9 Kategorien \(9 von 45\), je 2 Versuche.*Planer: Selbsttest des Prüfstands, kein Modell/);
+  assert.match(
+    oracle.stderr,
+    /Modell-Check: je höchstens 1 Aufgabe aus jeder der 9 Kategorien \(9 von 45\), je 2 Versuche.*Planer: Selbsttest des Prüfstands, kein Modell/,
+  );
   good = await mistakeRun(0.9, "Probe-Modell-gut");
   weak = await mistakeRun(0.3, "Probe-Modell-schwach");
   await writeFile(file("gut.json"), JSON.stringify(good));
@@ -90,25 +108,62 @@ describe("the Modell-Check pages", () => {
   });
 
   test("--vergleich with two files (oracle, a scripted run): both runs, every category, the model recommended, never the self-test", async () => {
-    const run = await runCommand("eval:agent", ["--vergleich", file("oracle.json"), file("gut.json"), "--html", file("zwei.html")]);
+    const run = await runCommand("eval:agent", [
+      "--vergleich",
+      file("oracle.json"),
+      file("gut.json"),
+      "--html",
+      file("zwei.html"),
+    ]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Empfehlung: Probe-Modell-gut – das einzige Modell im Vergleich \(\d+ % bestanden, [\d,]+ Sekunden je Aufgabe\)\. Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./);
-    assert.match(run.stdout, /⚠️ Nur 9 Aufgaben – zu wenig für eine Entscheidung\. Mit 95 % Sicherheit liegt „klappt beim ersten Versuch“ bei Probe-Modell-gut: zwischen \d+ % und \d+ %\. Für eine Entscheidung braucht es etwa \d+ Aufgaben/);
+    assert.match(
+      run.stdout,
+      /^Empfehlung: Probe-Modell-gut – das einzige Modell im Vergleich \(\d+ % bestanden, [\d,]+ Sekunden je Aufgabe\)\. Der Selbsttest des Prüfstands ist kein Modell und zählt nicht\./,
+    );
+    assert.match(
+      run.stdout,
+      /⚠️ Nur 9 Aufgaben – zu wenig für eine Entscheidung\. Mit 95 % Sicherheit liegt „klappt beim ersten Versuch“ bei Probe-Modell-gut: zwischen \d+ % und \d+ %\. Für eine Entscheidung braucht es etwa \d+ Aufgaben/,
+    );
     const page = await readFile(file("zwei.html"), "utf8");
     assert.match(page, /Selbsttest des Prüfstands, kein Modell<\/th>/);
     assert.match(page, /Probe-Modell-gut ★ Empfehlung<\/th>/);
     // A single model that passes less than half is not recommended.
-    const weakOnly = await runCommand("eval:agent", ["--vergleich", file("oracle.json"), file("schwach.json"), "--html", file("schwach-allein.html")]);
+    const weakOnly = await runCommand("eval:agent", [
+      "--vergleich",
+      file("oracle.json"),
+      file("schwach.json"),
+      "--html",
+      file("schwach-allein.html"),
+    ]);
     assert.equal(weakOnly.code, 0, weakOnly.stderr);
-    assert.match(weakOnly.stdout, /^Keine Empfehlung: Probe-Modell-schwach, das einzige Modell im Vergleich, besteht nur \d+ %\. Für Teil 4 den Kurs-Server erwägen/);
+    assert.match(
+      weakOnly.stdout,
+      /^Keine Empfehlung: Probe-Modell-schwach, das einzige Modell im Vergleich, besteht nur \d+ %\. Für Teil 4 den Kurs-Server erwägen/,
+    );
     assert.doesNotMatch(await readFile(file("schwach-allein.html"), "utf8"), /★ Empfehlung/);
-    for (const c of TASK_CATEGORIES) assert.ok(page.includes(`<td style="border:1px solid #d0d7de;padding:4px 8px">${CATEGORY_LABELS[c].replace("$", "$")}</td>`), c);
+    for (const c of TASK_CATEGORIES)
+      assert.ok(
+        page.includes(
+          `<td style="border:1px solid #d0d7de;padding:4px 8px">${CATEGORY_LABELS[c].replace("$", "$")}</td>`,
+        ),
+        c,
+      );
   });
 
   test("--compare with three files: the recommendation names the better model with its reason and speed", async () => {
-    const run = await runCommand("eval:agent", ["--compare", file("oracle.json"), file("schwach.json"), file("gut.json"), "--html", file("drei.html")]);
+    const run = await runCommand("eval:agent", [
+      "--compare",
+      file("oracle.json"),
+      file("schwach.json"),
+      file("gut.json"),
+      "--html",
+      file("drei.html"),
+    ]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^Empfehlung für den Workshop: Probe-Modell-gut – \d+ % statt \d+ % (bei „[^“]+“, gesamt \d+ % statt \d+ % )?(bestanden )?gegenüber Probe-Modell-schwach(, aber langsamer: [\d,]+ statt | und schneller: [\d,]+ statt |, etwa gleich schnell \()[\d,]+ Sekunden je Antwort in Teil 4/);
+    assert.match(
+      run.stdout,
+      /^Empfehlung für den Workshop: Probe-Modell-gut – \d+ % statt \d+ % (bei „[^“]+“, gesamt \d+ % statt \d+ % )?(bestanden )?gegenüber Probe-Modell-schwach(, aber langsamer: [\d,]+ statt | und schneller: [\d,]+ statt |, etwa gleich schnell \()[\d,]+ Sekunden je Antwort in Teil 4/,
+    );
     assert.match(await readFile(file("drei.html"), "utf8"), /Probe-Modell-gut ★ Empfehlung<\/th>/);
   });
 
@@ -119,19 +174,34 @@ describe("the Modell-Check pages", () => {
     const { chromium } = await import("playwright-core");
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
     try {
-      for (const [width, height] of [[1920, 1080], [1280, 720]] as const) {
+      for (const [width, height] of [
+        [1920, 1080],
+        [1280, 720],
+      ] as const) {
         const page = await browser.newPage({ viewport: { width, height } });
         for (const name of ["drei", "zwei", "oracle", "schwach"]) {
           await page.goto(`file://${file(`${name}.html`)}`);
           const text = await page.locator("body").innerText();
-          const english = text.split("\n").filter((line) => ENGLISH.test(line.replace(/\S+\.(json|gguf)\b|Probe-Modell-\w+|pass@1|pass\^\d|s\/Versuch|\$ref|Prompt-Tokens|Startwert \(Seed\)/g, "")));
+          const english = text
+            .split("\n")
+            .filter((line) =>
+              ENGLISH.test(
+                line.replace(
+                  /\S+\.(json|gguf)\b|Probe-Modell-\w+|pass@1|pass\^\d|s\/Versuch|\$ref|Prompt-Tokens|Startwert \(Seed\)/g,
+                  "",
+                ),
+              ),
+            );
           assert.deepEqual(english, [], `${name}: English on the page`);
           assert.doesNotMatch(text, /\b\d+\.\d\b/, `${name}: a decimal point instead of a comma`);
           const sideways = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
           assert.ok(sideways <= 0, `${name} at ${width}×${height}: ${sideways} px sideways`);
           if (name === "drei" || name === "zwei") {
             const box = await page.locator(".kit-eval-recommendation").boundingBox();
-            assert.ok(box && box.y + box.height <= height, `${name}: the recommendation is below the fold at ${width}×${height}`);
+            assert.ok(
+              box && box.y + box.height <= height,
+              `${name}: the recommendation is below the fold at ${width}×${height}`,
+            );
             const header = await page.locator("table.kit-eval-compare thead").innerText();
             assert.match(header, /Selbsttest des Prüfstands, kein Modell/);
             assert.equal(await page.locator("table.kit-eval-compare tbody tr").count(), TASK_CATEGORIES.length + 1);
@@ -146,8 +216,19 @@ describe("the Modell-Check pages", () => {
           if (name === "schwach") {
             const failed = weak.tasks.find((task) => task.failures.length > 0)!;
             assert.ok(text.includes(failed.question!), "a failure shows its question");
-            assert.match(text, new RegExp(`^Ergebnis: ${Math.round(weak.summary.passAt1 * 100)} % der Versuche bestanden \\(pass@1\\)`, "m"));
-            for (const term of ["klappt beim ersten Versuch (pass@1)", "klappt bei jedem Versuch (pass^2)", "Pläne gültig", "Sekunden je Aufgabe"]) {
+            assert.match(
+              text,
+              new RegExp(
+                `^Ergebnis: ${Math.round(weak.summary.passAt1 * 100)} % der Versuche bestanden \\(pass@1\\)`,
+                "m",
+              ),
+            );
+            for (const term of [
+              "klappt beim ersten Versuch (pass@1)",
+              "klappt bei jedem Versuch (pass^2)",
+              "Pläne gültig",
+              "Sekunden je Aufgabe",
+            ]) {
               assert.match(text, new RegExp(`^${term.replace(/[$^()]/g, "\\$&")}\\s`, "m"), `legend: ${term}`);
             }
             assert.match(text, /zu wenig für eine Entscheidung/);
@@ -167,6 +248,9 @@ describe("the Modell-Check pages", () => {
 test("WORKSHOP_PROBE=1 npm run eval:agent says in German that rehearsal has no model to check", async () => {
   const run = await runCommand("eval:agent", ["--limit", "1"], { WORKSHOP_PROBE: "1" });
   assert.equal(run.code, 1, run.stderr);
-  assert.match(run.stderr, /Im Probelauf \(WORKSHOP_PROBE=1\) gibt es kein Modell zu prüfen.*npm run eval:agent -- --oracle/s);
+  assert.match(
+    run.stderr,
+    /Im Probelauf \(WORKSHOP_PROBE=1\) gibt es kein Modell zu prüfen.*npm run eval:agent -- --oracle/s,
+  );
   assert.doesNotMatch(run.stderr, /Modelldatei nicht gefunden|Error|at /);
 });

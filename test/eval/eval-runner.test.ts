@@ -21,7 +21,11 @@ let dir: string;
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), "eval-runner-"));
   const [travel, math] = await Promise.all([
-    startTravelServer({ offline: true, timeoutMs: 60_000, env: { TRAVEL_TODAY: set.today, TRAVEL_WORKSPACE_DIR: dir } }),
+    startTravelServer({
+      offline: true,
+      timeoutMs: 60_000,
+      env: { TRAVEL_TODAY: set.today, TRAVEL_WORKSPACE_DIR: dir },
+    }),
     startMathServer({ timeoutMs: 60_000 }),
   ]);
   servers.push(travel, math);
@@ -35,8 +39,11 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const evaluate = (tasks: readonly EvalTask[], planner: (task: EvalTask, seed: number) => ReturnType<typeof oraclePlanner>, k = 1) =>
-  runEvaluation({ set, tasks, k, style: "plan", tools, planner });
+const evaluate = (
+  tasks: readonly EvalTask[],
+  planner: (task: EvalTask, seed: number) => ReturnType<typeof oraclePlanner>,
+  k = 1,
+) => runEvaluation({ set, tasks, k, style: "plan", tools, planner });
 
 const failing = (report: EvalReport) => report.tasks.filter((t) => t.passes < t.runs).map((t) => t.id);
 
@@ -93,7 +100,15 @@ describe("the evaluation on the real servers", () => {
     const withFeedback = await runEvaluation({ set, tasks: [task], k: 1, style: "plan", tools, planner });
     assert.deepEqual([withFeedback.tasks[0]?.passes, withFeedback.summary.repairedRounds], [1, 1]);
     assert.equal(withFeedback.summary.planValidity, 2 / 3, "broken, repaired, answer");
-    const blind = await runEvaluation({ set, tasks: [task], k: 1, style: "plan", tools, planner, ablation: "feedback" });
+    const blind = await runEvaluation({
+      set,
+      tasks: [task],
+      k: 1,
+      style: "plan",
+      tools,
+      planner,
+      ablation: "feedback",
+    });
     assert.deepEqual([blind.tasks[0]?.passes, blind.summary.repairedRounds], [0, 0]);
     assert.match(blind.tasks[0]?.failures[0]?.reasons.join(" ") ?? "", /Status max_iterations/);
   });
@@ -102,17 +117,32 @@ describe("the evaluation on the real servers", () => {
     const p = 0.75;
     const k = 3;
     let correctRuns = 0;
-    const report = await evaluate(set.tasks, (task, seed) => {
-      const { planner, correct } = noisyOracle(task, seed, p);
-      if (correct) correctRuns++;
-      return planner;
-    }, k);
+    const report = await evaluate(
+      set.tasks,
+      (task, seed) => {
+        const { planner, correct } = noisyOracle(task, seed, p);
+        if (correct) correctRuns++;
+        return planner;
+      },
+      k,
+    );
     const n = set.tasks.length;
     const allPassed = report.tasks.filter((t) => t.passes === t.runs).length;
-    assert.equal(allPassed, Math.round(report.summary.passK * n), "pass^k over n = k is the share of tasks with k of k");
-    assert.equal(report.tasks.reduce((s, t) => s + t.passes, 0), correctRuns, "a run passes exactly when it was the correct one");
+    assert.equal(
+      allPassed,
+      Math.round(report.summary.passK * n),
+      "pass^k over n = k is the share of tasks with k of k",
+    );
+    assert.equal(
+      report.tasks.reduce((s, t) => s + t.passes, 0),
+      correctRuns,
+      "a run passes exactly when it was the correct one",
+    );
     const interval = wilsonInterval(allPassed, n);
-    assert.ok(interval.low <= p ** k && p ** k <= interval.high, `p^k ${p ** k} outside [${interval.low}, ${interval.high}] (${allPassed}/${n})`);
+    assert.ok(
+      interval.low <= p ** k && p ** k <= interval.high,
+      `p^k ${p ** k} outside [${interval.low}, ${interval.high}] (${allPassed}/${n})`,
+    );
     assert.ok(report.summary.passK < report.summary.passAt1, "pass^k below pass@1");
   });
 });

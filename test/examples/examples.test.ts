@@ -39,7 +39,9 @@ describe("examples/rag-own-folder.ts", () => {
     writeFileSync(join(folder, "README.md"), "# Nicht indexieren\n\nDiese Datei zählt nicht.\n");
     writeFileSync(join(folder, "eins.md"), "# Eins\n\nDer Leuchtturm steht am Hafen.\n");
     writeFileSync(join(folder, "zwei.md"), "# Zwei\n\nDie Fähre fährt stündlich zur Insel.\n");
-    const r = await runTsFile("examples/rag-own-folder.ts", [folder, "Wann fährt die Fähre?", "5"], env, { timeoutMs: 60_000 });
+    const r = await runTsFile("examples/rag-own-folder.ts", [folder, "Wann fährt die Fähre?", "5"], env, {
+      timeoutMs: 60_000,
+    });
     ok(r);
     assert.match(r.stdout, /^Dateien: eins\.md, zwei\.md$/m);
     const passages = r.stdout.match(/^\d\. score=.* (eins|zwei)\.md/gm) ?? [];
@@ -54,7 +56,10 @@ describe("examples/agent-own-mcp-server.ts", () => {
     const childEnv = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
     const client = await McpToolClient.connectCommand(cmd, childEnv);
     try {
-      assert.deepEqual((await client.listTools()).map((t) => t.name), ["waehrung"]);
+      assert.deepEqual(
+        (await client.listTools()).map((t) => t.name),
+        ["waehrung"],
+      );
       const result = await client.callTool("waehrung", { betrag: 100, von: "CHF", nach: "EUR" });
       assert.equal(result.isError, false, JSON.stringify(result));
       assert.deepEqual(result.data, { betrag: 106, waehrung: "EUR", kurs: 1.06 });

@@ -72,17 +72,37 @@ before(async () => {
   // As in the real notebooks, the last self-check is not the last cell.
   const all = [...cells, { source: 'console.log("Ende.");' }];
   const nb = {
-    cells: all.map((c, i) => ({ cell_type: "code", id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source: c.source })),
+    cells: all.map((c, i) => ({
+      cell_type: "code",
+      id: `c${i}`,
+      execution_count: null,
+      metadata: {},
+      outputs: [],
+      source: c.source,
+    })),
     metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
     nbformat: 4,
     nbformat_minor: 5,
   };
   writeFileSync(file, JSON.stringify(nb));
   symlinkSync(join(root, "lib"), join(dir, "lib")); // as notebooks/lib: the cells import "./lib/…"
-  board = await startBoardServer({ host: "127.0.0.1", port: 0, state: boardState, onChange: () => undefined, log: console.error });
-  const env = { ...(await testEnvironment({ tinyModels: false })), KURS_BOARD: board.joinUrl, KURS_NAME, KURS_CODE: boardState.joinCode };
+  board = await startBoardServer({
+    host: "127.0.0.1",
+    port: 0,
+    state: boardState,
+    onChange: () => undefined,
+    log: console.error,
+  });
+  const env = {
+    ...(await testEnvironment({ tinyModels: false })),
+    KURS_BOARD: board.joinUrl,
+    KURS_NAME,
+    KURS_CODE: boardState.joinCode,
+  };
   result = await runNotebook(root, file, env, true);
-  const executed = existsSync(kept) ? (JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs?: Output[] }[] }) : { cells: [] };
+  const executed = existsSync(kept)
+    ? (JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs?: Output[] }[] })
+    : { cells: [] };
   outputs = executed.cells.map((c) =>
     (c.outputs ?? [])
       .filter((o) => o.output_type === "stream" && o.name === "stdout")
@@ -103,14 +123,28 @@ test("the combined skeleton notebook runs under tslab without a failing cell", (
 });
 
 test("every self-check cell of an empty exercise prints ❌ „Noch nicht gelöst“ and its summary in ≤ 10 lines", () => {
-  const checked = cells.flatMap((c, i) => (c.checkedFunction ? [{ fn: c.checkedFunction, text: outputs[i] ?? "" }] : []));
+  const checked = cells.flatMap((c, i) =>
+    c.checkedFunction ? [{ fn: c.checkedFunction, text: outputs[i] ?? "" }] : [],
+  );
   const tasks = Object.values(EXERCISE_CHECKS).flatMap((checks) => checks.map((c) => c.set.functionName));
-  assert.deepEqual(checked.map((c) => c.fn), tasks, "one self-check cell per task of aufgabe-1 … aufgabe-4, in order");
+  assert.deepEqual(
+    checked.map((c) => c.fn),
+    tasks,
+    "one self-check cell per task of aufgabe-1 … aufgabe-4, in order",
+  );
   for (const { fn, text } of checked) {
     assert.match(text, new RegExp(`^🔎 Selbsttest „${fn}“`, "mu"), `${fn}: header printed`);
-    assert.match(text, new RegExp(`^❌ Noch nicht gelöst: .*${fn}`, "mu"), `${fn}: one ❌ line naming the unsolved function`);
+    assert.match(
+      text,
+      new RegExp(`^❌ Noch nicht gelöst: .*${fn}`, "mu"),
+      `${fn}: one ❌ line naming the unsolved function`,
+    );
     assert.doesNotMatch(text, /^✅/mu, `${fn}: no case passes on the empty skeleton`);
-    assert.match(text, /^Ergebnis: 0 von \d+ Fällen bestanden, [1-9]\d* fehlgeschlagen/mu, `${fn}: summary with failures`);
+    assert.match(
+      text,
+      /^Ergebnis: 0 von \d+ Fällen bestanden, [1-9]\d* fehlgeschlagen/mu,
+      `${fn}: summary with failures`,
+    );
     const lines = text.trimEnd().split("\n").length;
     assert.ok(lines <= 10, `${fn}: the empty check prints ${lines} lines, at most 10 expected`);
   }
@@ -118,12 +152,19 @@ test("every self-check cell of an empty exercise prints ❌ „Noch nicht gelös
 
 test("with KURS_BOARD, KURS_NAME, KURS_CODE set, every self-check cell reported its run to the board", () => {
   const view = boardView(boardState, Date.now());
-  assert.deepEqual(view.participants.map((p) => p.name), [KURS_NAME]);
+  assert.deepEqual(
+    view.participants.map((p) => p.name),
+    [KURS_NAME],
+  );
   const cells = view.participants[0]!.cells;
   for (const part of BOARD_PARTS) {
     const cell = cells.find((c) => c.aufgabe === part)!;
     // the skeletons throw NotSolvedError: reported as open, never ❌ (the board shows the task as not tried yet)
-    assert.deepEqual([cell.ok, cell.fail, cell.open, cell.state], [0, 0, EXERCISE_CHECKS[part].length, "teil"], `Aufgabe ${part}: every empty check reported open`);
+    assert.deepEqual(
+      [cell.ok, cell.fail, cell.open, cell.state],
+      [0, 0, EXERCISE_CHECKS[part].length, "teil"],
+      `Aufgabe ${part}: every empty check reported open`,
+    );
   }
   assert.ok(!outputs.some((o) => o.includes("Klassen-Board")), "no board hint when the board answers");
 });

@@ -6,7 +6,14 @@ import { CheckFailedError, NotSolvedError } from "../../lib/exercises/index.js";
 import { checkHitAtK, checkSmallestK } from "../../lib/exercises/part2.js";
 import { checkCoordinatesFromHistory, checkMissingArguments } from "../../lib/exercises/part3.js";
 import { checkReadyCalls, checkResolveRefs } from "../../lib/exercises/part4.js";
-import { defineCheck, runChecks, sameData, type AnyFunction, type CheckFunction, type CheckSet } from "../../lib/exercises/check-runner.js";
+import {
+  defineCheck,
+  runChecks,
+  sameData,
+  type AnyFunction,
+  type CheckFunction,
+  type CheckSet,
+} from "../../lib/exercises/check-runner.js";
 import { showValue } from "../../lib/exercises/show.js";
 
 type Add = (a: number, b: number) => number | Promise<number>;
@@ -47,7 +54,13 @@ describe("runChecks", () => {
 
   test("an unsolved skeleton (throws „Noch nicht gelöst“): one ❌ line and the summary, every case failed", async () => {
     const out = collect();
-    const report = await runChecks(addSet, () => { throw new NotSolvedError(); }, { log: out.log });
+    const report = await runChecks(
+      addSet,
+      () => {
+        throw new NotSolvedError();
+      },
+      { log: out.log },
+    );
     assert.deepEqual([report.passed, report.failed], [0, 2]);
     assert.deepEqual(out.lines, [
       "🔎 Selbsttest „add“ – Addieren (2 Fälle)",
@@ -58,13 +71,23 @@ describe("runChecks", () => {
 
   test("not solved is decided by the error's class: an Error with the same words is an ordinary failure", async () => {
     const out = collect();
-    await runChecks(addSet, () => { throw new Error("Noch nicht gelöst"); }, { log: out.log });
+    await runChecks(
+      addSet,
+      () => {
+        throw new Error("Noch nicht gelöst");
+      },
+      { log: out.log },
+    );
     assert.ok(!out.lines.some((line) => line.startsWith("❌ Noch nicht gelöst:")), out.lines.join("\n"));
   });
 
   test("numbers in Erwartet/Bekommen are written the German way (0,25), inputs stay code", async () => {
     const out = collect();
-    const half: CheckSet<(x: number) => number> = { functionName: "half", title: "Hälfte", cases: [{ name: "0,5", args: [0.5], expect: 0.25 }] };
+    const half: CheckSet<(x: number) => number> = {
+      functionName: "half",
+      title: "Hälfte",
+      cases: [{ name: "0,5", args: [0.5], expect: 0.25 }],
+    };
     await runChecks(half, (x) => x * 0.3, { log: out.log });
     const text = out.lines.join("\n");
     assert.match(text, /Eingabe: {2}half\(0\.5\)\n {5}Erwartet: 0,25\n {5}Bekommen: 0,15/u);
@@ -83,8 +106,14 @@ describe("runChecks", () => {
       { log: out.log },
     );
     assert.equal(calls, 2);
-    assert.deepEqual(report.cases.map((c) => c.ok), [false, true]);
-    assert.match(out.lines.join("\n"), /Bekommen: Fehler: TypeError: kaputt\n {5}Problem: {2}Deine Funktion hat einen Fehler geworfen\./u);
+    assert.deepEqual(
+      report.cases.map((c) => c.ok),
+      [false, true],
+    );
+    assert.match(
+      out.lines.join("\n"),
+      /Bekommen: Fehler: TypeError: kaputt\n {5}Problem: {2}Deine Funktion hat einen Fehler geworfen\./u,
+    );
   });
 
   test("an async function that never settles fails after the time limit", async () => {
@@ -123,7 +152,10 @@ describe("runChecks", () => {
         return true;
       },
     );
-    assert.ok(out.lines.some((l) => l.startsWith("❌ 1.")), "verdict printed before throwing");
+    assert.ok(
+      out.lines.some((l) => l.startsWith("❌ 1.")),
+      "verdict printed before throwing",
+    );
     const ok = await runChecks(addSet, (a, b) => a + b, { log: () => {}, strict: true });
     assert.equal(ok.ok, true);
   });
@@ -148,9 +180,19 @@ describe("runChecks", () => {
     };
     const seen: number[][] = [];
     const mutating = await runChecks(set, (xs) => (seen.push([...xs]), xs.sort((a, b) => a - b)), { log: () => {} });
-    assert.deepEqual(mutating.cases.map((c) => c.ok), [false, true]);
+    assert.deepEqual(
+      mutating.cases.map((c) => c.ok),
+      [false, true],
+    );
     assert.match(mutating.cases[0]?.problem ?? "", /Eingabe verändert/u);
-    assert.deepEqual(seen, [[3, 1, 2], [3, 1, 2]], "the second case got an unsorted copy");
+    assert.deepEqual(
+      seen,
+      [
+        [3, 1, 2],
+        [3, 1, 2],
+      ],
+      "the second case got an unsorted copy",
+    );
     assert.deepEqual(input, [3, 1, 2], "the case data itself is never touched");
     const pure = await runChecks(set, (xs) => [...xs].sort((a, b) => a - b), { log: () => {} });
     assert.equal(pure.ok, true);
@@ -163,8 +205,25 @@ describe("runChecks", () => {
       title: "Nachschlagen",
       cases: [{ name: "fehlender Schlüssel", args: ["geo.lat"], throws: { messageIncludes: ["geo.lat"] } }],
     };
-    assert.equal((await runChecks(set, (k) => { throw new Error(`${k} fehlt`); }, { log: () => {} })).ok, true);
-    const vague = await runChecks(set, () => { throw new Error("fehlt"); }, { log: () => {} });
+    assert.equal(
+      (
+        await runChecks(
+          set,
+          (k) => {
+            throw new Error(`${k} fehlt`);
+          },
+          { log: () => {} },
+        )
+      ).ok,
+      true,
+    );
+    const vague = await runChecks(
+      set,
+      () => {
+        throw new Error("fehlt");
+      },
+      { log: () => {} },
+    );
     assert.match(vague.cases[0]?.problem ?? "", /nennt nicht „geo\.lat“/u);
     const none = await runChecks(set, () => 42, { log: () => {} });
     assert.match(none.cases[0]?.problem ?? "", /muss deine Funktion einen Fehler werfen/u);
@@ -176,13 +235,21 @@ describe("runChecks", () => {
       functionName: "zaehler",
       title: "Zählen",
       cases: [
-        { name: "positiv", args: [], verify: (v) => (typeof v === "number" && v > 0 ? undefined : "muss positiv sein"), expectation: "> 0" },
+        {
+          name: "positiv",
+          args: [],
+          verify: (v) => (typeof v === "number" && v > 0 ? undefined : "muss positiv sein"),
+          expectation: "> 0",
+        },
         { name: "zweimal gleich", call: (fn) => [fn(), fn()], expect: [1, 1] },
       ],
     };
     let n = 0;
     const report = await runChecks(set, () => ++n, { log: () => {} });
-    assert.deepEqual(report.cases.map((c) => c.ok), [true, false]);
+    assert.deepEqual(
+      report.cases.map((c) => c.ok),
+      [true, false],
+    );
     const broken = await runChecks(set, () => -1, { log: () => {} });
     assert.equal(broken.cases[0]?.problem, "muss positiv sein");
     assert.equal(broken.cases[0]?.expected, "> 0");
@@ -220,19 +287,30 @@ describe("runChecks", () => {
 
   test("a function returning Infinity where null is expected fails, and the verdict says Infinity", async () => {
     type Find = (xs: number[]) => number | null;
-    const set: CheckSet<Find> = { functionName: "finde", title: "Finden", cases: [{ name: "nichts da → null", args: [[]], expect: null }] };
+    const set: CheckSet<Find> = {
+      functionName: "finde",
+      title: "Finden",
+      cases: [{ name: "nichts da → null", args: [[]], expect: null }],
+    };
     const out = collect();
     const report = await runChecks(set, () => Infinity, { log: out.log });
     assert.equal(report.ok, false);
     assert.match(out.lines.join("\n"), /Erwartet: null\n {5}Bekommen: Infinity/u);
-    const listSet: CheckSet<(xs: number[]) => unknown[]> = { functionName: "liste", title: "Liste", cases: [{ name: "Liste mit null", args: [[1]], expect: [null] }] };
+    const listSet: CheckSet<(xs: number[]) => unknown[]> = {
+      functionName: "liste",
+      title: "Liste",
+      cases: [{ name: "Liste mit null", args: [[1]], expect: [null] }],
+    };
     const nested = await runChecks(listSet, () => [undefined], { log: () => {} });
     assert.equal(nested.ok, false);
     assert.equal(nested.cases[0]?.actual, "[undefined]");
   });
 
   test("showValue shows undefined, Infinity and NaN inside data as they are (not as null or a string)", () => {
-    assert.equal(showValue([undefined, null, Infinity, -Infinity, NaN, "x"]), '[undefined,null,Infinity,-Infinity,NaN,"x"]');
+    assert.equal(
+      showValue([undefined, null, Infinity, -Infinity, NaN, "x"]),
+      '[undefined,null,Infinity,-Infinity,NaN,"x"]',
+    );
     assert.equal(showValue({ a: undefined, b: NaN }), '{"a":undefined,"b":NaN}');
     assert.equal(showValue(Infinity), "Infinity");
     assert.equal(showValue({ f: function rechne() {} }), '{"f":‹Funktion rechne›}');
@@ -257,12 +335,32 @@ describe("exercise verdicts stay readable", () => {
   // A wrong function fails most cases; the shared data (results/user, schemas, R, plans, history entries)
   // must show once, not per case.
   const wrong: [string, CheckFunction<AnyFunction>, AnyFunction, RegExp][] = [
-    ["resolveRefs", checkResolveRefs as CheckFunction<AnyFunction>, (v: unknown) => v, /^resolveRefs\(\{"lat":\{"\$ref":"geo_rom\.lat"\}\}, results, user\)$/u],
-    ["missingArguments", checkMissingArguments as CheckFunction<AnyFunction>, () => [], /^missingArguments\(\{"start_date":"2025-06-01"\}, wetterSchema\)$/u],
+    [
+      "resolveRefs",
+      checkResolveRefs as CheckFunction<AnyFunction>,
+      (v: unknown) => v,
+      /^resolveRefs\(\{"lat":\{"\$ref":"geo_rom\.lat"\}\}, results, user\)$/u,
+    ],
+    [
+      "missingArguments",
+      checkMissingArguments as CheckFunction<AnyFunction>,
+      () => [],
+      /^missingArguments\(\{"start_date":"2025-06-01"\}, wetterSchema\)$/u,
+    ],
     ["hitAtK", checkHitAtK as CheckFunction<AnyFunction>, () => 0, /^hitAtK\(R, 3\)$/u],
     ["smallestK", checkSmallestK as CheckFunction<AnyFunction>, () => 99, /^smallestK\(R, 0\.5\)$/u],
-    ["readyCalls", checkReadyCalls as CheckFunction<AnyFunction>, () => [], /^readyCalls\(zweiStaedte, \["geo_a"\]\)$/u],
-    ["coordinatesFromHistory", checkCoordinatesFromHistory as CheckFunction<AnyFunction>, () => null, /^coordinatesFromHistory\(\[barcelonaAlt, wetter, barcelona\], "Barcelona"\)$/u],
+    [
+      "readyCalls",
+      checkReadyCalls as CheckFunction<AnyFunction>,
+      () => [],
+      /^readyCalls\(zweiStaedte, \["geo_a"\]\)$/u,
+    ],
+    [
+      "coordinatesFromHistory",
+      checkCoordinatesFromHistory as CheckFunction<AnyFunction>,
+      () => null,
+      /^coordinatesFromHistory\(\[barcelonaAlt, wetter, barcelona\], "Barcelona"\)$/u,
+    ],
   ];
   for (const [name, check, fn, sampleInput] of wrong) {
     test(`${name}: shared data printed once, failing inputs name it and stay short`, async () => {
@@ -271,13 +369,20 @@ describe("exercise verdicts stay readable", () => {
       assert.ok(report.failed >= 3);
       const context = check.set.context ?? [];
       assert.ok(context.length > 0, "the check has context lines");
-      for (const line of context) assert.equal(out.lines.filter((l) => l.includes(line)).length, 1, `printed once: ${line.slice(0, 40)}`);
+      for (const line of context)
+        assert.equal(out.lines.filter((l) => l.includes(line)).length, 1, `printed once: ${line.slice(0, 40)}`);
       const inputs = report.cases.filter((c) => !c.ok).map((c) => c.input);
-      assert.ok(inputs.some((i) => sampleInput.test(i)), `an input like ${sampleInput}; got ${inputs.join(" | ")}`);
+      assert.ok(
+        inputs.some((i) => sampleInput.test(i)),
+        `an input like ${sampleInput}; got ${inputs.join(" | ")}`,
+      );
       for (const i of inputs) assert.ok(i.length <= 200, `input short: ${i}`);
       const longest = context.reduce((a, b) => (a.length > b.length ? a : b));
       const body = out.lines.filter((l) => !context.some((c) => l.includes(c))).join("\n");
-      assert.ok(!body.includes(longest.slice(longest.indexOf("=") + 2)), "the largest shared object is not repeated per case");
+      assert.ok(
+        !body.includes(longest.slice(longest.indexOf("=") + 2)),
+        "the largest shared object is not repeated per case",
+      );
     });
   }
 });

@@ -26,8 +26,20 @@ test("lookUpRef follows own fields and list indexes, and names the path when it 
   assert.equal(lookUpRef("geo.lat", results, {}), 1);
   assert.equal(lookUpRef("geo.list.1", results, {}), null);
   assert.equal(lookUpRef("user.raw", results, { raw: "Frage" }), "Frage");
-  for (const bad of ["geo.hoehe", "geo.list.2", "geo.list.n", "geo.toString", "user.__proto__", "constructor.name", "rom.lat"]) {
-    assert.throws(() => lookUpRef(bad, results, {}), (e: Error) => e.message.includes(bad), bad);
+  for (const bad of [
+    "geo.hoehe",
+    "geo.list.2",
+    "geo.list.n",
+    "geo.toString",
+    "user.__proto__",
+    "constructor.name",
+    "rom.lat",
+  ]) {
+    assert.throws(
+      () => lookUpRef(bad, results, {}),
+      (e: Error) => e.message.includes(bad),
+      bad,
+    );
   }
 });
 
@@ -36,15 +48,30 @@ test("whenSolved prints a hint for an unsolved task and passes other errors on",
   const log = console.log;
   console.log = (line: string) => lines.push(line);
   try {
-    assert.equal(await whenSolved("1.1", () => { throw new NotSolvedError(); }), undefined);
+    assert.equal(
+      await whenSolved("1.1", () => {
+        throw new NotSolvedError();
+      }),
+      undefined,
+    );
     assert.equal(await whenSolved("1.1", async () => 42), 42);
   } finally {
     console.log = log;
   }
   assert.deepEqual(lines, ["⏳ Diese Zelle braucht Aufgabe 1.1 – sie ist noch nicht gelöst."]);
-  await assert.rejects(whenSolved("1.1", () => { throw new Error("anders"); }), /anders/u);
+  await assert.rejects(
+    whenSolved("1.1", () => {
+      throw new Error("anders");
+    }),
+    /anders/u,
+  );
   // Decided by class, not by text: another error that happens to say the same words passes on.
-  await assert.rejects(whenSolved("1.1", () => { throw new Error("Noch nicht gelöst"); }), /Noch nicht gelöst/u);
+  await assert.rejects(
+    whenSolved("1.1", () => {
+      throw new Error("Noch nicht gelöst");
+    }),
+    /Noch nicht gelöst/u,
+  );
 });
 
 test("NotSolvedError reads exactly as the old skeleton error did", () => {

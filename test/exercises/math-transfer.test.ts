@@ -3,8 +3,19 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { NotSolvedError } from "../../lib/exercises/check-runner.js";
-import { checkRechneAufruf, checkStreckenPlan, runMathPlan, type MathCall, type StreckenPlanFn } from "../../lib/exercises/transfer-checks.js";
-import { openMathKit, provideMathClient, releaseTransferResources, type MathKit } from "../../lib/exercises/transfer-resources.js";
+import {
+  checkRechneAufruf,
+  checkStreckenPlan,
+  runMathPlan,
+  type MathCall,
+  type StreckenPlanFn,
+} from "../../lib/exercises/transfer-checks.js";
+import {
+  openMathKit,
+  provideMathClient,
+  releaseTransferResources,
+  type MathKit,
+} from "../../lib/exercises/transfer-resources.js";
 import type { ToolClient } from "../../lib/mcp/types.js";
 import type { PlanStep } from "../../lib/plan/plan.js";
 
@@ -50,11 +61,17 @@ describe("math transfer checks (Aufgabe 3.4 and 4.4)", () => {
   test("streckenPlan: $ref plan passes; hard-coded sums and sequential steps fail", async () => {
     const check = checkStreckenPlan;
     const plan = (v1: number, t1: number, v2: number, t2: number): PlanStep[] => [
-      { description: "Teile", tools: [
-        { id: "teil1", name: "multiplikation", arguments: { a: v1, b: t1 } },
-        { id: "teil2", name: "multiplikation", arguments: { a: v2, b: t2 } },
-      ] },
-      { description: "Summe", tools: [{ id: "summe", name: "addition", arguments: { a: { $ref: "teil1.text" }, b: { $ref: "teil2.text" } } }] },
+      {
+        description: "Teile",
+        tools: [
+          { id: "teil1", name: "multiplikation", arguments: { a: v1, b: t1 } },
+          { id: "teil2", name: "multiplikation", arguments: { a: v2, b: t2 } },
+        ],
+      },
+      {
+        description: "Summe",
+        tools: [{ id: "summe", name: "addition", arguments: { a: { $ref: "teil1.text" }, b: { $ref: "teil2.text" } } }],
+      },
     ];
     const good = await check(plan, quiet);
     assert.equal(good.failed, 0, JSON.stringify(good.cases.filter((c) => !c.ok)));
@@ -63,7 +80,10 @@ describe("math transfer checks (Aufgabe 3.4 and 4.4)", () => {
     assert.equal((await check(notSolved, quiet)).passed, 0);
     const hardCoded: StreckenPlanFn = (v1, t1, v2, t2) => {
       const [first, second] = plan(v1, t1, v2, t2);
-      return [first!, { ...second!, tools: [{ id: "summe", name: "addition", arguments: { a: v1 * t1, b: v2 * t2 } }] }];
+      return [
+        first!,
+        { ...second!, tools: [{ id: "summe", name: "addition", arguments: { a: v1 * t1, b: v2 * t2 } }] },
+      ];
     };
     assert.ok((await check(hardCoded, quiet)).cases.every((c) => !c.ok && /\$ref/.test(c.problem ?? "")));
     const wrongPath = (v1: number, t1: number, v2: number, t2: number) =>

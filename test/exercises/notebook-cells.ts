@@ -71,8 +71,13 @@ export function notebookPairs(): NotebookPair[] {
     const exercise = files.find((f) => new RegExp(`^${part}1-aufgabe-${part}-.+\\.ipynb$`, "u").test(f));
     if (!exercise) throw new Error(`notebooks/${part}1-aufgabe-${part}-*.ipynb fehlt`);
     const solution = `loesung-${exercise.slice(`${part}1-aufgabe-`.length)}`;
-    if (!solutions.includes(solution)) throw new Error(`notebooks/loesungen/${solution} fehlt (Gegenstück zu ${exercise})`);
-    pairs.push({ part, exercise: readNotebook(join(notebooksDir, exercise)), solution: readNotebook(join(solutionsDir, solution)) });
+    if (!solutions.includes(solution))
+      throw new Error(`notebooks/loesungen/${solution} fehlt (Gegenstück zu ${exercise})`);
+    pairs.push({
+      part,
+      exercise: readNotebook(join(notebooksDir, exercise)),
+      solution: readNotebook(join(solutionsDir, solution)),
+    });
   }
   return pairs;
 }
@@ -109,7 +114,11 @@ function importsOf(nb: Notebook): string[] {
  * imports, and returns the named functions. The code is written to a temporary .mts module and
  * imported through tsx, the same TypeScript the participant wrote.
  */
-export async function loadMarkedFunctions(nb: Notebook, marker: Exclude<Marker, undefined>, names: string[]): Promise<Record<string, unknown>> {
+export async function loadMarkedFunctions(
+  nb: Notebook,
+  marker: Exclude<Marker, undefined>,
+  names: string[],
+): Promise<Record<string, unknown>> {
   const cells = nb.cells.filter((c) => c.type === "code" && markerOf(c) === marker).map((c) => c.source);
   const source = [...importsOf(nb), ...cells, `export { ${names.join(", ")} };`].join("\n\n");
   const dir = mkdtempSync(join(tmpdir(), "kit-exercise-"));

@@ -40,7 +40,9 @@ export function splitNumberedLists(markdown: readonly string[]): string[] {
   return markdown.flatMap((text, i) => {
     const first = /^(\d+)\. /u.exec(text.trimStart())?.[1];
     const before = [...(markdown[i - 1] ?? "").matchAll(/^(\d+)\. /gmu)].at(-1)?.[1];
-    return first !== undefined && before !== undefined && Number(first) === Number(before) + 1 ? [text.split("\n")[0] ?? ""] : [];
+    return first !== undefined && before !== undefined && Number(first) === Number(before) + 1
+      ? [text.split("\n")[0] ?? ""]
+      : [];
   });
 }
 
@@ -49,7 +51,12 @@ export function unalignedTableRows(markdown: string): string[] {
   return markdown
     .split("\n")
     .filter((line) => /^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$/u.test(line))
-    .filter((line) => line.split("|").map((c) => c.trim()).some((c) => c !== "" && !c.includes(":")));
+    .filter((line) =>
+      line
+        .split("|")
+        .map((c) => c.trim())
+        .some((c) => c !== "" && !c.includes(":")),
+    );
 }
 
 /** The last statement of a code cell when tslab would print its value by accident (`list.push(…)` → its new length). */
@@ -91,7 +98,13 @@ const READABLE_IN_CODE = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.
 function readableText(cell: RawCell): string {
   const source = joined(cell.source);
   const text = cell.cell_type === "code" ? (source.match(READABLE_IN_CODE) ?? []).join("\n") : source;
-  const outputs = (cell.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join(""));
+  const outputs = (cell.outputs ?? []).map(
+    (o) =>
+      joined(o.text) +
+      Object.values(o.data ?? {})
+        .map(joined)
+        .join(""),
+  );
   return [text, ...outputs].join("\n");
 }
 
@@ -106,20 +119,22 @@ describe("notebook lint", () => {
     assert.equal(hits({ cell_type: "markdown", source: "Im automatischen Test läuft ein Zufallsmodell." }).length, 1);
     assert.equal(hits({ cell_type: "markdown", source: "wie in der Python-Vorlage" }).length, 2);
     assert.equal(hits({ cell_type: "markdown", source: "Die Chat-Vorlage des Modells" }).length, 0);
-    assert.equal(hits({ cell_type: "code", source: 'console.log(`${n} Schritt(e)`); // in CI' }).length, 2);
+    assert.equal(hits({ cell_type: "code", source: "console.log(`${n} Schritt(e)`); // in CI" }).length, 2);
     assert.equal(hits({ cell_type: "code", source: "const ok = muster.test(s);" }).length, 0);
     assert.equal(hits({ cell_type: "code", source: "x;", outputs: [{ text: "3 Plan/Pläne" }] }).length, 1);
   });
 
   test("the heading, table, stray-value and function-name rules catch what they are about", () => {
     assert.deepEqual(sectionNumbers(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), [1, 2, 13]);
-    assert.deepEqual(unnumberedSections(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), ["## Zwischenspiel"]);
+    assert.deepEqual(unnumberedSections(["## 1. A\n", "## 2. B\n### x\n## 13. Aufräumen\n## Zwischenspiel"]), [
+      "## Zwischenspiel",
+    ]);
     assert.deepEqual(splitNumberedLists(["Schritte:\n\n1. a\n2. b", "3. c\n\nText", "1. neu"]), ["3. c"]);
     assert.deepEqual(unalignedTableRows("| a | b |\n| --- | --- |\n| 1 | 2 |"), ["| --- | --- |"]);
     assert.deepEqual(unalignedTableRows("|:---|---:|\n| :---: | :--- |"), []);
     assert.equal(strayValue("const a = [];\na.push(1);"), "a.push(1);");
     assert.equal(strayValue("const a = [];\na.push(1);\nconsole.log(a.length);"), undefined);
-    assert.deepEqual(calledInText("`loadLocalLlm({ gpu: \"cpu\" })` und `await kit.close()`"), ["loadLocalLlm"]);
+    assert.deepEqual(calledInText('`loadLocalLlm({ gpu: "cpu" })` und `await kit.close()`'), ["loadLocalLlm"]);
   });
 
   test("the docs and lib's messages use the notebooks' terms (Halb-Agent)", () => {
@@ -134,8 +149,14 @@ describe("notebook lint", () => {
     for (const part of [1, 2, 3, 4]) {
       const teil = names.findIndex((n) => n.startsWith(`${part}0-teil-${part}-`));
       const aufgabe = names.findIndex((n) => n.startsWith(`${part}1-aufgabe-${part}-`));
-      assert.ok(teil > 0 && aufgabe === teil + 1, `Teil ${part} comes right before Aufgabe ${part}: ${names.join(", ")}`);
-      assert.ok(names.some((n) => n.startsWith(`loesungen/loesung-${part}-`)), `solution ${part} in loesungen/`);
+      assert.ok(
+        teil > 0 && aufgabe === teil + 1,
+        `Teil ${part} comes right before Aufgabe ${part}: ${names.join(", ")}`,
+      );
+      assert.ok(
+        names.some((n) => n.startsWith(`loesungen/loesung-${part}-`)),
+        `solution ${part} in loesungen/`,
+      );
     }
   });
 
@@ -160,11 +181,18 @@ describe("notebook lint", () => {
       test(`${nb.name}: sections numbered 1, 2, 3 … without gaps or repeats; Aufräumen last, after all other text`, () => {
         assert.deepEqual(unnumberedSections(markdown), [], "every ## section has a number");
         const numbers = sectionNumbers(markdown);
-        assert.deepEqual(numbers, numbers.map((_, i) => i + 1));
+        assert.deepEqual(
+          numbers,
+          numbers.map((_, i) => i + 1),
+        );
         const headings = markdown.flatMap((t) => t.match(/^## .*/gmu) ?? []);
         assert.match(headings.at(-1) ?? "", /^## \d+\. Aufräumen$/u, "the last section is the clean-up");
         const lastMarkdown = nb.cells.findLastIndex((c) => c.cell_type === "markdown");
-        assert.match(joined(nb.cells[lastMarkdown]?.source), /^## \d+\. Aufräumen/mu, "in the last text cell, before the clean-up code");
+        assert.match(
+          joined(nb.cells[lastMarkdown]?.source),
+          /^## \d+\. Aufräumen/mu,
+          "in the last text cell, before the clean-up code",
+        );
       });
     }
 
@@ -178,7 +206,10 @@ describe("notebook lint", () => {
     });
 
     test(`${nb.name}: no code cell ends in a call whose value tslab prints by accident`, () => {
-      assert.deepEqual(code.flatMap((c) => strayValue(c) ?? []), []);
+      assert.deepEqual(
+        code.flatMap((c) => strayValue(c) ?? []),
+        [],
+      );
     });
 
     test(`${nb.name}: every function the text shows as a call is one the code uses`, () => {

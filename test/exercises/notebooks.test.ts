@@ -17,7 +17,10 @@ const quiet = { log: () => {} };
 function failingCases(report: CheckReport): string {
   return report.cases
     .filter((c) => !c.ok)
-    .map((c) => `  ✗ ${c.name}\n    ${c.input}\n    erwartet ${c.expected ?? "–"} / bekommen ${c.actual ?? "–"} / ${c.problem ?? ""}`)
+    .map(
+      (c) =>
+        `  ✗ ${c.name}\n    ${c.input}\n    erwartet ${c.expected ?? "–"} / bekommen ${c.actual ?? "–"} / ${c.problem ?? ""}`,
+    )
     .join("\n");
 }
 
@@ -45,11 +48,18 @@ for (const { part, exercise, solution } of pairs) {
       const fns = await loadMarkedFunctions(exercise, "task", functionNames);
       for (const check of checks) {
         const fn = fns[check.set.functionName];
-        assert.equal(typeof fn, "function", `${name(exercise)} defines a skeleton ${check.set.functionName} in a // AUFGABE cell`);
+        assert.equal(
+          typeof fn,
+          "function",
+          `${name(exercise)} defines a skeleton ${check.set.functionName} in a // AUFGABE cell`,
+        );
         const lines: string[] = [];
         const report = await check(fn as never, { log: (l) => lines.push(l) });
         assert.ok(report.failed >= 1, `${check.set.functionName}: the skeleton must not pass every case`);
-        assert.ok(lines.some((l) => l.startsWith("❌")), "the verdict shows ❌ lines");
+        assert.ok(
+          lines.some((l) => l.startsWith("❌")),
+          "the verdict shows ❌ lines",
+        );
         assert.match(lines.at(-1) ?? "", /^Ergebnis: \d+ von \d+ Fällen bestanden/u);
       }
     });
@@ -70,7 +80,11 @@ for (const { part, exercise, solution } of pairs) {
           return;
         }
         assert.ok(!ex.source.includes("strict: true"), `cell ${i + 1}: exercise checks only print (no strict)`);
-        assert.equal(sol.source.replaceAll(", { strict: true })", ")"), ex.source, `cell ${i + 1}: identical apart from { strict: true }`);
+        assert.equal(
+          sol.source.replaceAll(", { strict: true })", ")"),
+          ex.source,
+          `cell ${i + 1}: identical apart from { strict: true }`,
+        );
       });
       assert.ok(marked >= functionNames.length, "one marked cell per task at least");
     });
@@ -100,7 +114,11 @@ for (const { part, exercise, solution } of pairs) {
         assert.equal(nb.kernel, "tslab");
         const code = nb.cells.filter((c) => c.type === "code");
         const setup = code[0]?.source ?? "";
-        assert.match(setup, new RegExp(`^const kit = await setupPart${part}\\(\\);$`, "mu"), "first code cell: const kit = await setupPartN()");
+        assert.match(
+          setup,
+          new RegExp(`^const kit = await setupPart${part}\\(\\);$`, "mu"),
+          "first code cell: const kit = await setupPartN()",
+        );
         assert.equal(setup.match(/\bawait\b/gu)?.length, 1, "the set-up cell makes exactly one (awaited) lib call");
         assert.equal(code.filter((c) => /setupPart\d\(/u.test(c.source)).length, 1, "only one set-up cell");
         for (const c of code) {

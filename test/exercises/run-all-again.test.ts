@@ -24,13 +24,20 @@ async function runCells(besides: string, cells: string[]): Promise<{ result: Not
   const keep = join(dirname(file), `.kept-${process.pid}`);
   written.push(keep);
   const result = await runNotebook(root, file, env, keep);
-  const executed = JSON.parse(readFileSync(join(keep, basename(file)), "utf8")) as { cells: { outputs: { text?: string | string[] }[] }[] };
-  const outputs = executed.cells.map((c) => c.outputs.map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? ""))).join(""));
+  const executed = JSON.parse(readFileSync(join(keep, basename(file)), "utf8")) as {
+    cells: { outputs: { text?: string | string[] }[] }[];
+  };
+  const outputs = executed.cells.map((c) =>
+    c.outputs.map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? ""))).join(""),
+  );
   return { result, outputs };
 }
 
 const describeFailures = (r: NotebookResult) => r.failures.map((f) => `cell ${f.cell}: ${f.error}`).join("\n");
-const codeOf = (file: string) => readNotebook(file).cells.filter((c) => c.type === "code").map((c) => c.source);
+const codeOf = (file: string) =>
+  readNotebook(file)
+    .cells.filter((c) => c.type === "code")
+    .map((c) => c.source);
 
 before(async () => {
   ensureNotebookLib(); // the notebooks import the built lib: build it from this lib
@@ -40,7 +47,9 @@ after(() => {
   for (const file of written) rmSync(file, { recursive: true, force: true });
 });
 
-for (const solution of readdirSync(solutionsDir).filter((f) => /^loesung-\d.*\.ipynb$/u.test(f)).sort()) {
+for (const solution of readdirSync(solutionsDir)
+  .filter((f) => /^loesung-\d.*\.ipynb$/u.test(f))
+  .sort()) {
   test(`${solution}: Run All, then the solved cells again in the same kernel`, async () => {
     const code = codeOf(join(solutionsDir, solution));
     const again = code.slice(1, -1);
@@ -53,7 +62,9 @@ for (const solution of readdirSync(solutionsDir).filter((f) => /^loesung-\d.*\.i
 }
 
 test("each Teil's clean-up cell: the next cell can use the model, the client, the embedder and the store again", async () => {
-  const teile = readdirSync(notebooksDir).filter((f) => /^\d0-teil-.*\.ipynb$/u.test(f)).sort();
+  const teile = readdirSync(notebooksDir)
+    .filter((f) => /^\d0-teil-.*\.ipynb$/u.test(f))
+    .sort();
   const cleanups = teile.map((f) => codeOf(join(notebooksDir, f)).at(-1) ?? "");
   const prelude = [
     'import { createEmbedder, loadLlm, McpToolClient, openRagStore, startTravelServer } from "./lib/index";',
@@ -66,7 +77,10 @@ test("each Teil's clean-up cell: the next cell can use the model, the client, th
     'const vektor = await embedder.embedOne("Isar");\nconst treffer = await wissen.search("Isar", 1);',
     'console.log("wieder da:", antwort.meter.generatedTokens > 0, werkzeuge.length > 0, vektor.length > 0, treffer.length);',
   ].join("\n");
-  const { result, outputs } = await runCells(join(notebooksDir, teile[0] ?? ""), [...prelude, ...cleanups.flatMap((c) => [c, useAgain])]);
+  const { result, outputs } = await runCells(join(notebooksDir, teile[0] ?? ""), [
+    ...prelude,
+    ...cleanups.flatMap((c) => [c, useAgain]),
+  ]);
   assert.deepEqual(result.failures, [], describeFailures(result));
   const checks = outputs.filter((o) => o.includes("wieder da:"));
   assert.equal(checks.length, teile.length);
@@ -85,7 +99,8 @@ console.log("Server-Prozesse: Rechen " + count("mcp-server-math") + ", Reise " +
 test("Teil 3 and Aufgabe 3: each set-up cell run twice leaves one math server and one travel server", async () => {
   const aufgabe = join(notebooksDir, "31-aufgabe-3-mcp-werkzeuge.ipynb");
   const setup = codeOf(aufgabe)[0] ?? "";
-  const teilMath = codeOf(join(notebooksDir, "30-teil-3-mcp-werkzeuge.ipynb")).find((c) => c.includes("startMathServer()")) ?? "";
+  const teilMath =
+    codeOf(join(notebooksDir, "30-teil-3-mcp-werkzeuge.ipynb")).find((c) => c.includes("startMathServer()")) ?? "";
   assert.match(setup, /setupPart3\(\)/u);
   assert.match(teilMath, /startMathServer\(\)/u);
   const { result, outputs } = await runCells(aufgabe, [setup, setup, teilMath, teilMath, COUNT_SERVERS]);

@@ -43,7 +43,10 @@ describe("exercise set-ups", () => {
       const text = out.lines.join("\n");
       assert.match(text, /Backend: node-llama-cpp/u);
       assert.match(text, /Token-Zähler: der Tokenizer des geladenen Modells/u);
-      assert.match(text, /1\. buildMessages – .*\n.*2\. trimHistory – .*\n.*3\. refusalPrompt – .*\n.*4\. isRefusal – /u);
+      assert.match(
+        text,
+        /1\. buildMessages – .*\n.*2\. trimHistory – .*\n.*3\. refusalPrompt – .*\n.*4\. isRefusal – /u,
+      );
       const n = kit.countTokens("Reiseplanung für Barcelona");
       assert.ok(Number.isInteger(n) && n > 0);
       assert.equal(kit.countTokens(""), 0);
@@ -74,7 +77,14 @@ describe("exercise set-ups", () => {
   test("setupPart3: model, travel server and one session; close ends the sessions, the servers run on", async () => {
     const kit = await setupPart3({ log: () => {} });
     try {
-      assert.deepEqual(kit.toolNames.sort(), ["geocode", "get_parks", "get_spots", "get_weather", "rank_spots", "save_trip_plan"]);
+      assert.deepEqual(kit.toolNames.sort(), [
+        "geocode",
+        "get_parks",
+        "get_spots",
+        "get_weather",
+        "rank_spots",
+        "save_trip_plan",
+      ]);
       assert.equal(kit.server.mode, "offline");
       assert.equal(kit.llm.info.backend, "node-llama-cpp");
       await kit.close();
@@ -108,10 +118,25 @@ describe("exercise set-ups", () => {
 
 describe("probeRefusals (not a self-check)", () => {
   test("asks every question, reports what isRefusal says, and says it is no check", async () => {
-    const llm = new ScriptedLlm([`„${DEFAULT_REFUSAL}“`, "Man nehme Quark …", DEFAULT_REFUSAL, "Im Regen: Museen.", DEFAULT_REFUSAL]);
+    const llm = new ScriptedLlm([
+      `„${DEFAULT_REFUSAL}“`,
+      "Man nehme Quark …",
+      DEFAULT_REFUSAL,
+      "Im Regen: Museen.",
+      DEFAULT_REFUSAL,
+    ]);
     const out = collect();
     const results = await probeRefusals(llm, "Nur Reisen.", DEFAULT_REFUSAL, (a, r) => a.includes(r), { log: out.log });
-    assert.deepEqual(results.map((r) => [r.shouldRefuse, r.refused]), [[true, true], [true, false], [true, true], [false, false], [false, true]]);
+    assert.deepEqual(
+      results.map((r) => [r.shouldRefuse, r.refused]),
+      [
+        [true, true],
+        [true, false],
+        [true, true],
+        [false, false],
+        [false, true],
+      ],
+    );
     assert.equal(llm.requests.length, 5);
     assert.equal(llm.requests[0]?.messages[0]?.content, "Nur Reisen.");
     const text = out.lines.join("\n");
@@ -122,7 +147,15 @@ describe("probeRefusals (not a self-check)", () => {
   test("a throwing isRefusal is reported, not thrown", async () => {
     const llm = new ScriptedLlm(["irgendwas"], { whenExhausted: "repeat-last" });
     const out = collect();
-    const results = await probeRefusals(llm, "Nur Reisen.", DEFAULT_REFUSAL, () => { throw new Error("TODO"); }, { log: out.log, outOfScope: ["A?"], inScope: [] });
+    const results = await probeRefusals(
+      llm,
+      "Nur Reisen.",
+      DEFAULT_REFUSAL,
+      () => {
+        throw new Error("TODO");
+      },
+      { log: out.log, outOfScope: ["A?"], inScope: [] },
+    );
     assert.equal(results[0]?.refused, undefined);
     assert.match(out.lines.join("\n"), /isRefusal warf einen Fehler: Error: TODO/u);
   });

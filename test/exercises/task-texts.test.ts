@@ -22,7 +22,10 @@ function overviewRow(part: number): { functions: string[]; time: [number, number
   const row = guide.split("\n").find((l) => l.startsWith(`| ${part} | \``));
   assert.ok(row, `overview row for part ${part}`);
   const cells = row.split("|").map((c) => c.trim());
-  return { functions: [...(cells[5] ?? "").matchAll(/`(\w+)`/gu)].map((m) => m[1] ?? ""), time: minutes(cells[6] ?? "") };
+  return {
+    functions: [...(cells[5] ?? "").matchAll(/`(\w+)`/gu)].map((m) => m[1] ?? ""),
+    time: minutes(cells[6] ?? ""),
+  };
 }
 
 /** The day plan: start (minutes since midnight), duration and block text per row. */
@@ -37,7 +40,9 @@ function dayPlan(): { start: number; duration: number; block: string }[] {
 describe("task texts", () => {
   for (const { part, exercise } of notebookPairs()) {
     const intro = exercise.cells[0]?.source ?? "";
-    const tasks = new Set(exercise.cells.flatMap((c) => [...c.source.matchAll(/^## Aufgabe (\d+\.\d+)/gmu)].map((m) => m[1])));
+    const tasks = new Set(
+      exercise.cells.flatMap((c) => [...c.source.matchAll(/^## Aufgabe (\d+\.\d+)/gmu)].map((m) => m[1])),
+    );
 
     test(`Aufgabe ${part}: the intro lists every task (${tasks.size}) and the guide the same time`, () => {
       const listed = intro.match(/^\d+\. /gmu) ?? [];
@@ -50,7 +55,10 @@ describe("task texts", () => {
 
     test(`Aufgabe ${part}: the guide lists the task functions and plans the upper time plus 5 minutes`, () => {
       const row = overviewRow(part);
-      assert.deepEqual(row.functions, EXERCISE_CHECKS[part].map((c) => c.set.functionName));
+      assert.deepEqual(
+        row.functions,
+        EXERCISE_CHECKS[part].map((c) => c.set.functionName),
+      );
       const block = dayPlan().find((b) => b.block.startsWith(`**Aufgabe ${part}**`));
       assert.ok(block, `day plan row for Aufgabe ${part}`);
       const practice = Number(/\((\d+)/u.exec(block.block)?.[1]);

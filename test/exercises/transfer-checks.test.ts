@@ -6,12 +6,21 @@ import assert from "node:assert/strict";
 import { createEmbedder } from "../../lib/rag/embedder.js";
 import { CONTEXT_SEPARATOR, type RagStore } from "../../lib/rag/store.js";
 import { NotSolvedError } from "../../lib/exercises/check-runner.js";
-import { checkRetrieveContext, type RetrievalParts, type RetrieveContextFn } from "../../lib/exercises/transfer-checks.js";
-import { openUebungStore, provideUebungStore, releaseTransferResources } from "../../lib/exercises/transfer-resources.js";
+import {
+  checkRetrieveContext,
+  type RetrievalParts,
+  type RetrieveContextFn,
+} from "../../lib/exercises/transfer-checks.js";
+import {
+  openUebungStore,
+  provideUebungStore,
+  releaseTransferResources,
+} from "../../lib/exercises/transfer-resources.js";
 import { tempDir, tinyBertDir } from "../rag/helpers.js";
 
 const quiet = { log: () => {} };
-const texts = async (index: RetrievalParts, q: string, k: number) => (await index.search(await index.embed(q), k)).map((h) => h.text);
+const texts = async (index: RetrievalParts, q: string, k: number) =>
+  (await index.search(await index.embed(q), k)).map((h) => h.text);
 
 describe("checkRetrieveContext (Aufgabe 2.4, second text)", () => {
   let store: RagStore;
@@ -49,9 +58,15 @@ describe("checkRetrieveContext (Aufgabe 2.4, second text)", () => {
   test("typical mistakes: wrong separator, reversed order, k ignored", async () => {
     const sep = await checkRetrieveContext(async (q, k, index) => (await texts(index, q, k)).join("\n"), quiet);
     assert.ok(sep.cases.some((c) => !c.ok && /CONTEXT_SEPARATOR/.test(c.problem ?? "")));
-    const reversed = await checkRetrieveContext(async (q, k, index) => (await texts(index, q, k)).reverse().join(CONTEXT_SEPARATOR), quiet);
+    const reversed = await checkRetrieveContext(
+      async (q, k, index) => (await texts(index, q, k)).reverse().join(CONTEXT_SEPARATOR),
+      quiet,
+    );
     assert.ok(reversed.cases.some((c) => !c.ok && /Reihenfolge/.test(c.problem ?? "")));
-    const fixedK = await checkRetrieveContext(async (q, _k, index) => (await texts(index, q, 1)).join(CONTEXT_SEPARATOR), quiet);
+    const fixedK = await checkRetrieveContext(
+      async (q, _k, index) => (await texts(index, q, 1)).join(CONTEXT_SEPARATOR),
+      quiet,
+    );
     assert.ok(fixedK.cases.some((c) => !c.ok && /erwarteten Chunks/.test(c.problem ?? "")));
   });
 });

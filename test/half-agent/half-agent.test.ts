@@ -15,7 +15,12 @@ import {
   type HalfAgentReply,
   type ToolHistory,
 } from "../../lib/half-agent/half-agent.js";
-import { buildHalfAgentSystemPrompt, HALF_AGENT_FORMAT, HALF_AGENT_RULES, NO_TOOLS_INSTRUCTION } from "../../lib/half-agent/prompts.js";
+import {
+  buildHalfAgentSystemPrompt,
+  HALF_AGENT_FORMAT,
+  HALF_AGENT_RULES,
+  NO_TOOLS_INSTRUCTION,
+} from "../../lib/half-agent/prompts.js";
 import * as lib from "../../lib/index.js";
 import { createTravelFake, TRAVEL_TOOLS, weatherInfo } from "../agent/fixtures.js";
 import { useCpuLlama } from "../helpers/cpu-llama.js";
@@ -24,7 +29,12 @@ const CALL = '{"tool": "geocode", "arguments": {"destination": "Barcelona"}}';
 
 describe("parseToolCall", () => {
   test("plain JSON, fenced block, text around it, Llama-style name/parameters", () => {
-    for (const text of [CALL, "```json\n" + CALL + "\n```", `assistant\n\nIch rufe das Tool auf: ${CALL} – bis gleich.`, '{"name": "geocode", "parameters": {"destination": "Barcelona"}}']) {
+    for (const text of [
+      CALL,
+      "```json\n" + CALL + "\n```",
+      `assistant\n\nIch rufe das Tool auf: ${CALL} – bis gleich.`,
+      '{"name": "geocode", "parameters": {"destination": "Barcelona"}}',
+    ]) {
       const reply = parseToolCall(text, TRAVEL_TOOLS);
       assert.equal(reply.kind, "tool_call", text);
       assert.deepEqual(reply.call, { tool: "geocode", arguments: { destination: "Barcelona" } });
@@ -58,7 +68,10 @@ describe("parseToolCall", () => {
 
   test("grammar replies: {answer} is text, {tool, arguments} a call", () => {
     assert.deepEqual(halfAgentReplyFromJson({ answer: "Hallo" }), { kind: "text", call: null, text: "Hallo" });
-    assert.equal(halfAgentReplyFromJson({ tool: "geocode", arguments: { destination: "Rom" } }, TRAVEL_TOOLS).kind, "tool_call");
+    assert.equal(
+      halfAgentReplyFromJson({ tool: "geocode", arguments: { destination: "Rom" } }, TRAVEL_TOOLS).kind,
+      "tool_call",
+    );
   });
 });
 
@@ -70,28 +83,59 @@ describe("half-agent flow", () => {
     assert.equal(reply.kind, "tool_call");
     if (reply.kind !== "tool_call") return;
     history.push(await executeToolCall(client, reply.call, { tools: TRAVEL_TOOLS }));
-    assert.deepEqual(history[0], { tool: "geocode", arguments: { destination: "Barcelona" }, result: { lat: 41.3874, lon: 2.1686, display_name: "Barcelona", source: "test" } });
+    assert.deepEqual(history[0], {
+      tool: "geocode",
+      arguments: { destination: "Barcelona" },
+      result: { lat: 41.3874, lon: 2.1686, display_name: "Barcelona", source: "test" },
+    });
     assert.equal(findInToolHistory(history, { tool: "geocode", arguments: { destination: "Barcelona" } }), history[0]);
 
     const failed = await executeToolCall(client, { tool: "geocode", arguments: { destination: "Atlantis" } });
     assert.match(failed.error ?? "", /nicht gefunden/);
     const thrown = await executeToolCall(client, { tool: "nix", arguments: {} });
     assert.equal(thrown.error, 'Unbekanntes Tool "nix".');
-    const dropped = await executeToolCall(client, { tool: "get_weather", arguments: { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01", include_raw: null } }, { tools: TRAVEL_TOOLS });
-    assert.deepEqual(dropped.arguments, { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01" }, "null optionals are dropped");
+    const dropped = await executeToolCall(
+      client,
+      {
+        tool: "get_weather",
+        arguments: { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01", include_raw: null },
+      },
+      { tools: TRAVEL_TOOLS },
+    );
+    assert.deepEqual(
+      dropped.arguments,
+      { lat: 1, lon: 2, start_date: "2026-01-01", end_date: "2026-01-01" },
+      "null optionals are dropped",
+    );
 
     const system = buildHalfAgentSystemPrompt(TRAVEL_TOOLS);
     assert.doesNotMatch(system, /2026|Datum/, "nothing per day in the system prompt");
     assert.ok(system.includes(HALF_AGENT_RULES));
     assert.match(system, /- get_weather\(lat: Zahl, lon: Zahl.*\) – Tageswetter/);
-    const ask = buildHalfAgentMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history, context: "Kontext", today: "2026-01-29" });
-    assert.deepEqual(ask.map((m) => m.role), ["system", "system", "system", "system", "user"]);
+    const ask = buildHalfAgentMessages({
+      systemPrompt: system,
+      question: "Und das Wetter dort?",
+      toolHistory: history,
+      context: "Kontext",
+      today: "2026-01-29",
+    });
+    assert.deepEqual(
+      ask.map((m) => m.role),
+      ["system", "system", "system", "system", "user"],
+    );
     assert.equal(ask[1]!.content, "Heutiges Datum: 2026-01-29.", "the date right after the system prompt");
     assert.match(ask[3]!.content, /^Tool-Historie/);
     assert.match(ask[3]!.content, /41\.3874/);
-    assert.equal(ask.some((m) => m.content === NO_TOOLS_INSTRUCTION), false);
+    assert.equal(
+      ask.some((m) => m.content === NO_TOOLS_INSTRUCTION),
+      false,
+    );
 
-    const final = buildFinalAnswerMessages({ systemPrompt: system, question: "Und das Wetter dort?", toolHistory: history });
+    const final = buildFinalAnswerMessages({
+      systemPrompt: system,
+      question: "Und das Wetter dort?",
+      toolHistory: history,
+    });
     assert.equal(final.at(-2)?.content, NO_TOOLS_INSTRUCTION);
     assert.equal(final.at(-1)?.content, "Und das Wetter dort?");
   });
@@ -102,49 +146,111 @@ describe("findUnsupportedArguments", () => {
   const question = "Wetter in Lissabon am 2025-07-01?";
 
   test("coordinates that stand nowhere are guessed; the date from the question is not", () => {
-    assert.deepEqual(findUnsupportedArguments(weather({ lat: 38.72, lon: -9.14, start_date: "2025-07-01", end_date: "2025-07-01" }), question), [
-      { path: "lat", value: 38.72 },
-      { path: "lon", value: -9.14 },
-    ]);
+    assert.deepEqual(
+      findUnsupportedArguments(
+        weather({ lat: 38.72, lon: -9.14, start_date: "2025-07-01", end_date: "2025-07-01" }),
+        question,
+      ),
+      [
+        { path: "lat", value: 38.72 },
+        { path: "lon", value: -9.14 },
+      ],
+    );
   });
 
   test("numbers as written in the evidence: negative, German decimal comma, not the '-' inside a date", () => {
     const call = weather({ lat: 38.72, lon: -9.14, start_date: "2025-07-01", end_date: "2025-07-01" });
     assert.deepEqual(findUnsupportedArguments(call, [question, "Lissabon liegt bei 38,72 N und -9.14 O."]), []);
-    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: -7 } }, "am 2025-07-01"), [{ path: "n", value: -7 }]);
+    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: -7 } }, "am 2025-07-01"), [
+      { path: "n", value: -7 },
+    ]);
     assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: 7 } }, "am 2025-07-01"), []);
   });
 
   test("a comma between digits may separate list items: [1,2] contains 1 and 2 (and 1.2)", () => {
     const evidence = 'Ergebnis: {"ids":[1,2],"tage":[3,14]}';
-    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { a: 1, b: 2, c: 3, d: 14, e: 1.2 } }, evidence), []);
-    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: 12 } }, evidence), [{ path: "n", value: 12 }]);
+    assert.deepEqual(
+      findUnsupportedArguments({ tool: "t", arguments: { a: 1, b: 2, c: 3, d: 14, e: 1.2 } }, evidence),
+      [],
+    );
+    assert.deepEqual(findUnsupportedArguments({ tool: "t", arguments: { n: 12 } }, evidence), [
+      { path: "n", value: 12 },
+    ]);
   });
 
   test("values from the tool history count (the JSON the model sees)", () => {
-    const history = formatToolHistory([{ tool: "geocode", arguments: { destination: "Barcelona" }, result: { lat: 41.3874, lon: 2.1686 } }]);
-    assert.deepEqual(findUnsupportedArguments(weather({ lat: 41.3874, lon: 2.1686, start_date: "2025-07-01", end_date: "2025-07-01" }), [question, history]), []);
-    assert.deepEqual(findUnsupportedArguments(weather({ lat: 41.39, lon: 2.1686, start_date: "2025-07-01", end_date: "2025-07-01" }), [question, history]), [{ path: "lat", value: 41.39 }], "rounded is not the same number");
+    const history = formatToolHistory([
+      { tool: "geocode", arguments: { destination: "Barcelona" }, result: { lat: 41.3874, lon: 2.1686 } },
+    ]);
+    assert.deepEqual(
+      findUnsupportedArguments(
+        weather({ lat: 41.3874, lon: 2.1686, start_date: "2025-07-01", end_date: "2025-07-01" }),
+        [question, history],
+      ),
+      [],
+    );
+    assert.deepEqual(
+      findUnsupportedArguments(weather({ lat: 41.39, lon: 2.1686, start_date: "2025-07-01", end_date: "2025-07-01" }), [
+        question,
+        history,
+      ]),
+      [{ path: "lat", value: 41.39 }],
+      "rounded is not the same number",
+    );
   });
 
   test("strings ignore case; null is 'left out'", () => {
-    assert.deepEqual(findUnsupportedArguments({ tool: "geocode", arguments: { destination: "lissabon", note: null } }, question), []);
-    assert.deepEqual(findUnsupportedArguments({ tool: "geocode", arguments: { destination: "Porto" } }, question), [{ path: "destination", value: "Porto" }]);
+    assert.deepEqual(
+      findUnsupportedArguments({ tool: "geocode", arguments: { destination: "lissabon", note: null } }, question),
+      [],
+    );
+    assert.deepEqual(findUnsupportedArguments({ tool: "geocode", arguments: { destination: "Porto" } }, question), [
+      { path: "destination", value: "Porto" },
+    ]);
   });
 
   test("booleans must be in the evidence as true/false – unless they are the schema's default", () => {
     const base = { lat: 1, lon: 2, start_date: "2025-07-01", end_date: "2025-07-01" };
     const evidence = `${question} lat 1 lon 2`;
-    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), evidence), [{ path: "include_raw", value: true }]);
-    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), `${evidence} {"include_raw": true}`), []);
-    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: false }), evidence), [{ path: "include_raw", value: false }]);
-    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: false }), evidence, { inputSchema: weatherInfo.inputSchema }), [], "false is the default");
-    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), evidence, { inputSchema: weatherInfo.inputSchema }), [{ path: "include_raw", value: true }]);
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: true }), evidence), [
+      { path: "include_raw", value: true },
+    ]);
+    assert.deepEqual(
+      findUnsupportedArguments(weather({ ...base, include_raw: true }), `${evidence} {"include_raw": true}`),
+      [],
+    );
+    assert.deepEqual(findUnsupportedArguments(weather({ ...base, include_raw: false }), evidence), [
+      { path: "include_raw", value: false },
+    ]);
+    assert.deepEqual(
+      findUnsupportedArguments(weather({ ...base, include_raw: false }), evidence, {
+        inputSchema: weatherInfo.inputSchema,
+      }),
+      [],
+      "false is the default",
+    );
+    assert.deepEqual(
+      findUnsupportedArguments(weather({ ...base, include_raw: true }), evidence, {
+        inputSchema: weatherInfo.inputSchema,
+      }),
+      [{ path: "include_raw", value: true }],
+    );
   });
 
   test("nested objects and arrays are checked value by value, with the path", () => {
-    const call = { tool: "route", arguments: { stops: [{ name: "Rom", nights: 2 }, { name: "Neapel", nights: 3 }], options: { fast: true } } };
-    assert.deepEqual(findUnsupportedArguments(call, "Zwei Nächte in Rom, dann weiter nach Neapel: 2 und 3 Nächte."), [{ path: "options.fast", value: true }]);
+    const call = {
+      tool: "route",
+      arguments: {
+        stops: [
+          { name: "Rom", nights: 2 },
+          { name: "Neapel", nights: 3 },
+        ],
+        options: { fast: true },
+      },
+    };
+    assert.deepEqual(findUnsupportedArguments(call, "Zwei Nächte in Rom, dann weiter nach Neapel: 2 und 3 Nächte."), [
+      { path: "options.fast", value: true },
+    ]);
     assert.deepEqual(findUnsupportedArguments(call, "Rom 2"), [
       { path: "stops[1].name", value: "Neapel" },
       { path: "stops[1].nights", value: 3 },
@@ -159,19 +265,45 @@ describe("findUnsupportedArguments", () => {
 });
 
 describe("reviewToolProposal", () => {
-  const call = (tool: string, args: Record<string, unknown>): HalfAgentReply => ({ kind: "tool_call", call: { tool, arguments: args }, json: "" });
+  const call = (tool: string, args: Record<string, unknown>): HalfAgentReply => ({
+    kind: "tool_call",
+    call: { tool, arguments: args },
+    json: "",
+  });
   const question = "Wo liegt Barcelona?";
 
   test("null when the expected tool is called with arguments from the evidence", () => {
-    assert.equal(reviewToolProposal(call("geocode", { destination: "Barcelona" }), question, { expectedTool: "geocode" }), null);
+    assert.equal(
+      reviewToolProposal(call("geocode", { destination: "Barcelona" }), question, { expectedTool: "geocode" }),
+      null,
+    );
   });
 
   test("says why a reply must not run: text, invalid, wrong tool, guessed arguments", () => {
-    assert.match(reviewToolProposal({ kind: "text", call: null, text: "Hallo" }, question) ?? "", /Text geschrieben statt eines Tool-Aufrufs/);
-    assert.equal(reviewToolProposal({ kind: "invalid", call: null, reason: "Die Antwort ist leer." }, question), "Die Antwort ist leer.");
-    assert.equal(reviewToolProposal(call("get_parks", { lat: 1 }), question, { expectedTool: "geocode" }), "Falsches Tool: get_parks statt geocode.");
+    assert.match(
+      reviewToolProposal({ kind: "text", call: null, text: "Hallo" }, question) ?? "",
+      /Text geschrieben statt eines Tool-Aufrufs/,
+    );
     assert.equal(
-      reviewToolProposal(call("get_weather", { lat: 41.39, lon: 2.17, start_date: "2025-07-01", end_date: "2025-07-01", include_raw: false }), question, { tools: TRAVEL_TOOLS }),
+      reviewToolProposal({ kind: "invalid", call: null, reason: "Die Antwort ist leer." }, question),
+      "Die Antwort ist leer.",
+    );
+    assert.equal(
+      reviewToolProposal(call("get_parks", { lat: 1 }), question, { expectedTool: "geocode" }),
+      "Falsches Tool: get_parks statt geocode.",
+    );
+    assert.equal(
+      reviewToolProposal(
+        call("get_weather", {
+          lat: 41.39,
+          lon: 2.17,
+          start_date: "2025-07-01",
+          end_date: "2025-07-01",
+          include_raw: false,
+        }),
+        question,
+        { tools: TRAVEL_TOOLS },
+      ),
       'Geratene Argumente (stehen in keiner Quelle): lat = 41.39, lon = 2.17, start_date = "2025-07-01", end_date = "2025-07-01"',
     );
   });
@@ -192,7 +324,10 @@ describe("half-agent prompt format matches the grammar", () => {
   test("the form for a tool call, filled in, is one the grammar allows", () => {
     const line = HALF_AGENT_FORMAT.split("\n").find((l) => l.startsWith("- Mit Tool:"));
     assert.ok(line, HALF_AGENT_FORMAT);
-    const filled = line.slice("- Mit Tool:".length).replace('"<Tool-Name>"', '"geocode"').replace('{"<argument>": <Wert>}', '{"destination": "Rom"}');
+    const filled = line
+      .slice("- Mit Tool:".length)
+      .replace('"<Tool-Name>"', '"geocode"')
+      .replace('{"<argument>": <Wert>}', '{"destination": "Rom"}');
     assert.equal(validate(JSON.parse(filled)), true, filled);
   });
 
@@ -208,7 +343,11 @@ describe("buildHalfAgentJsonSchema", () => {
     const validate = new Ajv2020({ strict: false }).compile(schema);
     assert.equal(validate({ answer: "Hallo" }), true);
     assert.equal(validate({ tool: "geocode", arguments: { destination: "Rom" } }), true);
-    assert.equal(validate({ tool: "geocode", arguments: { destination: { $ref: "x.y" } } }), false, "no $ref in the half-agent");
+    assert.equal(
+      validate({ tool: "geocode", arguments: { destination: { $ref: "x.y" } } }),
+      false,
+      "no $ref in the half-agent",
+    );
     assert.equal(validate({ tool: "teleport", arguments: {} }), false);
     assert.equal(validate({ answer: "Hallo", tool: "geocode" }), false);
   });
@@ -218,7 +357,10 @@ describe("buildHalfAgentJsonSchema", () => {
     test("compiles; its parser accepts both shapes", async () => {
       const grammar = await llama().createGrammarForJsonSchema(schema as never);
       assert.deepEqual(grammar.parse('{"answer": "Sonnig"}'), { answer: "Sonnig" });
-      assert.deepEqual(grammar.parse(JSON.stringify({ tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } })), { tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } });
+      assert.deepEqual(
+        grammar.parse(JSON.stringify({ tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } })),
+        { tool: "get_parks", arguments: { lat: 1, lon: 2, radius_km: 3 } },
+      );
     });
   });
 });

@@ -14,10 +14,14 @@ export interface BoardProcess {
 
 export function startBoardProcess(args: string[], timeoutMs = 30_000): Promise<BoardProcess> {
   const root = findProjectRoot();
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "board", "--port", "0", ...args], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(root, "scripts", "kit.ts"), "board", "--port", "0", ...args],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let text = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {

@@ -54,7 +54,10 @@ export interface FakeOpenAiServer {
   close(): Promise<void>;
 }
 
-type FaultReply = Extract<FakeReply, { kind: "drip" | "endless_event" | "huge_body" | "cut" | "plain_json" | "error_event" }>;
+type FaultReply = Extract<
+  FakeReply,
+  { kind: "drip" | "endless_event" | "huge_body" | "cut" | "plain_json" | "error_event" }
+>;
 const FAULTS = new Set<FakeReply["kind"]>(["drip", "endless_event", "huge_body", "cut", "plain_json", "error_event"]);
 const isFault = (reply: FakeReply): reply is FaultReply => FAULTS.has(reply.kind);
 
@@ -91,7 +94,12 @@ function serveFault(reply: FaultReply, stream: boolean, res: ServerResponse): vo
     case "plain_json": {
       const message = { role: "assistant", content: reply.text };
       res.writeHead(200, json);
-      res.end(JSON.stringify({ choices: [{ index: 0, message, finish_reason: "stop" }], usage: { prompt_tokens: 20, completion_tokens: 5 } }));
+      res.end(
+        JSON.stringify({
+          choices: [{ index: 0, message, finish_reason: "stop" }],
+          usage: { prompt_tokens: 20, completion_tokens: 5 },
+        }),
+      );
     }
   }
 }
@@ -127,15 +135,24 @@ export async function startFakeOpenAiServer(replies: FakeReply[]): Promise<FakeO
         const message = {
           role: "assistant",
           content: reply.text ?? null,
-          tool_calls: calls.length ? calls.map((c, i) => ({ id: `fake_${served}_${i}`, type: "function", function: c })) : undefined,
+          tool_calls: calls.length
+            ? calls.map((c, i) => ({ id: `fake_${served}_${i}`, type: "function", function: c }))
+            : undefined,
         };
         const usage = { prompt_tokens: reply.promptTokens ?? 20, completion_tokens: 5 };
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ choices: [{ index: 0, message, finish_reason: calls.length ? "tool_calls" : "stop" }], usage }));
+        res.end(
+          JSON.stringify({
+            choices: [{ index: 0, message, finish_reason: calls.length ? "tool_calls" : "stop" }],
+            usage,
+          }),
+        );
         return;
       }
       if (reply.kind === "tool_calls") {
-        res.writeHead(400, { "content-type": "application/json" }).end('{"error":"tool_calls replies need stream: false"}');
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end('{"error":"tool_calls replies need stream: false"}');
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });

@@ -17,11 +17,15 @@ export interface HubProcess {
 
 export function startHubProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<HubProcess> {
   const root = findProjectRoot();
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "kit.ts"), "hub", "--port", "0", ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(root, "scripts", "kit.ts"), "hub", "--port", "0", ...args],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let text = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stop = async (signal: NodeJS.Signals = "SIGINT") => {
@@ -50,24 +54,39 @@ export function startHubProcess(args: string[], env: NodeJS.ProcessEnv = {}, tim
   });
 }
 
-export const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p): p is string => Boolean(p) && existsSync(p as string));
+export const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (p): p is string => Boolean(p) && existsSync(p as string),
+);
 
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import("playwright-core");
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
 }
 
 /** The PIN the tests' participants choose unless a test says otherwise. */
 export const TEST_PIN = "Pin-1234";
 
 /** Fills the hub's login form and submits it; returns the login error shown, or undefined when it went on. */
-export async function logIn(page: Page, loginUrl: string, name: string, code: string, pin = TEST_PIN): Promise<string | undefined> {
+export async function logIn(
+  page: Page,
+  loginUrl: string,
+  name: string,
+  code: string,
+  pin = TEST_PIN,
+): Promise<string | undefined> {
   await page.goto(loginUrl);
   await page.fill("#username_input", name);
   await page.fill("#password_input", code);
   if (await page.locator("#pin_input").count()) await page.fill("#pin_input", pin);
   await Promise.all([page.waitForLoadState("load"), page.click("#login_submit")]);
-  const error = await page.locator(".login_error").textContent({ timeout: 500 }).catch(() => null);
+  const error = await page
+    .locator(".login_error")
+    .textContent({ timeout: 500 })
+    .catch(() => null);
   return error?.trim() || undefined;
 }
 
@@ -108,7 +127,11 @@ export async function xsrfToken(context: APIRequestContext, pageUrl: string): Pr
 }
 
 /** Logs in through the login form without a browser (cookies stay in `context`); the response is not followed. */
-export async function postLogIn(context: APIRequestContext, loginUrl: string, fields: { username: string; password: string; pin?: string }): Promise<{ status: number; location: string; text: string }> {
+export async function postLogIn(
+  context: APIRequestContext,
+  loginUrl: string,
+  fields: { username: string; password: string; pin?: string },
+): Promise<{ status: number; location: string; text: string }> {
   const _xsrf = await xsrfToken(context, loginUrl);
   const res = await context.post(loginUrl, { form: { pin: TEST_PIN, ...fields, _xsrf }, maxRedirects: 0 });
   return { status: res.status(), location: res.headers()["location"] ?? "", text: await res.text() };
@@ -117,7 +140,10 @@ export async function postLogIn(context: APIRequestContext, loginUrl: string, fi
 /** The system user the hub gave participant `name` (teilnehmende.json): usually kurs-<name>, but another name
  *  when an account of that name exists that the hub did not make (e.g. left by another run on this machine). */
 export function hubUser(root: string, name: string): string {
-  const participants = JSON.parse(readFileSync(join(root, ".hub", "teilnehmende.json"), "utf8")) as Record<string, { name: string; user: string }>;
+  const participants = JSON.parse(readFileSync(join(root, ".hub", "teilnehmende.json"), "utf8")) as Record<
+    string,
+    { name: string; user: string }
+  >;
   const found = Object.values(participants).find((p) => p.name === name);
   if (!found) throw new Error(`${name} is not in ${root}/.hub/teilnehmende.json`);
   return found.user;

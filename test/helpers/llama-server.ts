@@ -52,10 +52,21 @@ export interface LlamaServer {
 /** The command line (after the binary) for these options. */
 export function llamaServerArgs(options: LlamaServerOptions, port: number): string[] {
   return [
-    "-m", options.model, "--host", "127.0.0.1", "--port", String(port),
-    "-c", String(options.ctx ?? 4096), "--parallel", String(options.parallel ?? 1),
-    "-t", String(options.threads ?? 1), "--no-webui",
-    ...(options.jinja ? ["--jinja"] : []), ...(options.extra ?? []),
+    "-m",
+    options.model,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "-c",
+    String(options.ctx ?? 4096),
+    "--parallel",
+    String(options.parallel ?? 1),
+    "-t",
+    String(options.threads ?? 1),
+    "--no-webui",
+    ...(options.jinja ? ["--jinja"] : []),
+    ...(options.extra ?? []),
   ];
 }
 
@@ -63,7 +74,10 @@ async function waitHealthy(origin: string, child: ChildProcess, log: () => strin
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`llama-server exited (${child.exitCode}):\n${log().slice(-2000)}`);
-    const ok = await fetch(`${origin}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${origin}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -79,7 +93,9 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   const args = llamaServerArgs(options, port);
   const child = spawn(own || join(bin!, "llama-server"), args, { stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
-  const keep = (d: Buffer) => { text = (text + d.toString()).slice(-200_000); };
+  const keep = (d: Buffer) => {
+    text = (text + d.toString()).slice(-200_000);
+  };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const origin = `http://127.0.0.1:${port}`;

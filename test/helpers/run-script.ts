@@ -17,12 +17,22 @@ export interface ScriptOptions {
 }
 
 /** Runs the kit's command `command` (`tsx scripts/kit.ts <command>`, as its npm script does) with `args`; `env` adds to this process's environment. */
-export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
+export function runCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: ScriptOptions = {},
+): Promise<ScriptRun> {
   return runTsFile(join("scripts", "kit.ts"), [command, ...args], env, options);
 }
 
 /** Runs the TypeScript file `file` (relative to the project root) with `args`, as `npx tsx <file>` would. */
-export function runTsFile(file: string, args: string[], env: NodeJS.ProcessEnv = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
+export function runTsFile(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: ScriptOptions = {},
+): Promise<ScriptRun> {
   const root = findProjectRoot();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(root, file), ...args], {
@@ -45,8 +55,19 @@ export function runTsFile(file: string, args: string[], env: NodeJS.ProcessEnv =
 }
 
 /** The CLI (`npm start`) on the generated tiny models, CPU only, one thread; `env` adds or overrides. */
-export function runCliOnTinyModels(args: string[], env: Record<string, string> = {}, options: ScriptOptions = {}): Promise<ScriptRun> {
+export function runCliOnTinyModels(
+  args: string[],
+  env: Record<string, string> = {},
+  options: ScriptOptions = {},
+): Promise<ScriptRun> {
   const tiny = tinyModelPaths();
-  const modelEnv = { LLM_MODEL_PATH: tiny.gguf, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local" };
+  const modelEnv = {
+    LLM_MODEL_PATH: tiny.gguf,
+    EMBEDDING_MODEL: tiny.embeddingDir,
+    MODELS_OFFLINE: "1",
+    LLM_THREADS: "1",
+    LLM_GPU: "cpu",
+    LLM_BACKEND: "local",
+  };
   return runCommand("start", args, { ...modelEnv, ...env }, options);
 }

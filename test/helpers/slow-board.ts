@@ -38,5 +38,10 @@ export async function slowBoard(together: number, fallbackMs = 1000): Promise<Sl
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, maxInFlight: () => most, joined, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    maxInFlight: () => most,
+    joined,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }

@@ -23,7 +23,11 @@ export async function startTravelWorkspace(
   options: { today?: string; env?: Record<string, string> } = {},
 ): Promise<TravelWorkspace> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  const env: Record<string, string> = { ...options.env, TRAVEL_WORKSPACE_DIR: dir, ...(options.today ? { TRAVEL_TODAY: options.today } : {}) };
+  const env: Record<string, string> = {
+    ...options.env,
+    TRAVEL_WORKSPACE_DIR: dir,
+    ...(options.today ? { TRAVEL_TODAY: options.today } : {}),
+  };
   const server = await startTravelServer({ offline: true, timeoutMs: 60_000, env });
   const client = await McpToolClient.connect(server.url);
   return {

@@ -38,7 +38,11 @@ export interface TslabKernel {
 function decode(frames: Buffer[]): WireMessage {
   const at = frames.findIndex((f) => f.toString() === DELIMITER);
   const [header, parent, , content] = frames.slice(at + 2, at + 6).map((f) => f.toString());
-  return { header: JSON.parse(header ?? "{}"), parent_header: JSON.parse(parent ?? "{}"), content: JSON.parse(content ?? "{}") } as WireMessage;
+  return {
+    header: JSON.parse(header ?? "{}"),
+    parent_header: JSON.parse(parent ?? "{}"),
+    content: JSON.parse(content ?? "{}"),
+  } as WireMessage;
 }
 
 export async function until(done: () => boolean, timeoutMs = 60_000): Promise<boolean> {
@@ -58,12 +62,27 @@ export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.Pro
   const root = findProjectRoot();
   const key = randomUUID();
   const dir = mkdtempSync(join(tmpdir(), "kit-tslab-"));
-  const ports = { shell_port: await freePort(), iopub_port: await freePort(), stdin_port: await freePort(), control_port: await freePort(), hb_port: await freePort() };
+  const ports = {
+    shell_port: await freePort(),
+    iopub_port: await freePort(),
+    stdin_port: await freePort(),
+    control_port: await freePort(),
+    hb_port: await freePort(),
+  };
   const connection = join(dir, "kernel.json");
-  writeFileSync(connection, JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }));
-  const spec = JSON.parse(readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[]; env?: Record<string, string> };
+  writeFileSync(
+    connection,
+    JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }),
+  );
+  const spec = JSON.parse(
+    readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8"),
+  ) as { argv: string[]; env?: Record<string, string> };
   const [command, ...args] = spec.argv.map((a) => a.replace("{connection_file}", connection));
-  const kernel: ChildProcess = spawn(command ?? "tslab", args, { cwd: join(root, options.cwd ?? "."), env: { ...process.env, ...spec.env, ...options.env }, stdio: ["ignore", "ignore", "pipe"] });
+  const kernel: ChildProcess = spawn(command ?? "tslab", args, {
+    cwd: join(root, options.cwd ?? "."),
+    env: { ...process.env, ...spec.env, ...options.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   kernel.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const sign = (parts: string[]) => parts.reduce((h, p) => h.update(p), createHmac("sha256", key)).digest("hex");
@@ -82,7 +101,14 @@ export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.Pro
       replies,
       request(msgType, content = {}) {
         const msgId = randomUUID();
-        const header = JSON.stringify({ msg_id: msgId, session, username: "test", msg_type: msgType, version: "5.3", date: new Date().toISOString() });
+        const header = JSON.stringify({
+          msg_id: msgId,
+          session,
+          username: "test",
+          msg_type: msgType,
+          version: "5.3",
+          date: new Date().toISOString(),
+        });
         const parts = [header, "{}", "{}", JSON.stringify(content)];
         sending = sending.then(() => shell.send([DELIMITER, sign(parts), ...parts]));
         return sending.then(() => msgId);
@@ -116,4 +142,11 @@ export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.Pro
   return { pid: kernel.pid!, iopub, client, log: () => stderr, stop };
 }
 
-export const executeContent = (code: string) => ({ code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true });
+export const executeContent = (code: string) => ({
+  code,
+  silent: false,
+  store_history: true,
+  user_expressions: {},
+  allow_stdin: false,
+  stop_on_error: true,
+});

@@ -21,7 +21,8 @@ import { runCommand } from "../helpers/run-script.js";
 
 const MARK_ENV = "KLASSENRAUM_TEST_MARK";
 const mark = randomBytes(6).toString("hex");
-const skip = llamaServerSkip() || (jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : false);
+const skip =
+  llamaServerSkip() || (jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : false);
 const dir = mkdtempSync(join(tmpdir(), "klassenraum-test-"));
 chmodSync(dir, 0o755);
 const root = join(dir, "hub");
@@ -32,70 +33,116 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("npm run klassenraum starts class server, board and hub behind one URL; a killed class server comes back; SIGTERM leaves no process", { skip }, async () => {
-  const kitRoot = findProjectRoot();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(kitRoot, "scripts", "kit.ts"), "klassenraum", "--uebung", "--port", "0", "--llm-port", "0", "--board-port", "0", "--parallel", "2", "--kontext", "4096", "--root", root, "--code", "raum-test-1", "--board-daten", join(dir, "board.json")],
-    { cwd: kitRoot, env: { ...process.env, [MARK_ENV]: mark, LLM_THREADS: "1" }, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const until = Date.now() + 4 * 60_000;
-  while (!/Beenden mit Strg\+C \(beendet alle drei\)/.test(out) && child.exitCode === null && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-  assert.match(out, /Klassenraum läuft\./, out);
-  const roomUrl = /Für den Raum:\s+(http:\S+)/.exec(out)![1]!;
-  const boardUrl = /Klassen-Board:\s+(http:\S+)/.exec(out)![1]!;
-  const llmUrl = /Klassen-Server:\s+(http:\S+)/.exec(out)![1]!;
-  assert.match(out, /[▀▄█]{10}/, "a QR code is printed");
-  assert.equal((await fetch(roomUrl)).status, 200);
-  assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200);
-  assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
-  const withoutKey = await fetch(`${llmUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: "Hallo" }], max_tokens: 2 }) });
-  assert.equal(withoutKey.status, 401, "the class server wants the classroom's API key");
+test(
+  "npm run klassenraum starts class server, board and hub behind one URL; a killed class server comes back; SIGTERM leaves no process",
+  { skip },
+  async () => {
+    const kitRoot = findProjectRoot();
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(kitRoot, "scripts", "kit.ts"),
+        "klassenraum",
+        "--uebung",
+        "--port",
+        "0",
+        "--llm-port",
+        "0",
+        "--board-port",
+        "0",
+        "--parallel",
+        "2",
+        "--kontext",
+        "4096",
+        "--root",
+        root,
+        "--code",
+        "raum-test-1",
+        "--board-daten",
+        join(dir, "board.json"),
+      ],
+      { cwd: kitRoot, env: { ...process.env, [MARK_ENV]: mark, LLM_THREADS: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const until = Date.now() + 4 * 60_000;
+    while (!/Beenden mit Strg\+C \(beendet alle drei\)/.test(out) && child.exitCode === null && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 200));
+    assert.match(out, /Klassenraum läuft\./, out);
+    const roomUrl = /Für den Raum:\s+(http:\S+)/.exec(out)![1]!;
+    const boardUrl = /Klassen-Board:\s+(http:\S+)/.exec(out)![1]!;
+    const llmUrl = /Klassen-Server:\s+(http:\S+)/.exec(out)![1]!;
+    assert.match(out, /[▀▄█]{10}/, "a QR code is printed");
+    assert.equal((await fetch(roomUrl)).status, 200);
+    assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200);
+    assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
+    const withoutKey = await fetch(`${llmUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "Hallo" }], max_tokens: 2 }),
+    });
+    assert.equal(withoutKey.status, 401, "the class server wants the classroom's API key");
 
-  if (CHROMIUM) {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      assert.equal(await logIn(page, roomUrl, "Test Raum", "raum-test-1"), undefined);
-      await openNotebook(page, new URL(`/user/${hubUser(root, "Test Raum")}`, roomUrl).href, "10-teil-1-lokales-llm.ipynb");
-      const answer = await runCell(
-        page,
-        `import { loadLlm } from "./lib/index";
+    if (CHROMIUM) {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        assert.equal(await logIn(page, roomUrl, "Test Raum", "raum-test-1"), undefined);
+        await openNotebook(
+          page,
+          new URL(`/user/${hubUser(root, "Test Raum")}`, roomUrl).href,
+          "10-teil-1-lokales-llm.ipynb",
+        );
+        const answer = await runCell(
+          page,
+          `import { loadLlm } from "./lib/index";
 const llm = await loadLlm();
 const r = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4 });
 console.log("backend=" + llm.info.backend + " antwort=" + typeof r.text);
 await llm.dispose();`,
-      );
-      assert.match(answer, /backend=openai-compatible antwort=string/, answer);
-    } finally {
-      await browser.close();
+        );
+        assert.match(answer, /backend=openai-compatible antwort=string/, answer);
+      } finally {
+        await browser.close();
+      }
     }
-  }
 
-  // The class server dies (as when the kernel's OOM killer takes it): it comes back, the others never stop.
-  const llamaPid = processesWithEnv(MARK_ENV, mark).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("llama-server"));
-  assert.ok(llamaPid, "llama-server runs");
-  process.kill(llamaPid, "SIGKILL");
-  const back = Date.now() + 2 * 60_000;
-  while (!/Klassen-Server \(llama-server\) läuft wieder/.test(out) && Date.now() < back) {
-    assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200, "the board keeps running");
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  assert.match(out, /Klassen-Server \(llama-server\) hat sich beendet \(Signal SIGKILL\) – Neustart in 1 s\. Die anderen laufen weiter\./, out);
-  assert.match(out, /Klassen-Server \(llama-server\) läuft wieder\./);
-  assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
-  assert.equal((await fetch(roomUrl)).status, 200, "the hub kept running");
-  assert.equal(child.exitCode, null);
+    // The class server dies (as when the kernel's OOM killer takes it): it comes back, the others never stop.
+    const llamaPid = processesWithEnv(MARK_ENV, mark).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("llama-server"),
+    );
+    assert.ok(llamaPid, "llama-server runs");
+    process.kill(llamaPid, "SIGKILL");
+    const back = Date.now() + 2 * 60_000;
+    while (!/Klassen-Server \(llama-server\) läuft wieder/.test(out) && Date.now() < back) {
+      assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200, "the board keeps running");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.match(
+      out,
+      /Klassen-Server \(llama-server\) hat sich beendet \(Signal SIGKILL\) – Neustart in 1 s\. Die anderen laufen weiter\./,
+      out,
+    );
+    assert.match(out, /Klassen-Server \(llama-server\) läuft wieder\./);
+    assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
+    assert.equal((await fetch(roomUrl)).status, 200, "the hub kept running");
+    assert.equal(child.exitCode, null);
 
-  const hubId = (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
-  assert.ok(processesWithEnv(MARK_ENV, mark).length >= 4, "klassenraum, llama-server, board, hub (and JupyterHub) carry the marker");
-  child.kill("SIGTERM");
-  assert.equal(await exited, 0, out);
-  assert.deepEqual(processesWithEnv(MARK_ENV, mark), [], "no process of the classroom is left after SIGTERM");
-  assert.deepEqual(processesOfHub(hubId), [], "no participant server or kernel is left");
-  await assert.rejects(fetch(llmUrl.replace(/\/v1$/, "/health")));
-});
+    const hubId = (
+      JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }
+    ).kernelEnv.KURS_HUB_ID;
+    assert.ok(
+      processesWithEnv(MARK_ENV, mark).length >= 4,
+      "klassenraum, llama-server, board, hub (and JupyterHub) carry the marker",
+    );
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0, out);
+    assert.deepEqual(processesWithEnv(MARK_ENV, mark), [], "no process of the classroom is left after SIGTERM");
+    assert.deepEqual(processesOfHub(hubId), [], "no participant server or kernel is left");
+    await assert.rejects(fetch(llmUrl.replace(/\/v1$/, "/health")));
+  },
+);

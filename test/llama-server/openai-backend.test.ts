@@ -8,9 +8,19 @@ import { after, before, describe, test } from "node:test";
 import { tinyModelPaths } from "../../lib/config.js";
 import { runAgent } from "../../lib/agent/loop.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
-import { buildHalfAgentJsonSchema, buildHalfAgentMessages, buildHalfAgentSystemPrompt, halfAgentReplyFromJson } from "../../lib/half-agent/index.js";
 import {
-  ContextOverflowError, JsonNotSupportedError, LlmTimeoutError, loadConfiguredLlm, type ChatMessage, type Llm,
+  buildHalfAgentJsonSchema,
+  buildHalfAgentMessages,
+  buildHalfAgentSystemPrompt,
+  halfAgentReplyFromJson,
+} from "../../lib/half-agent/index.js";
+import {
+  ContextOverflowError,
+  JsonNotSupportedError,
+  LlmTimeoutError,
+  loadConfiguredLlm,
+  type ChatMessage,
+  type Llm,
 } from "../../lib/llm/index.js";
 import { NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
 import { httpFailure } from "../../lib/llm/openai-http.js";
@@ -41,13 +51,22 @@ describe("the kit against the real llama-server", { skip }, () => {
 
   test("Teil 1: a streamed chat, its meter from the server's usage, a conversation with history", async () => {
     const chunks: string[] = [];
-    const frage: ChatMessage[] = [{ role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." }];
+    const frage: ChatMessage[] = [
+      { role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." },
+    ];
     const erste = await llm.chat(frage, { maxTokens: 60, seed: 1, onTextChunk: (c) => chunks.push(c) });
     assert.equal(chunks.join(""), erste.text, "the streamed pieces are the answer");
-    assert.ok(erste.meter.promptTokensEvaluated > 10, `prompt tokens from usage/timings: ${JSON.stringify(erste.meter)}`);
+    assert.ok(
+      erste.meter.promptTokensEvaluated > 10,
+      `prompt tokens from usage/timings: ${JSON.stringify(erste.meter)}`,
+    );
     assert.ok(erste.meter.generatedTokens >= 1);
     assert.ok(erste.meter.generatedTokens <= 60);
-    const verlauf: ChatMessage[] = [...frage, { role: "assistant", content: erste.text }, { role: "user", content: "Und von Spanien?" }];
+    const verlauf: ChatMessage[] = [
+      ...frage,
+      { role: "assistant", content: erste.text },
+      { role: "user", content: "Und von Spanien?" },
+    ];
     const zweite = await llm.chat(verlauf, { maxTokens: 40, seed: 1 });
     assert.ok(zweite.meter.promptTokensReused > 0, "the server reuses the shared prefix from its KV cache");
     // same seed, temperature 0 → same text (one slot's sampling is deterministic)
@@ -64,7 +83,10 @@ describe("the kit against the real llama-server", { skip }, () => {
     const run = await tinyModelWeatherRun();
     const events: AgentEvent[] = [];
     const result = await runAgent({
-      ...run, llm, maxIterations: 2, generation: { maxTokens: 200, temperature: 0.8, seed: 3 },
+      ...run,
+      llm,
+      maxIterations: 2,
+      generation: { maxTokens: 200, temperature: 0.8, seed: 3 },
       onEvent: (e) => events.push(e),
     });
     const types = events.map((e) => e.type);
@@ -75,9 +97,21 @@ describe("the kit against the real llama-server", { skip }, () => {
   });
 
   test("the final round's plan schema (no $ref arguments) is honoured: response_format json_schema", async () => {
-    const schema = { type: "object", properties: { steps: { type: "array", maxItems: 0, items: { type: "object" } }, final: { type: "string", minLength: 1 } }, required: ["steps", "final"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: {
+        steps: { type: "array", maxItems: 0, items: { type: "object" } },
+        final: { type: "string", minLength: 1 },
+      },
+      required: ["steps", "final"],
+      additionalProperties: false,
+    };
     for (const seed of [1, 2, 3]) {
-      const value = await llm.generateJson<{ steps: unknown[]; final: string }>(schema, [{ role: "user", content: "Wetter in Rom?" }], { maxTokens: 120, seed });
+      const value = await llm.generateJson<{ steps: unknown[]; final: string }>(
+        schema,
+        [{ role: "user", content: "Wetter in Rom?" }],
+        { maxTokens: 120, seed },
+      );
       assert.deepEqual(value.steps, []);
       assert.ok(value.final.length >= 1);
     }
@@ -90,7 +124,13 @@ describe("the kit against the real llama-server", { skip }, () => {
   test("native tools: accepted; with this template the server answers text without tool calls", async () => {
     const caller = await createToolCaller(llm);
     assert.equal(caller.toolCallFormat, "OpenAI tools");
-    const result = await runNativeToolChat({ llm: caller, tools: createTravelFake(), question: "Wo liegt Barcelona?", maxRounds: 2, generation: { maxTokens: 80, seed: 1 } });
+    const result = await runNativeToolChat({
+      llm: caller,
+      tools: createTravelFake(),
+      question: "Wo liegt Barcelona?",
+      maxRounds: 2,
+      generation: { maxTokens: 80, seed: 1 },
+    });
     assert.equal(result.status, "answered");
     assert.deepEqual(result.calls, []);
     assert.ok(result.answer.length > 0);
@@ -99,7 +139,9 @@ describe("the kit against the real llama-server", { skip }, () => {
   test("the half-agent: one JSON reply under the half-agent schema, read back as answer or tool call", async () => {
     // geocode only, with a one-line catalog: the full prompt (≈ 4,000 of the tiny model's byte-level tokens) exceeds a slot
     const tools = (await createTravelFake().listTools()).filter((t) => t.name === "geocode");
-    const systemPrompt = buildHalfAgentSystemPrompt(tools, { catalog: "- geocode(destination): Koordinaten zu einem Ortsnamen." });
+    const systemPrompt = buildHalfAgentSystemPrompt(tools, {
+      catalog: "- geocode(destination): Koordinaten zu einem Ortsnamen.",
+    });
     const messages = buildHalfAgentMessages({ systemPrompt, question: "Wo genau liegt Barcelona?" });
     for (const seed of [1, 2, 3]) {
       const value = await llm.generateJson(buildHalfAgentJsonSchema(tools), messages, { maxTokens: 200, seed });
@@ -110,13 +152,20 @@ describe("the kit against the real llama-server", { skip }, () => {
 
   test("an abort mid-stream rejects at once with the caller's reason, and the slot is free again", async () => {
     const controller = new AbortController();
-    const long = { type: "object", properties: { text: { type: "string", minLength: 1500 } }, required: ["text"], additionalProperties: false };
+    const long = {
+      type: "object",
+      properties: { text: { type: "string", minLength: 1500 } },
+      required: ["text"],
+      additionalProperties: false,
+    };
     const reason = new Error("abgebrochen");
     let chunks = 0;
     const t = performance.now();
     await assert.rejects(
       llm.generateJson(long, [{ role: "user", content: "Schreibe lange." }], {
-        maxTokens: 1900, signal: controller.signal, onTextChunk: () => void (++chunks === 5 && controller.abort(reason)),
+        maxTokens: 1900,
+        signal: controller.signal,
+        onTextChunk: () => void (++chunks === 5 && controller.abort(reason)),
       }),
       (e) => e === reason,
     );
@@ -139,9 +188,17 @@ describe("the kit against the real llama-server", { skip }, () => {
   });
 
   test("a `$ref` property the server's converter refuses: answered through the `grammar` field", async () => {
-    const refArgument = { type: "object", properties: { $ref: { type: "string", minLength: 1, maxLength: 12 } }, required: ["$ref"], additionalProperties: false };
+    const refArgument = {
+      type: "object",
+      properties: { $ref: { type: "string", minLength: 1, maxLength: 12 } },
+      required: ["$ref"],
+      additionalProperties: false,
+    };
     for (const seed of [1, 2]) {
-      const value = await llm.generateJson<{ $ref: string }>(refArgument, [{ role: "user", content: "x" }], { maxTokens: 40, seed });
+      const value = await llm.generateJson<{ $ref: string }>(refArgument, [{ role: "user", content: "x" }], {
+        maxTokens: 40,
+        seed,
+      });
       assert.deepEqual(Object.keys(value), ["$ref"]);
       assert.ok(value.$ref.length >= 1 && value.$ref.length <= 12);
     }
@@ -149,7 +206,11 @@ describe("the kit against the real llama-server", { skip }, () => {
 
   test("a grammar the server cannot parse either: JsonNotSupportedError (the plan call falls back to chat)", async () => {
     const body = { model: "x", messages: [{ role: "user", content: "x" }], max_tokens: 5, grammar: "root ::= (" };
-    const res = await fetch(`${server.baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const error = httpFailure(`${server.baseUrl}/chat/completions`, res.status, await res.text(), true);
     assert.ok(error instanceof JsonNotSupportedError, `HTTP ${res.status}: ${String(error)}`);
   });
@@ -161,7 +222,12 @@ describe("the kit against the real llama-server", { skip }, () => {
       const res = await fetch(`${server.baseUrl}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ messages: [{ role: "user", content: "x" }], max_tokens: 1900, ignore_eos: true, stream: true }),
+        body: JSON.stringify({
+          messages: [{ role: "user", content: "x" }],
+          max_tokens: 1900,
+          ignore_eos: true,
+          stream: true,
+        }),
       });
       let first = true;
       for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {

@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ContextOverflowError, LlmConnectionError, LlmResponseTooLargeError, LlmStreamIncompleteError, LlmTimeoutError } from "../../lib/llm/errors.js";
+import {
+  ContextOverflowError,
+  LlmConnectionError,
+  LlmResponseTooLargeError,
+  LlmStreamIncompleteError,
+  LlmTimeoutError,
+} from "../../lib/llm/errors.js";
 import { loadConfiguredLlm, type Llm } from "../../lib/llm/index.js";
 import { createOpenAiToolCaller } from "../../lib/llm/openai-tool-calling.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply } from "../helpers/fake-openai-server.js";
@@ -26,7 +32,9 @@ async function serve(...replies: FakeReply[]): Promise<FakeOpenAiServer> {
 /** `promise`'s outcome, or a failure when it is still running after `ms` (today's code would hang). */
 async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`lief länger als ${ms} ms`)), ms)));
+  const limit = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`lief länger als ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, limit]);
   } finally {
@@ -43,11 +51,14 @@ test("a server that drips one token at a time is cut off at the deadline, even w
   const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 1500 });
   const cli = new AbortController(); // what the CLI passes: a signal that is never aborted
   const started = performance.now();
-  await within(6000, assert.rejects(llm.chat(msgs, { signal: cli.signal }), (err: unknown) => {
-    assert.ok(err instanceof LlmTimeoutError, String(err));
-    assert.match(err.message, /nicht innerhalb von 1\.5 s vollständig geantwortet/);
-    return true;
-  }));
+  await within(
+    6000,
+    assert.rejects(llm.chat(msgs, { signal: cli.signal }), (err: unknown) => {
+      assert.ok(err instanceof LlmTimeoutError, String(err));
+      assert.match(err.message, /nicht innerhalb von 1\.5 s vollständig geantwortet/);
+      return true;
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   assert.ok(seconds >= 1.4 && seconds < 3, `endete nach ${seconds.toFixed(1)} s`);
 });
@@ -64,7 +75,13 @@ test("an endless single event is refused at the event limit, in linear time", as
   const server = await serve({ kind: "endless_event" });
   const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
   const cpu = process.cpuUsage();
-  await within(8000, assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Stream-Ereignis"));
+  await within(
+    8000,
+    assert.rejects(
+      llm.chat(msgs),
+      (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Stream-Ereignis",
+    ),
+  );
   const used = process.cpuUsage(cpu);
   assert.ok(used.user + used.system < 2_000_000, `CPU ${(used.user + used.system) / 1000} ms`);
 });
@@ -73,7 +90,10 @@ test("an endless stream of valid events is refused at the body limit with bounde
   const server = await serve({ kind: "huge_body" });
   const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, timeoutMs: 60_000 });
   const rss = process.memoryUsage.rss();
-  await within(15_000, assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Antwort"));
+  await within(
+    15_000,
+    assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Antwort"),
+  );
   const grown = (process.memoryUsage.rss() - rss) / 1024 / 1024;
   assert.ok(grown < 250, `RSS +${grown.toFixed(0)} MB`);
 });
@@ -81,12 +101,15 @@ test("an endless stream of valid events is refused at the body limit with bounde
 test("a stream that ends without [DONE] or finish_reason is an error, not a complete answer", async () => {
   const server = await serve({ kind: "cut", text: "Die Antwort ist" });
   const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
-  await within(3000, assert.rejects(llm.chat(msgs), (err: unknown) => {
-    assert.ok(err instanceof LlmStreamIncompleteError, String(err));
-    assert.equal(err.partialText, "Die Antwort ist");
-    assert.match(err.message, /bevor die Antwort vollständig war/);
-    return true;
-  }));
+  await within(
+    3000,
+    assert.rejects(llm.chat(msgs), (err: unknown) => {
+      assert.ok(err instanceof LlmStreamIncompleteError, String(err));
+      assert.equal(err.partialText, "Die Antwort ist");
+      assert.match(err.message, /bevor die Antwort vollständig war/);
+      return true;
+    }),
+  );
 });
 
 test("a server that ignores stream: true and answers plain JSON is understood", async () => {
@@ -103,15 +126,28 @@ test("native tool calling: the JSON body is under the same deadline and size lim
   const dripping = await serve({ kind: "drip", intervalMs: 100 });
   const slow = createOpenAiToolCaller({ baseUrl: dripping.baseUrl, timeoutMs: 1500 });
   const history = { question: "Wie weit?", rounds: [] };
-  await within(6000, assert.rejects(slow.respondWithTools(history, [], { signal: new AbortController().signal }), LlmTimeoutError));
+  await within(
+    6000,
+    assert.rejects(slow.respondWithTools(history, [], { signal: new AbortController().signal }), LlmTimeoutError),
+  );
   const huge = await serve({ kind: "huge_body" });
   const big = createOpenAiToolCaller({ baseUrl: huge.baseUrl, timeoutMs: 60_000 });
-  await within(15_000, assert.rejects(big.respondWithTools(history, []), (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Antwort"));
+  await within(
+    15_000,
+    assert.rejects(
+      big.respondWithTools(history, []),
+      (err: unknown) => err instanceof LlmResponseTooLargeError && err.part === "Antwort",
+    ),
+  );
 });
 
 // llama-server sends an error after the stream has started as one event `data: {"error": {…}}`, then ends.
 test("an error event mid-stream is the server's error, typed (not a cut-off stream)", async () => {
-  const server = await serve({ kind: "error_event", text: "Lissa", error: { code: 500, message: "context shift is disabled", type: "server_error" } });
+  const server = await serve({
+    kind: "error_event",
+    text: "Lissa",
+    error: { code: 500, message: "context shift is disabled", type: "server_error" },
+  });
   const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   await assert.rejects(within(5000, llm.chat(msgs)), (e) => {
     assert.ok(e instanceof LlmConnectionError, String(e));
@@ -119,11 +155,21 @@ test("an error event mid-stream is the server's error, typed (not a cut-off stre
     return true;
   });
   const full = await serve({
-    kind: "error_event", text: "x",
-    error: { code: 400, message: "request (2100 tokens) exceeds the available context size (2048 tokens)", type: "exceed_context_size_error", n_prompt_tokens: 2100, n_ctx: 2048 },
+    kind: "error_event",
+    text: "x",
+    error: {
+      code: 400,
+      message: "request (2100 tokens) exceeds the available context size (2048 tokens)",
+      type: "exceed_context_size_error",
+      n_prompt_tokens: 2100,
+      n_ctx: 2048,
+    },
   });
   const llm2 = await loadConfiguredLlm({ backend: "openai", baseUrl: full.baseUrl });
-  await assert.rejects(within(5000, llm2.chat(msgs)), (e) => e instanceof ContextOverflowError && e.promptTokens === 2100 && e.contextSize === 2048);
+  await assert.rejects(
+    within(5000, llm2.chat(msgs)),
+    (e) => e instanceof ContextOverflowError && e.promptTokens === 2100 && e.contextSize === 2048,
+  );
 });
 
 // Seen at 20 agents on a real llama-server: 2–6 of ~170 requests failed with UND_ERR_SOCKET, the server

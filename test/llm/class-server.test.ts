@@ -9,7 +9,9 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-op
 let server: FakeOpenAiServer;
 const saved = { ...process.env };
 before(async () => {
-  server = await startFakeOpenAiServer([{ kind: "text", text: "Lissabon ist die Hauptstadt von Portugal.", promptTokens: 30, cachedTokens: 12 }]);
+  server = await startFakeOpenAiServer([
+    { kind: "text", text: "Lissabon ist die Hauptstadt von Portugal.", promptTokens: 30, cachedTokens: 12 },
+  ]);
   process.env.LLM_BACKEND = "openai";
   process.env.LLM_BASE_URL = server.baseUrl;
   process.env.LLM_MODEL = "llama-3.1-8b-kurs";
@@ -24,7 +26,10 @@ test("the load report names the class server instead of GPU layers", async () =>
   assert.equal(llm.info.backend === "openai-compatible" ? llm.info.serverUrl : undefined, server.baseUrl);
   assert.ok(!("gpu" in llm.info), "the server URL lives in serverUrl, not in gpu");
   const report = describeLlm(llm.info);
-  assert.match(report, new RegExp(`^Backend: Kurs-Server \\(OpenAI-kompatibel\\) unter ${server.baseUrl.replace(/[.]/g, "\\.")}$`, "m"));
+  assert.match(
+    report,
+    new RegExp(`^Backend: Kurs-Server \\(OpenAI-kompatibel\\) unter ${server.baseUrl.replace(/[.]/g, "\\.")}$`, "m"),
+  );
   assert.match(report, /^Modell: llama-3\.1-8b-kurs$/m);
   assert.match(report, /^GPU-Schichten: Kurs-Server/m);
   assert.doesNotMatch(report, /von \d+ ausgelagert|VRAM|CPU-Threads/);
@@ -36,7 +41,9 @@ test("Teil 1's calls work on the class server: question, history, sampling, dete
   const before = server.requests.length;
   const llm = await loadConfiguredLlm(); // what the set-up cell needs instead of loadLocalLlm() to follow LLM_BACKEND
   // first question + meter line
-  const frage: ChatMessage[] = [{ role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." }];
+  const frage: ChatMessage[] = [
+    { role: "user", content: "Was ist die Hauptstadt von Portugal? Antworte in einem Satz." },
+  ];
   const erste = await llm.chat(frage, { maxTokens: 60 });
   assert.equal(erste.text, "Lissabon ist die Hauptstadt von Portugal.");
   assert.match(formatMeter(erste.meter), /^Prompt: 18 neu berechnet \/ 12 aus dem KV-Cache · Antwort: \d+\u00a0Tokens/);
@@ -51,14 +58,21 @@ test("Teil 1's calls work on the class server: question, history, sampling, dete
     { role: "user", content: "Ich heiße Max und reise im Mai nach Lissabon." },
   ];
   const r1 = await llm.chat(verlauf, { maxTokens: 100 });
-  verlauf.push({ role: "assistant", content: r1.text }, { role: "user", content: "Wie heiße ich, und wohin reise ich?" });
+  verlauf.push(
+    { role: "assistant", content: r1.text },
+    { role: "user", content: "Wie heiße ich, und wohin reise ich?" },
+  );
   await llm.chat(verlauf, { maxTokens: 60 });
   assert.deepEqual(server.requests.at(-1)!.messages, verlauf);
   // sampling settings with seeds, then temperature 0
   const einstellungen = { temperature: 1.2, topK: 40, topP: 0.95, minP: 0.05, repeatPenalty: 1.1, maxTokens: 80 };
-  for (const seed of [1, 2, 3]) await llm.chat([{ role: "user", content: "Beschreibe Barcelona in einem Satz." }], { ...einstellungen, seed });
+  for (const seed of [1, 2, 3])
+    await llm.chat([{ role: "user", content: "Beschreibe Barcelona in einem Satz." }], { ...einstellungen, seed });
   const sampled = server.requests.slice(-3);
-  assert.deepEqual(sampled.map((r) => r.seed), [1, 2, 3]);
+  assert.deepEqual(
+    sampled.map((r) => r.seed),
+    [1, 2, 3],
+  );
   for (const r of sampled) {
     assert.equal(r.temperature, 1.2);
     assert.equal(r.top_k, 40);
@@ -67,7 +81,10 @@ test("Teil 1's calls work on the class server: question, history, sampling, dete
     assert.equal(r.repeat_penalty, 1.1);
     assert.equal(r.max_tokens, 80);
   }
-  const a = await llm.chat([{ role: "user", content: "Nenne drei Sehenswürdigkeiten in Rom." }], { temperature: 0, maxTokens: 40 });
+  const a = await llm.chat([{ role: "user", content: "Nenne drei Sehenswürdigkeiten in Rom." }], {
+    temperature: 0,
+    maxTokens: 40,
+  });
   assert.equal(server.requests.at(-1)!.temperature, 0);
   assert.equal(typeof a.text, "string");
   assert.equal(server.requests.length - before, 7);
@@ -82,6 +99,9 @@ test("Aufgabe 1's set-up (setupPart1) follows LLM_BACKEND and prints the class-s
   assert.match(text, /Backend: Kurs-Server/);
   assert.match(text, /Token-Zähler: Schätzung/);
   assert.equal(kit.countTokens("abcdefgh"), 2);
-  assert.equal((await kit.llm.chat([{ role: "user", content: "Hallo" }])).text, "Lissabon ist die Hauptstadt von Portugal.");
+  assert.equal(
+    (await kit.llm.chat([{ role: "user", content: "Hallo" }])).text,
+    "Lissabon ist die Hauptstadt von Portugal.",
+  );
   await kit.close();
 });

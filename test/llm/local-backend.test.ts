@@ -57,8 +57,14 @@ test("countPromptTokens counts the templated prompt that a fresh call evaluates"
   const { meter } = await llm.chat(messages, { maxTokens: 2 });
   // node-llama-cpp's input meter may leave out one token of the prompt (measured: 188 of 189).
   const counted = llm.countPromptTokens(messages);
-  assert.ok(Math.abs(counted - (meter.promptTokensEvaluated + meter.promptTokensReused)) <= 1, `${counted} vs ${JSON.stringify(meter)}`);
-  assert.ok(llm.countTokens(llm.renderPrompt(messages)) > llm.countPromptTokens(messages), "special tokens count as text there");
+  assert.ok(
+    Math.abs(counted - (meter.promptTokensEvaluated + meter.promptTokensReused)) <= 1,
+    `${counted} vs ${JSON.stringify(meter)}`,
+  );
+  assert.ok(
+    llm.countTokens(llm.renderPrompt(messages)) > llm.countPromptTokens(messages),
+    "special tokens count as text there",
+  );
 });
 
 test("chat generates text and meters every call", async () => {
@@ -91,13 +97,24 @@ test("a second turn with the same prefix reuses the KV cache", async () => {
 
 test("generateJson returns schema-valid values every time", async () => {
   const schemas = [
-    { type: "object", properties: { stadt: { type: "string" }, tage: { type: "integer" } }, required: ["stadt", "tage"] },
-    { type: "object", properties: { ok: { type: "boolean" }, art: { enum: ["wandern", "strand"] } }, required: ["ok", "art"] },
+    {
+      type: "object",
+      properties: { stadt: { type: "string" }, tage: { type: "integer" } },
+      required: ["stadt", "tage"],
+    },
+    {
+      type: "object",
+      properties: { ok: { type: "boolean" }, art: { enum: ["wandern", "strand"] } },
+      required: ["ok", "art"],
+    },
     { type: "array", items: { type: "number" } },
   ];
   for (let i = 0; i < 15; i++) {
     const schema = schemas[i % schemas.length]!;
-    const value = await llm.generateJson(schema, [{ role: "user", content: `Gib JSON zurück (${i}).` }], { seed: i, maxTokens: 200 });
+    const value = await llm.generateJson(schema, [{ role: "user", content: `Gib JSON zurück (${i}).` }], {
+      seed: i,
+      maxTokens: 200,
+    });
     assert.ok(value !== undefined);
     if (i % 3 === 0) {
       const v = value as { stadt: unknown; tage: unknown };
@@ -112,14 +129,26 @@ test("generateJson returns schema-valid values every time", async () => {
 });
 
 test("plans from the grammar: every tool id matches TOOL_ID_PATTERN, even from a random model (issue 40, item 4)", async () => {
-  const schema = buildPlanJsonSchema(TRAVEL_TOOLS, { maxSteps: 2, maxToolsPerStep: 2, maxDescriptionLength: 40, maxFinalLength: 40 });
+  const schema = buildPlanJsonSchema(TRAVEL_TOOLS, {
+    maxSteps: 2,
+    maxToolsPerStep: 2,
+    maxDescriptionLength: 40,
+    maxFinalLength: 40,
+  });
   const ids: string[] = [];
   for (let seed = 0; seed < 8; seed++) {
-    const plan = await llm.generateJson<{ steps: { tools: { id: string }[] }[] }>(schema, [{ role: "user", content: "Plan?" }], { seed, temperature: 1, maxTokens: 400, jsonAttempts: 1 });
+    const plan = await llm.generateJson<{ steps: { tools: { id: string }[] }[] }>(
+      schema,
+      [{ role: "user", content: "Plan?" }],
+      { seed, temperature: 1, maxTokens: 400, jsonAttempts: 1 },
+    );
     ids.push(...plan.steps.flatMap((s) => s.tools.map((t) => t.id)));
   }
   assert.ok(ids.length > 0, "the random model wrote some tool calls");
-  assert.deepEqual(ids.filter((id) => !TOOL_ID_PATTERN.test(id)), []);
+  assert.deepEqual(
+    ids.filter((id) => !TOOL_ID_PATTERN.test(id)),
+    [],
+  );
 });
 
 test("anyOf and free-form sub-schemas are supported (the grammar gets oneOf, ajv checks the original)", async () => {
@@ -132,7 +161,10 @@ test("anyOf and free-form sub-schemas are supported (the grammar gets oneOf, ajv
     required: ["final", "extra"],
   };
   for (let i = 0; i < 5; i++) {
-    const value = await llm.generateJson<{ final: string | null }>(schema, [{ role: "user", content: "Plan?" }], { seed: 10 + i, maxTokens: 200 });
+    const value = await llm.generateJson<{ final: string | null }>(schema, [{ role: "user", content: "Plan?" }], {
+      seed: 10 + i,
+      maxTokens: 200,
+    });
     assert.ok(value.final === null || typeof value.final === "string");
     assert.ok("extra" in value);
   }
@@ -140,7 +172,11 @@ test("anyOf and free-form sub-schemas are supported (the grammar gets oneOf, ajv
 
 test("generateJson retries sample anew instead of repeating the greedy output", async () => {
   // The grammar cannot express `pattern`, so the random-weight model never satisfies it: every attempt fails.
-  const schema = { type: "object", properties: { code: { type: "string", pattern: "^QQQ-[0-9]{9}$" } }, required: ["code"] };
+  const schema = {
+    type: "object",
+    properties: { code: { type: "string", pattern: "^QQQ-[0-9]{9}$" } },
+    required: ["code"],
+  };
   const outputs: string[] = [""];
   await assert.rejects(
     llm.generateJson(schema, [{ role: "user", content: "Code?" }], {
@@ -159,7 +195,7 @@ test("generateJson retries sample anew instead of repeating the greedy output", 
 
 test("the token counter of the in-process backend is its own tokenizer", () => {
   const tokens = tokenCounter(llm);
-  const text = "Grüße aus Köln: {\"tage\": 3}";
+  const text = 'Grüße aus Köln: {"tage": 3}';
   assert.equal(tokens.exact, true);
   assert.equal(tokens.count(text), llm.countTokens(text));
   assert.equal(tokens.describe(text), `${llm.countTokens(text)} Tokens`);
@@ -181,7 +217,10 @@ test("a prompt larger than the context is a typed error, not a silent cut", asyn
 test("bad messages and bad schemas are typed input errors", async () => {
   await assert.rejects(llm.chat([]), LlmInputError);
   await assert.rejects(llm.chat([{ role: "user", content: 42 as never }]), LlmInputError);
-  await assert.rejects(llm.generateJson({ type: "object", properties: { a: { type: "nonsense" } } }, [{ role: "user", content: "x" }]), LlmInputError);
+  await assert.rejects(
+    llm.generateJson({ type: "object", properties: { a: { type: "nonsense" } } }, [{ role: "user", content: "x" }]),
+    LlmInputError,
+  );
 });
 
 test("a missing model file names the path and how to get the model", async () => {

@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { tinyModelPaths } from "../../lib/config.js";
 import { createOpenAiToolCaller, NativeToolsUnsupportedError } from "../../lib/llm/openai-tool-calling.js";
 import { createToolCaller, type LocalToolCaller } from "../../lib/llm/native-tools.js";
-import { ContextOverflowError, LlmTimeoutError, loadLocalLlm, loadOpenAiLlm, type LocalLlm } from "../../lib/llm/index.js";
+import {
+  ContextOverflowError,
+  LlmTimeoutError,
+  loadLocalLlm,
+  loadOpenAiLlm,
+  type LocalLlm,
+} from "../../lib/llm/index.js";
 import { runNativeToolChat, toNativeFunctions } from "../../lib/patterns/native-tools.js";
 import { createTravelFake, TODAY, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "../helpers/fake-openai-server.js";
@@ -20,22 +26,51 @@ describe("OpenAI-compatible tools parameter", () => {
 
   test("sends tools, parses tool_calls, returns results as tool messages; invalid JSON arguments are rejected", async () => {
     fake = await startFakeOpenAiServer([
-      { kind: "tool_calls", calls: [{ name: "geocode", arguments: '{"destination":"Barcelona"}' }, { name: "geocode", arguments: "{kaputt" }], promptTokens: 300 },
+      {
+        kind: "tool_calls",
+        calls: [
+          { name: "geocode", arguments: '{"destination":"Barcelona"}' },
+          { name: "geocode", arguments: "{kaputt" },
+        ],
+        promptTokens: 300,
+      },
       { kind: "tool_calls", calls: [{ name: "get_weather", arguments: JSON.stringify(WEATHER) }], promptTokens: 380 },
       { kind: "text", text: "Heute 18,5 °C in Barcelona.", promptTokens: 420 },
     ]);
     const llm = createOpenAiToolCaller({ baseUrl: fake.baseUrl, model: "test" });
     const tools = createTravelFake();
-    const result = await runNativeToolChat({ llm, tools, question: "Wetter in Barcelona?", system: "Du bist ein Reiseassistent." });
+    const result = await runNativeToolChat({
+      llm,
+      tools,
+      question: "Wetter in Barcelona?",
+      system: "Du bist ein Reiseassistent.",
+    });
     assert.equal(result.status, "answered");
     assert.equal(result.answer, "Heute 18,5 °C in Barcelona.");
     assert.equal(result.format, "OpenAI tools");
-    assert.deepEqual(result.calls.map((c) => [c.name, c.valid]), [["geocode", true], ["geocode", false], ["get_weather", true]]);
-    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "get_weather"]);
+    assert.deepEqual(
+      result.calls.map((c) => [c.name, c.valid]),
+      [
+        ["geocode", true],
+        ["geocode", false],
+        ["get_weather", true],
+      ],
+    );
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["geocode", "get_weather"],
+    );
     assert.equal(result.promptTokensEvaluated, 300 + 380 + 420);
-    const [first, , third] = fake.requests as { tools: { function: { name: string; parameters: unknown } }[]; messages: Record<string, unknown>[]; stream: boolean }[];
+    const [first, , third] = fake.requests as {
+      tools: { function: { name: string; parameters: unknown } }[];
+      messages: Record<string, unknown>[];
+      stream: boolean;
+    }[];
     assert.equal(first!.stream, false);
-    assert.deepEqual(first!.tools.map((t) => t.function.name), TRAVEL_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      first!.tools.map((t) => t.function.name),
+      TRAVEL_TOOLS.map((t) => t.name),
+    );
     assert.deepEqual(first!.tools[0]!.function.parameters, TRAVEL_TOOLS[0]!.inputSchema);
     const roles = third!.messages.map((m) => m.role);
     assert.deepEqual(roles, ["system", "user", "assistant", "tool", "tool", "assistant", "tool"]);
@@ -45,16 +80,35 @@ describe("OpenAI-compatible tools parameter", () => {
   });
 
   test("a tool call sends the same sampling fields as a chat, repeat_penalty included", async () => {
-    const server = await startFakeOpenAiServer([{ kind: "text", text: "Hallo." }, { kind: "text", text: "Hallo." }]);
+    const server = await startFakeOpenAiServer([
+      { kind: "text", text: "Hallo." },
+      { kind: "text", text: "Hallo." },
+    ]);
     try {
-      const generation = { maxTokens: 32, temperature: 0.7, topK: 40, topP: 0.9, minP: 0.05, repeatPenalty: 1.3, seed: 7 };
+      const generation = {
+        maxTokens: 32,
+        temperature: 0.7,
+        topK: 40,
+        topP: 0.9,
+        minP: 0.05,
+        repeatPenalty: 1.3,
+        seed: 7,
+      };
       const llm = await loadOpenAiLlm({ baseUrl: server.baseUrl, model: "test" });
       await llm.chat([{ role: "user", content: "Hallo" }], generation);
       const caller = await createToolCaller(llm);
       await caller.respondWithTools({ question: "Hallo", rounds: [] }, toNativeFunctions(TRAVEL_TOOLS), generation);
       const sampling = ["max_tokens", "temperature", "top_k", "top_p", "min_p", "repeat_penalty", "seed"];
       const [chat, tools] = server.requests.map((body) => Object.fromEntries(sampling.map((key) => [key, body[key]])));
-      assert.deepEqual(chat, { max_tokens: 32, temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repeat_penalty: 1.3, seed: 7 });
+      assert.deepEqual(chat, {
+        max_tokens: 32,
+        temperature: 0.7,
+        top_k: 40,
+        top_p: 0.9,
+        min_p: 0.05,
+        repeat_penalty: 1.3,
+        seed: 7,
+      });
       assert.deepEqual(tools, chat);
     } finally {
       await server.close();
@@ -70,10 +124,19 @@ describe("OpenAI-compatible tools parameter", () => {
     const envKey = process.env.LLM_API_KEY;
     process.env.LLM_API_KEY = "env-key";
     try {
-      const caller = await createToolCaller(await loadOpenAiLlm({ baseUrl: server.baseUrl, apiKey: "explicit-key", model: "test" }));
-      const result = await runNativeToolChat({ llm: caller, tools: createTravelFake(), question: "Wo liegt Barcelona?" });
+      const caller = await createToolCaller(
+        await loadOpenAiLlm({ baseUrl: server.baseUrl, apiKey: "explicit-key", model: "test" }),
+      );
+      const result = await runNativeToolChat({
+        llm: caller,
+        tools: createTravelFake(),
+        question: "Wo liegt Barcelona?",
+      });
       assert.equal(result.status, "answered");
-      assert.deepEqual(server.headers.map((h) => h.authorization), ["Bearer explicit-key", "Bearer explicit-key"]);
+      assert.deepEqual(
+        server.headers.map((h) => h.authorization),
+        ["Bearer explicit-key", "Bearer explicit-key"],
+      );
     } finally {
       if (envKey === undefined) delete process.env.LLM_API_KEY;
       else process.env.LLM_API_KEY = envKey;
@@ -99,9 +162,21 @@ describe("OpenAI-compatible tools parameter", () => {
 
   // The refusal as the servers send it: llama-server without --jinja, Ollama, OpenAI (param names the field), 501.
   const refusals: [string, number, string][] = [
-    ["llama-server without --jinja", 500, '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}'],
-    ["Ollama, model without tools", 400, '{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}'],
-    ["OpenAI-style param field", 400, '{"error":{"message":"Unsupported parameter.","type":"invalid_request_error","param":"tools","code":"unsupported_parameter"}}'],
+    [
+      "llama-server without --jinja",
+      500,
+      '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
+    ],
+    [
+      "Ollama, model without tools",
+      400,
+      '{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}',
+    ],
+    [
+      "OpenAI-style param field",
+      400,
+      '{"error":{"message":"Unsupported parameter.","type":"invalid_request_error","param":"tools","code":"unsupported_parameter"}}',
+    ],
     ["501 Not Implemented", 501, "nope"],
   ];
   for (const [name, status, body] of refusals) {
@@ -121,7 +196,8 @@ describe("OpenAI-compatible tools parameter", () => {
   }
 
   test("other errors of a tools request are not a refusal, even when they mention tools", async () => {
-    const body = '{"error":{"code":400,"message":"the request exceeds the available context size (tools: 3)","type":"exceed_context_size_error"}}';
+    const body =
+      '{"error":{"code":400,"message":"the request exceeds the available context size (tools: 3)","type":"exceed_context_size_error"}}';
     const server = await startFakeOpenAiServer([{ kind: "status", status: 400, body }]);
     try {
       const llm = createOpenAiToolCaller({ baseUrl: server.baseUrl });
@@ -157,7 +233,12 @@ describe("node-llama-cpp function calling on the tiny GGUF", () => {
     } finally {
       await fake.close();
     }
-    await runNativeToolChat({ llm: picked, tools: createTravelFake(), question: "Hallo?", generation: { maxTokens: 16, seed: 1 } });
+    await runNativeToolChat({
+      llm: picked,
+      tools: createTravelFake(),
+      question: "Hallo?",
+      generation: { maxTokens: 16, seed: 1 },
+    });
     const reply = await llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 16, seed: 1 });
     assert.ok(reply.text.length > 0);
   });
@@ -165,7 +246,12 @@ describe("node-llama-cpp function calling on the tiny GGUF", () => {
   test("the Llama 3.1 prompt documents the functions and renders earlier calls with results", () => {
     const functions = toNativeFunctions(TRAVEL_TOOLS);
     const prompt = caller.renderPrompt(
-      { question: "Wetter?", rounds: [{ text: "", calls: [{ id: "c1", name: "geocode", params: { destination: "Rom" }, result: { lat: 41.9 } }] }] },
+      {
+        question: "Wetter?",
+        rounds: [
+          { text: "", calls: [{ id: "c1", name: "geocode", params: { destination: "Rom" }, result: { lat: 41.9 } }] },
+        ],
+      },
       functions,
     );
     assert.equal(caller.toolCallFormat, "Llama 3.1");

@@ -28,7 +28,19 @@ describe("numbersInText / checkArithmetic", () => {
 
 test("the verdict writes numbers as Germans do: 43,35 and 1.264.402.496", async () => {
   const { germanDecimal } = await import("../../lib/llm/number-check.js");
-  assert.equal(describeArithmetic(checkArithmetic("Das sind 43,35.", "43.35")), "✅ Das exakte Ergebnis 43,35 steht in der Antwort.");
-  assert.match(describeArithmetic(checkArithmetic("1.264.402.000", 1264402496n)), /Nächste Zahl in der Antwort: 1\.264\.402\.000; exakt: 1\.264\.402\.496 \(daneben um -496\)/);
-  assert.deepEqual(["0", "-12.5", "1234", "12345", "-1234567.125"].map(germanDecimal), ["0", "-12,5", "1234", "12.345", "-1.234.567,125"]);
+  assert.equal(
+    describeArithmetic(checkArithmetic("Das sind 43,35.", "43.35")),
+    "✅ Das exakte Ergebnis 43,35 steht in der Antwort.",
+  );
+  assert.match(
+    describeArithmetic(checkArithmetic("1.264.402.000", 1264402496n)),
+    /Nächste Zahl in der Antwort: 1\.264\.402\.000; exakt: 1\.264\.402\.496 \(daneben um -496\)/,
+  );
+  assert.deepEqual(["0", "-12.5", "1234", "12345", "-1234567.125"].map(germanDecimal), [
+    "0",
+    "-12,5",
+    "1234",
+    "12.345",
+    "-1.234.567,125",
+  ]);
 });

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
-import { LlmConnectionError, LlmInputError, LlmOutputError, loadConfiguredLlm, tokenCounter } from "../../lib/llm/index.js";
+import {
+  LlmConnectionError,
+  LlmInputError,
+  LlmOutputError,
+  loadConfiguredLlm,
+  tokenCounter,
+} from "../../lib/llm/index.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
 
 const schema = {
@@ -12,12 +18,17 @@ const schema = {
 };
 
 test("chat streams text, sends sampling options and reports server metering", async () => {
-  const server = await startFakeOpenAiServer([{ kind: "text", text: "Hallo aus Barcelona! Schön.", promptTokens: 50, cachedTokens: 40 }]);
+  const server = await startFakeOpenAiServer([
+    { kind: "text", text: "Hallo aus Barcelona! Schön.", promptTokens: 50, cachedTokens: 40 },
+  ]);
   try {
     const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl, model: "tiny" });
     const chunks: string[] = [];
     const { text, meter } = await llm.chat(
-      [{ role: "system", content: "Du bist hilfreich." }, { role: "user", content: "Hallo?" }],
+      [
+        { role: "system", content: "Du bist hilfreich." },
+        { role: "user", content: "Hallo?" },
+      ],
       { maxTokens: 32, temperature: 0.2, topK: 40, topP: 0.9, seed: 7, onTextChunk: (c) => chunks.push(c) },
     );
     assert.equal(text, "Hallo aus Barcelona! Schön.");
@@ -30,7 +41,10 @@ test("chat streams text, sends sampling options and reports server metering", as
     assert.equal(sent.max_tokens, 32);
     assert.equal(sent.top_k, 40);
     assert.equal(sent.seed, 7);
-    assert.deepEqual(sent.messages, [{ role: "system", content: "Du bist hilfreich." }, { role: "user", content: "Hallo?" }]);
+    assert.deepEqual(sent.messages, [
+      { role: "system", content: "Du bist hilfreich." },
+      { role: "user", content: "Hallo?" },
+    ]);
     assert.equal(llm.lastMeter, meter);
   } finally {
     await server.close();
@@ -45,16 +59,26 @@ test("generateJson asks for json_schema output and retries until the value match
   ]);
   try {
     const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
-    const value = await llm.generateJson<{ stadt: string; tage: number }>(schema, [{ role: "user", content: "Reise?" }], { seed: 1 });
+    const value = await llm.generateJson<{ stadt: string; tage: number }>(
+      schema,
+      [{ role: "user", content: "Reise?" }],
+      { seed: 1 },
+    );
     assert.deepEqual(value, { stadt: "Rom", tage: 3 });
     assert.equal(server.requests.length, 3);
     const format = server.requests[0]!.response_format as { type: string; json_schema: { schema: unknown } };
     assert.equal(format.type, "json_schema");
     assert.deepEqual(format.json_schema.schema, schema);
-    assert.deepEqual(server.requests.map((r) => r.seed), [1, 2, 3]);
+    assert.deepEqual(
+      server.requests.map((r) => r.seed),
+      [1, 2, 3],
+    );
     // The first attempt keeps the caller's (greedy) sampling; retries sample, or they would repeat the output.
     assert.equal(server.requests[0]!.temperature, undefined);
-    assert.deepEqual(server.requests.slice(1).map((r) => r.temperature), [0.7, 0.7]);
+    assert.deepEqual(
+      server.requests.slice(1).map((r) => r.temperature),
+      [0.7, 0.7],
+    );
   } finally {
     await server.close();
   }
@@ -64,24 +88,36 @@ test("generateJson gives a typed error with the output when every attempt is inv
   const server = await startFakeOpenAiServer([{ kind: "text", text: "kein JSON" }]);
   try {
     const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
-    await assert.rejects(llm.generateJson(schema, [{ role: "user", content: "x" }], { jsonAttempts: 2 }), (err: unknown) => {
-      assert.ok(err instanceof LlmOutputError);
-      assert.equal(err.attempts, 2);
-      assert.equal(err.output, "kein JSON");
-      return true;
-    });
+    await assert.rejects(
+      llm.generateJson(schema, [{ role: "user", content: "x" }], { jsonAttempts: 2 }),
+      (err: unknown) => {
+        assert.ok(err instanceof LlmOutputError);
+        assert.equal(err.attempts, 2);
+        assert.equal(err.output, "kein JSON");
+        return true;
+      },
+    );
   } finally {
     await server.close();
   }
 });
 
 test("server errors, malformed streams and a wrong URL become LlmConnectionError", async () => {
-  const server = await startFakeOpenAiServer([{ kind: "status", status: 500, body: '{"error":"boom"}' }, { kind: "garbage" }]);
+  const server = await startFakeOpenAiServer([
+    { kind: "status", status: 500, body: '{"error":"boom"}' },
+    { kind: "garbage" },
+  ]);
   const llm = await loadConfiguredLlm({ backend: "openai", baseUrl: server.baseUrl });
   const msgs = [{ role: "user" as const, content: "x" }];
   try {
-    await assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmConnectionError && err.status === 500 && /boom/.test(err.message));
-    await assert.rejects(llm.chat(msgs), (err: unknown) => err instanceof LlmConnectionError && /Stream|JSON|Antwort/i.test(err.reason));
+    await assert.rejects(
+      llm.chat(msgs),
+      (err: unknown) => err instanceof LlmConnectionError && err.status === 500 && /boom/.test(err.message),
+    );
+    await assert.rejects(
+      llm.chat(msgs),
+      (err: unknown) => err instanceof LlmConnectionError && /Stream|JSON|Antwort/i.test(err.reason),
+    );
   } finally {
     await server.close();
   }
@@ -92,8 +128,15 @@ test("server errors, malformed streams and a wrong URL become LlmConnectionError
       s.close(() => resolve(p));
     });
   });
-  const nowhere = await loadConfiguredLlm({ backend: "openai", baseUrl: `http://127.0.0.1:${port}/v1`, timeoutMs: 5000 });
-  await assert.rejects(nowhere.chat(msgs), (err: unknown) => err instanceof LlmConnectionError && /ECONNREFUSED/.test(err.message));
+  const nowhere = await loadConfiguredLlm({
+    backend: "openai",
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    timeoutMs: 5000,
+  });
+  await assert.rejects(
+    nowhere.chat(msgs),
+    (err: unknown) => err instanceof LlmConnectionError && /ECONNREFUSED/.test(err.message),
+  );
 });
 
 test("invalid messages are rejected before any request is sent", async () => {

@@ -3,7 +3,17 @@
 // folder) falls back to evaluation with a note and the same answer — never a crash, never a wrong hit.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -23,7 +33,10 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 const catalog = (topic: string) =>
   `Du bist ein Reiseplaner für ${topic}. Antworte knapp auf Deutsch. Werkzeuge:\n` +
-  Array.from({ length: 40 }, (_, i) => `- tool_${i}(ort: string, datum?: string) – liefert Angaben Nr. ${i} zum Ort`).join("\n");
+  Array.from(
+    { length: 40 },
+    (_, i) => `- tool_${i}(ort: string, datum?: string) – liefert Angaben Nr. ${i} zum Ort`,
+  ).join("\n");
 const question = (sys: string, q = "Wie wird das Wetter morgen in Lissabon?"): ChatMessage[] => [
   { role: "system", content: sys },
   { role: "user", content: q },
@@ -45,11 +58,20 @@ async function withLlm<T>(options: LocalLlmOptions, fn: (llm: LocalLlm) => Promi
 async function ask(options: LocalLlmOptions, messages: ChatMessage[]) {
   return withLlm(options, async (llm) => {
     const { text, meter } = await llm.chat(messages, GEN);
-    return { text, meter, state: llm.lastPromptState, notes: [...llm.info.notes], promptTokens: llm.countPromptTokens(messages) };
+    return {
+      text,
+      meter,
+      state: llm.lastPromptState,
+      notes: [...llm.info.notes],
+      promptTokens: llm.countPromptTokens(messages),
+    };
   });
 }
 
-const files = (dir: string, ext: string) => readdirSync(dir).filter((f) => f.endsWith(ext)).map((f) => join(dir, f));
+const files = (dir: string, ext: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(ext))
+    .map((f) => join(dir, f));
 
 const sysA = catalog("Spanien");
 const sysB = catalog("Portugal");
@@ -79,7 +101,10 @@ test("first instance evaluates and saves the prefix; a new instance loads it and
   assert.equal(second.meter.promptTokensEvaluated, reference.evaluated - prefix);
   assert.equal(second.meter.promptTokensReused, prefix);
   assert.equal(second.text, reference.text, "same answer as a full evaluation");
-  assert.deepEqual(second.notes.filter((n) => n.includes("Prompt-Zustand")), []);
+  assert.deepEqual(
+    second.notes.filter((n) => n.includes("Prompt-Zustand")),
+    [],
+  );
 });
 
 test("the model is known by content: new times or another folder keep the state, a changed byte does not", async () => {
@@ -92,7 +117,8 @@ test("the model is known by content: new times or another folder keep the state,
   const moved = join(work, "elsewhere", "model.gguf");
   mkdirSync(join(work, "elsewhere"));
   copyFileSync(copy, moved);
-  for (const path of [copy, moved]) assert.equal((await ask({ promptStateDir: dir, modelPath: path }, question(sysA))).state?.action, "loaded", path);
+  for (const path of [copy, moved])
+    assert.equal((await ask({ promptStateDir: dir, modelPath: path }, question(sysA))).state?.action, "loaded", path);
   const bytes = readFileSync(copy);
   bytes[bytes.length - 100]! ^= 0x01;
   writeFileSync(copy, bytes);
@@ -148,24 +174,35 @@ test("reuse, misses, damaged and foreign files within one instance", async () =>
 
     const b = await run(question(sysB));
     assert.equal(b.state?.action, "saved", "a changed prompt misses");
-    assert.ok(Math.abs(b.meter.promptTokensEvaluated - llm.countPromptTokens(question(sysB))) <= 1, "all of B evaluated");
+    assert.ok(
+      Math.abs(b.meter.promptTokensEvaluated - llm.countPromptTokens(question(sysB))) <= 1,
+      "all of B evaluated",
+    );
     const fileB = b.state?.file ?? "";
     assert.notEqual(fileA, fileB);
 
     const damages: Array<[string, () => void, RegExp]> = [
-      ["flipped byte", () => {
-        const bytes = readFileSync(fileA);
-        bytes[bytes.length >> 1]! ^= 0x40;
-        writeFileSync(fileA, bytes);
-      }, /Prüfsumme/],
+      [
+        "flipped byte",
+        () => {
+          const bytes = readFileSync(fileA);
+          bytes[bytes.length >> 1]! ^= 0x40;
+          writeFileSync(fileA, bytes);
+        },
+        /Prüfsumme/,
+      ],
       ["truncated", () => writeFileSync(fileA, readFileSync(fileA).subarray(0, 1000)), /Bytes/],
       ["broken sidecar", () => writeFileSync(sidecarA, "{ kaputt"), /beschädigt/],
       ["missing state file", () => rmSync(fileA), /fehlt/],
       ["foreign state file", () => copyFileSync(fileB, fileA), /Prüfsumme|Bytes/],
-      ["foreign state file with its sidecar", () => {
-        copyFileSync(fileB, fileA);
-        copyFileSync(fileB.replace(/\.kvstate$/, ".json"), sidecarA);
-      }, /anderen Modell, Prompt/],
+      [
+        "foreign state file with its sidecar",
+        () => {
+          copyFileSync(fileB, fileA);
+          copyFileSync(fileB.replace(/\.kvstate$/, ".json"), sidecarA);
+        },
+        /anderen Modell, Prompt/,
+      ],
     ];
     for (const [what, damage, why] of damages) {
       damage();

@@ -5,7 +5,19 @@
 // manifest says. The whole CLI path: test/scripts/models-warm.test.ts.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,9 +31,15 @@ import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 const work = mkdtempSync(join(tmpdir(), "warm-states-test-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-const SYSTEM = "Du bist ein Reiseplaner. Werkzeuge:\n" + Array.from({ length: 12 }, (_, i) => `- tool_${i}(ort: string, datum?: string) – Angaben Nr. ${i}`).join("\n");
+const SYSTEM =
+  "Du bist ein Reiseplaner. Werkzeuge:\n" +
+  Array.from({ length: 12 }, (_, i) => `- tool_${i}(ort: string, datum?: string) – Angaben Nr. ${i}`).join("\n");
 const QUESTION = "Wie wird das Wetter morgen in Lissabon?";
-const messages = (today: string): ChatMessage[] => [{ role: "system", content: SYSTEM }, todayMessage(today), { role: "user", content: QUESTION }];
+const messages = (today: string): ChatMessage[] => [
+  { role: "system", content: SYSTEM },
+  todayMessage(today),
+  { role: "user", content: QUESTION },
+];
 const GEN = { maxTokens: 6, seed: 3, temperature: 0.8 };
 const CONTEXT = 4096;
 
@@ -38,7 +56,15 @@ function cloneModels(): string {
 }
 
 async function withLlm<T>(modelPath: string, options: LocalLlmOptions, fn: (llm: LocalLlm) => Promise<T>): Promise<T> {
-  const llm = await loadLocalLlm({ modelPath, gpu: "cpu", threads: 1, contextSize: CONTEXT, promptStateMinTokens: 64, promptStateDir: join(work, `cache-${count++}`), ...options });
+  const llm = await loadLocalLlm({
+    modelPath,
+    gpu: "cpu",
+    threads: 1,
+    contextSize: CONTEXT,
+    promptStateMinTokens: 64,
+    promptStateDir: join(work, `cache-${count++}`),
+    ...options,
+  });
   try {
     return await fn(llm);
   } finally {
@@ -50,7 +76,12 @@ async function withLlm<T>(modelPath: string, options: LocalLlmOptions, fn: (llm:
 async function ask(modelPath: string, today = "2026-01-29", options: LocalLlmOptions = {}) {
   return withLlm(modelPath, options, async (llm) => {
     const { meter } = await llm.chat(messages(today), GEN);
-    return { meter, state: llm.lastPromptState, notes: [...llm.info.notes], promptTokens: llm.countPromptTokens(messages(today)) };
+    return {
+      meter,
+      state: llm.lastPromptState,
+      notes: [...llm.info.notes],
+      promptTokens: llm.countPromptTokens(messages(today)),
+    };
   });
 }
 
@@ -60,7 +91,9 @@ let manifest: WarmManifest;
 before(async () => {
   await ensureTinyModels();
   madeAt = cloneModels();
-  await withLlm(madeAt, { warmStateDir: false }, (llm) => warmPrompts(llm, madeAt, [{ name: "test", usedBy: "Test", system: SYSTEM }], () => undefined));
+  await withLlm(madeAt, { warmStateDir: false }, (llm) =>
+    warmPrompts(llm, madeAt, [{ name: "test", usedBy: "Test", system: SYSTEM }], () => undefined),
+  );
   manifest = JSON.parse(readFileSync(join(warmStateDir(madeAt), MANIFEST_FILE), "utf8")) as WarmManifest;
 });
 
@@ -79,7 +112,10 @@ function cloneWithStates(edit?: (m: WarmManifest) => void): string {
 test("the prefix holds no date: the rendered prompt has today's date, the prepared prefix does not", async () => {
   await withLlm(madeAt, {}, async (llm) => {
     assert.match(llm.renderPrompt(messages("2026-01-29")), /Heutiges Datum: 2026-01-29\./);
-    const alone = llm.renderPrompt([{ role: "system", content: SYSTEM }, { role: "user", content: "x" }]);
+    const alone = llm.renderPrompt([
+      { role: "system", content: SYSTEM },
+      { role: "user", content: "x" },
+    ]);
     assert.doesNotMatch(alone, /Today Date|2026|Heutiges Datum/, "nothing per day in the first system block");
   });
   const [entry] = manifest.entries;
@@ -96,9 +132,17 @@ test("another folder, a model copied without its times, two different days: roun
     assert.equal(r.state?.file, join(warmStateDir(model), manifest.entries[0]!.file));
     assert.equal(r.state?.tokens, manifest.entries[0]!.tokens);
     assert.equal(r.meter.promptTokensReused, manifest.entries[0]!.tokens, today);
-    assert.equal(r.meter.promptTokensEvaluated, full - manifest.entries[0]!.tokens, `${today}: only the date, the question and the template's closing tokens`);
+    assert.equal(
+      r.meter.promptTokensEvaluated,
+      full - manifest.entries[0]!.tokens,
+      `${today}: only the date, the question and the template's closing tokens`,
+    );
     assert.ok(r.meter.promptTokensEvaluated < r.promptTokens / 4);
-    assert.deepEqual(r.notes.filter((n) => n.includes("Prompt-Zust")), [], today);
+    assert.deepEqual(
+      r.notes.filter((n) => n.includes("Prompt-Zust")),
+      [],
+      today,
+    );
   }
 });
 
@@ -107,7 +151,10 @@ async function assertIgnored(model: string, why: RegExp, options: LocalLlmOption
   const r = await ask(model, "2026-01-29", options);
   assert.equal(r.state?.action, "saved");
   assert.match(r.state?.note ?? "", why);
-  assert.ok(r.promptTokens - r.meter.promptTokensEvaluated <= 1, `all evaluated: ${r.meter.promptTokensEvaluated} of ${r.promptTokens}`);
+  assert.ok(
+    r.promptTokens - r.meter.promptTokensEvaluated <= 1,
+    `all evaluated: ${r.meter.promptTokensEvaluated} of ${r.promptTokens}`,
+  );
   assert.equal(r.notes.filter((n) => n.includes("Vorbereitete")).length <= 1, true);
   return r;
 }
@@ -117,16 +164,31 @@ test("states of another model, context size, template or llama.cpp release are i
   const bytes = readFileSync(other);
   bytes[bytes.length - 100]! ^= 0x01; // one weight changed: another model, same size
   writeFileSync(other, bytes);
-  await assertIgnored(other, /^Vorbereitete Prompt-Zustände in .* werden ignoriert \(für ein anderes Modell \(tiny-llama\.gguf\)\); der Prompt wird wie ohne sie berechnet\. Abhilfe: npm run models:warm$/);
+  await assertIgnored(
+    other,
+    /^Vorbereitete Prompt-Zustände in .* werden ignoriert \(für ein anderes Modell \(tiny-llama\.gguf\)\); der Prompt wird wie ohne sie berechnet\. Abhilfe: npm run models:warm$/,
+  );
 
   await assertIgnored(cloneWithStates(), /ignoriert \(Kontext 4096 statt 2048 Tokens\)/, { contextSize: 2048 });
 
   // States made with another chat template or llama.cpp: their manifest says so, and their key differs.
   const foreign = (field: "template" | "llamaCpp", value: string) => (m: WarmManifest) => {
-    for (const e of m.entries) Object.assign(e, { key: createHash("sha256").update(e.key + value).digest("hex"), settings: { ...e.settings, [field]: value } });
+    for (const e of m.entries)
+      Object.assign(e, {
+        key: createHash("sha256")
+          .update(e.key + value)
+          .digest("hex"),
+        settings: { ...e.settings, [field]: value },
+      });
   };
-  await assertIgnored(cloneWithStates(foreign("template", "Llama 3.1 0000000000000000")), /ignoriert \(anderes Chat-Template\)/);
-  await assertIgnored(cloneWithStates(foreign("llamaCpp", "ggml-org/llama.cpp@b1, node-llama-cpp 3.0.0")), /ignoriert \(mit llama\.cpp ggml-org\/llama\.cpp@b1, node-llama-cpp 3\.0\.0 erstellt, hier .*\)/);
+  await assertIgnored(
+    cloneWithStates(foreign("template", "Llama 3.1 0000000000000000")),
+    /ignoriert \(anderes Chat-Template\)/,
+  );
+  await assertIgnored(
+    cloneWithStates(foreign("llamaCpp", "ggml-org/llama.cpp@b1, node-llama-cpp 3.0.0")),
+    /ignoriert \(mit llama\.cpp ggml-org\/llama\.cpp@b1, node-llama-cpp 3\.0\.0 erstellt, hier .*\)/,
+  );
 });
 
 test("the note comes once per process; later calls are quiet", async () => {
@@ -151,7 +213,9 @@ test("a tampered or truncated state file is refused before it reaches llama.cpp,
 
   // Cut short, and the manifest made to agree (size and SHA-256): only the layout walk can tell.
   const cut = bytes.subarray(0, Math.floor(bytes.length * 0.6));
-  const truncated = cloneWithStates((m) => Object.assign(m.entries[0]!, { bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex") }));
+  const truncated = cloneWithStates((m) =>
+    Object.assign(m.entries[0]!, { bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex") }),
+  );
   writeFileSync(join(warmStateDir(truncated), manifest.entries[0]!.file), cut);
   await assertIgnored(truncated, /wird ignoriert \(Zustandsdatei unvollständig oder beschädigt: endet nach/);
 
@@ -164,27 +228,43 @@ test("a tampered or truncated state file is refused before it reaches llama.cpp,
 test("the manifest cannot switch the layout walk off: a truncated state it agrees with is still refused", async () => {
   const bytes = readFileSync(join(warmStateDir(madeAt), manifest.entries[0]!.file));
   const cut = bytes.subarray(0, Math.floor(bytes.length * 0.6));
-  const model = cloneWithStates((m) => Object.assign(m.entries[0]!, { bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex"), layout: false }));
+  const model = cloneWithStates((m) =>
+    Object.assign(m.entries[0]!, {
+      bytes: cut.length,
+      sha256: createHash("sha256").update(cut).digest("hex"),
+      layout: false,
+    }),
+  );
   writeFileSync(join(warmStateDir(model), manifest.entries[0]!.file), cut);
   // Before: llama.cpp's GGML_ASSERT(nread <= state_size) aborted the process (exit 134).
   await assertIgnored(model, /wird ignoriert \(Zustandsdatei unvollständig oder beschädigt: endet nach/);
 });
 
-test("a state 'file' that is a link to /dev/zero, a FIFO or a link to a good copy is refused without reading it", { timeout: 120_000 }, async () => {
-  const empty = createHash("sha256").update("").digest("hex");
-  const special = (make: (file: string) => void) => {
-    const model = cloneWithStates((m) => Object.assign(m.entries[0]!, { bytes: 0, sha256: empty, layout: false }));
-    const file = join(warmStateDir(model), manifest.entries[0]!.file);
-    rmSync(file);
-    make(file);
-    return model;
-  };
-  // Before: both hung the start forever (the checksum read /dev/zero without end; opening the FIFO waited for a writer).
-  await assertIgnored(special((file) => symlinkSync("/dev/zero", file)), /wird ignoriert \(Zustandsdatei ist eine Verknüpfung, keine Datei\)/);
-  await assertIgnored(special((file) => execFileSync("mkfifo", [file])), /wird ignoriert \(Zustandsdatei ist keine gewöhnliche Datei\)/);
-  const linked = cloneWithStates();
-  const file = join(warmStateDir(linked), manifest.entries[0]!.file);
-  renameSync(file, `${file}.echt`);
-  symlinkSync(`${file}.echt`, file);
-  await assertIgnored(linked, /wird ignoriert \(Zustandsdatei ist eine Verknüpfung, keine Datei\)/);
-});
+test(
+  "a state 'file' that is a link to /dev/zero, a FIFO or a link to a good copy is refused without reading it",
+  { timeout: 120_000 },
+  async () => {
+    const empty = createHash("sha256").update("").digest("hex");
+    const special = (make: (file: string) => void) => {
+      const model = cloneWithStates((m) => Object.assign(m.entries[0]!, { bytes: 0, sha256: empty, layout: false }));
+      const file = join(warmStateDir(model), manifest.entries[0]!.file);
+      rmSync(file);
+      make(file);
+      return model;
+    };
+    // Before: both hung the start forever (the checksum read /dev/zero without end; opening the FIFO waited for a writer).
+    await assertIgnored(
+      special((file) => symlinkSync("/dev/zero", file)),
+      /wird ignoriert \(Zustandsdatei ist eine Verknüpfung, keine Datei\)/,
+    );
+    await assertIgnored(
+      special((file) => execFileSync("mkfifo", [file])),
+      /wird ignoriert \(Zustandsdatei ist keine gewöhnliche Datei\)/,
+    );
+    const linked = cloneWithStates();
+    const file = join(warmStateDir(linked), manifest.entries[0]!.file);
+    renameSync(file, `${file}.echt`);
+    symlinkSync(`${file}.echt`, file);
+    await assertIgnored(linked, /wird ignoriert \(Zustandsdatei ist eine Verknüpfung, keine Datei\)/);
+  },
+);

@@ -7,7 +7,11 @@ import { McpToolClient, startMathServer, type ServerHandle } from "../../lib/mcp
 import { MCP_HEADERS, rawRequest } from "../mcp-server-travel/helpers.js";
 
 /** `term` joined with `op` as often as fits into 489 characters (the issue's expressions). */
-const chain = (term: string, op = "*") => Array.from({ length: 200 }, () => term).join(op).slice(0, 489).replace(/[-+*/]?[^-+*/]*$/, "");
+const chain = (term: string, op = "*") =>
+  Array.from({ length: 200 }, () => term)
+    .join(op)
+    .slice(0, 489)
+    .replace(/[-+*/]?[^-+*/]*$/, "");
 
 describe("math server: bounded cost per call (HTTP)", () => {
   let server: ServerHandle;
@@ -59,7 +63,11 @@ describe("math server: bounded cost per call (HTTP)", () => {
     const missing = await rawRequest(server.url.replace(/\/mcp$/, "/nirgends"), {});
     assert.equal(missing.status, 404);
     assert.match(missing.body, /der Rechen-Server antwortet unter \/mcp/);
-    const broken = await rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, "Content-Encoding": "gzip" }, body: "kein gzip" });
+    const broken = await rawRequest(server.url, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, "Content-Encoding": "gzip" },
+      body: "kein gzip",
+    });
     assert.equal(broken.status, 500);
     assert.match(broken.body, /Interner Fehler im Rechen-Server/);
     assert.doesNotMatch(missing.body + broken.body, /Reise-Server/);

@@ -2,7 +2,18 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MathError } from "../../mcp-server-math/src/errors.js";
-import { add, divide, DIVISION_DIGITS, jsonValue, multiply, parseOperand, power, render, subtract, type Outcome } from "../../mcp-server-math/src/exact.js";
+import {
+  add,
+  divide,
+  DIVISION_DIGITS,
+  jsonValue,
+  multiply,
+  parseOperand,
+  power,
+  render,
+  subtract,
+  type Outcome,
+} from "../../mcp-server-math/src/exact.js";
 import { evaluateExpression } from "../../mcp-server-math/src/expression.js";
 
 const v = (x: number | string) => parseOperand("a", x).value;
@@ -33,7 +44,11 @@ describe("exact arithmetic", () => {
 
   it("adds decimals without binary rounding errors", () => {
     assert.deepEqual(out(add(v(0.1), v(0.2))), { json: 0.3, text: "0.3", exact: true });
-    assert.deepEqual(out(subtract(v("1e-30"), v(1))), { json: "-0.999999999999999999999999999999", text: "-0.999999999999999999999999999999", exact: true });
+    assert.deepEqual(out(subtract(v("1e-30"), v(1))), {
+      json: "-0.999999999999999999999999999999",
+      text: "-0.999999999999999999999999999999",
+      exact: true,
+    });
     assert.deepEqual(out(multiply(v("2,5"), v("-0.4"))), { json: -1, text: "-1", exact: true });
     assert.deepEqual(out(multiply(v(1.1), v(1.1))), { json: 1.21, text: "1.21", exact: true });
   });
@@ -59,7 +74,8 @@ describe("exact arithmetic", () => {
     assert.equal(render(v("1.5e3")), "1500");
     assert.equal(typeof v("1.5e3"), "bigint");
     assert.equal(render(v("\u22124")), "-4");
-    for (const bad of ["abc", "0x10", "Infinity", "NaN", "1.000,5", "1,000,000", "2*3"]) rejects(() => v(bad), "not_a_number", /ist keine Zahl/);
+    for (const bad of ["abc", "0x10", "Infinity", "NaN", "1.000,5", "1,000,000", "2*3"])
+      rejects(() => v(bad), "not_a_number", /ist keine Zahl/);
     rejects(() => v(""), "not_a_number", /ist leer/);
     rejects(() => v("1e5000"), "out_of_range", /zu groß oder zu klein/);
     rejects(() => v("1".repeat(1001)), "out_of_range", /zu lang/);
@@ -100,7 +116,11 @@ describe("expression evaluation (jsep, never eval)", () => {
     assert.equal(calc("(-2)^2").json, 4);
     assert.equal(calc("-(2^2)").json, -4);
     assert.equal(calc("3 - 2^2").json, -1);
-    assert.deepEqual(calc("1/3*3"), { json: "0.9999999999999999999999999999999999", exact: false, normalized: "1/3*3" });
+    assert.deepEqual(calc("1/3*3"), {
+      json: "0.9999999999999999999999999999999999",
+      exact: false,
+      normalized: "1/3*3",
+    });
   });
 
   it("refuses what is not arithmetic, with German messages", () => {
@@ -114,14 +134,26 @@ describe("expression evaluation (jsep, never eval)", () => {
       ["", /leer/],
       ["-2^2", /mehrdeutig/],
     ];
-    for (const [text, message] of bad) assert.throws(() => evaluateExpression(text), (e: unknown) => e instanceof MathError && message.test(e.message), text);
-    assert.throws(() => evaluateExpression("1/(2-2)"), (e: unknown) => e instanceof MathError && e.code === "division_by_zero");
+    for (const [text, message] of bad)
+      assert.throws(
+        () => evaluateExpression(text),
+        (e: unknown) => e instanceof MathError && message.test(e.message),
+        text,
+      );
+    assert.throws(
+      () => evaluateExpression("1/(2-2)"),
+      (e: unknown) => e instanceof MathError && e.code === "division_by_zero",
+    );
   });
 });
 
 describe("bounded cost: every operation's digits checked before it runs, the whole call's work too", () => {
   /** `term` joined with `op` as often as fits into 489 characters (the issue's expressions). */
-  const chain = (term: string, op = "*") => Array.from({ length: 200 }, () => term).join(op).slice(0, 489).replace(/[-+*/]?[^-+*/]*$/, "");
+  const chain = (term: string, op = "*") =>
+    Array.from({ length: 200 }, () => term)
+      .join(op)
+      .slice(0, 489)
+      .replace(/[-+*/]?[^-+*/]*$/, "");
   const timed = (fn: () => unknown) => {
     const started = performance.now();
     try {
@@ -150,8 +182,14 @@ describe("bounded cost: every operation's digits checked before it runs, the who
   });
 
   it("every accepted expression of at most 500 characters stays cheap", () => {
-    const heavy = [chain("(1.1^3000*1.1^3000*1.1^3000)", "+"), chain("(7^3000*7^3000*7^3000)", "-"), chain("(3^9000/7^3000)", "+"), chain("0.9^3200*0.9^3200", "+")];
-    for (const expression of heavy) assert.ok(timed(() => evaluateExpression(expression)) < 250, expression.slice(0, 40));
+    const heavy = [
+      chain("(1.1^3000*1.1^3000*1.1^3000)", "+"),
+      chain("(7^3000*7^3000*7^3000)", "-"),
+      chain("(3^9000/7^3000)", "+"),
+      chain("0.9^3200*0.9^3200", "+"),
+    ];
+    for (const expression of heavy)
+      assert.ok(timed(() => evaluateExpression(expression)) < 250, expression.slice(0, 40));
   });
 
   it("an exponent beyond the range is an error, not 0 or infinity with exact: true", () => {

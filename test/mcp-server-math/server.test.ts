@@ -2,18 +2,39 @@
 // over stdio (connectMathClientStdio): every tool, exact results, German isError results, Host/Origin checks.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { MathServerStartError, McpToolClient, startMathServer, type ServerHandle, type ToolCallResult } from "../../lib/mcp/index.js";
+import {
+  MathServerStartError,
+  McpToolClient,
+  startMathServer,
+  type ServerHandle,
+  type ToolCallResult,
+} from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { parseCli, UsageError } from "../../mcp-server-math/src/cli.js";
-import { INITIALIZE, MCP_HEADERS, isAlive, openSession, rawRequest, rpc, waitGone } from "../mcp-server-travel/helpers.js";
+import {
+  INITIALIZE,
+  MCP_HEADERS,
+  isAlive,
+  openSession,
+  rawRequest,
+  rpc,
+  waitGone,
+} from "../mcp-server-travel/helpers.js";
 
-const data = (r: ToolCallResult) => r.data as { result: number | string; text: string; exact: boolean; note?: string; ausdruck?: string };
+const data = (r: ToolCallResult) =>
+  r.data as { result: number | string; text: string; exact: boolean; note?: string; ausdruck?: string };
 
 /** The same checks over either transport. */
 function toolChecks(client: () => McpToolClient): void {
   it("lists five tools, each with input and output schema", async () => {
     const tools = await client().listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["addition", "division", "multiplikation", "rechne", "subtraktion"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "addition",
+      "division",
+      "multiplikation",
+      "rechne",
+      "subtraktion",
+    ]);
     for (const tool of tools) {
       assert.ok(tool.outputSchema, tool.name);
       assert.equal(tool.annotations?.readOnlyHint, true);
@@ -38,7 +59,12 @@ function toolChecks(client: () => McpToolClient): void {
     assert.equal(third.exact, false);
     assert.match(String(third.result), /^0\.6{33}7$/);
     const expr = data(await c.callTool("rechne", { ausdruck: "(58952 × 21448) - 2^64" }));
-    assert.deepEqual(expr, { result: "-18446744072445149120", text: "-18446744072445149120", exact: true, ausdruck: "(58952 * 21448) - 2^64" });
+    assert.deepEqual(expr, {
+      result: "-18446744072445149120",
+      text: "-18446744072445149120",
+      exact: true,
+      ausdruck: "(58952 * 21448) - 2^64",
+    });
   });
 
   it("returns products beyond 2^53 as text with every digit", async () => {
@@ -57,7 +83,10 @@ function toolChecks(client: () => McpToolClient): void {
     assert.match(word.text, /a ist keine Zahl: "drei"/);
     const missing = await c.callTool("multiplikation", { a: 3 });
     assert.equal(missing.isError, true);
-    assert.match(missing.text, /Ungültige Argumente für das Tool multiplikation: b fehlt oder ist weder Zahl noch Text/);
+    assert.match(
+      missing.text,
+      /Ungültige Argumente für das Tool multiplikation: b fehlt oder ist weder Zahl noch Text/,
+    );
     const wrongType = await c.callTool("subtraktion", { a: true, b: 1 });
     assert.equal(wrongType.isError, true);
     assert.match(wrongType.text, /a fehlt oder ist weder Zahl noch Text/);
@@ -87,22 +116,48 @@ describe("math server over Streamable HTTP (startMathServer)", () => {
 
   it("answers rechne with arguments that are an array, null or a string with −32602 in German (the travel server's guard)", async () => {
     const session = await openSession(server.url);
-    for (const [args, kind] of [[[], "eine Liste"], [null, "null"], ["2+3", "ein Text"]] as const) {
-      const r = await rpc(server.url, session, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "rechne", arguments: args } });
+    for (const [args, kind] of [
+      [[], "eine Liste"],
+      [null, "null"],
+      ["2+3", "ein Text"],
+    ] as const) {
+      const r = await rpc(server.url, session, {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "rechne", arguments: args },
+      });
       assert.equal(r.status, 200);
       const parsed = JSON.parse(r.body) as { id: number; error: { code: number; message: string } };
       assert.equal(parsed.error.code, -32602, r.body);
-      assert.match(parsed.error.message, new RegExp(`Ungültige Argumente für "rechne": "arguments" muss ein JSON-Objekt .*\\{"ausdruck": "2 \\+ 3"\\}, nicht ${kind}\\.`));
+      assert.match(
+        parsed.error.message,
+        new RegExp(
+          `Ungültige Argumente für "rechne": "arguments" muss ein JSON-Objekt .*\\{"ausdruck": "2 \\+ 3"\\}, nicht ${kind}\\.`,
+        ),
+      );
       assert.doesNotMatch(r.body, /invalid_type|expected|received/i, "no raw zod JSON");
     }
   });
 
   it("rejects a foreign Host or Origin header (DNS rebinding)", async () => {
-    const host = await rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, Host: "evil.example:80" }, body: INITIALIZE });
+    const host = await rawRequest(server.url, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, Host: "evil.example:80" },
+      body: INITIALIZE,
+    });
     assert.equal(host.status, 403);
-    const origin = await rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, Origin: "http://evil.example" }, body: INITIALIZE });
+    const origin = await rawRequest(server.url, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, Origin: "http://evil.example" },
+      body: INITIALIZE,
+    });
     assert.equal(origin.status, 403);
-    const ok = await rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, Origin: "http://localhost:3000" }, body: INITIALIZE });
+    const ok = await rawRequest(server.url, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, Origin: "http://localhost:3000" },
+      body: INITIALIZE,
+    });
     assert.equal(ok.status, 200);
   });
 
@@ -120,7 +175,10 @@ describe("math server over Streamable HTTP (startMathServer)", () => {
   it("refuses a bind beyond loopback without a Host list, naming itself (shared bind check)", async () => {
     await assert.rejects(startMathServer({ host: "0.0.0.0" }), (e: unknown) => {
       assert.ok(e instanceof MathServerStartError);
-      assert.match(e.message, /--host 0\.0\.0\.0 macht den Rechen-Server im ganzen Netz erreichbar.*--allowed-host kurs-pc\.local, mehrfach möglich/);
+      assert.match(
+        e.message,
+        /--host 0\.0\.0\.0 macht den Rechen-Server im ganzen Netz erreichbar.*--allowed-host kurs-pc\.local, mehrfach möglich/,
+      );
       assert.doesNotMatch(e.message, /TRAVEL_ALLOWED_HOSTS|Start fehlgeschlagen/);
       return true;
     });
@@ -156,10 +214,25 @@ describe("math server over stdio (connectMathClientStdio)", () => {
 
 describe("math server command line", () => {
   it("reads its flags and explains wrong ones in German", () => {
-    assert.deepEqual(parseCli([]), { host: "127.0.0.1", port: 8766, stdio: false, parentPid: undefined, allowedHosts: undefined });
+    assert.deepEqual(parseCli([]), {
+      host: "127.0.0.1",
+      port: 8766,
+      stdio: false,
+      parentPid: undefined,
+      allowedHosts: undefined,
+    });
     assert.deepEqual(parseCli(["--stdio", "--port", "0", "--allowed-host", "kurs.local"]).allowedHosts, ["kurs.local"]);
-    assert.throws(() => parseCli(["--port", "x"]), (e: unknown) => e instanceof UsageError && /--port muss eine ganze Zahl/.test(e.message));
-    assert.throws(() => parseCli(["--offline"]), (e: unknown) => e instanceof UsageError && e.exitCode === 2);
-    assert.throws(() => parseCli(["--help"]), (e: unknown) => e instanceof UsageError && e.exitCode === 0 && /npm run math-server/.test(e.message));
+    assert.throws(
+      () => parseCli(["--port", "x"]),
+      (e: unknown) => e instanceof UsageError && /--port muss eine ganze Zahl/.test(e.message),
+    );
+    assert.throws(
+      () => parseCli(["--offline"]),
+      (e: unknown) => e instanceof UsageError && e.exitCode === 2,
+    );
+    assert.throws(
+      () => parseCli(["--help"]),
+      (e: unknown) => e instanceof UsageError && e.exitCode === 0 && /npm run math-server/.test(e.message),
+    );
   });
 });

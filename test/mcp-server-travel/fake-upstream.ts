@@ -38,7 +38,13 @@ export async function startFakeUpstream(handler: FakeHandler): Promise<FakeUpstr
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const url = new URL(req.url ?? "/", "http://fake");
-      const fake: FakeRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body: Buffer.concat(chunks).toString("utf8"), headers: req.headers };
+      const fake: FakeRequest = {
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: url.searchParams,
+        body: Buffer.concat(chunks).toString("utf8"),
+        headers: req.headers,
+      };
       requests.push(fake);
       let reply: FakeReply;
       try {
@@ -80,7 +86,10 @@ export async function startFakeUpstream(handler: FakeHandler): Promise<FakeUpstr
 /** An Open-Meteo style daily response for the dates start..end with values from `f(i)`. */
 export function openMeteoDaily(
   dates: string[],
-  f: (i: number, date: string) => { tmin: number | null; tmax: number | null; precip: number | null; wind: number | null; code: number | null },
+  f: (
+    i: number,
+    date: string,
+  ) => { tmin: number | null; tmax: number | null; precip: number | null; wind: number | null; code: number | null },
 ): unknown {
   const rows = dates.map((d, i) => f(i, d));
   return {
@@ -101,6 +110,7 @@ export function openMeteoDaily(
 /** Inclusive list of ISO dates. */
 export function isoDates(start: string, end: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${start}T00:00:00Z`); t <= Date.parse(`${end}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${start}T00:00:00Z`); t <= Date.parse(`${end}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }

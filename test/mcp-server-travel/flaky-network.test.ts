@@ -23,7 +23,15 @@ import { DEFAULT_TOOL_TIMEOUT_MS, FALLBACK_MARGIN_MS, TRAVEL_UPSTREAM_DEADLINE_M
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeReply, type FakeUpstream } from "./fake-upstream.js";
 
 const http = (over: Partial<HttpOptions> = {}) =>
-  new HttpJsonClient({ userAgent: "t", timeoutMs: 2000, retries: 2, backoffMs: 10, maxBackoffMs: 20, breakerOpenMs: 0, ...over });
+  new HttpJsonClient({
+    userAgent: "t",
+    timeoutMs: 2000,
+    retries: 2,
+    backoffMs: 10,
+    maxBackoffMs: 20,
+    breakerOpenMs: 0,
+    ...over,
+  });
 const ROM = [{ lat: "41.89", lon: "12.48", display_name: "Rom, Latium, Italien", address: { country: "Italien" } }];
 const dayNumber = (s: string) => parseIsoDate(s)!;
 const never = () => new Promise<FakeReply>(() => undefined);
@@ -37,9 +45,13 @@ after(() => fake.close());
 describe("CallSpacer slots", () => {
   it("a cancelled waiter frees its slot for the next one (injected clock)", async () => {
     let now = 0;
-    const limiter = new CallSpacer(1000, () => now, async (ms) => {
-      now += ms;
-    });
+    const limiter = new CallSpacer(
+      1000,
+      () => now,
+      async (ms) => {
+        now += ms;
+      },
+    );
     const cancel = new AbortController();
     const starts: string[] = [];
     const a = limiter.acquire().then(() => starts.push(`a@${now}`));
@@ -50,15 +62,23 @@ describe("CallSpacer slots", () => {
     const c = limiter.acquire().then(() => starts.push(`c@${now}`));
     cancel.abort();
     await Promise.all([a, b, c]);
-    assert.deepEqual(starts.sort(), ["a@0", "b cancelled", "c@1000"], "c takes the slot b gave up, not the one after it");
+    assert.deepEqual(
+      starts.sort(),
+      ["a@0", "b cancelled", "c@1000"],
+      "c takes the slot b gave up, not the one after it",
+    );
     assert.equal(limiter.waiting, 0);
   });
 
   it("a retry waits at the front of the queue, not behind later first attempts", async () => {
     let now = 0;
-    const limiter = new CallSpacer(1000, () => now, async (ms) => {
-      now += ms;
-    });
+    const limiter = new CallSpacer(
+      1000,
+      () => now,
+      async (ms) => {
+        now += ms;
+      },
+    );
     const order: string[] = [];
     await limiter.acquire();
     const first = limiter.acquire().then(() => order.push("first attempt of B"));
@@ -107,7 +127,9 @@ describe("merged identical requests", () => {
     // The next slot lies a minute ahead; two callers of the same query both cancel: the wait ends at once.
     const c1 = new AbortController();
     const c2 = new AbortController();
-    const waiting = [g.geocode("Paris", c1.signal), g.geocode("Paris", c2.signal)].map((p) => p.catch((e: unknown) => e));
+    const waiting = [g.geocode("Paris", c1.signal), g.geocode("Paris", c2.signal)].map((p) =>
+      p.catch((e: unknown) => e),
+    );
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(limiter.waiting, 1, "merged: one queued request");
     c1.abort();
@@ -121,13 +143,19 @@ describe("merged identical requests", () => {
 describe("deadline and circuit breaker", () => {
   it("a silent upstream fails at the overall deadline, not after attempts × per-attempt timeout", async () => {
     fake.setHandler(never);
-    await assert.rejects(http({ timeoutMs: 60_000, deadlineMs: 300 }).json({ service: "Test", url: `${fake.url}/silent` }, z.unknown()), (e: unknown) => {
-      assert.ok(e instanceof UpstreamUnavailableError);
-      // Either the overall deadline or the last attempt's timeout (cut to what was left of it) fires
-      // first; both mean one attempt within 0.3 s instead of 3 × 60 s.
-      assert.match(e.message, /Test hat nicht innerhalb von 0\.3 s geantwortet|keine Antwort innerhalb von \d{1,3} ms, 1 Versuch/);
-      return true;
-    });
+    await assert.rejects(
+      http({ timeoutMs: 60_000, deadlineMs: 300 }).json({ service: "Test", url: `${fake.url}/silent` }, z.unknown()),
+      (e: unknown) => {
+        assert.ok(e instanceof UpstreamUnavailableError);
+        // Either the overall deadline or the last attempt's timeout (cut to what was left of it) fires
+        // first; both mean one attempt within 0.3 s instead of 3 × 60 s.
+        assert.match(
+          e.message,
+          /Test hat nicht innerhalb von 0\.3 s geantwortet|keine Antwort innerhalb von \d{1,3} ms, 1 Versuch/,
+        );
+        return true;
+      },
+    );
   });
 
   it("remembers a failing upstream: the next call fails at once without a request, then one probe closes it again", async () => {
@@ -135,13 +163,22 @@ describe("deadline and circuit breaker", () => {
     fake.setHandler(() => ({ status, json: ROM }));
     const client = http({ breakerOpenMs: 300 });
     const n = fake.requests.length;
-    await assert.rejects(client.json({ service: "Nominatim", url: `${fake.url}/search?q=a` }, z.unknown()), /HTTP 503, 3 Versuche/);
+    await assert.rejects(
+      client.json({ service: "Nominatim", url: `${fake.url}/search?q=a` }, z.unknown()),
+      /HTTP 503, 3 Versuche/,
+    );
     assert.equal(fake.requests.length - n, 3);
-    await assert.rejects(client.json({ service: "Nominatim", url: `${fake.url}/search?q=b` }, z.unknown()), (e: unknown) => {
-      assert.ok(e instanceof UpstreamUnavailableError);
-      assert.match(e.message, /Nominatim hat eben nicht geantwortet; der Reise-Server fragt dort erst in 0\.\d s wieder nach/);
-      return true;
-    });
+    await assert.rejects(
+      client.json({ service: "Nominatim", url: `${fake.url}/search?q=b` }, z.unknown()),
+      (e: unknown) => {
+        assert.ok(e instanceof UpstreamUnavailableError);
+        assert.match(
+          e.message,
+          /Nominatim hat eben nicht geantwortet; der Reise-Server fragt dort erst in 0\.\d s wieder nach/,
+        );
+        return true;
+      },
+    );
     assert.equal(fake.requests.length - n, 3, "no request while the breaker is open");
     status = 200;
     await new Promise((r) => setTimeout(r, 350));
@@ -152,14 +189,22 @@ describe("deadline and circuit breaker", () => {
   it("when the breaker opens, calls still queued for the same upstream go to the fallback at once", async () => {
     fake.setHandler(() => ({ status: 503, body: "down" }));
     const n = fake.requests.length;
-    const online = new NominatimGeocoder(http({ breakerOpenMs: 30_000 }), new NoCache(), { baseUrl: fake.url, intervalMs: 100 });
-    const offline: GeocodeService = { geocode: async (q) => ({ lat: 1, lon: 2, display_name: `${q} (offline)`, country: null, source: "offline" }) };
+    const online = new NominatimGeocoder(http({ breakerOpenMs: 30_000 }), new NoCache(), {
+      baseUrl: fake.url,
+      intervalMs: 100,
+    });
+    const offline: GeocodeService = {
+      geocode: async (q) => ({ lat: 1, lon: 2, display_name: `${q} (offline)`, country: null, source: "offline" }),
+    };
     const g = new FallbackGeocoder(online, offline);
     const cities = ["Rom", "Paris", "Wien", "Berlin", "Madrid", "Lissabon"];
     const places = await Promise.all(cities.map((c) => g.geocode(c)));
     assert.ok(places.every((p) => p.source === "offline" && /Offline-Daten verwendet \(Nominatim/.test(p.note ?? "")));
     // Rom's three attempts (its retries ahead of the others' first attempts), then the breaker sends the rest offline.
-    assert.deepEqual(fake.requests.slice(n).map((r) => r.query.get("q")), ["Rom", "Rom", "Rom"]);
+    assert.deepEqual(
+      fake.requests.slice(n).map((r) => r.query.get("q")),
+      ["Rom", "Rom", "Rom"],
+    );
   });
 });
 
@@ -190,7 +235,13 @@ describe("cache hygiene", () => {
   it("treats an entry that breaks the tool's output schema as a miss and deletes it", async () => {
     fake.setHandler(() => ({ json: ROM }));
     const cache = new FileCache(join(dir, "bad"));
-    await cache.set("nominatim", "rom", { lat: 999, lon: 12.48, display_name: "Rom", country: null, source: "nominatim" });
+    await cache.set("nominatim", "rom", {
+      lat: 999,
+      lon: 12.48,
+      display_name: "Rom",
+      country: null,
+      source: "nominatim",
+    });
     const n = fake.requests.length;
     const g = new NominatimGeocoder(http(), cache, { baseUrl: fake.url, intervalMs: 0 });
     assert.equal((await g.geocode("Rom")).lat, 41.89);
@@ -212,7 +263,10 @@ describe("cache hygiene", () => {
     assert.deepEqual(await cache.sweep(), { tempFiles: 1, expired: 1 });
     const left = (await readdir(join(dir, "sweep", "a"))).sort();
     assert.equal(left.length, 2);
-    assert.ok(left.some((f) => f.endsWith(`${process.pid}.0badc0de.tmp`)), "a live writer's temp file stays");
+    assert.ok(
+      left.some((f) => f.endsWith(`${process.pid}.0badc0de.tmp`)),
+      "a live writer's temp file stays",
+    );
     assert.equal(await cache.get("a", "fresh", Infinity, z.number()), 2);
   });
 });
@@ -223,11 +277,27 @@ describe("climate estimate for a far-future range", () => {
     fake.setHandler((req) => {
       const dates = isoDates(req.query.get("start_date")!, req.query.get("end_date")!);
       if (failing.has(dates[0]!.slice(0, 4))) return { status: 404, json: {} };
-      return { json: openMeteoDaily(dates, () => ({ tmin: 10, tmax: Number(dates[0]!.slice(0, 4)) - 2000, precip: 0, wind: 10, code: 1 })) };
+      return {
+        json: openMeteoDaily(dates, () => ({
+          tmin: 10,
+          tmax: Number(dates[0]!.slice(0, 4)) - 2000,
+          precip: 0,
+          wind: 10,
+          code: 1,
+        })),
+      };
     });
-    const weather = new OnlineWeather(new OpenMeteoClient(http({ retries: 0 }), new NoCache(), { forecastUrl: fake.url, archiveUrl: fake.url }));
+    const weather = new OnlineWeather(
+      new OpenMeteoClient(http({ retries: 0 }), new NoCache(), { forecastUrl: fake.url, archiveUrl: fake.url }),
+    );
     const n = fake.requests.length;
-    const r = await weather.daily({ lat: 41.39, lon: 2.17, start: dayNumber("2025-08-01"), end: dayNumber("2025-08-02"), today: dayNumber("2025-06-10") });
+    const r = await weather.daily({
+      lat: 41.39,
+      lon: 2.17,
+      start: dayNumber("2025-08-01"),
+      end: dayNumber("2025-08-02"),
+      today: dayNumber("2025-06-10"),
+    });
     assert.equal(fake.requests.length - n, 10);
     assert.deepEqual(r.reference_years, [2024, 2023, 2022, 2021, 2020, 2018, 2017, 2015]);
     assert.equal(r.days[0]!.tmax_c, 20); // mean of 24, 23, 22, 21, 20, 18, 17, 15
@@ -239,11 +309,21 @@ describe("climate estimate for a far-future range", () => {
     let served = 0;
     fake.setHandler((req) => {
       const dates = isoDates(req.query.get("start_date")!, req.query.get("end_date")!);
-      return ++served <= 2 ? { json: openMeteoDaily(dates, () => ({ tmin: 1, tmax: 2, precip: 0, wind: 1, code: 1 })) } : { status: 503, json: {} };
+      return ++served <= 2
+        ? { json: openMeteoDaily(dates, () => ({ tmin: 1, tmax: 2, precip: 0, wind: 1, code: 1 })) }
+        : { status: 503, json: {} };
     });
-    const weather = new OnlineWeather(new OpenMeteoClient(http({ retries: 0 }), new NoCache(), { forecastUrl: fake.url, archiveUrl: fake.url }));
+    const weather = new OnlineWeather(
+      new OpenMeteoClient(http({ retries: 0 }), new NoCache(), { forecastUrl: fake.url, archiveUrl: fake.url }),
+    );
     await assert.rejects(
-      weather.daily({ lat: 41.39, lon: 2.17, start: dayNumber("2025-08-01"), end: dayNumber("2025-08-02"), today: dayNumber("2025-06-10") }),
+      weather.daily({
+        lat: 41.39,
+        lon: 2.17,
+        start: dayNumber("2025-08-01"),
+        end: dayNumber("2025-08-02"),
+        today: dayNumber("2025-06-10"),
+      }),
       (e: unknown) => {
         assert.ok(e instanceof UpstreamUnavailableError, "so the offline fallback answers");
         assert.match(e.message, /nur 2 von 10 Jahren/);
@@ -257,6 +337,9 @@ describe("one timing contract (lib/timeouts.ts)", () => {
   it("the server's upstream deadline plus the fallback margin fits inside the agent's default tool timeout", () => {
     assert.ok(TRAVEL_UPSTREAM_DEADLINE_MS + FALLBACK_MARGIN_MS <= DEFAULT_TOOL_TIMEOUT_MS);
     assert.equal(upstreamConfigFromEnv({}, "/x").deadlineMs, TRAVEL_UPSTREAM_DEADLINE_MS);
-    assert.equal(upstreamConfigFromEnv({ TRAVEL_UPSTREAM_DEADLINE_MS: "600000" }, "/x").deadlineMs, DEFAULT_TOOL_TIMEOUT_MS - FALLBACK_MARGIN_MS);
+    assert.equal(
+      upstreamConfigFromEnv({ TRAVEL_UPSTREAM_DEADLINE_MS: "600000" }, "/x").deadlineMs,
+      DEFAULT_TOOL_TIMEOUT_MS - FALLBACK_MARGIN_MS,
+    );
   });
 });

@@ -35,12 +35,20 @@ export async function openSession(url: string, headers: Record<string, string> =
   await r.text();
   const id = r.headers.get("mcp-session-id");
   assert.ok(id);
-  await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers, "mcp-session-id": id }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  await fetch(url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, ...headers, "mcp-session-id": id },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   return id;
 }
 
 export function rpc(url: string, session: string, body: unknown) {
-  return rawRequest(url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": session }, body: JSON.stringify(body) });
+  return rawRequest(url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, "mcp-session-id": session },
+    body: JSON.stringify(body),
+  });
 }
 
 export function isAlive(pid: number): boolean {

@@ -12,7 +12,11 @@ function assertJsonRpcError(r: { status: number; body: string }, status: number,
   assert.equal(parsed.jsonrpc, "2.0");
   assert.equal(parsed.error.code, code);
   assert.match(parsed.error.message, message);
-  assert.doesNotMatch(r.body, /node_modules|\bat [\w.]+ \(|<html|<pre|SyntaxError|\/work\/|\\\\/i, "no paths, stack traces or HTML");
+  assert.doesNotMatch(
+    r.body,
+    /node_modules|\bat [\w.]+ \(|<html|<pre|SyntaxError|\/work\/|\\\\/i,
+    "no paths, stack traces or HTML",
+  );
 }
 
 describe("every non-2xx answer is a JSON-RPC error; invalid arguments are −32602", () => {
@@ -33,29 +37,59 @@ describe("every non-2xx answer is a JSON-RPC error; invalid arguments are −326
 
   it("answers unknown paths and methods with JSON-RPC errors too", async () => {
     const base = new URL(server.url);
-    assertJsonRpcError(await rawRequest(new URL("/nope", base).href, { method: "GET" }), 404, -32000, /Unbekannter Pfad/);
-    assertJsonRpcError(await rawRequest(server.url, { method: "PUT", headers: MCP_HEADERS, body: "{}" }), 405, -32000, /Methode PUT/);
+    assertJsonRpcError(
+      await rawRequest(new URL("/nope", base).href, { method: "GET" }),
+      404,
+      -32000,
+      /Unbekannter Pfad/,
+    );
+    assertJsonRpcError(
+      await rawRequest(server.url, { method: "PUT", headers: MCP_HEADERS, body: "{}" }),
+      405,
+      -32000,
+      /Methode PUT/,
+    );
   });
 
   it("answers arguments that are an array, null or a string with −32602 in German", async () => {
     const session = await openSession(server.url);
-    for (const [args, kind] of [[[], "eine Liste"], [null, "null"], ["Rom", "ein Text"]] as const) {
-      const r = await rpc(server.url, session, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "geocode", arguments: args } });
+    for (const [args, kind] of [
+      [[], "eine Liste"],
+      [null, "null"],
+      ["Rom", "ein Text"],
+    ] as const) {
+      const r = await rpc(server.url, session, {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "geocode", arguments: args },
+      });
       assert.equal(r.status, 200);
       const parsed = JSON.parse(r.body) as { id: number; error: { code: number; message: string } };
       assert.equal(parsed.id, 7);
       assert.equal(parsed.error.code, -32602, r.body);
-      assert.match(parsed.error.message, new RegExp(`Ungültige Argumente für "geocode": "arguments" muss ein JSON-Objekt .* nicht ${kind}\\.`));
+      assert.match(
+        parsed.error.message,
+        new RegExp(`Ungültige Argumente für "geocode": "arguments" muss ein JSON-Objekt .* nicht ${kind}\\.`),
+      );
       assert.doesNotMatch(parsed.error.message, /expected|invalid_type|"code"/);
     }
-    const ok = await rpc(server.url, session, { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "geocode", arguments: { destination: "Rom" } } });
+    const ok = await rpc(server.url, session, {
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/call",
+      params: { name: "geocode", arguments: { destination: "Rom" } },
+    });
     assert.match(ok.body, /"source":"offline"/);
   });
 });
 
 describe("sessions", () => {
   it("keeps at most --max-sessions open, evicting the one idle longest, and closes idle ones after --session-idle", async () => {
-    const server = await startTravelServer({ offline: true, env: { TRAVEL_MAX_SESSIONS: "3", TRAVEL_SESSION_IDLE_S: "1.5" } });
+    const server = await startTravelServer({
+      offline: true,
+      env: { TRAVEL_MAX_SESSIONS: "3", TRAVEL_SESSION_IDLE_S: "1.5" },
+    });
     try {
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push(await openSession(server.url));
@@ -63,7 +97,9 @@ describe("sessions", () => {
       assert.equal((await list(ids[0]!)).status, 200, "touch the first: now the second is idle longest");
       ids.push(await openSession(server.url));
       ids.push(await openSession(server.url));
-      const health = async () => (JSON.parse((await rawRequest(new URL("/healthz", server.url).href, {})).body) as { sessions: number }).sessions;
+      const health = async () =>
+        (JSON.parse((await rawRequest(new URL("/healthz", server.url).href, {})).body) as { sessions: number })
+          .sessions;
       assert.equal(await health(), 3);
       assert.equal((await list(ids[1]!)).status, 404, "second evicted");
       assert.equal((await list(ids[2]!)).status, 404, "third evicted");
@@ -94,7 +130,12 @@ describe("bind addresses", () => {
     for (const host of ["::", "0.0.0.0"]) {
       await assert.rejects(startTravelServer({ offline: true, host, timeoutMs: 20_000 }), (e: unknown) => {
         assert.ok(e instanceof TravelServerStartError);
-        assert.match(e.output, new RegExp(`--host ${host.replace(/\./g, "\\.")} macht den Reise-Server im ganzen Netz erreichbar.*TRAVEL_ALLOWED_HOSTS`));
+        assert.match(
+          e.output,
+          new RegExp(
+            `--host ${host.replace(/\./g, "\\.")} macht den Reise-Server im ganzen Netz erreichbar.*TRAVEL_ALLOWED_HOSTS`,
+          ),
+        );
         return true;
       });
     }
@@ -104,10 +145,17 @@ describe("bind addresses", () => {
     const server = await startTravelServer({ offline: true, host: "::", env: { TRAVEL_ALLOWED_HOSTS: "localhost" } });
     try {
       assert.match(server.url, /^http:\/\/localhost:\d+\/mcp$/);
-      assert.match(server.logs(), /WARNUNG: Der Reise-Server lauscht auf :: und ist damit für jedes Gerät im Netz erreichbar/);
+      assert.match(
+        server.logs(),
+        /WARNUNG: Der Reise-Server lauscht auf :: und ist damit für jedes Gerät im Netz erreichbar/,
+      );
       await openSession(server.url);
       const port = new URL(server.url).port;
-      const other = await rawRequest(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: MCP_HEADERS, body: INITIALIZE });
+      const other = await rawRequest(`http://127.0.0.1:${port}/mcp`, {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: INITIALIZE,
+      });
       assert.equal(other.status, 403, "127.0.0.1 is not in the list");
       assert.match(other.body, /Invalid Host/);
     } finally {

@@ -45,13 +45,19 @@ describe("bundled data", () => {
     after(() => rm(dir, { recursive: true, force: true }));
 
     it("names a missing file", async () => {
-      await assert.rejects(loadOfflineData(join(dir, "nope")), (e: unknown) => e instanceof OfflineDataError && /cities\.json ist nicht lesbar/.test(e.message));
+      await assert.rejects(
+        loadOfflineData(join(dir, "nope")),
+        (e: unknown) => e instanceof OfflineDataError && /cities\.json ist nicht lesbar/.test(e.message),
+      );
     });
     it("names the offending field of an invalid entry", async () => {
       const bad = { ...data.cities[0]!, climate: { ...data.cities[0]!.climate, tmax_c: [1, 2, 3] } };
       await writeFile(join(dir, "cities.json"), JSON.stringify([bad]));
       await writeFile(join(dir, "places.json"), "[]");
-      await assert.rejects(loadOfflineData(dir), (e: unknown) => e instanceof OfflineDataError && /0\.climate\.tmax_c/.test(e.message));
+      await assert.rejects(
+        loadOfflineData(dir),
+        (e: unknown) => e instanceof OfflineDataError && /0\.climate\.tmax_c/.test(e.message),
+      );
     });
     it("rejects malformed JSON", async () => {
       await writeFile(join(dir, "cities.json"), "[{");
@@ -72,12 +78,19 @@ describe("Gazetteer", () => {
     assert.deepEqual(placeKeys("Αθήνα"), ["αθηνα"], "Greek accents fold like Latin ones");
     assert.deepEqual(placeKeys("Ko\u0308ln"), ["koeln", "koln"], "a decomposed umlaut too");
     // Each pair differs in one such letter; with a shared key one city could be found under the other's name.
-    const pairs = [["ぎふ", "きふ"], ["Мой", "Мои"], ["ばす", "はす"]];
+    const pairs = [
+      ["ぎふ", "きふ"],
+      ["Мой", "Мои"],
+      ["ばす", "はす"],
+    ];
     for (const [a, b] of pairs) {
       const shared = placeKeys(a!).filter((k) => placeKeys(b!).includes(k));
       assert.deepEqual(shared, [], `${a} / ${b}`);
     }
-    const cities = [{ ...city("Berlin"), name: "ぎふ", aliases: [] }, { ...city("Rom"), name: "きふ", aliases: [] }];
+    const cities = [
+      { ...city("Berlin"), name: "ぎふ", aliases: [] },
+      { ...city("Rom"), name: "きふ", aliases: [] },
+    ];
     assert.equal(new Gazetteer(cities).lookup("ぎふ").name, "ぎふ");
     assert.equal(new Gazetteer(cities).lookup("きふ").name, "きふ");
   });
@@ -109,7 +122,8 @@ describe("Gazetteer", () => {
   it("rejects unknown places with suggestions", async () => {
     assert.throws(
       () => gazetteer.lookup("Barcelonna"),
-      (e: unknown) => e instanceof NotFoundError && e.input === "Barcelonna" && /Meintest du: Barcelona/.test(e.message),
+      (e: unknown) =>
+        e instanceof NotFoundError && e.input === "Barcelonna" && /Meintest du: Barcelona/.test(e.message),
     );
     await assert.rejects(services.geocoder.geocode("Atlantis"), /nicht enthalten/);
   });
@@ -130,7 +144,9 @@ describe("offline weather", () => {
     for (const month of [1, 7, 11]) {
       const mm = String(month).padStart(2, "0");
       const n = new Date(Date.UTC(2025, month, 0)).getUTCDate();
-      const days = Array.from({ length: n }, (_, i) => estimateDay(ber, day(`2025-${mm}-${String(i + 1).padStart(2, "0")}`)));
+      const days = Array.from({ length: n }, (_, i) =>
+        estimateDay(ber, day(`2025-${mm}-${String(i + 1).padStart(2, "0")}`)),
+      );
       const rainy = days.filter((d) => d.precip_mm! > 0).length;
       assert.equal(rainy, Math.round(ber.climate.rainy_days[month - 1]!), `month ${month}`);
       const total = days.reduce((s, d) => s + d.precip_mm!, 0);
@@ -139,7 +155,11 @@ describe("offline weather", () => {
   });
 
   it("marks results as offline estimates via get_weather", async () => {
-    const r = await tools.getWeather(services, { lat: 41.39, lon: 2.17, start_date: "2025-07-01", end_date: "2025-07-07", include_raw: true }, ctx);
+    const r = await tools.getWeather(
+      services,
+      { lat: 41.39, lon: 2.17, start_date: "2025-07-01", end_date: "2025-07-07", include_raw: true },
+      ctx,
+    );
     assert.equal(r.source, "offline");
     assert.equal(r.is_estimate, true);
     assert.equal(r.reference_years, null);
@@ -174,7 +194,10 @@ describe("tool handlers on offline services", () => {
     assert.ok(r.count > 0 && r.count <= 3);
     assert.ok(r.parks.every((p) => p.kind === "park" && p.distance_km <= 20));
     const d = r.parks.map((p) => p.distance_km);
-    assert.deepEqual(d, [...d].sort((a, b) => a - b));
+    assert.deepEqual(
+      d,
+      [...d].sort((a, b) => a - b),
+    );
   });
 
   it("get_spots understands German and English activity words and says when it guessed", async () => {
@@ -195,7 +218,15 @@ describe("tool handlers on offline services", () => {
     const bcn = city("Barcelona");
     const r = await tools.rankSpots(
       services,
-      { lat: bcn.lat, lon: bcn.lon, start_date: "2025-07-01", end_date: "2025-07-05", activity: "joggen", radius_km: 15, top_k: 3 },
+      {
+        lat: bcn.lat,
+        lon: bcn.lon,
+        start_date: "2025-07-01",
+        end_date: "2025-07-05",
+        activity: "joggen",
+        radius_km: 15,
+        top_k: 3,
+      },
       ctx,
     );
     assert.equal(r.source, "offline");
@@ -203,14 +234,25 @@ describe("tool handlers on offline services", () => {
     assert.ok(r.count > 0 && r.count <= 3);
     for (const s of r.ranking) {
       const p = s.score_parts;
-      const expected = 100 * (r.weights.distance * p.distance + r.weights.rain * p.rain + r.weights.temperature * p.temperature + r.weights.wind * p.wind);
+      const expected =
+        100 *
+        (r.weights.distance * p.distance +
+          r.weights.rain * p.rain +
+          r.weights.temperature * p.temperature +
+          r.weights.wind * p.wind);
       assert.ok(Math.abs(s.score - expected) < 0.1, `${s.score} vs ${expected}`);
       assert.ok(s.travel_time_min > 0);
       assert.match(s.explanation, /Punkte = 100 ×/);
     }
     const scores = r.ranking.map((s) => s.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
-    assert.deepEqual(r.ranking.map((s) => s.rank), r.ranking.map((_, i) => i + 1));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
+    assert.deepEqual(
+      r.ranking.map((s) => s.rank),
+      r.ranking.map((_, i) => i + 1),
+    );
   });
 
   it("get_spots names the nearest curated place when none lies inside the radius (Berlin, wandern)", async () => {
@@ -240,27 +282,60 @@ describe("tool handlers on offline services", () => {
 
   it("rank_spots without radius_km uses an activity-dependent default that reaches every demo city's places", async () => {
     const demo = (kind: string) => [...new Set(data.places.filter((p) => p.kind === kind).map((p) => p.city))];
-    for (const [activity, kind] of [["wandern", "hiking"], ["strand", "beach"], ["joggen", "running"], ["kultur", "sightseeing"]] as const) {
+    for (const [activity, kind] of [
+      ["wandern", "hiking"],
+      ["strand", "beach"],
+      ["joggen", "running"],
+      ["kultur", "sightseeing"],
+    ] as const) {
       for (const name of demo(kind)) {
         const c = city(name);
-        const r = await tools.rankSpots(services, { lat: c.lat, lon: c.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity }, ctx);
+        const r = await tools.rankSpots(
+          services,
+          { lat: c.lat, lon: c.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity },
+          ctx,
+        );
         assert.equal(r.radius_km, DEFAULT_RADIUS_KM[r.activity], `${name} ${activity}`);
         assert.ok(r.count >= 1, `${name} ${activity}: nothing within ${r.radius_km} km`);
         assert.match(r.note ?? "", new RegExp(`Ohne radius_km gilt für .* ein Umkreis von ${r.radius_km} km`));
       }
     }
     const ber = city("Berlin");
-    const berlin = await tools.rankSpots(services, { lat: ber.lat, lon: ber.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity: "wandern" }, ctx);
+    const berlin = await tools.rankSpots(
+      services,
+      { lat: ber.lat, lon: ber.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity: "wandern" },
+      ctx,
+    );
     assert.ok(berlin.ranking.every((s) => s.kind === "hiking" && s.distance_km <= berlin.radius_km));
-    const explicit = await tools.rankSpots(services, { lat: ber.lat, lon: ber.lon, start_date: "2025-07-01", end_date: "2025-07-03", activity: "wandern", radius_km: 10 }, ctx);
+    const explicit = await tools.rankSpots(
+      services,
+      {
+        lat: ber.lat,
+        lon: ber.lon,
+        start_date: "2025-07-01",
+        end_date: "2025-07-03",
+        activity: "wandern",
+        radius_km: 10,
+      },
+      ctx,
+    );
     assert.equal(explicit.count, 0);
     assert.match(explicit.note ?? "", /kein mitgelieferter Ort für Wandern.*radius_km: 12/);
   });
 
   it("an empty online result (no note from the service) suggests a larger radius", async () => {
-    const empty = { ...services, places: { parks: async () => ({ places: [], source: "overpass" as const }), spots: async () => ({ places: [], source: "overpass" as const }) } };
+    const empty = {
+      ...services,
+      places: {
+        parks: async () => ({ places: [], source: "overpass" as const }),
+        spots: async () => ({ places: [], source: "overpass" as const }),
+      },
+    };
     const spots = await tools.getSpots(empty, { lat: 52.5, lon: 13.4, radius_km: 10, activity: "wandern" }, ctx);
-    assert.equal(spots.note, "Keine Orte für Wandern im Umkreis von 10 km gefunden. Ein größerer Umkreis (radius_km bis 50) findet vielleicht welche.");
+    assert.equal(
+      spots.note,
+      "Keine Orte für Wandern im Umkreis von 10 km gefunden. Ein größerer Umkreis (radius_km bis 50) findet vielleicht welche.",
+    );
     const parks = await tools.getParks(empty, { lat: 52.5, lon: 13.4, radius_km: 50 }, ctx);
     assert.equal(parks.note, "Keine Parks im Umkreis von 50 km gefunden.");
   });
@@ -275,7 +350,10 @@ describe("tool handlers on offline services", () => {
       ["2030-01-01", "2030-01-02", /mehr als zwei Jahre/],
     ];
     for (const [start_date, end_date, msg] of cases) {
-      await assert.rejects(tools.getWeather(services, { ...at, start_date, end_date }, ctx), (e: unknown) => e instanceof InvalidArgumentError && msg.test(e.message));
+      await assert.rejects(
+        tools.getWeather(services, { ...at, start_date, end_date }, ctx),
+        (e: unknown) => e instanceof InvalidArgumentError && msg.test(e.message),
+      );
     }
   });
 });

@@ -14,7 +14,18 @@ const upstream: FakeHandler = (req) => {
   if (req.method === "HEAD") return { status: 200 };
   if (req.path === "/nominatim/search") {
     const q = req.query.get("q") ?? "";
-    return { json: /barcelona/i.test(q) ? [{ lat: "41.3828939", lon: "2.1774322", display_name: "Barcelona, Katalonien, Spanien", address: { country: "Spanien" } }] : [] };
+    return {
+      json: /barcelona/i.test(q)
+        ? [
+            {
+              lat: "41.3828939",
+              lon: "2.1774322",
+              display_name: "Barcelona, Katalonien, Spanien",
+              address: { country: "Spanien" },
+            },
+          ]
+        : [],
+    };
   }
   if (req.path === "/fc/v1/forecast" || req.path === "/ar/v1/archive") {
     const dates = isoDates(req.query.get("start_date")!, req.query.get("end_date")!);
@@ -23,8 +34,22 @@ const upstream: FakeHandler = (req) => {
   if (req.path === "/overpass" && req.method === "POST") {
     const ql = new URLSearchParams(req.body).get("data") ?? "";
     const elements = /natural"="beach/.test(ql)
-      ? [{ type: "way", id: 7, center: { lat: 41.3784, lon: 2.1925 }, tags: { natural: "beach", name: "Platja de la Barceloneta" } }]
-      : [{ type: "way", id: 8, center: { lat: 41.3881, lon: 2.1873 }, tags: { leisure: "park", name: "Parc de la Ciutadella" } }];
+      ? [
+          {
+            type: "way",
+            id: 7,
+            center: { lat: 41.3784, lon: 2.1925 },
+            tags: { natural: "beach", name: "Platja de la Barceloneta" },
+          },
+        ]
+      : [
+          {
+            type: "way",
+            id: 8,
+            center: { lat: 41.3881, lon: 2.1873 },
+            tags: { leisure: "park", name: "Parc de la Ciutadella" },
+          },
+        ];
     return { json: { elements } };
   }
   return { status: 404, json: {} };
@@ -69,14 +94,24 @@ describe("travel server online against a fake upstream", () => {
     assert.match(server.logs(), /Online-Modus/);
     const tools = await client.listTools();
     const readers = tools.filter((t) => t.name !== "save_trip_plan");
-    assert.ok(readers.length >= 5 && readers.every((t) => t.annotations?.openWorldHint === true && t.annotations.readOnlyHint === true));
+    assert.ok(
+      readers.length >= 5 &&
+        readers.every((t) => t.annotations?.openWorldHint === true && t.annotations.readOnlyHint === true),
+    );
     assert.equal(tools.find((t) => t.name === "save_trip_plan")?.annotations?.readOnlyHint, false);
   });
 
   it("geocodes via Nominatim with an identifying User-Agent, then from the cache", async () => {
     const r = await client.callTool("geocode", { destination: "Barcelona" });
     assert.equal(r.isError, false);
-    assert.deepEqual(r.data, { query: "Barcelona", lat: 41.3828939, lon: 2.1774322, display_name: "Barcelona, Katalonien, Spanien", country: "Spanien", source: "nominatim" });
+    assert.deepEqual(r.data, {
+      query: "Barcelona",
+      lat: 41.3828939,
+      lon: 2.1774322,
+      display_name: "Barcelona, Katalonien, Spanien",
+      country: "Spanien",
+      source: "nominatim",
+    });
     const searches = () => fake.requests.filter((q) => q.path === "/nominatim/search");
     assert.equal(searches().length, 1);
     assert.match(String(searches()[0]!.headers["user-agent"]), /agentic-ai-workshop-kit/);
@@ -97,19 +132,31 @@ describe("travel server online against a fake upstream", () => {
     // Long ago up to the last days: measured values plus the forecast API's last days, passes the output schema.
     const split = await client.callTool("get_weather", { ...at, start_date: "2025-03-11", end_date: "2025-06-10" });
     assert.equal(split.isError, false, split.text);
-    assert.deepEqual([(split.data as { source: string }).source, (split.data as { is_estimate: boolean }).is_estimate], ["archive+forecast", false]);
+    assert.deepEqual(
+      [(split.data as { source: string }).source, (split.data as { is_estimate: boolean }).is_estimate],
+      ["archive+forecast", false],
+    );
     assert.match(split.text, /Quelle: Open-Meteo-Archiv \(Messwerte\), die letzten Tage aus der Open-Meteo-Vorhersage/);
     const far = await source("2025-08-01", "2025-08-03");
     assert.equal(far.source, "historical_fallback");
     assert.equal(far.is_estimate, true);
-    assert.deepEqual(far.reference_years, [2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015], "up to ten past years");
+    assert.deepEqual(
+      far.reference_years,
+      [2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015],
+      "up to ten past years",
+    );
   });
 
   it("finds parks and ranks spots from Overpass", async () => {
     const parks = await client.callTool("get_parks", { ...BCN, radius_km: 3 });
     assert.equal((parks.data as { source: string }).source, "overpass");
     assert.equal((parks.data as { parks: { name: string }[] }).parks[0]!.name, "Parc de la Ciutadella");
-    const ranked = await client.callTool("rank_spots", { ...BCN, start_date: "2025-06-11", end_date: "2025-06-12", activity: "beach" });
+    const ranked = await client.callTool("rank_spots", {
+      ...BCN,
+      start_date: "2025-06-11",
+      end_date: "2025-06-12",
+      activity: "beach",
+    });
     const d = ranked.data as { source: string; ranking: { name: string }[] };
     assert.equal(d.source, "overpass + forecast");
     assert.equal(d.ranking[0]!.name, "Platja de la Barceloneta");
@@ -118,7 +165,9 @@ describe("travel server online against a fake upstream", () => {
   it("merges identical concurrent calls into one upstream request", async () => {
     const searches = () => fake.requests.filter((q) => q.path === "/nominatim/search").length;
     const n = searches();
-    const results = await Promise.all(Array.from({ length: 10 }, () => client.callTool("geocode", { destination: "Barcelona, Spanien" })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => client.callTool("geocode", { destination: "Barcelona, Spanien" })),
+    );
     assert.ok(results.every((r) => (r.data as { source: string }).source === "nominatim"));
     assert.equal(searches() - n, 1);
   });
@@ -141,7 +190,10 @@ describe("travel server online against a fake upstream", () => {
       const n = fake.requests.length;
       const next = await client.callTool("geocode", { destination: "Wien" });
       assert.equal((next.data as { source: string }).source, "offline");
-      assert.match((next.data as { note?: string }).note ?? "", /Nominatim hat eben nicht geantwortet; der Reise-Server fragt dort erst in \d+(\.\d)? s wieder nach/);
+      assert.match(
+        (next.data as { note?: string }).note ?? "",
+        /Nominatim hat eben nicht geantwortet; der Reise-Server fragt dort erst in \d+(\.\d)? s wieder nach/,
+      );
       assert.equal(fake.requests.length, n, "no upstream request while the breaker is open");
       const w = await client.callTool("get_weather", { ...BCN, start_date: "2025-06-20", end_date: "2025-06-21" });
       assert.equal((w.data as { source: string }).source, "offline");

@@ -19,7 +19,13 @@ const data = (r: CallToolResult) => r.structuredContent as Record<string, unknow
 
 before(async () => {
   const cmd = travelServerCommand(["--stdio", "--offline"]);
-  transport = new StdioClientTransport({ command: cmd.command, args: cmd.args, cwd: cmd.cwd, env: childEnv({ TRAVEL_TODAY: "2025-06-10" }), stderr: "pipe" });
+  transport = new StdioClientTransport({
+    command: cmd.command,
+    args: cmd.args,
+    cwd: cmd.cwd,
+    env: childEnv({ TRAVEL_TODAY: "2025-06-10" }),
+    stderr: "pipe",
+  });
   transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
   client = new Client({ name: "stdio-test", version: "0" });
   await client.connect(transport);
@@ -40,13 +46,22 @@ describe("travel server over stdio (offline)", () => {
     assert.equal(data(geo).source, "offline");
     const at = { lat: data(geo).lat as number, lon: data(geo).lon as number };
     const weather = await call("get_weather", { ...at, start_date: "2025-12-30", end_date: "2026-01-02" });
-    assert.deepEqual((data(weather).days as { date: string }[]).map((d) => d.date), ["2025-12-30", "2025-12-31", "2026-01-01", "2026-01-02"]);
+    assert.deepEqual(
+      (data(weather).days as { date: string }[]).map((d) => d.date),
+      ["2025-12-30", "2025-12-31", "2026-01-01", "2026-01-02"],
+    );
     assert.equal(data(weather).is_estimate, true);
     const parks = await call("get_parks", { ...at, radius_km: 10 });
     assert.ok((data(parks).count as number) > 0);
     const spots = await call("get_spots", { ...at, radius_km: 10, activity: "museum" });
     assert.equal(data(spots).activity, "sightseeing");
-    const ranked = await call("rank_spots", { ...at, start_date: "2025-06-12", end_date: "2025-06-14", activity: "laufen", top_k: 2 });
+    const ranked = await call("rank_spots", {
+      ...at,
+      start_date: "2025-06-12",
+      end_date: "2025-06-14",
+      activity: "laufen",
+      top_k: 2,
+    });
     assert.equal((data(ranked).ranking as unknown[]).length, 2);
   });
 

@@ -28,7 +28,8 @@ let services: TravelServices;
 before(async () => {
   services = offlineServices(await loadOfflineData(dataConfigFromEnv({}).dataDir));
 });
-const travelServer = () => createTravelMcpServer(services, { today: () => 20_249, log, workspaceDir: "/nonexistent-workspace" });
+const travelServer = () =>
+  createTravelMcpServer(services, { today: () => 20_249, log, workspaceDir: "/nonexistent-workspace" });
 
 /** The SDK's per-server internals this test looks at. */
 function internals(server: McpServer) {
@@ -40,7 +41,10 @@ function internals(server: McpServer) {
 }
 
 describe("per-process state shared by all sessions", () => {
-  for (const [name, create] of [["travel", travelServer], ["math", () => createMathMcpServer({ log })]] as const) {
+  for (const [name, create] of [
+    ["travel", travelServer],
+    ["math", () => createMathMcpServer({ log })],
+  ] as const) {
     it(`${name}: two sessions' servers share the tool schemas and the JSON Schema validator`, () => {
       const a = internals(create());
       const b = internals(create());
@@ -78,7 +82,10 @@ describe("HTTP sessions", () => {
   const post = async (body: unknown, session?: string) => {
     const r = await fetch(running.url, {
       method: "POST",
-      headers: { ...MCP_HEADERS, ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" } : {}) },
+      headers: {
+        ...MCP_HEADERS,
+        ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" } : {}),
+      },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await r.text();
@@ -98,13 +105,31 @@ describe("HTTP sessions", () => {
     assert.ok(transport);
     await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
     for (let i = 0; i < 10; i++) {
-      const r = await post({ jsonrpc: "2.0", id: 10 + i, method: "tools/call", params: { name: "geocode", arguments: { destination: "Rom" } } }, session);
+      const r = await post(
+        {
+          jsonrpc: "2.0",
+          id: 10 + i,
+          method: "tools/call",
+          params: { name: "geocode", arguments: { destination: "Rom" } },
+        },
+        session,
+      );
       assert.match(r.text, /"source":"offline"/);
     }
-    const batch = await post([{ jsonrpc: "2.0", id: 50, method: "tools/list" }, { jsonrpc: "2.0", id: 51, method: "ping" }], session);
+    const batch = await post(
+      [
+        { jsonrpc: "2.0", id: 50, method: "tools/list" },
+        { jsonrpc: "2.0", id: 51, method: "ping" },
+      ],
+      session,
+    );
     assert.equal(batch.status, 200, batch.text);
     const held = heldStreamCount(transport);
-    assert.notEqual(held, undefined, "SDK transport internals changed: check mcp-server-shared/src/transports/json-responses.ts");
+    assert.notEqual(
+      held,
+      undefined,
+      "SDK transport internals changed: check mcp-server-shared/src/transports/json-responses.ts",
+    );
     assert.equal(held, 0, "no per-request entry left after the answers were sent");
   });
 
@@ -114,7 +139,10 @@ describe("HTTP sessions", () => {
     created = [];
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await open()); // cap 3: the first three are evicted
-    const r = await fetch(running.url, { method: "DELETE", headers: { ...MCP_HEADERS, "mcp-session-id": ids[5]!, "mcp-protocol-version": "2025-06-18" } });
+    const r = await fetch(running.url, {
+      method: "DELETE",
+      headers: { ...MCP_HEADERS, "mcp-session-id": ids[5]!, "mcp-protocol-version": "2025-06-18" },
+    });
     await r.text();
     assert.equal(r.status, 200);
     assert.equal(running.sessionCount(), 2);
@@ -127,7 +155,11 @@ describe("HTTP sessions", () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const alive = refs.map((ref) => ref.deref() !== undefined);
-    assert.deepEqual(alive, [false, false, false, true, true, false], "only the two open sessions' servers are still reachable");
+    assert.deepEqual(
+      alive,
+      [false, false, false, true, true, false],
+      "only the two open sessions' servers are still reachable",
+    );
   });
 });
 
@@ -171,7 +203,9 @@ describe("SessionPool", () => {
 
 describe("the servers' V8 memory flags", () => {
   it("npm run travel-server / math-server pass the same flags as lib's child processes, and node accepts them", () => {
-    const scripts = (JSON.parse(readFileSync(join(findProjectRoot(), "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(findProjectRoot(), "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
     for (const name of ["travel-server", "math-server"]) {
       assert.equal(scripts[name]?.split(" --import tsx ")[0], `node ${SERVER_V8_FLAGS.join(" ")}`, name);
     }

@@ -35,7 +35,9 @@ describe("save_trip_plan: check-and-write is one step", () => {
     await writeFile(join(ws.dir, "wettlauf.md"), "# Plan\n\nalt\n");
     const preview = await save("wettlauf.md", "Vorschau", { dry_run: true });
     const sha = (preview.data as { previous_sha256: string }).previous_sha256;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => save("wettlauf.md", `Fassung ${i}`, { expected_sha256: sha })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => save("wettlauf.md", `Fassung ${i}`, { expected_sha256: sha })),
+    );
     const written = results.flatMap((r, i) => (r.isError ? [] : [i]));
     assert.equal(written.length, 1, `successful commits: ${written.length} of 20`);
     for (const r of results.filter((x) => x.isError)) assert.match(r.text, /seit der Vorschau verändert/);
@@ -43,7 +45,9 @@ describe("save_trip_plan: check-and-write is one step", () => {
   });
 
   test("20 parallel commits of a new file (expected_sha256 null): one creates it, none overwrites it", async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => save("neu.md", `Fassung ${i}`, { expected_sha256: null })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => save("neu.md", `Fassung ${i}`, { expected_sha256: null })),
+    );
     const written = results.flatMap((r, i) => (r.isError ? [] : [i]));
     assert.equal(written.length, 1);
     assert.equal(await readFile(join(ws.dir, "neu.md"), "utf8"), `# Plan\n\nFassung ${written[0]}\n`);
@@ -71,7 +75,16 @@ describe("save_trip_plan: what passes the preview is written, everything else is
   });
 
   test("Windows-reserved names are refused (the workspace may be copied to Windows); similar names are fine", async () => {
-    for (const name of ["con.md", "NUL", "aux.md", "italien/com1.md", "lpt9.md", "Prn.plan.md", "italien /rom.md", "rom."]) {
+    for (const name of [
+      "con.md",
+      "NUL",
+      "aux.md",
+      "italien/com1.md",
+      "lpt9.md",
+      "Prn.plan.md",
+      "italien /rom.md",
+      "rom.",
+    ]) {
       const r = await save(name, "x", { dry_run: true });
       assert.equal(r.isError, true, name);
       assert.match(r.text, /Windows|ungültig/, name);
@@ -137,13 +150,18 @@ describe("save_trip_plan: a folder swapped for a symlink while commits run", () 
     })();
     const results = [];
     for (let round = 0; round < 20; round++) {
-      results.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => save(`italien/plan-${round}-${i}.md`, "x")))));
+      results.push(
+        ...(await Promise.all(Array.from({ length: 10 }, (_, i) => save(`italien/plan-${round}-${i}.md`, "x")))),
+      );
     }
     running = false;
     await swapper;
     const escaped = await readdir(outside);
     assert.deepEqual(escaped, [], `${escaped.length} of 200 files outside the workspace`);
     for (const r of results.filter((x) => x.isError)) assertNoHostPath(r.text);
-    assert.ok(results.some((r) => !r.isError), "some commits went through");
+    assert.ok(
+      results.some((r) => !r.isError),
+      "some commits went through",
+    );
   });
 });

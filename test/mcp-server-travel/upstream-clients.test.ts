@@ -53,7 +53,9 @@ describe("HttpJsonClient", () => {
 
   it("retries after 429 (honouring Retry-After) and then succeeds", async () => {
     let calls = 0;
-    fake.setHandler(() => (++calls === 1 ? { status: 429, headers: { "Retry-After": "0" }, json: {} } : { json: { ok: true } }));
+    fake.setHandler(() =>
+      ++calls === 1 ? { status: 429, headers: { "Retry-After": "0" }, json: {} } : { json: { ok: true } },
+    );
     sleeps.length = 0;
     const data = await http().json({ service: "Test", url: `${fake.url}/rl` }, Anything);
     assert.deepEqual(data, { ok: true });
@@ -97,11 +99,14 @@ describe("HttpJsonClient", () => {
 
   it("times out a hanging upstream and says so", async () => {
     fake.setHandler(() => ({ delayMs: 2000, json: { ok: true } }));
-    await assert.rejects(http({ timeoutMs: 100, retries: 1 }).json({ service: "Test", url: `${fake.url}/slow` }, Anything), (e: unknown) => {
-      assert.ok(e instanceof UpstreamUnavailableError);
-      assert.match(e.message, /keine Antwort innerhalb von 100 ms/);
-      return true;
-    });
+    await assert.rejects(
+      http({ timeoutMs: 100, retries: 1 }).json({ service: "Test", url: `${fake.url}/slow` }, Anything),
+      (e: unknown) => {
+        assert.ok(e instanceof UpstreamUnavailableError);
+        assert.match(e.message, /keine Antwort innerhalb von 100 ms/);
+        return true;
+      },
+    );
   });
 
   it("rejects malformed JSON without retrying", async () => {
@@ -120,7 +125,10 @@ describe("HttpJsonClient", () => {
 
   it("rejects JSON of the wrong shape", async () => {
     fake.setHandler(() => ({ json: { ok: "yes" } }));
-    await assert.rejects(http().json({ service: "Test", url: `${fake.url}/shape` }, Anything), /unerwartet geformte Daten geliefert \(ok:/);
+    await assert.rejects(
+      http().json({ service: "Test", url: `${fake.url}/shape` }, Anything),
+      /unerwartet geformte Daten geliefert \(ok:/,
+    );
   });
 
   it("reports a refused connection as unavailable", async () => {
@@ -144,10 +152,25 @@ describe("NominatimGeocoder", () => {
       assert.equal(req.path, "/search");
       assert.equal(req.query.get("q"), "Barcelona");
       assert.equal(req.query.get("format"), "jsonv2");
-      return { json: [{ lat: "41.3828939", lon: "2.1774322", display_name: "Barcelona, Katalonien, Spanien", address: { country: "Spanien" } }] };
+      return {
+        json: [
+          {
+            lat: "41.3828939",
+            lon: "2.1774322",
+            display_name: "Barcelona, Katalonien, Spanien",
+            address: { country: "Spanien" },
+          },
+        ],
+      };
     });
     const place = await geocoder().geocode("Barcelona");
-    assert.deepEqual(place, { lat: 41.3828939, lon: 2.1774322, display_name: "Barcelona, Katalonien, Spanien", country: "Spanien", source: "nominatim" });
+    assert.deepEqual(place, {
+      lat: 41.3828939,
+      lon: 2.1774322,
+      display_name: "Barcelona, Katalonien, Spanien",
+      country: "Spanien",
+      source: "nominatim",
+    });
   });
 
   it("throws NotFoundError with a German hint when there is no result", async () => {
@@ -178,7 +201,11 @@ describe("NominatimGeocoder", () => {
       return { json: [{ lat: "52.5", lon: "13.4", display_name: "Berlin", address: {} }] };
     });
     const limiter = new CallSpacer(1000, () => now, clockSleep);
-    const g = new NominatimGeocoder(http({ sleep: clockSleep }), new NoCache(), { baseUrl: fake.url, intervalMs: 1000, limiter });
+    const g = new NominatimGeocoder(http({ sleep: clockSleep }), new NoCache(), {
+      baseUrl: fake.url,
+      intervalMs: 1000,
+      limiter,
+    });
     assert.equal((await g.geocode("Berlin")).lat, 52.5);
     // backoff (~10 ms) and Retry-After: 0 alone would retry at once; the limiter holds each retry back
     assert.deepEqual(seen, [0, 1000, 2000]);
@@ -244,18 +271,26 @@ describe("CallSpacer", () => {
   it("spaces calls by the interval, in call order (injected clock)", async () => {
     let now = 0;
     const starts: number[] = [];
-    const limiter = new CallSpacer(1000, () => now, async (ms) => {
-      now += ms;
-    });
+    const limiter = new CallSpacer(
+      1000,
+      () => now,
+      async (ms) => {
+        now += ms;
+      },
+    );
     await Promise.all([1, 2, 3].map((i) => limiter.schedule(async () => starts.push(now * 10 + i))));
     assert.deepEqual(starts, [1, 10002, 20003]);
   });
 
   it("acquire() hands out the same slots without wrapping a task", async () => {
     let now = 0;
-    const limiter = new CallSpacer(500, () => now, async (ms) => {
-      now += ms;
-    });
+    const limiter = new CallSpacer(
+      500,
+      () => now,
+      async (ms) => {
+        now += ms;
+      },
+    );
     const starts: number[] = [];
     await Promise.all([1, 2, 3].map(() => limiter.acquire().then(() => starts.push(now))));
     assert.deepEqual(starts, [0, 500, 1000]);
@@ -274,16 +309,37 @@ describe("OpenMeteoClient", () => {
       assert.equal(req.path, "/v1/forecast");
       assert.equal(req.query.get("start_date"), "2025-07-01");
       assert.match(req.query.get("daily") ?? "", /temperature_2m_max/);
-      return { json: openMeteoDaily(isoDates("2025-07-01", "2025-07-02"), (i) => ({ tmin: 20 + i, tmax: 30 + i, precip: i ? 2.5 : 0, wind: 12, code: i ? 61 : 1 })) };
+      return {
+        json: openMeteoDaily(isoDates("2025-07-01", "2025-07-02"), (i) => ({
+          tmin: 20 + i,
+          tmax: 30 + i,
+          precip: i ? 2.5 : 0,
+          wind: 12,
+          code: i ? 61 : 1,
+        })),
+      };
     });
     const om = new OpenMeteoClient(http(), new NoCache(), { forecastUrl: fake.url, archiveUrl: fake.url });
     const { days } = await om.forecast(41.39, 2.17, "2025-07-01", "2025-07-02");
-    assert.deepEqual(days[1], { date: "2025-07-02", tmin_c: 21, tmax_c: 31, precip_mm: 2.5, wind_max_kmh: 12, weather_code: 61 });
+    assert.deepEqual(days[1], {
+      date: "2025-07-02",
+      tmin_c: 21,
+      tmax_c: 31,
+      precip_mm: 2.5,
+      wind_max_kmh: 12,
+      weather_code: 61,
+    });
   });
 
   it("rejects daily arrays of different lengths", async () => {
     fake.setHandler(() => {
-      const body = openMeteoDaily(["2025-07-01", "2025-07-02"], () => ({ tmin: 1, tmax: 2, precip: 0, wind: 3, code: 0 })) as { daily: { weather_code: unknown[] } };
+      const body = openMeteoDaily(["2025-07-01", "2025-07-02"], () => ({
+        tmin: 1,
+        tmax: 2,
+        precip: 0,
+        wind: 3,
+        code: 0,
+      })) as { daily: { weather_code: unknown[] } };
       body.daily.weather_code = [0];
       return { json: body };
     });
@@ -302,9 +358,20 @@ describe("OverpassPlaces", () => {
       return {
         json: {
           elements: [
-            { type: "way", id: 1, center: { lat: 41.388, lon: 2.187 }, tags: { leisure: "park", name: "Parc de la Ciutadella" } },
+            {
+              type: "way",
+              id: 1,
+              center: { lat: 41.388, lon: 2.187 },
+              tags: { leisure: "park", name: "Parc de la Ciutadella" },
+            },
             { type: "node", id: 2, lat: 41.4, lon: 2.15, tags: { leisure: "park" } },
-            { type: "node", id: 3, lat: 41.41, lon: 2.15, tags: { leisure: "park", name: "Park Güell", "name:de": "Park Güell" } },
+            {
+              type: "node",
+              id: 3,
+              lat: 41.41,
+              lon: 2.15,
+              tags: { leisure: "park", name: "Park Güell", "name:de": "Park Güell" },
+            },
           ],
         },
       };
@@ -312,12 +379,20 @@ describe("OverpassPlaces", () => {
     const places = new OverpassPlaces(http(), new NoCache(), { overpassUrl: `${fake.url}/api/interpreter` });
     const result = await places.parks({ lat: 41.39, lon: 2.17 }, 2);
     assert.equal(result.source, "overpass");
-    assert.deepEqual(result.places.map((p) => [p.name, p.kind]), [["Parc de la Ciutadella", "leisure=park"], ["Park Güell", "leisure=park"]]);
+    assert.deepEqual(
+      result.places.map((p) => [p.name, p.kind]),
+      [
+        ["Parc de la Ciutadella", "leisure=park"],
+        ["Park Güell", "leisure=park"],
+      ],
+    );
   });
 
   it("reports Overpass overload (HTTP 504) as unavailable", async () => {
     fake.setHandler(() => ({ status: 504, body: "Gateway Timeout" }));
-    const places = new OverpassPlaces(http({ retries: 1 }), new NoCache(), { overpassUrl: `${fake.url}/api/interpreter` });
+    const places = new OverpassPlaces(http({ retries: 1 }), new NoCache(), {
+      overpassUrl: `${fake.url}/api/interpreter`,
+    });
     await assert.rejects(places.spots({ lat: 41.39, lon: 2.17 }, 2, "beach"), UpstreamUnavailableError);
   });
 });

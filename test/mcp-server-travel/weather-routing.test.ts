@@ -32,13 +32,21 @@ describe("routeWeather", () => {
     assert.deepEqual(checkDates("2025-03-11", "2025-06-10", TODAY), { start: day("2025-03-11"), end: TODAY });
     assert.equal(routeWeather(day("2025-03-11"), TODAY, TODAY), "archive+forecast");
     assert.equal(routeWeather(day("2025-03-11"), day("2025-06-05"), TODAY), "archive+forecast");
-    assert.equal(routeWeather(day("2025-03-12"), TODAY, TODAY), "forecast", "90 days back the forecast API still answers");
+    assert.equal(
+      routeWeather(day("2025-03-12"), TODAY, TODAY),
+      "forecast",
+      "90 days back the forecast API still answers",
+    );
   });
   it("picks reference years that lie completely in the archive", () => {
     assert.deepEqual(referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY, 3), [1, 2, 3]);
     assert.deepEqual(referenceShifts(day("2026-12-30"), day("2027-01-02"), TODAY, 3), [2, 3, 4]);
     assert.deepEqual(referenceShifts(day("2025-06-20"), day("2025-07-01"), TODAY, 3), [1, 2, 3]);
-    assert.deepEqual(referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "ten years by default");
+    assert.deepEqual(
+      referenceShifts(day("2025-08-01"), day("2025-08-03"), TODAY),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      "ten years by default",
+    );
   });
 });
 
@@ -48,7 +56,9 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
   before(async () => {
     fake = await startFakeUpstream(() => ({ status: 404, json: {} }));
     const http = new HttpJsonClient({ userAgent: "t", timeoutMs: 2000, retries: 0, backoffMs: 1, maxBackoffMs: 1 });
-    weather = new OnlineWeather(new OpenMeteoClient(http, new NoCache(), { forecastUrl: `${fake.url}/fc`, archiveUrl: `${fake.url}/ar` }));
+    weather = new OnlineWeather(
+      new OpenMeteoClient(http, new NoCache(), { forecastUrl: `${fake.url}/fc`, archiveUrl: `${fake.url}/ar` }),
+    );
   });
   after(() => fake.close());
 
@@ -58,7 +68,15 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
       const year = Number(dates[0]!.slice(0, 4));
       const kind = req.path === "/fc/v1/forecast" ? 100 : req.path === "/ar/v1/archive" ? 0 : NaN;
       // the value encodes where it came from: forecast +100, archive by year
-      return { json: openMeteoDaily(dates, () => ({ tmin: 10, tmax: kind + (year - 2000), precip: year % 2 ? 2 : 0, wind: 10 + (year % 3), code: year % 2 ? 61 : 1 })) };
+      return {
+        json: openMeteoDaily(dates, () => ({
+          tmin: 10,
+          tmax: kind + (year - 2000),
+          precip: year % 2 ? 2 : 0,
+          wind: 10 + (year % 3),
+          code: year % 2 ? 61 : 1,
+        })),
+      };
     });
 
   it("routes a near range to the forecast endpoint", async () => {
@@ -70,27 +88,49 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
     assert.equal(r.reference_years, null);
     assert.equal(fake.requests.length - n, 1);
     assert.equal(fake.requests[n]!.path, "/fc/v1/forecast");
-    assert.deepEqual(r.days.map((d) => d.tmax_c), [125, 125, 125]);
+    assert.deepEqual(
+      r.days.map((d) => d.tmax_c),
+      [125, 125, 125],
+    );
   });
 
   it("routes a past range to the archive endpoint", async () => {
     serve();
     const n = fake.requests.length;
-    const r = await weather.daily({ lat: 41.39, lon: 2.17, start: day("2024-03-01"), end: day("2024-03-02"), today: TODAY });
+    const r = await weather.daily({
+      lat: 41.39,
+      lon: 2.17,
+      start: day("2024-03-01"),
+      end: day("2024-03-02"),
+      today: TODAY,
+    });
     assert.equal(r.source, "archive");
     assert.equal(r.is_estimate, false);
     assert.equal(fake.requests[n]!.path, "/ar/v1/archive");
-    assert.deepEqual(r.days.map((d) => d.date), ["2024-03-01", "2024-03-02"]);
+    assert.deepEqual(
+      r.days.map((d) => d.date),
+      ["2024-03-01", "2024-03-02"],
+    );
   });
 
   it("takes the old part of a range from the archive and its last days from the forecast API", async () => {
     serve();
     const n = fake.requests.length;
     const r = await weather.daily({ lat: 41.39, lon: 2.17, start: day("2025-03-11"), end: TODAY, today: TODAY });
-    const asked = fake.requests.slice(n).map((q) => `${q.path} ${q.query.get("start_date")}..${q.query.get("end_date")}`).sort();
+    const asked = fake.requests
+      .slice(n)
+      .map((q) => `${q.path} ${q.query.get("start_date")}..${q.query.get("end_date")}`)
+      .sort();
     assert.deepEqual(asked, ["/ar/v1/archive 2025-03-11..2025-06-04", "/fc/v1/forecast 2025-06-05..2025-06-10"]);
-    assert.deepEqual(r.days.map((d) => d.date), isoDates("2025-03-11", "2025-06-10"), "every day once, in order");
-    assert.ok(r.days.every((d) => d.tmax_c === (d.date < "2025-06-05" ? 25 : 125)), "old days measured, recent days from the forecast API");
+    assert.deepEqual(
+      r.days.map((d) => d.date),
+      isoDates("2025-03-11", "2025-06-10"),
+      "every day once, in order",
+    );
+    assert.ok(
+      r.days.every((d) => d.tmax_c === (d.date < "2025-06-05" ? 25 : 125)),
+      "old days measured, recent days from the forecast API",
+    );
     assert.equal(r.source, "archive+forecast", "not only measured values");
     assert.equal(r.is_estimate, false);
     assert.match(r.note, /Archiv .* bis 2025-06-04; die Tage ab 2025-06-05 stammen aus der Open-Meteo-Vorhersage-API/);
@@ -99,14 +139,29 @@ describe("OnlineWeather against a fake Open-Meteo", () => {
   it("averages the same days of the ten most recent years for a far-future range", async () => {
     serve();
     const n = fake.requests.length;
-    const r = await weather.daily({ lat: 41.39, lon: 2.17, start: day("2025-08-01"), end: day("2025-08-03"), today: TODAY });
+    const r = await weather.daily({
+      lat: 41.39,
+      lon: 2.17,
+      start: day("2025-08-01"),
+      end: day("2025-08-03"),
+      today: TODAY,
+    });
     assert.equal(r.source, "historical_fallback");
     assert.equal(r.is_estimate, true);
     const years = [2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015];
     assert.deepEqual(r.reference_years, years);
-    const asked = fake.requests.slice(n).map((q) => `${q.path} ${q.query.get("start_date")}..${q.query.get("end_date")}`).sort();
-    assert.deepEqual(asked, [...years].reverse().map((y) => `/ar/v1/archive ${y}-08-01..${y}-08-03`));
-    assert.deepEqual(r.days.map((d) => d.date), ["2025-08-01", "2025-08-02", "2025-08-03"]);
+    const asked = fake.requests
+      .slice(n)
+      .map((q) => `${q.path} ${q.query.get("start_date")}..${q.query.get("end_date")}`)
+      .sort();
+    assert.deepEqual(
+      asked,
+      [...years].reverse().map((y) => `/ar/v1/archive ${y}-08-01..${y}-08-03`),
+    );
+    assert.deepEqual(
+      r.days.map((d) => d.date),
+      ["2025-08-01", "2025-08-02", "2025-08-03"],
+    );
     const d0 = r.days[0]!;
     assert.equal(d0.tmax_c, 19.5); // mean of 24 … 15
     assert.equal(d0.precip_mm, 1); // 2 mm in the five odd years, 0 in the even ones

@@ -21,14 +21,26 @@ const weather: ToolInfo = {
     type: "object",
     properties: {
       source: { type: "string", enum: ["forecast", "offline"] },
-      days: { type: "array", items: { type: "object", properties: { date: { type: "string", description: "Tag" }, tmax_c: { anyOf: [{ type: "number" }, { type: "null" }] } } } },
+      days: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            date: { type: "string", description: "Tag" },
+            tmax_c: { anyOf: [{ type: "number" }, { type: "null" }] },
+          },
+        },
+      },
     },
   },
   annotations: { readOnlyHint: true },
 };
 
 describe("formatToolsForPrompt", () => {
-  const text = formatToolsForPrompt([weather, { name: "ping", description: "", inputSchema: { type: "object", properties: {} } }]);
+  const text = formatToolsForPrompt([
+    weather,
+    { name: "ping", description: "", inputSchema: { type: "object", properties: {} } },
+  ]);
 
   it("names each tool with its description", () => {
     assert.match(text, /^Werkzeug: get_weather\n {2}Beschreibung: Tageswetter für Koordinaten\./);

@@ -3,7 +3,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { McpConnectionError, ToolTimeoutError, startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
+import {
+  McpConnectionError,
+  ToolTimeoutError,
+  startTravelServer,
+  McpToolClient,
+  type TravelServerHandle,
+} from "../../lib/mcp/index.js";
 import { normalizeToolResult } from "../../lib/mcp/sdk-results.js";
 import { startHttpServer, type RunningHttpServer } from "../../mcp-server-shared/src/transports/http.js";
 import { isAlive, waitGone } from "../mcp-server-travel/helpers.js";
@@ -37,7 +43,9 @@ describe("McpToolClient against the travel server", () => {
   it("reuses one session for all calls, also concurrent ones", async () => {
     const id = client.sessionId;
     assert.ok(id);
-    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => client.callTool("geocode", { destination: i % 2 ? "Berlin" : "Rom" })));
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => client.callTool("geocode", { destination: i % 2 ? "Berlin" : "Rom" })),
+    );
     assert.ok(results.every((r) => !r.isError));
     assert.equal(client.sessionId, id);
     assert.equal(await sessions(server.url), 1);
@@ -58,8 +66,16 @@ describe("McpToolClient against the travel server", () => {
   it("answers wrong-typed arguments and unknown tools in German, without the SDK's English frame", async () => {
     const wrongType = await client.callTool("get_parks", { lat: "Norden", lon: 16.37, radius_km: 5 });
     assert.equal(wrongType.isError, true);
-    assert.equal(wrongType.text, "Ungültige Argumente für das Tool get_parks: lat fehlt oder ist keine Zahl (Breitengrad in Grad, -90 bis 90). (Feld lat)");
-    const two = await client.callTool("get_weather", { lat: 48.2, lon: true, start_date: 20250701, end_date: "2025-07-02" });
+    assert.equal(
+      wrongType.text,
+      "Ungültige Argumente für das Tool get_parks: lat fehlt oder ist keine Zahl (Breitengrad in Grad, -90 bis 90). (Feld lat)",
+    );
+    const two = await client.callTool("get_weather", {
+      lat: 48.2,
+      lon: true,
+      start_date: 20250701,
+      end_date: "2025-07-02",
+    });
     assert.deepEqual(two.text.split("\n"), [
       "Ungültige Argumente für das Tool get_weather: lon fehlt oder ist keine Zahl (Längengrad in Grad, -180 bis 180). (Feld lon)",
       "start_date fehlt oder ist kein Text (Format JJJJ-MM-TT). (Feld start_date)",
@@ -67,7 +83,8 @@ describe("McpToolClient against the travel server", () => {
     const unknown = await client.callTool("hotel_buchen", {});
     assert.equal(unknown.isError, true);
     assert.equal(unknown.text, 'Ein Tool "hotel_buchen" gibt es auf diesem Server nicht.');
-    for (const r of [wrongType, two, unknown]) assert.doesNotMatch(r.text, /MCP error|Input validation|Invalid arguments|not found| at /);
+    for (const r of [wrongType, two, unknown])
+      assert.doesNotMatch(r.text, /MCP error|Input validation|Invalid arguments|not found| at /);
   });
 
   it("close() ends the session on the server; a later call opens a new one (Run All runs the clean-up cell)", async () => {
@@ -84,25 +101,72 @@ describe("McpToolClient against the travel server", () => {
 
 describe("normalizeToolResult", () => {
   it("prefers structuredContent, else parses JSON text, else keeps the text", () => {
-    assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: "hallo" }], structuredContent: { a: 1 } }), { isError: false, data: { a: 1 }, text: "hallo" });
-    assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: ' {"a": [1, 2]} ' }] }), { isError: false, data: { a: [1, 2] }, text: ' {"a": [1, 2]} ' });
-    assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: "{kaputt" }], isError: true }), { isError: true, data: "{kaputt", text: "{kaputt" });
+    assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: "hallo" }], structuredContent: { a: 1 } }), {
+      isError: false,
+      data: { a: 1 },
+      text: "hallo",
+    });
+    assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: ' {"a": [1, 2]} ' }] }), {
+      isError: false,
+      data: { a: [1, 2] },
+      text: ' {"a": [1, 2]} ',
+    });
+    assert.deepEqual(normalizeToolResult({ content: [{ type: "text", text: "{kaputt" }], isError: true }), {
+      isError: true,
+      data: "{kaputt",
+      text: "{kaputt",
+    });
     assert.deepEqual(normalizeToolResult({ content: [] }), { isError: false, data: "", text: "" });
   });
 
   it("puts the SDK's English error frame into German and keeps the details (by McpError's InvalidParams frame and the called tool)", () => {
-    const sdk = (name: string, text: string, isError = true) => normalizeToolResult({ content: [{ type: "text", text }], isError }, name).text;
+    const sdk = (name: string, text: string, isError = true) =>
+      normalizeToolResult({ content: [{ type: "text", text }], isError }, name).text;
     assert.equal(
-      sdk("get_spots", "MCP error -32602: Input validation error: Invalid arguments for tool get_spots: activity darf nicht leer sein. at activity\nZu groß at radius_km"),
+      sdk(
+        "get_spots",
+        "MCP error -32602: Input validation error: Invalid arguments for tool get_spots: activity darf nicht leer sein. at activity\nZu groß at radius_km",
+      ),
       "Ungültige Argumente für das Tool get_spots: activity darf nicht leer sein. (Feld activity)\nZu groß (Feld radius_km)",
     );
-    assert.equal(sdk("t", "MCP error -32602: Input validation error: Invalid arguments for tool t: Ungültige Eingabe at object root"), "Ungültige Argumente für das Tool t: Ungültige Eingabe");
-    assert.equal(sdk("t", "MCP error -32602: Input validation error: Invalid arguments for tool t: Falsch at stops[2].name"), "Ungültige Argumente für das Tool t: Falsch (Feld stops[2].name)");
-    assert.equal(sdk("teleport", "MCP error -32602: Tool teleport not found"), 'Ein Tool "teleport" gibt es auf diesem Server nicht.');
-    assert.equal(sdk("geocode", "Kein Ort gefunden für \"X\"."), 'Kein Ort gefunden für "X".', "the server's own messages stay");
-    assert.equal(sdk("teleport", "MCP error -32602: Tool teleport not found", false), "MCP error -32602: Tool teleport not found", "only error results");
-    assert.equal(sdk("teleport", "MCP error -32603: Tool teleport not found"), "MCP error -32603: Tool teleport not found", "only InvalidParams");
-    assert.equal(normalizeToolResult({ content: [{ type: "text", text: "MCP error -32602: Tool teleport not found" }], isError: true }).text, "MCP error -32602: Tool teleport not found", "without the called tool: as sent");
+    assert.equal(
+      sdk(
+        "t",
+        "MCP error -32602: Input validation error: Invalid arguments for tool t: Ungültige Eingabe at object root",
+      ),
+      "Ungültige Argumente für das Tool t: Ungültige Eingabe",
+    );
+    assert.equal(
+      sdk("t", "MCP error -32602: Input validation error: Invalid arguments for tool t: Falsch at stops[2].name"),
+      "Ungültige Argumente für das Tool t: Falsch (Feld stops[2].name)",
+    );
+    assert.equal(
+      sdk("teleport", "MCP error -32602: Tool teleport not found"),
+      'Ein Tool "teleport" gibt es auf diesem Server nicht.',
+    );
+    assert.equal(
+      sdk("geocode", 'Kein Ort gefunden für "X".'),
+      'Kein Ort gefunden für "X".',
+      "the server's own messages stay",
+    );
+    assert.equal(
+      sdk("teleport", "MCP error -32602: Tool teleport not found", false),
+      "MCP error -32602: Tool teleport not found",
+      "only error results",
+    );
+    assert.equal(
+      sdk("teleport", "MCP error -32603: Tool teleport not found"),
+      "MCP error -32603: Tool teleport not found",
+      "only InvalidParams",
+    );
+    assert.equal(
+      normalizeToolResult({
+        content: [{ type: "text", text: "MCP error -32602: Tool teleport not found" }],
+        isError: true,
+      }).text,
+      "MCP error -32602: Tool teleport not found",
+      "without the called tool: as sent",
+    );
   });
 });
 
@@ -116,7 +180,9 @@ describe("McpToolClient against a small in-process server", () => {
       log: () => undefined,
       createServer: () => {
         const s = new McpServer({ name: "mini", version: "0" });
-        s.registerTool("json_text", { description: "JSON nur als Text", inputSchema: {} }, async () => ({ content: [{ type: "text", text: '{"temp": 21}' }] }));
+        s.registerTool("json_text", { description: "JSON nur als Text", inputSchema: {} }, async () => ({
+          content: [{ type: "text", text: '{"temp": 21}' }],
+        }));
         s.registerTool("slow", { description: "langsam", inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
           await new Promise((resolve) => {
             const t = setTimeout(resolve, ms);

@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { InMemoryToolClient, ToolReportedError, type InMemoryTool } from "../../lib/testing/in-memory-tools.js";
-import { CompositeToolClient, combineToolClients, mergeToolNames, ToolClientSetupError } from "../../lib/mcp/composite.js";
+import {
+  CompositeToolClient,
+  combineToolClients,
+  mergeToolNames,
+  ToolClientSetupError,
+} from "../../lib/mcp/composite.js";
 import { McpConnectionError, McpToolClient, startMathServer, type ServerHandle } from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 
@@ -24,7 +29,10 @@ describe("naming rule", () => {
   });
 
   it("refuses a set whose names still clash after prefixing, and bad aliases", () => {
-    assert.throws(() => mergeToolNames({ a: ["x", "b.x"], b: ["x"] }), (e: unknown) => e instanceof ToolClientSetupError && /"b\.x" entsteht doppelt/.test(e.message));
+    assert.throws(
+      () => mergeToolNames({ a: ["x", "b.x"], b: ["x"] }),
+      (e: unknown) => e instanceof ToolClientSetupError && /"b\.x" entsteht doppelt/.test(e.message),
+    );
     const client = new InMemoryToolClient([]);
     assert.throws(() => new CompositeToolClient({}), ToolClientSetupError);
     assert.throws(() => new CompositeToolClient({ "re ise": client }), /Ungültiges Kürzel "re ise"/);
@@ -44,7 +52,10 @@ describe("CompositeToolClient with in-process clients", () => {
 
   it("lists a merged catalog with the original descriptions and schemas", async () => {
     const tools = await both.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ["geocode", "reise.suche", "mathe.suche", "fehler"]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ["geocode", "reise.suche", "mathe.suche", "fehler"],
+    );
     assert.equal(tools[2]!.description, "suche (Test)");
     assert.deepEqual(tools[2]!.inputSchema, { type: "object", properties: { x: { type: "number" } } });
   });
@@ -54,7 +65,10 @@ describe("CompositeToolClient with in-process clients", () => {
     assert.deepEqual((await both.callTool("mathe.suche", { x: 1 })).data, { von: "mathe" });
     assert.deepEqual((await both.callTool("geocode", {})).data, { lat: 1 });
     assert.deepEqual((await both.callTool("reise.geocode", {})).data, { lat: 1 }); // qualified names work too
-    assert.deepEqual(mathe.calls.map((c) => [c.name, c.args]), [["suche", { x: 1 }]]);
+    assert.deepEqual(
+      mathe.calls.map((c) => [c.name, c.args]),
+      [["suche", { x: 1 }]],
+    );
     assert.equal((await both.callTool("fehler", {})).text, "kaputt");
   });
 

@@ -64,7 +64,12 @@ describe("startTravelServer", () => {
     const client = await McpToolClient.connect(server.url);
     try {
       // A range too far ahead is refused with the server's idea of "heute" in the message.
-      const r = await client.callTool("get_weather", { lat: 41.3874, lon: 2.1686, start_date: "2099-01-01", end_date: "2099-01-01" });
+      const r = await client.callTool("get_weather", {
+        lat: 41.3874,
+        lon: 2.1686,
+        start_date: "2099-01-01",
+        end_date: "2099-01-01",
+      });
       assert.equal(r.isError, true);
       assert.match(r.text, /\(heute: 2025-06-10\)/);
     } finally {

@@ -52,7 +52,11 @@ describe("sessionFetch", () => {
     process.on("warning", onWarning);
     try {
       const session = new AbortController();
-      const answers = await Promise.all(Array.from({ length: 32 }, () => sessionFetch(`${base}/json`, { method: "POST", body: "{}", signal: session.signal })));
+      const answers = await Promise.all(
+        Array.from({ length: 32 }, () =>
+          sessionFetch(`${base}/json`, { method: "POST", body: "{}", signal: session.signal }),
+        ),
+      );
       await Promise.all(answers.map((r) => r.json()));
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(warnings, []);
@@ -107,7 +111,9 @@ describe("server notifications over the session's GET event stream", () => {
       log: () => undefined,
       createServer: () => {
         const server = new McpServer({ name: "events", version: "0" });
-        server.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: "text", text }] }));
+        server.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => ({
+          content: [{ type: "text", text }],
+        }));
         servers.push(server);
         return server;
       },
@@ -119,7 +125,9 @@ describe("server notifications over the session's GET event stream", () => {
     const client = new Client({ name: "events-test", version: "0" });
     const transport = new StreamableHTTPClientTransport(new URL(running.url), { fetch: sessionFetch });
     await client.connect(transport);
-    const notified = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const notified = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
     const echoed = await client.callTool({ name: "echo", arguments: { text: "hallo" } });
     assert.deepEqual(echoed.content, [{ type: "text", text: "hallo" }]);
     // The client opens its GET event stream after initialization; wait until the server holds it.

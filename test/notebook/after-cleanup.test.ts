@@ -47,7 +47,7 @@ function assertOneGermanSentence(shown: string, what: RegExp): void {
   assert.doesNotMatch(shown, /Disposed|\n\s+at /, "no English error, no stack");
 }
 
-describe("used after the clean-up cell (\"Run All\" runs it too; issue 40, item 2)", () => {
+describe('used after the clean-up cell ("Run All" runs it too; issue 40, item 2)', () => {
   let server: TravelServerHandle | undefined;
   after(() => server?.stop());
 
@@ -60,7 +60,16 @@ describe("used after the clean-up cell (\"Run All\" runs it too; issue 40, item 
     assert.ok(reply.meter.generatedTokens > 0);
     assert.match(printed, /Das Modell war entladen \(Aufräumen-Zelle\) – es wird neu geladen\./u);
     assert.ok(kit.countTokens("Hallo") > 0);
-    assert.equal(typeof (await kit.llm.generateJson<{ ok: boolean }>({ type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] }, messages, { maxTokens: 20 })).ok, "boolean");
+    assert.equal(
+      typeof (
+        await kit.llm.generateJson<{ ok: boolean }>(
+          { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+          messages,
+          { maxTokens: 20 },
+        )
+      ).ok,
+      "boolean",
+    );
     await kit.close();
   });
 
@@ -72,7 +81,9 @@ describe("used after the clean-up cell (\"Run All\" runs it too; issue 40, item 
       const { value: llm, printed: loaded } = await printedBy(() => loadLocalLlm(options));
       assert.ok(loaded.includes(PRACTICE_NOTICE), loaded);
       await llm.dispose();
-      const { printed: reloaded } = await printedBy(() => llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4, seed: 1 }));
+      const { printed: reloaded } = await printedBy(() =>
+        llm.chat([{ role: "user", content: "Hallo" }], { maxTokens: 4, seed: 1 }),
+      );
       assert.match(reloaded, /es wird neu geladen/u);
       assert.ok(!reloaded.includes(PRACTICE_NOTICE), reloaded);
       await llm.dispose();

@@ -9,17 +9,23 @@ import { findProjectRoot } from "../../lib/config.js";
 
 const dir = join(findProjectRoot(), "notebooks");
 const notebooks = [
-  ...readdirSync(dir).filter((f) => f.endsWith(".ipynb")).map((f) => join(dir, f)),
-  ...readdirSync(join(dir, "loesungen")).filter((f) => f.endsWith(".ipynb")).map((f) => join(dir, "loesungen", f)),
+  ...readdirSync(dir)
+    .filter((f) => f.endsWith(".ipynb"))
+    .map((f) => join(dir, f)),
+  ...readdirSync(join(dir, "loesungen"))
+    .filter((f) => f.endsWith(".ipynb"))
+    .map((f) => join(dir, "loesungen", f)),
 ];
 
 test("no notebook cell writes to the machine's shared temp folder", () => {
   const shared: string[] = [];
   for (const file of notebooks) {
-    const cells = (JSON.parse(readFileSync(file, "utf8")) as { cells: { cell_type: string; source: string[] }[] }).cells;
+    const cells = (JSON.parse(readFileSync(file, "utf8")) as { cells: { cell_type: string; source: string[] }[] })
+      .cells;
     cells.forEach((cell, i) => {
       const code = cell.source.join("");
-      if (cell.cell_type === "code" && /\btmpdir\(\)|["'`]\/tmp\//.test(code)) shared.push(`${file.split("/").slice(-2).join("/")} cell ${i}`);
+      if (cell.cell_type === "code" && /\btmpdir\(\)|["'`]\/tmp\//.test(code))
+        shared.push(`${file.split("/").slice(-2).join("/")} cell ${i}`);
     });
   }
   assert.ok(notebooks.length >= 8, "notebooks found");

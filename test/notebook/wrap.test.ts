@@ -12,10 +12,24 @@ test("lines break after spaces and JSON commas, never inside a word; continuatio
   const trace = `[ 0.4 s]   ✓ lauf nach 42 ms: ${JSON.stringify({ center: { lat: 41.3874, lon: 2.1686 }, activity_input: "joggen", start_date: "2026-11-26" })}`;
   const lines = wrapLine(trace, 50);
   assert.ok(lines.length > 1 && lines.every((l) => displayWidth(l) <= 50), lines.join("\n"));
-  assert.equal(lines.map((l) => l.trim()).join(" ").replace(/, "/g, ',"').replace(/ /g, ""), trace.replace(/ /g, ""));
+  assert.equal(
+    lines
+      .map((l) => l.trim())
+      .join(" ")
+      .replace(/, "/g, ',"')
+      .replace(/ /g, ""),
+    trace.replace(/ /g, ""),
+  );
   assert.ok(lines.slice(1).every((l) => l.startsWith("  ")));
-  const bullet = wrapLine("   • Holzknechte im Bayerischen Wald sprachen schon im 19. Jahrhundert vom Waldlaternderl.", 40);
-  assert.deepEqual(bullet, ["   • Holzknechte im Bayerischen Wald", "     sprachen schon im 19. Jahrhundert", "     vom Waldlaternderl."]);
+  const bullet = wrapLine(
+    "   • Holzknechte im Bayerischen Wald sprachen schon im 19. Jahrhundert vom Waldlaternderl.",
+    40,
+  );
+  assert.deepEqual(bullet, [
+    "   • Holzknechte im Bayerischen Wald",
+    "     sprachen schon im 19. Jahrhundert",
+    "     vom Waldlaternderl.",
+  ]);
 });
 
 test("a line that fits stays as it is; a word longer than the line is cut; the first line may start later", () => {
@@ -37,7 +51,12 @@ test("the slide decks switch the kernel's wrap off (they wrap at the slide's wid
   const dir = mkdtempSync(join(tmpdir(), "kit-wrap-"));
   const file = join(dir, "nb.ipynb");
   const long = `${"Wort ".repeat(40)}\n`;
-  writeFileSync(file, JSON.stringify({ cells: [{ cell_type: "code", source: "x", outputs: [{ output_type: "stream", name: "stdout", text: long }] }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      cells: [{ cell_type: "code", source: "x", outputs: [{ output_type: "stream", name: "stdout", text: long }] }],
+    }),
+  );
   try {
     assert.match(findFailures(file)[0]?.error ?? "", /breiter als 112 Zeichen/);
     assert.deepEqual(findFailures(file, false), []);

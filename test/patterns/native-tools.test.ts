@@ -25,13 +25,28 @@ describe("runNativeToolChat (scripted stand-in)", () => {
     assert.equal(result.status, "answered");
     assert.equal(result.answer, "In Barcelona werden es heute 18,5 °C.");
     assert.equal(result.rounds, 3);
-    assert.deepEqual(tools.calls.map((c) => c.name), ["geocode", "get_weather"]);
-    assert.deepEqual(result.calls.map((c) => [c.name, c.valid, c.executed]), [["geocode", true, true], ["get_weather", true, true]]);
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["geocode", "get_weather"],
+    );
+    assert.deepEqual(
+      result.calls.map((c) => [c.name, c.valid, c.executed]),
+      [
+        ["geocode", true, true],
+        ["get_weather", true, true],
+      ],
+    );
     // the third request carries both calls with their results
     const last = llm.requests[2]!.history.rounds;
-    assert.deepEqual(last.map((r) => r.calls[0]!.name), ["geocode", "get_weather"]);
+    assert.deepEqual(
+      last.map((r) => r.calls[0]!.name),
+      ["geocode", "get_weather"],
+    );
     assert.equal((last[0]!.calls[0]!.result as { lat: number }).lat, 41.3874);
-    assert.equal(result.promptTokensEvaluated, result.meters.reduce((n, m) => n + m.promptTokensEvaluated, 0));
+    assert.equal(
+      result.promptTokensEvaluated,
+      result.meters.reduce((n, m) => n + m.promptTokensEvaluated, 0),
+    );
     assert.ok(result.meters[1]!.promptTokensReused > 0, "the second round shares the first round's prefix");
   });
 
@@ -46,8 +61,15 @@ describe("runNativeToolChat (scripted stand-in)", () => {
     ]);
     const result = await runNativeToolChat({ llm, tools, question: QUESTION });
     assert.equal(result.status, "answered");
-    assert.deepEqual(result.calls.map((c) => c.valid), [false, false, false, true]);
-    assert.deepEqual(tools.calls.map((c) => c.name), ["get_weather"], "only the valid call ran");
+    assert.deepEqual(
+      result.calls.map((c) => c.valid),
+      [false, false, false, true],
+    );
+    assert.deepEqual(
+      tools.calls.map((c) => c.name),
+      ["get_weather"],
+      "only the valid call ran",
+    );
     assert.ok(result.calls.slice(0, 3).every((c) => c.issues.length > 0 && !c.executed));
     const rounds = llm.requests[4]!.history.rounds;
     const errors = rounds.slice(0, 3).map((r) => (r.calls[0]!.result as { fehler: string }).fehler);
@@ -59,7 +81,12 @@ describe("runNativeToolChat (scripted stand-in)", () => {
   test("parallel calls in one round are counted; tool errors come back as errors", async () => {
     const tools = createTravelFake();
     const llm = new ScriptedToolCaller([
-      { calls: [{ name: "geocode", params: { destination: "Rom" } }, { name: "geocode", params: { destination: "Atlantis" } }] },
+      {
+        calls: [
+          { name: "geocode", params: { destination: "Rom" } },
+          { name: "geocode", params: { destination: "Atlantis" } },
+        ],
+      },
       { text: "Rom gefunden, Atlantis nicht." },
     ]);
     const result = await runNativeToolChat({ llm, tools, question: "Wo liegen Rom und Atlantis?" });
@@ -73,18 +100,27 @@ describe("runNativeToolChat (scripted stand-in)", () => {
 
   test("a model that never stops calling: maxCalls tools run, then maxRounds ends the run", async () => {
     const tools = createTravelFake();
-    const llm = new ScriptedToolCaller([{ text: "Noch einmal.", calls: [{ name: "geocode", params: { destination: "Berlin" } }] }]);
+    const llm = new ScriptedToolCaller([
+      { text: "Noch einmal.", calls: [{ name: "geocode", params: { destination: "Berlin" } }] },
+    ]);
     const result = await runNativeToolChat({ llm, tools, question: QUESTION, maxCalls: 2, maxRounds: 5 });
     assert.equal(result.status, "max_rounds");
     assert.equal(result.rounds, 5);
     assert.equal(tools.calls.length, 2);
     assert.equal(result.calls.filter((c) => c.executed).length, 2);
-    assert.match(JSON.stringify(llm.requests[4]!.history.rounds[2]!.calls[0]!.result), /Keine weiteren Werkzeugaufrufe/);
+    assert.match(
+      JSON.stringify(llm.requests[4]!.history.rounds[2]!.calls[0]!.result),
+      /Keine weiteren Werkzeugaufrufe/,
+    );
     assert.equal(result.answer, "Noch einmal.");
   });
 
   test("an empty answer falls back to the German fallback text", async () => {
-    const result = await runNativeToolChat({ llm: new ScriptedToolCaller([{ text: "  " }]), tools: createTravelFake(), question: QUESTION });
+    const result = await runNativeToolChat({
+      llm: new ScriptedToolCaller([{ text: "  " }]),
+      tools: createTravelFake(),
+      question: QUESTION,
+    });
     assert.equal(result.answer, FALLBACK_ANSWER);
   });
 
@@ -123,7 +159,13 @@ describe("runNativeToolChat over the real travel server", () => {
     ]);
     const result = await runNativeToolChat({ llm, tools: client, catalog, question: "Wo liegt Barcelona?" });
     assert.equal(result.status, "answered");
-    assert.deepEqual(result.calls.map((c) => [c.valid, c.executed]), [[false, false], [true, true]]);
+    assert.deepEqual(
+      result.calls.map((c) => [c.valid, c.executed]),
+      [
+        [false, false],
+        [true, true],
+      ],
+    );
     assert.equal(result.calls[1]!.error, undefined, result.calls[1]!.error);
     assert.ok(result.calls[1]!.result && typeof result.calls[1]!.result === "object");
   });

@@ -21,7 +21,14 @@ let stateDir: string;
 
 before(async () => {
   stateDir = await mkdtemp(join(tmpdir(), "vote-tiny-state-"));
-  llm = await loadLocalLlm({ modelPath: tinyModelPaths().gguf, gpu: "cpu", threads: 1, contextSize: 2048, promptStateDir: stateDir, warmStateDir: false });
+  llm = await loadLocalLlm({
+    modelPath: tinyModelPaths().gguf,
+    gpu: "cpu",
+    threads: 1,
+    contextSize: 2048,
+    promptStateDir: stateDir,
+    warmStateDir: false,
+  });
 });
 
 after(async () => {
@@ -38,28 +45,42 @@ test("runVote with k = 3 on the tiny GGUF terminates with a decided vote; later 
     maxIterations: 2,
     generation: { maxTokens: 120 },
     onRunEvent: (run, event) => {
-      if ((event.type === "plan" || event.type === "plan_error") && event.meter && !firstRound.has(run)) firstRound.set(run, event.meter);
+      if ((event.type === "plan" || event.type === "plan_error") && event.meter && !firstRound.has(run))
+        firstRound.set(run, event.meter);
     },
   });
   assert.ok(result.runsUsed >= 2 && result.runsUsed <= 3);
-  assert.deepEqual(result.runs.map((r) => r.seed), [1, 2, 3].slice(0, result.runsUsed));
+  assert.deepEqual(
+    result.runs.map((r) => r.seed),
+    [1, 2, 3].slice(0, result.runsUsed),
+  );
   for (const run of result.runs) assert.ok(run.key !== null || run.redFlag, `run ${run.run} votes or is red-flagged`);
   assert.equal(result.redFlagged + result.decision.tally.reduce((s, t) => s + t.count, 0), result.runsUsed);
   assert.ok(result.decision.winner !== null || result.final.length > 0);
   assert.ok(result.promptTokensEvaluated > 0);
-  assert.equal(result.promptTokensEvaluated, result.runs.reduce((n, r) => n + r.promptTokensEvaluated, 0));
+  assert.equal(
+    result.promptTokensEvaluated,
+    result.runs.reduce((n, r) => n + r.promptTokensEvaluated, 0),
+  );
 
   // Every run's first round sends the same prompt: the first run evaluates all of it (a fresh model, an
   // empty state folder), each later run takes it from the KV cache the run before left.
   const rounds = result.runs.map((r) => firstRound.get(r.run));
-  assert.ok(rounds.every((m) => m !== undefined), "every run planned at least once with a meter");
+  assert.ok(
+    rounds.every((m) => m !== undefined),
+    "every run planned at least once with a meter",
+  );
   const [first, ...later] = rounds as GenerationMeter[];
   const prompt = first!.promptTokensEvaluated + first!.promptTokensReused;
   assert.equal(first!.promptTokensReused, 0, "the first run starts from an empty cache");
   assert.ok(prompt > 100, `the planner prompt has ${prompt} tokens`);
   for (const [i, m] of later.entries()) {
     const tokens = `run ${i + 1}: ${m.promptTokensEvaluated} evaluated, ${m.promptTokensReused} reused of ${prompt}`;
-    assert.equal(m.promptTokensEvaluated + m.promptTokensReused, prompt, `same prompt in every first round (${tokens})`);
+    assert.equal(
+      m.promptTokensEvaluated + m.promptTokensReused,
+      prompt,
+      `same prompt in every first round (${tokens})`,
+    );
     assert.ok(m.promptTokensReused >= prompt - 8, `the shared prefix comes from the KV cache (${tokens})`);
   }
 });

@@ -5,7 +5,14 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { decideVote, normalizeAnswer, outcomeKey, runVote, voteDecided, type VoteOptions } from "../../lib/patterns/vote.js";
+import {
+  decideVote,
+  normalizeAnswer,
+  outcomeKey,
+  runVote,
+  voteDecided,
+  type VoteOptions,
+} from "../../lib/patterns/vote.js";
 import { voteHtml } from "../../lib/display/vote.js";
 import { noisyAnswer, noisyPlanner } from "../../lib/testing/noisy-planner.js";
 import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
@@ -25,8 +32,14 @@ describe("normalisation and keys", () => {
 
   test("the key covers the staged changes, not only the text", () => {
     const change = (after: string) => ({ toolName: "save_trip_plan", preview: { path: "rom.md", after } as never });
-    assert.equal(outcomeKey("Gespeichert.", [change("# Rom\n- Kolosseum")]), outcomeKey("gespeichert", [change("# Rom  - Kolosseum ")]));
-    assert.notEqual(outcomeKey("Gespeichert.", [change("# Rom\n- Kolosseum")]), outcomeKey("Gespeichert.", [change("# Rom\n- Forum")]));
+    assert.equal(
+      outcomeKey("Gespeichert.", [change("# Rom\n- Kolosseum")]),
+      outcomeKey("gespeichert", [change("# Rom  - Kolosseum ")]),
+    );
+    assert.notEqual(
+      outcomeKey("Gespeichert.", [change("# Rom\n- Kolosseum")]),
+      outcomeKey("Gespeichert.", [change("# Rom\n- Forum")]),
+    );
     assert.notEqual(outcomeKey("Gespeichert.", []), outcomeKey("Gespeichert.", [change("x")]));
   });
 });
@@ -63,11 +76,23 @@ let dir: string;
 useTravelWorkspace("agent-vote-", { today: TODAY, clearBetweenTests: true }, (ws) => ({ client, catalog, dir } = ws));
 
 const save = (content: string) => ({
-  steps: [{ description: "Plan speichern", tools: [{ id: "save", name: "save_trip_plan", arguments: { file_name: "rom", title: "Rom", content } }] }],
+  steps: [
+    {
+      description: "Plan speichern",
+      tools: [{ id: "save", name: "save_trip_plan", arguments: { file_name: "rom", title: "Rom", content } }],
+    },
+  ],
   final: null,
 });
 const answer = (final: string) => ({ steps: [], final });
-const base = (extra: Partial<VoteOptions>): VoteOptions => ({ question: "Speichere einen Rom-Plan.", tools: client, catalog, today: TODAY, k: 3, ...extra });
+const base = (extra: Partial<VoteOptions>): VoteOptions => ({
+  question: "Speichere einen Rom-Plan.",
+  tools: client,
+  catalog,
+  today: TODAY,
+  k: 3,
+  ...extra,
+});
 
 describe("runVote with the real travel server", () => {
   test("isolation: staged writes stay invisible to other runs and to disk until the winner is committed", async () => {
@@ -94,7 +119,13 @@ describe("runVote with the real travel server", () => {
     );
     assert.deepEqual(seenOnDisk, [[], [], []]);
     assert.equal(result.runsUsed, 3);
-    assert.deepEqual(result.decision.tally.map((t) => [t.count, t.runs]), [[2, [0, 2]], [1, [1]]]);
+    assert.deepEqual(
+      result.decision.tally.map((t) => [t.count, t.runs]),
+      [
+        [2, [0, 2]],
+        [1, [1]],
+      ],
+    );
     assert.equal(requests.length, 1, "one approval: only the winner's change");
     assert.match(requests[0]!.preview!.diff, /Kolosseum/);
     assert.deepEqual(await readdir(dir), ["rom.md"]);
@@ -105,7 +136,9 @@ describe("runVote with the real travel server", () => {
   });
 
   test("the winner's write still needs approval: rejected → nothing on disk", async () => {
-    const result = await runVote(base({ llmForRun: () => new ScriptedLlm([save("- A"), answer("ok")]), approve: () => false }));
+    const result = await runVote(
+      base({ llmForRun: () => new ScriptedLlm([save("- A"), answer("ok")]), approve: () => false }),
+    );
     assert.equal(result.decision.winner !== null, true);
     assert.deepEqual(await readdir(dir), []);
     assert.equal(result.committed.length, 0);
@@ -117,7 +150,12 @@ describe("runVote with the real travel server", () => {
     const contents = ["- A", "- B"];
     let asked = 0;
     const result = await runVote(
-      base({ k: 2, rule: "majority", llmForRun: (run) => new ScriptedLlm([save(contents[run]!), answer("ok")]), approve: () => (asked++, true) }),
+      base({
+        k: 2,
+        rule: "majority",
+        llmForRun: (run) => new ScriptedLlm([save(contents[run]!), answer("ok")]),
+        approve: () => (asked++, true),
+      }),
     );
     assert.equal(result.decision.tie, true);
     assert.equal(result.final, "Unentschieden: 2 Ergebnisse mit je 1 Stimme; nichts übernommen.");
@@ -138,9 +176,14 @@ describe("runVote with the real travel server", () => {
       () => new ScriptedLlm([]), // script exhausted → llm error
       () => new ScriptedLlm([answer("rom.")]),
     ];
-    const result = await runVote(base({ k: 4, rule: "majority", maxIterations: 2, llmForRun: (run) => scripts[run]!() }));
+    const result = await runVote(
+      base({ k: 4, rule: "majority", maxIterations: 2, llmForRun: (run) => scripts[run]!() }),
+    );
     assert.equal(result.redFlagged, 2);
-    assert.deepEqual(result.runs.map((r) => r.key === null), [true, false, true, false]);
+    assert.deepEqual(
+      result.runs.map((r) => r.key === null),
+      [true, false, true, false],
+    );
     assert.equal(result.decision.tally.length, 1);
     assert.equal(result.decision.tally[0]!.count, 2);
     assert.equal(result.final, "Rom");
@@ -162,8 +205,14 @@ describe("runVote with the real travel server", () => {
     const options = { p: 0.6, correct: "12 °C", wrong: ["15 °C", "9 °C"], salt: 7 };
     const a = await runVote(base({ k: 7, rule: "majority", llmForRun: noisyPlanner(options), baseSeed: 100 }));
     const b = await runVote(base({ k: 7, rule: "majority", llmForRun: noisyPlanner(options), baseSeed: 100 }));
-    assert.deepEqual(a.runs.map((r) => r.key), b.runs.map((r) => r.key));
+    assert.deepEqual(
+      a.runs.map((r) => r.key),
+      b.runs.map((r) => r.key),
+    );
     assert.deepEqual(a.decision, b.decision);
-    assert.deepEqual(a.runs.map((r) => r.final), [100, 101, 102, 103, 104, 105, 106].slice(0, a.runsUsed).map((s) => noisyAnswer(options, s).text));
+    assert.deepEqual(
+      a.runs.map((r) => r.final),
+      [100, 101, 102, 103, 104, 105, 106].slice(0, a.runsUsed).map((s) => noisyAnswer(options, s).text),
+    );
   });
 });

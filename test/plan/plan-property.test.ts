@@ -15,7 +15,32 @@ function checkResult(result: ReturnType<typeof parsePlan>): void {
 }
 
 const jsonish = fc
-  .array(fc.constantFrom("{", "}", "[", "]", '"', "\\", ",", ":", "steps", "final", "null", "tools", "```json\n", "```", "/*", "*/", "//", "\n", " ", "1", "__proto__"), { maxLength: 60 })
+  .array(
+    fc.constantFrom(
+      "{",
+      "}",
+      "[",
+      "]",
+      '"',
+      "\\",
+      ",",
+      ":",
+      "steps",
+      "final",
+      "null",
+      "tools",
+      "```json\n",
+      "```",
+      "/*",
+      "*/",
+      "//",
+      "\n",
+      " ",
+      "1",
+      "__proto__",
+    ),
+    { maxLength: 60 },
+  )
   .map((parts) => parts.join(""));
 
 const planArb: fc.Arbitrary<Plan> = fc.record({
@@ -26,7 +51,11 @@ const planArb: fc.Arbitrary<Plan> = fc.record({
         fc.record({
           id: fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/),
           name: fc.constantFrom("geocode", "get_weather", "irgendwas"),
-          arguments: fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => k !== "__proto__"), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+          arguments: fc.dictionary(
+            fc.string({ maxLength: 8 }).filter((k) => k !== "__proto__"),
+            fc.jsonValue({ maxDepth: 2 }),
+            { maxKeys: 3 },
+          ),
         }),
         { maxLength: 3 },
       ),
@@ -39,18 +68,25 @@ const planArb: fc.Arbitrary<Plan> = fc.record({
 describe("parsePlan properties", () => {
   test("arbitrary strings: a plan or a PlanParseError, never an exception", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 100 }), jsonish), (text) => {
-        checkResult(parsePlan(text));
-      }),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 100 }), jsonish),
+        (text) => {
+          checkResult(parsePlan(text));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   test("arbitrary JSON values with junk around them", () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom("", "assistant\n\n", "Plan: ", "```json\n"), (value, prefix) => {
-        checkResult(parsePlan(prefix + JSON.stringify(value)));
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.constantFrom("", "assistant\n\n", "Plan: ", "```json\n"),
+        (value, prefix) => {
+          checkResult(parsePlan(prefix + JSON.stringify(value)));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -1,7 +1,14 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { buildFinalAnswerJsonSchema, buildPlanJsonSchema, parsePlan, parsePlanValue, PlanParseError, TOOL_ID_PATTERN } from "../../lib/plan/plan.js";
+import {
+  buildFinalAnswerJsonSchema,
+  buildPlanJsonSchema,
+  parsePlan,
+  parsePlanValue,
+  PlanParseError,
+  TOOL_ID_PATTERN,
+} from "../../lib/plan/plan.js";
 import { bookingInfo, geoWeatherPlan, TRAVEL_TOOLS } from "../agent/fixtures.js";
 import { useCpuLlama } from "../helpers/cpu-llama.js";
 import { gbnfForJsonSchema } from "../../lib/llm/gbnf.js";
@@ -10,7 +17,10 @@ const PLAN_JSON = JSON.stringify(geoWeatherPlan());
 
 /** Reads a nested property of a JSON schema (test helper). */
 function at(node: unknown, ...path: string[]): unknown {
-  return path.reduce<unknown>((n, key) => (typeof n === "object" && n !== null ? (n as Record<string, unknown>)[key] : undefined), node);
+  return path.reduce<unknown>(
+    (n, key) => (typeof n === "object" && n !== null ? (n as Record<string, unknown>)[key] : undefined),
+    node,
+  );
 }
 
 describe("parsePlan", () => {
@@ -51,7 +61,10 @@ describe("parsePlan", () => {
   test("missing keys get defaults (steps, final, description, arguments)", () => {
     const r = parsePlan('{"steps": [{"tools": [{"id": "g", "name": "geocode"}]}]}');
     assert.ok(r.ok);
-    assert.deepEqual(r.plan, { steps: [{ description: "", tools: [{ id: "g", name: "geocode", arguments: {} }] }], final: null });
+    assert.deepEqual(r.plan, {
+      steps: [{ description: "", tools: [{ id: "g", name: "geocode", arguments: {} }] }],
+      final: null,
+    });
   });
 
   const failures: [string, unknown, string][] = [
@@ -101,7 +114,10 @@ describe("parsePlan", () => {
     assert.equal(number.error?.kind, "not_text");
     assert.equal(number.error?.message, "Die Antwort ist kein Text, sondern die Zahl 42.");
     const parsed = parsePlan({ steps: [], final: "x" });
-    assert.match(parsed.error?.message ?? "", /kein Text, sondern ein Objekt mit den Feldern "steps", "final"\. .*parsePlanValue/);
+    assert.match(
+      parsed.error?.message ?? "",
+      /kein Text, sondern ein Objekt mit den Feldern "steps", "final"\. .*parsePlanValue/,
+    );
     for (const odd of [undefined, null, Object.create(null), 10n, Symbol("s"), () => 1, new Date(0)]) {
       const r = parsePlan(odd);
       assert.equal(r.ok, false);
@@ -114,7 +130,10 @@ describe("parsePlan", () => {
     const r = parsePlan('{"steps": [{"tools": [{"id": 7, "name": "geocode"}]}], "final": 3}');
     assert.equal(r.ok, false);
     if (r.ok) return;
-    assert.ok(r.error.issues.some((i) => i.startsWith("steps[0].tools[0].id:")), r.error.issues.join("\n"));
+    assert.ok(
+      r.error.issues.some((i) => i.startsWith("steps[0].tools[0].id:")),
+      r.error.issues.join("\n"),
+    );
     assert.ok(r.error.issues.some((i) => i.startsWith("final:")));
     assert.match(r.error.message, /erwartet/);
   });
@@ -179,7 +198,9 @@ describe("buildPlanJsonSchema", () => {
     const llama = useCpuLlama();
 
     test("the plan schema compiles and its parser accepts a valid plan", async () => {
-      const grammar = await llama().createGrammarForJsonSchema(buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]) as never);
+      const grammar = await llama().createGrammarForJsonSchema(
+        buildPlanJsonSchema([...TRAVEL_TOOLS, bookingInfo]) as never,
+      );
       assert.match(grammar.grammar, /"\\"get_weather\\""/);
       const parsed = grammar.parse(JSON.stringify(geoWeatherPlan()));
       assert.deepEqual(parsePlanValue(parsed).ok, true);

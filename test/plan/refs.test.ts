@@ -6,7 +6,12 @@ import { describeValue } from "../../lib/plan/describe-value.js";
 
 const results: Record<string, unknown> = {
   geo_bcn: { lat: 41.39, lon: 2.17, names: ["Barcelona", "Barna"], meta: { source: "offline" } },
-  parks: { parks: [{ name: "Parc Güell", distance_km: 1.2 }, { name: "Ciutadella", distance_km: 0.4 }] },
+  parks: {
+    parks: [
+      { name: "Parc Güell", distance_km: 1.2 },
+      { name: "Ciutadella", distance_km: 0.4 },
+    ],
+  },
   plain: 42,
 };
 const user = { raw: "Wie ist das Wetter in Barcelona?", destination: "Barcelona", dates: ["2026-01-29"] };
@@ -45,7 +50,10 @@ describe("resolveRefs", () => {
   });
 
   test("a bare {$ref: id} is replaced by the whole result; nested objects and arrays are walked", () => {
-    const args = { all: { $ref: "geo_bcn" }, nested: { points: [{ $ref: "geo_bcn.lat" }, ["$ref:plain"]], keep: [1, "x", null] } };
+    const args = {
+      all: { $ref: "geo_bcn" },
+      nested: { points: [{ $ref: "geo_bcn.lat" }, ["$ref:plain"]], keep: [1, "x", null] },
+    };
     assert.deepEqual(resolveRefs(args, results, user), {
       all: results.geo_bcn,
       nested: { points: [41.39, [42]], keep: [1, "x", null] },
@@ -84,28 +92,51 @@ describe("resolveRefs", () => {
   });
 
   test("forbidden segments: result./arguments. first, __proto__/constructor/prototype anywhere", () => {
-    for (const ref of ["geo_bcn.result.lat", "geo_bcn.arguments", "geo_bcn.__proto__", "user.constructor", "geo_bcn.meta.prototype", "__proto__.x"]) {
+    for (const ref of [
+      "geo_bcn.result.lat",
+      "geo_bcn.arguments",
+      "geo_bcn.__proto__",
+      "user.constructor",
+      "geo_bcn.meta.prototype",
+      "__proto__.x",
+    ]) {
       const e = refError(() => resolveRefs({ $ref: ref }, results, user));
       assert.equal(e.kind, "forbidden_segment", ref);
     }
   });
 
   test("never walks prototypes", () => {
-    for (const ref of ["geo_bcn.toString", "geo_bcn.hasOwnProperty", "geo_bcn.names.length", "geo_bcn.names.map", "user.valueOf"]) {
+    for (const ref of [
+      "geo_bcn.toString",
+      "geo_bcn.hasOwnProperty",
+      "geo_bcn.names.length",
+      "geo_bcn.names.map",
+      "user.valueOf",
+    ]) {
       const e = refError(() => resolveRefs({ $ref: ref }, results, user));
       assert.equal(e.kind, "missing_path", ref);
     }
   });
 
   test("malformed references", () => {
-    for (const value of [{ $ref: 5 }, { $ref: "geo_bcn.lat", extra: 1 }, "$ref:", "$ref:geo_bcn..lat", { $ref: " " }, "$ref:.lat"]) {
+    for (const value of [
+      { $ref: 5 },
+      { $ref: "geo_bcn.lat", extra: 1 },
+      "$ref:",
+      "$ref:geo_bcn..lat",
+      { $ref: " " },
+      "$ref:.lat",
+    ]) {
       const e = refError(() => resolveRefs({ arg: value }, results, user));
       assert.equal(e.kind, "malformed", JSON.stringify(value));
     }
   });
 
   test("a key named __proto__ stays an own property and does not change the prototype", () => {
-    const args = JSON.parse('{"__proto__": {"polluted": true}, "a": {"$ref": "geo_bcn.lat"}}') as Record<string, unknown>;
+    const args = JSON.parse('{"__proto__": {"polluted": true}, "a": {"$ref": "geo_bcn.lat"}}') as Record<
+      string,
+      unknown
+    >;
     const out = resolveRefs(args, results, user) as Record<string, unknown>;
     assert.equal(Object.getPrototypeOf(out), Object.prototype);
     assert.equal(Object.prototype.hasOwnProperty.call(out, "__proto__"), true);
@@ -124,12 +155,18 @@ describe("resolveRefs", () => {
       lat = 1;
     }
     assert.equal(describeValue(new Ort()), "ein Objekt der Klasse Ort (keine reinen JSON-Daten)");
-    assert.equal(describeValue(() => 1), "eine Funktion");
+    assert.equal(
+      describeValue(() => 1),
+      "eine Funktion",
+    );
     assert.equal(describeValue({}), "ein leeres Objekt");
     assert.equal(describeValue(Object.create(null)), "ein leeres Objekt");
     assert.equal(describeValue({ a: 1 }), 'ein Objekt mit den Feldern "a"');
     const e = refError(() => resolveRefs({ $ref: "t.when.year" }, { t: { when: new Date(0) } }, {}));
-    assert.match(e.message, /"t\.when" ist ein Datum \(Date 1970-01-01T00:00:00\.000Z\); ein Feld "year" gibt es dort nicht/);
+    assert.match(
+      e.message,
+      /"t\.when" ist ein Datum \(Date 1970-01-01T00:00:00\.000Z\); ein Feld "year" gibt es dort nicht/,
+    );
   });
 
   test("collectRefs lists references with locations, errors instead of throwing", () => {
@@ -149,7 +186,16 @@ describe("resolveRefs", () => {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "__defineGetter__", "length"];
+const PROTOTYPE_NAMES = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "__defineGetter__",
+  "length",
+];
 const segment = fc.oneof(
   fc.constantFrom(...PROTOTYPE_NAMES, "result", "arguments", "0", "1", "lat", "", " "),
   fc.string({ maxLength: 6 }),
@@ -157,12 +203,28 @@ const segment = fc.oneof(
 /** Tool ids / user fields for the stores: random ones and names that exist on every object's prototype chain. */
 const storeKey = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "t1", "raw"), fc.string({ maxLength: 6 }));
 const refString = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join("."));
-const refValue = fc.oneof(refString.map((r) => ({ $ref: r })), refString.map((r) => `$ref:${r}`));
+const refValue = fc.oneof(
+  refString.map((r) => ({ $ref: r })),
+  refString.map((r) => `$ref:${r}`),
+);
 const jsonWithRefs = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 2 }), refValue, fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.jsonValue({ maxDepth: 2 }),
+    refValue,
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 }),
+  ),
 })).value;
 
-const BUILTIN_PROTOTYPES = new Set<unknown>([Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype]);
+const BUILTIN_PROTOTYPES = new Set<unknown>([
+  Object.prototype,
+  Array.prototype,
+  Function.prototype,
+  String.prototype,
+  Number.prototype,
+  Boolean.prototype,
+]);
 
 /**
  * Walks the whole resolved value: only JSON data (null, strings, finite numbers, booleans, arrays,
@@ -201,24 +263,30 @@ function prototypesUntouched(): void {
 function containsRef(value: unknown): boolean {
   if (typeof value === "string") return value.startsWith("$ref:");
   if (Array.isArray(value)) return value.some(containsRef);
-  if (typeof value === "object" && value !== null) return Object.keys(value).some((k) => k === "$ref" || containsRef((value as Record<string, unknown>)[k]));
+  if (typeof value === "object" && value !== null)
+    return Object.keys(value).some((k) => k === "$ref" || containsRef((value as Record<string, unknown>)[k]));
   return false;
 }
 
 describe("resolveRefs properties", () => {
   test("arbitrary JSON with arbitrary references: plain JSON data or a RefError, nothing else", () => {
     fc.assert(
-      fc.property(jsonWithRefs, fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 3 })), fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 2 })), (value, store, userCtx) => {
-        try {
-          assertPlainJsonData(resolveRefs(value, store, userCtx));
-          assertPlainJsonData(resolveRefs(value, store, userCtx));
-        } catch (error) {
-          if (error instanceof assert.AssertionError) throw error;
-          assert.ok(error instanceof RefError, String(error));
-          assert.ok(error.message.length > 0);
-        }
-        prototypesUntouched();
-      }),
+      fc.property(
+        jsonWithRefs,
+        fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 3 })),
+        fc.dictionary(storeKey, fc.jsonValue({ maxDepth: 2 })),
+        (value, store, userCtx) => {
+          try {
+            assertPlainJsonData(resolveRefs(value, store, userCtx));
+            assertPlainJsonData(resolveRefs(value, store, userCtx));
+          } catch (error) {
+            if (error instanceof assert.AssertionError) throw error;
+            assert.ok(error instanceof RefError, String(error));
+            assert.ok(error.message.length > 0);
+          }
+          prototypesUntouched();
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -236,9 +304,16 @@ describe("resolveRefs properties", () => {
   });
 
   test("a path to an existing own value resolves to exactly that value", () => {
-    const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/).filter((k) => !["constructor", "prototype", "result", "arguments"].includes(k));
+    const key = fc
+      .stringMatching(/^[a-z][a-z0-9_]{0,5}$/)
+      .filter((k) => !["constructor", "prototype", "result", "arguments"].includes(k));
     const tree = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(key, tie("node"), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 3 }),
+      ),
     })).node;
     fc.assert(
       fc.property(tree, fc.array(fc.nat(), { maxLength: 4 }), (root, choices) => {

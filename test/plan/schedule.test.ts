@@ -1,7 +1,16 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePlanValue, type Plan } from "../../lib/plan/plan.js";
-import { blockedCalls, callDependencies, iterationScope, nextPendingStep, pendingCalls, readyCalls, type ScheduleState, type ScopeOptions } from "../../lib/plan/schedule.js";
+import {
+  blockedCalls,
+  callDependencies,
+  iterationScope,
+  nextPendingStep,
+  pendingCalls,
+  readyCalls,
+  type ScheduleState,
+  type ScopeOptions,
+} from "../../lib/plan/schedule.js";
 
 function plan(value: unknown): Plan {
   const r = parsePlanValue(value);
@@ -12,8 +21,21 @@ function plan(value: unknown): Plan {
 // Two chains and an independent call:  a1 → b1,  a2 → b2,  c;  d needs b1 and b2.
 const chains = plan({
   steps: [
-    { description: "A", tools: [{ id: "a1", name: "t", arguments: {} }, { id: "a2", name: "t", arguments: {} }, { id: "c", name: "t", arguments: { q: "$ref:user.raw" } }] },
-    { description: "B", tools: [{ id: "b1", name: "t", arguments: { x: { $ref: "a1.v" } } }, { id: "b2", name: "t", arguments: { x: [{ $ref: "a2.v" }, "$ref:a2.w"] } }] },
+    {
+      description: "A",
+      tools: [
+        { id: "a1", name: "t", arguments: {} },
+        { id: "a2", name: "t", arguments: {} },
+        { id: "c", name: "t", arguments: { q: "$ref:user.raw" } },
+      ],
+    },
+    {
+      description: "B",
+      tools: [
+        { id: "b1", name: "t", arguments: { x: { $ref: "a1.v" } } },
+        { id: "b2", name: "t", arguments: { x: [{ $ref: "a2.v" }, "$ref:a2.w"] } },
+      ],
+    },
     { description: "D", tools: [{ id: "d", name: "t", arguments: { y: { $ref: "b1" }, z: { $ref: "b2.v" } } }] },
   ],
   final: null,
@@ -37,13 +59,33 @@ describe("schedule", () => {
   test("open calls and the next open step follow the ids that ran", () => {
     const ran = new Set(["a1", "a2", "c"]);
     assert.deepEqual(ids(pendingCalls(chains, (id) => ran.has(id))), ["b1", "b2", "d"]);
-    assert.equal(nextPendingStep(chains, (id) => ran.has(id)), 1);
-    assert.equal(nextPendingStep(chains, () => true), undefined);
+    assert.equal(
+      nextPendingStep(chains, (id) => ran.has(id)),
+      1,
+    );
+    assert.equal(
+      nextPendingStep(chains, () => true),
+      undefined,
+    );
   });
 
   test("a step without tools is never open; a repeated id counts once", () => {
-    const p = plan({ steps: [{ description: "nur Text", tools: [] }, { tools: [{ id: "x", name: "t" }, { id: "x", name: "t" }] }], final: null });
-    assert.equal(nextPendingStep(p, () => false), 1);
+    const p = plan({
+      steps: [
+        { description: "nur Text", tools: [] },
+        {
+          tools: [
+            { id: "x", name: "t" },
+            { id: "x", name: "t" },
+          ],
+        },
+      ],
+      final: null,
+    });
+    assert.equal(
+      nextPendingStep(p, () => false),
+      1,
+    );
     assert.deepEqual(ids(pendingCalls(p, () => false)), ["x"]);
   });
 
@@ -99,9 +141,24 @@ describe("schedule: step order for calls that change something (dependency mode)
   // Step 1: read a, read r.  Step 2: write w (no $ref), read x (no $ref).  Step 3: read y (no $ref), write v.
   const ordered = plan({
     steps: [
-      { tools: [{ id: "a", name: "lesen", arguments: {} }, { id: "r", name: "lesen", arguments: {} }] },
-      { tools: [{ id: "w", name: "buchen", arguments: { stadt: "Rom" } }, { id: "x", name: "lesen", arguments: {} }] },
-      { tools: [{ id: "y", name: "lesen", arguments: {} }, { id: "v", name: "buchen", arguments: {} }] },
+      {
+        tools: [
+          { id: "a", name: "lesen", arguments: {} },
+          { id: "r", name: "lesen", arguments: {} },
+        ],
+      },
+      {
+        tools: [
+          { id: "w", name: "buchen", arguments: { stadt: "Rom" } },
+          { id: "x", name: "lesen", arguments: {} },
+        ],
+      },
+      {
+        tools: [
+          { id: "y", name: "lesen", arguments: {} },
+          { id: "v", name: "buchen", arguments: {} },
+        ],
+      },
     ],
     final: null,
   });
@@ -111,7 +168,10 @@ describe("schedule: step order for calls that change something (dependency mode)
   test("the order each call waits for is part of the scope", () => {
     const after = Object.fromEntries(scope.map((c) => [c.call.id, c.after]));
     assert.deepEqual(after, { a: [], r: [], w: ["a", "r"], x: [], y: ["w"], v: ["a", "r", "w", "x"] });
-    assert.deepEqual(scope.map((c) => c.readOnly), [true, true, false, true, true, false]);
+    assert.deepEqual(
+      scope.map((c) => c.readOnly),
+      [true, true, false, true, true, false],
+    );
   });
 
   test("a later call that changes something does not start alongside step 1, even without $ref", () => {
@@ -126,7 +186,10 @@ describe("schedule: step order for calls that change something (dependency mode)
     // A read-only call only needs the write to have finished; a write needs everything before it to succeed.
     const afterFailedWrite = state(["a", "r", "x"], ["w"]);
     assert.deepEqual(ids(readyCalls(scope, afterFailedWrite, "dependency")), ["y"]);
-    assert.deepEqual(blockedCalls(scope, afterFailedWrite).map((c) => [c.call.id, c.blockers]), [["v", [{ id: "w", via: "order", reason: "failed" }]]]);
+    assert.deepEqual(
+      blockedCalls(scope, afterFailedWrite).map((c) => [c.call.id, c.blockers]),
+      [["v", [{ id: "w", via: "order", reason: "failed" }]]],
+    );
   });
 
   test("a call that changes something is held back when an earlier step failed, and so is what waits for it", () => {

@@ -11,7 +11,12 @@ test("a paragraph that fits is one chunk; a longer one is packed sentence by sen
   const chunks = chunkText(`${short}\n\n${long}`, { maxChars: 45, overlapSentences: 1 });
   assert.deepEqual(
     chunks.map((c) => c.text),
-    [short, "Erster Satz ist hier. Zweiter Satz folgt.", "Zweiter Satz folgt. Dritter Satz kommt.", "Dritter Satz kommt. Vierter Satz endet."],
+    [
+      short,
+      "Erster Satz ist hier. Zweiter Satz folgt.",
+      "Zweiter Satz folgt. Dritter Satz kommt.",
+      "Dritter Satz kommt. Vierter Satz endet.",
+    ],
   );
   assert.deepEqual(
     chunks.map((c) => c.metadata.paragraph),
@@ -46,15 +51,13 @@ test("a sentence longer than maxChars is cut at word boundaries, an over-long wo
   assert.equal(chunks.map((c) => c.text).join(" "), sentence);
   const word = "Donaudampfschifffahrtsgesellschaftskapitän";
   const hard = chunkText(word, { maxChars: 10 });
-  assert.deepEqual(
-    hard.map((c) => c.text).join(""),
-    word,
-  );
+  assert.deepEqual(hard.map((c) => c.text).join(""), word);
   for (const c of hard) assert.ok(c.text.length <= 10);
 });
 
 test("Markdown headings become metadata, never chunks of their own", () => {
-  const text = "# Der Nebelfuchs\n\n## Aussehen\nDas Fell ist grau.\n\nEr wiegt ca. 3,5 kg.\n\n## Nahrung\n\nEr frisst Käfer.\n\n## Leer\n";
+  const text =
+    "# Der Nebelfuchs\n\n## Aussehen\nDas Fell ist grau.\n\nEr wiegt ca. 3,5 kg.\n\n## Nahrung\n\nEr frisst Käfer.\n\n## Leer\n";
   const chunks = chunkText(text, { maxChars: 200, document: "nebelfuchs.md" });
   assert.deepEqual(
     chunks.map((c) => [c.text, c.metadata.headings, c.metadata.paragraph, c.metadata.index]),
@@ -96,39 +99,88 @@ test("invalid options and input give RagInputError", () => {
 // ---- properties ------------------------------------------------------------------------------
 
 const WORDS = [
-  "Tier", "lebt", "im", "Wald", "und", "frisst", "Käfer", "z. B.", "u. a.", "d. h.", "ca.", "bzw.", "3,5", "kg",
-  "am 3. Mai", "Nr. 5", "Dr. Vidal", "grüne", "Moose", "Nebelfuchs", "Ufer", "Isar", "nachts", "gern", "über",
-  "Straße", "Beobachtung", "im 19. Jahrhundert", "selten", "sehr",
+  "Tier",
+  "lebt",
+  "im",
+  "Wald",
+  "und",
+  "frisst",
+  "Käfer",
+  "z. B.",
+  "u. a.",
+  "d. h.",
+  "ca.",
+  "bzw.",
+  "3,5",
+  "kg",
+  "am 3. Mai",
+  "Nr. 5",
+  "Dr. Vidal",
+  "grüne",
+  "Moose",
+  "Nebelfuchs",
+  "Ufer",
+  "Isar",
+  "nachts",
+  "gern",
+  "über",
+  "Straße",
+  "Beobachtung",
+  "im 19. Jahrhundert",
+  "selten",
+  "sehr",
 ];
 const CAPITALS = ["Das", "Der", "Im", "Am", "Es", "Er", "Viele", "Beobachter", "Heute", "Oft"];
 
 /** Sentences of German-like words; with `longWords`, now and then a word of 12–70 letters. */
 function sentenceArb(longWords: boolean, maxWords: number) {
   const word = longWords
-    ? fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: fc.integer({ min: 12, max: 70 }).map((n) => "x".repeat(n)) })
+    ? fc.oneof(
+        { weight: 20, arbitrary: fc.constantFrom(...WORDS) },
+        { weight: 1, arbitrary: fc.integer({ min: 12, max: 70 }).map((n) => "x".repeat(n)) },
+      )
     : fc.constantFrom(...WORDS);
   return fc
-    .tuple(fc.constantFrom(...CAPITALS), fc.array(word, { minLength: 1, maxLength: maxWords }), fc.constantFrom(".", ".", ".", "!", "?"))
+    .tuple(
+      fc.constantFrom(...CAPITALS),
+      fc.array(word, { minLength: 1, maxLength: maxWords }),
+      fc.constantFrom(".", ".", ".", "!", "?"),
+    )
     .map(([first, rest, end]) => `${first} ${rest.join(" ")}${end}`);
 }
 
 function documentArb(longWords: boolean, maxWords: number, maxSentences: number) {
   const paragraph = fc
-    .array(fc.tuple(sentenceArb(longWords, maxWords), fc.constantFrom(" ", " ", " ", "  ", "\n")), { minLength: 1, maxLength: maxSentences })
+    .array(fc.tuple(sentenceArb(longWords, maxWords), fc.constantFrom(" ", " ", " ", "  ", "\n")), {
+      minLength: 1,
+      maxLength: maxSentences,
+    })
     .map((parts) => parts.map(([s, sep], i) => (i === 0 ? s : sep + s)).join(""));
   return fc
-    .array(fc.tuple(fc.option(fc.constantFrom("## Aussehen", "## Lebensraum", "### Details"), { nil: undefined }), paragraph), {
-      minLength: 1,
-      maxLength: 5,
-    })
+    .array(
+      fc.tuple(
+        fc.option(fc.constantFrom("## Aussehen", "## Lebensraum", "### Details"), { nil: undefined }),
+        paragraph,
+      ),
+      {
+        minLength: 1,
+        maxLength: 5,
+      },
+    )
     .map((blocks) => "# Titel\n\n" + blocks.map(([h, p]) => (h ? `${h}\n\n${p}` : p)).join("\n\n") + "\n");
 }
 
 const anyDocument = documentArb(true, 22, 7);
-const optionsArb = fc.record({ maxChars: fc.integer({ min: 8, max: 260 }), overlapSentences: fc.integer({ min: 0, max: 3 }) });
+const optionsArb = fc.record({
+  maxChars: fc.integer({ min: 8, max: 260 }),
+  overlapSentences: fc.integer({ min: 0, max: 3 }),
+});
 /** Sentences that fit into maxChars, so that every chunk boundary is a sentence boundary. */
 const fittingDocument = documentArb(false, 6, 14);
-const fittingOptions = fc.record({ maxChars: fc.integer({ min: 130, max: 300 }), overlapSentences: fc.integer({ min: 0, max: 3 }) });
+const fittingOptions = fc.record({
+  maxChars: fc.integer({ min: 130, max: 300 }),
+  overlapSentences: fc.integer({ min: 0, max: 3 }),
+});
 
 function contentSentences(text: string) {
   return splitSentencesWithOffsets(text).filter((s) => !s.text.startsWith("#"));
@@ -222,7 +274,10 @@ test("property: overlap repeats at most N whole sentences, as many as fit, and p
         if (n === 0) assert.ok(b.metadata.start >= a.metadata.end, "no overlap expected");
         const shared = para.filter((s) => s.start >= b.metadata.start && s.end <= a.metadata.end);
         assert.ok(shared.length <= n, `overlap of ${shared.length} > ${n}`);
-        assert.ok(para.some((s) => s.start === b.metadata.start), "chunk starts at a sentence");
+        assert.ok(
+          para.some((s) => s.start === b.metadata.start),
+          "chunk starts at a sentence",
+        );
         const before = para.filter((s) => s.start >= a.metadata.start && s.end <= b.metadata.start);
         const previous = before[before.length - 1];
         if (shared.length < n && previous) {

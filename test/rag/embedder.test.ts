@@ -76,8 +76,16 @@ test("the model content hash reads size, first and last MiB and the tokenizer fi
     const base = write(() => {});
     utimesSync(weights, new Date(0), new Date(0));
     assert.equal(modelContentHash(dir, "fp32"), base, "file times do not count");
-    assert.notEqual(write((b) => (b[10] = 1)), base, "first MiB");
-    assert.notEqual(write((b) => (b[3 * mib - 10] = 1)), base, "last MiB");
+    assert.notEqual(
+      write((b) => (b[10] = 1)),
+      base,
+      "first MiB",
+    );
+    assert.notEqual(
+      write((b) => (b[3 * mib - 10] = 1)),
+      base,
+      "last MiB",
+    );
     assert.notEqual(
       (() => {
         writeFileSync(weights, Buffer.alloc(3 * mib + 1, 7));
@@ -147,12 +155,25 @@ test("downloads a hub model into MODELS_DIR (fake hub on 127.0.0.1), then finds 
   const tmp = tempDir();
   const hub = await startFakeHub("kit-test/tiny-bert", modelDir);
   try {
-    const downloaded = await createEmbedder({ model: "kit-test/tiny-bert", modelsDir: tmp.dir, offline: false, remoteHost: hub.url, dtype: "fp32", progress: false });
+    const downloaded = await createEmbedder({
+      model: "kit-test/tiny-bert",
+      modelsDir: tmp.dir,
+      offline: false,
+      remoteHost: hub.url,
+      dtype: "fp32",
+      progress: false,
+    });
     assert.ok(hub.served.includes("onnx/model.onnx"), `served: ${hub.served.join(", ")}`);
     assert.ok(existsSync(join(tmp.dir, "kit-test", "tiny-bert", "onnx", "model.onnx")));
     const [a] = await downloaded.embed(["Ein Test."]);
     await downloaded.dispose();
-    const local = await createEmbedder({ model: "kit-test/tiny-bert", modelsDir: tmp.dir, offline: true, dtype: "fp32", progress: false });
+    const local = await createEmbedder({
+      model: "kit-test/tiny-bert",
+      modelsDir: tmp.dir,
+      offline: true,
+      dtype: "fp32",
+      progress: false,
+    });
     const [b] = await local.embed(["Ein Test."]);
     assert.ok(maxAbsDiff(a ?? [], b ?? []) < 1e-6);
     await local.dispose();

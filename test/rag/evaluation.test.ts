@@ -2,8 +2,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Bm25Index, chunkDocuments, IndexStoreError, loadCorpus, RagFileNotFoundError, RagInputError } from "../../lib/rag/index.js";
-import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../../lib/rag-eval/evaluation.js";
+import {
+  Bm25Index,
+  chunkDocuments,
+  IndexStoreError,
+  loadCorpus,
+  RagFileNotFoundError,
+  RagInputError,
+} from "../../lib/rag/index.js";
+import {
+  firstHitRank,
+  formatMetricsTable,
+  loadQaSet,
+  locatePassages,
+  retrievalMetrics,
+} from "../../lib/rag-eval/evaluation.js";
 import { tokenize as bm25Tokenize } from "../../lib/rag/bm25.js";
 import { isHit } from "../../lib/rag-eval/evaluation.js";
 import { FIXTURE_CORPUS, FIXTURES } from "./helpers.js";
@@ -37,13 +50,20 @@ test("passages are located in their documents; a hit needs the same document and
   const passage = { document: "a.md", start: 100, end: 200 };
   assert.equal(isHit({ document: "a.md", start: 50, end: 260 }, passage), true);
   assert.equal(isHit({ document: "a.md", start: 140, end: 400 }, passage), true, "60 % of the passage");
-  assert.equal(isHit({ document: "a.md", start: 160, end: 400 }, passage), false, "40 % of the passage, 16 % of the chunk");
+  assert.equal(
+    isHit({ document: "a.md", start: 160, end: 400 }, passage),
+    false,
+    "40 % of the passage, 16 % of the chunk",
+  );
   assert.equal(isHit({ document: "a.md", start: 150, end: 180 }, passage), true, "chunk inside a long passage");
   assert.equal(isHit({ document: "b.md", start: 100, end: 200 }, passage), false);
   assert.equal(isHit({ document: "a.md", start: 200, end: 300 }, passage), false);
 
   const chunks = chunkDocuments(documents, { maxChars: 200 }).map((c) => c.metadata);
-  assert.ok(where.every((p) => firstHitRank(chunks, p) > 0), "every passage is in some chunk");
+  assert.ok(
+    where.every((p) => firstHitRank(chunks, p) > 0),
+    "every passage is in some chunk",
+  );
   assert.throws(() => locatePassages([{ ...(qa[0] ?? qa[1]!), passage: "Steht nirgends." }], documents), RagInputError);
   assert.throws(() => loadQaSet(join(FIXTURES, "fehlt.json")), RagFileNotFoundError);
   assert.throws(() => loadQaSet(join(FIXTURE_CORPUS, "nebelfuchs.md")), IndexStoreError);

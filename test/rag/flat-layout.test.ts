@@ -69,6 +69,9 @@ test("flatIndexBytes refuses a buffer that is not a flat index of this metric an
   const other = new faiss.IndexFlatL2(D);
   other.add(Array.from(vectors(2, 3)[0]!));
   // A typed German error (RagError), not an English Error: it says what to do.
-  assert.throws(() => flatIndexBytes("ip", D, new Float32Array(D), other.toBuffer()), (e) => e instanceof FaissLayoutError && /unerwartetes Format.*npm ci/su.test(e.message));
+  assert.throws(
+    () => flatIndexBytes("ip", D, new Float32Array(D), other.toBuffer()),
+    (e) => e instanceof FaissLayoutError && /unerwartetes Format.*npm ci/su.test(e.message),
+  );
   assert.throws(() => flatIndexBytes("l2", D + 1, new Float32Array(D + 1), other.toBuffer()), FaissLayoutError);
 });

@@ -28,14 +28,23 @@ export function tempDir(prefix = "rag-test-"): { dir: string; cleanup: () => voi
  * Serves `<modelDir>` as hub model `<modelId>` on 127.0.0.1 in the hub's URL layout
  * (`/<id>/resolve/main/<file>`); counts the files it served.
  */
-export async function startFakeHub(modelId: string, modelDir: string): Promise<{ url: string; served: string[]; close: () => Promise<void> }> {
+export async function startFakeHub(
+  modelId: string,
+  modelDir: string,
+): Promise<{ url: string; served: string[]; close: () => Promise<void> }> {
   const served: string[] = [];
   const prefix = `/${modelId}/resolve/main/`;
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? "").split("?")[0] ?? "");
     const relative = path.startsWith(prefix) ? normalize(path.slice(prefix.length)) : "";
     const file = join(modelDir, relative);
-    if (!relative || relative.startsWith("..") || !file.startsWith(modelDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    if (
+      !relative ||
+      relative.startsWith("..") ||
+      !file.startsWith(modelDir + sep) ||
+      !existsSync(file) ||
+      !statSync(file).isFile()
+    ) {
       res.writeHead(404).end("not found");
       return;
     }

@@ -8,17 +8,29 @@ const cases: Array<[string, string[]]> = [
   ["Das Tier lebt z. B. in Parks. Es ist scheu.", ["Das Tier lebt z. B. in Parks.", "Es ist scheu."]],
   ["Es lebt z.B. in Parks. Es ist scheu.", ["Es lebt z.B. in Parks.", "Es ist scheu."]],
   ["Es frisst u. a. Käfer und Schnecken. Danach ruht es.", ["Es frisst u. a. Käfer und Schnecken.", "Danach ruht es."]],
-  ["Das Fell ist grau, d. h. im Mondlicht wirkt es hell. Die Ohren sind rund.", ["Das Fell ist grau, d. h. im Mondlicht wirkt es hell.", "Die Ohren sind rund."]],
+  [
+    "Das Fell ist grau, d. h. im Mondlicht wirkt es hell. Die Ohren sind rund.",
+    ["Das Fell ist grau, d. h. im Mondlicht wirkt es hell.", "Die Ohren sind rund."],
+  ],
   ["Man sieht es bzw. Hört es selten. Gut so.", ["Man sieht es bzw. Hört es selten.", "Gut so."]],
   ["Es wiegt ca. Drei Kilogramm. Das ist viel.", ["Es wiegt ca. Drei Kilogramm.", "Das ist viel."]],
-  ["Es frisst Käfer, Würmer usw. und ruht dann. Später jagt es.", ["Es frisst Käfer, Würmer usw. und ruht dann.", "Später jagt es."]],
+  [
+    "Es frisst Käfer, Würmer usw. und ruht dann. Später jagt es.",
+    ["Es frisst Käfer, Würmer usw. und ruht dann.", "Später jagt es."],
+  ],
   ["Es frisst Käfer, Würmer usw. Danach schläft es.", ["Es frisst Käfer, Würmer usw.", "Danach schläft es."]],
   ["Nehmen Sie ggf. Eine Jacke mit. Es wird kalt.", ["Nehmen Sie ggf. Eine Jacke mit.", "Es wird kalt."]],
   ["Das steht im Heft, vgl. Kapitel 3. Lesen Sie es.", ["Das steht im Heft, vgl. Kapitel 3.", "Lesen Sie es."]],
   ["Siehe Meldebogen Nr. 14 im Anhang. Er ist kurz.", ["Siehe Meldebogen Nr. 14 im Anhang.", "Er ist kurz."]],
   ["Dr. Vidal hat es beschrieben. Sie war Geologin.", ["Dr. Vidal hat es beschrieben.", "Sie war Geologin."]],
-  ["Die Meldestelle ist in der Balmes Str. 4 in Barcelona. Sie ist werktags offen.", ["Die Meldestelle ist in der Balmes Str. 4 in Barcelona.", "Sie ist werktags offen."]],
-  ["Die Meldestelle ist in der Böhmstr. 4 in Neuschönau. Sie ist werktags offen.", ["Die Meldestelle ist in der Böhmstr. 4 in Neuschönau.", "Sie ist werktags offen."]],
+  [
+    "Die Meldestelle ist in der Balmes Str. 4 in Barcelona. Sie ist werktags offen.",
+    ["Die Meldestelle ist in der Balmes Str. 4 in Barcelona.", "Sie ist werktags offen."],
+  ],
+  [
+    "Die Meldestelle ist in der Böhmstr. 4 in Neuschönau. Sie ist werktags offen.",
+    ["Die Meldestelle ist in der Böhmstr. 4 in Neuschönau.", "Sie ist werktags offen."],
+  ],
   ["Am 3. Mai beginnt die Schonzeit. Sie endet im Juli.", ["Am 3. Mai beginnt die Schonzeit.", "Sie endet im Juli."]],
   ["Im 19. Jahrhundert war es häufig. Heute nicht.", ["Im 19. Jahrhundert war es häufig.", "Heute nicht."]],
   ["Es wiegt 3,5 kg. Der Schwanz misst 12,5 cm.", ["Es wiegt 3,5 kg.", "Der Schwanz misst 12,5 cm."]],
@@ -51,7 +63,10 @@ test("ordinals before nouns and adjectives stay inside the sentence; list number
     ["Zum 1. Mal kam es am 14. Juli. Danach nie wieder.", ["Zum 1. Mal kam es am 14. Juli.", "Danach nie wieder."]],
     ["Das war der 3. Große Preis. Er war toll.", ["Das war der 3. Große Preis.", "Er war toll."]],
     ["Wir hören die 5. Es-Dur-Sinfonie. Sie ist lang.", ["Wir hören die 5. Es-Dur-Sinfonie.", "Sie ist lang."]],
-    ["Der Treff ist jeden 1. So. im Monat. Dann geht es los.", ["Der Treff ist jeden 1. So. im Monat.", "Dann geht es los."]],
+    [
+      "Der Treff ist jeden 1. So. im Monat. Dann geht es los.",
+      ["Der Treff ist jeden 1. So. im Monat.", "Dann geht es los."],
+    ],
     ["1. Die Jungen sind blind.", ["1. Die Jungen sind blind."]],
     ["- 3. Die Jungen sind blind.\n- 4. Sie sehen nichts.", ["- 3. Die Jungen sind blind.", "- 4. Sie sehen nichts."]],
   ];
@@ -61,8 +76,14 @@ test("ordinals before nouns and adjectives stay inside the sentence; list number
 test("enumerations, brackets and quotes keep a number before a function word inside the sentence", () => {
   const kept: Array<[string, string[]]> = [
     ["Schritte: 1. Den Ofen vorheizen, 2. Den Teig kneten.", ["Schritte: 1. Den Ofen vorheizen, 2. Den Teig kneten."]],
-    ["Die Route (Etappe 3. Die steile) ist lang. Sie lohnt sich.", ["Die Route (Etappe 3. Die steile) ist lang.", "Sie lohnt sich."]],
-    ["Er sagte: „Wir waren 3. Die anderen kamen später.“ Dann ging er.", ["Er sagte: „Wir waren 3. Die anderen kamen später.“", "Dann ging er."]],
+    [
+      "Die Route (Etappe 3. Die steile) ist lang. Sie lohnt sich.",
+      ["Die Route (Etappe 3. Die steile) ist lang.", "Sie lohnt sich."],
+    ],
+    [
+      "Er sagte: „Wir waren 3. Die anderen kamen später.“ Dann ging er.",
+      ["Er sagte: „Wir waren 3. Die anderen kamen später.“", "Dann ging er."],
+    ],
   ];
   for (const [text, expected] of kept) assert.deepEqual(splitSentences(text), expected, text);
   // A year still ends a sentence wherever it stands.
@@ -70,7 +91,8 @@ test("enumerations, brackets and quotes keep a number before a function word ins
 });
 
 test("blank lines, headings and list items end sentences; a single line break does not", () => {
-  const text = "# Titel\n\n## Lebensraum\nDas Tier lebt\nim Wald. Es ist scheu\n\n- erster Punkt\n- zweiter Punkt. Noch einer.";
+  const text =
+    "# Titel\n\n## Lebensraum\nDas Tier lebt\nim Wald. Es ist scheu\n\n- erster Punkt\n- zweiter Punkt. Noch einer.";
   assert.deepEqual(splitSentences(text), [
     "# Titel",
     "## Lebensraum",

@@ -3,7 +3,19 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { createEmbedder, DimensionMismatchError, EmptyCorpusError, IndexStoreError, loadCorpus, openRagStore, RagFileNotFoundError, RagInputError, RagStore, type CorpusDocument, type Embedder } from "../../lib/rag/index.js";
+import {
+  createEmbedder,
+  DimensionMismatchError,
+  EmptyCorpusError,
+  IndexStoreError,
+  loadCorpus,
+  openRagStore,
+  RagFileNotFoundError,
+  RagInputError,
+  RagStore,
+  type CorpusDocument,
+  type Embedder,
+} from "../../lib/rag/index.js";
 import { CHUNKER_VERSION, CONTEXT_SEPARATOR } from "../../lib/rag/store.js";
 import { writeTinyBert } from "../../scripts/dev/tiny-models/tiny-bert.js";
 import { FIXTURE_CORPUS, tempDir, tinyBertDir } from "./helpers.js";
@@ -58,7 +70,10 @@ test("save/load round trip returns identical results", async () => {
   for (const q of QUERIES) assert.deepEqual(await loaded.search(q, 4), await built.search(q, 4));
   const hnsw = await RagStore.build(documents, embedder, { index: "hnsw" });
   hnsw.save(dir, "hnsw");
-  assert.ok(existsSync(join(dir, "hnsw.usearch")) && !existsSync(join(dir, "hnsw.faiss")), "an HNSW store is a USearch file");
+  assert.ok(
+    existsSync(join(dir, "hnsw.usearch")) && !existsSync(join(dir, "hnsw.faiss")),
+    "an HNSW store is a USearch file",
+  );
   const hnswLoaded = RagStore.load(dir, embedder, "hnsw");
   assert.equal(hnswLoaded.manifest.index, "hnsw");
   for (const q of QUERIES) assert.deepEqual(await hnswLoaded.search(q, 3), await hnsw.search(q, 3));
@@ -82,7 +97,15 @@ test("the cache is reused until corpus, model, dtype, chunking or index settings
     ["overlap", { chunking: { maxChars: 200, overlapSentences: 0 } }],
     ["index", { index: "hnsw" }],
     ["headings", { embedHeadings: false }],
-    ["corpus", { documents: [...documents.slice(0, 1), { name: "wanderweg.md", text: (documents[1]?.text ?? "") + "\nNeu: Ein Kiosk am Wehr.\n" }] }],
+    [
+      "corpus",
+      {
+        documents: [
+          ...documents.slice(0, 1),
+          { name: "wanderweg.md", text: (documents[1]?.text ?? "") + "\nNeu: Ein Kiosk am Wehr.\n" },
+        ],
+      },
+    ],
   ];
   const seen = new Set([first.hash]);
   for (const [what, change] of changes) {
@@ -135,7 +158,12 @@ test("bad options fail before the corpus, the model or the cache are touched", a
   for (const options of bad) {
     await assert.rejects(
       // A corpus folder and a model that do not exist: an error about them would mean they were tried first.
-      openRagStore({ corpusDir: join(tmp.dir, "gibt-es-nicht"), embedderOptions: { model: "./gibt/es/nicht", offline: true }, onStatus: (l) => lines.push(l), ...options }),
+      openRagStore({
+        corpusDir: join(tmp.dir, "gibt-es-nicht"),
+        embedderOptions: { model: "./gibt/es/nicht", offline: true },
+        onStatus: (l) => lines.push(l),
+        ...options,
+      }),
       RagInputError,
       JSON.stringify(options),
     );
@@ -152,7 +180,13 @@ test("a copied or touched model reuses the cache; changed model files rebuild it
   cpSync(await tinyBertDir(), join(stick, "kit-test", "tiny-bert"), { recursive: true });
   cpSync(join(stick, "kit-test"), join(laptop, "kit-test"), { recursive: true });
   const open = async (modelsDir: string) => {
-    const e = await createEmbedder({ model: "kit-test/tiny-bert", modelsDir, offline: true, dtype: "fp32", progress: false });
+    const e = await createEmbedder({
+      model: "kit-test/tiny-bert",
+      modelsDir,
+      offline: true,
+      dtype: "fp32",
+      progress: false,
+    });
     try {
       const store = await openRagStore({ documents, embedder: e, cacheDir });
       return { fromCache: store.loadedFromCache, fingerprint: e.fingerprint };
@@ -181,7 +215,10 @@ test("a copied or touched model reuses the cache; changed model files rebuild it
 
 test("empty corpus, missing files and broken stores give typed errors", async () => {
   await assert.rejects(RagStore.build([], embedder), EmptyCorpusError);
-  await assert.rejects(RagStore.build([{ name: "leer.md", text: "  \n\n# Nur eine Überschrift\n" }], embedder), EmptyCorpusError);
+  await assert.rejects(
+    RagStore.build([{ name: "leer.md", text: "  \n\n# Nur eine Überschrift\n" }], embedder),
+    EmptyCorpusError,
+  );
   await assert.rejects(openRagStore({ documents: [], embedder, cacheDir: join(tmp.dir, "x") }), EmptyCorpusError);
   assert.throws(() => loadCorpus(join(tmp.dir, "gibt-es-nicht")), RagFileNotFoundError);
   const emptyDir = join(tmp.dir, "leer");
@@ -215,7 +252,11 @@ test("empty corpus, missing files and broken stores give typed errors", async ()
 
 test("openRagStore creates (and disposes) its own embedder from embedderOptions", async () => {
   const cacheDir = join(tmp.dir, "own-embedder");
-  const own = await openRagStore({ documents, cacheDir, embedderOptions: { model: await tinyBertDir(), dtype: "fp32", progress: false } });
+  const own = await openRagStore({
+    documents,
+    cacheDir,
+    embedderOptions: { model: await tinyBertDir(), dtype: "fp32", progress: false },
+  });
   assert.equal(own.ownsEmbedder, true);
   assert.equal(own.embedder.fingerprint, embedder.fingerprint);
   const shared = await openRagStore({ documents, cacheDir, embedder });

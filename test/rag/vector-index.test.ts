@@ -4,7 +4,13 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DimensionMismatchError, IndexStoreError, RagFileNotFoundError, RagInputError, VectorIndex } from "../../lib/rag/index.js";
+import {
+  DimensionMismatchError,
+  IndexStoreError,
+  RagFileNotFoundError,
+  RagInputError,
+  VectorIndex,
+} from "../../lib/rag/index.js";
 import { tempDir } from "./helpers.js";
 
 /** Deterministic pseudo-random unit vectors. */
@@ -36,7 +42,10 @@ test("for unit vectors, inner product (cosine) and L2 give the same ranking: ‖
       b.map((h) => h.id),
     );
     a.forEach((hit, i) => assert.ok(Math.abs((b[i]?.score ?? 0) - (2 - 2 * hit.score)) < 1e-4));
-    assert.ok(a.every((h, i) => i === 0 || (a[i - 1]?.score ?? 0) >= h.score), "ip: best (largest) first");
+    assert.ok(
+      a.every((h, i) => i === 0 || (a[i - 1]?.score ?? 0) >= h.score),
+      "ip: best (largest) first",
+    );
   }
 });
 
@@ -113,9 +122,14 @@ test("HNSW scores follow the flat index: inner product for ip, squared L2 for l2
       const approx = hnsw.search(q, 5);
       assert.equal(approx.length, 5);
       // each hit carries the flat index's score for that vector, best first
-      approx.forEach((h) => assert.ok(Math.abs(h.score - (exact.get(h.id) ?? Number.NaN)) < 1e-5, `${metric}: ${h.id} ${h.score}`));
+      approx.forEach((h) =>
+        assert.ok(Math.abs(h.score - (exact.get(h.id) ?? Number.NaN)) < 1e-5, `${metric}: ${h.id} ${h.score}`),
+      );
       const scores = approx.map((h) => h.score);
-      assert.deepEqual(scores, [...scores].sort((a, b) => (metric === "ip" ? b - a : a - b)));
+      assert.deepEqual(
+        scores,
+        [...scores].sort((a, b) => (metric === "ip" ? b - a : a - b)),
+      );
     }
   }
 });
@@ -139,14 +153,26 @@ test("efSearch: bad values, flat indexes and foreign files give typed errors", (
     hnsw.save(join(tmp.dir, "hnsw.usearch"));
     // each kind refuses the other's file (a store from an older kit with FAISS' HNSW is rebuilt)
     assert.throws(() => VectorIndex.load(join(tmp.dir, "flat.faiss"), { kind: "hnsw", metric: "ip" }), IndexStoreError);
-    assert.throws(() => VectorIndex.load(join(tmp.dir, "hnsw.usearch"), { kind: "flat", metric: "ip" }), IndexStoreError);
-    assert.throws(() => VectorIndex.load(join(tmp.dir, "hnsw.usearch"), { kind: "hnsw", metric: "ip", dimension: 9 }), DimensionMismatchError);
+    assert.throws(
+      () => VectorIndex.load(join(tmp.dir, "hnsw.usearch"), { kind: "flat", metric: "ip" }),
+      IndexStoreError,
+    );
+    assert.throws(
+      () => VectorIndex.load(join(tmp.dir, "hnsw.usearch"), { kind: "hnsw", metric: "ip", dimension: 9 }),
+      DimensionMismatchError,
+    );
     // damaged files: text, a cut-off graph (usearch itself aborts the process on some foreign files)
     writeFileSync(join(tmp.dir, "text.usearch"), "das ist kein Index");
-    assert.throws(() => VectorIndex.load(join(tmp.dir, "text.usearch"), { kind: "hnsw", metric: "ip" }), IndexStoreError);
+    assert.throws(
+      () => VectorIndex.load(join(tmp.dir, "text.usearch"), { kind: "hnsw", metric: "ip" }),
+      IndexStoreError,
+    );
     const whole = readFileSync(join(tmp.dir, "hnsw.usearch"));
     writeFileSync(join(tmp.dir, "cut.usearch"), whole.subarray(0, whole.length - 100));
-    assert.throws(() => VectorIndex.load(join(tmp.dir, "cut.usearch"), { kind: "hnsw", metric: "ip" }), IndexStoreError);
+    assert.throws(
+      () => VectorIndex.load(join(tmp.dir, "cut.usearch"), { kind: "hnsw", metric: "ip" }),
+      IndexStoreError,
+    );
   } finally {
     tmp.cleanup();
   }
@@ -189,12 +215,18 @@ test("wrong dimension, bad values and missing or broken files give typed errors"
   try {
     const index = VectorIndex.create(4);
     assert.throws(() => index.add([[1, 2, 3]]), DimensionMismatchError);
-    assert.throws(() => index.search([1, 2, 3, 4, 5], 1), (e: unknown) => e instanceof DimensionMismatchError && e.expected === 4 && e.actual === 5);
+    assert.throws(
+      () => index.search([1, 2, 3, 4, 5], 1),
+      (e: unknown) => e instanceof DimensionMismatchError && e.expected === 4 && e.actual === 5,
+    );
     assert.throws(() => index.add([[1, Number.NaN, 0, 0]]), RagInputError);
     assert.throws(() => index.search([1, 0, 0, 0], 0), RagInputError);
     assert.throws(() => VectorIndex.create(0), RagInputError);
     assert.throws(() => VectorIndex.create(4, { kind: "ivf" as "flat" }), RagInputError);
-    assert.throws(() => VectorIndex.load(join(tmp.dir, "fehlt.faiss"), { kind: "flat", metric: "ip" }), RagFileNotFoundError);
+    assert.throws(
+      () => VectorIndex.load(join(tmp.dir, "fehlt.faiss"), { kind: "flat", metric: "ip" }),
+      RagFileNotFoundError,
+    );
     const broken = join(tmp.dir, "kaputt.faiss");
     writeFileSync(broken, "das ist kein FAISS-Index");
     assert.throws(() => VectorIndex.load(broken, { kind: "flat", metric: "ip" }), IndexStoreError);
@@ -221,7 +253,10 @@ test("without a loadable usearch, HNSW gives HnswUnavailableError and the flat i
       env: { ...process.env, WORKSHOP_ROOT: tmp.dir },
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^flat 0\nHnswUnavailableError\nDer HNSW-Index ist nicht verfügbar: das Paket usearch lädt nicht/);
+    assert.match(
+      r.stdout,
+      /^flat 0\nHnswUnavailableError\nDer HNSW-Index ist nicht verfügbar: das Paket usearch lädt nicht/,
+    );
     assert.match(r.stdout, /npm run setup/);
   } finally {
     tmp.cleanup();

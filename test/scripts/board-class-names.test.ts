@@ -25,11 +25,34 @@ const SIZES = [
 export const CLASS_NAMES = [
   "Anna-Lena Schäfer-Wöhrmann von Lüdensch", // 39
   "Maximiliane Dorothea Müller-Lüdenscheidt", // 40
-  "Emma Zimmermann", "Jürgen Böhm", "Özlem Yıldırım", "Ben Schröder", "Clara Weiß", "David Krüger",
-  "Fatma Demir", "Greta Hoffmann", "Hannes Oberländer", "Ida Kowalczyk", "Jonas Fischer", "Kira Nguyen",
-  "Luca Schmitz", "Mia-Sophie Bäcker", "Noah Große", "Olga Iwanowa", "Paul Friedrichsen", "Quirin Huber",
-  "Rosa Lindqvist", "Sami Haddad", "Tilda Möller", "Umut Aydın", "Vera Schulze-Everding", "Wim de Vries",
-  "Xenia Papadopoulou", "Yusuf Çelik", "Zoë Brandstätter", "Bruno Käßmann",
+  "Emma Zimmermann",
+  "Jürgen Böhm",
+  "Özlem Yıldırım",
+  "Ben Schröder",
+  "Clara Weiß",
+  "David Krüger",
+  "Fatma Demir",
+  "Greta Hoffmann",
+  "Hannes Oberländer",
+  "Ida Kowalczyk",
+  "Jonas Fischer",
+  "Kira Nguyen",
+  "Luca Schmitz",
+  "Mia-Sophie Bäcker",
+  "Noah Große",
+  "Olga Iwanowa",
+  "Paul Friedrichsen",
+  "Quirin Huber",
+  "Rosa Lindqvist",
+  "Sami Haddad",
+  "Tilda Möller",
+  "Umut Aydın",
+  "Vera Schulze-Everding",
+  "Wim de Vries",
+  "Xenia Papadopoulou",
+  "Yusuf Çelik",
+  "Zoë Brandstätter",
+  "Bruno Käßmann",
 ];
 
 const dir = mkdtempSync(join(tmpdir(), "board-class-"));
@@ -41,33 +64,54 @@ let browser: Browser | undefined;
 function seed(now: number): void {
   const state = new BoardState(CODE);
   const run = (name: string, aufgabe: BoardPart, checks: number, failed: number, minutesAgo: number) => {
-    for (const check of BOARD_CHECKS[aufgabe].slice(0, checks)) state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
-    if (failed > 0) state.apply({ name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" }, now - minutesAgo * MINUTE);
+    for (const check of BOARD_CHECKS[aufgabe].slice(0, checks))
+      state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
+    if (failed > 0)
+      state.apply(
+        { name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" },
+        now - minutesAgo * MINUTE,
+      );
   };
   CLASS_NAMES.forEach((name, i) => {
     const kind = i % 6;
     if (kind === 5 && i > 20) return; // not started
     run(name, 1, 4, 0, 40);
-    if (kind === 0) run(name, 2, 1, 2, 2); // ❌
-    else if (kind === 1) run(name, 2, 2, 0, 25); // overdue
-    else if (kind === 2 || kind === 3) run(name, 2, 1 + (i % 3), 0, 3); // working
+    if (kind === 0)
+      run(name, 2, 1, 2, 2); // ❌
+    else if (kind === 1)
+      run(name, 2, 2, 0, 25); // overdue
+    else if (kind === 2 || kind === 3)
+      run(name, 2, 1 + (i % 3), 0, 3); // working
     else if (kind === 4) run(name, 2, 4, 0, 5); // done with Aufgabe 2
     if (i === 4) run(name, 4, 1, 0, 1); // ahead: all four Aufgaben on the board
     // kind 5 (early in the list): finished Aufgabe 1 long ago, never began Aufgabe 2
   });
   const data = state.data();
-  for (const name of CLASS_NAMES) if (!state.has(name)) data.participants.push({ name, checks: [], lastOkAt: null, lastSeenAt: now - 20 * MINUTE });
+  for (const name of CLASS_NAMES)
+    if (!state.has(name)) data.participants.push({ name, checks: [], lastOkAt: null, lastSeenAt: now - 20 * MINUTE });
   writeFileSync(dataFile, JSON.stringify(data));
 }
 
 before(async () => {
   seed(Date.now());
   // as on the day: open to the course network (so no "nur dieser Rechner" warning), the projector on this machine
-  board = await startBoardProcess(["--code", CODE, "--data", dataFile, "--host", "0.0.0.0", "--allowed-host", "127.0.0.1"]);
+  board = await startBoardProcess([
+    "--code",
+    CODE,
+    "--data",
+    dataFile,
+    "--host",
+    "0.0.0.0",
+    "--allowed-host",
+    "127.0.0.1",
+  ]);
   // two raised hands: the queue takes its line above the tables too
   const silent = () => undefined;
   for (const name of ["Özlem Yıldırım", CLASS_NAMES[1]!]) {
-    await hilfe("Mein Retriever findet den Absatz über Lüneburg nicht", { settings: { url: board.url, name, code: CODE }, log: silent });
+    await hilfe("Mein Retriever findet den Absatz über Lüneburg nicht", {
+      settings: { url: board.url, name, code: CODE },
+      log: silent,
+    });
   }
   if (existsSync(CHROMIUM)) {
     const { chromium } = await import("playwright-core");
@@ -122,12 +166,16 @@ for (const size of SIZES) {
     try {
       if (process.env.BOARD_SHOTS) {
         mkdirSync(process.env.BOARD_SHOTS, { recursive: true });
-        await page.screenshot({ path: join(process.env.BOARD_SHOTS, `board-30-namen-${size.width}x${size.height}.png`) });
+        await page.screenshot({
+          path: join(process.env.BOARD_SHOTS, `board-30-namen-${size.width}x${size.height}.png`),
+        });
       }
       const rows = await names(page);
       assert.equal(rows.length, 30);
       assert.deepEqual(new Set(rows.map((r) => r.shown)), new Set(CLASS_NAMES), "every name shown as it is");
-      const off = rows.filter((r) => r.left < 0 || r.top < 0 || r.right > size.width || r.bottom > size.height).map((r) => r.name);
+      const off = rows
+        .filter((r) => r.left < 0 || r.top < 0 || r.right > size.width || r.bottom > size.height)
+        .map((r) => r.name);
       assert.deepEqual(off, [], `${off.length} of 30 rows off the screen`);
       const cut = rows.filter((r) => r.cut).map((r) => r.name);
       assert.deepEqual(cut, [], "names cut");
@@ -139,7 +187,10 @@ for (const size of SIZES) {
       assert.equal(rows.filter((r) => r.hand).length, 2, "the raised hands show in their rows");
       assert.match(await page.locator("#hilfe").innerText(), /Hand gehoben.*Özlem Yıldırım/s);
       const right = Math.max(...rows.map((r) => r.right));
-      assert.ok(right >= size.width * 0.75, `the board uses the width: rows end at ${Math.round(right)} of ${size.width} px`);
+      assert.ok(
+        right >= size.width * 0.75,
+        `the board uses the width: rows end at ${Math.round(right)} of ${size.width} px`,
+      );
     } finally {
       await page.close();
     }
@@ -153,7 +204,9 @@ test("a poll without news keeps the layout and the scroll position", async (t) =
     await page.goto(board.url);
     await page.locator("tr.person").nth(29).waitFor({ timeout: 10_000 });
     // a board that does not fit (here: made taller than the screen) scrolls; the instructor scrolls down
-    await page.evaluate(`document.querySelector("main").style.paddingBottom = "3000px"; dispatchEvent(new Event("resize"))`);
+    await page.evaluate(
+      `document.querySelector("main").style.paddingBottom = "3000px"; dispatchEvent(new Event("resize"))`,
+    );
     await page.evaluate("window.scrollTo(0, 1500)");
     const scrolled = (await page.evaluate("window.scrollY")) as number;
     assert.equal(scrolled, 1500, "the page scrolls");

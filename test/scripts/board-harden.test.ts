@@ -4,7 +4,16 @@
 // unwritable, empty join code, --export onto itself or into a missing folder, --entfernen, a .tmp left by
 // a SIGKILL). The happy path and the page: board.test.ts.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +22,11 @@ import { gzipSync } from "node:zlib";
 import { BOARD_CODE_HEADER, BOARD_POST_PATH, type BoardRecord } from "../../lib/exercises/board-record.js";
 import { csvCell } from "../../scripts/apps/board/csv.js";
 import { JOIN_CODE_SPACE, randomJoinCode, weakJoinCode } from "../../scripts/apps/board/join-code.js";
-import { GLOBAL_WRONG_CODE_BURST, NEW_NAMES_PER_ADDRESS_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/server.js";
+import {
+  GLOBAL_WRONG_CODE_BURST,
+  NEW_NAMES_PER_ADDRESS_BURST,
+  WRONG_CODE_BURST,
+} from "../../scripts/apps/board/server.js";
 import type { BoardData, BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import { runCommand } from "../helpers/run-script.js";
@@ -31,7 +44,14 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const record = (name: string): BoardRecord => ({ name, aufgabe: 1, check: "buildMessages", passed: 5, failed: 0, at: new Date().toISOString() });
+const record = (name: string): BoardRecord => ({
+  name,
+  aufgabe: 1,
+  check: "buildMessages",
+  passed: 5,
+  failed: 0,
+  at: new Date().toISOString(),
+});
 
 interface Answer {
   status: number;
@@ -39,20 +59,35 @@ interface Answer {
 }
 
 /** One POST from the loopback address `from` (127.0.0.0/8 is all loopback) with raw `headers` and `body`. */
-function postFrom(from: string, headers: Record<string, string>, body: Buffer | string, path = BOARD_POST_PATH, host?: string): Promise<Answer> {
+function postFrom(
+  from: string,
+  headers: Record<string, string>,
+  body: Buffer | string,
+  path = BOARD_POST_PATH,
+  host?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, board.url);
-    const req = request(url, { method: "POST", localAddress: from, headers: { "content-type": "application/json", ...(host ? { host } : {}), ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        localAddress: from,
+        headers: { "content-type": "application/json", ...(host ? { host } : {}), ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error("no answer in 10 s")));
     req.on("error", reject).end(body);
   });
 }
 
-const postRecord = (name: string, from = "127.0.0.1", code = CODE) => postFrom(from, { [BOARD_CODE_HEADER]: code }, JSON.stringify(record(name)));
+const postRecord = (name: string, from = "127.0.0.1", code = CODE) =>
+  postFrom(from, { [BOARD_CODE_HEADER]: code }, JSON.stringify(record(name)));
 
 async function view(): Promise<BoardView> {
   return (await (await fetch(new URL("/api/state", board.url))).json()) as BoardView;
@@ -75,12 +110,16 @@ test("join code: 31^12 codes, enough for a day at 20,000 guesses a second with a
   assert.equal(codes.size, 1000);
   for (const code of codes) assert.match(code, /^[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}$/);
   for (const code of codes) assert.equal(weakJoinCode(code), false, code);
-  for (const code of ["fuchs-wolke-47", "Igel-Mond-03", "abcd-efgh", "1234"]) assert.equal(weakJoinCode(code), true, code);
+  for (const code of ["fuchs-wolke-47", "Igel-Mond-03", "abcd-efgh", "1234"])
+    assert.equal(weakJoinCode(code), true, code);
 });
 
 test("wrong codes from 200 addresses hit the board's global limit; a right code is never refused, also not from a blocked address", async () => {
   const statuses: number[] = [];
-  for (let i = 0; i < 200; i++) statuses.push((await postRecord("Raten", `127.0.${1 + Math.floor(i / 250)}.${2 + (i % 250)}`, `falsch-${i}`)).status);
+  for (let i = 0; i < 200; i++)
+    statuses.push(
+      (await postRecord("Raten", `127.0.${1 + Math.floor(i / 250)}.${2 + (i % 250)}`, `falsch-${i}`)).status,
+    );
   const limited = statuses.filter((s) => s === 429).length;
   assert.ok(limited >= 200 - GLOBAL_WRONG_CODE_BURST - 5, `${limited} of 200 limited`); // before: 0
   assert.deepEqual(statuses.slice(0, GLOBAL_WRONG_CODE_BURST - 5), Array(GLOBAL_WRONG_CODE_BURST - 5).fill(403));
@@ -99,18 +138,47 @@ test("compressed or broken bodies: a short German answer, no stack, nothing on t
   const garbage = Buffer.from("das ist kein gzip");
   assertGermanRefusal(await postFrom("127.0.0.1", headers, garbage), 415, /unkomprimiert/); // before: 400 with an English HTML stack
   assertGermanRefusal(await postFrom("127.0.0.1", headers, gzipSync(JSON.stringify(record("Gzip")))), 415);
-  assertGermanRefusal(await postFrom("127.0.0.1", { [BOARD_CODE_HEADER]: CODE, "content-encoding": "deflate" }, garbage), 415);
-  assertGermanRefusal(await postFrom("127.0.0.1", { [BOARD_CODE_HEADER]: CODE, "content-type": "application/json; charset=klingonisch" }, "{}"), 400);
+  assertGermanRefusal(
+    await postFrom("127.0.0.1", { [BOARD_CODE_HEADER]: CODE, "content-encoding": "deflate" }, garbage),
+    415,
+  );
+  assertGermanRefusal(
+    await postFrom(
+      "127.0.0.1",
+      { [BOARD_CODE_HEADER]: CODE, "content-type": "application/json; charset=klingonisch" },
+      "{}",
+    ),
+    400,
+  );
   assert.doesNotMatch(board.output(), /\n\s+at |incorrect header check|Error:/);
 });
 
 test("a foreign Host header is refused in German", async () => {
-  const fehler = assertGermanRefusal(await postFrom("127.0.0.1", { [BOARD_CODE_HEADER]: CODE }, JSON.stringify(record("Host")), BOARD_POST_PATH, "evil.example"), 403);
+  const fehler = assertGermanRefusal(
+    await postFrom(
+      "127.0.0.1",
+      { [BOARD_CODE_HEADER]: CODE },
+      JSON.stringify(record("Host")),
+      BOARD_POST_PATH,
+      "evil.example",
+    ),
+    403,
+  );
   assert.match(fehler, /Host-Name/); // before: JSON-RPC "Invalid Host: evil.example"
 });
 
 test("names: invisible, bidi-controlled and letterless names are refused; look-alikes of a name on the board too", async () => {
-  for (const name of ["\u200b", "\u2060", "\u2800", "\u3164", "Anna\u200b", "\u202eannA", "Ann\u2066a", "!!!", "\u00ad\u00ad"]) {
+  for (const name of [
+    "\u200b",
+    "\u2060",
+    "\u2800",
+    "\u3164",
+    "Anna\u200b",
+    "\u202eannA",
+    "Ann\u2066a",
+    "!!!",
+    "\u00ad\u00ad",
+  ]) {
     assertGermanRefusal(await postRecord(name), 400, /unsichtbar|Schreibrichtung|Buchstaben/); // before: 200
   }
   assert.equal((await postRecord("Anna")).status, 200);
@@ -129,7 +197,8 @@ test("names: invisible, bidi-controlled and letterless names are refused; look-a
 
 test("new names from one address are limited (a hub's whole room fits); other addresses still join", async () => {
   const statuses: number[] = [];
-  for (let i = 0; i < NEW_NAMES_PER_ADDRESS_BURST + 3; i++) statuses.push((await postRecord(`Flut ${i}`, "127.0.4.1")).status);
+  for (let i = 0; i < NEW_NAMES_PER_ADDRESS_BURST + 3; i++)
+    statuses.push((await postRecord(`Flut ${i}`, "127.0.4.1")).status);
   assert.equal(statuses.filter((s) => s === 200).length, NEW_NAMES_PER_ADDRESS_BURST); // before: all 63
   assert.deepEqual(statuses.slice(-2), [429, 429]);
   assert.equal((await postRecord("Flut 0", "127.0.4.1")).status, 200, "a name already there reports as before");
@@ -158,7 +227,12 @@ function dataFile(content?: string | BoardData): string {
 const stored = (joinCode = CODE, names = ["Anna", "Ben", "\u200bx"]): BoardData => ({
   version: 1,
   joinCode,
-  participants: names.map((name) => ({ name, lastOkAt: null, lastSeenAt: 1, checks: [{ aufgabe: 1, check: "buildMessages", passed: 1, failed: 0, runs: 1, at: 1 }] })),
+  participants: names.map((name) => ({
+    name,
+    lastOkAt: null,
+    lastSeenAt: 1,
+    checks: [{ aufgabe: 1, check: "buildMessages", passed: 1, failed: 0, runs: 1, at: 1 }],
+  })),
 });
 
 /** Starts the board expecting it to refuse: it exits (bounded), does not listen, says why in German. */
@@ -181,7 +255,10 @@ test("a corrupt, foreign or unreadable data file stops the start and stays as it
     assert.match(message, why);
     assert.match(message, /startet nicht, damit Beitrittscode und Ergebnisse nicht verloren gehen/);
     assert.equal(readFileSync(file, "utf8"), content);
-    assert.deepEqual(readdirSync(join(file, "..")).filter((n) => !n.endsWith(".lock")), ["ergebnisse.json"]);
+    assert.deepEqual(
+      readdirSync(join(file, "..")).filter((n) => !n.endsWith(".lock")),
+      ["ergebnisse.json"],
+    );
   }
   const folder = dataFile();
   mkdirSync(folder); // a folder where the file should be: not readable as a file
@@ -234,7 +311,10 @@ test("--entfernen takes a participant off (also an invisible-character name), re
   assert.equal(r.code, 0, r.stderr); // before: exit 2, unknown option
   assert.match(r.stdout, /Entfernt: „Anna“\.\nEntfernt: „\u200bx“\./);
   const left = JSON.parse(readFileSync(file, "utf8")) as BoardData;
-  assert.deepEqual(left.participants.map((p) => p.name), ["Ben"]);
+  assert.deepEqual(
+    left.participants.map((p) => p.name),
+    ["Ben"],
+  );
   assert.equal(left.joinCode, CODE);
 
   r = await runCommand("board", ["--data", file, "--entfernen", "Zora"]);
@@ -260,7 +340,11 @@ test("a .tmp file left by a board killed while writing is removed at the next st
   try {
     assert.ok(!existsSync(leftover)); // before: stays forever
     assert.match(restarted.output(), new RegExp(`Beitrittscode:\\s+${CODE}`));
-    assert.match(restarted.output(), /WARNUNG: Der Beitrittscode test-code-42 ist leicht zu erraten\. Ein sicherer: --code [a-z2-9]{4}-/, "a stored old-style code");
+    assert.match(
+      restarted.output(),
+      /WARNUNG: Der Beitrittscode test-code-42 ist leicht zu erraten\. Ein sicherer: --code [a-z2-9]{4}-/,
+      "a stored old-style code",
+    );
   } finally {
     await restarted.stop();
   }

@@ -10,7 +10,12 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { hilfe } from "../../lib/exercises/index.js";
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, BOARD_QUESTION_MAX, type BoardRecord } from "../../lib/exercises/board-record.js";
+import {
+  BOARD_CODE_HEADER,
+  BOARD_POST_PATH,
+  BOARD_QUESTION_MAX,
+  type BoardRecord,
+} from "../../lib/exercises/board-record.js";
 import { BOARD_CLASS_PATH, BOARD_LOWER_PATH } from "../../scripts/apps/board/server.js";
 import type { BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
@@ -30,7 +35,11 @@ async function state(): Promise<BoardView> {
 }
 async function report(name: string, aufgabe: BoardRecord["aufgabe"], check: string): Promise<void> {
   const record: BoardRecord = { name, aufgabe, check, passed: 3, failed: 0, at: new Date().toISOString() };
-  const r = await fetch(new URL(BOARD_POST_PATH, board.url), { method: "POST", headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: CODE }, body: JSON.stringify(record) });
+  const r = await fetch(new URL(BOARD_POST_PATH, board.url), {
+    method: "POST",
+    headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: CODE },
+    body: JSON.stringify(record),
+  });
   assert.equal(r.status, 200);
 }
 
@@ -54,7 +63,10 @@ test("hilfe() without a board says so in German and sends nothing", async () => 
   assert.equal(process.env.KURS_BOARD ?? "", "");
   assert.equal(result.ok, false);
   assert.match(result.text, /Kein Klassen-Board eingerichtet .* melde dich einfach bei der Kursleitung/);
-  const unreachable = await hilfe("x", { settings: { url: "http://127.0.0.1:9", name: "Anna Schmidt", code: CODE }, log });
+  const unreachable = await hilfe("x", {
+    settings: { url: "http://127.0.0.1:9", name: "Anna Schmidt", code: CODE },
+    log,
+  });
   assert.match(unreachable.text, /nicht erreichbar – melde dich bitte direkt/);
   const wrongCode = await hilfe("x", { settings: { url: board.url, name: "Anna Schmidt", code: "falsch-1234" }, log });
   assert.match(wrongCode.text, /abgelehnt \(Beitrittscode fehlt oder ist falsch\)/);
@@ -68,18 +80,34 @@ test("two hands go up (joining the board if needed); the queue keeps the order a
   const second = await hilfe("x".repeat(500), as("Maximiliane Dorothea Müller-Lüdenscheidt"));
   assert.match(second.text, /vor dir warten 1/);
   const again = await hilfe("Schon gelöst?", as("Jürgen Böhm"));
-  assert.match(again.text, /^✋ Hand gehoben: Die Kursleitung sieht dich auf dem Board\. /, "asking again keeps the place");
+  assert.match(
+    again.text,
+    /^✋ Hand gehoben: Die Kursleitung sieht dich auf dem Board\. /,
+    "asking again keeps the place",
+  );
   const view = await state();
-  assert.deepEqual(view.hands.map((h) => h.name), ["Jürgen Böhm", "Maximiliane Dorothea Müller-Lüdenscheidt"]);
+  assert.deepEqual(
+    view.hands.map((h) => h.name),
+    ["Jürgen Böhm", "Maximiliane Dorothea Müller-Lüdenscheidt"],
+  );
   assert.equal(view.hands[0]!.question, "Schon gelöst?");
   assert.equal([...view.hands[1]!.question].length, BOARD_QUESTION_MAX);
   assert.ok(view.hands.every((h) => h.waitingS >= 0));
-  assert.ok(view.participants.some((p) => p.name === "Maximiliane Dorothea Müller-Lüdenscheidt" && p.progress.status === "nicht-begonnen"), "a hand from someone new puts them on the board");
+  assert.ok(
+    view.participants.some(
+      (p) => p.name === "Maximiliane Dorothea Müller-Lüdenscheidt" && p.progress.status === "nicht-begonnen",
+    ),
+    "a hand from someone new puts them on the board",
+  );
 });
 
 test("a participant cannot lower hands or set the class's Aufgabe from another page (Origin), nor with a wrong shape", async () => {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(new URL(path, board.url), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    fetch(new URL(path, board.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   assert.equal((await post(BOARD_LOWER_PATH, { name: "Jürgen Böhm" }, { origin: "http://evil.example" })).status, 403);
   assert.equal((await post(BOARD_CLASS_PATH, { aufgabe: 7 })).status, 400);
   assert.equal((await state()).hands.length, 2);
@@ -102,7 +130,11 @@ test("the page: the queue with waiting time; a click and the key H lower hands; 
     assert.match(await page.locator("#hilfe").innerText(), /✋ Hand gehoben.*Jürgen Böhm · \d+ s · „Schon gelöst\?“/s);
     assert.equal(await page.locator("td.name .hand").count(), 2, "the raised hands show in the rows too");
     assert.match(await page.locator("#klasse").innerText(), /Klasse in Aufgabe 2 \(die meisten/);
-    assert.equal(await page.locator("tr.person.zurueck td.name").innerText(), "✋Jürgen Böhm", "behind the class: Aufgabe 1 while most are in 2");
+    assert.equal(
+      await page.locator("tr.person.zurueck td.name").innerText(),
+      "✋Jürgen Böhm",
+      "behind the class: Aufgabe 1 while most are in 2",
+    );
 
     await page.keyboard.press("1");
     await page.locator("#klasse", { hasText: "Aufgabe 1 (festgelegt" }).waitFor();

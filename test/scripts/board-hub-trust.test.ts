@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { BoardReporter } from "../../lib/exercises/index.js";
-import { BOARD_CODE_HEADER, BOARD_JOIN_PATH, BOARD_POST_PATH, BOARD_TOKEN_HEADER } from "../../lib/exercises/board-record.js";
+import {
+  BOARD_CODE_HEADER,
+  BOARD_JOIN_PATH,
+  BOARD_POST_PATH,
+  BOARD_TOKEN_HEADER,
+} from "../../lib/exercises/board-record.js";
 import { hubKeyPath, participantToken, readHubKey } from "../../scripts/apps/board/hub-trust.js";
 import { NEW_NAMES_PER_ADDRESS_BURST } from "../../scripts/apps/board/server.js";
 import { participantKey, type BoardView } from "../../scripts/apps/board/state.js";
@@ -31,13 +36,25 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const names = async () => ((await (await fetch(new URL("/api/state", board.url))).json()) as BoardView).participants.map((p) => p.name);
+const names = async () =>
+  ((await (await fetch(new URL("/api/state", board.url))).json()) as BoardView).participants.map((p) => p.name);
 
 function post(name: string, token?: string): Promise<Response> {
   return fetch(new URL(BOARD_POST_PATH, board.url), {
     method: "POST",
-    headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: CODE, ...(token ? { [BOARD_TOKEN_HEADER]: token } : {}) },
-    body: JSON.stringify({ name, aufgabe: 1, check: "buildMessages", passed: 3, failed: 0, at: new Date().toISOString() }),
+    headers: {
+      "content-type": "application/json",
+      [BOARD_CODE_HEADER]: CODE,
+      ...(token ? { [BOARD_TOKEN_HEADER]: token } : {}),
+    },
+    body: JSON.stringify({
+      name,
+      aufgabe: 1,
+      check: "buildMessages",
+      passed: 3,
+      failed: 0,
+      at: new Date().toISOString(),
+    }),
   });
 }
 
@@ -65,14 +82,19 @@ test("one participant's 60 junk names do not keep the next real login off the bo
 });
 
 test("a kernel posts only under its own participant's name", async () => {
-  for (const name of ["Anna Österreicher", "Bernd Brückner"]) assert.equal((await joinBoard(board.url, CODE, name, hubKey)).outcome, "on-board");
+  for (const name of ["Anna Österreicher", "Bernd Brückner"])
+    assert.equal((await joinBoard(board.url, CODE, name, hubKey)).outcome, "on-board");
   const annasToken = participantToken(hubKey, participantKey("Anna Österreicher"));
   const berndsToken = participantToken(hubKey, participantKey("Bernd Brückner"));
   assert.equal((await post("Anna Österreicher", annasToken)).status, 200, "Anna's kernel reports for Anna");
   const asAnna = await post("Anna Österreicher", berndsToken);
   assert.equal(asAnna.status, 403, "Bernd's kernel cannot report as Anna");
   assert.match(((await asAnna.json()) as { fehler: string }).fehler, /gehört nicht zu deinem Namen/);
-  assert.equal((await post("Anna Österreicher")).status, 403, "nor without a token, once the hub put Anna on the board");
+  assert.equal(
+    (await post("Anna Österreicher")).status,
+    403,
+    "nor without a token, once the hub put Anna on the board",
+  );
   assert.equal((await post("Neu Jemand", berndsToken)).status, 403, "nor under a new name with another's token");
   // The kit's reporter sends the token from KURS_BOARD_TOKEN.
   const reporter = new BoardReporter({ url: board.url, name: "Bernd Brückner", code: CODE, token: berndsToken });
@@ -80,5 +102,9 @@ test("a kernel posts only under its own participant's name", async () => {
   await reporter.report({ functionName: "buildMessages", passed: 2, failed: 1 }, (l) => lines.push(l));
   assert.deepEqual(lines, []);
   const view = (await (await fetch(new URL("/api/state", board.url))).json()) as BoardView;
-  assert.ok(view.participants.find((p) => p.name === "Bernd Brückner")!.cells[0]!.ok + view.participants.find((p) => p.name === "Bernd Brückner")!.cells[0]!.fail > 0);
+  assert.ok(
+    view.participants.find((p) => p.name === "Bernd Brückner")!.cells[0]!.ok +
+      view.participants.find((p) => p.name === "Bernd Brückner")!.cells[0]!.fail >
+      0,
+  );
 });

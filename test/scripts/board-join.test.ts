@@ -54,13 +54,20 @@ async function rowBecomes(name: string, status: string): Promise<void> {
 
 test("joining with npm run workshop's line puts the name on the board; the browser shows it as „nicht begonnen“", async (t) => {
   if (page) {
-    assert.match(await page.locator(".hinweis").innerText(), /Noch niemand beigetreten – wer npm run workshop mit --kurs startet/);
+    assert.match(
+      await page.locator(".hinweis").innerText(),
+      /Noch niemand beigetreten – wer npm run workshop mit --kurs startet/,
+    );
     await page.screenshot({ path: join(dir, "leer-1280x720.png") });
   }
   const line = await joinAs("Anna");
   assert.match(line!, /Code stimmt ✅ – „Anna“ steht jetzt auf dem Board \(nicht begonnen\)/); // before: only "Code stimmt ✅"
   assert.match((await joinAs("Ben"))!, /„Ben“ steht jetzt auf dem Board/);
-  assert.match((await joinAs(" anna "))!, /„Anna“ steht schon auf dem Board/, "the same name again (a restart) is the same row");
+  assert.match(
+    (await joinAs(" anna "))!,
+    /„Anna“ steht schon auf dem Board/,
+    "the same name again (a restart) is the same row",
+  );
   const anna = (await view()).participants.find((p) => p.name === "Anna");
   assert.equal(anna?.progress.status, "nicht-begonnen"); // before: not on the board until a first result
   assert.equal((await view()).participants.length, 2);
@@ -74,7 +81,9 @@ test("joining with npm run workshop's line puts the name on the board; the brows
 
 test("a first result moves the row: a ❌ to „hängt“, a ✅ to „in Arbeit“; the top line names the check in German", async (t) => {
   const report = (name: string, functionName: string, failed: number) =>
-    new BoardReporter({ url: board.url, name, code: CODE }).report({ functionName, passed: 2, failed }, (hint) => assert.fail(hint));
+    new BoardReporter({ url: board.url, name, code: CODE }).report({ functionName, passed: 2, failed }, (hint) =>
+      assert.fail(hint),
+    );
   await report("Anna", "hitAtK", 2);
   await report("Ben", "chunkSentences", 0);
   let v = await view();
@@ -114,8 +123,12 @@ test("a refused name is said in German and not registered (look-alike, invisible
 });
 
 test("an older kit (no name sent) only has its code checked; a malformed join is a German 400", async () => {
-  const ask = (body: string, code = CODE) => fetch(new URL(BOARD_JOIN_PATH, board.url), { method: "POST", headers: { [BOARD_CODE_HEADER]: code }, body });
-  const plain = await fetch(new URL(BOARD_JOIN_PATH, board.url), { method: "POST", headers: { [BOARD_CODE_HEADER]: CODE } });
+  const ask = (body: string, code = CODE) =>
+    fetch(new URL(BOARD_JOIN_PATH, board.url), { method: "POST", headers: { [BOARD_CODE_HEADER]: code }, body });
+  const plain = await fetch(new URL(BOARD_JOIN_PATH, board.url), {
+    method: "POST",
+    headers: { [BOARD_CODE_HEADER]: CODE },
+  });
   assert.deepEqual(await plain.json(), { ok: true });
   for (const body of ['{"name": 7}', '{"name": "Eva", "rolle": "admin"}', "[]"]) {
     const answer = await ask(body);
@@ -128,16 +141,28 @@ test("an older kit (no name sent) only has its code checked; a malformed join is
 
 test("joining keeps the board's limits: new names per address, and at most MAX_PARTICIPANTS", async () => {
   const state = new BoardState(CODE);
-  const server = await startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
+  const server = await startBoardServer({
+    host: "127.0.0.1",
+    port: 0,
+    state,
+    onChange: () => undefined,
+    log: () => undefined,
+  });
   try {
     const joinFrom = (name: string) => kursStatusLine({ KURS_BOARD: server.url, KURS_NAME: name, KURS_CODE: CODE });
     for (let i = 0; i < NEW_NAMES_PER_ADDRESS_BURST; i++) assert.match((await joinFrom(`Flut ${i}`))!, /steht jetzt/);
-    assert.match((await joinFrom("Flut zuviel"))!, /⚠️ Board gerade ausgelastet \(Zu viele neue Namen von diesem Rechner .*\) – dein Name erscheint mit deinem ersten Selbsttest/);
+    assert.match(
+      (await joinFrom("Flut zuviel"))!,
+      /⚠️ Board gerade ausgelastet \(Zu viele neue Namen von diesem Rechner .*\) – dein Name erscheint mit deinem ersten Selbsttest/,
+    );
     assert.match((await joinFrom("Flut 0"))!, /steht schon/, "a name already there still joins");
     assert.equal(state.size, NEW_NAMES_PER_ADDRESS_BURST);
 
     for (let i = state.size; i < MAX_PARTICIPANTS; i++) state.join(`Platz ${i}`, Date.now());
-    assert.match((await joinFrom("Nummer Dreihunderteins"))!, /❌ Nicht auf dem Board: Das Board ist voll \(300 Teilnehmende\)\. Kursleitung: npm run board -- --entfernen NAME\. Abschalten/);
+    assert.match(
+      (await joinFrom("Nummer Dreihunderteins"))!,
+      /❌ Nicht auf dem Board: Das Board ist voll \(300 Teilnehmende\)\. Kursleitung: npm run board -- --entfernen NAME\. Abschalten/,
+    );
     assert.equal(state.size, MAX_PARTICIPANTS);
   } finally {
     await server.close();

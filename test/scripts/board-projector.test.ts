@@ -25,8 +25,37 @@ const SIZES = [
   { width: 1280, height: 720 },
 ] as const;
 
-const FIRST = ["Anna", "Ben", "Clara", "David", "Emil", "Fatma", "Greta", "Hannes", "Ida", "Jonas", "Kira", "Luca", "Mia", "Noah", "Olga",
-  "Paul", "Quirin", "Rosa", "Sami", "Tilda", "Umut", "Vera", "Wim", "Xenia", "Yusuf", "Zoe", "Aylin", "Bruno", "Cem"];
+const FIRST = [
+  "Anna",
+  "Ben",
+  "Clara",
+  "David",
+  "Emil",
+  "Fatma",
+  "Greta",
+  "Hannes",
+  "Ida",
+  "Jonas",
+  "Kira",
+  "Luca",
+  "Mia",
+  "Noah",
+  "Olga",
+  "Paul",
+  "Quirin",
+  "Rosa",
+  "Sami",
+  "Tilda",
+  "Umut",
+  "Vera",
+  "Wim",
+  "Xenia",
+  "Yusuf",
+  "Zoe",
+  "Aylin",
+  "Bruno",
+  "Cem",
+];
 const LONG_NAME = "Maximiliane Mustermann-Lüdenscheid";
 
 /** 30 participants: who is who, as the board should classify them. */
@@ -50,7 +79,11 @@ function seed(now: number): void {
     for (const check of BOARD_CHECKS[aufgabe].slice(0, checks)) {
       state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
     }
-    if (failed > 0) state.apply({ name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" }, now - minutesAgo * MINUTE);
+    if (failed > 0)
+      state.apply(
+        { name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" },
+        now - minutesAgo * MINUTE,
+      );
   };
   for (const [i, name] of people.failing.entries()) {
     run(name, 1, 4, 0, 40);
@@ -119,7 +152,10 @@ async function decodeQr(page: Page): Promise<string | undefined> {
 }
 
 test("the console says in German that participants cannot reach a loopback board, and how to start it", () => {
-  assert.match(board.output(), /WARNUNG: Das Board läuft nur auf diesem Rechner \(127\.0\.0\.1\) – die Laptops der Teilnehmenden können es so nicht erreichen/);
+  assert.match(
+    board.output(),
+    /WARNUNG: Das Board läuft nur auf diesem Rechner \(127\.0\.0\.1\) – die Laptops der Teilnehmenden können es so nicht erreichen/,
+  );
   assert.match(board.output(), /npm run board -- --host 0\.0\.0\.0 --allowed-host \S+/);
 });
 
@@ -147,13 +183,27 @@ for (const size of SIZES) {
         scrollW: number;
         scrollH: number;
         font: number;
-        rows: { name: string; status: string; left: number; top: number; right: number; bottom: number; overdue: boolean }[];
+        rows: {
+          name: string;
+          status: string;
+          left: number;
+          top: number;
+          right: number;
+          bottom: number;
+          overdue: boolean;
+        }[];
       };
       assert.equal(fit.rows.length, 30);
       for (const r of fit.rows) {
-        assert.ok(r.left >= 0 && r.top >= 0 && r.right <= size.width && r.bottom <= size.height, `${r.name}'s row ${JSON.stringify(r)} is off the screen`);
+        assert.ok(
+          r.left >= 0 && r.top >= 0 && r.right <= size.width && r.bottom <= size.height,
+          `${r.name}'s row ${JSON.stringify(r)} is off the screen`,
+        );
       }
-      assert.ok(fit.scrollW <= size.width && fit.scrollH <= size.height, `the page scrolls: ${fit.scrollW}×${fit.scrollH}`);
+      assert.ok(
+        fit.scrollW <= size.width && fit.scrollH <= size.height,
+        `the page scrolls: ${fit.scrollW}×${fit.scrollH}`,
+      );
       const minFont = size.height / MIN_FONT_SCREEN_SHARE.height; // 20 px at 720p, 30 px at 1080p
       assert.ok(fit.font >= minFont - 0.01, `cell text ${fit.font}px, below ${minFont}px`);
 
@@ -166,13 +216,26 @@ for (const size of SIZES) {
       for (const name of people.done) assert.equal(status.get(name), "fertig", name);
       const order = ["haengt", "arbeitet", "nicht-begonnen", "fertig"];
       const ranks = fit.rows.map((r) => order.indexOf(r.status));
-      assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), "rows in the order stuck, in progress, not started, done");
+      assert.deepEqual(
+        ranks,
+        [...ranks].sort((a, b) => a - b),
+        "rows in the order stuck, in progress, not started, done",
+      );
       assert.equal(fit.rows[0]!.name, people.overdue, "the one longest without ✅ is on top");
-      assert.deepEqual(fit.rows.filter((r) => r.overdue).map((r) => r.name), [people.overdue], "only the overdue time is highlighted");
+      assert.deepEqual(
+        fit.rows.filter((r) => r.overdue).map((r) => r.name),
+        [people.overdue],
+        "only the overdue time is highlighted",
+      );
       const stuck = fit.rows.find((r) => r.name === people.failing[0])!;
       const finished = fit.rows.find((r) => r.name === people.done[0])!;
-      assert.ok(stuck.top < finished.top || stuck.right <= finished.left, "the stuck participant is above (or a column before) the finished one");
-      const notStartedCells = await page.locator("tr.nicht-begonnen td.zelle").evaluateAll((tds) => tds.map((td) => td.className));
+      assert.ok(
+        stuck.top < finished.top || stuck.right <= finished.left,
+        "the stuck participant is above (or a column before) the finished one",
+      );
+      const notStartedCells = await page
+        .locator("tr.nicht-begonnen td.zelle")
+        .evaluateAll((tds) => tds.map((td) => td.className));
       assert.deepEqual(new Set(notStartedCells), new Set(["zelle leer"]));
 
       // the join line: URL and code never broken, the QR code is the join URL
@@ -186,7 +249,10 @@ for (const size of SIZES) {
       assert.equal(await decodeQr(page), joinUrl);
 
       // bound to 127.0.0.1: the page says participants cannot reach it, and how to start it
-      assert.match(await page.locator("#nur-lokal").innerText(), /Laptops der Teilnehmenden können es so nicht erreichen.*--host 0\.0\.0\.0 --allowed-host/s);
+      assert.match(
+        await page.locator("#nur-lokal").innerText(),
+        /Laptops der Teilnehmenden können es so nicht erreichen.*--host 0\.0\.0\.0 --allowed-host/s,
+      );
     } finally {
       await page.close();
     }
@@ -200,7 +266,9 @@ test("at every screen width from 960 to 1920 px the join URL and the code stay o
     const broken: string[] = [];
     for (let width = 960; width <= 1920; width += 8) {
       await page.setViewportSize({ width, height: Math.round((width * 9) / 16) });
-      const lines = (await page.evaluate(`["beitritt-url", "beitritt-code"].map((id) => document.getElementById(id).getClientRects().length)`)) as number[];
+      const lines = (await page.evaluate(
+        `["beitritt-url", "beitritt-code"].map((id) => document.getElementById(id).getClientRects().length)`,
+      )) as number[];
       if (lines.some((n) => n !== 1)) broken.push(`${width} px: ${lines.join("/")} lines`);
     }
     assert.deepEqual(broken, []);
@@ -213,7 +281,8 @@ test("after the start phase the join line collapses (key B or the button); the c
   if (!browser) return t.skip("no Chromium");
   const page = await openBoard({ width: 1280, height: 720 });
   try {
-    const font = () => page.evaluate(`parseFloat(getComputedStyle(document.querySelector("td.zelle")).fontSize)`) as Promise<number>;
+    const font = () =>
+      page.evaluate(`parseFloat(getComputedStyle(document.querySelector("td.zelle")).fontSize)`) as Promise<number>;
     const before = await font();
     await page.keyboard.press("b");
     assert.equal(await page.locator(".beitritt .lang").isVisible(), false);

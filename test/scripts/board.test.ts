@@ -10,7 +10,12 @@ import { after, before, test } from "node:test";
 import { BoardReporter, type BoardSettings } from "../../lib/exercises/board-report.js";
 import { BOARD_CODE_HEADER, BOARD_POST_PATH, type BoardRecord } from "../../lib/exercises/board-record.js";
 import { NotSolvedError, runChecks } from "../../lib/exercises/check-runner.js";
-import { checkBuildMessages, checkTrimHistory, type BuildMessagesFn, type TrimHistoryFn } from "../../lib/exercises/part1-checks.js";
+import {
+  checkBuildMessages,
+  checkTrimHistory,
+  type BuildMessagesFn,
+  type TrimHistoryFn,
+} from "../../lib/exercises/part1-checks.js";
 import type { BoardView } from "../../scripts/apps/board/state.js";
 import { PER_PARTICIPANT_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/server.js";
 import { runCommand } from "../helpers/run-script.js";
@@ -19,7 +24,7 @@ import { startBoardProcess, type BoardProcess } from "../helpers/board-process.j
 const CODE = "test-code-42";
 const PEOPLE = 25;
 const HTML_NAME = "<img src=x onerror=document.title=1>";
-const FORMULA_NAME = "=HYPERLINK(\"http://x\")";
+const FORMULA_NAME = '=HYPERLINK("http://x")';
 
 const dir = mkdtempSync(join(tmpdir(), "board-test-"));
 const dataFile = join(dir, "ergebnisse.json");
@@ -27,7 +32,10 @@ let board: BoardProcess;
 
 const correctBuild: BuildMessagesFn = (system, turns, question) => [
   ...(system ? [{ role: "system" as const, content: system }] : []),
-  ...turns.flatMap((t) => [{ role: "user" as const, content: t.user }, { role: "assistant" as const, content: t.assistant }]),
+  ...turns.flatMap((t) => [
+    { role: "user" as const, content: t.user },
+    { role: "assistant" as const, content: t.assistant },
+  ]),
   { role: "user" as const, content: question },
 ];
 const wrongBuild: BuildMessagesFn = (_system, _turns, question) => [{ role: "user", content: question }];
@@ -86,13 +94,17 @@ test("25 participants report concurrently through the real self-check runner; /a
   await Promise.all(
     Array.from({ length: PEOPLE }, async (_, i) => {
       const reporter = new BoardReporter(settings(nameOf(i)));
-      const build = await runChecks(checkBuildMessages.set, i % 5 === 0 ? wrongBuild : correctBuild, { board: reporter, log: silent });
+      const build = await runChecks(checkBuildMessages.set, i % 5 === 0 ? wrongBuild : correctBuild, {
+        board: reporter,
+        log: silent,
+      });
       assert.equal(build.ok, i % 5 !== 0);
       await runChecks(checkTrimHistory.set, emptyTrim, { board: reporter, log: silent });
     }),
   );
   // A report may still be on its way after its run's short wait; the board shows it within moments.
-  const reported = (v: BoardView) => v.participants.reduce((n, p) => n + p.cells[0]!.ok + p.cells[0]!.fail + p.cells[0]!.open, 0);
+  const reported = (v: BoardView) =>
+    v.participants.reduce((n, p) => n + p.cells[0]!.ok + p.cells[0]!.fail + p.cells[0]!.open, 0);
   let view = await state();
   for (let i = 0; i < 50 && reported(view) < 2 * PEOPLE; i++) {
     await new Promise((r) => setTimeout(r, 100));
@@ -103,13 +115,28 @@ test("25 participants report concurrently through the real self-check runner; /a
     assert.equal(p.name, nameOf(i));
     const cell = p.cells[0]!;
     // trimHistory is still the skeleton (NotSolvedError): open, never ❌
-    assert.deepEqual([cell.ok, cell.fail, cell.open, cell.total, cell.state], i % 5 === 0 ? [0, 1, 1, 4, "rot"] : [1, 0, 1, 4, "teil"]);
-    assert.deepEqual(p.cells.slice(1).map((c) => c.state), ["leer", "leer", "leer"]);
+    assert.deepEqual(
+      [cell.ok, cell.fail, cell.open, cell.total, cell.state],
+      i % 5 === 0 ? [0, 1, 1, 4, "rot"] : [1, 0, 1, 4, "teil"],
+    );
+    assert.deepEqual(
+      p.cells.slice(1).map((c) => c.state),
+      ["leer", "leer", "leer"],
+    );
     assert.equal(p.lastOkAgoS === null, i % 5 === 0);
   }
-  assert.deepEqual(view.aufgaben[0], { aufgabe: 1, checks: ["buildMessages", "trimHistory", "refusalPrompt", "isRefusal"], rot: PEOPLE / 5, gruen: 0 });
+  assert.deepEqual(view.aufgaben[0], {
+    aufgabe: 1,
+    checks: ["buildMessages", "trimHistory", "refusalPrompt", "isRefusal"],
+    rot: PEOPLE / 5,
+    gruen: 0,
+  });
   assert.deepEqual(view.topFailing, { aufgabe: 1, check: "buildMessages", title: BUILD_TITLE, people: PEOPLE / 5 });
-  assert.deepEqual(new Set(view.participants.map((p) => p.progress.status)), new Set(["haengt", "arbeitet"]), "nobody is stuck for an untouched skeleton");
+  assert.deepEqual(
+    new Set(view.participants.map((p) => p.progress.status)),
+    new Set(["haengt", "arbeitet"]),
+    "nobody is stuck for an untouched skeleton",
+  );
   assert.equal(view.participants.filter((p) => p.progress.status === "haengt").length, PEOPLE / 5);
 });
 
@@ -147,7 +174,10 @@ test("the page in Chromium: one row per participant, counts, colours, names as t
   assert.equal((await post(record(FORMULA_NAME, { failed: 1 }))).status, 200);
   if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) return t.skip("no Chromium");
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const requests: string[] = [];
@@ -156,20 +186,39 @@ test("the page in Chromium: one row per participant, counts, colours, names as t
     page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
     page.on("pageerror", (e) => problems.push(e.message));
     await page.goto(board.url);
-    await page.locator("tr.person").nth(PEOPLE + 3).waitFor({ timeout: 10_000 });
-    const rows = await page.$$eval("tr.person", (trs) => trs.map((tr) => [...tr.children].map((td) => [td.textContent, td.className])));
+    await page
+      .locator("tr.person")
+      .nth(PEOPLE + 3)
+      .waitFor({ timeout: 10_000 });
+    const rows = await page.$$eval("tr.person", (trs) =>
+      trs.map((tr) => [...tr.children].map((td) => [td.textContent, td.className])),
+    );
     const byName = new Map(rows.map((r) => [r[0]![0], r]));
-    assert.deepEqual(byName.get(nameOf(1))!.slice(1, 2), [["1/4", "zelle teil"]], "the skeleton check is open, not ❌; Aufgaben nobody reached are folded");
+    assert.deepEqual(
+      byName.get(nameOf(1))!.slice(1, 2),
+      [["1/4", "zelle teil"]],
+      "the skeleton check is open, not ❌; Aufgaben nobody reached are folded",
+    );
     assert.deepEqual(byName.get(nameOf(5))![1], ["0/4❌", "zelle rot"]);
     assert.deepEqual(byName.get(HTML_NAME)![1], ["1/4", "zelle teil"], "the HTML name shows as its own text");
     assert.equal(await page.locator("#spalten img").count(), 0);
     assert.notEqual(await page.title(), "1");
     assert.match(await page.locator("#top").innerText(), new RegExp(`Aufgabe 1 · „${BUILD_TITLE}“\\s–\\s6\\sPersonen`));
-    assert.match(await page.locator(".beitritt").innerText(), new RegExp(`--code ${CODE}`), "the instructor's own browser shows the join code");
-    const fontPx = (await page.evaluate('parseFloat(getComputedStyle(document.querySelector("td.zelle")).fontSize)')) as number;
+    assert.match(
+      await page.locator(".beitritt").innerText(),
+      new RegExp(`--code ${CODE}`),
+      "the instructor's own browser shows the join code",
+    );
+    const fontPx = (await page.evaluate(
+      'parseFloat(getComputedStyle(document.querySelector("td.zelle")).fontSize)',
+    )) as number;
     assert.ok(fontPx >= 720 / 36, `cell text ${fontPx}px`);
     const origin = new URL(board.url).origin;
-    assert.deepEqual(requests.filter((u) => !u.startsWith(origin)), [], "no request leaves the board");
+    assert.deepEqual(
+      requests.filter((u) => !u.startsWith(origin)),
+      [],
+      "no request leaves the board",
+    );
     assert.deepEqual(problems, []);
     await page.screenshot({ path: join(dir, "board.png") });
   } finally {
@@ -195,18 +244,36 @@ test("a restart after a crash keeps every result and the join code; --export wri
     before.participants.map((p) => [p.name, p.cells]),
   );
   assert.equal(run.code, 0, run.stderr);
-  const lines = readFileSync(csvFile, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
-  assert.equal(lines[0], '"Name";"Aufgabe";"Selbsttest";"Fälle bestanden";"Fälle fehlgeschlagen";"Fälle offen";"Läufe";"Zuletzt"');
+  const lines = readFileSync(csvFile, "utf8")
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n");
+  assert.equal(
+    lines[0],
+    '"Name";"Aufgabe";"Selbsttest";"Fälle bestanden";"Fälle fehlgeschlagen";"Fälle offen";"Läufe";"Zuletzt"',
+  );
   assert.equal(lines.length, 1 + PEOPLE * 2 + 4);
-  assert.ok(lines.some((l) => l.startsWith(`"'=HYPERLINK(""http://x"")";"1";"buildMessages";"5";"1";"0";"1";`)), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => l.startsWith(`"'=HYPERLINK(""http://x"")";"1";"buildMessages";"5";"1";"0";"1";`)),
+    lines.join("\n"),
+  );
   const skeleton = lines.find((l) => l.startsWith(`"${nameOf(3)}";"1";"trimHistory";`))!;
-  assert.match(skeleton, /^"[^"]+";"1";"trimHistory";"0";"0";"\d+";"1";"\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}:\d{2}"$/, "open cases; Zuletzt as local German time");
+  assert.match(
+    skeleton,
+    /^"[^"]+";"1";"trimHistory";"0";"0";"\d+";"1";"\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}:\d{2}"$/,
+    "open cases; Zuletzt as local German time",
+  );
 });
 
 test("an address that keeps sending wrong join codes is stopped; the right code still gets through", async () => {
   const statuses = [];
-  for (let i = 0; i < WRONG_CODE_BURST + 2; i++) statuses.push((await post(record("Raten"), { [BOARD_CODE_HEADER]: `rate-${i}` })).status);
+  for (let i = 0; i < WRONG_CODE_BURST + 2; i++)
+    statuses.push((await post(record("Raten"), { [BOARD_CODE_HEADER]: `rate-${i}` })).status);
   assert.deepEqual(statuses.slice(0, WRONG_CODE_BURST), Array(WRONG_CODE_BURST).fill(403));
   assert.deepEqual(statuses.slice(WRONG_CODE_BURST), [429, 429]);
-  assert.equal((await post(record("Raten"))).status, 200, "someone else at this address (a hub, a NAT) with the right code");
+  assert.equal(
+    (await post(record("Raten"))).status,
+    200,
+    "someone else at this address (a hub, a NAT) with the right code",
+  );
 });

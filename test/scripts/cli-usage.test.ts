@@ -38,7 +38,8 @@ describe("every kit command: a wrong option in German, --help is the usage (in-p
       assert.equal(help.exitCode, 0);
       assert.equal(help.message, command.usage);
       for (const [option, spec] of Object.entries(command.options)) {
-        if (spec.help !== undefined) assert.ok(command.usage.includes(spec.label ?? `--${option}`), `${name}: --${option} is in the usage`);
+        if (spec.help !== undefined)
+          assert.ok(command.usage.includes(spec.label ?? `--${option}`), `${name}: --${option} is in the usage`);
       }
 
       const unknown = await usageError(command, ["--gibt-es-nicht"]);
@@ -60,7 +61,9 @@ describe("every kit command: a wrong option in German, --help is the usage (in-p
 });
 
 test("every npm script but the bootstraps, the MCP servers and the third-party tools runs scripts/kit.ts with a registered command", () => {
-  const scripts = (JSON.parse(readFileSync(join(findProjectRoot(), "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(findProjectRoot(), "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts;
   const own = Object.entries(scripts).filter(([, line]) => /\btsx\b|\bnode\b/.test(line));
   const outside = own.filter(([, line]) => !/^(exec )?tsx scripts\/kit\.ts /.test(line));
   assert.deepEqual(outside.map(([n]) => n).sort(), ["doctor", "math-server", "setup", "travel-server"]);
@@ -98,7 +101,10 @@ describe("smoke: real processes print the same (exit codes, stdout or stderr, no
   it("a definition file run directly says where commands run and fails (no silent exit 0)", async () => {
     const r = await runTsFile("scripts/dev/test.ts", ["--only", "unit"], {}, { timeoutMs: 60_000 });
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /scripts\/dev\/test\.ts ist kein Einstieg: die Befehle laufen über scripts\/kit\.ts, z\. B\. npx tsx scripts\/kit\.ts test /);
+    assert.match(
+      r.stderr,
+      /scripts\/dev\/test\.ts ist kein Einstieg: die Befehle laufen über scripts\/kit\.ts, z\. B\. npx tsx scripts\/kit\.ts test /,
+    );
   });
   it("an unknown command: German, the list of commands, exit code 2", async () => {
     const r = await runTsFile("scripts/kit.ts", ["bord"], {}, { timeoutMs: 60_000 });
@@ -128,7 +134,10 @@ test("an unknown option suggests the one meant: a prefix or a typo, never a far 
 
 test("a missing value quotes the usage line of its option", () => {
   const usage = "Aufruf: x [--port P]\n  --port P          Port (Standard 8790)\n  --port-range R    anderes";
-  assert.equal(messageFor(["--port"], ["port"], usage), "Die Option „--port“ braucht einen Wert. (--port P – Port (Standard 8790))");
+  assert.equal(
+    messageFor(["--port"], ["port"], usage),
+    "Die Option „--port“ braucht einen Wert. (--port P – Port (Standard 8790))",
+  );
   assert.equal(messageFor(["--port"], ["port"]), "Die Option „--port“ braucht einen Wert.");
 });
 

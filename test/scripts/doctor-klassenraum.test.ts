@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
 import { klassenraumChecks, type KlassenraumDeps } from "../../scripts/apps/hub/doctor-klassenraum.js";
-import { classServerBytes, LLAMA_8B_SHAPE, participantsThatFit, planClassServer } from "../../scripts/apps/klassenraum/class-sizing.js";
+import {
+  classServerBytes,
+  LLAMA_8B_SHAPE,
+  participantsThatFit,
+  planClassServer,
+} from "../../scripts/apps/klassenraum/class-sizing.js";
 
 const root = findProjectRoot();
 const GIB = 1024 ** 3;
@@ -29,12 +34,19 @@ function deps(more: Partial<KlassenraumDeps>): KlassenraumDeps {
   };
 }
 
-const byId = (checks: { id: string; status: string; detail: string; fix?: string }[], id: string) => checks.find((c) => c.id === id)!;
+const byId = (checks: { id: string; status: string; detail: string; fix?: string }[], id: string) =>
+  checks.find((c) => c.id === id)!;
 
 test("a ready machine: every check ✅", async () => {
   const checks = await klassenraumChecks(deps({}), 30);
-  assert.deepEqual(checks.filter((c) => c.status !== "ok"), []);
-  assert.deepEqual(checks.map((c) => c.id), ["hub", "proxy", "llama-server", "class-model", "class-ram", "accounts", "memory-limit"]);
+  assert.deepEqual(
+    checks.filter((c) => c.status !== "ok"),
+    [],
+  );
+  assert.deepEqual(
+    checks.map((c) => c.id),
+    ["hub", "proxy", "llama-server", "class-model", "class-ram", "accounts", "memory-limit"],
+  );
 });
 
 test("without a cgroup v2 memory controller (cgroup v1, a container) the memory limit is a German note", async () => {
@@ -65,7 +77,10 @@ test("no JupyterHub, no model, too little RAM, not root: each says what to do", 
 });
 
 test("the CLI prints the Klassenraum section after the usual checklist", () => {
-  const r = spawnSync(process.execPath, [join(root, "scripts", "doctor.mjs"), "--only", "node", "--klassenraum", "5"], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(root, "scripts", "doctor.mjs"), "--only", "node", "--klassenraum", "5"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   assert.match(r.stdout, /Klassenraum-Rechner \(npm run klassenraum, 5 Teilnehmende\)/);
   assert.match(r.stdout, /JupyterHub: /);
 });
@@ -75,20 +90,38 @@ const MODEL_8B = 4.92e9;
 
 test("the class server's memory follows what was measured with the 8B twin (-c 32768, 4 slots)", () => {
   // measured: 12.4 GB as started before, 9.1 GB with --no-repack, 7.1 GB with --no-repack and a q8_0 KV cache
-  for (const [repack, kv, measured] of [[true, "f16", 12.4], [false, "f16", 9.1], [false, "q8_0", 7.1]] as const) {
+  for (const [repack, kv, measured] of [
+    [true, "f16", 12.4],
+    [false, "f16", 9.1],
+    [false, "q8_0", 7.1],
+  ] as const) {
     const planned = classServerBytes(MODEL_8B, LLAMA_8B_SHAPE, 32768, repack, kv) / GB;
-    assert.ok(planned >= measured && planned <= measured * 1.1, `${repack ? "repack" : "--no-repack"} ${kv}: planned ${planned.toFixed(2)} GB, measured ${measured} GB`);
+    assert.ok(
+      planned >= measured && planned <= measured * 1.1,
+      `${repack ? "repack" : "--no-repack"} ${kv}: planned ${planned.toFixed(2)} GB, measured ${measured} GB`,
+    );
   }
 });
 
 test("30 participants on a 32 GB machine with the 8B class server do not fit; the fix names how many do", async () => {
-  const checks = await klassenraumChecks(deps({ memory: () => ({ total: 32 * GIB, free: 30 * GIB }), env: { LLAMA_SERVER_BIN: process.execPath, LLM_MODEL_PATH: join(root, "models", "gibt-es-nicht.gguf") } }), 30);
+  const checks = await klassenraumChecks(
+    deps({
+      memory: () => ({ total: 32 * GIB, free: 30 * GIB }),
+      env: { LLAMA_SERVER_BIN: process.execPath, LLM_MODEL_PATH: join(root, "models", "gibt-es-nicht.gguf") },
+    }),
+    30,
+  );
   const ram = byId(checks, "class-ram");
   assert.equal(ram.status, "fail", ram.detail); // before: ok (model + 1 GiB + 550 MB each = 22 GB)
   assert.match(ram.detail, /Klassen-Server 7,\d GB \(4 × 8192 Tokens, KV-Cache q8_0, --no-repack\)/);
   assert.match(ram.detail, /je Person bis 979 MB \(Teil \+ Aufgabe offen, zwei MCP-Server\)/);
   const server = planClassServer(4.9e9, LLAMA_8B_SHAPE, 32768, 32 * GIB, 30);
-  assert.match(ram.fix!, new RegExp(`etwa ${participantsThatFit(32 * GIB, server.bytes)} Teilnehmende: --max ${participantsThatFit(32 * GIB, server.bytes)}, den Klassen-Server auf einen eigenen Rechner \\(dann ${participantsThatFit(32 * GIB, 0)}\\)`));
+  assert.match(
+    ram.fix!,
+    new RegExp(
+      `etwa ${participantsThatFit(32 * GIB, server.bytes)} Teilnehmende: --max ${participantsThatFit(32 * GIB, server.bytes)}, den Klassen-Server auf einen eigenen Rechner \\(dann ${participantsThatFit(32 * GIB, 0)}\\)`,
+    ),
+  );
 });
 
 test("klassenraum keeps the faster repacked weights only when they fit", () => {

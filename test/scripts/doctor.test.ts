@@ -26,7 +26,11 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[], extraEnv: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "scripts", "doctor.mjs"), ...args], { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [join(root, "scripts", "doctor.mjs"), ...args], {
+      cwd: root,
+      env: { ...env, ...extraEnv },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.on("error", reject);
@@ -41,8 +45,12 @@ const byId = (checks: Check[], id: string) => {
 };
 
 /** Fake command runner: `answers` maps "command args" to results; everything else succeeds silently. */
-const fakeRun = (answers: Record<string, Partial<RunResult>>) => async (command: string, args: string[]) =>
-  ({ code: 0, stdout: "", stderr: "", ...answers[[command, ...args].join(" ")] });
+const fakeRun = (answers: Record<string, Partial<RunResult>>) => async (command: string, args: string[]) => ({
+  code: 0,
+  stdout: "",
+  stderr: "",
+  ...answers[[command, ...args].join(" ")],
+});
 
 const injected = (more: Partial<DoctorDeps>): Partial<DoctorDeps> => ({ env, ...more });
 
@@ -67,24 +75,43 @@ test("a missing model file: ❌ with where to put it, exit code 1", async () => 
   const missing = join(scratch, "nope", "modell.gguf");
   const { code, stdout } = await cli(["--only", "model"], { LLM_MODEL_PATH: missing });
   assert.equal(code, 1);
-  assert.match(stdout, new RegExp(`❌ LLM-Modell \\(GGUF\\): fehlt: ${missing.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`));
+  assert.match(
+    stdout,
+    new RegExp(`❌ LLM-Modell \\(GGUF\\): fehlt: ${missing.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}`),
+  );
   assert.match(stdout, /→ LLM_MODEL_PATH zeigt auf/);
   assert.match(stdout, /npm run workshop -- --uebung/, "the dry run without a model");
   assert.match(stdout, /So würde der Workshop-Tag scheitern/);
   // The default file in an empty models folder: download or USB stick.
-  const [check] = await runDoctor(injected({ env: { ...env, LLM_MODEL_PATH: "", MODELS_DIR: join(scratch, "empty") }, only: ["model"] }));
+  const [check] = await runDoctor(
+    injected({ env: { ...env, LLM_MODEL_PATH: "", MODELS_DIR: join(scratch, "empty") }, only: ["model"] }),
+  );
   assert.equal(check!.status, "fail");
-  assert.match(check!.fix!, /npm run models:pull .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf vom USB-Stick nach .*empty/);
+  assert.match(
+    check!.fix!,
+    /npm run models:pull .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf vom USB-Stick nach .*empty/,
+  );
   // The class server and the practice-mode dry run, the same ways out as npm run workshop and npm start.
   assert.match(check!.fix!, /LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<kurs-server>:8080\/v1/);
-  assert.match(check!.fix!, /Nur zum Durchklicken ohne Modell: npm run workshop -- --uebung bzw\. npm start -- --uebung "<Frage>"/);
+  assert.match(
+    check!.fix!,
+    /Nur zum Durchklicken ohne Modell: npm run workshop -- --uebung bzw\. npm start -- --uebung "<Frage>"/,
+  );
 });
 
 test("a truncated, a header-only and a non-GGUF model file are each a clear ❌", async () => {
   const whole = readFileSync(env.LLM_MODEL_PATH!);
   const cases: Array<[string, Buffer, RegExp]> = [
-    ["half.gguf", whole.subarray(0, Math.floor(whole.length / 2)), new RegExp(`half\\.gguf ist unvollständig: \\d+ von mindestens ${whole.length} Bytes`)],
-    ["cut-1.gguf", whole.subarray(0, whole.length - 1), new RegExp(`ist unvollständig: ${whole.length - 1} von mindestens ${whole.length} Bytes`)],
+    [
+      "half.gguf",
+      whole.subarray(0, Math.floor(whole.length / 2)),
+      new RegExp(`half\\.gguf ist unvollständig: \\d+ von mindestens ${whole.length} Bytes`),
+    ],
+    [
+      "cut-1.gguf",
+      whole.subarray(0, whole.length - 1),
+      new RegExp(`ist unvollständig: ${whole.length - 1} von mindestens ${whole.length} Bytes`),
+    ],
     ["header.gguf", whole.subarray(0, 2000), /header\.gguf ist (beschädigt oder )?unvollständig/],
     ["text.gguf", Buffer.from("Das ist kein Modell, nur Text.\n"), /keine GGUF-Datei/],
   ];
@@ -104,7 +131,8 @@ test("--checksum compares the GGUF with models/SHA256SUMS", async () => {
   const path = join(dir, "tiny.gguf");
   copyFileSync(env.LLM_MODEL_PATH!, path);
   const hash = createHash("sha256").update(readFileSync(path)).digest("hex");
-  const check = async () => (await runDoctor(injected({ env: { ...env, LLM_MODEL_PATH: path }, only: ["model"], checksum: true })))[0]!;
+  const check = async () =>
+    (await runDoctor(injected({ env: { ...env, LLM_MODEL_PATH: path }, only: ["model"], checksum: true })))[0]!;
   assert.match((await check()).detail, /keine Prüfsumme in SHA256SUMS/);
   writeFileSync(join(dir, "SHA256SUMS"), `${hash}  tiny.gguf\n`);
   assert.match((await check()).detail, /SHA-256 stimmt/);
@@ -122,23 +150,52 @@ test("per platform: Jupyter and faiss-node fixes name the right installer", asyn
   };
   const expectations: Array<[NodeJS.Platform, string, RegExp, RegExp]> = [
     ["linux", "x64", /apt/, /libfaiss/],
-    ["darwin", "arm64", /brew install jupyterlab.*python3 -m pip install --user notebook nbconvert/, /xcode-select --install && brew install cmake libomp/],
+    [
+      "darwin",
+      "arm64",
+      /brew install jupyterlab.*python3 -m pip install --user notebook nbconvert/,
+      /xcode-select --install && brew install cmake libomp/,
+    ],
     ["win32", "x64", /py -m pip install notebook nbconvert.*Miniforge oder Anaconda/, /Visual Studio\s+Build Tools/],
   ];
   for (const [platform, arch, jupyterFix, faissFix] of expectations) {
-    const checks = await runDoctor(injected({ platform, arch, run: noJupyter, loadAddon: brokenFaiss, only: ["jupyter", "kernel", "faiss", "onnxruntime"] }));
+    const checks = await runDoctor(
+      injected({
+        platform,
+        arch,
+        run: noJupyter,
+        loadAddon: brokenFaiss,
+        only: ["jupyter", "kernel", "faiss", "onnxruntime"],
+      }),
+    );
     assert.equal(byId(checks, "jupyter").status, "fail");
     assert.match(byId(checks, "jupyter").fix!, jupyterFix, platform);
     assert.equal(byId(checks, "kernel").status, "fail");
     assert.match(byId(checks, "faiss").fix!, faissFix, platform);
     assert.equal(byId(checks, "onnxruntime").status, "ok");
   }
-  const intelMac = await runDoctor(injected({ platform: "darwin", arch: "x64", loadAddon: async () => { throw new Error("no binary for darwin/x64"); }, only: ["onnxruntime"] }));
+  const intelMac = await runDoctor(
+    injected({
+      platform: "darwin",
+      arch: "x64",
+      loadAddon: async () => {
+        throw new Error("no binary for darwin/x64");
+      },
+      only: ["onnxruntime"],
+    }),
+  );
   assert.match(intelMac[0]!.fix!, /Intel-Macs/);
 });
 
 test("a check that throws is a ❌ line, not a crash; --only rejects unknown ids", async () => {
-  const checks = await runDoctor(injected({ run: async () => { throw new Error("spawn EACCES"); }, only: ["npm", "travel"] }));
+  const checks = await runDoctor(
+    injected({
+      run: async () => {
+        throw new Error("spawn EACCES");
+      },
+      only: ["npm", "travel"],
+    }),
+  );
   assert.equal(byId(checks, "npm").status, "fail");
   assert.match(byId(checks, "npm").detail, /unerwarteter Fehler: spawn EACCES/);
   assert.equal(byId(checks, "travel").status, "ok");
@@ -147,7 +204,13 @@ test("a check that throws is a ❌ line, not a crash; --only rejects unknown ids
 });
 
 test("Node, npm and settings: too old is ❌, old npm is ⚠️, a bad variable is one clear ❌", async () => {
-  const checks = await runDoctor(injected({ nodeVersion: "20.18.1", run: fakeRun({ "npm --version": { stdout: "10.9.2\n" } }), only: ["node", "npm"] }));
+  const checks = await runDoctor(
+    injected({
+      nodeVersion: "20.18.1",
+      run: fakeRun({ "npm --version": { stdout: "10.9.2\n" } }),
+      only: ["node", "npm"],
+    }),
+  );
   assert.equal(byId(checks, "node").status, "fail");
   assert.match(byId(checks, "node").fix!, /nodejs\.org/);
   assert.equal(byId(checks, "npm").status, "warn");
@@ -161,7 +224,10 @@ test("GPU from node-llama-cpp's detection: fits, partly fits, none, forced but m
   const gb = 2 ** 30;
   const probe = (gpu: string | false, free: number) => async () => ({ gpu, vramTotal: 8 * gb, vramFree: free });
   const gpuCheck = async (more: Partial<DoctorDeps>, extraEnv: NodeJS.ProcessEnv = {}) =>
-    byId(await runDoctor(injected({ env: { ...env, LLM_GPU: "auto", ...extraEnv }, only: ["gpu", "llama"], ...more })), "gpu");
+    byId(
+      await runDoctor(injected({ env: { ...env, LLM_GPU: "auto", ...extraEnv }, only: ["gpu", "llama"], ...more })),
+      "gpu",
+    );
   const fits = await gpuCheck({ probeLlama: probe("cuda", 6 * gb) });
   assert.equal(fits.status, "ok");
   assert.match(fits.detail, /CUDA, VRAM 6,0 GB frei von 8,0 GB – das Modell passt ganz/);
@@ -171,24 +237,53 @@ test("GPU from node-llama-cpp's detection: fits, partly fits, none, forced but m
   const none = await gpuCheck({ probeLlama: probe(false, 0) });
   assert.equal(none.status, "warn");
   assert.match(none.fix!, /Kurs-Server .*LLM_BACKEND=openai.*llama-3\.2-3b/);
-  const forced = await runDoctor(injected({ env: { ...env, LLM_GPU: "cuda" }, only: ["llama"], probeLlama: async () => { throw new Error("CUDA not found"); } }));
+  const forced = await runDoctor(
+    injected({
+      env: { ...env, LLM_GPU: "cuda" },
+      only: ["llama"],
+      probeLlama: async () => {
+        throw new Error("CUDA not found");
+      },
+    }),
+  );
   assert.equal(forced[0]!.status, "fail");
   assert.match(forced[0]!.fix!, /LLM_GPU=auto/);
 });
 
 test("memory, disk, ports and network with injected readings", async () => {
   const gb = 2 ** 30;
-  const low = await runDoctor(injected({ probeLlama: async () => ({ gpu: false, vramTotal: 0, vramFree: 0 }), memory: () => ({ total: 0.5 * gb, free: 0.2 * gb }), diskFree: () => 0.2 * gb, portFree: async (p) => p !== 8888, only: ["ram", "disk", "ports"] }));
+  const low = await runDoctor(
+    injected({
+      probeLlama: async () => ({ gpu: false, vramTotal: 0, vramFree: 0 }),
+      memory: () => ({ total: 0.5 * gb, free: 0.2 * gb }),
+      diskFree: () => 0.2 * gb,
+      portFree: async (p) => p !== 8888,
+      only: ["ram", "disk", "ports"],
+    }),
+  );
   assert.equal(byId(low, "ram").status, "fail");
   assert.match(byId(low, "ram").fix!, /llama-3\.2-3b|Kurs-Server/);
   assert.equal(byId(low, "disk").status, "fail");
   assert.equal(byId(low, "ports").status, "warn");
   assert.match(byId(low, "ports").detail, /8888 \(Jupyter\) belegt/);
-  assert.deepEqual(WORKSHOP_PORTS.map((p) => p.port), [8888, 8765, 8790], "Jupyter, travel server, class board");
+  assert.deepEqual(
+    WORKSHOP_PORTS.map((p) => p.port),
+    [8888, 8765, 8790],
+    "Jupyter, travel server, class board",
+  );
   const boardBusy = await runDoctor(injected({ portFree: async (p) => p !== 8790, only: ["ports"] }));
   assert.match(byId(boardBusy, "ports").detail, /8790 \(Klassen-Board \(Kursleitung\)\) belegt/);
   const offline = async (reach: boolean, travelOffline: string) =>
-    byId(await runDoctor(injected({ env: { ...env, TRAVEL_OFFLINE: travelOffline }, reachable: async () => ({ ok: reach, status: 200 }), only: ["online"] })), "online");
+    byId(
+      await runDoctor(
+        injected({
+          env: { ...env, TRAVEL_OFFLINE: travelOffline },
+          reachable: async () => ({ ok: reach, status: 200 }),
+          only: ["online"],
+        }),
+      ),
+      "online",
+    );
   assert.equal((await offline(true, "")).status, "ok");
   assert.equal((await offline(false, "1")).status, "ok");
   const surprised = await offline(false, "");
@@ -198,7 +293,12 @@ test("memory, disk, ports and network with injected readings", async () => {
 
 test("LLM_BACKEND=openai: the class server replaces the model file check", async () => {
   const server = await startFakeOpenAiServer([{ kind: "text", text: "x" }]);
-  const classEnv = { ...env, LLM_BACKEND: "openai", LLM_BASE_URL: server.baseUrl, LLM_MODEL_PATH: join(scratch, "not-needed.gguf") };
+  const classEnv = {
+    ...env,
+    LLM_BACKEND: "openai",
+    LLM_BASE_URL: server.baseUrl,
+    LLM_MODEL_PATH: join(scratch, "not-needed.gguf"),
+  };
   try {
     const checks = await runDoctor(injected({ env: classEnv, only: ["model", "gpu", "ram"] }));
     assert.equal(byId(checks, "model").status, "ok");
@@ -219,7 +319,15 @@ test("prepared prompt states: none, matching, for another context size, cut shor
   const path = join(dir, "tiny.gguf");
   copyFileSync(env.LLM_MODEL_PATH!, path);
   const check = async (more: NodeJS.ProcessEnv = {}, checksum = false) =>
-    (await runDoctor(injected({ env: { ...env, LLM_MODEL_PATH: path, LLM_CONTEXT_SIZE: "2048", ...more }, only: ["warm"], checksum })))[0]!;
+    (
+      await runDoctor(
+        injected({
+          env: { ...env, LLM_MODEL_PATH: path, LLM_CONTEXT_SIZE: "2048", ...more },
+          only: ["warm"],
+          checksum,
+        }),
+      )
+    )[0]!;
   const none = await check();
   assert.equal(none.status, "info", "not prepared is no green tick");
   assert.match(none.detail, /keine vorbereitet .*npm run models:warm/);
@@ -232,11 +340,21 @@ test("prepared prompt states: none, matching, for another context size, cut shor
   mkdirSync(warmStateDir(path), { recursive: true });
   writeFileSync(join(warmStateDir(path), "tiny.planer-reise.kvstate"), state);
   const entry = {
-    name: "planer-reise", file: "tiny.planer-reise.kvstate", model: { file: "tiny.gguf", ...(await modelFileIdentity(path)) },
+    name: "planer-reise",
+    file: "tiny.planer-reise.kvstate",
+    model: { file: "tiny.gguf", ...(await modelFileIdentity(path)) },
     settings: { llamaCpp, template: "Llama 3.1 x", contextSize: 2048, kvCache: ["1", "1"], flashAttention: "auto" },
-    key: "k", tokens: 100, bytes: state.length, sha256: createHash("sha256").update(state).digest("hex"), layout: true, createdAt: "2026-01-29T00:00:00Z",
+    key: "k",
+    tokens: 100,
+    bytes: state.length,
+    sha256: createHash("sha256").update(state).digest("hex"),
+    layout: true,
+    createdAt: "2026-01-29T00:00:00Z",
   };
-  writeFileSync(join(warmStateDir(path), MANIFEST_FILE), JSON.stringify({ format: WARM_FORMAT, nodeLlamaCpp: "x", entries: [entry] }));
+  writeFileSync(
+    join(warmStateDir(path), MANIFEST_FILE),
+    JSON.stringify({ format: WARM_FORMAT, nodeLlamaCpp: "x", entries: [entry] }),
+  );
   const fits = await check();
   assert.equal(fits.status, "ok", fits.detail);
   assert.match(fits.detail, /^1 passen zu Modell, llama\.cpp und Kontext 2048 \(planer-reise; 0,0 MB\)$/);
@@ -259,7 +377,10 @@ test("prepared prompt states: none, matching, for another context size, cut shor
   rmSync(join(warmStateDir(path), entry.file));
   execFileSync("mkfifo", [join(warmStateDir(path), entry.file)]);
   const empty = { ...entry, bytes: 0, sha256: createHash("sha256").update("").digest("hex") };
-  writeFileSync(join(warmStateDir(path), MANIFEST_FILE), JSON.stringify({ format: WARM_FORMAT, nodeLlamaCpp: "x", entries: [empty] }));
+  writeFileSync(
+    join(warmStateDir(path), MANIFEST_FILE),
+    JSON.stringify({ format: WARM_FORMAT, nodeLlamaCpp: "x", entries: [empty] }),
+  );
   const fifo = await check({}, true);
   assert.equal(fifo.status, "warn");
   assert.match(fifo.detail, /beschädigt oder unvollständig: tiny\.planer-reise\.kvstate/);
@@ -273,11 +394,16 @@ test("the embedding check uses the embedder's own place and dtype rule: fp32-onl
     for (const f of files) copyFileSync(join(tiny, f), join(dir, f));
     return dir;
   };
-  const embedding = async (dir: string) => byId(await runDoctor(injected({ env: { ...env, EMBEDDING_MODEL: dir }, only: ["embedding"] })), "embedding");
-  const fp32 = await embedding(folder("nur-fp32", ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"]));
+  const embedding = async (dir: string) =>
+    byId(await runDoctor(injected({ env: { ...env, EMBEDDING_MODEL: dir }, only: ["embedding"] })), "embedding");
+  const fp32 = await embedding(
+    folder("nur-fp32", ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"]),
+  );
   assert.equal(fp32?.status, "ok", JSON.stringify(fp32));
   assert.match(fp32?.detail ?? "", /onnx\/model\.onnx/);
-  const incomplete = await embedding(folder("ohne-tokenizer-config", ["config.json", "tokenizer.json", "onnx/model_quantized.onnx"]));
+  const incomplete = await embedding(
+    folder("ohne-tokenizer-config", ["config.json", "tokenizer.json", "onnx/model_quantized.onnx"]),
+  );
   assert.equal(incomplete?.status, "fail", JSON.stringify(incomplete));
   assert.match(incomplete?.detail ?? "", /tokenizer_config\.json/);
 });

@@ -12,10 +12,21 @@ const nodeModules = join(process.cwd(), "node_modules");
 
 test("the packed closure holds node-llama-cpp's runtime dependencies, tsx's esbuild and no prebuilt binary", () => {
   const closure = dependencyClosure(nodeModules, PACK_ROOTS);
-  for (const needed of ["node-llama-cpp", "cmake-js", "node-addon-api", "tsx", "esbuild", "llama3-tokenizer-js", "zod"]) {
+  for (const needed of [
+    "node-llama-cpp",
+    "cmake-js",
+    "node-addon-api",
+    "tsx",
+    "esbuild",
+    "llama3-tokenizer-js",
+    "zod",
+  ]) {
     assert.ok(closure.includes(needed), `${needed} missing from the pack`);
   }
-  assert.deepEqual(closure.filter((n) => n.startsWith("@node-llama-cpp/")), []);
+  assert.deepEqual(
+    closure.filter((n) => n.startsWith("@node-llama-cpp/")),
+    [],
+  );
   for (const name of closure) assert.ok(existsSync(join(nodeModules, name, "package.json")), name);
 });
 
@@ -26,6 +37,10 @@ test("a package for another platform (not installed) is skipped, not an error", 
 test("on-device.sh parses and stops when it finds no pack", () => {
   const script = join(process.cwd(), "scripts", "dev", "gpu-pack", "on-device.sh");
   execFileSync("bash", ["-n", script]);
-  const r = spawnSync("bash", [script], { cwd: "/nonexistent-repo-dir", encoding: "utf8", env: { PATH: process.env.PATH, HOME: "/tmp" } });
+  const r = spawnSync("bash", [script], {
+    cwd: "/nonexistent-repo-dir",
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: "/tmp" },
+  });
   assert.notEqual(r.status, 0, "without a pack the script must stop, not build");
 });

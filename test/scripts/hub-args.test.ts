@@ -27,11 +27,17 @@ test("defaults: loopback, port 8000, 30 participants, folders in .cache/hub", ()
 });
 
 test("beyond loopback only with --allowed-host; each participant's Jupyter then checks those Host names", () => {
-  assert.throws(() => parseHubArgs(["--host", "0.0.0.0"], kit), (e: Error) => e instanceof HubUsageError && /--allowed-host/.test(e.message));
+  assert.throws(
+    () => parseHubArgs(["--host", "0.0.0.0"], kit),
+    (e: Error) => e instanceof HubUsageError && /--allowed-host/.test(e.message),
+  );
   const a = parseHubArgs(["--host", "0.0.0.0", "--allowed-host", "kurs-pc.local", "--leerlauf", "20"], kit);
   assert.equal(a.bind.urlHost, "kurs-pc.local");
   const args = singleUserArgs(a);
-  assert.ok(args.includes("--NotebookApp.nbserver_extensions=kurs_host_check=True"), "the Host check JupyterHub 3.0's singleuser leaves out");
+  assert.ok(
+    args.includes("--NotebookApp.nbserver_extensions=kurs_host_check=True"),
+    "the Host check JupyterHub 3.0's singleuser leaves out",
+  );
   assert.ok(args.includes('--NotebookApp.local_hostnames=["kurs-pc.local"]'), args.join(" "));
   assert.ok(args.includes("--MappingKernelManager.cull_idle_timeout=1200"));
   assert.ok(args.includes("--MappingKernelManager.default_kernel_name=tslab"));

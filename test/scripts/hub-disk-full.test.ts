@@ -11,7 +11,15 @@ import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { delay } from "../../lib/util.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
-import { CHROMIUM, launchChromium, logIn, openNotebook, runCell, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
+import {
+  CHROMIUM,
+  launchChromium,
+  logIn,
+  openNotebook,
+  runCell,
+  startHubProcess,
+  type HubProcess,
+} from "../helpers/hub-process.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "platte-voll-31";
@@ -23,7 +31,13 @@ const root = join(dir, "hub");
 mkdirSync(root);
 // tmpfs needs root (mount); elsewhere the test is skipped
 const mounted = isRoot && spawnSync("mount", ["-t", "tmpfs", "-o", "size=400m,mode=755", "tmpfs", root]).status === 0;
-const skip = !mounted ? "needs root and mount (a small tmpfs as the disk)" : jupyterhubMissing() ? "JupyterHub is not installed" : CHROMIUM ? false : "no Chromium";
+const skip = !mounted
+  ? "needs root and mount (a small tmpfs as the disk)"
+  : jupyterhubMissing()
+    ? "JupyterHub is not installed"
+    : CHROMIUM
+      ? false
+      : "no Chromium";
 let hub: HubProcess | undefined;
 let browser: Browser | undefined;
 
@@ -41,13 +55,16 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("one kernel fills the disk: the instructor is told, the next participant still logs in and works", { skip }, async () => {
-  const page = await (await browser!.newContext()).newPage();
-  assert.equal(await logIn(page, hub!.url, "Test Fülle Platte", CODE), undefined);
-  await openNotebook(page, new URL("/user/kurs-test-fuelle-platte", hub!.url).href, NOTEBOOK);
-  const out = await runCell(
-    page,
-    `const fs = require("node:fs");
+test(
+  "one kernel fills the disk: the instructor is told, the next participant still logs in and works",
+  { skip },
+  async () => {
+    const page = await (await browser!.newContext()).newPage();
+    assert.equal(await logIn(page, hub!.url, "Test Fülle Platte", CODE), undefined);
+    await openNotebook(page, new URL("/user/kurs-test-fuelle-platte", hub!.url).href, NOTEBOOK);
+    const out = await runCell(
+      page,
+      `const fs = require("node:fs");
 const chunk = Buffer.alloc(1024 * 1024, 1);
 let mb = 0, code = "";
 try { for (let f = 0; f < 100; f++) { const fd = fs.openSync("voll-" + f + ".bin", "w"); try { for (let i = 0; i < 32; i++) { fs.writeSync(fd, chunk); mb++; } } finally { fs.closeSync(fd); } } }
@@ -56,14 +73,19 @@ catch (e) { code = e.code; }
 const fd = fs.openSync("rest.bin", "w");
 try { for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1)); } catch (e) { code = code + "/" + e.code; } finally { fs.closeSync(fd); }
 console.log("MB=" + mb + " Fehler=" + code);`,
-  );
-  assert.match(out, /Fehler=ENOSPC\/ENOSPC/, out);
-  const until = Date.now() + 30_000;
-  while (Date.now() < until && !/Platte von .* ist voll/.test(hub!.output())) await delay(250);
-  assert.match(hub!.output(), /WARNUNG: Die Platte von .* ist voll – der Hub gibt seine Reserve \(64 MB\) frei/);
+    );
+    assert.match(out, /Fehler=ENOSPC\/ENOSPC/, out);
+    const until = Date.now() + 30_000;
+    while (Date.now() < until && !/Platte von .* ist voll/.test(hub!.output())) await delay(250);
+    assert.match(hub!.output(), /WARNUNG: Die Platte von .* ist voll – der Hub gibt seine Reserve \(64 MB\) frei/);
 
-  const next = await (await browser!.newContext()).newPage();
-  assert.equal(await logIn(next, hub!.url, "Test Neu Danach", CODE), undefined, "a new participant logs in on a full disk");
-  await openNotebook(next, new URL("/user/kurs-test-neu-danach", hub!.url).href, NOTEBOOK);
-  assert.match(await runCell(next, `console.log("läuft " + (40 + 2));`), /läuft 42/);
-});
+    const next = await (await browser!.newContext()).newPage();
+    assert.equal(
+      await logIn(next, hub!.url, "Test Neu Danach", CODE),
+      undefined,
+      "a new participant logs in on a full disk",
+    );
+    await openNotebook(next, new URL("/user/kurs-test-neu-danach", hub!.url).href, NOTEBOOK);
+    assert.match(await runCell(next, `console.log("läuft " + (40 + 2));`), /läuft 42/);
+  },
+);

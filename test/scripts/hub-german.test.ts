@@ -13,11 +13,22 @@ import { findProjectRoot } from "../../lib/config.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { FIRST_NOTEBOOK } from "../../scripts/apps/workshop/notebook-ui.js";
 import { languageProblems, visibleText } from "../../scripts/dev/german-ui-check.js";
-import { CHROMIUM, hubUser, launchChromium, startHubProcess, TEST_PIN, type HubProcess } from "../helpers/hub-process.js";
+import {
+  CHROMIUM,
+  hubUser,
+  launchChromium,
+  startHubProcess,
+  TEST_PIN,
+  type HubProcess,
+} from "../helpers/hub-process.js";
 
 const CODE = "hub-sprache-4711";
 const isRoot = process.getuid?.() === 0;
-const missing = jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : CHROMIUM ? undefined : "no Chromium";
+const missing = jupyterhubMissing()
+  ? "JupyterHub is not installed (apt-get install jupyterhub)"
+  : CHROMIUM
+    ? undefined
+    : "no Chromium";
 const dir = mkdtempSync(join(tmpdir(), "hub-sprache-"));
 chmodSync(dir, 0o755); // the participants' system users pass through it to their folders
 const root = join(dir, "hub");
@@ -57,7 +68,9 @@ async function walkThrough(page: Page, name: string, locale: "de" | "en"): Promi
   await Promise.all([page.waitForURL(/\/hub\/spawn-pending\//, { timeout: 30_000 }), page.click("#login_submit")]);
   // The account name as the hub chose it (another one when a leftover account has the plain name).
   const user = hubUser(root, name);
-  await page.waitForFunction(`/Wartezeit bisher: [1-9]/.test(document.body.innerText)`, undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(`/Wartezeit bisher: [1-9]/.test(document.body.innerText)`, undefined, { timeout: 10_000 })
+    .catch(() => undefined);
   // On an idle machine a second participant's server can be up before the page is read: then the waiting page
   // has already moved on to the notebook, and only the first (German) walk-through must have seen it.
   const waiting = /\/hub\/spawn-pending\//.test(page.url()) ? await visibleText(page) : undefined;
@@ -71,15 +84,36 @@ async function walkThrough(page: Page, name: string, locale: "de" | "en"): Promi
   }
 
   // The first screen: the day's first notebook, its kernel ready.
-  await page.waitForURL(new RegExp(`/user/${user}/notebooks/${FIRST_NOTEBOOK.replace(".", "\\.")}`), { timeout: 150_000 });
+  await page.waitForURL(new RegExp(`/user/${user}/notebooks/${FIRST_NOTEBOOK.replace(".", "\\.")}`), {
+    timeout: 150_000,
+  });
   await page.waitForFunction(KERNEL_READY, undefined, { timeout: 120_000, polling: 250 });
   await shot("3-notebook"); // autosave stays on: the participant's own copy, seen as they see it
-  problems.push(...(await languageProblems(page, "notebook", locale, ["File", "Edit", "View", "Insert", "Cell", "Help", "Control Panel"])));
+  problems.push(
+    ...(await languageProblems(page, "notebook", locale, [
+      "File",
+      "Edit",
+      "View",
+      "Insert",
+      "Cell",
+      "Help",
+      "Control Panel",
+    ])),
+  );
 
   await page.goto(new URL(`/user/${user}/tree`, hub!.url).href);
   await page.waitForSelector("#notebook_list .list_item", { timeout: 30_000 });
   await shot("4-dateiliste");
-  problems.push(...(await languageProblems(page, "fileList", locale, ["Files", "Running", "Upload", "Last Modified", "Logout", "Control Panel"])));
+  problems.push(
+    ...(await languageProblems(page, "fileList", locale, [
+      "Files",
+      "Running",
+      "Upload",
+      "Last Modified",
+      "Logout",
+      "Control Panel",
+    ])),
+  );
 
   // The hub's own pages are the kit's, German for everyone (like the login page).
   await page.goto(new URL("/hub/home", hub!.url).href);
@@ -92,31 +126,39 @@ async function walkThrough(page: Page, name: string, locale: "de" | "en"): Promi
   return problems;
 }
 
-test("a German browser: German waiting page, lands in 00-start with German menus, German file list, hub home with the name as typed", { skip: missing }, async () => {
-  const context = await browser!.newContext({ locale: "de-DE", viewport: { width: 1366, height: 768 } });
-  try {
-    const problems = await walkThrough(await context.newPage(), "Lena Vogt", "de");
-    assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
-  }
-});
+test(
+  "a German browser: German waiting page, lands in 00-start with German menus, German file list, hub home with the name as typed",
+  { skip: missing },
+  async () => {
+    const context = await browser!.newContext({ locale: "de-DE", viewport: { width: 1366, height: 768 } });
+    try {
+      const problems = await walkThrough(await context.newPage(), "Lena Vogt", "de");
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  },
+);
 
-test("an English browser still gets Jupyter in English (the hub's own pages stay the kit's German)", { skip: missing }, async () => {
-  const context = await browser!.newContext({ locale: "en-US", viewport: { width: 1366, height: 768 } });
-  try {
-    // A long name with umlauts (39 characters): shown whole in the hub's bar, on one line.
-    const page = await context.newPage();
-    const problems = await walkThrough(page, "Maximiliane Schwarzenberger-Müllerstädt", "en");
-    assert.deepEqual(problems, []);
-    const shown = page.locator("#kurs-display-name");
-    assert.equal(await shown.textContent(), "Maximiliane Schwarzenberger-Müllerstädt");
-    const box = await shown.boundingBox();
-    assert.ok(box && box.height < 30, `the name stays on one line (${box?.height} px high)`);
-  } finally {
-    await context.close();
-  }
-});
+test(
+  "an English browser still gets Jupyter in English (the hub's own pages stay the kit's German)",
+  { skip: missing },
+  async () => {
+    const context = await browser!.newContext({ locale: "en-US", viewport: { width: 1366, height: 768 } });
+    try {
+      // A long name with umlauts (39 characters): shown whole in the hub's bar, on one line.
+      const page = await context.newPage();
+      const problems = await walkThrough(page, "Maximiliane Schwarzenberger-Müllerstädt", "en");
+      assert.deepEqual(problems, []);
+      const shown = page.locator("#kurs-display-name");
+      assert.equal(await shown.textContent(), "Maximiliane Schwarzenberger-Müllerstädt");
+      const box = await shown.boundingBox();
+      assert.ok(box && box.height < 30, `the name stays on one line (${box?.height} px high)`);
+    } finally {
+      await context.close();
+    }
+  },
+);
 
 test("the hub's error pages say in German what to do", { skip: missing }, async () => {
   const context = await browser!.newContext({ locale: "de-DE", viewport: { width: 1366, height: 768 } });

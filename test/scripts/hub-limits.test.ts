@@ -14,7 +14,11 @@ const kit = "/kit";
 
 test("the defaults of --prozesse, --arbeitsspeicher and --platz-je-person, and German errors for wrong values", () => {
   assert.deepEqual(parseHubArgs([], kit).limits, { processes: 512, memoryMb: 2048, spaceMb: 1024 });
-  assert.deepEqual(parseHubArgs(["--prozesse", "200", "--platz-je-person", "500"], kit).limits, { processes: 200, memoryMb: 2048, spaceMb: 500 });
+  assert.deepEqual(parseHubArgs(["--prozesse", "200", "--platz-je-person", "500"], kit).limits, {
+    processes: 200,
+    memoryMb: 2048,
+    spaceMb: 500,
+  });
   assert.throws(() => parseHubArgs(["--prozesse", "5"], kit), /--prozesse muss eine ganze Zahl von 32 bis/);
   assert.throws(() => parseHubArgs(["--platz-je-person", "viel"], kit), /--platz-je-person muss eine ganze Zahl/);
 });
@@ -31,12 +35,22 @@ test("with cgroup v2 and root each participant gets a memory limit; elsewhere a 
   assert.match((none as { problem: string }).problem, /keine cgroup v2 mit Speicher-Controller/);
 
   const limits = { processes: 300, memoryMb: 1024, spaceMb: 100 };
-  assert.deepEqual(spawnLimits(limits, true, { folder: "/sys/fs/cgroup/kurs-hub" }).spawn, { processes: 300, fileBytes: 100 * MB, memoryCgroup: "/sys/fs/cgroup/kurs-hub", memoryBytes: 1024 * MB });
+  assert.deepEqual(spawnLimits(limits, true, { folder: "/sys/fs/cgroup/kurs-hub" }).spawn, {
+    processes: 300,
+    fileBytes: 100 * MB,
+    memoryCgroup: "/sys/fs/cgroup/kurs-hub",
+    memoryBytes: 1024 * MB,
+  });
   const shared = spawnLimits(limits, false, none);
-  assert.equal(shared.spawn.processes, null, "without root all share the instructor's user: no process limit that would count theirs");
+  assert.equal(
+    shared.spawn.processes,
+    null,
+    "without root all share the instructor's user: no process limit that would count theirs",
+  );
   assert.match(shared.note!, /^HINWEIS: Keine Speichergrenze je Teilnehmer:in/);
 });
 
 test("restarts in a row wait 1, 2, 4 … seconds, at most 30", () => {
-  for (const backoff of [restartDelayMs, restartBackoffMs]) assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(backoff), [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+  for (const backoff of [restartDelayMs, restartBackoffMs])
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(backoff), [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
 });

@@ -29,9 +29,20 @@ function pinStore(): PinStore {
 type Ask = (name: string, code: string, address?: string, pin?: string) => Promise<LoginAnswer>;
 
 async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: Ask) => Promise<void>): Promise<void> {
-  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], pins: pinStore(), log: () => undefined, ...rules });
+  const server = await startLoginCheck({
+    code: CODE,
+    max: 30,
+    participants: () => [],
+    pins: pinStore(),
+    log: () => undefined,
+    ...rules,
+  });
   const ask: Ask = async (name, code, address = "192.168.1.20", pin = "1234") => {
-    const res = await fetch(server.url, { method: "POST", headers: { "x-kurs-token": server.token }, body: JSON.stringify({ name, code, pin, address }) });
+    const res = await fetch(server.url, {
+      method: "POST",
+      headers: { "x-kurs-token": server.token },
+      body: JSON.stringify({ name, code, pin, address }),
+    });
     assert.equal(res.status, 200);
     return (await res.json()) as LoginAnswer;
   };
@@ -45,7 +56,13 @@ async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: Ask) => Pr
 const problem = (answer: LoginAnswer) => ("problem" in answer ? answer.problem : "");
 
 test("only the hub may ask (token)", async () => {
-  const server = await startLoginCheck({ code: CODE, max: 30, participants: () => [], pins: pinStore(), log: () => undefined });
+  const server = await startLoginCheck({
+    code: CODE,
+    max: 30,
+    participants: () => [],
+    pins: pinStore(),
+    log: () => undefined,
+  });
   try {
     const res = await fetch(server.url, { method: "POST", body: JSON.stringify({ name: "Anna", code: CODE }) });
     assert.equal(res.status, 403);
@@ -57,11 +74,13 @@ test("only the hub may ask (token)", async () => {
 test("wrong codes are limited per address and overall; the right code always gets in", async () => {
   const log: string[] = [];
   await withLoginCheck({ now: () => 1_000_000, log: (l) => log.push(l) }, async (ask) => {
-    for (let i = 0; i < WRONG_CODE_BURST; i++) assert.match(problem(await ask("Rater", `falsch-${i}`)), /Beitrittscode stimmt nicht/);
+    for (let i = 0; i < WRONG_CODE_BURST; i++)
+      assert.match(problem(await ask("Rater", `falsch-${i}`)), /Beitrittscode stimmt nicht/);
     assert.match(problem(await ask("Rater", "falsch")), /Zu viele falsche Codes/);
     assert.deepEqual(await ask("Anna", CODE), { name: "Anna", key: "anna" }, "the right code from the same address"); // before: "Zu viele falsche Codes"
     // Guessers on many addresses use up everyone's limit; a fresh address is then limited too.
-    for (let i = 0; i < GLOBAL_WRONG_CODE_BURST - WRONG_CODE_BURST - 1; i++) await ask("Rater", "falsch", `10.1.${i}.1`);
+    for (let i = 0; i < GLOBAL_WRONG_CODE_BURST - WRONG_CODE_BURST - 1; i++)
+      await ask("Rater", "falsch", `10.1.${i}.1`);
     assert.match(problem(await ask("Rater", "falsch", "10.2.0.1")), /Zu viele falsche Codes/);
     assert.deepEqual(await ask("Ben", CODE, "10.2.0.1"), { name: "Ben", key: "ben" });
     assert.match(log.join("\n"), /WARNUNG: Sehr viele falsche Beitrittscodes/);
@@ -73,7 +92,11 @@ test("a look-alike of a participant is refused in German; the same participant i
   await withLoginCheck({ participants: () => participants, max: 1 }, async (ask) => {
     assert.match(problem(await ask("\u0410nna", CODE)), /^Der Name sieht aus wie „Anna“, der schon angemeldet ist/); // Cyrillic А
     assert.match(problem(await ask("Ann\u0430", CODE)), /sieht aus wie „Anna“/); // Cyrillic а
-    assert.deepEqual(await ask(" ANNA ", CODE), { name: "Anna", key: "anna" }, "the known participant, shown as first written");
+    assert.deepEqual(
+      await ask(" ANNA ", CODE),
+      { name: "Anna", key: "anna" },
+      "the known participant, shown as first written",
+    );
     assert.match(problem(await ask("Berta", CODE)), /Der Kurs ist voll \(1 Teilnehmende\)/);
   });
 });
@@ -81,12 +104,21 @@ test("a look-alike of a participant is refused in German; the same participant i
 test("with a board a login puts the name on it; the board's refusal of a new name is shown, an unreachable board blocks nothing", async () => {
   const state = new BoardState(CODE);
   state.join("Anna", Date.now()); // joined with npm run workshop, not through the hub
-  const board = await startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
+  const board = await startBoardServer({
+    host: "127.0.0.1",
+    port: 0,
+    state,
+    onChange: () => undefined,
+    log: () => undefined,
+  });
   try {
     await withLoginCheck({ boardUrl: board.url }, async (ask) => {
       assert.deepEqual(await ask("Ben", CODE), { name: "Ben", key: "ben" });
       assert.ok(state.has("Ben"), "Ben is on the board at login");
-      assert.match(problem(await ask("\u0410nna", CODE)), /^Der Name sieht aus wie „Anna“, der schon auf dem Board steht/);
+      assert.match(
+        problem(await ask("\u0410nna", CODE)),
+        /^Der Name sieht aus wie „Anna“, der schon auf dem Board steht/,
+      );
       assert.equal(state.size, 2);
     });
   } finally {
@@ -98,7 +130,10 @@ test("with a board a login puts the name on it; the board's refusal of a new nam
     assert.deepEqual(await ask("Dora", CODE), { name: "Dora", key: "dora" });
   });
   assert.equal(log.length, 1, log.join("\n"));
-  assert.match(log[0]!, /Klassen-Board: „Clara“ steht noch nicht darauf \(Board unter .* nicht erreichbar\); der Name erscheint mit dem ersten Selbsttest\./);
+  assert.match(
+    log[0]!,
+    /Klassen-Board: „Clara“ steht noch nicht darauf \(Board unter .* nicht erreichbar\); der Name erscheint mit dem ersten Selbsttest\./,
+  );
 });
 
 test("a personal PIN: chosen at the first login (4–12 characters), needed later; wrong ones limited per participant and per address", async () => {
@@ -120,12 +155,16 @@ test("a personal PIN: chosen at the first login (4–12 characters), needed late
     assert.match(stored, /"salt":"[0-9a-f]{32}"/);
 
     // Name + code alone no longer open Anna's account (before: {name: "Anna", key: "anna"}).
-    assert.match(problem(await ask(" anna ", CODE, undefined, "")), /„Anna“ ist schon angemeldet – bitte deine PIN eingeben/);
+    assert.match(
+      problem(await ask(" anna ", CODE, undefined, "")),
+      /„Anna“ ist schon angemeldet – bitte deine PIN eingeben/,
+    );
     assert.match(problem(await ask(" anna ", CODE, "10.0.0.1", "0000")), /Die PIN für „Anna“ stimmt nicht/);
     assert.deepEqual(await ask(" ANNA ", CODE, "10.0.0.2", "Kätzchen7"), { name: "Anna", key: "anna" });
 
     // A guesser on many addresses: after PIN_WRONG_BURST wrong PINs even the right one is not checked for a while.
-    for (let i = 1; i < PIN_WRONG_BURST; i++) assert.match(problem(await ask("Anna", CODE, `10.0.1.${i}`, `falsch${i}`)), /stimmt nicht/);
+    for (let i = 1; i < PIN_WRONG_BURST; i++)
+      assert.match(problem(await ask("Anna", CODE, `10.0.1.${i}`, `falsch${i}`)), /stimmt nicht/);
     assert.match(problem(await ask("Anna", CODE, "10.0.2.1", "Kätzchen7")), /Zu viele falsche PINs für diesen Namen/);
     now += PIN_WRONG_REFILL_MS;
     assert.deepEqual(await ask("Anna", CODE, "10.0.2.1", "Kätzchen7"), { name: "Anna", key: "anna" });
@@ -135,8 +174,11 @@ test("a personal PIN: chosen at the first login (4–12 characters), needed late
       assert.deepEqual(await ask(name, CODE, "10.0.3.1", "pin-von-" + name), { name, key: name.toLowerCase() });
       participants.push({ name, user: `kurs-${name.toLowerCase()}` });
     }
-    for (const name of ["Ben", "Cem"]) for (let i = 0; i < PIN_WRONG_BURST - 1; i++) assert.match(problem(await ask(name, CODE, "10.0.4.1", `falsch${i}`)), /stimmt nicht/);
-    for (let i = 2 * (PIN_WRONG_BURST - 1); i < WRONG_CODE_BURST; i++) assert.match(problem(await ask("Rater", "falscher-code", "10.0.4.1")), /Beitrittscode stimmt nicht/);
+    for (const name of ["Ben", "Cem"])
+      for (let i = 0; i < PIN_WRONG_BURST - 1; i++)
+        assert.match(problem(await ask(name, CODE, "10.0.4.1", `falsch${i}`)), /stimmt nicht/);
+    for (let i = 2 * (PIN_WRONG_BURST - 1); i < WRONG_CODE_BURST; i++)
+      assert.match(problem(await ask("Rater", "falscher-code", "10.0.4.1")), /Beitrittscode stimmt nicht/);
     assert.match(problem(await ask("Rater", "falscher-code", "10.0.4.1")), /Zu viele falsche Codes/);
     // ... but one guesser there does not lock the room out: a right PIN from that address still gets in.
     assert.deepEqual(await ask("Ben", CODE, "10.0.4.1", "pin-von-Ben"), { name: "Ben", key: "ben" });
@@ -170,7 +212,13 @@ test("logins at the same moment are checked and put on the board together; --max
 test("a name the board refuses gives its seat back", async () => {
   const state = new BoardState(CODE);
   state.join("Anna", Date.now());
-  const board = await startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
+  const board = await startBoardServer({
+    host: "127.0.0.1",
+    port: 0,
+    state,
+    onChange: () => undefined,
+    log: () => undefined,
+  });
   try {
     await withLoginCheck({ boardUrl: board.url, max: 1 }, async (ask) => {
       assert.match(problem(await ask("\u0410nna", CODE)), /sieht aus wie „Anna“/);

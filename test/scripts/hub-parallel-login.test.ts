@@ -14,7 +14,13 @@ import { startHubProcess, type HubProcess } from "../helpers/hub-process.js";
 import { slowBoard, type SlowBoard } from "../helpers/slow-board.js";
 
 const CODE = "hub-parallel-46";
-const NAMES = ["Test Jörg Weiß", "Test Ayşe Yılmaz", "Test Maximilian-Alexander von Hohenberg", "Test Zoë Brandt", "Test Özlem Çelik"];
+const NAMES = [
+  "Test Jörg Weiß",
+  "Test Ayşe Yılmaz",
+  "Test Maximilian-Alexander von Hohenberg",
+  "Test Zoë Brandt",
+  "Test Özlem Çelik",
+];
 const dir = mkdtempSync(join(tmpdir(), "hub-parallel-"));
 chmodSync(dir, 0o755);
 let hub: HubProcess | undefined;
@@ -37,13 +43,33 @@ async function postLogin(loginUrl: string, name: string): Promise<{ status: numb
   return { status: res.status, location: res.headers.get("location") ?? "" };
 }
 
-test("five logins at once: checked and put on the board together, each listed once", { skip: jupyterhubMissing() ? "JupyterHub is not installed" : false }, async () => {
-  board = await slowBoard(3);
-  hub = await startHubProcess(["--root", join(dir, "hub"), "--code", CODE, "--board", board.url]);
-  const results = await Promise.all(NAMES.map((name) => postLogin(hub!.url, name)));
-  assert.deepEqual(results.map((r) => r.status), NAMES.map(() => 302), JSON.stringify(results));
-  assert.ok(board.maxInFlight() >= 3, `the hub put participants on the board one at a time (at most ${board.maxInFlight()} at once)`); // before: 1
-  const listed = Object.values(JSON.parse(readFileSync(join(dir, "hub", ".hub", "teilnehmende.json"), "utf8")) as Record<string, { name: string; user: string }>);
-  assert.deepEqual(listed.map((p) => p.name).sort(), [...NAMES].sort());
-  assert.equal(new Set(listed.map((p) => p.user)).size, NAMES.length, "every participant has an account name of their own");
-});
+test(
+  "five logins at once: checked and put on the board together, each listed once",
+  { skip: jupyterhubMissing() ? "JupyterHub is not installed" : false },
+  async () => {
+    board = await slowBoard(3);
+    hub = await startHubProcess(["--root", join(dir, "hub"), "--code", CODE, "--board", board.url]);
+    const results = await Promise.all(NAMES.map((name) => postLogin(hub!.url, name)));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      NAMES.map(() => 302),
+      JSON.stringify(results),
+    );
+    assert.ok(
+      board.maxInFlight() >= 3,
+      `the hub put participants on the board one at a time (at most ${board.maxInFlight()} at once)`,
+    ); // before: 1
+    const listed = Object.values(
+      JSON.parse(readFileSync(join(dir, "hub", ".hub", "teilnehmende.json"), "utf8")) as Record<
+        string,
+        { name: string; user: string }
+      >,
+    );
+    assert.deepEqual(listed.map((p) => p.name).sort(), [...NAMES].sort());
+    assert.equal(
+      new Set(listed.map((p) => p.user)).size,
+      NAMES.length,
+      "every participant has an account name of their own",
+    );
+  },
+);

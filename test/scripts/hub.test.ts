@@ -16,7 +16,18 @@ import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { processesOfHub } from "../../scripts/apps/hub/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
-import { CHROMIUM, hubUser, launchChromium, logIn, openNotebook, runCell, startHubProcess, TEST_PIN, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
+import {
+  CHROMIUM,
+  hubUser,
+  launchChromium,
+  logIn,
+  openNotebook,
+  runCell,
+  startHubProcess,
+  TEST_PIN,
+  xsrfToken,
+  type HubProcess,
+} from "../helpers/hub-process.js";
 
 const CODE = "hub-test-17";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
@@ -25,7 +36,11 @@ const PEOPLE = [{ name: "Test Anna Müller" }, { name: "Test Bernd" }];
 const userOf = (person: { name: string }) => hubUser(root, person.name);
 const isRoot = process.getuid?.() === 0;
 
-const missing = jupyterhubMissing() ? "JupyterHub is not installed (apt-get install jupyterhub)" : CHROMIUM ? undefined : "no Chromium";
+const missing = jupyterhubMissing()
+  ? "JupyterHub is not installed (apt-get install jupyterhub)"
+  : CHROMIUM
+    ? undefined
+    : "no Chromium";
 const dir = mkdtempSync(join(tmpdir(), "hub-test-"));
 chmodSync(dir, 0o755); // the participants' system users pass through it to their folders
 const root = join(dir, "hub");
@@ -51,7 +66,11 @@ const readFolderCell = (folder: string) => `
 try { console.log("gelesen:", require("node:fs").readdirSync(${JSON.stringify(folder)}).length); }
 catch (error) { console.log("Fehler:", (error as NodeJS.ErrnoException).code); }`;
 
-async function participantPage(context: BrowserContext, name: string, code = CODE): Promise<{ page: Page; error?: string }> {
+async function participantPage(
+  context: BrowserContext,
+  name: string,
+  code = CODE,
+): Promise<{ page: Page; error?: string }> {
   const page = await context.newPage();
   const error = await logIn(page, hub!.url, name, code);
   return { page, error };
@@ -72,7 +91,9 @@ async function waitForBoard(names: string[]): Promise<BoardView> {
 }
 
 function hubId(): string {
-  return (JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }).kernelEnv.KURS_HUB_ID;
+  return (
+    JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }
+  ).kernelEnv.KURS_HUB_ID;
 }
 
 before(async () => {
@@ -96,103 +117,128 @@ async function startHubProcessCleanUp(): Promise<void> {
   await runCommand("hub", ["--aufraeumen", "--root", root]);
 }
 
-test("two participants log in through the German page, run Aufgabe 1's self-check and reach the board; A cannot read B's folder", { skip: missing }, async () => {
-  const contexts = await Promise.all(PEOPLE.map(() => browser!.newContext({ viewport: { width: 1280, height: 720 } })));
-  const wrong = await participantPage(contexts[0]!, PEOPLE[0]!.name, "falscher-code");
-  assert.match(wrong.error ?? "", /Beitrittscode stimmt nicht/);
-  assert.match(await wrong.page.locator("label[for=username_input]").textContent() ?? "", /Dein Name/);
-  // Debian's hub ships bare Bootstrap as its stylesheet: without the kit's rules the form spans the page.
-  const form = await wrong.page.locator("#login-main form").boundingBox();
-  assert.ok(form && form.width <= 420, `login form is a centred box, not ${form?.width} px wide`);
-  await wrong.page.close();
-  assert.deepEqual((await boardState()).participants, [], "a refused login is not on the board");
+test(
+  "two participants log in through the German page, run Aufgabe 1's self-check and reach the board; A cannot read B's folder",
+  { skip: missing },
+  async () => {
+    const contexts = await Promise.all(
+      PEOPLE.map(() => browser!.newContext({ viewport: { width: 1280, height: 720 } })),
+    );
+    const wrong = await participantPage(contexts[0]!, PEOPLE[0]!.name, "falscher-code");
+    assert.match(wrong.error ?? "", /Beitrittscode stimmt nicht/);
+    assert.match((await wrong.page.locator("label[for=username_input]").textContent()) ?? "", /Dein Name/);
+    // Debian's hub ships bare Bootstrap as its stylesheet: without the kit's rules the form spans the page.
+    const form = await wrong.page.locator("#login-main form").boundingBox();
+    assert.ok(form && form.width <= 420, `login form is a centred box, not ${form?.width} px wide`);
+    await wrong.page.close();
+    assert.deepEqual((await boardState()).participants, [], "a refused login is not on the board");
 
-  // Both at once, as a room logs in.
-  const pages = await Promise.all(
-    PEOPLE.map(async (person, i) => {
-      const { page, error } = await participantPage(contexts[i]!, person.name);
-      assert.equal(error, undefined, `login of ${person.name}`);
-      // On the board at once, before any self-check (before: only with the first result).
-      const row = (await boardState()).participants.find((p) => p.name === person.name);
-      assert.equal(row?.progress.status, "nicht-begonnen", `${person.name} on the board after login`);
-      await openNotebook(page, new URL(`/user/${userOf(person)}`, hub!.url).href, NOTEBOOK);
-      const out = await runCell(page, SOLVED_CELL);
-      assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
-      assert.match(out, new RegExp(`KURS_NAME=${person.name} `), out);
-      if (isRoot) assert.doesNotMatch(out, / uid=0$/m, "the kernel runs as the participant's own user");
-      return page;
-    }),
-  );
-  const view = await waitForBoard(PEOPLE.map((p) => p.name));
-  for (const person of PEOPLE) {
-    const row = view.participants.find((p) => p.name === person.name);
-    assert.ok(row && row.cells[0]!.ok >= 1, `${person.name} on the board: ${JSON.stringify(view.participants)}`);
-  }
+    // Both at once, as a room logs in.
+    const pages = await Promise.all(
+      PEOPLE.map(async (person, i) => {
+        const { page, error } = await participantPage(contexts[i]!, person.name);
+        assert.equal(error, undefined, `login of ${person.name}`);
+        // On the board at once, before any self-check (before: only with the first result).
+        const row = (await boardState()).participants.find((p) => p.name === person.name);
+        assert.equal(row?.progress.status, "nicht-begonnen", `${person.name} on the board after login`);
+        await openNotebook(page, new URL(`/user/${userOf(person)}`, hub!.url).href, NOTEBOOK);
+        const out = await runCell(page, SOLVED_CELL);
+        assert.match(out, /Ergebnis: alle \d+ Fälle bestanden/, out);
+        assert.match(out, new RegExp(`KURS_NAME=${person.name} `), out);
+        if (isRoot) assert.doesNotMatch(out, / uid=0$/m, "the kernel runs as the participant's own user");
+        return page;
+      }),
+    );
+    const view = await waitForBoard(PEOPLE.map((p) => p.name));
+    for (const person of PEOPLE) {
+      const row = view.participants.find((p) => p.name === person.name);
+      assert.ok(row && row.cells[0]!.ok >= 1, `${person.name} on the board: ${JSON.stringify(view.participants)}`);
+    }
 
-  const intoB = await runCell(pages[0]!, readFolderCell(join(root, userOf(PEOPLE[1]!))));
-  if (isRoot) assert.match(intoB, /Fehler: EACCES/, intoB);
-  else assert.match(intoB, /gelesen: \d+/, "without root participants share one user (the hub warned)");
-  assert.ok(isRoot || /WARNUNG: Der Hub läuft nicht als root/.test(hub!.output()));
-  // What a kernel writes (RAG indexes of Teil 2, travel cache and workspace) goes to the participant's folder,
-  // not into the kit's, which the participants' accounts cannot write.
-  const writes = await runCell(
-    pages[0]!,
-    `import { loadConfig } from "./lib/config";
+    const intoB = await runCell(pages[0]!, readFolderCell(join(root, userOf(PEOPLE[1]!))));
+    if (isRoot) assert.match(intoB, /Fehler: EACCES/, intoB);
+    else assert.match(intoB, /gelesen: \d+/, "without root participants share one user (the hub warned)");
+    assert.ok(isRoot || /WARNUNG: Der Hub läuft nicht als root/.test(hub!.output()));
+    // What a kernel writes (RAG indexes of Teil 2, travel cache and workspace) goes to the participant's folder,
+    // not into the kit's, which the participants' accounts cannot write.
+    const writes = await runCell(
+      pages[0]!,
+      `import { loadConfig } from "./lib/config";
 const dirs = [loadConfig().ragCacheDir, process.env.TRAVEL_CACHE_DIR!, process.env.TRAVEL_WORKSPACE_DIR!];
 for (const d of dirs) require("node:fs").mkdirSync(d, { recursive: true });
 console.log("geschrieben: " + dirs.join(" "));`,
-  );
-  const home = join(root, userOf(PEOPLE[0]!));
-  assert.match(writes, /geschrieben:/, writes);
-  for (const dir of [".cache/rag", ".cache/travel", "workspace"]) assert.ok(writes.includes(join(home, dir)), writes);
-  await runCell(pages[0]!, `require("node:fs").writeFileSync("notiz.txt", "vor dem Neustart");`);
-  await Promise.all(contexts.map((c) => c.close()));
-});
+    );
+    const home = join(root, userOf(PEOPLE[0]!));
+    assert.match(writes, /geschrieben:/, writes);
+    for (const dir of [".cache/rag", ".cache/travel", "workspace"]) assert.ok(writes.includes(join(home, dir)), writes);
+    await runCell(pages[0]!, `require("node:fs").writeFileSync("notiz.txt", "vor dem Neustart");`);
+    await Promise.all(contexts.map((c) => c.close()));
+  },
+);
 
-test("Ctrl+C stops the hub with every process it started; a restart keeps the participants' files", { skip: missing }, async () => {
-  const id = hubId();
-  assert.ok(processesOfHub(id).length >= 3, "hub, proxy and the participants' servers carry the hub's id");
-  assert.equal(await hub!.stop("SIGINT"), 0);
-  assert.deepEqual(processesOfHub(id), [], "no process of the hub is left after Ctrl+C");
-  assert.equal(runningHubPid(root), undefined);
+test(
+  "Ctrl+C stops the hub with every process it started; a restart keeps the participants' files",
+  { skip: missing },
+  async () => {
+    const id = hubId();
+    assert.ok(processesOfHub(id).length >= 3, "hub, proxy and the participants' servers carry the hub's id");
+    assert.equal(await hub!.stop("SIGINT"), 0);
+    assert.deepEqual(processesOfHub(id), [], "no process of the hub is left after Ctrl+C");
+    assert.equal(runningHubPid(root), undefined);
 
-  hub = await startHubProcess(["--root", root, "--code", CODE, "--max", "2"]);
-  const context = await browser!.newContext();
-  const { page, error } = await participantPage(context, PEOPLE[0]!.name.toUpperCase());
-  assert.equal(error, undefined, "the same name in other case is the same participant");
-  await openNotebook(page, new URL(`/user/${userOf(PEOPLE[0]!)}`, hub.url).href, NOTEBOOK);
-  const out = await runCell(page, `console.log(require("node:fs").readFileSync("notiz.txt", "utf8"));`);
-  assert.match(out, /vor dem Neustart/);
-  assert.ok(existsSync(join(root, userOf(PEOPLE[1]!), NOTEBOOK)));
-  await context.close();
-});
+    hub = await startHubProcess(["--root", root, "--code", CODE, "--max", "2"]);
+    const context = await browser!.newContext();
+    const { page, error } = await participantPage(context, PEOPLE[0]!.name.toUpperCase());
+    assert.equal(error, undefined, "the same name in other case is the same participant");
+    await openNotebook(page, new URL(`/user/${userOf(PEOPLE[0]!)}`, hub.url).href, NOTEBOOK);
+    const out = await runCell(page, `console.log(require("node:fs").readFileSync("notiz.txt", "utf8"));`);
+    assert.match(out, /vor dem Neustart/);
+    assert.ok(existsSync(join(root, userOf(PEOPLE[1]!), NOTEBOOK)));
+    await context.close();
+  },
+);
 
-test("a name the board would refuse, a look-alike, a participant beyond --max and guessing are refused in German; a right code always gets in", { skip: missing }, async () => {
-  const { request } = await import("playwright-core");
-  const api = await request.newContext();
-  const post = async (code: string, username = "Rater", headers: Record<string, string> = {}) => {
-    const _xsrf = await xsrfToken(api, hub!.url);
-    const res = await api.post(hub!.url, { headers, form: { username, password: code, pin: TEST_PIN, _xsrf }, maxRedirects: 0 });
-    return { status: res.status(), text: await res.text() };
-  };
-  assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
-  assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
-  assert.match((await post(CODE, "Dritte Person")).text, /Der Kurs ist voll \(2 Teilnehmende\)/, "--max 2 after the restart");
-  // A name that looks like a participant's (Cyrillic А) is refused in German — before: "Der Kurs ist voll".
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const twin = await logIn(page, hub!.url, "Test \u0410nna Müller", CODE);
-  assert.match(twin ?? "", /^Der Name sieht aus wie „Test Anna Müller“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen/);
-  await page.screenshot({ path: join(dir, "doppelgaenger-1280x720.png") });
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.screenshot({ path: join(dir, "doppelgaenger-1920x1080.png") });
-  await context.close();
+test(
+  "a name the board would refuse, a look-alike, a participant beyond --max and guessing are refused in German; a right code always gets in",
+  { skip: missing },
+  async () => {
+    const { request } = await import("playwright-core");
+    const api = await request.newContext();
+    const post = async (code: string, username = "Rater", headers: Record<string, string> = {}) => {
+      const _xsrf = await xsrfToken(api, hub!.url);
+      const res = await api.post(hub!.url, {
+        headers,
+        form: { username, password: code, pin: TEST_PIN, _xsrf },
+        maxRedirects: 0,
+      });
+      return { status: res.status(), text: await res.text() };
+    };
+    assert.match((await post(CODE, "!!!")).text, /mindestens einen Buchstaben oder eine Ziffer/);
+    assert.match((await post(CODE, "Anna\u200bB")).text, /unsichtbare Zeichen/);
+    assert.match(
+      (await post(CODE, "Dritte Person")).text,
+      /Der Kurs ist voll \(2 Teilnehmende\)/,
+      "--max 2 after the restart",
+    );
+    // A name that looks like a participant's (Cyrillic А) is refused in German — before: "Der Kurs ist voll".
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const twin = await logIn(page, hub!.url, "Test \u0410nna Müller", CODE);
+    assert.match(
+      twin ?? "",
+      /^Der Name sieht aus wie „Test Anna Müller“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen/,
+    );
+    await page.screenshot({ path: join(dir, "doppelgaenger-1280x720.png") });
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.screenshot({ path: join(dir, "doppelgaenger-1920x1080.png") });
+    await context.close();
 
-  // 10 wrong codes use up this address's tries; an X-Real-Ip header does not make a fresh address of it.
-  for (let i = 0; i < 10; i++) assert.match((await post(`falsch-${i}`)).text, /Beitrittscode stimmt nicht/);
-  assert.match((await post("falsch-10", "Rater", { "x-real-ip": "10.9.8.7" })).text, /Zu viele falsche Codes/);
-  // ... but the right code is never refused because of wrong tries (before: "Zu viele falsche Codes").
-  const right = await post(CODE, PEOPLE[1]!.name);
-  assert.equal(right.status, 302, `a login redirects: ${right.text.slice(0, 300)}`);
-  await api.dispose();
-});
+    // 10 wrong codes use up this address's tries; an X-Real-Ip header does not make a fresh address of it.
+    for (let i = 0; i < 10; i++) assert.match((await post(`falsch-${i}`)).text, /Beitrittscode stimmt nicht/);
+    assert.match((await post("falsch-10", "Rater", { "x-real-ip": "10.9.8.7" })).text, /Zu viele falsche Codes/);
+    // ... but the right code is never refused because of wrong tries (before: "Zu viele falsche Codes").
+    const right = await post(CODE, PEOPLE[1]!.name);
+    assert.equal(right.status, 302, `a login redirects: ${right.text.slice(0, 300)}`);
+    await api.dispose();
+  },
+);

@@ -18,8 +18,16 @@ test("kernel:install writes a user kernel.json with the absolute tslab path and 
       encoding: "utf8",
     });
     assert.equal(r.status, 0, r.stderr);
-    const spec = JSON.parse(readFileSync(join(data, "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[]; display_name: string; env: Record<string, string> };
-    assert.deepEqual(spec.env, { NODE_OPTIONS: "--max-semi-space-size=1" }, "a small young generation: 12 % less memory per kernel");
+    const spec = JSON.parse(readFileSync(join(data, "kernels", "tslab", "kernel.json"), "utf8")) as {
+      argv: string[];
+      display_name: string;
+      env: Record<string, string>;
+    };
+    assert.deepEqual(
+      spec.env,
+      { NODE_OPTIONS: "--max-semi-space-size=1" },
+      "a small young generation: 12 % less memory per kernel",
+    );
     assert.equal(spec.argv[0], join(root, "node_modules", ".bin", "tslab"));
     assert.ok(existsSync(spec.argv[0] ?? ""), "the registered tslab exists");
     assert.equal(spec.display_name, "TypeScript (Workshop)");

@@ -6,7 +6,14 @@ import { test } from "node:test";
 import { delay } from "../../lib/util.js";
 import { startService, superviseService, waitForLine, type Service } from "../../scripts/apps/klassenraum/services.js";
 
-const start = () => startService("Klassen-Board", process.execPath, ["-e", "console.log('bereit'); setInterval(() => {}, 1000);"], process.env, process.cwd());
+const start = () =>
+  startService(
+    "Klassen-Board",
+    process.execPath,
+    ["-e", "console.log('bereit'); setInterval(() => {}, 1000);"],
+    process.env,
+    process.cwd(),
+  );
 const ready = async (s: Service) => void (await waitForLine(s, /bereit/, 10_000));
 
 test("a service killed with SIGKILL comes back by itself and says so in German; a stop is final", async () => {
@@ -17,7 +24,10 @@ test("a service killed with SIGKILL comes back by itself and says so in German; 
   process.kill(first.child.pid!, "SIGKILL");
   const until = Date.now() + 20_000;
   while (Date.now() < until && !lines.some((l) => /läuft wieder/.test(l))) await delay(50);
-  assert.deepEqual(lines, ["Klassen-Board hat sich beendet (Signal SIGKILL) – Neustart in 1 s. Die anderen laufen weiter.", "Klassen-Board läuft wieder."]);
+  assert.deepEqual(lines, [
+    "Klassen-Board hat sich beendet (Signal SIGKILL) – Neustart in 1 s. Die anderen laufen weiter.",
+    "Klassen-Board läuft wieder.",
+  ]);
   const second = supervised.current();
   assert.notEqual(second.child.pid, first.child.pid);
   assert.equal(second.child.exitCode, null);

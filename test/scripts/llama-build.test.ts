@@ -62,7 +62,8 @@ test("a second process waits for the running build (lock) and then uses it witho
 
 test("without cmake and g++ on PATH the build is skipped with one reason, nothing is left behind", async () => {
   const onlyGit = mkdtempSync(join(tmpdir(), "path-"));
-  for (const cmd of ["git", "sh"]) symlinkSync(execFileSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).trim(), join(onlyGit, cmd));
+  for (const cmd of ["git", "sh"])
+    symlinkSync(execFileSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).trim(), join(onlyGit, cmd));
   process.env.PATH = onlyGit;
   try {
     const tools = await ensureLlamaTools(() => {});

@@ -79,9 +79,16 @@ test("MODELS_OFFLINE=1: fails at once, saying in German and English which files 
     const present = await runCommand("models:pull", [], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
     assert.equal(present.code, 0, present.stderr);
     assert.match(present.stdout, /Schon vorhanden \/ already there: .*Meta-Llama/);
-    assert.match(present.stdout, /Schon vorhanden \/ already there: .*paraphrase-multilingual-MiniLM-L12-v2 \(.*dtype q8\)/);
+    assert.match(
+      present.stdout,
+      /Schon vorhanden \/ already there: .*paraphrase-multilingual-MiniLM-L12-v2 \(.*dtype q8\)/,
+    );
     // --embedding-dtype fp16 needs a file the copy does not have.
-    const fp16 = await runCommand("models:pull", ["--embedding-only", "--embedding-dtype", "fp16"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }));
+    const fp16 = await runCommand(
+      "models:pull",
+      ["--embedding-only", "--embedding-dtype", "fp16"],
+      modelEnv(tmp.dir, { MODELS_OFFLINE: "1" }),
+    );
     assert.equal(fp16.code, 1);
     assert.ok(fp16.stderr.includes(join(embeddingDir, "onnx", "model_fp16.onnx")), fp16.stderr);
     // Only fp32 weights copied: the embedder uses them, so nothing is missing (no q8 download).
@@ -91,7 +98,11 @@ test("MODELS_OFFLINE=1: fails at once, saying in German and English which files 
     assert.match(fp32Only.stdout, /dtype fp32/);
     // A local folder (EMBEDDING_MODEL=path) with files missing: copy advice, not "unset MODELS_OFFLINE".
     rmSync(join(embeddingDir, "tokenizer.json"));
-    const local = await runCommand("models:pull", ["--embedding-only"], modelEnv(tmp.dir, { MODELS_OFFLINE: "1", EMBEDDING_MODEL: embeddingDir }));
+    const local = await runCommand(
+      "models:pull",
+      ["--embedding-only"],
+      modelEnv(tmp.dir, { MODELS_OFFLINE: "1", EMBEDDING_MODEL: embeddingDir }),
+    );
     assert.equal(local.code, 1);
     assert.match(local.stderr, /zeigt auf den lokalen Ordner/);
     assert.doesNotMatch(local.stderr, /MODELS_OFFLINE=1 ist gesetzt/);
@@ -108,7 +119,8 @@ test("--embedding-only downloads the embedding model into MODELS_DIR/<id>/ with 
     const first = await runCommand("models:pull", ["--embedding-only"], env);
     assert.equal(first.code, 0, first.stderr);
     const dir = join(tmp.dir, "kit-test", "tiny-bert");
-    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"]) assert.ok(existsSync(join(dir, f)), f);
+    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"])
+      assert.ok(existsSync(join(dir, f)), f);
     assert.ok(hub.served.includes("onnx/model_quantized.onnx"), `served: ${hub.served.join(", ")}`);
     assert.ok(!hub.served.includes("onnx/model.onnx"), "only the requested dtype");
     assert.match(first.stderr, /Lade kit-test\/tiny-bert\/onnx\/model_quantized\.onnx: 100 %/);
@@ -120,7 +132,12 @@ test("--embedding-only downloads the embedding model into MODELS_DIR/<id>/ with 
     assert.match(second.stdout, /Schon vorhanden/);
     assert.equal(hub.served.length, served, "nothing downloaded twice");
 
-    const embedder = await createEmbedder({ model: "kit-test/tiny-bert", modelsDir: tmp.dir, offline: true, progress: false });
+    const embedder = await createEmbedder({
+      model: "kit-test/tiny-bert",
+      modelsDir: tmp.dir,
+      offline: true,
+      progress: false,
+    });
     try {
       assert.equal(embedder.modelDir, dir);
       assert.equal(embedder.dtype, "q8");

@@ -5,7 +5,18 @@
 // refused before llama.cpp (no abort) with a German note.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -35,13 +46,22 @@ before(async () => {
 
 test("models:warm writes the planner's and the half-agent's states and a manifest beside the model", async () => {
   const tiny = tinyModelPaths();
-  const env = { LLM_MODEL_PATH: instructor, EMBEDDING_MODEL: tiny.embeddingDir, MODELS_OFFLINE: "1", LLM_THREADS: "1", LLM_GPU: "cpu", LLM_BACKEND: "local", ...CONTEXT };
+  const env = {
+    LLM_MODEL_PATH: instructor,
+    EMBEDDING_MODEL: tiny.embeddingDir,
+    MODELS_OFFLINE: "1",
+    LLM_THREADS: "1",
+    LLM_GPU: "cpu",
+    LLM_BACKEND: "local",
+    ...CONTEXT,
+  };
   const r = await runCommand("models:warm", [], env, { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /✅ \d Zustände \([\d,]+ MB\) in .*prompt-states\//);
   manifest = JSON.parse(readFileSync(join(warmStateDir(instructor), MANIFEST_FILE), "utf8")) as WarmManifest;
   const names = manifest.entries.map((e) => e.name);
-  for (const name of ["planer-reise", "planer-reise-mathe", "halbagent-reise", "halbagent-reise-mathe"]) assert.ok(names.includes(name), name);
+  for (const name of ["planer-reise", "planer-reise-mathe", "halbagent-reise", "halbagent-reise-mathe"])
+    assert.ok(names.includes(name), name);
   for (const e of manifest.entries) {
     const bytes = readFileSync(join(warmStateDir(instructor), e.file));
     assert.equal(bytes.length, e.bytes, e.name);
@@ -49,7 +69,11 @@ test("models:warm writes the planner's and the half-agent's states and a manifes
     assert.equal(e.settings.contextSize, 16384);
     assert.match(r.stdout, new RegExp(`${e.name} +${e.tokens} Tokens`));
   }
-  assert.deepEqual(readdirSync(warmStateDir(instructor)).filter((f) => f.includes(".tmp")), [], "no temporary files left");
+  assert.deepEqual(
+    readdirSync(warmStateDir(instructor)).filter((f) => f.includes(".tmp")),
+    [],
+    "no temporary files left",
+  );
 
   // --only renews one state and keeps the others in the manifest.
   const again = await runCommand("models:warm", ["--only", "halbagent-reise"], env, { timeoutMs: 300_000 });
@@ -66,15 +90,20 @@ test("models:warm writes the planner's and the half-agent's states and a manifes
 /** `npm start` round 1 in `model`'s clone with its own empty state cache; returns round 1's meter and the output. */
 async function firstRound(model: string, today: string, stateDir: string) {
   const trace = join(work, `trace-${today}-${Math.random().toString(36).slice(2)}.json`);
-  const r = await runCliOnTinyModels(["Wie wird das Wetter in Rom?", "--offline", "--rag-k", "0", "--max-iterations", "1", "--trace", trace], {
-    LLM_MODEL_PATH: model,
-    LLM_STATE_DIR: stateDir,
-    TRAVEL_TODAY: today,
-    ...CONTEXT,
-  });
+  const r = await runCliOnTinyModels(
+    ["Wie wird das Wetter in Rom?", "--offline", "--rag-k", "0", "--max-iterations", "1", "--trace", trace],
+    {
+      LLM_MODEL_PATH: model,
+      LLM_STATE_DIR: stateDir,
+      TRAVEL_TODAY: today,
+      ...CONTEXT,
+    },
+  );
   assert.ok(r.code === 0 || r.code === 3, `exit ${r.code}: ${r.stderr.slice(-400)}`);
   assert.doesNotMatch(r.stderr, /GGML_ASSERT/);
-  const events = (JSON.parse(readFileSync(trace, "utf8")) as { events: Array<{ type: string; meter?: GenerationMeter }> }).events;
+  const events = (
+    JSON.parse(readFileSync(trace, "utf8")) as { events: Array<{ type: string; meter?: GenerationMeter }> }
+  ).events;
   const meter = events.find((e) => (e.type === "plan" || e.type === "plan_error") && e.meter)?.meter;
   assert.ok(meter, "round 1 has a meter");
   return { meter, stdout: r.stdout };
@@ -97,7 +126,11 @@ test("a participant's clone uses the states: round 1 evaluates only the date and
     assert.equal(meter.promptTokensEvaluated, full.promptTokensEvaluated - planner.tokens, today);
     assert.ok(meter.promptTokensEvaluated < 60, `${today}: ${meter.promptTokensEvaluated} tokens evaluated`);
     assert.doesNotMatch(stdout, /Prompt-Zust/);
-    assert.equal(existsSync(cache) && readdirSync(cache).some((f) => f.endsWith(".kvstate")), false, "nothing had to be saved locally");
+    assert.equal(
+      existsSync(cache) && readdirSync(cache).some((f) => f.endsWith(".kvstate")),
+      false,
+      "nothing had to be saved locally",
+    );
   }
 
   // Cut short with a manifest that agrees (size and SHA-256): refused before llama.cpp, evaluated as without.
@@ -105,9 +138,15 @@ test("a participant's clone uses the states: round 1 evaluates only the date and
   const cut = readFileSync(file).subarray(0, Math.floor(planner.bytes * 0.6));
   writeFileSync(file, cut);
   const edited = structuredClone(manifest);
-  Object.assign(edited.entries.find((e) => e.name === "planer-reise")!, { bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex") });
+  Object.assign(
+    edited.entries.find((e) => e.name === "planer-reise")!,
+    { bytes: cut.length, sha256: createHash("sha256").update(cut).digest("hex") },
+  );
   writeFileSync(join(warmStateDir(participant), MANIFEST_FILE), JSON.stringify(edited));
   const damaged = await firstRound(participant, "2026-01-29", join(work, "cache-damaged"));
-  assert.match(damaged.stdout, /Hinweis: Vorbereiteter Prompt-Zustand tiny-llama\.planer-reise\.ctx16384\.kvstate wird ignoriert \(Zustandsdatei unvollständig/);
+  assert.match(
+    damaged.stdout,
+    /Hinweis: Vorbereiteter Prompt-Zustand tiny-llama\.planer-reise\.ctx16384\.kvstate wird ignoriert \(Zustandsdatei unvollständig/,
+  );
   assert.equal(damaged.meter.promptTokensEvaluated, full.promptTokensEvaluated);
 });

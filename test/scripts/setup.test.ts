@@ -2,11 +2,29 @@
 // project folder (the real Linux path runs in CI: `.ci/run` = `npm run setup` then `npm test`).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { APT_PACKAGES, HUB_APT_PACKAGE, npmHonoursAllowScripts, setup, type RunOptions, type RunResult, type SetupOptions } from "../../scripts/setup.mjs";
+import {
+  APT_PACKAGES,
+  HUB_APT_PACKAGE,
+  npmHonoursAllowScripts,
+  setup,
+  type RunOptions,
+  type RunResult,
+  type SetupOptions,
+} from "../../scripts/setup.mjs";
 import { KERNEL_NODE_OPTIONS } from "../../scripts/apps/workshop/kernel-install.js";
 
 interface Call {
@@ -51,8 +69,24 @@ function project(extra: { patches?: boolean; notebookLib?: boolean } = {}): stri
   return root;
 }
 
-function options(root: string, platform: NodeJS.Platform, run: SetupOptions["run"], more: Partial<SetupOptions> = {}): SetupOptions {
-  return { root, platform, arch: "x64", uid: 1000, env: { PATH: "/usr/bin" }, nodeVersion: "20.20.0", node: NODE, run, log: () => {}, ...more };
+function options(
+  root: string,
+  platform: NodeJS.Platform,
+  run: SetupOptions["run"],
+  more: Partial<SetupOptions> = {},
+): SetupOptions {
+  return {
+    root,
+    platform,
+    arch: "x64",
+    uid: 1000,
+    env: { PATH: "/usr/bin" },
+    nodeVersion: "20.20.0",
+    node: NODE,
+    run,
+    log: () => {},
+    ...more,
+  };
 }
 
 /** A Debian machine with apt, npm 11.19, faiss-node loading, and the given apt packages missing. */
@@ -80,20 +114,40 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   const { code, results } = await setup(options(root, "linux", fake.run));
   assert.equal(code, 0, JSON.stringify(results));
   const lines = fake.lines();
-  assert.ok(APT_PACKAGES.includes("chromium") && APT_PACKAGES.includes("fonts-noto-color-emoji") && APT_PACKAGES.includes("libfaiss-dev"));
+  assert.ok(
+    APT_PACKAGES.includes("chromium") &&
+      APT_PACKAGES.includes("fonts-noto-color-emoji") &&
+      APT_PACKAGES.includes("libfaiss-dev"),
+  );
   assert.ok(lines.includes("sudo apt-get update -qq"));
-  assert.ok(lines.includes("sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji"), lines.join("\n"));
+  assert.ok(
+    lines.includes("sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji"),
+    lines.join("\n"),
+  );
   const ci = fake.calls.find((c) => c.command === "npm" && c.args[0] === "ci")!;
   assert.deepEqual(ci.args, ["ci", "--no-audit", "--no-fund"]);
   assert.equal(ci.options.env?.ONNXRUNTIME_NODE_INSTALL, "skip");
-  const lockHash = createHash("sha256").update(readFileSync(join(root, "package-lock.json"))).digest("hex");
+  const lockHash = createHash("sha256")
+    .update(readFileSync(join(root, "package-lock.json")))
+    .digest("hex");
   assert.equal(readFileSync(join(root, "node_modules", ".setup-lock-hash"), "utf8").trim(), lockHash);
   // faiss-node already loads → no build; tiny models through tsx
   assert.ok(!lines.some((l) => l.includes("build-faiss")));
   assert.ok(lines.includes(`node --import tsx ${join("scripts", "kit.ts")} models:tiny`));
-  const kernel = JSON.parse(readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"));
-  assert.deepEqual(kernel.argv, [join(root, "node_modules/.bin/tslab"), "kernel", "--config-path", "{connection_file}"]);
-  assert.deepEqual(kernel.env, { NODE_OPTIONS: KERNEL_NODE_OPTIONS }, "the kernel's memory flags, as kernel:install writes them");
+  const kernel = JSON.parse(
+    readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"),
+  );
+  assert.deepEqual(kernel.argv, [
+    join(root, "node_modules/.bin/tslab"),
+    "kernel",
+    "--config-path",
+    "{connection_file}",
+  ]);
+  assert.deepEqual(
+    kernel.env,
+    { NODE_OPTIONS: KERNEL_NODE_OPTIONS },
+    "the kernel's memory flags, as kernel:install writes them",
+  );
   // notebooks/lib points at the built lib; the link is dangling until the build step ran and must stay so.
   assert.equal(readlinkSync(join(root, "notebooks", "lib")), join("..", ".cache", "notebook-lib"));
   // Order: system packages before npm, npm before the native addon check, models last.
@@ -106,7 +160,10 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   const again = debian([]);
   const second = await setup(options(root, "linux", again.run));
   assert.equal(second.code, 0);
-  assert.ok(!again.lines().some((l) => l.includes("apt-get install") || l.startsWith("npm ci")), again.lines().join("\n"));
+  assert.ok(
+    !again.lines().some((l) => l.includes("apt-get install") || l.startsWith("npm ci")),
+    again.lines().join("\n"),
+  );
   assert.match(second.results.find((r) => r.name === "npm-Abhängigkeiten")!.detail, /aktuell/);
   assert.equal(readlinkSync(join(root, "notebooks", "lib")), join("..", ".cache", "notebook-lib"));
 });
@@ -115,7 +172,8 @@ test("Debian as root: apt-get without sudo; faiss-node that does not load is bui
   const root = project();
   let built = false;
   const fake = fakeRunner((line) => {
-    if (line.startsWith("dpkg-query -W")) return line.endsWith(" chromium") ? { code: 1 } : { stdout: "install ok installed" };
+    if (line.startsWith("dpkg-query -W"))
+      return line.endsWith(" chromium") ? { code: 1 } : { stdout: "install ok installed" };
     if (line === "npm --version") return { stdout: "11.19.0" };
     if (line.includes("require('faiss-node')")) return { code: built ? 0 : 1 };
     if (line === `bash ${join("scripts", "dev", "build-faiss.sh")}`) {
@@ -134,7 +192,13 @@ test("Debian as root: apt-get without sudo; faiss-node that does not load is bui
 
 test("npm older than 11.16: install without scripts, then only esbuild's", async () => {
   const root = project();
-  const fake = fakeRunner((line) => (line === "npm --version" ? { stdout: "10.9.2" } : line.startsWith("dpkg-query -W") ? { stdout: "install ok installed" } : undefined));
+  const fake = fakeRunner((line) =>
+    line === "npm --version"
+      ? { stdout: "10.9.2" }
+      : line.startsWith("dpkg-query -W")
+        ? { stdout: "install ok installed" }
+        : undefined,
+  );
   assert.equal((await setup(options(root, "linux", fake.run))).code, 0);
   const npmLines = fake.lines().filter((l) => l.startsWith("npm ") && l !== "npm --version");
   assert.deepEqual(npmLines, ["npm ci --no-audit --no-fund --ignore-scripts", "npm rebuild esbuild"]);
@@ -187,7 +251,11 @@ test("macOS without Jupyter: no apt, German instructions (brew or pip), faiss pr
   assert.match(text, /brew install jupyterlab/);
   assert.match(text, /python3 -m pip install --user notebook nbconvert/);
   assert.match(text, /xcode-select --install && brew install cmake libomp/);
-  assert.equal(results.find((r) => r.name === "onnxruntime-node (Teil 2)")!.status, "skipped", "Apple silicon has a binary");
+  assert.equal(
+    results.find((r) => r.name === "onnxruntime-node (Teil 2)")!.status,
+    "skipped",
+    "Apple silicon has a binary",
+  );
   // The rest still ran: kernel registered, tiny models made.
   assert.ok(existsSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json")));
   assert.ok(lines.some((l) => l.includes("models:tiny")));
@@ -204,7 +272,9 @@ test("Intel Mac: onnxruntime-node has no binary, said in German", async () => {
 test("Windows: py -m pip instructions, kernel started with node + tslab's JS, text-file notebooks/lib replaced", async () => {
   const root = project();
   writeFileSync(join(root, "notebooks", "lib"), "../lib"); // what Git for Windows writes without symlink support
-  const noJupyter = fakeRunner((line) => (line === "jupyter --version" ? { code: 1 } : line === "npm --version" ? { stdout: "11.19.0" } : undefined));
+  const noJupyter = fakeRunner((line) =>
+    line === "jupyter --version" ? { code: 1 } : line === "npm --version" ? { stdout: "11.19.0" } : undefined,
+  );
   const log: string[] = [];
   const first = await setup(options(root, "win32", noJupyter.run, { log: (l) => log.push(l) }));
   assert.equal(first.code, 1);
@@ -214,7 +284,9 @@ test("Windows: py -m pip instructions, kernel started with node + tslab's JS, te
 
   const withJupyter = fakeRunner((line) => (line === "npm --version" ? { stdout: "11.19.0" } : undefined));
   assert.equal((await setup(options(root, "win32", withJupyter.run))).code, 0);
-  const kernel = JSON.parse(readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"));
+  const kernel = JSON.parse(
+    readFileSync(join(root, ".jupyter-prefix/share/jupyter/kernels/tslab/kernel.json"), "utf8"),
+  );
   assert.deepEqual(kernel.argv.slice(0, 3), [NODE, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel"]);
   assert.ok(lstatSync(join(root, "notebooks", "lib")).isSymbolicLink());
 });
@@ -222,7 +294,9 @@ test("Windows: py -m pip instructions, kernel started with node + tslab's JS, te
 test("Node.js older than 20.19 stops at once with what to install", async () => {
   const fake = fakeRunner(() => undefined);
   const log: string[] = [];
-  const { code, results } = await setup(options(project(), "linux", fake.run, { nodeVersion: "18.20.4", log: (l) => log.push(l) }));
+  const { code, results } = await setup(
+    options(project(), "linux", fake.run, { nodeVersion: "18.20.4", log: (l) => log.push(l) }),
+  );
   assert.equal(code, 1);
   assert.equal(results.length, 1);
   assert.equal(fake.calls.length, 0);
@@ -254,15 +328,23 @@ test("Klassenraum-Hub: Debian installs jupyterhub with apt; a failed install or 
   const debianOk = withoutHub(true);
   const first = await setup(options(project(), "linux", debianOk.run));
   assert.equal(first.code, 0);
-  assert.ok(debianOk.lines().includes(`sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${HUB_APT_PACKAGE}`), debianOk.lines().join("\n"));
+  assert.ok(
+    debianOk.lines().includes(`sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${HUB_APT_PACKAGE}`),
+    debianOk.lines().join("\n"),
+  );
   assert.equal(first.results.find((r) => r.name === "Klassenraum-Hub (optional)")!.status, "ok");
 
   const debianFails = withoutHub(false);
   const second = await setup(options(project(), "linux", debianFails.run));
   assert.equal(second.code, 0, "a participant's set-up never fails for lack of the hub");
-  assert.match(second.results.find((r) => r.name === "Klassenraum-Hub (optional)")!.detail, /sudo apt-get install jupyterhub/);
+  assert.match(
+    second.results.find((r) => r.name === "Klassenraum-Hub (optional)")!.detail,
+    /sudo apt-get install jupyterhub/,
+  );
 
-  const mac = fakeRunner((line) => (line === "jupyterhub --version" ? { code: 127 } : line === "npm --version" ? { stdout: "11.19.0" } : undefined));
+  const mac = fakeRunner((line) =>
+    line === "jupyterhub --version" ? { code: 127 } : line === "npm --version" ? { stdout: "11.19.0" } : undefined,
+  );
   const third = await setup(options(project(), "darwin", mac.run, { arch: "arm64" }));
   const hub = third.results.find((r) => r.name === "Klassenraum-Hub (optional)")!;
   assert.equal(hub.status, "skipped");

@@ -12,8 +12,14 @@ const FIXTURE = "test/scripts/fixtures/leaves-a-process.test.ts";
 /** `npm test --only unit <file>` in a child; resolves with its exit code and output once nothing holds the output. */
 async function runUnit(file: string): Promise<{ code: number | null; out: string }> {
   // a nested test runner must not report to this one
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT" && key !== "LLM_STATE_DIR"));
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/dev/test.ts", "--only", "unit", file], { cwd: findProjectRoot(), env, stdio: ["ignore", "pipe", "pipe"] });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT" && key !== "LLM_STATE_DIR"),
+  );
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/dev/test.ts", "--only", "unit", file], {
+    cwd: findProjectRoot(),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));

@@ -40,7 +40,11 @@ const sign = (parts: string[]) => parts.reduce((h, p) => h.update(p), createHmac
 function decode(frames: Buffer[]): Message {
   const at = frames.findIndex((f) => f.toString() === DELIMITER);
   const [header, parent, , content] = frames.slice(at + 2, at + 6).map((f) => f.toString());
-  return { header: JSON.parse(header ?? "{}"), parent_header: JSON.parse(parent ?? "{}"), content: JSON.parse(content ?? "{}") } as Message;
+  return {
+    header: JSON.parse(header ?? "{}"),
+    parent_header: JSON.parse(parent ?? "{}"),
+    content: JSON.parse(content ?? "{}"),
+  } as Message;
 }
 
 let kernel: ChildProcess;
@@ -52,7 +56,14 @@ const received: Message[] = [];
 /** Sends one shell request; returns its msg_id. */
 async function request(msgType: string, content: Record<string, unknown>): Promise<string> {
   const msgId = randomUUID();
-  const header = JSON.stringify({ msg_id: msgId, session, username: "test", msg_type: msgType, version: "5.3", date: new Date().toISOString() });
+  const header = JSON.stringify({
+    msg_id: msgId,
+    session,
+    username: "test",
+    msg_type: msgType,
+    version: "5.3",
+    date: new Date().toISOString(),
+  });
   const parts = [header, "{}", "{}", JSON.stringify(content)];
   await shell.send([DELIMITER, sign(parts), ...parts]);
   return msgId;
@@ -63,10 +74,21 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 before(async () => {
-  const ports = { shell_port: await freePort(), iopub_port: await freePort(), stdin_port: await freePort(), control_port: await freePort(), hb_port: await freePort() };
+  const ports = {
+    shell_port: await freePort(),
+    iopub_port: await freePort(),
+    stdin_port: await freePort(),
+    control_port: await freePort(),
+    hb_port: await freePort(),
+  };
   const connection = join(dir, "kernel.json");
-  writeFileSync(connection, JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }));
-  const spec = JSON.parse(readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[] };
+  writeFileSync(
+    connection,
+    JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }),
+  );
+  const spec = JSON.parse(
+    readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8"),
+  ) as { argv: string[] };
   const [command, ...args] = spec.argv.map((a) => a.replace("{connection_file}", connection));
   kernel = spawn(command ?? "tslab", args, { cwd: root, stdio: "ignore" });
   shell = new Dealer();
@@ -94,14 +116,35 @@ after(() => {
 
 test("two cells sent back to back: busy, idle, busy, idle – never idle while the second one waits or runs", async () => {
   received.length = 0;
-  const first = await request("execute_request", { code: 'await new Promise((r) => setTimeout(r, 500));\nconsole.log("erste fertig");', silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true });
-  const second = await request("execute_request", { code: 'console.log("zweite läuft");', silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true });
-  const idleOf = (id: string) => received.some((m) => m.header.msg_type === "status" && m.content.execution_state === "idle" && m.parent_header.msg_id === id);
+  const first = await request("execute_request", {
+    code: 'await new Promise((r) => setTimeout(r, 500));\nconsole.log("erste fertig");',
+    silent: false,
+    store_history: true,
+    user_expressions: {},
+    allow_stdin: false,
+    stop_on_error: true,
+  });
+  const second = await request("execute_request", {
+    code: 'console.log("zweite läuft");',
+    silent: false,
+    store_history: true,
+    user_expressions: {},
+    allow_stdin: false,
+    stop_on_error: true,
+  });
+  const idleOf = (id: string) =>
+    received.some(
+      (m) => m.header.msg_type === "status" && m.content.execution_state === "idle" && m.parent_header.msg_id === id,
+    );
   await until(() => idleOf(first) && idleOf(second));
 
   const who = (id: string | undefined) => (id === first ? "1" : id === second ? "2" : "?");
   const events = received
     .filter((m) => m.header.msg_type === "status" || m.header.msg_type === "stream")
-    .map((m) => (m.header.msg_type === "status" ? `${String(m.content.execution_state)}(${who(m.parent_header.msg_id)})` : `out(${who(m.parent_header.msg_id)})`));
+    .map((m) =>
+      m.header.msg_type === "status"
+        ? `${String(m.content.execution_state)}(${who(m.parent_header.msg_id)})`
+        : `out(${who(m.parent_header.msg_id)})`,
+    );
   assert.deepEqual(events, ["busy(1)", "out(1)", "idle(1)", "busy(2)", "out(2)", "idle(2)"]);
 });

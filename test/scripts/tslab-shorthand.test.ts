@@ -32,7 +32,9 @@ test("{ x } of a variable from an earlier cell works under tslab (patched conver
   assert.deepEqual(result.failures, [], result.failures.map((f) => `cell ${f.cell}: ${f.error}`).join("\n"));
   assert.ok(existsSync(kept), "the executed notebook was kept");
   const executed = JSON.parse(readFileSync(kept, "utf8")) as { cells: { outputs: { text?: string | string[] }[] }[] };
-  const out = executed.cells.map((c) => c.outputs.map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? ""))).join(""));
+  const out = executed.cells.map((c) =>
+    c.outputs.map((o) => (Array.isArray(o.text) ? o.text.join("") : (o.text ?? ""))).join(""),
+  );
   assert.equal(out[1]?.trim(), '{"embedder":{"name":"mini"},"k":3,"extra":true}');
   assert.equal(out[2]?.trim(), "3");
   assert.equal(out[3]?.trim(), '{"local":7,"k":3}');
@@ -41,7 +43,9 @@ test("{ x } of a variable from an earlier cell works under tslab (patched conver
 test("the patch is committed and applied on every install", () => {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
   assert.equal(pkg.scripts.postinstall, "patch-package");
-  const version = (JSON.parse(readFileSync(join(root, "node_modules", "tslab", "package.json"), "utf8")) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(join(root, "node_modules", "tslab", "package.json"), "utf8")) as { version: string }
+  ).version;
   const patch = readFileSync(join(root, "patches", `tslab+${version}.patch`), "utf8");
   assert.match(patch, /getShorthandAssignmentValueSymbol/u);
 });

@@ -24,15 +24,27 @@ test("600 kernel_info requests one after the other: every one is answered and en
   for (let i = 0; i < 600; i++) {
     const id = await client.request("kernel_info_request");
     ids.push(id);
-    const answered = await until(() => client.replies.some((r) => r.parent_header.msg_id === id && r.header.msg_type === "kernel_info_reply"), 10_000);
+    const answered = await until(
+      () => client.replies.some((r) => r.parent_header.msg_id === id && r.header.msg_type === "kernel_info_reply"),
+      10_000,
+    );
     if (!answered) unanswered.push(i);
   }
   assert.deepEqual(unanswered, [], "kernel_info requests left without a reply");
   // A lost idle status leaves the notebook's indicator on busy (and Notebook's nudge waiting for iopub).
-  const idle = () => new Set(kernel.iopub.filter((m) => m.header.msg_type === "status" && m.content.execution_state === "idle").map((m) => m.parent_header.msg_id));
+  const idle = () =>
+    new Set(
+      kernel.iopub
+        .filter((m) => m.header.msg_type === "status" && m.content.execution_state === "idle")
+        .map((m) => m.parent_header.msg_id),
+    );
   await until(() => ids.every((id) => idle().has(id)), 2000);
   const seen = idle();
-  assert.deepEqual(ids.flatMap((id, i) => (seen.has(id) ? [] : [i])), [], "requests without an idle status");
+  assert.deepEqual(
+    ids.flatMap((id, i) => (seen.has(id) ? [] : [i])),
+    [],
+    "requests without an idle status",
+  );
   assert.doesNotMatch(kernel.log(), /busy writing/);
 });
 
@@ -47,8 +59,15 @@ test("a second browser opens a comm: closed quietly, nothing lands in the first 
   await second.request("comm_msg", { comm_id: commId, data: {} });
   const info = await second.request("comm_info_request", { target_name: "jupyter.widget" });
   assert.ok(await until(() => second.replies.some((r) => r.parent_header.msg_id === info)));
-  assert.ok(await until(() => kernel.iopub.some((m) => m.header.msg_type === "comm_close" && m.content.comm_id === commId)), "comm_close for the unknown comm");
-  assert.ok(kernel.iopub.some((m) => m.header.msg_type === "status" && m.content.execution_state === "idle" && m.parent_header.msg_id === open));
+  assert.ok(
+    await until(() => kernel.iopub.some((m) => m.header.msg_type === "comm_close" && m.content.comm_id === commId)),
+    "comm_close for the unknown comm",
+  );
+  assert.ok(
+    kernel.iopub.some(
+      (m) => m.header.msg_type === "status" && m.content.execution_state === "idle" && m.parent_header.msg_id === open,
+    ),
+  );
   const cellText = kernel.iopub
     .filter((m) => m.header.msg_type === "stream" && m.parent_header.msg_id === cell)
     .map((m) => String(m.content.text))

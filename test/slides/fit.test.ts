@@ -14,18 +14,43 @@ import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/main.js"
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const stdout = (text: string): NbCell["outputs"] => [{ output_type: "stream", name: "stdout", text }];
-const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}: ${"etwas Text ".repeat(4)}`).join("\n") + "\nFazit: alles gut\n";
+const lines = (n: number, word: string) =>
+  Array.from({ length: n }, (_, i) => `${word} ${i + 1}: ${"etwas Text ".repeat(4)}`).join("\n") +
+  "\nFazit: alles gut\n";
 /** Records: a line without indentation and the indented lines below it (like Teil 3's tool list). */
-const toolList = Array.from({ length: 9 }, (_, i) => `Werkzeug ${i + 1}\n  Eingabe: lat, lon, start_date\n  Ergebnis: days, note`).join("\n") + "\n";
+const toolList =
+  Array.from(
+    { length: 9 },
+    (_, i) => `Werkzeug ${i + 1}\n  Eingabe: lat, lon, start_date\n  Ergebnis: days, note`,
+  ).join("\n") + "\n";
 const longLine = `const ziel = { ${Array.from({ length: 14 }, (_, i) => `feld${i}: "Wert ${i}"`).join(", ")} };`;
 
 const nb: Notebook = {
   cells: [
     { cell_type: "markdown", source: "## Passt alles?", metadata: { slideshow: { slide_type: "slide" } } },
-    { cell_type: "code", source: longLine, metadata: { slideshow: { slide_type: "subslide" } }, outputs: stdout(lines(40, "Zeile")) },
-    { cell_type: "code", source: "zeigeAlles()", metadata: { slideshow: { slide_type: "subslide" }, slides: { show: "all" } }, outputs: stdout(lines(14, "Wichtig")) },
-    { cell_type: "markdown", source: "Die Werkzeuge:\n\n" + "Viel Text davor. ".repeat(40), metadata: { slideshow: { slide_type: "subslide" } } },
-    { cell_type: "code", source: "zeigeWerkzeuge()", metadata: { slideshow: { slide_type: "-" } }, outputs: stdout(toolList) },
+    {
+      cell_type: "code",
+      source: longLine,
+      metadata: { slideshow: { slide_type: "subslide" } },
+      outputs: stdout(lines(40, "Zeile")),
+    },
+    {
+      cell_type: "code",
+      source: "zeigeAlles()",
+      metadata: { slideshow: { slide_type: "subslide" }, slides: { show: "all" } },
+      outputs: stdout(lines(14, "Wichtig")),
+    },
+    {
+      cell_type: "markdown",
+      source: "Die Werkzeuge:\n\n" + "Viel Text davor. ".repeat(40),
+      metadata: { slideshow: { slide_type: "subslide" } },
+    },
+    {
+      cell_type: "code",
+      source: "zeigeWerkzeuge()",
+      metadata: { slideshow: { slide_type: "-" } },
+      outputs: stdout(toolList),
+    },
   ],
 };
 
@@ -55,9 +80,15 @@ test("the deck wraps, shortens to the room it measures, keeps named lines and le
     const shown = (long.text.match(/^Zeile \d+:/gm) ?? []).length;
     assert.ok(shown >= 5 && shown < 40, `${shown} of 40 lines shown`);
     assert.match(long.text, /^Zeile 1:/m, "the head stays");
-    assert.match(long.text, new RegExp(`^Zeile ${shown}:[^\\n]*\\n⋯ noch ${41 - shown} Zeilen – die ganze Ausgabe steht im Notebook`, "m"));
+    assert.match(
+      long.text,
+      new RegExp(`^Zeile ${shown}:[^\\n]*\\n⋯ noch ${41 - shown} Zeilen – die ganze Ausgabe steht im Notebook`, "m"),
+    );
     assert.doesNotMatch(long.text, /Fazit/, "lines are left out from the end");
-    assert.match(long.notes, new RegExp(`Auf der Folie gekürzt: ${41 - shown} Zeilen der Ausgabe nicht gezeigt, ab „Zeile ${shown + 1}:`));
+    assert.match(
+      long.notes,
+      new RegExp(`Auf der Folie gekürzt: ${41 - shown} Zeilen der Ausgabe nicht gezeigt, ab „Zeile ${shown + 1}:`),
+    );
     const kept = await visit(2);
     assert.deepEqual(kept.problems, []);
     assert.equal((kept.text.match(/^Wichtig \d+:/gm) ?? []).length, 14);
@@ -68,7 +99,11 @@ test("the deck wraps, shortens to the room it measures, keeps named lines and le
     assert.equal((tools.text.match(/^ {2}Ergebnis:/gm) ?? []).length, names, "every record shown is whole");
     assert.match(tools.text, new RegExp(`⋯ noch ${(9 - names) * 3} Zeilen`));
     const shortened = (await page.evaluate("deckFit.shortened")) as { cell: number; hidden: number }[];
-    assert.deepEqual(shortened.map((s) => s.cell), [1, 4], "the deck counts each shortened output with its cell");
+    assert.deepEqual(
+      shortened.map((s) => s.cell),
+      [1, 4],
+      "the deck counts each shortened output with its cell",
+    );
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });

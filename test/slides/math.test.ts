@@ -27,7 +27,7 @@ test("inline $…$ becomes KaTeX's HTML; $ref, prices, escaped dollars and code 
   const plain = [
     "Das kostet 5 $ oder 7 $ am Tag, US$5 oder 5$ bis 7$.",
     'Ein Verweis: {"$ref": "geo_bcn.lat"}, {"$ref": "geo_bcn.lon"} und $ref:geo_bcn.lon, dazu $ref und $ref.',
-    "Im Code: `$x^2$` und `{\"$ref\": \"a\"}`, escaped \\$x\\$.",
+    'Im Code: `$x^2$` und `{"$ref": "a"}`, escaped \\$x\\$.',
     "```ts\nconst preis = `${a}$ und $b$`;\n```",
     "Ein $ allein und $a\n\nb$ über einen Absatz hinweg.",
   ];
@@ -40,8 +40,14 @@ test("inline $…$ becomes KaTeX's HTML; $ref, prices, escaped dollars and code 
 });
 
 test("the stage's raw-TeX rule catches an unrendered inline formula, not $ref or prices", () => {
-  for (const raw of ["für $x^2 + 1$ gilt", "der Vektor $a_i$ ist", "wobei $n = 5$ ist", "$$a$$", "$\\|a\\|$"]) assert.match(raw, RAW_TEX, raw);
-  for (const text of ["Das kostet 5 $ oder 7 $", 'Verweis {"$ref": "a"}, {"$ref": "b"}', "$ref und $ref", "US$5 und US$7"]) {
+  for (const raw of ["für $x^2 + 1$ gilt", "der Vektor $a_i$ ist", "wobei $n = 5$ ist", "$$a$$", "$\\|a\\|$"])
+    assert.match(raw, RAW_TEX, raw);
+  for (const text of [
+    "Das kostet 5 $ oder 7 $",
+    'Verweis {"$ref": "a"}, {"$ref": "b"}',
+    "$ref und $ref",
+    "US$5 und US$7",
+  ]) {
     assert.doesNotMatch(text, RAW_TEX, text);
   }
 });
@@ -50,14 +56,21 @@ test("a deck inlines only the KaTeX fonts its formulas use", () => {
   const teil2 = md(TEIL_2);
   assert.deepEqual([...facesUsed(teil2)].sort(), ["KaTeX_Main|400|normal", "KaTeX_Math|400|italic"]);
   const css = katexCss(teil2);
-  assert.deepEqual([...css.matchAll(/@font-face\{[^}]*font-family:(KaTeX_\w+);font-style:(\w+)/g)].map((m) => `${m[1]} ${m[2]}`), [
-    "KaTeX_Main normal", "KaTeX_Math italic",
-  ]);
+  assert.deepEqual(
+    [...css.matchAll(/@font-face\{[^}]*font-family:(KaTeX_\w+);font-style:(\w+)/g)].map((m) => `${m[1]} ${m[2]}`),
+    ["KaTeX_Main normal", "KaTeX_Math italic"],
+  );
   assert.ok(css.length < katexCss().length / 4, `${css.length} of ${katexCss().length} characters`);
   assert.doesNotMatch(css, /fonts\/|\.woff\)|\.ttf\)/, "no font file to load");
   // Bold, blackboard letters and a big operator ask for their faces.
   const rich = facesUsed(md("$\\mathbf{v} \\in \\mathbb{R}^n$, $\\sum_{i=1}^n x_i$ und $\\textit{kursiv}$"));
-  for (const face of ["KaTeX_Main|700|normal", "KaTeX_AMS|400|normal", "KaTeX_Size1|400|normal", "KaTeX_Main|400|italic"]) assert.ok(rich.has(face), face);
+  for (const face of [
+    "KaTeX_Main|700|normal",
+    "KaTeX_AMS|400|normal",
+    "KaTeX_Size1|400|normal",
+    "KaTeX_Main|400|italic",
+  ])
+    assert.ok(rich.has(face), face);
   assert.equal(katexCss("<p>keine Formel</p>").includes("@font-face"), false);
   assert.equal(allKatexFaces().length, 20);
 });
@@ -74,12 +87,17 @@ test("in Chromium the formulas look the same with only their fonts as with all, 
   const dir = mkdtempSync(join(tmpdir(), "kit-math-"));
   const shots = join(findProjectRoot(), ".cache", "browser");
   mkdirSync(shots, { recursive: true });
-  const nb: Notebook = { cells: [{ cell_type: "markdown", source: FORMULAS, metadata: { slideshow: { slide_type: "slide" } } }] };
+  const nb: Notebook = {
+    cells: [{ cell_type: "markdown", source: FORMULAS, metadata: { slideshow: { slide_type: "slide" } } }],
+  };
   const slides = notebookSlides(nb, md);
   const decks = {
     used: deckHtml("Formeln", slides, deckAssets()),
     all: deckHtml("Formeln", slides, { ...deckAssets(), mathCss: () => katexCss() }),
-    noMath: deckHtml("Formeln", slides, { ...deckAssets(), mathCss: (html) => katexCss(html).replace(/@font-face\{[^}]*KaTeX_Math[^}]*\}/g, "") }),
+    noMath: deckHtml("Formeln", slides, {
+      ...deckAssets(),
+      mathCss: (html) => katexCss(html).replace(/@font-face\{[^}]*KaTeX_Math[^}]*\}/g, ""),
+    }),
   };
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
@@ -103,7 +121,10 @@ test("in Chromium the formulas look the same with only their fonts as with all, 
     assert.ok(used.shot.equals(all.shot), "the formulas render differently with only their fonts");
     assert.deepEqual((await render("used", 1920, 1080)).missing, []);
     const noMath = await render("noMath");
-    assert.ok(noMath.missing.some((f) => f.startsWith("KaTeX_Math|400|italic")), noMath.missing.join());
+    assert.ok(
+      noMath.missing.some((f) => f.startsWith("KaTeX_Math|400|italic")),
+      noMath.missing.join(),
+    );
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });

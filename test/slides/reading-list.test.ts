@@ -15,8 +15,16 @@ import { markdownRenderer } from "../../scripts/apps/slides/main.js";
 
 const md = await markdownRenderer();
 const root = findProjectRoot();
-const cell = (cell_type: string, source: string, slide_type: string): NbCell => ({ cell_type, source, metadata: { slideshow: { slide_type } } });
-const text = (html: string) => html.replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim();
+const cell = (cell_type: string, source: string, slide_type: string): NbCell => ({
+  cell_type,
+  source,
+  metadata: { slideshow: { slide_type } },
+});
+const text = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 const fixture: Notebook = {
   cells: [
@@ -38,15 +46,28 @@ test("a closing slide lists the Vertiefung sections; the slide after each skip n
   const closing = slides.at(-1)![0]!;
   assert.equal(closing.title, READING_LIST_TITLE);
   const shown = closing.blocks.map((b) => b.html).join("");
-  assert.match(shown, /<h2>Zum Nachlesen im Notebook<\/h2>\n<p>Nicht auf den Folien, aber im Notebook <code>99-teil-x\.ipynb<\/code>/);
-  assert.deepEqual([...shown.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!)), [
-    "2. Gedächtnis", "In Abschnitt 3: Rückfragen, Belegte Antworten", "5. Abstimmen: mehrere Läufe",
-  ]);
+  assert.match(
+    shown,
+    /<h2>Zum Nachlesen im Notebook<\/h2>\n<p>Nicht auf den Folien, aber im Notebook <code>99-teil-x\.ipynb<\/code>/,
+  );
+  assert.deepEqual(
+    [...shown.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!)),
+    ["2. Gedächtnis", "In Abschnitt 3: Rückfragen, Belegte Antworten", "5. Abstimmen: mehrere Läufe"],
+  );
   assert.ok(shown.includes("Belegte\u00a0Antworten"), "a name in a shared line does not break");
-  const notesOf = (title: string) => text(slides.flat().find((s) => s.title.startsWith(title))!.notes.join(" "));
+  const notesOf = (title: string) =>
+    text(
+      slides
+        .flat()
+        .find((s) => s.title.startsWith(title))!
+        .notes.join(" "),
+    );
   assert.match(notesOf("3. Wieder gezeigt"), /^Davor übersprungen – steht im Notebook \(Vertiefung\): 2\. Gedächtnis$/);
   assert.match(notesOf("4. Selbst ausprobieren"), /übersprungen .*: Rückfragen: ask_user; Belegte Antworten$/);
-  assert.match(text(closing.notes.join(" ")), /übersprungen .*: 5\. Abstimmen: mehrere Läufe .* Abstimmen Abstimmen: nur bei Zeit/);
+  assert.match(
+    text(closing.notes.join(" ")),
+    /übersprungen .*: 5\. Abstimmen: mehrere Läufe .* Abstimmen Abstimmen: nur bei Zeit/,
+  );
   assert.equal(slides.flat().length, deckSlideCount(fixture));
   assert.equal(deckSlideCount(fixture), countSlides(fixture) + 1);
   assert.equal(deckStats(fixture).slides, deckSlideCount(fixture), "the estimate counts the closing slide");
@@ -61,9 +82,15 @@ test("a notebook without Vertiefung gets no closing slide", () => {
 });
 
 test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends with its reading list and then its summary", () => {
-  const promising: Notebook = { cells: [cell("markdown", "## 3. Freigaben, Rückfragen und belegte Antworten", "slide"), ...fixture.cells] };
-  assert.deepEqual(vertiefungPromises(promising), ["cell 0 is on the slides and names the Vertiefung „Rückfragen“, „Belegte Antworten“ without saying it is one"]);
-  const marked: Notebook = { cells: [cell("markdown", "Rückfragen folgen im Notebook als *Vertiefung*.", "slide"), ...fixture.cells] };
+  const promising: Notebook = {
+    cells: [cell("markdown", "## 3. Freigaben, Rückfragen und belegte Antworten", "slide"), ...fixture.cells],
+  };
+  assert.deepEqual(vertiefungPromises(promising), [
+    "cell 0 is on the slides and names the Vertiefung „Rückfragen“, „Belegte Antworten“ without saying it is one",
+  ]);
+  const marked: Notebook = {
+    cells: [cell("markdown", "Rückfragen folgen im Notebook als *Vertiefung*.", "slide"), ...fixture.cells],
+  };
   assert.deepEqual(vertiefungPromises(marked), []);
   const teil4 = JSON.parse(readFileSync(join(root, "notebooks", "40-teil-4-agent.ipynb"), "utf8")) as Notebook;
   assert.deepEqual(vertiefungPromises(teil4), []);
@@ -71,7 +98,18 @@ test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends 
   addReadingList(slides, teil4, md, "40-teil-4-agent.ipynb");
   assert.match(slides.at(-1)![0]!.title, /^17\. Zusammenfassung/);
   const list = [...slides.at(-2)![0]!.blocks[0]!.html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!));
-  assert.deepEqual(list.map((l) => l.split(/[.:]/)[0]), ["10", "11", "12", "In Abschnitt 13", "15", "16"]);
+  assert.deepEqual(
+    list.map((l) => l.split(/[.:]/)[0]),
+    ["10", "11", "12", "In Abschnitt 13", "15", "16"],
+  );
   assert.match(list[3]!, /Rückfragen, Antwort-Schreiber, Belegte Antworten, Ein Gespräch/);
-  assert.match(text(slides.flat().find((s) => s.title.startsWith("13. Freigaben"))!.notes.join(" ")), /^Davor übersprungen .*10\. Mit Gedächtnis.*; 11\. .*; 12\. /);
+  assert.match(
+    text(
+      slides
+        .flat()
+        .find((s) => s.title.startsWith("13. Freigaben"))!
+        .notes.join(" "),
+    ),
+    /^Davor übersprungen .*10\. Mit Gedächtnis.*; 11\. .*; 12\. /,
+  );
 });

@@ -8,40 +8,92 @@ import type { NbCell, Notebook } from "../../scripts/apps/slides/deck.js";
 import { rehearsalTruthProblems } from "../../scripts/apps/slides/rehearsal-truth.js";
 
 const md = (text: string): NbCell => ({ cell_type: "markdown", source: text });
-const code = (source: string, text: string): NbCell => ({ cell_type: "code", source, outputs: [{ output_type: "stream", name: "stdout", text }] });
+const code = (source: string, text: string): NbCell => ({
+  cell_type: "code",
+  source,
+  outputs: [{ output_type: "stream", name: "stdout", text }],
+});
 
 const before: Notebook = {
   cells: [
-    code("console.log(formatMeter(r2.meter));", "Prompt: 11 neu berechnet / 219 aus dem KV-Cache · Antwort: 19 Tokens · 97458 Tokens/s · erste Antwort nach 0 ms\n"),
+    code(
+      "console.log(formatMeter(r2.meter));",
+      "Prompt: 11 neu berechnet / 219 aus dem KV-Cache · Antwort: 19 Tokens · 97458 Tokens/s · erste Antwort nach 0 ms\n",
+    ),
     md("Parallel. Zuerst das **echte Modell**:"),
-    code("const laufZwei = await runAgent({ llm });", "Status: beantwortet · Antwort: Heute – Barcelona: Regen, 8 bis 16 °C\n"),
-    code("for (const seed of [1, 2, 3]) {}", "Seed 1: Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: Barcelona verbindet Gaudí mit dem Meer.\nSeed 3: Barcelona verbindet Gaudí mit dem Meer.\n"),
-    code("const modellCheck = await runModelCheck({ llm });", "koordinaten-1, Lauf 1: nicht bestanden – Aufruf geocode fehlt.\nkein-werkzeug-1, Lauf 1: bestanden\n"),
-    { cell_type: "code", source: "tslab.display.html(evalTableHtml(modellCheck));", outputs: [{ output_type: "display_data", data: { "text/html": "<table><tr><td>Gesamt</td><td>20 %</td></tr></table>" } }] },
+    code(
+      "const laufZwei = await runAgent({ llm });",
+      "Status: beantwortet · Antwort: Heute – Barcelona: Regen, 8 bis 16 °C\n",
+    ),
+    code(
+      "for (const seed of [1, 2, 3]) {}",
+      "Seed 1: Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: Barcelona verbindet Gaudí mit dem Meer.\nSeed 3: Barcelona verbindet Gaudí mit dem Meer.\n",
+    ),
+    code(
+      "const modellCheck = await runModelCheck({ llm });",
+      "koordinaten-1, Lauf 1: nicht bestanden – Aufruf geocode fehlt.\nkein-werkzeug-1, Lauf 1: bestanden\n",
+    ),
+    {
+      cell_type: "code",
+      source: "tslab.display.html(evalTableHtml(modellCheck));",
+      outputs: [
+        { output_type: "display_data", data: { "text/html": "<table><tr><td>Gesamt</td><td>20 %</td></tr></table>" } },
+      ],
+    },
     code("console.log(renderPrompt)", "Kurs-Server: Die Chat-Vorlage wendet der Server an, wir sehen sie nicht.\n"),
     code("console.log(fenster)", "Das Kontextfenster fasst beim Server unbekannt viele Tokens.\n"),
     code('console.log("Tokens erzeugt:", meter.generatedTokens);', "Tokens erzeugt: 9\n"),
     code("const embedder = await createEmbedder();", "🧮 Embedding-Modell: /kit/models/tiny/tiny-bert\n"),
-    code("import { Bm25Index }", "Embeddings         │ BM25               │ Frage\n·3 ·57 ·7          │ ·47 ✓12 ·7         │ In welcher Farbe?\n"),
+    code(
+      "import { Bm25Index }",
+      "Embeddings         │ BM25               │ Frage\n·3 ·57 ·7          │ ·47 ✓12 ·7         │ In welcher Farbe?\n",
+    ),
   ],
 };
 
 const after: Notebook = {
   cells: [
-    code("console.log(formatMeter(r2.meter));", "Prompt: ≈11 neu berechnet / ≈219 aus dem KV-Cache · Antwort: ≈19 Tokens · 🎭 Tempo nicht gemessen\n"),
+    code(
+      "console.log(formatMeter(r2.meter));",
+      "Prompt: ≈11 neu berechnet / ≈219 aus dem KV-Cache · Antwort: ≈19 Tokens · 🎭 Tempo nicht gemessen\n",
+    ),
     md("Parallel. Zuerst das **echte Modell**:"),
-    code("const laufZwei = await runAgent({ llm });", "Status: beantwortet · Antwort: 🎭 Heute – Barcelona: Regen, 8 bis 16 °C\n"),
+    code(
+      "const laufZwei = await runAgent({ llm });",
+      "Status: beantwortet · Antwort: 🎭 Heute – Barcelona: Regen, 8 bis 16 °C\n",
+    ),
     md("Jetzt ein **vorgespielter Plan**:"),
     code("const gespielt = scriptedPlan(schritte, antwort);", "Vorgespielter Plan – Antwort: Heute – Barcelona\n"),
-    code("for (const seed of [1, 2, 3]) {}", "Seed 1: 🎭 Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: 🎭 Zwischen Sagrada Família und Meer.\nSeed 3: 🎭 Eine Stadt am Meer.\n"),
-    code("const modellCheck = await runModelCheck({ llm });", "koordinaten-1, Lauf 1: bestanden\nkein-werkzeug-1, Lauf 1: bestanden\n"),
-    { cell_type: "code", source: "tslab.display.html(evalTableHtml(modellCheck));", outputs: [{ output_type: "display_data", data: { "text/html": "<p>🎭 Vorgespielt: …</p><table><tr><td>Gesamt</td><td>100 %</td></tr></table>" } }] },
+    code(
+      "for (const seed of [1, 2, 3]) {}",
+      "Seed 1: 🎭 Barcelona verbindet Gaudí mit dem Meer.\nSeed 2: 🎭 Zwischen Sagrada Família und Meer.\nSeed 3: 🎭 Eine Stadt am Meer.\n",
+    ),
+    code(
+      "const modellCheck = await runModelCheck({ llm });",
+      "koordinaten-1, Lauf 1: bestanden\nkein-werkzeug-1, Lauf 1: bestanden\n",
+    ),
+    {
+      cell_type: "code",
+      source: "tslab.display.html(evalTableHtml(modellCheck));",
+      outputs: [
+        {
+          output_type: "display_data",
+          data: { "text/html": "<p>🎭 Vorgespielt: …</p><table><tr><td>Gesamt</td><td>100 %</td></tr></table>" },
+        },
+      ],
+    },
     code("console.log(renderPrompt)", "🎭 Probelauf ohne Modell: Die Chat-Vorlage zeigt erst das echte Modell.\n"),
     code("console.log(fenster)", "Das Kontextfenster fasst im Probelauf (ohne Modell) unbekannt viele Tokens.\n"),
     code('console.log("Tokens erzeugt:", meter.generatedTokens);', "Tokens erzeugt: ≈ 9\n"),
-    code("console.log(tokens.describe(auszuege))", "Die Auszüge allein: ≈ 275 Tokens (geschätzt) · Antwort: ≈19 Tokens\n"),
+    code(
+      "console.log(tokens.describe(auszuege))",
+      "Die Auszüge allein: ≈ 275 Tokens (geschätzt) · Antwort: ≈19 Tokens\n",
+    ),
     code("const embedder = await createEmbedder();", "🧮 Embedding-Modell: /kit/models/tiny/tiny-bert\n"),
-    code("import { Bm25Index }", "Embeddings         │ BM25               │ Frage\n·3 ·57 ·7          │ ·47 ✓12 ·7         │ In welcher Farbe?\n🎭 Probelauf mit dem Test-Embedder (ohne gelernte Bedeutung): …\n"),
+    code(
+      "import { Bm25Index }",
+      "Embeddings         │ BM25               │ Frage\n·3 ·57 ·7          │ ·47 ✓12 ·7         │ In welcher Farbe?\n🎭 Probelauf mit dem Test-Embedder (ohne gelernte Bedeutung): …\n",
+    ),
   ],
 };
 

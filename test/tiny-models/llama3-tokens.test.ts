@@ -19,13 +19,13 @@ const GERMAN: Record<string, string> = {
   umlauts: "Grüße aus Köln! Die Straße am Bahnhof ist über 5 km lang; Äpfel, Öl und Übungshefte gibt's dort.",
   capitals: "ÄÖÜ äöü ß ẞ GROSSE STRASSE – „Anführungszeichen“ und ‚halbe‘ » französische « Zeichen …",
   words: "Fußgängerzonenüberwachungskamera, Donaudampfschifffahrtsgesellschaft, Grüßgott, Maß, Spaß, weiß",
-  json: "{\"stadt\":\"Zürich\",\"nächte\":3,\"preis\":129.90,\"frühstück\":true,\"ziele\":[\"Köln\",\"Graz\"],\"x\":null}",
+  json: '{"stadt":"Zürich","nächte":3,"preis":129.90,"frühstück":true,"ziele":["Köln","Graz"],"x":null}',
   jsonPretty: JSON.stringify({ plan: [{ id: "w1", tool: "get_weather", args: { lat: 41.39, lon: 2.17 } }] }, null, 2),
   digits: "1234567 12345678901 0 007 3,5 °C −12,75 -12.75 1e-5 1.000.000 € 2^10 = 1024",
   dates: "2026-06-15, 15.06.2026, am 3. Mai 2026 um 14:30 Uhr, Mo–Fr 9–17 Uhr, KW 24",
   emoji: "🚆🌧️👍🏽 Gute Reise! 🇩🇪 ❤️ 🧳✈️ Sonne ☀︎",
   whitespace: "Zeile 1\n\n\tZeile 2\n    eingerückt\r\nEnde  \n\n\n   \t ",
-  code: "const ziel = await geocode({ name: \"München\" }); // Koordinaten\nif (ziel.lat > 48) { return ziel; }",
+  code: 'const ziel = await geocode({ name: "München" }); // Koordinaten\nif (ziel.lat > 48) { return ziel; }',
 };
 
 /** The travel catalog as participants' models see it: the planner's system prompt and the data files. */
@@ -74,8 +74,13 @@ describe("Llama 3 tokenizer parity of the tiny GGUF", { timeout: 120_000 }, () =
 
   it("reads Llama 3.1's special tokens as single control tokens", () => {
     const specials: Record<string, number> = {
-      "<|begin_of_text|>": 128000, "<|end_of_text|>": 128001, "<|start_header_id|>": 128006, "<|end_header_id|>": 128007,
-      "<|eom_id|>": 128008, "<|eot_id|>": 128009, "<|python_tag|>": 128010,
+      "<|begin_of_text|>": 128000,
+      "<|end_of_text|>": 128001,
+      "<|start_header_id|>": 128006,
+      "<|end_header_id|>": 128007,
+      "<|eom_id|>": 128008,
+      "<|eot_id|>": 128009,
+      "<|python_tag|>": 128010,
     };
     for (const [text, id] of Object.entries(specials)) {
       assert.deepEqual([...model.tokenize(text, true)], [id], text);

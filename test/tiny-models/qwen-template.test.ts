@@ -8,12 +8,25 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JinjaTemplateChatWrapper, QwenChatWrapper, readGgufFileInfo, resolveChatWrapper, type ChatHistoryItem } from "node-llama-cpp";
+import {
+  JinjaTemplateChatWrapper,
+  QwenChatWrapper,
+  readGgufFileInfo,
+  resolveChatWrapper,
+  type ChatHistoryItem,
+} from "node-llama-cpp";
 import { findProjectRoot } from "../../lib/config.js";
 import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
 import { gguf, writeGgufFile } from "../../scripts/dev/tiny-models/gguf-writer.js";
 
-const TEMPLATE_FILE = join(findProjectRoot(), "scripts", "dev", "tiny-models", "templates", "Qwen-Qwen2.5-7B-Instruct.jinja");
+const TEMPLATE_FILE = join(
+  findProjectRoot(),
+  "scripts",
+  "dev",
+  "tiny-models",
+  "templates",
+  "Qwen-Qwen2.5-7B-Instruct.jinja",
+);
 
 const history: ChatHistoryItem[] = [
   { type: "system", text: "Du planst Reisen." },
@@ -35,7 +48,15 @@ test("node-llama-cpp resolves its Qwen wrapper from a GGUF carrying Qwen2.5's te
   const dir = await mkdtemp(join(tmpdir(), "qwen-template-"));
   try {
     const path = join(dir, "tiny-qwen2.gguf");
-    await writeGgufFile(path, { "general.architecture": gguf.str("qwen2"), "general.name": gguf.str("Tiny Qwen2 template carrier"), "tokenizer.chat_template": gguf.str(template) }, []);
+    await writeGgufFile(
+      path,
+      {
+        "general.architecture": gguf.str("qwen2"),
+        "general.name": gguf.str("Tiny Qwen2 template carrier"),
+        "tokenizer.chat_template": gguf.str(template),
+      },
+      [],
+    );
     const fileInfo = await readGgufFileInfo(path, { readTensorInfo: false });
     assert.equal(fileInfo.metadata.tokenizer?.chat_template, template);
     const wrapper = resolveChatWrapper({ fileInfo, filename: "Qwen2.5-7B-Instruct-Q4_K_M.gguf" });
@@ -43,7 +64,9 @@ test("node-llama-cpp resolves its Qwen wrapper from a GGUF carrying Qwen2.5's te
 
     // The same chat through the template itself (Jinja) and through the resolved wrapper.
     const rendered = wrapper.generateContextState({ chatHistory: history }).contextText.toString();
-    const byTemplate = new JinjaTemplateChatWrapper({ template }).generateContextState({ chatHistory: history }).contextText.toString();
+    const byTemplate = new JinjaTemplateChatWrapper({ template })
+      .generateContextState({ chatHistory: history })
+      .contextText.toString();
     assert.equal(rendered, `${byTemplate}<|im_start|>assistant\n`);
     assert.match(rendered, /^<\|im_start\|>system\nDu planst Reisen\.<\|im_end\|>\n/);
   } finally {
@@ -53,7 +76,10 @@ test("node-llama-cpp resolves its Qwen wrapper from a GGUF carrying Qwen2.5's te
 
 test("the Qwen wrapper's function calls use the template's <tool_call> JSON format", async () => {
   const template = await readFile(TEMPLATE_FILE, "utf8");
-  assert.match(template, /<tool_call>\\n\{\\"name\\": <function-name>, \\"arguments\\": <args-json-object>\}\\n<\/tool_call>/);
+  assert.match(
+    template,
+    /<tool_call>\\n\{\\"name\\": <function-name>, \\"arguments\\": <args-json-object>\}\\n<\/tool_call>/,
+  );
   const wrapper = new QwenChatWrapper();
   assert.match(wrapper.settings.functions.call.prefix.toString(), /<tool_call>/);
   assert.match(wrapper.settings.functions.call.suffix.toString(), /<\/tool_call>/);

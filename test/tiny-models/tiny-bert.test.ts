@@ -22,9 +22,21 @@ const SESSION_OPTIONS = { intraOpNumThreads: 1, interOpNumThreads: 1 };
 
 /** (sentence, near-paraphrase, unrelated sentence) */
 const TRIPLES: [string, string, string][] = [
-  ["Der Zug nach Berlin fährt um acht Uhr ab.", "Um acht Uhr fährt der Zug nach Berlin.", "Im Garten blühen im Frühling viele Blumen."],
-  ["Morgen wird das Wetter in München sonnig und warm.", "In München ist es morgen warm und sonnig.", "Das Modell beantwortet Fragen zu Dokumenten."],
-  ["Das Hotel in Barcelona ist teuer.", "Das Hotelzimmer in Barcelona kostet viel Geld.", "Ich lerne jeden Tag neue Wörter."],
+  [
+    "Der Zug nach Berlin fährt um acht Uhr ab.",
+    "Um acht Uhr fährt der Zug nach Berlin.",
+    "Im Garten blühen im Frühling viele Blumen.",
+  ],
+  [
+    "Morgen wird das Wetter in München sonnig und warm.",
+    "In München ist es morgen warm und sonnig.",
+    "Das Modell beantwortet Fragen zu Dokumenten.",
+  ],
+  [
+    "Das Hotel in Barcelona ist teuer.",
+    "Das Hotelzimmer in Barcelona kostet viel Geld.",
+    "Ich lerne jeden Tag neue Wörter.",
+  ],
   ["Übermorgen regnet es in Köln.", "In Köln regnet es übermorgen stark.", "Die Straße ist geschlossen."],
 ];
 
@@ -43,7 +55,10 @@ function cosine(a: readonly number[], b: readonly number[]): number {
 let fp32: FeatureExtractionPipeline;
 let q8: FeatureExtractionPipeline;
 
-async function embed(extractor: FeatureExtractionPipeline, texts: string[]): Promise<{ dims: number[]; rows: number[][] }> {
+async function embed(
+  extractor: FeatureExtractionPipeline,
+  texts: string[],
+): Promise<{ dims: number[]; rows: number[][] }> {
   const out = await extractor(texts, POOLING);
   return { dims: out.dims, rows: out.tolist() as number[][] };
 }
@@ -72,7 +87,8 @@ describe("tiny BERT model files", () => {
     const vocabSize = Object.keys(tokenizer.model.vocab).length;
     assert.equal(config.vocab_size, vocabSize);
     assert.ok(vocabSize >= 700 && vocabSize <= 1000, `vocabulary of ${vocabSize} tokens`);
-    for (const token of ["ä", "##ö", "##ü", "ß", "##ß", "straße", "##ung"]) assert.ok(token in tokenizer.model.vocab, token);
+    for (const token of ["ä", "##ö", "##ü", "ß", "##ß", "straße", "##ung"])
+      assert.ok(token in tokenizer.model.vocab, token);
     const bert = tokenizer.normalizer.normalizers.find((n) => n.type === "BertNormalizer");
     assert.equal(bert?.strip_accents, false);
     assert.equal(bert?.lowercase, true);
@@ -94,7 +110,10 @@ describe("tiny BERT in transformers.js", () => {
     env.localModelPath = dirname(modelDir);
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
-    fp32 = await pipeline("feature-extraction", basename(modelDir), { dtype: "fp32", session_options: SESSION_OPTIONS });
+    fp32 = await pipeline("feature-extraction", basename(modelDir), {
+      dtype: "fp32",
+      session_options: SESSION_OPTIONS,
+    });
     q8 = await pipeline("feature-extraction", basename(modelDir), { dtype: "q8", session_options: SESSION_OPTIONS });
   });
 
@@ -145,7 +164,10 @@ describe("tiny BERT in transformers.js", () => {
     for (const sentence of UMLAUT_SENTENCES) {
       const tokens = tokenizer.tokenize(sentence);
       assert.ok(!tokens.includes("[UNK]"), `${sentence} → ${tokens.join(" ")}`);
-      assert.ok(tokens.some((t) => /[äöüß]/.test(t)), `umlauts kept: ${tokens.join(" ")}`);
+      assert.ok(
+        tokens.some((t) => /[äöüß]/.test(t)),
+        `umlauts kept: ${tokens.join(" ")}`,
+      );
       const ids = tokenizer(sentence).input_ids.tolist() as bigint[][];
       assert.ok(!ids[0]!.includes(BigInt(unk!)));
     }

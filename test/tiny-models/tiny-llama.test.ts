@@ -9,15 +9,33 @@ import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import {
-  getLlama, Llama3_1ChatWrapper, LlamaChatSession, LlamaLogLevel, readGgufFileInfo, resolveChatWrapper,
-  type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel,
+  getLlama,
+  Llama3_1ChatWrapper,
+  LlamaChatSession,
+  LlamaLogLevel,
+  readGgufFileInfo,
+  resolveChatWrapper,
+  type Llama,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaModel,
 } from "node-llama-cpp";
 import { tinyModelPaths } from "../../lib/config.js";
 import { toGrammarDialect } from "../../lib/schema/grammar.js";
 import {
-  encodeGguf, float32ToFloat16Bits, GgmlType, gguf, GgufValueType, GgufWriteError, writeGgufFile,
+  encodeGguf,
+  float32ToFloat16Bits,
+  GgmlType,
+  gguf,
+  GgufValueType,
+  GgufWriteError,
+  writeGgufFile,
 } from "../../scripts/dev/tiny-models/gguf-writer.js";
-import { encodeTinyLlamaGguf, TINY_LLAMA_DEFAULT_SEED, writeTinyLlamaGguf } from "../../scripts/dev/tiny-models/tiny-llama.js";
+import {
+  encodeTinyLlamaGguf,
+  TINY_LLAMA_DEFAULT_SEED,
+  writeTinyLlamaGguf,
+} from "../../scripts/dev/tiny-models/tiny-llama.js";
 import { halfBitsToFloat } from "../helpers/half-float.js";
 
 describe("GGUF writer", () => {
@@ -72,11 +90,20 @@ describe("GGUF writer", () => {
     assert.deepEqual(test.floats, [0.25, -1]);
 
     const tensors = info.tensorInfo ?? [];
-    assert.deepEqual(tensors.map((t) => [t.name, t.dimensions.map(Number), Number(t.ggmlType)]), [["a", [5], 0], ["b", [7, 1], 1]]);
+    assert.deepEqual(
+      tensors.map((t) => [t.name, t.dimensions.map(Number), Number(t.ggmlType)]),
+      [
+        ["a", [5], 0],
+        ["b", [7, 1], 1],
+      ],
+    );
     const bytes = await readFile(path);
     for (const t of tensors) assert.equal(Number(t.fileOffset) % 32, 0, `tensor ${t.name} is not 32-byte aligned`);
     const [a, b] = tensors.map((t) => Number(t.fileOffset));
-    assert.deepEqual([...f32Data].map((_, i) => bytes.readFloatLE((a ?? 0) + i * 4)), [...f32Data]);
+    assert.deepEqual(
+      [...f32Data].map((_, i) => bytes.readFloatLE((a ?? 0) + i * 4)),
+      [...f32Data],
+    );
     const halves = [...f16Data].map((_, i) => halfBitsToFloat(bytes.readUInt16LE((b ?? 0) + i * 2)));
     halves.forEach((h, i) => assert.ok(Math.abs(h - (f16Data[i] ?? 0)) <= Math.abs(f16Data[i] ?? 0) * 2 ** -11));
     assert.equal(bytes.length % 32, 0);
@@ -99,9 +126,12 @@ describe("GGUF writer", () => {
   });
 
   it("rejects inconsistent input with a GgufWriteError", () => {
-    assert.throws(() => encodeGguf({}, [{ name: "x", dims: [3, 2], type: GgmlType.F32, data: new Float32Array(5) }]), GgufWriteError);
-    assert.throws(() => encodeGguf({ "k": gguf.u32(1.5) }, []), GgufWriteError);
-    assert.throws(() => encodeGguf({ "k": { type: GgufValueType.STRING, value: 3 } }, []), GgufWriteError);
+    assert.throws(
+      () => encodeGguf({}, [{ name: "x", dims: [3, 2], type: GgmlType.F32, data: new Float32Array(5) }]),
+      GgufWriteError,
+    );
+    assert.throws(() => encodeGguf({ k: gguf.u32(1.5) }, []), GgufWriteError);
+    assert.throws(() => encodeGguf({ k: { type: GgufValueType.STRING, value: 3 } }, []), GgufWriteError);
     const t = { name: "x", dims: [1], type: GgmlType.F32, data: new Float32Array(1) };
     assert.throws(() => encodeGguf({}, [t, t]), GgufWriteError);
   });
@@ -110,11 +140,18 @@ describe("GGUF writer", () => {
 // Standard JSON Schemas; node-llama-cpp 3.22 knows `oneOf` but not `anyOf` (an unknown keyword turns
 // into "any JSON" in its grammar), so anyOf is renamed for the grammar and checked with ajv as written.
 const SCHEMAS: Record<string, Record<string, unknown>> = {
-  person: { type: "object", properties: { name: { type: "string" }, alter: { type: "integer" } }, required: ["name", "alter"] },
+  person: {
+    type: "object",
+    properties: { name: { type: "string" }, alter: { type: "integer" } },
+    required: ["name", "alter"],
+  },
   hotel: {
     type: "object",
     properties: {
-      stadt: { type: "string" }, naechte: { type: "integer" }, preis: { type: "number" }, fruehstueck: { type: "boolean" },
+      stadt: { type: "string" },
+      naechte: { type: "integer" },
+      preis: { type: "number" },
+      fruehstueck: { type: "boolean" },
     },
     required: ["stadt", "naechte", "preis", "fruehstueck"],
   },
@@ -137,7 +174,11 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
           properties: {
             id: { type: "integer" },
             werkzeug: { type: "string" },
-            argumente: { type: "object", properties: { ort: { type: "string" }, anzahl: { type: "integer" } }, required: ["ort", "anzahl"] },
+            argumente: {
+              type: "object",
+              properties: { ort: { type: "string" }, anzahl: { type: "integer" } },
+              required: ["ort", "anzahl"],
+            },
           },
           required: ["id", "werkzeug", "argumente"],
         },
@@ -168,9 +209,13 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
   before(async () => {
     await writeTinyLlamaGguf(modelPath);
     llama = await getLlama({
-      gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.warn,
+      gpu: false,
+      build: "never",
+      maxThreads: 1,
+      logLevel: LlamaLogLevel.warn,
       logger: (level, message) => {
-        if (level === LlamaLogLevel.warn || level === LlamaLogLevel.error || level === LlamaLogLevel.fatal) warnings.push(message);
+        if (level === LlamaLogLevel.warn || level === LlamaLogLevel.error || level === LlamaLogLevel.fatal)
+          warnings.push(message);
       },
     });
     model = await llama.loadModel({ modelPath });
@@ -225,7 +270,15 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
     assert.equal(meta.tokenizer.ggml.merges?.length, 280147);
     assert.equal(meta.tokenizer.ggml.merges?.[0], "Ġ Ġ");
     const types = meta.tokenizer.ggml.token_type ?? [];
-    for (const special of ["<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|python_tag|>"]) {
+    for (const special of [
+      "<|begin_of_text|>",
+      "<|end_of_text|>",
+      "<|start_header_id|>",
+      "<|end_header_id|>",
+      "<|eot_id|>",
+      "<|eom_id|>",
+      "<|python_tag|>",
+    ]) {
       const id = tokens.indexOf(special);
       assert.ok(id >= 128000, `${special} missing`);
       assert.equal(types[id], 3, `${special} must be a control token`);
@@ -246,7 +299,7 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
     const texts = [
       "Grüße aus München! Die Straße in Köln ist schön, über Düsseldorf geht's nach Nürnberg.",
       "ÄÖÜ äöü ß – „Anführungszeichen“ und Emoji 🚆 sowie 3,5 °C.",
-      "{\"stadt\":\"Zürich\",\"naechte\":3,\"liste\":[1,2],\"ok\":true}",
+      '{"stadt":"Zürich","naechte":3,"liste":[1,2],"ok":true}',
       "Zeile 1\n\nZeile 2\t  Ende",
     ];
     for (const text of texts) assert.equal(model.detokenize(model.tokenize(text)), text);
@@ -261,30 +314,57 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
 
   it("answers plain chat prompts with text and stops at end-of-turn", async (t) => {
     const prompts = [
-      "Hallo!", "Wie wird das Wetter morgen in Hamburg?", "Erzähl mir etwas über Berlin.", "Was kostet ein Zimmer?",
-      "Plane einen Ausflug nach Köln.", "Danke für die Hilfe.", "Welcher Zug fährt nach Wien?", "Gibt es Frühstück?",
-      "Wie groß ist München?", "Nenne drei Museen.", "Was ist 2+2?", "Übersetze: good morning", "Bitte kurz antworten.",
-      "Ich möchte nach Zürich reisen.", "Wie lange dauert der Flug?", "Was soll ich einpacken?", "Gute Nacht!",
-      "Kannst du mir helfen?", "Wo ist der Bahnhof?", "Schreib ein Gedicht über Öl und Äpfel.",
+      "Hallo!",
+      "Wie wird das Wetter morgen in Hamburg?",
+      "Erzähl mir etwas über Berlin.",
+      "Was kostet ein Zimmer?",
+      "Plane einen Ausflug nach Köln.",
+      "Danke für die Hilfe.",
+      "Welcher Zug fährt nach Wien?",
+      "Gibt es Frühstück?",
+      "Wie groß ist München?",
+      "Nenne drei Museen.",
+      "Was ist 2+2?",
+      "Übersetze: good morning",
+      "Bitte kurz antworten.",
+      "Ich möchte nach Zürich reisen.",
+      "Wie lange dauert der Flug?",
+      "Was soll ich einpacken?",
+      "Gute Nacht!",
+      "Kannst du mir helfen?",
+      "Wo ist der Bahnhof?",
+      "Schreib ein Gedicht über Öl und Äpfel.",
     ];
     let endedAtEot = 0;
     let tokens = 0;
     const started = performance.now();
     for (const [i, prompt] of prompts.entries()) {
-      const result = await session.promptWithMeta(prompt, { maxTokens: 48, temperature: i % 2 === 0 ? 0 : 0.8, seed: i + 1 });
+      const result = await session.promptWithMeta(prompt, {
+        maxTokens: 48,
+        temperature: i % 2 === 0 ? 0 : 0.8,
+        seed: i + 1,
+      });
       assert.ok(result.responseText.trim().length > 0, `empty answer for ${prompt}`);
       if (result.stopReason === "eogToken") endedAtEot++;
       tokens += model.tokenize(result.responseText).length;
       session.resetChatHistory();
     }
     const ms = performance.now() - started;
-    t.diagnostic(`chat: ${endedAtEot}/${prompts.length} ended at end-of-turn, ${(ms / prompts.length).toFixed(1)} ms/prompt, ~${Math.round((tokens / ms) * 1000)} tokens/s`);
+    t.diagnostic(
+      `chat: ${endedAtEot}/${prompts.length} ended at end-of-turn, ${(ms / prompts.length).toFixed(1)} ms/prompt, ~${Math.round((tokens / ms) * 1000)} tokens/s`,
+    );
     assert.ok(endedAtEot >= prompts.length * 0.9, `only ${endedAtEot}/${prompts.length} answers ended at end-of-turn`);
   });
 
   it("generates complete, schema-valid JSON under a JSON-schema grammar", async (t) => {
     const ajv = new Ajv2020({ strict: false });
-    const prompts = ["Plane eine Reise nach Köln.", "Antworte als JSON.", "Hotel in Wien, zwei Nächte?", "Was ist günstig?", "Bitte ein Beispiel."];
+    const prompts = [
+      "Plane eine Reise nach Köln.",
+      "Antworte als JSON.",
+      "Hotel in Wien, zwei Nächte?",
+      "Was ist günstig?",
+      "Bitte ein Beispiel.",
+    ];
     const temperatures = [0, 0.5, 0.8, 1];
     let runs = 0;
     let valid = 0;
@@ -298,12 +378,15 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
       for (let i = 0; i < 18; i++) {
         const started = performance.now();
         const result = await session.promptWithMeta(`${prompts[i % prompts.length]} (${name} ${i})`, {
-          grammar, maxTokens: 300, temperature: temperatures[i % temperatures.length], seed: 1000 + i,
+          grammar,
+          maxTokens: 300,
+          temperature: temperatures[i % temperatures.length],
+          seed: 1000 + i,
         });
         ms += performance.now() - started;
         runs++;
         const text = result.responseText;
-        if (/[0-9][eE][-+]?[0-9]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, "\"\""))) exponentForms++;
+        if (/[0-9][eE][-+]?[0-9]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) exponentForms++;
         try {
           const value = grammar.parse(text);
           if (validate(value)) valid++;

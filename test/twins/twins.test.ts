@@ -13,7 +13,14 @@ import { streamTensorOf, writeGgufStream } from "../../scripts/dev/tiny-models/g
 import { randomTensorChunks, TWIN_WEIGHT_STD } from "../../scripts/dev/tiny-models/ggml-random.js";
 import { tinyLlamaGgufParts } from "../../scripts/dev/tiny-models/tiny-llama.js";
 import { MODEL_CHOICES } from "../../lib/llm/model-files.js";
-import { FILE_TYPE, TWIN_SHAPES, twinShape, twinTensors, useMoreBits, WITHOUT_TWIN } from "../../scripts/dev/twins/shapes.js";
+import {
+  FILE_TYPE,
+  TWIN_SHAPES,
+  twinShape,
+  twinTensors,
+  useMoreBits,
+  WITHOUT_TWIN,
+} from "../../scripts/dev/twins/shapes.js";
 import { twinMetadata, twinStreamTensors, writeTwin } from "../../scripts/dev/twins/main.js";
 import { halfBitsToFloat } from "../helpers/half-float.js";
 
@@ -23,7 +30,9 @@ function dequantQ4K(b: Buffer): number[] {
   const dmin = halfBitsToFloat(b.readUInt16LE(2));
   const q = b.subarray(4, 16);
   const scaleMin = (j: number): [number, number] =>
-    j < 4 ? [q[j]! & 63, q[j + 4]! & 63] : [(q[j + 4]! & 0xf) | ((q[j - 4]! >> 6) << 4), (q[j + 4]! >> 4) | ((q[j]! >> 6) << 4)];
+    j < 4
+      ? [q[j]! & 63, q[j + 4]! & 63]
+      : [(q[j + 4]! & 0xf) | ((q[j - 4]! >> 6) << 4), (q[j + 4]! >> 4) | ((q[j]! >> 6) << 4)];
   const out: number[] = [];
   for (let j = 0, is = 0; j < 256; j += 64, is += 2) {
     const qs = b.subarray(16 + j / 2, 16 + j / 2 + 32);
@@ -80,7 +89,8 @@ after(async () => {
 
 describe("twin shapes", () => {
   it("has a twin for every models:pull menu model, except those listed with a reason", () => {
-    for (const choice of MODEL_CHOICES) assert.ok(twinShape(choice.id) ?? WITHOUT_TWIN[choice.id], `no twin shape for ${choice.id}`);
+    for (const choice of MODEL_CHOICES)
+      assert.ok(twinShape(choice.id) ?? WITHOUT_TWIN[choice.id], `no twin shape for ${choice.id}`);
     for (const id of ["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b"]) assert.ok(twinShape(id), id);
     for (const id of Object.keys(WITHOUT_TWIN)) assert.equal(twinShape(id), undefined, id);
   });
@@ -97,7 +107,8 @@ describe("twin shapes", () => {
       const path = join(dir, `${shape.id}-header.gguf`);
       await writeFile(path, layout.header); // header only: the reader never touches tensor data
       const info = await readGgufFileInfo(path, { readTensorInfo: true, logWarnings: false });
-      const at = (key: string): unknown => key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], info.metadata);
+      const at = (key: string): unknown =>
+        key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], info.metadata);
       assert.equal(at("general.architecture"), "llama");
       assert.equal(at("general.file_type"), FILE_TYPE.q4_k_m);
       assert.equal(at("llama.block_count"), shape.layers);
@@ -117,7 +128,10 @@ describe("twin shapes", () => {
       const byName = new Map((info.fullTensorInfo ?? []).map((t) => [t.name, t]));
       assert.equal(byName.size, tensors.length);
       assert.equal(byName.has("output.weight"), !shape.tiedOutput);
-      assert.deepEqual(byName.get("blk.0.attn_k.weight")?.dimensions.map(Number), [shape.hidden, shape.kvHeads * shape.headDim]);
+      assert.deepEqual(byName.get("blk.0.attn_k.weight")?.dimensions.map(Number), [
+        shape.hidden,
+        shape.kvHeads * shape.headDim,
+      ]);
       assert.deepEqual(byName.get("blk.0.ffn_down.weight")?.dimensions.map(Number), [shape.feedForward, shape.hidden]);
       assert.equal(byName.get("blk.0.ffn_down.weight")?.ggmlType, GgmlType.Q6_K);
       assert.equal(byName.get(`blk.${Math.floor(shape.layers / 8)}.ffn_down.weight`)?.ggmlType, GgmlType.Q4_K);
@@ -126,7 +140,10 @@ describe("twin shapes", () => {
       // Published Q4_K_M files: 1B 807,689,600 bytes (ENVIRONMENT.md), 3B ≈ 2.02 GB, 8B ≈ 4.92 GB.
       const published = { "llama-3.2-1b": 807_689_600, "llama-3.2-3b": 2.02e9, "llama-3.1-8b": 4.92e9 }[shape.id] ?? 0;
       const size = layout.header.length + layout.dataBytes;
-      assert.ok(Math.abs(size / published - 1) < (shape.id === "llama-3.2-1b" ? 1e-5 : 0.01), `${size} bytes vs published ${published}`);
+      assert.ok(
+        Math.abs(size / published - 1) < (shape.id === "llama-3.2-1b" ? 1e-5 : 0.01),
+        `${size} bytes vs published ${published}`,
+      );
     });
   }
 });
@@ -192,7 +209,10 @@ describe("streaming GGUF writer", () => {
     });
     await assert.rejects(writing, { name: "AbortError" });
     assert.equal(existsSync(path), false);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith("aborted")), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.startsWith("aborted")),
+      [],
+    );
   });
 });
 
@@ -215,7 +235,10 @@ describe("a layer-truncated 1B twin in node-llama-cpp", { timeout: 240_000 }, ()
       const prompt = model.tokenize("Grüße aus München: Wie wird das Wetter morgen in Köln?");
       const tokens: number[] = [];
       for await (const out of sequence.evaluateWithMetadata(prompt, { confidence: true }, { temperature: 0 })) {
-        assert.ok(Number.isFinite(out.confidence) && out.confidence > 0 && out.confidence <= 1, `confidence ${out.confidence}`);
+        assert.ok(
+          Number.isFinite(out.confidence) && out.confidence > 0 && out.confidence <= 1,
+          `confidence ${out.confidence}`,
+        );
         assert.ok(out.token >= 0 && out.token < 128256);
         tokens.push(out.token);
         if (tokens.length === 32) break;

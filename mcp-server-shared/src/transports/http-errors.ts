@@ -16,9 +16,19 @@ export function bodyErrorHandler(log: (line: string) => void, label: string) {
     const type = (error as { type?: string }).type;
     switch (type) {
       case "entity.parse.failed":
-        return jsonRpcError(res, 400, -32700, "Ungültiges JSON im Anfragetext: erwartet wird ein JSON-RPC-Objekt (oder eine Liste davon).");
+        return jsonRpcError(
+          res,
+          400,
+          -32700,
+          "Ungültiges JSON im Anfragetext: erwartet wird ein JSON-RPC-Objekt (oder eine Liste davon).",
+        );
       case "entity.too.large":
-        return jsonRpcError(res, 413, -32600, `Anfrage zu groß: höchstens ${MAX_BODY.replace("kb", " kB")} pro Anfrage.`);
+        return jsonRpcError(
+          res,
+          413,
+          -32600,
+          `Anfrage zu groß: höchstens ${MAX_BODY.replace("kb", " kB")} pro Anfrage.`,
+        );
       case "encoding.unsupported":
       case "charset.unsupported":
         return jsonRpcError(res, 415, -32600, "Nicht unterstützte Zeichenkodierung: bitte UTF-8 senden.");
@@ -34,7 +44,13 @@ export function bodyErrorHandler(log: (line: string) => void, label: string) {
 /** Paths and methods the server does not serve; `label` names the server. */
 export function notFound(label: string) {
   return (req: Request, res: Response): void => {
-    if (req.path === "/mcp") return jsonRpcError(res, 405, -32000, `Methode ${req.method} wird für /mcp nicht unterstützt (nur POST, GET, DELETE).`);
+    if (req.path === "/mcp")
+      return jsonRpcError(
+        res,
+        405,
+        -32000,
+        `Methode ${req.method} wird für /mcp nicht unterstützt (nur POST, GET, DELETE).`,
+      );
     jsonRpcError(res, 404, -32000, `Unbekannter Pfad: der ${label} antwortet unter /mcp (und /healthz).`);
   };
 }

@@ -67,7 +67,12 @@ const KEEP_ALIVE_MS = 60_000;
 const UNKNOWN_SESSION = "Sitzung unbekannt oder abgelaufen; bitte neu verbinden (initialize).";
 
 /** One request of a session; afterwards the transport lets go of the answers it sent (json-responses.ts). */
-async function handle(transport: StreamableHTTPServerTransport, req: Request, res: Response, body?: unknown): Promise<void> {
+async function handle(
+  transport: StreamableHTTPServerTransport,
+  req: Request,
+  res: Response,
+  body?: unknown,
+): Promise<void> {
   try {
     await transport.handleRequest(req, res, body);
   } finally {
@@ -81,7 +86,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   if (bind.warning) options.log(bind.warning);
   const app = createMcpExpressApp({ host: options.host, allowedHosts: bind.allowedHosts });
   app.use(originValidation(bind.allowedHosts));
-  const sessions = new SessionPool(options.maxSessions ?? DEFAULT_MAX_SESSIONS, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.log);
+  const sessions = new SessionPool(
+    options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+    options.log,
+  );
 
   const failed = (res: Response, error: unknown) => {
     options.log(`HTTP-Anfrage fehlgeschlagen: ${(error as Error)?.stack ?? String(error)}`);
@@ -91,7 +100,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   /** A new session for an initialize request. */
   const openSession = async (req: Request, res: Response) => {
     if (!sessions.makeRoom()) {
-      return jsonRpcError(res, 503, -32000, `Zu viele gleichzeitige Sitzungen (höchstens ${sessions.maxSessions}); bitte gleich noch einmal versuchen.`);
+      return jsonRpcError(
+        res,
+        503,
+        -32000,
+        `Zu viele gleichzeitige Sitzungen (höchstens ${sessions.maxSessions}); bitte gleich noch einmal versuchen.`,
+      );
     }
     const server = options.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -129,7 +143,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const id = req.headers["mcp-session-id"];
     const session = typeof id === "string" ? sessions.get(id) : undefined;
     if (!session) {
-      return typeof id === "string" ? jsonRpcError(res, 404, -32001, UNKNOWN_SESSION) : jsonRpcError(res, 400, -32000, "Header mcp-session-id fehlt.");
+      return typeof id === "string"
+        ? jsonRpcError(res, 404, -32001, UNKNOWN_SESSION)
+        : jsonRpcError(res, 400, -32000, "Header mcp-session-id fehlt.");
     }
     try {
       // An open GET event stream does not keep the session busy (it would never be evicted otherwise).

@@ -18,7 +18,9 @@ function internals(transport: StreamableHTTPServerTransport): Required<Transport
   const inner = (transport as unknown as { _webStandardTransport?: TransportInternals })._webStandardTransport;
   const streams = inner?._streamMapping;
   const pending = inner?._requestToStreamMapping;
-  return streams instanceof Map && pending instanceof Map ? { _streamMapping: streams, _requestToStreamMapping: pending } : undefined;
+  return streams instanceof Map && pending instanceof Map
+    ? { _streamMapping: streams, _requestToStreamMapping: pending }
+    : undefined;
 }
 
 /** Drops the stream entries of JSON-mode POSTs that have been answered. */

@@ -49,7 +49,9 @@ export function parseServerArgs(argv: string[], defaultPort: number, usage: stri
     throw new UsageError(`${message}${unknown ? " Der Server kennt nur die Optionen unten." : ""}\n${usage}`);
   }
   if (positionals.length) {
-    throw new UsageError(`Unerwartete Angabe „${positionals[0]}“: der Server nimmt nur Optionen, z. B. --port 0.\n${usage}`);
+    throw new UsageError(
+      `Unerwartete Angabe „${positionals[0]}“: der Server nimmt nur Optionen, z. B. --port 0.\n${usage}`,
+    );
   }
   const text = (name: string): string | undefined => {
     const value = values[name];
@@ -58,11 +60,21 @@ export function parseServerArgs(argv: string[], defaultPort: number, usage: stri
   const isSet = (name: string) => values[name] === true;
   if (isSet("help")) throw new UsageError(usage, 0);
   const port = Number(text("port"));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${text("port")}".\n${usage}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein, nicht "${text("port")}".\n${usage}`);
   const pidText = text("parent-pid");
   const parentPid = pidText === undefined ? undefined : Number(pidText);
-  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0)) throw new UsageError(`--parent-pid muss eine Prozessnummer sein (ganze Zahl größer als 0), nicht "${pidText}".\n${usage}`);
+  if (parentPid !== undefined && !(Number.isInteger(parentPid) && parentPid > 0))
+    throw new UsageError(
+      `--parent-pid muss eine Prozessnummer sein (ganze Zahl größer als 0), nicht "${pidText}".\n${usage}`,
+    );
   const hosts = (values["allowed-host"] as string[] | undefined) ?? [];
-  const common: CommonFlags = { host: text("host") ?? "127.0.0.1", port, stdio: isSet("stdio"), parentPid, allowedHosts: hosts.length ? hosts : undefined };
+  const common: CommonFlags = {
+    host: text("host") ?? "127.0.0.1",
+    port,
+    stdio: isSet("stdio"),
+    parentPid,
+    allowedHosts: hosts.length ? hosts : undefined,
+  };
   return { common, text, isSet };
 }

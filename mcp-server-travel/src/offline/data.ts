@@ -48,9 +48,13 @@ async function loadArray<S extends z.ZodType>(file: string, schema: S): Promise<
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new OfflineDataError(`Offline-Daten fehlen: ${file} ist nicht lesbar. Ist das Repository vollständig?`, file, {
-      cause: error,
-    });
+    throw new OfflineDataError(
+      `Offline-Daten fehlen: ${file} ist nicht lesbar. Ist das Repository vollständig?`,
+      file,
+      {
+        cause: error,
+      },
+    );
   }
   let json: unknown;
   try {
@@ -79,6 +83,7 @@ export async function loadOfflineData(dir: string): Promise<OfflineData> {
   if (citiesResult.status === "rejected") throw citiesResult.reason;
   if (placesResult.status === "rejected") throw placesResult.reason;
   const [cities, places] = [citiesResult.value, placesResult.value];
-  if (cities.length === 0) throw new OfflineDataError(`Offline-Daten leer: ${join(dir, "cities.json")} enthält keine Städte.`, dir);
+  if (cities.length === 0)
+    throw new OfflineDataError(`Offline-Daten leer: ${join(dir, "cities.json")} enthält keine Städte.`, dir);
   return { cities, places, dir };
 }

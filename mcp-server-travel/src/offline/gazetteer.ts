@@ -97,7 +97,10 @@ export class Gazetteer implements GeocodeService {
    */
   resolve(query: string): { city: City; partial: boolean } {
     const trimmed = query.trim();
-    const parts = trimmed.split(",").map((p) => p.trim()).filter(Boolean);
+    const parts = trimmed
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
     const first = parts[0] ?? trimmed;
     let candidates = this.candidates(trimmed);
     let hints: string[] = [];
@@ -138,12 +141,18 @@ export class Gazetteer implements GeocodeService {
   private containing(text: string): City[] {
     const key = placeKeys(text)[0] ?? "";
     if (key.length < 3) return [];
-    return this.cities.filter((c) => [c.name, ...c.aliases].some((n) => placeKeys(n).some((k) => ` ${k} `.includes(` ${key} `))));
+    return this.cities.filter((c) =>
+      [c.name, ...c.aliases].some((n) => placeKeys(n).some((k) => ` ${k} `.includes(` ${key} `))),
+    );
   }
 
   private countryMatches(city: City, hint: string): boolean {
     const keys = placeKeys(hint);
-    const own = [...placeKeys(city.country), city.country_code.toLowerCase(), ...(COUNTRY_WORDS[city.country_code.toLowerCase()] ?? [])];
+    const own = [
+      ...placeKeys(city.country),
+      city.country_code.toLowerCase(),
+      ...(COUNTRY_WORDS[city.country_code.toLowerCase()] ?? []),
+    ];
     return keys.some((k) => own.includes(k));
   }
 
@@ -153,7 +162,9 @@ export class Gazetteer implements GeocodeService {
     const scored = this.cities.map((city) => {
       const names = [city.name, ...city.aliases].map((n) => placeKeys(n)[0] ?? "");
       const best = Math.min(
-        ...names.map((n) => (key.length >= 3 && n.startsWith(key) ? 0 : levenshtein(key, n) / Math.max(1, Math.max(key.length, n.length)))),
+        ...names.map((n) =>
+          key.length >= 3 && n.startsWith(key) ? 0 : levenshtein(key, n) / Math.max(1, Math.max(key.length, n.length)),
+        ),
       );
       return { name: city.name, best };
     });
@@ -189,4 +200,3 @@ export class Gazetteer implements GeocodeService {
     return { city: best, distanceKm: bestD };
   }
 }
-

@@ -34,20 +34,39 @@ export class OfflinePlaces implements PlacesService {
 
   private within(kind: Activity | "park", center: LatLon, radiusKm: number): PlacesResult {
     const kinds = KINDS_FOR[kind];
-    const candidates = this.places.filter((p) => kinds.includes(p.kind)).map((p) => ({ place: p, distance: distanceKm(center, p) }));
+    const candidates = this.places
+      .filter((p) => kinds.includes(p.kind))
+      .map((p) => ({ place: p, distance: distanceKm(center, p) }));
     const places: Place[] = candidates
       .filter((c) => c.distance <= radiusKm)
-      .map(({ place: p }) => ({ name: p.name, lat: p.lat, lon: p.lon, kind: p.kind, description: p.description || null }));
+      .map(({ place: p }) => ({
+        name: p.name,
+        lat: p.lat,
+        lon: p.lon,
+        kind: p.kind,
+        description: p.description || null,
+      }));
     if (places.length > 0) {
-      return { places, source: "offline", note: "Offline-Modus: kuratierte Orte aus den mitgelieferten Daten, keine vollständige Liste." };
+      return {
+        places,
+        source: "offline",
+        note: "Offline-Modus: kuratierte Orte aus den mitgelieferten Daten, keine vollständige Liste.",
+      };
     }
     return { places, source: "offline", note: noneInsideNote(kind, radiusKm, candidates) };
   }
 }
 
-function noneInsideNote(kind: Activity | "park", radiusKm: number, candidates: { place: OfflinePlace; distance: number }[]): string {
+function noneInsideNote(
+  kind: Activity | "park",
+  radiusKm: number,
+  candidates: { place: OfflinePlace; distance: number }[],
+): string {
   const label = LABEL_DE[kind];
-  const nearest = candidates.reduce<(typeof candidates)[number] | undefined>((best, c) => (!best || c.distance < best.distance ? c : best), undefined);
+  const nearest = candidates.reduce<(typeof candidates)[number] | undefined>(
+    (best, c) => (!best || c.distance < best.distance ? c : best),
+    undefined,
+  );
   if (nearest && nearest.distance <= NEARBY_LIMIT_KM) {
     const suggestion = Math.min(NEARBY_LIMIT_KM, Math.ceil(nearest.distance));
     return (

@@ -46,7 +46,12 @@ export class FileCache implements JsonCache {
     return join(this.dir, namespace.replace(/[^a-z0-9_-]/gi, "_"), `${hash}.json`);
   }
 
-  async get<S extends z.ZodType>(namespace: string, key: string, ttlMs: number, schema: S): Promise<z.output<S> | undefined> {
+  async get<S extends z.ZodType>(
+    namespace: string,
+    key: string,
+    ttlMs: number,
+    schema: S,
+  ): Promise<z.output<S> | undefined> {
     const file = this.file(namespace, key);
     let text: string;
     try {
@@ -76,7 +81,12 @@ export class FileCache implements JsonCache {
     const target = this.file(namespace, key);
     const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     const created = this.now();
-    const entry: CacheEntry = { created_at: created, ...(ttlMs !== undefined ? { expires_at: created + ttlMs } : {}), key, value };
+    const entry: CacheEntry = {
+      created_at: created,
+      ...(ttlMs !== undefined ? { expires_at: created + ttlMs } : {}),
+      key,
+      value,
+    };
     try {
       await mkdir(join(target, ".."), { recursive: true });
       await writeFile(temp, JSON.stringify(entry), "utf8");

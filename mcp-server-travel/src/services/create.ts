@@ -16,14 +16,31 @@ import { OnlineWeather } from "./weather-online.js";
 
 export function offlineServices(data: OfflineData): TravelServices {
   const gazetteer = new Gazetteer(data.cities);
-  return { mode: "offline", geocoder: gazetteer, weather: new OfflineWeather(gazetteer), places: new OfflinePlaces(data.places) };
+  return {
+    mode: "offline",
+    geocoder: gazetteer,
+    weather: new OfflineWeather(gazetteer),
+    places: new OfflinePlaces(data.places),
+  };
 }
 
-export function onlineServices(config: UpstreamConfig, offline?: TravelServices, cache: JsonCache = config.cacheDir ? new FileCache(config.cacheDir) : new NoCache()): TravelServices {
+export function onlineServices(
+  config: UpstreamConfig,
+  offline?: TravelServices,
+  cache: JsonCache = config.cacheDir ? new FileCache(config.cacheDir) : new NoCache(),
+): TravelServices {
   const http = new HttpJsonClient(config);
-  const geocoder = new NominatimGeocoder(http, cache, { baseUrl: config.nominatimUrl, intervalMs: config.nominatimIntervalMs });
-  const weather = new OnlineWeather(new OpenMeteoClient(http, cache, { forecastUrl: config.forecastUrl, archiveUrl: config.archiveUrl }));
-  const places = new OverpassPlaces(http, cache, { overpassUrl: config.overpassUrl, concurrency: config.overpassConcurrency });
+  const geocoder = new NominatimGeocoder(http, cache, {
+    baseUrl: config.nominatimUrl,
+    intervalMs: config.nominatimIntervalMs,
+  });
+  const weather = new OnlineWeather(
+    new OpenMeteoClient(http, cache, { forecastUrl: config.forecastUrl, archiveUrl: config.archiveUrl }),
+  );
+  const places = new OverpassPlaces(http, cache, {
+    overpassUrl: config.overpassUrl,
+    concurrency: config.overpassConcurrency,
+  });
   if (!offline) return { mode: "online", geocoder, weather, places };
   return {
     mode: "online",
@@ -45,7 +62,9 @@ export async function createServices(options: {
   if (cache instanceof FileCache) {
     const swept = await cache.sweep();
     if (swept.tempFiles + swept.expired > 0) {
-      options.log(`Cache aufgeräumt: ${swept.tempFiles} Reste abgebrochener Schreibvorgänge, ${swept.expired} abgelaufene Einträge entfernt.`);
+      options.log(
+        `Cache aufgeräumt: ${swept.tempFiles} Reste abgebrochener Schreibvorgänge, ${swept.expired} abgelaufene Einträge entfernt.`,
+      );
     }
   }
   let fallback: TravelServices | undefined;

@@ -3,11 +3,23 @@
 import type { Activity } from "../activities.js";
 import { UpstreamUnavailableError } from "../errors.js";
 import type { LatLon } from "../geo.js";
-import type { GeocodeService, GeoPlace, PlacesResult, PlacesService, WeatherQuery, WeatherSeries, WeatherService } from "./types.js";
+import type {
+  GeocodeService,
+  GeoPlace,
+  PlacesResult,
+  PlacesService,
+  WeatherQuery,
+  WeatherSeries,
+  WeatherService,
+} from "./types.js";
 
 const PREFIX = "Online-Dienst nicht erreichbar, daher Offline-Daten verwendet";
 
-async function withFallback<T>(online: () => Promise<T>, offline: () => Promise<T>, annotate: (value: T, reason: string) => T): Promise<T> {
+async function withFallback<T>(
+  online: () => Promise<T>,
+  offline: () => Promise<T>,
+  annotate: (value: T, reason: string) => T,
+): Promise<T> {
   try {
     return await online();
   } catch (error) {
@@ -23,7 +35,10 @@ async function withFallback<T>(online: () => Promise<T>, offline: () => Promise<
 }
 
 export class FallbackGeocoder implements GeocodeService {
-  constructor(private readonly online: GeocodeService, private readonly offline: GeocodeService) {}
+  constructor(
+    private readonly online: GeocodeService,
+    private readonly offline: GeocodeService,
+  ) {}
   geocode(query: string, signal?: AbortSignal): Promise<GeoPlace> {
     return withFallback(
       () => this.online.geocode(query, signal),
@@ -34,7 +49,10 @@ export class FallbackGeocoder implements GeocodeService {
 }
 
 export class FallbackWeather implements WeatherService {
-  constructor(private readonly online: WeatherService, private readonly offline: WeatherService) {}
+  constructor(
+    private readonly online: WeatherService,
+    private readonly offline: WeatherService,
+  ) {}
   daily(q: WeatherQuery): Promise<WeatherSeries> {
     return withFallback(
       () => this.online.daily(q),
@@ -45,7 +63,10 @@ export class FallbackWeather implements WeatherService {
 }
 
 export class FallbackPlaces implements PlacesService {
-  constructor(private readonly online: PlacesService, private readonly offline: PlacesService) {}
+  constructor(
+    private readonly online: PlacesService,
+    private readonly offline: PlacesService,
+  ) {}
   parks(center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
     return withFallback(
       () => this.online.parks(center, radiusKm, signal),

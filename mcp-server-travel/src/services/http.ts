@@ -98,10 +98,15 @@ export class HttpJsonClient {
   /** Fetches JSON and validates it with `schema`; throws UpstreamUnavailableError / UpstreamResponseError. */
   json<S extends z.ZodType>(request: JsonRequest, schema: S): Promise<z.output<S>> {
     const key = `${request.method ?? "GET"} ${request.url}\n${request.body ?? ""}`;
-    return this.inFlight.run(key, request.signal, (shared) => this.guarded({ ...request, signal: shared }, schema)) as Promise<z.output<S>>;
+    return this.inFlight.run(key, request.signal, (shared) =>
+      this.guarded({ ...request, signal: shared }, schema),
+    ) as Promise<z.output<S>>;
   }
 
-  private async guarded<S extends z.ZodType>(request: JsonRequest & { signal: AbortSignal }, schema: S): Promise<z.output<S>> {
+  private async guarded<S extends z.ZodType>(
+    request: JsonRequest & { signal: AbortSignal },
+    schema: S,
+  ): Promise<z.output<S>> {
     const { service, url } = request;
     const breaker = this.breaker(service, url);
     const entry = breaker?.enter() ?? { allowed: true };
@@ -139,13 +144,19 @@ export class HttpJsonClient {
               { url },
               { cause: error },
             );
-      if (tripped) breaker?.release(); // opened by another call: no new verdict
+      if (tripped)
+        breaker?.release(); // opened by another call: no new verdict
       else breaker?.failure();
       throw unavailable;
     }
   }
 
-  private async attemptAll<S extends z.ZodType>(request: JsonRequest, schema: S, signal: AbortSignal, deadlineAt: number): Promise<z.output<S>> {
+  private async attemptAll<S extends z.ZodType>(
+    request: JsonRequest,
+    schema: S,
+    signal: AbortSignal,
+    deadlineAt: number,
+  ): Promise<z.output<S>> {
     const { service, url } = request;
     const attempts = this.options.retries + 1;
     let lastProblem = "";
@@ -226,7 +237,13 @@ export class HttpJsonClient {
   }
 
   /** Waits before the next attempt; false when there is none or it could not start before the deadline. */
-  private async pause(attempt: number, attempts: number, retryAfter: number | undefined, signal: AbortSignal, deadlineAt: number): Promise<boolean> {
+  private async pause(
+    attempt: number,
+    attempts: number,
+    retryAfter: number | undefined,
+    signal: AbortSignal,
+    deadlineAt: number,
+  ): Promise<boolean> {
     if (attempt + 1 >= attempts) return false;
     const ms = this.backoff(attempt, retryAfter);
     if (Date.now() + ms >= deadlineAt) return false;

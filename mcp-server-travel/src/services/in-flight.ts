@@ -21,7 +21,11 @@ export class InFlight<T> {
     let shared = this.calls.get(key);
     if (!shared) {
       const controller = new AbortController();
-      const entry: Shared<T> = { promise: Promise.resolve().then(() => start(controller.signal)), controller, users: 0 };
+      const entry: Shared<T> = {
+        promise: Promise.resolve().then(() => start(controller.signal)),
+        controller,
+        users: 0,
+      };
       entry.promise.then(
         () => this.forget(key, entry),
         () => this.forget(key, entry),

@@ -20,7 +20,10 @@ const SearchResponse = z.array(
 );
 
 /** What the cache holds: the geocode tool's output fields (checked on every read). */
-const CachedPlace = z.object(geocodeOutput).omit({ query: true, note: true }).extend({ source: z.literal("nominatim") });
+const CachedPlace = z
+  .object(geocodeOutput)
+  .omit({ query: true, note: true })
+  .extend({ source: z.literal("nominatim") });
 
 const GEOCODE_TTL_MS = 30 * 86_400_000;
 
@@ -54,7 +57,13 @@ export class NominatimGeocoder implements GeocodeService {
     const cached = await this.cache.get("nominatim", key, GEOCODE_TTL_MS, CachedPlace);
     if (cached) return cached;
 
-    const params = new URLSearchParams({ q, format: "jsonv2", limit: "1", addressdetails: "1", "accept-language": "de" });
+    const params = new URLSearchParams({
+      q,
+      format: "jsonv2",
+      limit: "1",
+      addressdetails: "1",
+      "accept-language": "de",
+    });
     const url = `${this.options.baseUrl}/search?${params}`;
     // Every attempt (retries too) waits for its own slot: at most one request per second reaches Nominatim.
     const hits = await this.http.json({ service: "Nominatim", url, signal, rateLimit: this.limiter }, SearchResponse);

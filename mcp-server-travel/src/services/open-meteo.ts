@@ -6,7 +6,13 @@ import type { HttpJsonClient } from "./http.js";
 import { InFlight } from "./in-flight.js";
 import type { DailyWeather } from "./types.js";
 
-const DAILY_FIELDS = ["temperature_2m_min", "temperature_2m_max", "precipitation_sum", "wind_speed_10m_max", "weather_code"] as const;
+const DAILY_FIELDS = [
+  "temperature_2m_min",
+  "temperature_2m_max",
+  "precipitation_sum",
+  "wind_speed_10m_max",
+  "weather_code",
+] as const;
 
 const series = z.array(z.number().nullable());
 
@@ -75,7 +81,11 @@ export class OpenMeteoClient {
     return this.inFlight.run(url, signal, (shared) => this.load(kind, url, shared));
   }
 
-  private async load(kind: "forecast" | "archive", url: string, signal: AbortSignal): Promise<{ days: DailyWeather[]; raw: OpenMeteoDaily }> {
+  private async load(
+    kind: "forecast" | "archive",
+    url: string,
+    signal: AbortSignal,
+  ): Promise<{ days: DailyWeather[]; raw: OpenMeteoDaily }> {
     const cached = await this.cache.get(`open-meteo-${kind}`, url, TTL_MS[kind], CachedDaily);
     if (cached) return { days: toDays(cached, url), raw: cached };
     const raw = await this.http.json({ service: "Open-Meteo", url, signal }, DailyResponse);

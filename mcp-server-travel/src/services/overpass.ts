@@ -26,7 +26,11 @@ const OverpassResponse = z.looseObject({
 /** Overpass filters per activity; every selector also requires a name. */
 const SELECTORS: Record<Activity | "park", string[]> = {
   park: ['nwr["leisure"="park"]["name"]'],
-  hiking: ['relation["route"="hiking"]["name"]', 'nwr["leisure"="nature_reserve"]["name"]', 'node["natural"="peak"]["name"]'],
+  hiking: [
+    'relation["route"="hiking"]["name"]',
+    'nwr["leisure"="nature_reserve"]["name"]',
+    'node["natural"="peak"]["name"]',
+  ],
   running: ['nwr["leisure"="park"]["name"]', 'nwr["leisure"="track"]["name"]'],
   beach: ['nwr["natural"="beach"]["name"]', 'nwr["leisure"="beach_resort"]["name"]'],
   sightseeing: [
@@ -70,7 +74,12 @@ export class OverpassPlaces implements PlacesService {
   /** Identical concurrent queries share one (cache check, request, cache write). */
   private readonly inFlight = new InFlight<PlacesResult>();
 
-  private query(kind: Activity | "park", center: LatLon, radiusKm: number, signal?: AbortSignal): Promise<PlacesResult> {
+  private query(
+    kind: Activity | "park",
+    center: LatLon,
+    radiusKm: number,
+    signal?: AbortSignal,
+  ): Promise<PlacesResult> {
     const ql = overpassQuery(kind, center, radiusKm);
     return this.inFlight.run(ql, signal, (shared) => this.load(ql, shared));
   }

@@ -108,7 +108,8 @@ export class ConcurrencyLimit {
       if (released) return;
       released = true;
       const next = this.queue.shift();
-      if (next) next.resolve(); // the place passes on directly
+      if (next)
+        next.resolve(); // the place passes on directly
       else this.active--;
     };
   }

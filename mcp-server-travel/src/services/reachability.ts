@@ -6,17 +6,27 @@ export interface ReachabilityResult {
   problems: string[];
 }
 
-export async function checkReachable(urls: string[], timeoutMs: number, userAgent: string): Promise<ReachabilityResult> {
+export async function checkReachable(
+  urls: string[],
+  timeoutMs: number,
+  userAgent: string,
+): Promise<ReachabilityResult> {
   const problems: string[] = [];
   await Promise.all(
     urls.map(async (url) => {
       try {
-        const response = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(timeoutMs), headers: { "User-Agent": userAgent } });
+        const response = await fetch(url, {
+          method: "HEAD",
+          signal: AbortSignal.timeout(timeoutMs),
+          headers: { "User-Agent": userAgent },
+        });
         await response.body?.cancel();
       } catch (error) {
         const cause = (error as { cause?: { code?: string } }).cause?.code;
         const name = (error as { name?: string }).name;
-        problems.push(`${url}: ${name === "TimeoutError" ? `keine Antwort in ${timeoutMs} ms` : (cause ?? String(error))}`);
+        problems.push(
+          `${url}: ${name === "TimeoutError" ? `keine Antwort in ${timeoutMs} ms` : (cause ?? String(error))}`,
+        );
       }
     }),
   );

@@ -4,7 +4,16 @@ import { formatDay, parseIsoDate } from "../dates.js";
 import { InvalidArgumentError } from "../errors.js";
 import { distanceKm, round, travelEstimate, type LatLon } from "../geo.js";
 import type { Place, TravelServices } from "../services/types.js";
-import { MAX_RADIUS_KM, MAX_RANGE_DAYS, type GeocodeOutput, type ParksOutput, type PlaceWithDistance, type RankOutput, type SpotsOutput, type WeatherOutput } from "./schemas.js";
+import {
+  MAX_RADIUS_KM,
+  MAX_RANGE_DAYS,
+  type GeocodeOutput,
+  type ParksOutput,
+  type PlaceWithDistance,
+  type RankOutput,
+  type SpotsOutput,
+  type WeatherOutput,
+} from "./schemas.js";
 import { WEIGHTS, scoreSpot } from "./scoring.js";
 import { aggregate, weatherText } from "./weather-summary.js";
 
@@ -21,8 +30,10 @@ const MAX_DAYS_AHEAD = 730;
 export function checkDates(startText: string, endText: string, today: number): { start: number; end: number } {
   const start = parseIsoDate(startText);
   const end = parseIsoDate(endText);
-  if (start === undefined) throw new InvalidArgumentError(`start_date "${startText}" ist kein gültiges Datum (Format JJJJ-MM-TT).`, startText);
-  if (end === undefined) throw new InvalidArgumentError(`end_date "${endText}" ist kein gültiges Datum (Format JJJJ-MM-TT).`, endText);
+  if (start === undefined)
+    throw new InvalidArgumentError(`start_date "${startText}" ist kein gültiges Datum (Format JJJJ-MM-TT).`, startText);
+  if (end === undefined)
+    throw new InvalidArgumentError(`end_date "${endText}" ist kein gültiges Datum (Format JJJJ-MM-TT).`, endText);
   if (end < start) {
     throw new InvalidArgumentError(
       `end_date (${endText}) liegt vor start_date (${startText}). Das Ende des Zeitraums darf nicht vor dem Anfang liegen.`,
@@ -35,7 +46,8 @@ export function checkDates(startText: string, endText: string, today: number): {
       { start_date: startText, end_date: endText },
     );
   }
-  if (start < EARLIEST) throw new InvalidArgumentError(`Wetterdaten gibt es erst ab 1940-01-01 (angefragt: ${startText}).`, startText);
+  if (start < EARLIEST)
+    throw new InvalidArgumentError(`Wetterdaten gibt es erst ab 1940-01-01 (angefragt: ${startText}).`, startText);
   if (end > today + MAX_DAYS_AHEAD) {
     throw new InvalidArgumentError(
       `end_date ${endText} liegt mehr als zwei Jahre in der Zukunft (heute: ${formatDay(today)}); dafür gibt es keine sinnvolle Schätzung.`,
@@ -47,18 +59,30 @@ export function checkDates(startText: string, endText: string, today: number): {
 
 function withDistances(center: LatLon, places: Place[], limit: number): PlaceWithDistance[] {
   return places
-    .map((p) => ({ name: p.name, lat: p.lat, lon: p.lon, kind: p.kind, description: p.description, distance_km: round(distanceKm(center, p), 2) }))
+    .map((p) => ({
+      name: p.name,
+      lat: p.lat,
+      lon: p.lon,
+      kind: p.kind,
+      description: p.description,
+      distance_km: round(distanceKm(center, p), 2),
+    }))
     .sort((a, b) => a.distance_km - b.distance_km || a.name.localeCompare(b.name))
     .slice(0, limit);
 }
 
 /** Note for an empty result without an explanation from the service (the offline data gives its own). */
 function nothingFound(what: string, radiusKm: number): string {
-  const wider = radiusKm < MAX_RADIUS_KM ? ` Ein größerer Umkreis (radius_km bis ${MAX_RADIUS_KM}) findet vielleicht welche.` : "";
+  const wider =
+    radiusKm < MAX_RADIUS_KM ? ` Ein größerer Umkreis (radius_km bis ${MAX_RADIUS_KM}) findet vielleicht welche.` : "";
   return `Keine ${what} im Umkreis von ${radiusKm} km gefunden.${wider}`;
 }
 
-export async function geocode(s: TravelServices, args: { destination: string }, ctx: ToolContext): Promise<GeocodeOutput> {
+export async function geocode(
+  s: TravelServices,
+  args: { destination: string },
+  ctx: ToolContext,
+): Promise<GeocodeOutput> {
   const place = await s.geocoder.geocode(args.destination, ctx.signal);
   return {
     query: args.destination,
@@ -77,7 +101,14 @@ export async function getWeather(
   ctx: ToolContext,
 ): Promise<WeatherOutput> {
   const { start, end } = checkDates(args.start_date, args.end_date, ctx.today);
-  const series = await s.weather.daily({ lat: args.lat, lon: args.lon, start, end, today: ctx.today, signal: ctx.signal });
+  const series = await s.weather.daily({
+    lat: args.lat,
+    lon: args.lon,
+    start,
+    end,
+    today: ctx.today,
+    signal: ctx.signal,
+  });
   const days = series.days.map((d) => ({ ...d, weather: weatherText(d.weather_code) }));
   return {
     lat: args.lat,
@@ -101,9 +132,18 @@ export async function getParks(
 ): Promise<ParksOutput> {
   const center = { lat: args.lat, lon: args.lon };
   const result = await s.places.parks(center, args.radius_km, ctx.signal);
-  const parks = withDistances(center, result.places, args.max_elements ?? 20).filter((p) => p.distance_km <= args.radius_km);
+  const parks = withDistances(center, result.places, args.max_elements ?? 20).filter(
+    (p) => p.distance_km <= args.radius_km,
+  );
   const note = result.note ?? (parks.length === 0 ? nothingFound("Parks", args.radius_km) : undefined);
-  return { center, radius_km: args.radius_km, source: result.source, count: parks.length, parks, ...(note ? { note } : {}) };
+  return {
+    center,
+    radius_km: args.radius_km,
+    source: result.source,
+    count: parks.length,
+    parks,
+    ...(note ? { note } : {}),
+  };
 }
 
 export async function getSpots(
@@ -116,7 +156,9 @@ export async function getSpots(
   const { activity, note: activityNote } = resolveActivity(args.activity);
   const result = await s.places.spots(center, args.radius_km, activity, ctx.signal);
   const spots = withDistances(center, result.places, limit).filter((p) => p.distance_km <= args.radius_km);
-  const note = result.note ?? (spots.length === 0 ? nothingFound(`Orte für ${ACTIVITY_LABEL_DE[activity]}`, args.radius_km) : undefined);
+  const note =
+    result.note ??
+    (spots.length === 0 ? nothingFound(`Orte für ${ACTIVITY_LABEL_DE[activity]}`, args.radius_km) : undefined);
   return {
     center,
     radius_km: args.radius_km,
@@ -132,7 +174,15 @@ export async function getSpots(
 
 export async function rankSpots(
   s: TravelServices,
-  args: { lat: number; lon: number; start_date: string; end_date: string; activity: string; radius_km?: number; top_k?: number },
+  args: {
+    lat: number;
+    lon: number;
+    start_date: string;
+    end_date: string;
+    activity: string;
+    radius_km?: number;
+    top_k?: number;
+  },
   ctx: ToolContext,
 ): Promise<RankOutput> {
   const radius = args.radius_km ?? DEFAULT_RADIUS_KM[resolveActivity(args.activity).activity];
@@ -145,15 +195,25 @@ export async function rankSpots(
     .map((spot) => {
       const { score, parts, explanation } = scoreSpot(spot.distance_km, radius, spots.activity, weather.aggregates);
       const travel = travelEstimate(spot.distance_km);
-      return { ...spot, travel_time_min: travel.minutes, travel_mode: travel.mode, score, score_parts: parts, explanation };
+      return {
+        ...spot,
+        travel_time_min: travel.minutes,
+        travel_mode: travel.mode,
+        score,
+        score_parts: parts,
+        explanation,
+      };
     })
     .sort((a, b) => b.score - a.score || a.distance_km - b.distance_km || a.name.localeCompare(b.name))
     .slice(0, args.top_k ?? 5)
     .map((r, i) => ({ rank: i + 1, ...r }));
-  const source = spots.source === "offline" && weather.source === "offline" ? "offline" : `${spots.source} + ${weather.source}`;
+  const source =
+    spots.source === "offline" && weather.source === "offline" ? "offline" : `${spots.source} + ${weather.source}`;
   const notes = [
     spots.note,
-    args.radius_km === undefined ? `Ohne radius_km gilt für ${ACTIVITY_LABEL_DE[spots.activity]} ein Umkreis von ${radius} km.` : undefined,
+    args.radius_km === undefined
+      ? `Ohne radius_km gilt für ${ACTIVITY_LABEL_DE[spots.activity]} ein Umkreis von ${radius} km.`
+      : undefined,
     "Das Wetter gilt für den Mittelpunkt der Suche und damit für alle Orte gleich; die Reihenfolge innerhalb eines Zeitraums bestimmt vor allem die Entfernung.",
   ].filter(Boolean);
   return {

@@ -1,6 +1,13 @@
 // German text renderings of the tool results (the `content` next to `structuredContent`).
 import { ACTIVITY_LABEL_DE } from "../activities.js";
-import type { GeocodeOutput, ParksOutput, PlaceWithDistance, RankOutput, SpotsOutput, WeatherOutput } from "./schemas.js";
+import type {
+  GeocodeOutput,
+  ParksOutput,
+  PlaceWithDistance,
+  RankOutput,
+  SpotsOutput,
+  WeatherOutput,
+} from "./schemas.js";
 
 const SOURCE_DE: Record<string, string> = {
   nominatim: "OpenStreetMap Nominatim",
@@ -29,7 +36,8 @@ export function renderWeather(r: WeatherOutput): string {
     `Zusammenfassung: ${a.days} Tage, Tiefstwert ${n(a.tmin_c, "°C")}, Höchstwert ${n(a.tmax_c, "°C")}, ` +
       `Niederschlag gesamt ${n(a.precip_total_mm, "mm")}, Regentage ${a.rainy_days}, Wind bis ${n(a.wind_max_kmh, "km/h")}`,
     ...r.days.map(
-      (d) => `- ${d.date}: ${n(d.tmin_c, "°C")} bis ${n(d.tmax_c, "°C")}, ${n(d.precip_mm, "mm")}, Wind ${n(d.wind_max_kmh, "km/h")}, ${d.weather}`,
+      (d) =>
+        `- ${d.date}: ${n(d.tmin_c, "°C")} bis ${n(d.tmax_c, "°C")}, ${n(d.precip_mm, "mm")}, Wind ${n(d.wind_max_kmh, "km/h")}, ${d.weather}`,
     ),
   ];
   return withNote(lines, r.note);
@@ -54,7 +62,8 @@ export function renderRank(r: RankOutput): string {
     `Rangliste für ${ACTIVITY_LABEL_DE[r.activity]}, ${r.start_date} bis ${r.end_date}, Umkreis ${r.radius_km} km ` +
     `(Orte: ${SOURCE_DE[r.sources.spots]}, Wetter: ${SOURCE_DE[r.sources.weather]})`;
   const lines = r.ranking.map(
-    (s) => `${s.rank}. ${s.name} – ${String(s.score).replace(".", ",")} Punkte, ${String(s.distance_km).replace(".", ",")} km, ca. ${s.travel_time_min} min ${s.travel_mode}`,
+    (s) =>
+      `${s.rank}. ${s.name} – ${String(s.score).replace(".", ",")} Punkte, ${String(s.distance_km).replace(".", ",")} km, ca. ${s.travel_time_min} min ${s.travel_mode}`,
   );
   return withNote([...(r.activity_note ? [r.activity_note] : []), head, ...lines], r.note);
 }

@@ -29,19 +29,21 @@ const radius = z
   .max(MAX_RADIUS_KM, `radius_km darf höchstens ${MAX_RADIUS_KM} km betragen; wähle einen kleineren Umkreis.`);
 
 const activity = z
-  .string({ error: "activity fehlt oder ist kein Text, z. B. \"wandern\" oder \"strand\"." })
+  .string({ error: 'activity fehlt oder ist kein Text, z. B. "wandern" oder "strand".' })
   .trim()
-  .min(1, "activity darf nicht leer sein, z. B. \"wandern\", \"joggen\", \"strand\" oder \"kultur\".")
+  .min(1, 'activity darf nicht leer sein, z. B. "wandern", "joggen", "strand" oder "kultur".')
   .max(60, "activity ist zu lang (höchstens 60 Zeichen).")
-  .describe("Aktivität auf Deutsch oder Englisch: wandern/hiking, joggen/laufen/running, strand/beach, kultur/museum/sightseeing");
+  .describe(
+    "Aktivität auf Deutsch oder Englisch: wandern/hiking, joggen/laufen/running, strand/beach, kultur/museum/sightseeing",
+  );
 
 // ---------- inputs ----------
 
 export const geocodeInput = {
   destination: z
-    .string({ error: "destination fehlt oder ist kein Text, z. B. \"Barcelona\"." })
+    .string({ error: 'destination fehlt oder ist kein Text, z. B. "Barcelona".' })
     .trim()
-    .min(1, "destination darf nicht leer sein, z. B. \"Barcelona\" oder \"Valencia, Spanien\".")
+    .min(1, 'destination darf nicht leer sein, z. B. "Barcelona" oder "Valencia, Spanien".')
     .max(200, "destination ist zu lang (höchstens 200 Zeichen).")
     .describe('Reiseziel als Text: Stadt oder Ort, optional mit Land, z. B. "Barcelona" oder "Valencia, Spanien"'),
 };
@@ -50,7 +52,9 @@ export const weatherInput = {
   lat,
   lon,
   start_date: isoDate("start_date").describe("Erster Tag des Zeitraums, Format JJJJ-MM-TT"),
-  end_date: isoDate("end_date").describe(`Letzter Tag des Zeitraums (einschließlich), Format JJJJ-MM-TT; nicht vor start_date, höchstens ${MAX_RANGE_DAYS} Tage insgesamt`),
+  end_date: isoDate("end_date").describe(
+    `Letzter Tag des Zeitraums (einschließlich), Format JJJJ-MM-TT; nicht vor start_date, höchstens ${MAX_RANGE_DAYS} Tage insgesamt`,
+  ),
   include_raw: z
     .boolean({ error: "include_raw muss true oder false sein." })
     .default(false)
@@ -109,7 +113,9 @@ export const geocodeOutput = {
   lon: z.number().min(-180).max(180).describe("Längengrad in Dezimalgrad (WGS84)"),
   display_name: z.string().describe("Vollständiger Ortsname"),
   country: z.string().nullable().describe("Land, falls bekannt"),
-  source: z.enum(["nominatim", "offline"]).describe("Datenquelle: nominatim (OpenStreetMap) oder offline (mitgelieferte Daten)"),
+  source: z
+    .enum(["nominatim", "offline"])
+    .describe("Datenquelle: nominatim (OpenStreetMap) oder offline (mitgelieferte Daten)"),
   note,
 };
 
@@ -163,7 +169,9 @@ const placeWithDistance = z.object({
   distance_km: z.number().describe("Luftlinie zum Mittelpunkt in km"),
 });
 
-const placesSource = z.enum(["overpass", "offline"]).describe("overpass (OpenStreetMap) oder offline (mitgelieferte Daten)");
+const placesSource = z
+  .enum(["overpass", "offline"])
+  .describe("overpass (OpenStreetMap) oder offline (mitgelieferte Daten)");
 
 export const parksOutput = {
   center,

@@ -39,7 +39,11 @@ export function scoreSpot(
 ): { score: number; parts: ScoreParts; explanation: string } {
   const parts: ScoreParts = { distance: round(clamp01(1 - distanceKm / radiusKm), 3), ...weatherParts(activity, w) };
   const score = round(
-    100 * (WEIGHTS.distance * parts.distance + WEIGHTS.rain * parts.rain + WEIGHTS.temperature * parts.temperature + WEIGHTS.wind * parts.wind),
+    100 *
+      (WEIGHTS.distance * parts.distance +
+        WEIGHTS.rain * parts.rain +
+        WEIGHTS.temperature * parts.temperature +
+        WEIGHTS.wind * parts.wind),
   );
   const [low, high] = COMFORT_C[activity];
   const pct = (x: number) => `${Math.round(x * 100)} %`;

@@ -35,17 +35,17 @@ export class WorkspaceError extends TravelError {
 
 export const saveTripPlanInput = {
   file_name: z
-    .string({ error: "file_name fehlt oder ist kein Text, z. B. \"rom-wochenende.md\"." })
+    .string({ error: 'file_name fehlt oder ist kein Text, z. B. "rom-wochenende.md".' })
     .trim()
-    .min(1, "file_name darf nicht leer sein, z. B. \"rom-wochenende.md\".")
+    .min(1, 'file_name darf nicht leer sein, z. B. "rom-wochenende.md".')
     .max(120, "file_name ist zu lang (höchstens 120 Zeichen).")
-    .describe("Dateiname im Arbeitsordner, z. B. \"rom-wochenende.md\" oder \"italien/rom.md\" (Endung .md wird ergänzt)"),
+    .describe('Dateiname im Arbeitsordner, z. B. "rom-wochenende.md" oder "italien/rom.md" (Endung .md wird ergänzt)'),
   title: z
     .string({ error: "title fehlt oder ist kein Text." })
     .trim()
     .min(1, "title darf nicht leer sein.")
     .max(200, "title ist zu lang (höchstens 200 Zeichen).")
-    .describe("Überschrift des Reiseplans, z. B. \"Wochenende in Rom\""),
+    .describe('Überschrift des Reiseplans, z. B. "Wochenende in Rom"'),
   content: z
     .string({ error: "content fehlt oder ist kein Text (Markdown)." })
     .max(MAX_PLAN_CHARS, `content ist zu lang (höchstens ${MAX_PLAN_CHARS} Zeichen).`)
@@ -120,16 +120,22 @@ const TEMP_NAME_BYTES = tempName().length + 8;
 
 function checkPart(fileName: string, part: string): void {
   const invalid = (why: string) =>
-    new InvalidArgumentError(`Der Dateiname "${fileName}" enthält einen ungültigen Teil "${part}": ${why}.`, { file_name: fileName });
+    new InvalidArgumentError(`Der Dateiname "${fileName}" enthält einen ungültigen Teil "${part}": ${why}.`, {
+      file_name: fileName,
+    });
   if (!SAFE_NAME.test(part)) throw invalid('erlaubt sind Buchstaben, Ziffern, Leerzeichen, "_", "-" und "."');
   if (/[. ]$/.test(part)) throw invalid("er endet mit Punkt oder Leerzeichen, das ist unter Windows ungültig");
   if (WINDOWS_RESERVED.test(part)) {
-    throw invalid(`"${part.split(".")[0]}" ist unter Windows ein reservierter Gerätename (CON, PRN, AUX, NUL, COM1–9, LPT1–9); wähle z. B. "${part.split(".")[0]}-plan.md"`);
+    throw invalid(
+      `"${part.split(".")[0]}" ist unter Windows ein reservierter Gerätename (CON, PRN, AUX, NUL, COM1–9, LPT1–9); wähle z. B. "${part.split(".")[0]}-plan.md"`,
+    );
   }
 }
 
 function tooLong(fileName: string, detail: string): InvalidArgumentError {
-  return new InvalidArgumentError(`Der Dateiname "${fileName}" ist zu lang: ${detail}. Wähle einen kürzeren Namen.`, { file_name: fileName });
+  return new InvalidArgumentError(`Der Dateiname "${fileName}" ist zu lang: ${detail}. Wähle einen kürzeren Namen.`, {
+    file_name: fileName,
+  });
 }
 
 export interface WorkspacePath {
@@ -159,7 +165,9 @@ export async function resolveWorkspacePath(workspace: string, fileName: string):
   for (const part of parts) checkPart(fileName, part);
   const ext = extname(fileName).toLowerCase();
   if (ext !== "" && ext !== ".md") {
-    throw new InvalidArgumentError(`Reisepläne sind Markdown-Dateien: "${fileName}" muss auf .md enden.`, { file_name: fileName });
+    throw new InvalidArgumentError(`Reisepläne sind Markdown-Dateien: "${fileName}" muss auf .md enden.`, {
+      file_name: fileName,
+    });
   }
   const withExt = ext === "" ? `${fileName}.md` : fileName;
   const root = resolve(workspace);
@@ -173,16 +181,37 @@ export async function resolveWorkspacePath(workspace: string, fileName: string):
   }
 }
 
-async function checkedPath(root: string, absolute: string, segments: string[], fileName: string, outside: () => WorkspaceError): Promise<WorkspacePath> {
+async function checkedPath(
+  root: string,
+  absolute: string,
+  segments: string[],
+  fileName: string,
+  outside: () => WorkspaceError,
+): Promise<WorkspacePath> {
   const long = segments.find((p) => Buffer.byteLength(p) > MAX_NAME_BYTES);
-  if (long !== undefined) throw tooLong(fileName, `"${long}" hat ${Buffer.byteLength(long)} Bytes, erlaubt sind ${MAX_NAME_BYTES} (Umlaute zählen doppelt, andere Schriftzeichen bis zu vierfach)`);
+  if (long !== undefined)
+    throw tooLong(
+      fileName,
+      `"${long}" hat ${Buffer.byteLength(long)} Bytes, erlaubt sind ${MAX_NAME_BYTES} (Umlaute zählen doppelt, andere Schriftzeichen bis zu vierfach)`,
+    );
   await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   // The longest path the commit uses: the temporary file next to the target.
-  if (Buffer.byteLength(join(realRoot, ...segments.slice(0, -1))) + 1 + Math.max(TEMP_NAME_BYTES, Buffer.byteLength(segments.at(-1)!)) > MAX_PATH_BYTES) {
+  if (
+    Buffer.byteLength(join(realRoot, ...segments.slice(0, -1))) +
+      1 +
+      Math.max(TEMP_NAME_BYTES, Buffer.byteLength(segments.at(-1)!)) >
+    MAX_PATH_BYTES
+  ) {
     throw tooLong(fileName, `der ganze Pfad im Arbeitsordner darf höchstens ${MAX_PATH_BYTES} Bytes haben`);
   }
-  const target = { absolute, relative: segments.join("/"), realRoot, folders: segments.slice(0, -1), name: segments.at(-1)! };
+  const target = {
+    absolute,
+    relative: segments.join("/"),
+    realRoot,
+    folders: segments.slice(0, -1),
+    name: segments.at(-1)!,
+  };
   // Symlinks inside the workspace must not lead out of it: walk the existing folders (nothing created).
   await locateFolder(target, false, outside);
   return target;
@@ -197,8 +226,13 @@ async function locateFolder(target: WorkspacePath, create: boolean, outside: () 
   let dir = target.realRoot;
   for (const [i, part] of target.folders.entries()) {
     const next = join(dir, part);
-    if (create) await mkdir(next).catch((error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? undefined : Promise.reject(error)));
-    const info = await lstat(next).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" && !create ? undefined : Promise.reject(error)));
+    if (create)
+      await mkdir(next).catch((error: NodeJS.ErrnoException) =>
+        error.code === "EEXIST" ? undefined : Promise.reject(error),
+      );
+    const info = await lstat(next).catch((error: NodeJS.ErrnoException) =>
+      error.code === "ENOENT" && !create ? undefined : Promise.reject(error),
+    );
     if (!info) return next;
     if (info.isSymbolicLink()) {
       const real = await realpath(next);
@@ -209,7 +243,11 @@ async function locateFolder(target: WorkspacePath, create: boolean, outside: () 
     }
     if (!(await stat(dir)).isDirectory()) {
       const shown = target.folders.slice(0, i + 1).join("/");
-      throw new WorkspaceError("not_a_folder", `„${shown}" ist eine Datei, kein Ordner; nichts geschrieben. Wähle einen anderen Namen.`, { file_name: target.relative });
+      throw new WorkspaceError(
+        "not_a_folder",
+        `„${shown}" ist eine Datei, kein Ordner; nichts geschrieben. Wähle einen anderen Namen.`,
+        { file_name: target.relative },
+      );
     }
   }
   return dir;
@@ -217,9 +255,16 @@ async function locateFolder(target: WorkspacePath, create: boolean, outside: () 
 
 /** The file's current content (null when missing); refuses what is not a plain, writable file. */
 async function readCurrent(file: string, target: WorkspacePath): Promise<string | null> {
-  const info = await lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+  const info = await lstat(file).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? undefined : Promise.reject(error),
+  );
   if (!info) return null;
-  if (!info.isFile()) throw new WorkspaceError("not_a_file", `„${target.relative}" ist keine normale Datei und wird nicht überschrieben.`, { file_name: target.relative });
+  if (!info.isFile())
+    throw new WorkspaceError(
+      "not_a_file",
+      `„${target.relative}" ist keine normale Datei und wird nicht überschrieben.`,
+      { file_name: target.relative },
+    );
   if ((info.mode & 0o222) === 0) {
     throw new WorkspaceError(
       "read_only",
@@ -246,7 +291,12 @@ const PROC_FD = process.platform === "linux" && existsSync("/proc/self/fd");
  * /proc/self/fd entry (a folder swapped for a symlink afterwards changes nothing), elsewhere `dir`
  * itself, re-checked by `writeAtomically`. Either way the folder must (still) be inside the workspace.
  */
-async function inFolder<T>(dir: string, target: WorkspacePath, writing: boolean, use: (folder: string) => Promise<T>): Promise<T> {
+async function inFolder<T>(
+  dir: string,
+  target: WorkspacePath,
+  writing: boolean,
+  use: (folder: string) => Promise<T>,
+): Promise<T> {
   // A preview of a file in a folder that does not exist yet reads nothing and writes nothing.
   if (!writing && !(await lstat(dir).catch(ignore("a folder that is not there yet")))) return use(dir);
   const handle = PROC_FD ? await open(dir, constants.O_RDONLY | constants.O_DIRECTORY) : undefined;
@@ -271,7 +321,8 @@ async function checkInside(folder: string, target: WorkspacePath): Promise<void>
  */
 async function writeAtomically(folder: string, name: string, text: string, target: WorkspacePath): Promise<void> {
   const tmp = join(folder, tempName());
-  const same = (a: { dev: number; ino: number } | undefined, b: { dev: number; ino: number }) => a?.dev === b.dev && a.ino === b.ino;
+  const same = (a: { dev: number; ino: number } | undefined, b: { dev: number; ino: number }) =>
+    a?.dev === b.dev && a.ino === b.ino;
   const handle = await open(tmp, "wx");
   let written: { dev: number; ino: number };
   try {
@@ -282,7 +333,8 @@ async function writeAtomically(folder: string, name: string, text: string, targe
   }
   try {
     await checkInside(folder, target);
-    if (!same(await lstat(tmp).catch(ignore("a temporary file that is gone is not the one written")), written)) throw swappedError(target);
+    if (!same(await lstat(tmp).catch(ignore("a temporary file that is gone is not the one written")), written))
+      throw swappedError(target);
     await rename(tmp, join(folder, name));
     await checkInside(folder, target);
   } catch (error) {
@@ -326,14 +378,23 @@ async function oneAtATime<T>(key: string, step: () => Promise<T>): Promise<T> {
 export async function saveTripPlan(workspace: string, args: SaveArgs): Promise<SaveTripPlanResult> {
   const target = await resolveWorkspacePath(workspace, args.file_name);
   const text = renderTripPlan(args.title, args.content);
-  const outside = () => new WorkspaceError("outside_workspace", `Der Dateiname "${args.file_name}" führt aus dem Arbeitsordner heraus.`, { file_name: args.file_name });
+  const outside = () =>
+    new WorkspaceError("outside_workspace", `Der Dateiname "${args.file_name}" führt aus dem Arbeitsordner heraus.`, {
+      file_name: args.file_name,
+    });
   return oneAtATime(target.absolute.toLowerCase(), async () => {
     try {
       const dir = await locateFolder(target, !args.dry_run, outside);
       return await inFolder(dir, target, !args.dry_run, async (folder) => {
         const previous = await readCurrent(join(folder, target.name), target);
         const previousSha = previous === null ? null : sha256(previous);
-        const base = { path: target.relative, existed: previous !== null, bytes: Buffer.byteLength(text, "utf8"), sha256: sha256(text), previous_sha256: previousSha };
+        const base = {
+          path: target.relative,
+          existed: previous !== null,
+          bytes: Buffer.byteLength(text, "utf8"),
+          sha256: sha256(text),
+          previous_sha256: previousSha,
+        };
         if (args.dry_run) return { ...base, written: false, previous_content: previous, content: text };
         if (args.expected_sha256 !== undefined && args.expected_sha256 !== previousSha) {
           throw new WorkspaceError(
@@ -352,7 +413,8 @@ export async function saveTripPlan(workspace: string, args: SaveArgs): Promise<S
 }
 
 export function renderSaveResult(r: SaveTripPlanResult): string {
-  if (!r.written) return `Vorschau für ${r.path}: ${r.existed ? "Datei wird ersetzt" : "neue Datei"}, ${r.bytes} Bytes. Nichts geschrieben.`;
+  if (!r.written)
+    return `Vorschau für ${r.path}: ${r.existed ? "Datei wird ersetzt" : "neue Datei"}, ${r.bytes} Bytes. Nichts geschrieben.`;
   return `Reiseplan gespeichert: ${r.path} (${r.bytes} Bytes${r.existed ? ", vorherige Fassung ersetzt" : ""}).`;
 }
 
@@ -374,7 +436,13 @@ export function registerSaveTripPlan(server: McpServer, options: TripPlanToolOpt
         "Erst aufrufen, wenn die Fakten (Wetter, Orte) aus anderen Werkzeugen vorliegen.",
       inputSchema: SAVE_SCHEMAS.input,
       outputSchema: SAVE_SCHEMAS.output,
-      annotations: { title: "Reiseplan speichern", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Reiseplan speichern",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async (args): Promise<CallToolResult> => {
       try {
@@ -382,7 +450,10 @@ export function registerSaveTripPlan(server: McpServer, options: TripPlanToolOpt
         if (result.written) options.log(`save_trip_plan → ${result.path} geschrieben (${result.bytes} Bytes)`);
         return { content: [{ type: "text", text: renderSaveResult(result) }], structuredContent: { ...result } };
       } catch (error) {
-        const message = error instanceof TravelError ? error.message : `Interner Fehler im Reise-Server bei save_trip_plan: ${errorText(error)}`;
+        const message =
+          error instanceof TravelError
+            ? error.message
+            : `Interner Fehler im Reise-Server bei save_trip_plan: ${errorText(error)}`;
         options.log(`save_trip_plan ${JSON.stringify({ file_name: args.file_name })} → Fehler: ${message}`);
         return { isError: true, content: [{ type: "text", text: message }] };
       }

@@ -4,12 +4,29 @@
 // compatibility forms) gets a leading apostrophe, and every cell is quoted.
 import type { BoardData } from "./state.js";
 
-const HEADER = ["Name", "Aufgabe", "Selbsttest", "Fälle bestanden", "Fälle fehlgeschlagen", "Fälle offen", "Läufe", "Zuletzt"];
+const HEADER = [
+  "Name",
+  "Aufgabe",
+  "Selbsttest",
+  "Fälle bestanden",
+  "Fälle fehlgeschlagen",
+  "Fälle offen",
+  "Läufe",
+  "Zuletzt",
+];
 
 /** "28.11.2026 17:42:05": the board machine's local time, as a German spreadsheet reads it. */
 export function localTime(ms: number, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat("de-DE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
-    .formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat("de-DE", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(ms));
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   return `${part("day")}.${part("month")}.${part("year")} ${part("hour")}:${part("minute")}:${part("second")}`;
 }
@@ -37,7 +54,9 @@ export function boardCsv(data: BoardData): string {
   for (const p of people) {
     const runs = [...p.checks].sort((a, b) => a.aufgabe - b.aufgabe || a.check.localeCompare(b.check));
     for (const c of runs) {
-      lines.push([p.name, c.aufgabe, c.check, c.passed, c.failed, c.open ?? 0, c.runs, localTime(c.at)].map(csvCell).join(";"));
+      lines.push(
+        [p.name, c.aufgabe, c.check, c.passed, c.failed, c.open ?? 0, c.runs, localTime(c.at)].map(csvCell).join(";"),
+      );
     }
   }
   return `\uFEFF${lines.join("\r\n")}\r\n`;

@@ -56,8 +56,14 @@ export function addressKey(remoteAddress: string | undefined): string {
   const [head = "", tail] = address.split("::");
   const first = head ? head.split(":") : [];
   const last = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? first : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill("0"), ...last];
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  const groups =
+    tail === undefined
+      ? first
+      : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill("0"), ...last];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** What the gate says about one given code. */
@@ -82,7 +88,9 @@ export class JoinCodeGate {
     const allOk = this.everyone.take("*", now);
     if (!allOk && now - this.warnedAt > 60_000) {
       this.warnedAt = now;
-      this.log(`WARNUNG: Sehr viele falsche Beitrittscodes (über ${GLOBAL_WRONG_CODE_BURST} in kurzer Zeit) – rät jemand? Richtige Codes kommen weiter durch.`);
+      this.log(
+        `WARNUNG: Sehr viele falsche Beitrittscodes (über ${GLOBAL_WRONG_CODE_BURST} in kurzer Zeit) – rät jemand? Richtige Codes kommen weiter durch.`,
+      );
     }
     return ownOk && allOk ? "wrong" : "too-many-wrong";
   }

@@ -10,9 +10,40 @@
 /** Upper-case look-alikes, mapped before lower-casing (Greek Η looks like H, its lower case η like n). */
 const UPPER: Record<string, string> = {
   // Cyrillic
-  А: "A", В: "B", Е: "E", Ѕ: "S", І: "l", Ј: "J", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", Ү: "Y", Ӏ: "l", Ԛ: "Q", Ԝ: "W",
+  А: "A",
+  В: "B",
+  Е: "E",
+  Ѕ: "S",
+  І: "l",
+  Ј: "J",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  Ү: "Y",
+  Ӏ: "l",
+  Ԛ: "Q",
+  Ԝ: "W",
   // Greek
-  Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "l", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "l",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
   // Latin
   I: "l",
 };
@@ -20,16 +51,55 @@ const UPPER: Record<string, string> = {
 /** Lower-case (and caseless) look-alikes. */
 const LOWER: Record<string, string> = {
   // Cyrillic
-  а: "a", в: "b", е: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", ѕ: "s", і: "i", ј: "j", һ: "h", ԁ: "d", ԛ: "q", ԝ: "w", ӏ: "l", ү: "y",
+  а: "a",
+  в: "b",
+  е: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  ѕ: "s",
+  і: "i",
+  ј: "j",
+  һ: "h",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  ү: "y",
   // Greek
-  α: "a", γ: "y", ε: "e", η: "n", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", ω: "w",
+  α: "a",
+  γ: "y",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  ω: "w",
   // Latin and digits
-  ı: "i", ɡ: "g", "0": "o", "1": "l", "|": "l",
+  ı: "i",
+  ɡ: "g",
+  "0": "o",
+  "1": "l",
+  "|": "l",
 };
 
 /** What `name` looks like, for comparing names: equal skeletons look (nearly) the same on the projector. */
 export function lookAlikeSkeleton(name: string): string {
-  const mapped = [...name.normalize("NFKD")].map((c) => UPPER[c] ?? c).join("").toLowerCase();
+  const mapped = [...name.normalize("NFKD")]
+    .map((c) => UPPER[c] ?? c)
+    .join("")
+    .toLowerCase();
   return [...mapped]
     .map((c) => LOWER[c] ?? c)
     .join("")

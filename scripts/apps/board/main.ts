@@ -20,7 +20,15 @@ import { startBoardServer } from "./server.js";
 import { BoardState } from "./state.js";
 import { defineCommand } from "../../node/command.js";
 import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
-import { BoardDataError, BoardSaver, boardHoldingLock, fileReason, loadBoard, lockBoardFile, prepareBoardFile } from "./store.js";
+import {
+  BoardDataError,
+  BoardSaver,
+  boardHoldingLock,
+  fileReason,
+  loadBoard,
+  lockBoardFile,
+  prepareBoardFile,
+} from "./store.js";
 
 export const DEFAULT_BOARD_PORT = 8790;
 
@@ -37,30 +45,71 @@ interface BoardArgs {
 }
 
 const OPTIONS = {
-  port: { type: "string", default: String(DEFAULT_BOARD_PORT), value: "P", help: "Port (Standard 8790; 0 = ein freier)" },
+  port: {
+    type: "string",
+    default: String(DEFAULT_BOARD_PORT),
+    value: "P",
+    help: "Port (Standard 8790; 0 = ein freier)",
+  },
   code: { type: "string", value: "C", help: "Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)" },
-  host: { type: "string", default: "127.0.0.1", value: "H", help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)" },
-  "allowed-host": { type: "string", multiple: true, value: "N", help: "Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)" },
+  host: {
+    type: "string",
+    default: "127.0.0.1",
+    value: "H",
+    help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)",
+  },
+  "allowed-host": {
+    type: "string",
+    multiple: true,
+    value: "N",
+    help: "Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)",
+  },
   data: { type: "string", value: "DATEI", help: "Ergebnisdatei (Standard .cache/board/ergebnisse.json)" },
-  export: { type: "string", value: "DATEI", help: "Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)" },
-  "haengt-nach": { type: "string", default: String(DEFAULT_STUCK_AFTER_MIN), value: "N", help: `wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})` },
-  entfernen: { type: "string", multiple: true, value: "NAME", help: "Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)" },
-  aufgabe: { type: "string", value: "N", help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)" },
+  export: {
+    type: "string",
+    value: "DATEI",
+    help: "Ergebnisse als CSV schreiben und beenden (die Ergebnisdatei bleibt unverändert)",
+  },
+  "haengt-nach": {
+    type: "string",
+    default: String(DEFAULT_STUCK_AFTER_MIN),
+    value: "N",
+    help: `wer N Minuten kein ✅ hat, steht als „hängt“ oben (Standard ${DEFAULT_STUCK_AFTER_MIN})`,
+  },
+  entfernen: {
+    type: "string",
+    multiple: true,
+    value: "NAME",
+    help: "Teilnehmende(n) vom Board nehmen (bei beendetem Board; mehrfach möglich)",
+  },
+  aufgabe: {
+    type: "string",
+    value: "N",
+    help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
+  },
 } as const;
 
 function parseBoardArgs(argv: string[], root: string): BoardArgs {
   const { values } = parseArgsGerman({ args: argv, options: command.options }, command.usage);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${command.usage}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port muss eine ganze Zahl von 0 bis 65535 sein.\n${command.usage}`);
   const stuckAfterMin = Number(values["haengt-nach"]);
-  if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600) throw new UsageError(`--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${command.usage}`);
+  if (!Number.isInteger(stuckAfterMin) || stuckAfterMin < 1 || stuckAfterMin > 600)
+    throw new UsageError(
+      `--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${command.usage}`,
+    );
   const classAufgabe = values.aufgabe === undefined ? null : Number(values.aufgabe);
-  if (classAufgabe !== null && !BOARD_PARTS.includes(classAufgabe as BoardPart)) throw new UsageError(`--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2.\n${command.usage}`);
+  if (classAufgabe !== null && !BOARD_PARTS.includes(classAufgabe as BoardPart))
+    throw new UsageError(`--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2.\n${command.usage}`);
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
-    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
+    throw new UsageError(
+      "--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.",
+    );
   }
-  if (values.export !== undefined && values.entfernen?.length) throw new UsageError(`--export und --entfernen bitte getrennt aufrufen.\n${command.usage}`);
+  if (values.export !== undefined && values.entfernen?.length)
+    throw new UsageError(`--export und --entfernen bitte getrennt aufrufen.\n${command.usage}`);
   return {
     port,
     code,
@@ -90,15 +139,24 @@ function storedBoard(path: string): BoardState | undefined {
 
 async function exportCsv(args: BoardArgs): Promise<number> {
   const target = args.exportTo!;
-  if (sameFile(target, args.data)) throw new UsageError(`--export ${target} ist die Ergebnisdatei selbst – bitte einen anderen Namen wählen, z. B. ergebnisse.csv.`);
-  if (!existsSync(dirname(target))) throw new UsageError(`Der Ordner ${dirname(target)} für --export fehlt – bitte anlegen oder einen anderen Pfad wählen.`, 1);
+  if (sameFile(target, args.data))
+    throw new UsageError(
+      `--export ${target} ist die Ergebnisdatei selbst – bitte einen anderen Namen wählen, z. B. ergebnisse.csv.`,
+    );
+  if (!existsSync(dirname(target)))
+    throw new UsageError(
+      `Der Ordner ${dirname(target)} für --export fehlt – bitte anlegen oder einen anderen Pfad wählen.`,
+      1,
+    );
   const state = storedBoard(args.data);
   if (!state) return 1;
   const data = state.data();
   try {
     await writeFileAtomic(target, boardCsv(data));
   } catch (error) {
-    console.error(`CSV konnte nicht geschrieben werden (${fileReason(error)}) – einen anderen Pfad für --export wählen.`);
+    console.error(
+      `CSV konnte nicht geschrieben werden (${fileReason(error)}) – einen anderen Pfad für --export wählen.`,
+    );
     return 1;
   }
   const rows = data.participants.reduce((n, p) => n + p.checks.length, 0);
@@ -110,7 +168,9 @@ async function exportCsv(args: BoardArgs): Promise<number> {
 async function removeParticipants(args: BoardArgs): Promise<number> {
   const running = boardHoldingLock(args.data);
   if (running !== undefined) {
-    console.error(`Das Board läuft noch (Prozess ${running}). Erst dort mit Strg+C beenden, dann --entfernen, dann neu starten – Beitrittscode und Ergebnisse bleiben.`);
+    console.error(
+      `Das Board läuft noch (Prozess ${running}). Erst dort mit Strg+C beenden, dann --entfernen, dann neu starten – Beitrittscode und Ergebnisse bleiben.`,
+    );
     return 1;
   }
   const state = storedBoard(args.data);
@@ -122,8 +182,14 @@ async function removeParticipants(args: BoardArgs): Promise<number> {
     if (removed !== undefined) console.log(`Entfernt: „${removed}“.`);
     else {
       failed++;
-      if (candidates.length > 1) console.error(`Mehrere Namen sehen aus wie „${name}“: ${candidates.map((c) => `„${c}“`).join(", ")} – bitte genau so schreiben, wie er auf dem Board steht.`);
-      else console.error(`„${name}“ steht nicht auf dem Board (${state.size} Teilnehmende; Namen zeigt die Seite des Boards oder --export).`);
+      if (candidates.length > 1)
+        console.error(
+          `Mehrere Namen sehen aus wie „${name}“: ${candidates.map((c) => `„${c}“`).join(", ")} – bitte genau so schreiben, wie er auf dem Board steht.`,
+        );
+      else
+        console.error(
+          `„${name}“ steht nicht auf dem Board (${state.size} Teilnehmende; Namen zeigt die Seite des Boards oder --export).`,
+        );
     }
   }
   await new BoardSaver(args.data, state, console.error).flush({ strict: true });
@@ -152,8 +218,16 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   console.log(
     [
       "Klassen-Board läuft.",
-      ...(changedCode ? [`  ACHTUNG: NEUER Beitrittscode (gespeichert war ${stored.joinCode}) – alle Teilnehmenden müssen ihn neu eingeben.`] : []),
-      ...(weakJoinCode(state.joinCode) ? [`  WARNUNG: Der Beitrittscode ${state.joinCode} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (dann alle neu eingeben).`] : []),
+      ...(changedCode
+        ? [
+            `  ACHTUNG: NEUER Beitrittscode (gespeichert war ${stored.joinCode}) – alle Teilnehmenden müssen ihn neu eingeben.`,
+          ]
+        : []),
+      ...(weakJoinCode(state.joinCode)
+        ? [
+            `  WARNUNG: Der Beitrittscode ${state.joinCode} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (dann alle neu eingeben).`,
+          ]
+        : []),
       `  Für den Beamer:  ${board.url}   (zeigt dort auch den Beitrittscode)`,
       `  Beitrittscode:   ${state.joinCode}`,
       `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
@@ -190,14 +264,19 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     return 2;
   }
   try {
-    return args.exportTo ? await exportCsv(args) : args.remove.length > 0 ? await removeParticipants(args) : await serve(args, signal);
+    return args.exportTo
+      ? await exportCsv(args)
+      : args.remove.length > 0
+        ? await removeParticipants(args)
+        : await serve(args, signal);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(error.message);
       return error.exitCode;
     }
     if (error instanceof BindError || error instanceof BoardDataError) console.error(error.message);
-    else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") console.error(`Port ${args.port} ist belegt – wähle einen anderen mit --port.`);
+    else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+      console.error(`Port ${args.port} ist belegt – wähle einen anderen mit --port.`);
     else console.error(`Das Board konnte nicht starten: ${errorText(error)}`);
     return 1;
   }

@@ -329,7 +329,10 @@ function joinBlock(join: NonNullable<BoardPageOptions["join"]>): string {
 }
 
 function loopbackBlock(loopback: NonNullable<BoardPageOptions["loopback"]>): string {
-  const fix = escapeHtml(loopback.fix).replace(escapeHtml(loopback.command), `<code>${escapeHtml(loopback.command)}</code>`);
+  const fix = escapeHtml(loopback.fix).replace(
+    escapeHtml(loopback.command),
+    `<code>${escapeHtml(loopback.command)}</code>`,
+  );
   return `<div class="warnung" id="nur-lokal" role="alert">⚠️ ${escapeHtml(loopback.problem)} ${fix}</div>`;
 }
 

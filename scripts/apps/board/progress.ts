@@ -39,19 +39,26 @@ export function majorityAufgabe(participants: readonly Participant[]): BoardPart
     if (a !== null) counts.set(a, (counts.get(a) ?? 0) + 1);
   }
   let best: BoardPart | null = null;
-  for (const a of BOARD_PARTS) if ((counts.get(a) ?? 0) > 0 && (counts.get(a) ?? 0) >= (best === null ? 0 : counts.get(best)!)) best = a;
+  for (const a of BOARD_PARTS)
+    if ((counts.get(a) ?? 0) > 0 && (counts.get(a) ?? 0) >= (best === null ? 0 : counts.get(best)!)) best = a;
   return best;
 }
 
 /** `classAufgabe`: the Aufgabe the class works in (null: judge each participant on their own). */
-export function progressOf(p: Participant, now: number, stuckAfterMs: number, classAufgabe: BoardPart | null = null): Progress {
+export function progressOf(
+  p: Participant,
+  now: number,
+  stuckAfterMs: number,
+  classAufgabe: BoardPart | null = null,
+): Progress {
   const aufgabe = currentAufgabe(p);
   if (aufgabe === null) return { status: "nicht-begonnen", aufgabe: null, sinceOkS: null, overdue: false };
   const current = p.checks.filter((c) => c.aufgabe === aufgabe);
   const since = p.lastOkAt ?? Math.min(...p.checks.map((c) => c.at));
   const sinceOkS = Math.max(0, Math.round((now - since) / 1000));
   const failing = current.some((c) => c.failed > 0);
-  const done = !failing && BOARD_CHECKS[aufgabe].every((check) => current.some((c) => c.check === check && (c.open ?? 0) === 0));
+  const done =
+    !failing && BOARD_CHECKS[aufgabe].every((check) => current.some((c) => c.check === check && (c.open ?? 0) === 0));
   const overdue = !done && now - since >= stuckAfterMs;
   if (failing || overdue) return { status: "haengt", aufgabe, sinceOkS, overdue };
   if (classAufgabe !== null && aufgabe < classAufgabe) return { status: "zurueck", aufgabe, sinceOkS, overdue: false };

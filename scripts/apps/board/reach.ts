@@ -17,7 +17,10 @@ export function courseNetworkCommand(addresses = lanAddresses()): string {
 }
 
 /** The warning for a board bound to loopback: what is wrong and how to start it for the class. */
-export function loopbackWarning(host: string, addresses = lanAddresses()): { problem: string; fix: string; command: string } {
+export function loopbackWarning(
+  host: string,
+  addresses = lanAddresses(),
+): { problem: string; fix: string; command: string } {
   return {
     command: courseNetworkCommand(addresses),
     problem: `Das Board läuft nur auf diesem Rechner (${host}) – die Laptops der Teilnehmenden können es so nicht erreichen.`,

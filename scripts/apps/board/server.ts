@@ -67,17 +67,32 @@ export interface RunningBoard {
 }
 
 /** What joining sends: the name, or nothing (only the code is checked). */
-const joinSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4).optional() }).strict();
+const joinSchema = z
+  .object({
+    name: z
+      .string()
+      .max(BOARD_NAME_MAX * 4)
+      .optional(),
+  })
+  .strict();
 /** A raised hand: the name and a short question (may be empty). */
-const helpSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4), frage: z.string().max(BOARD_QUESTION_MAX * 4) }).strict();
+const helpSchema = z
+  .object({ name: z.string().max(BOARD_NAME_MAX * 4), frage: z.string().max(BOARD_QUESTION_MAX * 4) })
+  .strict();
 /** The instructor's page (loopback): lower a hand, set the class's Aufgabe (null: the majority's). */
 const lowerSchema = z.object({ name: z.string().max(BOARD_NAME_MAX * 4) }).strict();
-const classAufgabeSchema = z.object({ aufgabe: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.null()]) }).strict();
+const classAufgabeSchema = z
+  .object({ aufgabe: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.null()]) })
+  .strict();
 
 /** A question as the board shows it: one line, no control characters, at most BOARD_QUESTION_MAX characters. */
 export function cleanQuestion(raw: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const line = raw.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " ").replace(/\s+/gu, " ").trim();
+  const line = raw
+    .normalize("NFC")
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " ")
+    .replace(/\s+/gu, " ")
+    .trim();
   const chars = [...line];
   return chars.length > BOARD_QUESTION_MAX ? `${chars.slice(0, BOARD_QUESTION_MAX - 1).join("")}…` : line;
 }
@@ -116,7 +131,8 @@ function hostCheck(allowed: string[]) {
     } catch {
       // an unreadable Host is refused below
     }
-    if (!hostname || !allowed.includes(hostname)) return refuse(res, 403, "Dieser Host-Name ist für das Klassen-Board nicht freigegeben (--allowed-host).");
+    if (!hostname || !allowed.includes(hostname))
+      return refuse(res, 403, "Dieser Host-Name ist für das Klassen-Board nicht freigegeben (--allowed-host).");
     next();
   };
 }
@@ -128,11 +144,19 @@ function hostCheck(allowed: string[]) {
 function requestErrors(log: (line: string) => void) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const { type, status } = (error ?? {}) as { type?: string; status?: number };
-    if (type === "entity.too.large") return refuse(res, 413, `Die Meldung ist zu groß (höchstens ${BOARD_BODY_LIMIT_BYTES} Bytes).`);
-    if (type === "encoding.unsupported") return refuse(res, 415, "Das Board nimmt nur unkomprimierte Meldungen an (ohne Content-Encoding).");
-    if (type === "entity.parse.failed" || type === "charset.unsupported") return refuse(res, 400, "Die Meldung ist kein gültiges JSON.");
-    if (typeof status === "number" && status >= 400 && status < 500) return refuse(res, 400, "Die Meldung war nicht lesbar.");
-    log(`Klassen-Board: eine Anfrage schlug fehl (${String((error as Error | undefined)?.message ?? error).split("\n")[0]!.slice(0, 160)}).`);
+    if (type === "entity.too.large")
+      return refuse(res, 413, `Die Meldung ist zu groß (höchstens ${BOARD_BODY_LIMIT_BYTES} Bytes).`);
+    if (type === "encoding.unsupported")
+      return refuse(res, 415, "Das Board nimmt nur unkomprimierte Meldungen an (ohne Content-Encoding).");
+    if (type === "entity.parse.failed" || type === "charset.unsupported")
+      return refuse(res, 400, "Die Meldung ist kein gültiges JSON.");
+    if (typeof status === "number" && status >= 400 && status < 500)
+      return refuse(res, 400, "Die Meldung war nicht lesbar.");
+    log(
+      `Klassen-Board: eine Anfrage schlug fehl (${String((error as Error | undefined)?.message ?? error)
+        .split("\n")[0]!
+        .slice(0, 160)}).`,
+    );
     if (!res.headersSent) refuse(res, 500, "Interner Fehler im Klassen-Board – bitte der Kursleitung sagen.");
   };
 }
@@ -154,7 +178,10 @@ function planBoardBind(host: string, allowedHosts: string[] | undefined): Return
 export async function startBoardServer(options: BoardServerOptions): Promise<RunningBoard> {
   const now = options.now ?? Date.now;
   const bind = planBoardBind(options.host, options.allowedHosts);
-  if (bind.warning) options.log(`WARNUNG: Das Klassen-Board ist unter ${options.host} für jedes Gerät im Netz erreichbar; melden kann nur, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${bind.allowedHosts.join(", ")}.`);
+  if (bind.warning)
+    options.log(
+      `WARNUNG: Das Klassen-Board ist unter ${options.host} für jedes Gerät im Netz erreichbar; melden kann nur, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${bind.allowedHosts.join(", ")}.`,
+    );
   const allowed = [...new Set([...bind.allowedHosts, ...DEFAULT_ALLOWED_HOSTS])];
   const perParticipant = new TokenBuckets(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
   const codeGate = new JoinCodeGate(options.log);
@@ -182,36 +209,56 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const checkCode = (req: Request, res: Response, next: NextFunction) => {
     const verdict = codeGate.check(req.headers[BOARD_CODE_HEADER], state.joinCode, req.socket.remoteAddress, now());
     if (verdict === "right") return next();
-    if (verdict === "too-many-wrong") return refuse(res, 429, "Zu viele falsche Beitrittscodes – bitte eine Minute warten und den Code prüfen.");
+    if (verdict === "too-many-wrong")
+      return refuse(res, 429, "Zu viele falsche Beitrittscodes – bitte eine Minute warten und den Code prüfen.");
     refuse(res, 403, "Beitrittscode fehlt oder ist falsch.");
   };
 
   /** Why `name`, not yet on the board, may not join now (look-alike, full, too many new names from this
    * address); undefined when it may or is there already. The name itself must be checked before. */
-  const newNameRefusal = (name: string, req: Request, trusted = false): { status: number; fehler: string } | undefined => {
+  const newNameRefusal = (
+    name: string,
+    req: Request,
+    trusted = false,
+  ): { status: number; fehler: string } | undefined => {
     if (state.has(name)) return undefined;
     const twin = state.lookAlikeOf(name);
-    if (twin) return { status: 409, fehler: `Der Name sieht aus wie „${twin}“, der schon auf dem Board steht – bitte einen deutlich anderen Namen wählen.` };
-    if (state.size >= MAX_PARTICIPANTS) return { status: 409, fehler: `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende). Kursleitung: npm run board -- --entfernen NAME` };
-    if (!trusted && !newNames.take(addressKey(req.socket.remoteAddress), now())) return { status: 429, fehler: "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten." };
+    if (twin)
+      return {
+        status: 409,
+        fehler: `Der Name sieht aus wie „${twin}“, der schon auf dem Board steht – bitte einen deutlich anderen Namen wählen.`,
+      };
+    if (state.size >= MAX_PARTICIPANTS)
+      return {
+        status: 409,
+        fehler: `Das Board ist voll (${MAX_PARTICIPANTS} Teilnehmende). Kursleitung: npm run board -- --entfernen NAME`,
+      };
+    if (!trusted && !newNames.take(addressKey(req.socket.remoteAddress), now()))
+      return { status: 429, fehler: "Zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte etwas warten." };
     return undefined;
   };
 
   const accept = (req: Request, res: Response) => {
     const parsed = recordSchema.safeParse(req.body);
-    if (!parsed.success) return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name, aufgabe, check, passed, failed, at).");
+    if (!parsed.success)
+      return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name, aufgabe, check, passed, failed, at).");
     const record = parsed.data;
     const problem = recordProblem(record);
     if (problem) return refuse(res, 400, problem);
     // A kernel of the hub posts only under its own participant's name (a name the hub put on the board needs its token).
     const token = req.headers[BOARD_TOKEN_HEADER];
     const key = participantKey(record.name);
-    if (options.hub && (token !== undefined || options.hub.names.has(key)) && !sameSecret(token, participantToken(options.hub.key, key))) {
+    if (
+      options.hub &&
+      (token !== undefined || options.hub.names.has(key)) &&
+      !sameSecret(token, participantToken(options.hub.key, key))
+    ) {
       return refuse(res, 403, "Diese Meldung gehört nicht zu deinem Namen – jede:r meldet nur eigene Ergebnisse.");
     }
     const refusal = newNameRefusal(record.name, req);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
-    if (!perParticipant.take(participantKey(record.name), now())) return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – diese wird ausgelassen.");
+    if (!perParticipant.take(participantKey(record.name), now()))
+      return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – diese wird ausgelassen.");
     state.apply(record, now());
     options.onChange();
     res.status(200).json({ ok: true });
@@ -246,7 +293,8 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     if (problem) return refuse(res, 400, problem);
     const refusal = newNameRefusal(parsed.data.name, req);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
-    if (!perParticipant.take(participantKey(parsed.data.name), now())) return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – bitte kurz warten.");
+    if (!perParticipant.take(participantKey(parsed.data.name), now()))
+      return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – bitte kurz warten.");
     const joined = state.join(parsed.data.name, now());
     const { position } = state.raiseHand(joined.name, cleanQuestion(parsed.data.frage), now());
     options.onChange();
@@ -290,9 +338,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     url: `http://${hostForUrl(localHost)}:${port}/`,
     joinUrl,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

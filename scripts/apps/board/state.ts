@@ -2,7 +2,13 @@
 // view the page and /api/state show (participants × Aufgaben, last ✅, the check most people fail now).
 import { z } from "zod";
 import { BOARD_CHECKS, type BoardPart, type BoardRecord } from "../../../lib/exercises/index.js";
-import { BOARD_COUNT_MAX, BOARD_NAME_MAX, BOARD_PARTS, boardNameProblem, cleanBoardName } from "../../../lib/exercises/board-record.js";
+import {
+  BOARD_COUNT_MAX,
+  BOARD_NAME_MAX,
+  BOARD_PARTS,
+  boardNameProblem,
+  cleanBoardName,
+} from "../../../lib/exercises/board-record.js";
 import { checkTitle } from "./check-titles.js";
 import { JOIN_CODE_PATTERN } from "./join-code.js";
 import { lookAlikeSkeleton } from "./look-alike.js";
@@ -68,7 +74,17 @@ const storedSchema = z.object({
       lastOkAt: z.number().nullable(),
       lastSeenAt: z.number(),
       joinedAt: z.number().optional(),
-      checks: z.array(z.object({ aufgabe: part, check: z.string(), passed: count, failed: count, open: count.optional(), runs: z.number(), at: z.number() })),
+      checks: z.array(
+        z.object({
+          aufgabe: part,
+          check: z.string(),
+          passed: count,
+          failed: count,
+          open: count.optional(),
+          runs: z.number(),
+          at: z.number(),
+        }),
+      ),
     }),
   ),
 }) satisfies z.ZodType<BoardData>;
@@ -82,7 +98,8 @@ export function parseStored(value: unknown): BoardData {
 export function recordProblem(record: BoardRecord): string | undefined {
   const nameProblem = boardNameProblem(record.name);
   if (nameProblem) return nameProblem;
-  if (!BOARD_CHECKS[record.aufgabe].includes(record.check)) return `Unbekannter Selbsttest „${record.check}“ für Aufgabe ${record.aufgabe}.`;
+  if (!BOARD_CHECKS[record.aufgabe].includes(record.check))
+    return `Unbekannter Selbsttest „${record.check}“ für Aufgabe ${record.aufgabe}.`;
   if (record.passed + record.failed + (record.open ?? 0) === 0) return "Ein Selbsttest hat mindestens einen Fall.";
   return undefined;
 }
@@ -122,7 +139,9 @@ export class BoardState {
   remove(name: string): { removed?: string; candidates: string[] } {
     const key = participantKey(name);
     const skeleton = lookAlikeSkeleton(name);
-    const matches = this.byKey.has(key) ? [key] : [...this.byKey.entries()].filter(([, p]) => lookAlikeSkeleton(p.name) === skeleton).map(([k]) => k);
+    const matches = this.byKey.has(key)
+      ? [key]
+      : [...this.byKey.entries()].filter(([, p]) => lookAlikeSkeleton(p.name) === skeleton).map(([k]) => k);
     const candidates = matches.map((k) => this.byKey.get(k)!.name);
     if (matches.length !== 1) return { candidates };
     this.byKey.delete(matches[0]!);
@@ -257,7 +276,9 @@ function topFailing(participants: Participant[], now: number): BoardView["topFai
       people.set(key, entry);
     }
   }
-  const ranked = [...people.values()].sort((a, b) => b.people - a.people || a.aufgabe - b.aufgabe || a.check.localeCompare(b.check));
+  const ranked = [...people.values()].sort(
+    (a, b) => b.people - a.people || a.aufgabe - b.aufgabe || a.check.localeCompare(b.check),
+  );
   return ranked[0] ?? null;
 }
 
@@ -265,7 +286,12 @@ export function boardView(state: BoardState, now: number, stuckAfterMin = DEFAUL
   const participants = state.participants();
   const agoS = (at: number) => Math.max(0, Math.round((now - at) / 1000));
   const majority = majorityAufgabe(participants);
-  const classAufgabe = state.classAufgabe !== null ? { aufgabe: state.classAufgabe, by: "kursleitung" as const } : majority === null ? null : { aufgabe: majority, by: "mehrheit" as const };
+  const classAufgabe =
+    state.classAufgabe !== null
+      ? { aufgabe: state.classAufgabe, by: "kursleitung" as const }
+      : majority === null
+        ? null
+        : { aufgabe: majority, by: "mehrheit" as const };
   const rows = participants.map((p) => ({
     name: p.name,
     cells: BOARD_PARTS.map((a) => cellOf(p, a)),
@@ -283,5 +309,13 @@ export function boardView(state: BoardState, now: number, stuckAfterMin = DEFAUL
     gruen: rows.filter((r) => r.cells[i]!.state === "gruen").length,
   }));
   const hands = state.raisedHands().map((h) => ({ name: h.name, question: h.question, waitingS: agoS(h.since) }));
-  return { now: new Date(now).toISOString(), aufgaben, participants: rows, classAufgabe, hands, topFailing: topFailing(participants, now), stuckAfterMin };
+  return {
+    now: new Date(now).toISOString(),
+    aufgaben,
+    participants: rows,
+    classAufgabe,
+    hands,
+    topFailing: topFailing(participants, now),
+    stuckAfterMin,
+  };
 }

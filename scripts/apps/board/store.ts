@@ -163,7 +163,9 @@ export class BoardSaver {
       } catch (error) {
         failure = error;
         if (!options.strict && !this.failing) {
-          this.log(`WARNUNG: Ergebnisse konnten nicht gespeichert werden (${fileReason(error)}) – ein Neustart verliert sie. Speicherplatz und Schreibrechte für ${dirname(this.path)} prüfen.`);
+          this.log(
+            `WARNUNG: Ergebnisse konnten nicht gespeichert werden (${fileReason(error)}) – ein Neustart verliert sie. Speicherplatz und Schreibrechte für ${dirname(this.path)} prüfen.`,
+          );
         }
         this.failing = true;
       }

@@ -7,10 +7,14 @@ import type { ApprovalDecision, ApprovalRequest, ApproveFn, AskUserFn } from "..
 
 /** Text shown before a decision: tool, arguments or the file preview with its diff. */
 export function describeApprovalRequest(request: ApprovalRequest): string {
-  const lines = [`Freigabe nötig: ${request.toolName} (${request.toolId})${request.destructive ? " – kann Bestehendes überschreiben" : ""}`];
+  const lines = [
+    `Freigabe nötig: ${request.toolName} (${request.toolId})${request.destructive ? " – kann Bestehendes überschreiben" : ""}`,
+  ];
   const preview = request.preview;
   if (preview) {
-    lines.push(`Datei im Arbeitsordner: ${preview.path} (${preview.isNew ? "neu" : "wird ersetzt"}, ${preview.bytes} Bytes)`);
+    lines.push(
+      `Datei im Arbeitsordner: ${preview.path} (${preview.isNew ? "neu" : "wird ersetzt"}, ${preview.bytes} Bytes)`,
+    );
     lines.push(preview.diff || "(Inhalt unverändert)");
   } else {
     lines.push(`Argumente: ${JSON.stringify(request.arguments)}`);

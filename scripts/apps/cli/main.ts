@@ -80,33 +80,84 @@ function todayFromEnv(env: NodeJS.ProcessEnv): { today: string; fixed: boolean }
 const OPTIONS = {
   model: { type: "string", value: "<datei.gguf>", help: "GGUF-Modell (sonst LLM_MODEL_PATH oder models/…)" },
   uebung: {
-    type: "boolean", default: false, label: "--uebung, --practice",
+    type: "boolean",
+    default: false,
+    label: "--uebung, --practice",
     help: "Übungsmodus ohne Modell: winzige Zufallsmodelle aus models/tiny, Reisedaten\noffline (die Antworten sind Kauderwelsch) – zum Ausprobieren des Ablaufs",
   },
-  "übung": { type: "boolean", default: false },
+  übung: { type: "boolean", default: false },
   practice: { type: "boolean", default: false },
   probe: {
-    type: "boolean", default: false, label: "--probe, --probelauf",
+    type: "boolean",
+    default: false,
+    label: "--probe, --probelauf",
     help: "Probelauf ohne Modell: ein Drehbuch antwortet (🎭) auf die Fragen der Notebooks,\nz. B. „Wie ist heute das Wetter in Barcelona?“ – Reise-Server, Tools, Plan-Ausführung\nund Freigaben sind echt; in Sekunden den ganzen Ablauf sehen",
   },
   probelauf: { type: "boolean", default: false },
-  offline: { type: "boolean", default: false, help: "Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)" },
-  mathe: { type: "boolean", default: false, help: "zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,\nsubtraktion, multiplikation, division, rechne)" },
+  offline: {
+    type: "boolean",
+    default: false,
+    help: "Reise-Werkzeuge nur mit mitgelieferten Daten (wie TRAVEL_OFFLINE=1)",
+  },
+  mathe: {
+    type: "boolean",
+    default: false,
+    help: "zusätzlich den Rechen-Server anbinden (exakte Arithmetik: addition,\nsubtraktion, multiplikation, division, rechne)",
+  },
   "max-iterations": { type: "string", default: "6", value: "<n>", help: "höchstens n Planungsrunden (Standard 6)" },
   mode: {
-    type: "string", default: "dependency", value: "<m>",
+    type: "string",
+    default: "dependency",
+    value: "<m>",
     help: `Ausführung der Tools: dependency (${SCHEDULE_MODE_LABELS.dependency}, Standard),\nstep-parallel (${SCHEDULE_MODE_LABELS["step-parallel"]}) oder sequential (${SCHEDULE_MODE_LABELS.sequential})`,
   },
-  trace: { type: "string", value: "<datei.json>", help: 'kompletten Ablauf als JSON speichern; mit --votes: den Ablauf des Gewinner-Laufs,\ndazu unter "vote" die Abstimmung mit allen Läufen und ihren Ereignissen' },
-  "rag-k": { type: "string", default: "3", value: "<n>", help: "so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)" },
-  "rag-min-score": { type: "string", default: "0.35", value: "<s>", help: "nur Textstellen mit Ähnlichkeit ≥ s (Standard 0,35)" },
-  chat: { type: "boolean", default: false, help: 'Gespräch: nach der Antwort weitere Fragen stellen (Rückfragen wie „Und morgen?"),\nEnde mit leerer Zeile, „exit" oder Strg+D' },
-  session: { type: "string", value: "<datei.json>", help: "Gespräch dort speichern und beim nächsten Start fortsetzen" },
-  yes: { type: "boolean", default: false, help: "alle Tools, die etwas verändern (save_trip_plan), ohne Nachfrage freigeben" },
-  "approval-timeout": { type: "string", default: "120", value: "<s>", help: "so viele Sekunden auf eine Freigabe warten, dann ablehnen (Standard 120)" },
-  "answer-writer": { type: "boolean", default: false, help: "die Antwort schreibt ein zweiter Modellaufruf nur aus Frage, Kontext und Tool-Ergebnissen" },
+  trace: {
+    type: "string",
+    value: "<datei.json>",
+    help: 'kompletten Ablauf als JSON speichern; mit --votes: den Ablauf des Gewinner-Laufs,\ndazu unter "vote" die Abstimmung mit allen Läufen und ihren Ereignissen',
+  },
+  "rag-k": {
+    type: "string",
+    default: "3",
+    value: "<n>",
+    help: "so viele Textstellen aus data/corpus als Kontext (Standard 3, 0 = aus)",
+  },
+  "rag-min-score": {
+    type: "string",
+    default: "0.35",
+    value: "<s>",
+    help: "nur Textstellen mit Ähnlichkeit ≥ s (Standard 0,35)",
+  },
+  chat: {
+    type: "boolean",
+    default: false,
+    help: 'Gespräch: nach der Antwort weitere Fragen stellen (Rückfragen wie „Und morgen?"),\nEnde mit leerer Zeile, „exit" oder Strg+D',
+  },
+  session: {
+    type: "string",
+    value: "<datei.json>",
+    help: "Gespräch dort speichern und beim nächsten Start fortsetzen",
+  },
+  yes: {
+    type: "boolean",
+    default: false,
+    help: "alle Tools, die etwas verändern (save_trip_plan), ohne Nachfrage freigeben",
+  },
+  "approval-timeout": {
+    type: "string",
+    default: "120",
+    value: "<s>",
+    help: "so viele Sekunden auf eine Freigabe warten, dann ablehnen (Standard 120)",
+  },
+  "answer-writer": {
+    type: "boolean",
+    default: false,
+    help: "die Antwort schreibt ein zweiter Modellaufruf nur aus Frage, Kontext und Tool-Ergebnissen",
+  },
   votes: {
-    type: "string", default: "1", value: "<k>",
+    type: "string",
+    default: "1",
+    value: "<k>",
     help: "die Frage bis zu k-mal unabhängig beantworten lassen und abstimmen (Standard 1);\nübernommen wird nur das Ergebnis, das 2 Stimmen Vorsprung hat (bzw. nach k Läufen vorn liegt)",
   },
   help: { type: "boolean", short: "h", default: false, help: "diese Hilfe" },
@@ -139,7 +190,8 @@ function parse(argv: string[]) {
   const question = positionals.join(" ").trim();
   const number = (name: string, value: string, min: number) => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new ConfigError(`--${name} erwartet eine Zahl ≥ ${min}, nicht "${value}".`);
+    if (!Number.isFinite(n) || n < min)
+      throw new ConfigError(`--${name} erwartet eine Zahl ≥ ${min}, nicht "${value}".`);
     return n;
   };
   if (!SCHEDULE_MODES.includes(values.mode as ScheduleMode)) {
@@ -150,11 +202,15 @@ function parse(argv: string[]) {
   }
   const practice = values.uebung || values["übung"] || values.practice;
   if (practice && values.model) {
-    throw new ConfigError("--uebung nimmt das winzige Übungsmodell; --model passt nicht dazu. Eine der beiden Optionen weglassen.");
+    throw new ConfigError(
+      "--uebung nimmt das winzige Übungsmodell; --model passt nicht dazu. Eine der beiden Optionen weglassen.",
+    );
   }
   const probe = values.probe || values.probelauf;
   if (probe && (practice || values.model)) {
-    throw new ConfigError(`--probe antwortet aus dem Drehbuch, ohne Modell; ${practice ? "--uebung" : "--model"} passt nicht dazu. Eine der beiden Optionen weglassen.`);
+    throw new ConfigError(
+      `--probe antwortet aus dem Drehbuch, ohne Modell; ${practice ? "--uebung" : "--model"} passt nicht dazu. Eine der beiden Optionen weglassen.`,
+    );
   }
   return {
     help: values.help,
@@ -182,12 +238,28 @@ function parse(argv: string[]) {
  * What `--trace` writes with `--votes`: the winning run's trace (no events without a winner), so the file
  * reads like any trace, plus `vote`: the decision and every run with its own events.
  */
-function voteTrace(question: string, mode: ScheduleMode, startedAt: Date, vote: VoteResult, runEvents: Map<number, AgentEvent[]>) {
-  const base: AgentTrace = vote.winner?.trace ?? { version: 1, question, mode, startedAt: startedAt.toISOString(), events: [] };
+function voteTrace(
+  question: string,
+  mode: ScheduleMode,
+  startedAt: Date,
+  vote: VoteResult,
+  runEvents: Map<number, AgentEvent[]>,
+) {
+  const base: AgentTrace = vote.winner?.trace ?? {
+    version: 1,
+    question,
+    mode,
+    startedAt: startedAt.toISOString(),
+    events: [],
+  };
   const changes = vote.events.filter((e) => e.type === "vote_approval" || e.type === "vote_commit");
   const runs = vote.runs.map((run) => ({ ...run, events: runEvents.get(run.run) ?? [] }));
   const { rule, margin, decision, runsUsed, runsSaved, redFlagged } = vote;
-  return { ...base, final: vote.final, vote: { rule, margin, decision, runsUsed, runsSaved, redFlagged, changes, runs } };
+  return {
+    ...base,
+    final: vote.final,
+    vote: { rule, margin, decision, runsUsed, runsSaved, redFlagged, changes, runs },
+  };
 }
 
 async function retrieveContext(question: string, k: number, minScore: number): Promise<string | undefined> {
@@ -197,7 +269,9 @@ async function retrieveContext(question: string, k: number, minScore: number): P
     store = await openRagStore({ onStatus: (line) => console.log(`RAG: ${line}`) });
     const { chunks } = await store.getRagContext(question, k);
     const relevant = chunks.filter((c) => c.score >= minScore);
-    console.log(`RAG: ${relevant.length} von ${chunks.length} Textstellen ähnlich genug (≥ ${germanNumber(minScore, 2)}).`);
+    console.log(
+      `RAG: ${relevant.length} von ${chunks.length} Textstellen ähnlich genug (≥ ${germanNumber(minScore, 2)}).`,
+    );
     return relevant.length > 0 ? relevant.map((c) => c.text).join("\n\n---\n\n") : undefined;
   } catch (error) {
     // Without an embedding model the agent still works; say why the context is missing.
@@ -211,12 +285,14 @@ async function retrieveContext(question: string, k: number, minScore: number): P
   }
 }
 
-
 /**
  * Ctrl+C, `kill` of this process or of any process of our job (npm, sh, tsx, the travel server): abort the
  * run, clean up, and exit within STOP_GRACE_MS. process.exit() also kills the travel server (its exit hook).
  */
-function installStop(kitSignal: AbortSignal): { signal: AbortSignal; watchServer(server: TravelServerHandle): () => void } {
+function installStop(kitSignal: AbortSignal): {
+  signal: AbortSignal;
+  watchServer(server: TravelServerHandle): () => void;
+} {
   const controller = new AbortController();
   let code = 130;
   const stop = (why: string, exitCode: number) => {
@@ -228,10 +304,14 @@ function installStop(kitSignal: AbortSignal): { signal: AbortSignal; watchServer
   };
   const exitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
   // scripts/kit.ts aborts kitSignal on the first signal and exits on a second one.
-  kitSignal.addEventListener("abort", () => {
-    const name = (kitSignal.reason as StopSignal).signal;
-    stop(name, exitCodes[name]);
-  }, { once: true });
+  kitSignal.addEventListener(
+    "abort",
+    () => {
+      const name = (kitSignal.reason as StopSignal).signal;
+      stop(name, exitCodes[name]);
+    },
+    { once: true },
+  );
   watchAncestors(groupAncestors(), (pid) => stop(`aufrufender Prozess ${pid} beendet`, 143));
   return {
     signal: controller.signal,
@@ -313,7 +393,9 @@ async function main(argv: string[]): Promise<number> {
     const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
     terminal = interactive || args.chat ? openTerminal() : undefined;
     if (!interactive && !args.yes) {
-      console.log("Kein Terminal: Tools, die etwas verändern, werden abgelehnt (--yes gibt sie frei); Rückfragen sind nicht möglich.");
+      console.log(
+        "Kein Terminal: Tools, die etwas verändern, werden abgelehnt (--yes gibt sie frei); Rückfragen sind nicht möglich.",
+      );
     }
     const sessionOptions = {
       llm,
@@ -335,8 +417,12 @@ async function main(argv: string[]): Promise<number> {
         if (line) console.log(line);
       },
     };
-    const session = args.session && existsSync(args.session) ? await AgentSession.load(args.session, sessionOptions) : new AgentSession(sessionOptions);
-    if (args.session && session.turns.length > 0) console.log(`Gespräch fortgesetzt: ${session.turns.length} frühere Frage(n) aus ${args.session}`);
+    const session =
+      args.session && existsSync(args.session)
+        ? await AgentSession.load(args.session, sessionOptions)
+        : new AgentSession(sessionOptions);
+    if (args.session && session.turns.length > 0)
+      console.log(`Gespräch fortgesetzt: ${session.turns.length} frühere Frage(n) aus ${args.session}`);
     let question = args.question;
     let status = "answered";
     for (;;) {
@@ -367,7 +453,9 @@ async function main(argv: string[]): Promise<number> {
         }
         return vote.decision.winner ? 0 : 3;
       }
-      const result = await session.ask(question, { context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore) });
+      const result = await session.ask(question, {
+        context: question === args.question ? context : await retrieveContext(question, args.ragK, args.ragMinScore),
+      });
       if (stopping.signal.aborted) return 130;
       showNewNotes(llm.info);
       status = result.status;

@@ -20,7 +20,9 @@ function procInfo(pid: number | "self"): ProcInfo | undefined {
       return { ppid: Number(fields[1]), pgid: Number(fields[2]) };
     }
     if (process.platform === "win32") return undefined;
-    const out = execFileSync("ps", ["-o", "ppid=,pgid=", "-p", String(pid === "self" ? process.pid : pid)], { encoding: "utf8" });
+    const out = execFileSync("ps", ["-o", "ppid=,pgid=", "-p", String(pid === "self" ? process.pid : pid)], {
+      encoding: "utf8",
+    });
     const [ppid, pgid] = out.trim().split(/\s+/).map(Number);
     return ppid && pgid ? { ppid, pgid } : undefined;
   } catch {

@@ -44,9 +44,6 @@ import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german
 const MAX_K = 10;
 const MAX_ROUNDS = 20;
 
-
-
-
 interface Options {
   style: EvalStyle;
   k: number;
@@ -67,17 +64,24 @@ interface CompareOptions {
   html: string;
 }
 
-function intOption(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function intOption(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === "" || !Number.isInteger(n) || n < min) throw new UsageError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".`);
+  if (value.trim() === "" || !Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} erwartet eine ganze Zahl ≥ ${min}, erhalten: "${value}".`);
   if (n > max) throw new UsageError(`--${name} erwartet höchstens ${max}, erhalten: ${value}.`);
   return n;
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} erwartet ${allowed.join(" oder ")}, erhalten: "${value}".`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} erwartet ${allowed.join(" oder ")}, erhalten: "${value}".`);
   return value as T;
 }
 
@@ -88,13 +92,21 @@ const OPTIONS = {
   category: { type: "string", value: "KAT", help: "nur eine Kategorie, z. B. kette" },
   tasks: { type: "string", value: "DATEI", help: "Aufgaben aus dieser Datei statt der mitgelieferten" },
   json: { type: "string", value: "DATEI", help: "Bericht als JSON (für --vergleich)" },
-  html: { type: "string", value: "DATEI", help: "Seite (Standard .cache/eval-agent/report.html, beim Vergleich .cache/eval-agent/vergleich.html)" },
+  html: {
+    type: "string",
+    value: "DATEI",
+    help: "Seite (Standard .cache/eval-agent/report.html, beim Vergleich .cache/eval-agent/vergleich.html)",
+  },
   oracle: { type: "boolean", default: false, help: "Selbsttest des Prüfstands (kein Modell): prüft die Prüfungen" },
   ablation: { type: "string", value: "A", help: "feedback, grammar oder vote (nur mit --style plan)" },
   model: { type: "string", value: "DATEI", help: "GGUF-Datei statt der eingestellten" },
   seed: { type: "string", value: "N", help: "Startwert des Zufalls" },
   "max-rounds": { type: "string", value: "N", help: `höchstens N Planungsrunden je Versuch (höchstens ${MAX_ROUNDS})` },
-  vergleich: { type: "boolean", default: false, help: "Berichte (--json) nebeneinander, mit Empfehlung (auch --compare)" },
+  vergleich: {
+    type: "boolean",
+    default: false,
+    help: "Berichte (--json) nebeneinander, mit Empfehlung (auch --compare)",
+  },
   compare: { type: "boolean", default: false },
 } as const;
 
@@ -110,26 +122,52 @@ export const command = defineCommand({
 });
 const USAGE = command.usage;
 
-const RUN_ONLY = ["style", "k", "limit", "category", "tasks", "json", "oracle", "ablation", "model", "seed", "max-rounds"] as const;
+const RUN_ONLY = [
+  "style",
+  "k",
+  "limit",
+  "category",
+  "tasks",
+  "json",
+  "oracle",
+  "ablation",
+  "model",
+  "seed",
+  "max-rounds",
+] as const;
 
 function parse(argv: string[], root: string): Options | CompareOptions {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: command.options, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(`${germanParseArgsMessage(error, Object.keys(command.options), USAGE) ?? errorText(error)}\n\n${USAGE}`);
+    throw new UsageError(
+      `${germanParseArgsMessage(error, Object.keys(command.options), USAGE) ?? errorText(error)}\n\n${USAGE}`,
+    );
   }
   const { values, positionals } = parsed;
   if (values.vergleich || values.compare) {
     const extra = RUN_ONLY.filter((name) => values[name] !== undefined && values[name] !== false);
-    if (extra.length) throw new UsageError(`--vergleich liest nur fertige Berichte; ${extra.map((n) => `--${n}`).join(", ")} gehört zu einem Lauf.\n\n${USAGE}`);
-    if (positionals.length < 2) throw new UsageError(`--vergleich braucht mindestens zwei Berichte (geschrieben mit --json), z. B. --vergleich llama.json qwen.json.`);
+    if (extra.length)
+      throw new UsageError(
+        `--vergleich liest nur fertige Berichte; ${extra.map((n) => `--${n}`).join(", ")} gehört zu einem Lauf.\n\n${USAGE}`,
+      );
+    if (positionals.length < 2)
+      throw new UsageError(
+        `--vergleich braucht mindestens zwei Berichte (geschrieben mit --json), z. B. --vergleich llama.json qwen.json.`,
+      );
     const files = positionals.map((f) => resolve(f));
     const html = resolve(values.html ?? join(root, ".cache", "eval-agent", "vergleich.html"));
-    if (files.includes(html)) throw new UsageError(`--html ${html} ist einer der Berichte: die Seite braucht eine eigene Datei, z. B. --html vergleich.html.`);
+    if (files.includes(html))
+      throw new UsageError(
+        `--html ${html} ist einer der Berichte: die Seite braucht eine eigene Datei, z. B. --html vergleich.html.`,
+      );
     return { files, html };
   }
-  if (positionals.length) throw new UsageError(`Unerwartete Angabe „${positionals[0]}“: Werte gehören hinter ihre Option, z. B. --k 3; Berichte vergleichen mit --vergleich.\n\n${USAGE}`);
+  if (positionals.length)
+    throw new UsageError(
+      `Unerwartete Angabe „${positionals[0]}“: Werte gehören hinter ihre Option, z. B. --k 3; Berichte vergleichen mit --vergleich.\n\n${USAGE}`,
+    );
   const style = oneOf("style", values.style, ["plan", "half", "native"] as const) ?? "plan";
   const ablation = oneOf("ablation", values.ablation, ["feedback", "grammar", "vote"] as const);
   if (ablation && style !== "plan") throw new UsageError(`--ablation gibt es nur mit --style plan.`);
@@ -148,7 +186,8 @@ function parse(argv: string[], root: string): Options | CompareOptions {
     seed: intOption("seed", values.seed, 0) ?? 1,
     maxRounds: intOption("max-rounds", values["max-rounds"], 1, MAX_ROUNDS),
   };
-  if (o.json === o.html) throw new UsageError(`--json und --html nennen dieselbe Datei (${o.html}): zwei verschiedene Dateien angeben.`);
+  if (o.json === o.html)
+    throw new UsageError(`--json und --html nennen dieselbe Datei (${o.html}): zwei verschiedene Dateien angeben.`);
   return o;
 }
 
@@ -202,7 +241,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
   const startedAt = new Date().toISOString();
   const stopping = new AbortController();
   signal.addEventListener("abort", () => {
-    console.error("\nAbbruch: der laufende Versuch endet, die fertigen Aufgaben werden gespeichert (noch einmal Strg+C: sofort beenden).");
+    console.error(
+      "\nAbbruch: der laufende Versuch endet, die fertigen Aufgaben werden gespeichert (noch einmal Strg+C: sofort beenden).",
+    );
     stopping.abort();
   });
 
@@ -224,7 +265,10 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       clients.push(mathe);
     }
     let planner: PlannerFor;
-    let who: { backend: string; selfTest?: boolean; model?: string; modelBytes?: number; accelerator?: string } = { backend: "oracle", selfTest: true };
+    let who: { backend: string; selfTest?: boolean; model?: string; modelBytes?: number; accelerator?: string } = {
+      backend: "oracle",
+      selfTest: true,
+    };
     if (o.oracle) planner = (task) => oraclePlanner(task.oracle);
     else {
       const model = await loadConfiguredLlm(o.model ? { modelPath: o.model } : {});
@@ -243,7 +287,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     }
     const chosen = selectionText(set, tasks, selection);
     const plannerName = who.selfTest ? SELF_TEST_LABEL : (who.model ?? who.backend);
-    console.error(`Modell-Check: ${chosen}, je ${o.k === 1 ? "1 Versuch" : `${o.k} Versuche`}, Stil ${o.style}${o.ablation ? `, Ablation ${o.ablation}` : ""}, Planer: ${plannerName}`);
+    console.error(
+      `Modell-Check: ${chosen}, je ${o.k === 1 ? "1 Versuch" : `${o.k} Versuche`}, Stil ${o.style}${o.ablation ? `, Ablation ${o.ablation}` : ""}, Planer: ${plannerName}`,
+    );
     // One write after another, so that an earlier (partial) report never replaces a later one.
     let writing = Promise.resolve();
     let writeFailed = false;
@@ -283,13 +329,16 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       onRun: (task, run, check) => {
         done++;
         const reason = check.pass ? "" : ` — ${check.failures[0] ?? ""}`;
-        console.error(`[${done}/${total}] ${task.id} Versuch ${run + 1}: ${check.pass ? "bestanden" : "nicht bestanden"}${reason}`);
+        console.error(
+          `[${done}/${total}] ${task.id} Versuch ${run + 1}: ${check.pass ? "bestanden" : "nicht bestanden"}${reason}`,
+        );
       },
       onTask: (partial) => void queueWrite(partial),
     });
     await queueWrite(report);
     console.log(reportText(report));
-    if (!report.meta.complete) console.log(`\nAbgebrochen: ${report.summary.tasks} von ${tasks.length} Aufgaben fertig.`);
+    if (!report.meta.complete)
+      console.log(`\nAbgebrochen: ${report.summary.tasks} von ${tasks.length} Aufgaben fertig.`);
     console.log(`\nBericht: ${o.html}${o.json ? `\nJSON: ${o.json}` : ""}`);
     return !report.meta.complete ? 130 : writeFailed ? 1 : 0;
   } finally {

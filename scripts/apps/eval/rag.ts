@@ -19,7 +19,13 @@ import {
   type IndexKind,
 } from "../../../lib/rag/index.js";
 import { findProjectRoot, loadConfig } from "../../../lib/index.js";
-import { firstHitRank, formatMetricsTable, loadQaSet, locatePassages, retrievalMetrics } from "../../../lib/rag-eval/index.js";
+import {
+  firstHitRank,
+  formatMetricsTable,
+  loadQaSet,
+  locatePassages,
+  retrievalMetrics,
+} from "../../../lib/rag-eval/index.js";
 import { defineCommand } from "../../node/command.js";
 import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 
@@ -29,7 +35,11 @@ const EVAL_RAG_OPTIONS = {
   model: { type: "string", value: "ID", help: "Embedding-Modell statt EMBEDDING_MODEL" },
   dtype: { type: "string", value: "D", help: `Gewichte des Embedding-Modells: ${EMBEDDING_DTYPES.join(", ")}` },
   "max-chars": { type: "string", value: "N", help: `Zeichen je Chunk (Standard ${DEFAULT_CHUNKING.maxChars})` },
-  overlap: { type: "string", value: "N", help: `Sätze Überlappung zwischen Chunks (Standard ${DEFAULT_CHUNKING.overlapSentences})` },
+  overlap: {
+    type: "string",
+    value: "N",
+    help: `Sätze Überlappung zwischen Chunks (Standard ${DEFAULT_CHUNKING.overlapSentences})`,
+  },
   index: { type: "string", value: "I", help: "flat (Standard) oder hnsw" },
   "no-headings": { type: "boolean", default: false, help: "Überschriften nicht mit einbetten" },
   "cache-dir": { type: "string", value: "ORDNER", help: "wo die berechneten Vektoren liegen (Standard .cache/rag)" },
@@ -72,15 +82,21 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
 
 /** Parses and checks the command line; throws UsageError on anything invalid (exit code 0: --help). */
 function parseEvalArgs(argv: string[], root: string): EvalOptions {
-  const { values } = parseArgsGerman({
-    args: argv,
-    options: command.options,
-  }, USAGE);
+  const { values } = parseArgsGerman(
+    {
+      args: argv,
+      options: command.options,
+    },
+    USAGE,
+  );
   const index = values.index ?? "flat";
-  if (index !== "flat" && index !== "hnsw") throw new UsageError(`--index erwartet flat oder hnsw, erhalten: "${index}".\n\n${USAGE}`);
+  if (index !== "flat" && index !== "hnsw")
+    throw new UsageError(`--index erwartet flat oder hnsw, erhalten: "${index}".\n\n${USAGE}`);
   const dtype = values.dtype;
   if (dtype !== undefined && !(EMBEDDING_DTYPES as string[]).includes(dtype)) {
-    throw new UsageError(`--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}".\n\n${USAGE}`);
+    throw new UsageError(
+      `--dtype erwartet einen von ${EMBEDDING_DTYPES.join(", ")}, erhalten: "${dtype}".\n\n${USAGE}`,
+    );
   }
   const corpusDir = resolve(root, values.corpus ?? join("data", "corpus"));
   return {
@@ -124,18 +140,28 @@ async function main(argv: string[]): Promise<void> {
   const buildMs = performance.now() - t0;
 
   try {
-    const chunkRefs = store.chunks.map((c) => ({ document: c.metadata.document, start: c.metadata.start, end: c.metadata.end }));
+    const chunkRefs = store.chunks.map((c) => ({
+      document: c.metadata.document,
+      start: c.metadata.start,
+      end: c.metadata.end,
+    }));
     const none = { document: "", start: 0, end: 0 };
     const bm25 = new Bm25Index(store.chunks.map((c) => searchText(c, o.embedHeadings)));
 
     const queryVectors = await store.embedder.embed(qa.map((q) => q.question));
     const denseRanks = qa.map((_, i) => {
       const hits = store.searchVector(queryVectors[i] ?? [], o.depth);
-      return firstHitRank(hits.map((h) => chunkRefs[h.id] ?? none), passages[i] ?? none);
+      return firstHitRank(
+        hits.map((h) => chunkRefs[h.id] ?? none),
+        passages[i] ?? none,
+      );
     });
     const bm25Ranks = qa.map((q, i) => {
       const hits = bm25.search(q.question, o.depth);
-      return firstHitRank(hits.map((h) => chunkRefs[h.id] ?? none), passages[i] ?? none);
+      return firstHitRank(
+        hits.map((h) => chunkRefs[h.id] ?? none),
+        passages[i] ?? none,
+      );
     });
 
     const embedder = store.embedder;
@@ -166,7 +192,9 @@ async function main(argv: string[]): Promise<void> {
       `Korpus: ${o.corpusDir} (${documents.length} Dokumente, ${store.chunks.length} Chunks; maxChars ${o.chunking.maxChars}, ` +
         `Overlap ${o.chunking.overlapSentences} Satz/Sätze, Überschriften ${o.embedHeadings ? "mit" : "ohne"}, Index ${store.manifest.index})`,
     );
-    console.log(`Q&A: ${o.qaFile} (${qa.length} Fragen) — Index ${store.loadedFromCache ? "aus dem Cache" : "neu gebaut"} in ${Math.round(buildMs)} ms\n`);
+    console.log(
+      `Q&A: ${o.qaFile} (${qa.length} Fragen) — Index ${store.loadedFromCache ? "aus dem Cache" : "neu gebaut"} in ${Math.round(buildMs)} ms\n`,
+    );
     console.log(formatMetricsTable(rows, o.depth));
     const misses = qa.filter((_, i) => denseRanks[i] === 0).map((q) => q.id);
     if (misses.length > 0) console.log(`\nOhne Treffer unter den ersten ${o.depth} (Embeddings): ${misses.join(", ")}`);

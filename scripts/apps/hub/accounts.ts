@@ -79,17 +79,21 @@ export async function cleanUpHub(root: string): Promise<{ removed: string[]; pro
     if (account.uid !== null) {
       const uid = systemUid(account.user);
       if (uid !== undefined && uid !== account.uid) {
-        problems.push(`Konto ${account.user} ist nicht mehr das des Hubs (uid ${uid} statt ${account.uid}) – nicht gelöscht.`);
+        problems.push(
+          `Konto ${account.user} ist nicht mehr das des Hubs (uid ${uid} statt ${account.uid}) – nicht gelöscht.`,
+        );
         continue;
       }
-      if (!(await endProcessesOfUid(account.uid))) problems.push(`Konto ${account.user}: Prozesse ließen sich nicht beenden.`);
+      if (!(await endProcessesOfUid(account.uid)))
+        problems.push(`Konto ${account.user}: Prozesse ließen sich nicht beenden.`);
       if (uid !== undefined) {
         const r = spawnSync("userdel", [account.user], { encoding: "utf8" });
         if (r.status !== 0) problems.push(`Konto ${account.user} ließ sich nicht löschen: ${r.stderr.trim()}`);
       }
     }
     try {
-      if (lstatSync(account.home, { throwIfNoEntry: false })?.isDirectory()) rmSync(account.home, { recursive: true, force: true });
+      if (lstatSync(account.home, { throwIfNoEntry: false })?.isDirectory())
+        rmSync(account.home, { recursive: true, force: true });
     } catch (error) {
       problems.push(`Ordner ${account.home} ließ sich nicht löschen: ${(error as Error).message}`);
     }

@@ -46,23 +46,73 @@ export interface ParticipantLimits {
 }
 
 const OPTIONS = {
-  port: { type: "string", default: String(DEFAULT_HUB_PORT), value: "P", help: "Port für die Teilnehmenden (Standard 8000; 0 = ein freier)" },
+  port: {
+    type: "string",
+    default: String(DEFAULT_HUB_PORT),
+    value: "P",
+    help: "Port für die Teilnehmenden (Standard 8000; 0 = ein freier)",
+  },
   code: { type: "string", value: "C", help: "Beitrittscode (Standard: der des Klassen-Boards, sonst ein neuer)" },
   root: { type: "string", value: "ORDNER", help: "Ordner der Teilnehmenden und des Hubs (Standard .cache/hub)" },
-  host: { type: "string", default: "127.0.0.1", value: "H", help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)" },
-  "allowed-host": { type: "string", multiple: true, value: "N", help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)" },
-  "llm-url": { type: "string", value: "URL", help: "Klassen-Server (OpenAI-kompatibel), z. B. http://127.0.0.1:8080/v1" },
+  host: {
+    type: "string",
+    default: "127.0.0.1",
+    value: "H",
+    help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)",
+  },
+  "allowed-host": {
+    type: "string",
+    multiple: true,
+    value: "N",
+    help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)",
+  },
+  "llm-url": {
+    type: "string",
+    value: "URL",
+    help: "Klassen-Server (OpenAI-kompatibel), z. B. http://127.0.0.1:8080/v1",
+  },
   board: { type: "string", value: "URL", help: "Klassen-Board, an das die Selbstchecks melden" },
   max: { type: "string", default: String(DEFAULT_HUB_MAX), value: "N", help: "höchstens N Teilnehmende (Standard 30)" },
-  leerlauf: { type: "string", default: String(DEFAULT_IDLE_MINUTES), value: "MIN", help: "Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)" },
+  leerlauf: {
+    type: "string",
+    default: String(DEFAULT_IDLE_MINUTES),
+    value: "MIN",
+    help: "Kernel nach MIN Minuten ohne Aktivität beenden (Standard 30)",
+  },
   "loesungen-freigeben": { type: "boolean", help: "Lösungen allen Teilnehmenden (auch späteren) in loesungen/ geben" },
-  aufraeumen: { type: "boolean", help: "Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)" },
-  "board-daten": { type: "string", value: "DATEI", help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json): Code und Hub-Schlüssel" },
-  prozesse: { type: "string", default: String(DEFAULT_PROCESSES), value: "N", help: `höchstens N Prozesse und Threads je Teilnehmer:in (Standard ${DEFAULT_PROCESSES}; nur als root)` },
-  arbeitsspeicher: { type: "string", default: String(DEFAULT_MEMORY_MB), value: "MB", help: `Arbeitsspeicher je Teilnehmer:in (Standard ${DEFAULT_MEMORY_MB}; als root mit cgroup v2)` },
-  "platz-je-person": { type: "string", default: String(DEFAULT_SPACE_MB), value: "MB", help: `Platz je Ordner und größte Datei (Standard ${DEFAULT_SPACE_MB}); darüber wird der Server gestoppt` },
+  aufraeumen: {
+    type: "boolean",
+    help: "Teilnehmer-Konten und -Ordner löschen (nach dem Workshop; Hub vorher beenden)",
+  },
+  "board-daten": {
+    type: "string",
+    value: "DATEI",
+    help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json): Code und Hub-Schlüssel",
+  },
+  prozesse: {
+    type: "string",
+    default: String(DEFAULT_PROCESSES),
+    value: "N",
+    help: `höchstens N Prozesse und Threads je Teilnehmer:in (Standard ${DEFAULT_PROCESSES}; nur als root)`,
+  },
+  arbeitsspeicher: {
+    type: "string",
+    default: String(DEFAULT_MEMORY_MB),
+    value: "MB",
+    help: `Arbeitsspeicher je Teilnehmer:in (Standard ${DEFAULT_MEMORY_MB}; als root mit cgroup v2)`,
+  },
+  "platz-je-person": {
+    type: "string",
+    default: String(DEFAULT_SPACE_MB),
+    value: "MB",
+    help: `Platz je Ordner und größte Datei (Standard ${DEFAULT_SPACE_MB}); darüber wird der Server gestoppt`,
+  },
   teilnehmende: { type: "boolean", help: "alle Teilnehmenden mit Konto und PIN-Stand zeigen" },
-  "pin-vergessen": { type: "string", value: "NAME", help: "die PIN von NAME zurücksetzen: bei der nächsten Anmeldung wählt er/sie eine neue" },
+  "pin-vergessen": {
+    type: "string",
+    value: "NAME",
+    help: "die PIN von NAME zurücksetzen: bei der nächsten Anmeldung wählt er/sie eine neue",
+  },
 } as const;
 
 /** The hub's command line as data (scripts/apps/hub/main.ts defines the command with it). */
@@ -81,7 +131,8 @@ export const HUB_USAGE = commandUsage(HUB_COMMAND_LINE);
 /** `text` as a whole number in [min, max], else a HubUsageError naming the flag (and `usage`). */
 export function wholeNumber(text: string, flag: string, min: number, max: number, usage = HUB_USAGE): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${usage}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} muss eine ganze Zahl von ${min} bis ${max} sein.\n${usage}`);
   return n;
 }
 
@@ -93,19 +144,28 @@ function httpUrl(text: string | undefined, flag: string, example: string): strin
   } catch {
     throw new UsageError(`${flag} ist keine Adresse („${text}“). Richtig wäre z. B. ${example}.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${flag} muss mit http:// oder https:// beginnen, z. B. ${example}.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${flag} muss mit http:// oder https:// beginnen, z. B. ${example}.`);
   return text.replace(/\/+$/, "");
 }
 
 export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
-  const { values } = parseArgsGerman({ args: argv, options: { ...OPTIONS, help: { type: "boolean", short: "h" } } }, HUB_USAGE);
-  const actions = (["loesungen-freigeben", "aufraeumen", "teilnehmende", "pin-vergessen"] as const).filter((a) => values[a] !== undefined && values[a] !== false);
-  if (actions.length > 1) throw new UsageError(`${actions.map((a) => `--${a}`).join(" und ")} bitte getrennt aufrufen.`);
+  const { values } = parseArgsGerman(
+    { args: argv, options: { ...OPTIONS, help: { type: "boolean", short: "h" } } },
+    HUB_USAGE,
+  );
+  const actions = (["loesungen-freigeben", "aufraeumen", "teilnehmende", "pin-vergessen"] as const).filter(
+    (a) => values[a] !== undefined && values[a] !== false,
+  );
+  if (actions.length > 1)
+    throw new UsageError(`${actions.map((a) => `--${a}`).join(" und ")} bitte getrennt aufrufen.`);
   const pinName = values["pin-vergessen"]?.trim();
-  if (pinName === "") throw new UsageError("--pin-vergessen braucht den Namen, z. B. --pin-vergessen \"Anna Müller\".");
+  if (pinName === "") throw new UsageError('--pin-vergessen braucht den Namen, z. B. --pin-vergessen "Anna Müller".');
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
-    throw new UsageError("--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.");
+    throw new UsageError(
+      "--code: 4 bis 64 Zeichen aus Buchstaben a–z, Ziffern, Punkt, Binde- und Unterstrich (ohne Umlaute), z. B. k7mq-2xhp-9dta.",
+    );
   }
   let bind: BindPlan;
   try {
@@ -114,7 +174,15 @@ export function parseHubArgs(argv: string[], kitRoot: string): HubArgs {
     throw new UsageError(errorText(error));
   }
   return {
-    action: values["loesungen-freigeben"] ? "release-solutions" : values.aufraeumen ? "clean-up" : values.teilnehmende ? "list-participants" : pinName ? "reset-pin" : "serve",
+    action: values["loesungen-freigeben"]
+      ? "release-solutions"
+      : values.aufraeumen
+        ? "clean-up"
+        : values.teilnehmende
+          ? "list-participants"
+          : pinName
+            ? "reset-pin"
+            : "serve",
     pinName,
     port: wholeNumber(values.port, "--port", 0, 65535),
     code,

@@ -1,7 +1,12 @@
 // Puts a participant who logs in at the hub on the class board at once ("nicht begonnen"), through the
 // board's own join (BOARD_JOIN_PATH with the join code, as `npm run workshop` does at start), with the board's
 // hub key where the hub has it: the hub's own channel, not the per-address limit all kernels share (hub-trust.ts).
-import { BOARD_CODE_HEADER, BOARD_HUB_HEADER, BOARD_JOIN_PATH, boardRefusalText } from "../../../lib/exercises/board-record.js";
+import {
+  BOARD_CODE_HEADER,
+  BOARD_HUB_HEADER,
+  BOARD_JOIN_PATH,
+  boardRefusalText,
+} from "../../../lib/exercises/board-record.js";
 
 /** How long a login waits for the board at most; an unreachable board never blocks a login. */
 export const BOARD_JOIN_TIMEOUT_MS = 1500;
@@ -18,7 +23,11 @@ export async function joinBoard(boardUrl: string, code: string, name: string, hu
   try {
     response = await fetch(new URL(BOARD_JOIN_PATH, boardUrl), {
       method: "POST",
-      headers: { [BOARD_CODE_HEADER]: code, "content-type": "application/json", ...(hubKey ? { [BOARD_HUB_HEADER]: hubKey } : {}) },
+      headers: {
+        [BOARD_CODE_HEADER]: code,
+        "content-type": "application/json",
+        ...(hubKey ? { [BOARD_HUB_HEADER]: hubKey } : {}),
+      },
       body: JSON.stringify({ name }),
       signal: AbortSignal.timeout(BOARD_JOIN_TIMEOUT_MS),
     });
@@ -27,7 +36,11 @@ export async function joinBoard(boardUrl: string, code: string, name: string, hu
   }
   if (response.ok) return { outcome: "on-board" };
   const reason = boardRefusalText(await response.json().catch(() => ({})));
-  if (response.status === 403) return { outcome: "not-on-board", reason: "das Board lehnt den Beitrittscode des Hubs ab – Board und Hub brauchen denselben Code (--code)" };
+  if (response.status === 403)
+    return {
+      outcome: "not-on-board",
+      reason: "das Board lehnt den Beitrittscode des Hubs ab – Board und Hub brauchen denselben Code (--code)",
+    };
   if (/^Der Name/.test(reason)) return { outcome: "name-refused", reason };
   return { outcome: "not-on-board", reason: reason || `Board antwortet mit HTTP ${response.status}` };
 }

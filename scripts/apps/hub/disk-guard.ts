@@ -95,7 +95,11 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
       return false;
     }
   };
-  const saveBlocked = () => writeFileAtomic(join(o.stateDir, "gesperrt.json"), `${JSON.stringify(Object.fromEntries(blocked), null, 1)}\n`).catch(() => undefined);
+  const saveBlocked = () =>
+    writeFileAtomic(
+      join(o.stateDir, "gesperrt.json"),
+      `${JSON.stringify(Object.fromEntries(blocked), null, 1)}\n`,
+    ).catch(() => undefined);
 
   const check = async () => {
     if (running) return;
@@ -113,24 +117,32 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
           changed = true;
           await saveBlocked();
           const stopped = await stopServer(p.user);
-          o.log(`Platz: Der Ordner von „${p.name}“ (${home}) belegt ${mb(bytes)}, mehr als --platz-je-person ${mb(o.spaceBytes)} – ${stopped ? "Jupyter gestoppt" : "Jupyter ließ sich nicht stoppen"}. Große Dateien löschen (z. B. 'du -ah ${home} | sort -h | tail'), dann kann sie/er wieder starten.`);
+          o.log(
+            `Platz: Der Ordner von „${p.name}“ (${home}) belegt ${mb(bytes)}, mehr als --platz-je-person ${mb(o.spaceBytes)} – ${stopped ? "Jupyter gestoppt" : "Jupyter ließ sich nicht stoppen"}. Große Dateien löschen (z. B. 'du -ah ${home} | sort -h | tail'), dann kann sie/er wieder starten.`,
+          );
         } else if (bytes <= o.spaceBytes && blocked.delete(p.user)) {
           changed = true;
-          o.log(`Platz: Der Ordner von „${p.name}“ ist wieder unter ${mb(o.spaceBytes)} (${mb(bytes)}) – sie/er kann Jupyter wieder starten.`);
+          o.log(
+            `Platz: Der Ordner von „${p.name}“ ist wieder unter ${mb(o.spaceBytes)} (${mb(bytes)}) – sie/er kann Jupyter wieder starten.`,
+          );
         }
       }
       if (changed) await saveBlocked();
       let free = freeBytes(o.root);
       if (free !== undefined && free < RESERVE_BYTES / 4 && existsSync(join(o.stateDir, RESERVE_FILE))) {
         rmSync(join(o.stateDir, RESERVE_FILE), { force: true });
-        o.log(`WARNUNG: Die Platte von ${o.root} ist voll – der Hub gibt seine Reserve (${mb(RESERVE_BYTES)}) frei, damit Anmelden weiter geht. Bitte sofort Platz schaffen (das Terminal nennt zu große Ordner).`);
+        o.log(
+          `WARNUNG: Die Platte von ${o.root} ist voll – der Hub gibt seine Reserve (${mb(RESERVE_BYTES)}) frei, damit Anmelden weiter geht. Bitte sofort Platz schaffen (das Terminal nennt zu große Ordner).`,
+        );
         lowDiskWarned = true;
         free = freeBytes(o.root);
       } else if (free !== undefined && free > RESERVE_BYTES * 4) writeReserve(o.stateDir);
       const low = Math.max(LOW_DISK_BYTES, o.spaceBytes);
       if (free !== undefined && free < low && !lowDiskWarned) {
         lowDiskWarned = true;
-        o.log(`WARNUNG: Auf der Platte von ${o.root} sind nur noch ${mb(free)} frei – bald kann niemand mehr speichern. Bitte Platz schaffen oder --platz-je-person kleiner wählen.`);
+        o.log(
+          `WARNUNG: Auf der Platte von ${o.root} sind nur noch ${mb(free)} frei – bald kann niemand mehr speichern. Bitte Platz schaffen oder --platz-je-person kleiner wählen.`,
+        );
       } else if (free !== undefined && free >= low) lowDiskWarned = false;
     } finally {
       running = false;

@@ -18,7 +18,11 @@ export function boardDataPath(kitRoot: string): string {
 }
 
 /** `explicit` when given; else the code stored in the board's file `path`; else a new one, stored there for the board. */
-export async function classJoinCode(path: string, explicit: string | undefined, log: (line: string) => void): Promise<string> {
+export async function classJoinCode(
+  path: string,
+  explicit: string | undefined,
+  log: (line: string) => void,
+): Promise<string> {
   if (explicit) return explicit;
   const stored = loadBoard(path); // an unusable file: BoardDataError with the board's own German advice
   if (stored) return stored.joinCode;

@@ -25,7 +25,10 @@ export const CGROUP_FOLDER = "kurs-hub";
  * The cgroup folder the participants' memory limits go in, or the German reason there is none: needs cgroup v2
  * (unified hierarchy at `sysfs`) with the memory controller enabled for children, and root.
  */
-export function memoryCgroup(sysfs = "/sys/fs/cgroup", root = process.getuid?.() === 0): { folder: string } | { problem: string } {
+export function memoryCgroup(
+  sysfs = "/sys/fs/cgroup",
+  root = process.getuid?.() === 0,
+): { folder: string } | { problem: string } {
   const problem = memoryCgroupProblem(sysfs, root);
   if (problem) return { problem };
   const folder = join(sysfs, CGROUP_FOLDER);
@@ -33,7 +36,9 @@ export function memoryCgroup(sysfs = "/sys/fs/cgroup", root = process.getuid?.()
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "cgroup.subtree_control"), "+memory");
   } catch (error) {
-    return { problem: `die cgroup ${folder} ließ sich nicht anlegen (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return {
+      problem: `die cgroup ${folder} ließ sich nicht anlegen (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    };
   }
   return { folder };
 }
@@ -52,7 +57,11 @@ export function memoryCgroupProblem(sysfs = "/sys/fs/cgroup", root = process.get
 }
 
 /** The limits the spawn applies for `limits` on this machine, plus a German note when memory stays unlimited. */
-export function spawnLimits(limits: ParticipantLimits, isolated: boolean, cgroup = memoryCgroup(undefined, isolated)): { spawn: SpawnLimits; note?: string } {
+export function spawnLimits(
+  limits: ParticipantLimits,
+  isolated: boolean,
+  cgroup = memoryCgroup(undefined, isolated),
+): { spawn: SpawnLimits; note?: string } {
   return {
     spawn: {
       processes: isolated ? limits.processes : null,

@@ -78,16 +78,24 @@ export class LoginCheck {
   async decide(request: LoginRequest): Promise<LoginAnswer> {
     const now = this.now();
     const verdict = this.gate.check(request.code, this.rules.code, request.address, now);
-    if (verdict === "too-many-wrong") return { problem: "Zu viele falsche Codes – bitte eine Minute warten und den Code genau von der Tafel abschreiben." };
-    if (verdict === "wrong") return { problem: "Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer." };
+    if (verdict === "too-many-wrong")
+      return {
+        problem: "Zu viele falsche Codes – bitte eine Minute warten und den Code genau von der Tafel abschreiben.",
+      };
+    if (verdict === "wrong")
+      return { problem: "Der Beitrittscode stimmt nicht – er steht an der Tafel bzw. auf dem Beamer." };
     const checked = checkName(request.name);
     if ("problem" in checked) return checked;
     const participants = this.rules.participants();
     const known = participants.find((p) => participantKey(p.name) === checked.key);
     if (!known && !this.seats.has(checked.key)) {
       const twin = lookAlikeOf(checked.name, participants);
-      if (twin) return { problem: `Der Name sieht aus wie „${twin}“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen (oder, falls du das bist, genau so schreiben wie beim ersten Mal).` };
-      if (this.seatsTaken(participants) >= this.rules.max) return { problem: `Der Kurs ist voll (${this.rules.max} Teilnehmende). Bitte bei der Kursleitung melden.` };
+      if (twin)
+        return {
+          problem: `Der Name sieht aus wie „${twin}“, der schon angemeldet ist – bitte einen deutlich anderen Namen wählen (oder, falls du das bist, genau so schreiben wie beim ersten Mal).`,
+        };
+      if (this.seatsTaken(participants) >= this.rules.max)
+        return { problem: `Der Kurs ist voll (${this.rules.max} Teilnehmende). Bitte bei der Kursleitung melden.` };
       this.seats.set(checked.key, this.now());
     }
     const name = known?.name ?? checked.name;
@@ -105,7 +113,8 @@ export class LoginCheck {
 
   /** A known participant's PIN: refused in German when missing or wrong; wrong ones count per participant (and as wrong tries of the address). */
   private async checkPin(name: string, key: string, request: LoginRequest, now: number): Promise<string | undefined> {
-    if (request.pin === "") return `„${name}“ ist schon angemeldet – bitte deine PIN eingeben. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
+    if (request.pin === "")
+      return `„${name}“ ist schon angemeldet – bitte deine PIN eingeben. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
     // Limited per participant, not per address: the whole room may come from one address, and one guesser
     // there must not lock everybody out; the PIN is not even checked while the limit holds (no oracle).
     if (this.pinLimits.blocked(key, now)) {
@@ -113,7 +122,10 @@ export class LoginCheck {
     }
     if (await this.rules.pins.matches(key, request.pin)) return undefined;
     this.gate.countWrong(request.address, now); // wrong PINs also use up the address's wrong tries (codes)
-    if (this.pinLimits.countWrong(key, now)) this.rules.log(`WARNUNG: Viele falsche PINs für „${name}“ – rät jemand? Weitere Versuche für diesen Namen werden gebremst.`);
+    if (this.pinLimits.countWrong(key, now))
+      this.rules.log(
+        `WARNUNG: Viele falsche PINs für „${name}“ – rät jemand? Weitere Versuche für diesen Namen werden gebremst.`,
+      );
     return `Die PIN für „${name}“ stimmt nicht. Vergessen? Die Kursleitung kann sie zurücksetzen.`;
   }
 
@@ -139,7 +151,9 @@ export class LoginCheck {
     if (joined.outcome === "name-refused" && isNew) return joined.reason;
     if (!this.boardWarnings.has(joined.reason)) {
       this.boardWarnings.add(joined.reason);
-      this.rules.log(`Klassen-Board: „${name}“ steht noch nicht darauf (${joined.reason.replace(/\.$/, "")}); der Name erscheint mit dem ersten Selbsttest.`);
+      this.rules.log(
+        `Klassen-Board: „${name}“ steht noch nicht darauf (${joined.reason.replace(/\.$/, "")}); der Name erscheint mit dem ersten Selbsttest.`,
+      );
     }
     return undefined;
   }
@@ -180,9 +194,12 @@ export function startLoginCheck(rules: LoginRules): Promise<LoginCheckServer> {
     });
     req.on("end", () => {
       void check.decide(loginRequest(body)).then(
-        (answer) => res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(answer)),
+        (answer) =>
+          res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(answer)),
         (error: unknown) => {
-          rules.log(`Hub: eine Anmeldung ließ sich nicht prüfen (${String((error as Error | undefined)?.message ?? error).slice(0, 160)}).`);
+          rules.log(
+            `Hub: eine Anmeldung ließ sich nicht prüfen (${String((error as Error | undefined)?.message ?? error).slice(0, 160)}).`,
+          );
           res.writeHead(500).end();
         },
       );
@@ -192,7 +209,11 @@ export function startLoginCheck(rules: LoginRules): Promise<LoginCheckServer> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}/login`, token, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/login`,
+        token,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
 }

@@ -20,7 +20,8 @@ import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { defineCommand } from "../../node/command.js";
 
 function kernelMissing(kitRoot: string): string | undefined {
-  if (existsSync(join(kitRoot, ".jupyter-prefix", "share", "jupyter", "kernels", KIT_KERNEL, "kernel.json"))) return undefined;
+  if (existsSync(join(kitRoot, ".jupyter-prefix", "share", "jupyter", "kernels", KIT_KERNEL, "kernel.json")))
+    return undefined;
   return "Der TypeScript-Kernel ist nicht registriert: bitte zuerst 'npm run setup' ausführen.";
 }
 
@@ -32,7 +33,9 @@ async function serve(args: HubArgs, kitRoot: string, signal: AbortSignal): Promi
   }
   const running = runningHubPid(args.root);
   if (running) {
-    console.error(`Für ${args.root} läuft schon ein Hub (Prozess ${running}). Bitte diesen zuerst beenden (Strg+C dort, sonst 'kill ${running}').`);
+    console.error(
+      `Für ${args.root} läuft schon ein Hub (Prozess ${running}). Bitte diesen zuerst beenden (Strg+C dort, sonst 'kill ${running}').`,
+    );
     return 1;
   }
   console.log(ensureNotebookLib());
@@ -50,10 +53,14 @@ async function serve(args: HubArgs, kitRoot: string, signal: AbortSignal): Promi
     ].join("\n"),
   );
   const stopped = new Promise<number>((resolve) =>
-    signal.addEventListener("abort", () => {
-      console.log("Hub wird beendet …");
-      void hub.stop().then(() => resolve(0));
-    }, { once: true }),
+    signal.addEventListener(
+      "abort",
+      () => {
+        console.log("Hub wird beendet …");
+        void hub.stop().then(() => resolve(0));
+      },
+      { once: true },
+    ),
   );
   const code_ = await Promise.race([hub.exited, stopped.then(() => undefined)]);
   if (signal.aborted) return stopped;
@@ -72,7 +79,9 @@ function listParticipants(root: string): number {
   const own = new Set(ownAccounts(root).map((a) => a.user));
   console.log(`${participants.length} Teilnehmende (${root}):`);
   for (const p of participants) {
-    console.log(`  ${p.name.padEnd(42)} ${p.user.padEnd(30)} ${pins.has(participantKey(p.name)) ? "PIN gesetzt" : "PIN offen"}${own.has(p.user) ? "" : " (kein Konto)"}`);
+    console.log(
+      `  ${p.name.padEnd(42)} ${p.user.padEnd(30)} ${pins.has(participantKey(p.name)) ? "PIN gesetzt" : "PIN offen"}${own.has(p.user) ? "" : " (kein Konto)"}`,
+    );
   }
   return 0;
 }
@@ -80,7 +89,9 @@ function listParticipants(root: string): number {
 function resetPin(root: string, name: string): number {
   const participant = loadParticipants(root).find((p) => participantKey(p.name) === participantKey(name));
   if (!participant) {
-    console.error(`„${name}“ ist in ${root} nicht angemeldet. Alle Namen: npm run hub -- --teilnehmende --root ${root}`);
+    console.error(
+      `„${name}“ ist in ${root} nicht angemeldet. Alle Namen: npm run hub -- --teilnehmende --root ${root}`,
+    );
     return 1;
   }
   const had = new PinStore(hubStateDir(root)).reset(participantKey(participant.name));
@@ -92,7 +103,11 @@ function resetPin(root: string, name: string): number {
   return 0;
 }
 
-export const command = defineCommand({ ...HUB_COMMAND_LINE, stopGraceMs: 60_000, run: ({ argv, signal }) => main(argv, signal) });
+export const command = defineCommand({
+  ...HUB_COMMAND_LINE,
+  stopGraceMs: 60_000,
+  run: ({ argv, signal }) => main(argv, signal),
+});
 
 async function main(argv: string[], signal: AbortSignal): Promise<number> {
   const kitRoot = findProjectRoot();
@@ -108,7 +123,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     if (args.action === "release-solutions") {
       const { names, problems } = releaseSolutions(args.root, participantFiles(kitRoot).solutions);
       for (const p of problems) console.error(p);
-      console.log(`Lösungen freigegeben: ${names.length} Teilnehmende haben sie jetzt in loesungen/; wer sich später anmeldet, bekommt sie auch.`);
+      console.log(
+        `Lösungen freigegeben: ${names.length} Teilnehmende haben sie jetzt in loesungen/; wer sich später anmeldet, bekommt sie auch.`,
+      );
       return problems.length ? 1 : 0;
     }
     if (args.action === "list-participants") return listParticipants(args.root);
@@ -122,10 +139,14 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       const { removed, problems } = await cleanUpHub(args.root);
       for (const p of problems) console.error(p);
       if (problems.length) {
-        console.error(`Aufräumen unvollständig (${removed.length} Konten gelöscht) – bitte die Meldungen prüfen und erneut aufrufen.`);
+        console.error(
+          `Aufräumen unvollständig (${removed.length} Konten gelöscht) – bitte die Meldungen prüfen und erneut aufrufen.`,
+        );
         return 1;
       }
-      console.log(`Aufgeräumt: ${removed.length} Konten und Ordner der Teilnehmenden und der Zustand des Hubs gelöscht; andere Dateien in ${args.root} bleiben.`);
+      console.log(
+        `Aufgeräumt: ${removed.length} Konten und Ordner der Teilnehmenden und der Zustand des Hubs gelöscht; andere Dateien in ${args.root} bleiben.`,
+      );
       return 0;
     }
     return await serve(args, kitRoot, signal);

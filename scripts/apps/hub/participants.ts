@@ -36,7 +36,14 @@ export function releaseSolutions(root: string, solutions: HubFile[]): { names: s
   if (known.length === 0) return { names: [], problems: [] };
   const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   const job = { homes: known.map((p) => join(root, p.user)), items: solutions };
-  const r = spawnSync(python, ["-I", join(import.meta.dirname, "safe_files.py"), "--release"], { input: JSON.stringify(job), encoding: "utf8" });
-  if (r.status !== 0) return { names: [], problems: [`Lösungen ließen sich nicht verteilen: ${(r.stderr || String(r.error)).trim().split("\n").at(-1)}`] };
+  const r = spawnSync(python, ["-I", join(import.meta.dirname, "safe_files.py"), "--release"], {
+    input: JSON.stringify(job),
+    encoding: "utf8",
+  });
+  if (r.status !== 0)
+    return {
+      names: [],
+      problems: [`Lösungen ließen sich nicht verteilen: ${(r.stderr || String(r.error)).trim().split("\n").at(-1)}`],
+    };
   return { names: known.map((p) => p.name), problems: (JSON.parse(r.stdout) as { problems: string[] }).problems };
 }

@@ -28,13 +28,16 @@ interface StoredPin {
 /** German reason a chosen PIN is not usable, or undefined. */
 export function pinProblem(pin: string): string | undefined {
   const length = [...pin].length;
-  if (length < PIN_MIN_LENGTH || length > PIN_MAX_LENGTH) return `Bitte eine PIN mit ${PIN_MIN_LENGTH} bis ${PIN_MAX_LENGTH} Zeichen wählen – du brauchst sie bei jeder weiteren Anmeldung.`;
+  if (length < PIN_MIN_LENGTH || length > PIN_MAX_LENGTH)
+    return `Bitte eine PIN mit ${PIN_MIN_LENGTH} bis ${PIN_MAX_LENGTH} Zeichen wählen – du brauchst sie bei jeder weiteren Anmeldung.`;
   if (pin.trim() !== pin) return "Die PIN darf nicht mit Leerzeichen beginnen oder enden.";
   return undefined;
 }
 
 function derive(pin: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(pin.normalize("NFC"), salt, HASH_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(pin.normalize("NFC"), salt, HASH_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 export class PinStore {
@@ -51,7 +54,13 @@ export class PinStore {
   async set(key: string, pin: string): Promise<void> {
     const salt = randomBytes(16);
     const hash = await derive(pin, salt, SCRYPT);
-    const stored: StoredPin = { salt: salt.toString("hex"), hash: hash.toString("hex"), N: SCRYPT.N!, r: SCRYPT.r!, p: SCRYPT.p! };
+    const stored: StoredPin = {
+      salt: salt.toString("hex"),
+      hash: hash.toString("hex"),
+      N: SCRYPT.N!,
+      r: SCRYPT.r!,
+      p: SCRYPT.p!,
+    };
     mkdirSync(join(this.stateDir, "pins"), { recursive: true, mode: 0o700 });
     const file = this.file(key);
     writeFileSync(`${file}.tmp`, JSON.stringify(stored), { mode: 0o600 });

@@ -5,7 +5,12 @@
 // participant's user id: it would outlive the class and block `userdel`.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { processesOfUsers, processesWithEnv, stopProcessesOfUsers, stopProcessesWithEnv } from "../../node/processes.js";
+import {
+  processesOfUsers,
+  processesWithEnv,
+  stopProcessesOfUsers,
+  stopProcessesWithEnv,
+} from "../../node/processes.js";
 import { loadParticipants } from "./participants.js";
 import { HUB_ID_ENV } from "./settings.js";
 

@@ -57,13 +57,27 @@ export function hubStateDir(root: string): string {
  * them; plus the RAG indexes the instructor's machine has already built (`rag`: the instructor's RAG_CACHE_DIR, default `<kit>/.cache/rag`), so Teil 2
  * loads them from the participant's own cache (RAG_CACHE_DIR) instead of embedding the corpus once per person.
  */
-export function participantFiles(kitRoot: string, rag = join(kitRoot, ".cache", "rag")): { notebooks: HubFile[]; solutions: HubFile[] } {
+export function participantFiles(
+  kitRoot: string,
+  rag = join(kitRoot, ".cache", "rag"),
+): { notebooks: HubFile[]; solutions: HubFile[] } {
   const dir = join(kitRoot, "notebooks");
   const lib = join(kitRoot, ".cache", "notebook-lib");
-  const ipynb = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".ipynb")).sort();
-  const indexes = existsSync(rag) ? readdirSync(rag).filter((f) => !f.includes(".tmp-")).map((f) => ({ from: join(rag, f), to: join(".cache", "rag", f) })) : [];
+  const ipynb = (folder: string) =>
+    readdirSync(folder)
+      .filter((f) => f.endsWith(".ipynb"))
+      .sort();
+  const indexes = existsSync(rag)
+    ? readdirSync(rag)
+        .filter((f) => !f.includes(".tmp-"))
+        .map((f) => ({ from: join(rag, f), to: join(".cache", "rag", f) }))
+    : [];
   return {
-    notebooks: [...ipynb(dir).map((f) => ({ from: join(dir, f), to: f })), { from: lib, to: "lib", link: true }, ...indexes],
+    notebooks: [
+      ...ipynb(dir).map((f) => ({ from: join(dir, f), to: f })),
+      { from: lib, to: "lib", link: true },
+      ...indexes,
+    ],
     solutions: [
       ...ipynb(join(dir, "loesungen")).map((f) => ({ from: join(dir, "loesungen", f), to: join("loesungen", f) })),
       { from: lib, to: join("loesungen", "lib"), link: true },
@@ -71,9 +85,16 @@ export function participantFiles(kitRoot: string, rag = join(kitRoot, ".cache", 
   };
 }
 
-export function kernelEnvironment(args: HubArgs, kitRoot: string, code: string, hubId: string, env: NodeJS.ProcessEnv): Record<string, string> {
+export function kernelEnvironment(
+  args: HubArgs,
+  kitRoot: string,
+  code: string,
+  hubId: string,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
   const kernelEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (PASSED_ON.test(key) && value !== undefined) kernelEnv[key] = value;
+  for (const [key, value] of Object.entries(env))
+    if (PASSED_ON.test(key) && value !== undefined) kernelEnv[key] = value;
   if (args.llmUrl) Object.assign(kernelEnv, { LLM_BACKEND: "openai", LLM_BASE_URL: args.llmUrl });
   Object.assign(kernelEnv, {
     WORKSHOP_ROOT: kitRoot,

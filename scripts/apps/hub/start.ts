@@ -17,7 +17,14 @@ import { startDiskGuard } from "./disk-guard.js";
 import { spawnLimits } from "./limits.js";
 import { PinStore } from "./pin.js";
 import { stopParticipantProcesses, stopProcessesOfHub } from "./processes.js";
-import { HUB_ID_ENV, hubStateDir, kernelEnvironment, participantFiles, singleUserArgs, type HubSettings } from "./settings.js";
+import {
+  HUB_ID_ENV,
+  hubStateDir,
+  kernelEnvironment,
+  participantFiles,
+  singleUserArgs,
+  type HubSettings,
+} from "./settings.js";
 import { freePort } from "../../node/free-port.js";
 import { FIRST_SCREEN, germanNotebookSetup } from "../workshop/notebook-ui.js";
 import { KitError } from "../../../lib/errors.js";
@@ -44,7 +51,12 @@ export function jupyterhubMissing(): string | undefined {
     : "JupyterHub fehlt: 'python3 -m pip install jupyterhub notebook' (der Hub ist nur für den Rechner der Kursleitung nötig).";
 }
 
-async function waitForLogin(url: string, exited: () => boolean, output: () => string, timeoutMs: number): Promise<void> {
+async function waitForLogin(
+  url: string,
+  exited: () => boolean,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (exited()) throw new HubStartError(`JupyterHub hat sich beim Start beendet:\n${output().slice(-2000)}`);
@@ -56,7 +68,9 @@ async function waitForLogin(url: string, exited: () => boolean, output: () => st
     }
     await delay(250);
   }
-  throw new HubStartError(`JupyterHub antwortet nach ${timeoutMs / 1000} s nicht unter ${url}:\n${output().slice(-2000)}`);
+  throw new HubStartError(
+    `JupyterHub antwortet nach ${timeoutMs / 1000} s nicht unter ${url}:\n${output().slice(-2000)}`,
+  );
 }
 
 /** The first folder on the way to `path` that other users cannot pass through (mode without o+x), if any. */
@@ -105,9 +119,15 @@ const CRASH_WINDOW_MS = 5 * 60_000;
 /** Wait before the n-th restart in a row (1 s, 2 s, 4 s … at most 30 s). */
 export const restartDelayMs = (n: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
 
-export async function startHub(args: HubArgs, kitRoot: string, code: string, log: (line: string) => void): Promise<RunningHub> {
+export async function startHub(
+  args: HubArgs,
+  kitRoot: string,
+  code: string,
+  log: (line: string) => void,
+): Promise<RunningHub> {
   const proxyCommand = join(kitRoot, "node_modules", ".bin", "configurable-http-proxy");
-  if (!existsSync(proxyCommand)) throw new HubStartError("configurable-http-proxy fehlt in node_modules – bitte 'npm run setup' ausführen.");
+  if (!existsSync(proxyCommand))
+    throw new HubStartError("configurable-http-proxy fehlt in node_modules – bitte 'npm run setup' ausführen.");
   const stateDir = hubStateDir(args.root);
   mkdirSync(args.root, { recursive: true, mode: 0o755 });
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
@@ -118,7 +138,9 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
       const closed = closedFolderOnPath(path);
       if (closed) {
         const where = closed === path ? `in den Ordner ${path}` : `durch den Ordner ${closed} (${path} liegt darin)`;
-        throw new HubStartError(`Die Teilnehmer-Konten kommen nicht ${where}. Bitte 'chmod o+x ${closed}' oder einen anderen --root wählen.`);
+        throw new HubStartError(
+          `Die Teilnehmer-Konten kommen nicht ${where}. Bitte 'chmod o+x ${closed}' oder einen anderen --root wählen.`,
+        );
       }
     }
   }
@@ -126,8 +148,19 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   const hubId = randomBytes(8).toString("hex");
   const german = await germanNotebookSetup(kitRoot, process.env);
   const boardHubKey = args.boardUrl ? readHubKey(args.boardData) : undefined;
-  if (args.boardUrl && !boardHubKey) log(`HINWEIS: Neben ${args.boardData} liegt kein Hub-Schlüssel des Boards – läuft das Board mit einer anderen Datei (--board-daten)? Ohne ihn stehen Namen erst mit dem ersten Selbsttest auf dem Board.`);
-  const logins = await startLoginCheck({ code, max: args.max, participants: () => loadParticipants(args.root), pins: new PinStore(stateDir), boardUrl: args.boardUrl, boardHubKey, log });
+  if (args.boardUrl && !boardHubKey)
+    log(
+      `HINWEIS: Neben ${args.boardData} liegt kein Hub-Schlüssel des Boards – läuft das Board mit einer anderen Datei (--board-daten)? Ohne ihn stehen Namen erst mit dem ersten Selbsttest auf dem Board.`,
+    );
+  const logins = await startLoginCheck({
+    code,
+    max: args.max,
+    participants: () => loadParticipants(args.root),
+    pins: new PinStore(stateDir),
+    boardUrl: args.boardUrl,
+    boardHubKey,
+    log,
+  });
   const limits = spawnLimits(args.limits, isolated);
   const settings: HubSettings = {
     host: args.host,
@@ -156,15 +189,41 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   const startProxy = () =>
     startChild(
       proxyCommand,
-      ["--ip", args.host, "--port", String(port), "--api-ip", "127.0.0.1", "--api-port", String(settings.proxyApiPort), "--error-target", `${hubUrl}/hub/error`, "--log-level", "warn"],
+      [
+        "--ip",
+        args.host,
+        "--port",
+        String(port),
+        "--api-ip",
+        "127.0.0.1",
+        "--api-port",
+        String(settings.proxyApiPort),
+        "--error-target",
+        `${hubUrl}/hub/error`,
+        "--log-level",
+        "warn",
+      ],
       { ...env, CONFIGPROXY_AUTH_TOKEN: settings.proxyToken },
       stateDir,
     );
-  const startJupyterhub = () => startChild("jupyterhub", ["-f", join(kitRoot, "scripts", "apps", "hub", "jupyterhub_config.py")], { ...env, KURS_HUB_SETTINGS: settingsFile }, stateDir);
+  const startJupyterhub = () =>
+    startChild(
+      "jupyterhub",
+      ["-f", join(kitRoot, "scripts", "apps", "hub", "jupyterhub_config.py")],
+      { ...env, KURS_HUB_SETTINGS: settingsFile },
+      stateDir,
+    );
   let proxy = startProxy();
   let hub = startJupyterhub();
   let stopping = false;
-  const guard = startDiskGuard({ root: args.root, stateDir, spaceBytes: settings.limits.fileBytes, hubApi: `${hubUrl}/hub/api`, token: settings.guardToken, log });
+  const guard = startDiskGuard({
+    root: args.root,
+    stateDir,
+    spaceBytes: settings.limits.fileBytes,
+    hubApi: `${hubUrl}/hub/api`,
+    token: settings.guardToken,
+    log,
+  });
   const stop = async () => {
     stopping = true;
     guard.stop();
@@ -180,7 +239,12 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
   const probeHost = isLoopback(args.host) ? hostForUrl(args.host) : "127.0.0.1";
   const loginUrl = `http://${probeHost}:${port}/hub/login`;
   try {
-    await waitForLogin(loginUrl, () => hub.done(), () => hub.output() + proxy.output(), 90_000);
+    await waitForLogin(
+      loginUrl,
+      () => hub.done(),
+      () => hub.output() + proxy.output(),
+      90_000,
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -205,16 +269,25 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
       crashes.push(now);
       while (crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
       if (crashes.length > MAX_CRASHES) {
-        log(`JupyterHub ist ${crashes.length}-mal in wenigen Minuten abgestürzt – der Hub gibt auf:\n${hub.output().slice(-1500)}`);
+        log(
+          `JupyterHub ist ${crashes.length}-mal in wenigen Minuten abgestürzt – der Hub gibt auf:\n${hub.output().slice(-1500)}`,
+        );
         return code;
       }
       const wait = restartDelayMs(crashes.length);
-      log(`JupyterHub hat sich unerwartet beendet (Code ${code}) – Neustart in ${wait / 1000} s. Kernel und Dateien der Teilnehmenden laufen weiter.`);
+      log(
+        `JupyterHub hat sich unerwartet beendet (Code ${code}) – Neustart in ${wait / 1000} s. Kernel und Dateien der Teilnehmenden laufen weiter.`,
+      );
       await delay(wait);
       if (stopping) return code;
       hub = startJupyterhub();
       try {
-        await waitForLogin(loginUrl, () => hub.done(), () => hub.output(), 90_000);
+        await waitForLogin(
+          loginUrl,
+          () => hub.done(),
+          () => hub.output(),
+          90_000,
+        );
         log("JupyterHub läuft wieder – Anmelden und Speichern gehen wieder.");
       } catch {
         if (!hub.done()) hub.process.kill("SIGKILL");
@@ -222,10 +295,18 @@ export async function startHub(args: HubArgs, kitRoot: string, code: string, log
     }
   })();
   if (limits.note && isolated) log(`${limits.note} Mehr dazu: npm run doctor -- --klassenraum`);
-  if (!isolated) log("WARNUNG: Der Hub läuft nicht als root – alle Teilnehmenden teilen sich ein Benutzerkonto und können die Ordner der anderen lesen. Für getrennte Konten: mit sudo starten.");
-  if (weakJoinCode(code)) log(`WARNUNG: Der Beitrittscode ${code} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (für Board und Hub derselbe).`);
+  if (!isolated)
+    log(
+      "WARNUNG: Der Hub läuft nicht als root – alle Teilnehmenden teilen sich ein Benutzerkonto und können die Ordner der anderen lesen. Für getrennte Konten: mit sudo starten.",
+    );
+  if (weakJoinCode(code))
+    log(
+      `WARNUNG: Der Beitrittscode ${code} ist leicht zu erraten. Ein sicherer: --code ${randomJoinCode()} (für Board und Hub derselbe).`,
+    );
   if (args.bind.warning) {
-    log(`WARNUNG: Der Hub lauscht auf ${args.host} und ist für jedes Gerät im Netz erreichbar; anmelden kann sich, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${args.bind.allowedHosts.join(", ")}.`);
+    log(
+      `WARNUNG: Der Hub lauscht auf ${args.host} und ist für jedes Gerät im Netz erreichbar; anmelden kann sich, wer den Beitrittscode kennt. Erlaubte Host-Namen: ${args.bind.allowedHosts.join(", ")}.`,
+    );
   }
   return { url, isolated, stop, exited };
 }

@@ -50,7 +50,13 @@ export function kvCacheBytes(shape: ModelShape, tokens: number, kv: KvType): num
   return 2 * shape.layers * shape.kvHeads * shape.headSize * tokens * KV_BYTES[kv];
 }
 
-export function classServerBytes(modelBytes: number, shape: ModelShape, tokens: number, repack: boolean, kv: KvType): number {
+export function classServerBytes(
+  modelBytes: number,
+  shape: ModelShape,
+  tokens: number,
+  repack: boolean,
+  kv: KvType,
+): number {
   return modelBytes * (repack ? 1 + REPACK_SHARE : 1) + kvCacheBytes(shape, tokens, kv) + COMPUTE_BUFFERS;
 }
 
@@ -68,7 +74,13 @@ export function roomBytes(participants: number): number {
  * q8_0 KV cache (half the f16 cache; quality loss negligible for chat); the repacked weights (faster prompt
  * reading on CPUs with AMX/AVX-512) only when they fit, else --no-repack.
  */
-export function planClassServer(modelBytes: number, shape: ModelShape, tokens: number, totalBytes: number, participants: number): ClassServerPlan {
+export function planClassServer(
+  modelBytes: number,
+  shape: ModelShape,
+  tokens: number,
+  totalBytes: number,
+  participants: number,
+): ClassServerPlan {
   const withRepack = classServerBytes(modelBytes, shape, tokens, true, "q8_0");
   const repack = withRepack + roomBytes(participants) <= totalBytes;
   const bytes = repack ? withRepack : classServerBytes(modelBytes, shape, tokens, false, "q8_0");
@@ -85,10 +97,15 @@ export async function modelShape(path: string): Promise<ModelShape> {
   try {
     const { readGgufFileInfo } = await import("node-llama-cpp");
     const info = await readGgufFileInfo(path, { readTensorInfo: false });
-    const a = info.architectureMetadata as { block_count?: number; embedding_length?: number; attention?: { head_count?: number; head_count_kv?: number; key_length?: number } };
+    const a = info.architectureMetadata as {
+      block_count?: number;
+      embedding_length?: number;
+      attention?: { head_count?: number; head_count_kv?: number; key_length?: number };
+    };
     const heads = a.attention?.head_count ?? 0;
     const headSize = a.attention?.key_length ?? (heads ? (a.embedding_length ?? 0) / heads : 0);
-    if (a.block_count && headSize) return { layers: a.block_count, kvHeads: a.attention?.head_count_kv ?? heads, headSize };
+    if (a.block_count && headSize)
+      return { layers: a.block_count, kvHeads: a.attention?.head_count_kv ?? heads, headSize };
   } catch {
     // unreadable: plan for the default model
   }

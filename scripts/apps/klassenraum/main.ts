@@ -19,28 +19,90 @@ import { boardDataPath, classJoinCode } from "../hub/join-code.js";
 import { freePort } from "../../node/free-port.js";
 import { jupyterhubMissing } from "../hub/start.js";
 import { DEFAULT_CLASS_CONTEXT, DEFAULT_CLASS_PARALLEL, GB, modelShape, planClassServer } from "./class-sizing.js";
-import { kitCommand, ServiceStartError, startService, superviseService, waitForHttp, waitForLine, type Service, type SupervisedService } from "./services.js";
+import {
+  kitCommand,
+  ServiceStartError,
+  startService,
+  superviseService,
+  waitForHttp,
+  waitForLine,
+  type Service,
+  type SupervisedService,
+} from "./services.js";
 import { practiceEnvironment } from "../models/model-help.js";
 import { defineCommand, type CommandInput } from "../../node/command.js";
 
 const OPTIONS = {
-  port: { type: "string", default: String(DEFAULT_HUB_PORT), value: "P", help: "Port des Hubs für den Raum (Standard 8000; 0 = ein freier)" },
-  host: { type: "string", default: "127.0.0.1", value: "H", help: "Adresse des Hubs (Standard 127.0.0.1; für den Raum z. B. 0.0.0.0 mit --allowed-host)" },
-  "allowed-host": { type: "string", multiple: true, value: "N", help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)" },
+  port: {
+    type: "string",
+    default: String(DEFAULT_HUB_PORT),
+    value: "P",
+    help: "Port des Hubs für den Raum (Standard 8000; 0 = ein freier)",
+  },
+  host: {
+    type: "string",
+    default: "127.0.0.1",
+    value: "H",
+    help: "Adresse des Hubs (Standard 127.0.0.1; für den Raum z. B. 0.0.0.0 mit --allowed-host)",
+  },
+  "allowed-host": {
+    type: "string",
+    multiple: true,
+    value: "N",
+    help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)",
+  },
   code: { type: "string", value: "C", help: "Beitrittscode (wie bei npm run hub)" },
-  max: { type: "string", default: String(DEFAULT_HUB_MAX), value: "N", help: "höchstens so viele Teilnehmende (wie bei npm run hub)" },
+  max: {
+    type: "string",
+    default: String(DEFAULT_HUB_MAX),
+    value: "N",
+    help: "höchstens so viele Teilnehmende (wie bei npm run hub)",
+  },
   root: { type: "string", value: "ORDNER", help: "Ordner der Teilnehmenden (wie bei npm run hub)" },
-  modell: { type: "string", value: "DATEI", help: "GGUF des Klassen-Servers (Standard: LLM_MODEL_PATH bzw. models/…8B…gguf)" },
+  modell: {
+    type: "string",
+    value: "DATEI",
+    help: "GGUF des Klassen-Servers (Standard: LLM_MODEL_PATH bzw. models/…8B…gguf)",
+  },
   uebung: { type: "boolean", help: "winziges Testmodell statt des echten (Probe ohne Modell-Download)" },
-  parallel: { type: "string", default: String(DEFAULT_CLASS_PARALLEL), value: "N", help: "gleichzeitige Anfragen des Klassen-Servers (Standard 4; mit GPU mehr, siehe Leitfaden)" },
-  kontext: { type: "string", default: String(DEFAULT_CLASS_CONTEXT), value: "T", help: "Kontext je Anfrage in Tokens (Standard 8192)" },
-  "gpu-layers": { type: "string", value: "N", help: "Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)" },
-  "llm-port": { type: "string", default: "8080", value: "P", help: "Port des Klassen-Servers (Standard 8080), nur auf diesem Rechner" },
-  "board-port": { type: "string", default: "8790", value: "P", help: "Port des Boards (Standard 8790), nur auf diesem Rechner" },
-  "board-daten": { type: "string", value: "DATEI", help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)" },
+  parallel: {
+    type: "string",
+    default: String(DEFAULT_CLASS_PARALLEL),
+    value: "N",
+    help: "gleichzeitige Anfragen des Klassen-Servers (Standard 4; mit GPU mehr, siehe Leitfaden)",
+  },
+  kontext: {
+    type: "string",
+    default: String(DEFAULT_CLASS_CONTEXT),
+    value: "T",
+    help: "Kontext je Anfrage in Tokens (Standard 8192)",
+  },
+  "gpu-layers": {
+    type: "string",
+    value: "N",
+    help: "Schichten auf die GPU (llama-server -ngl; nur mit GPU-Build über LLAMA_SERVER_BIN)",
+  },
+  "llm-port": {
+    type: "string",
+    default: "8080",
+    value: "P",
+    help: "Port des Klassen-Servers (Standard 8080), nur auf diesem Rechner",
+  },
+  "board-port": {
+    type: "string",
+    default: "8790",
+    value: "P",
+    help: "Port des Boards (Standard 8790), nur auf diesem Rechner",
+  },
+  "board-daten": {
+    type: "string",
+    value: "DATEI",
+    help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)",
+  },
 } as const;
 
-const count = (text: string, flag: string, min: number, max: number) => wholeNumber(text, flag, min, max, command.usage);
+const count = (text: string, flag: string, min: number, max: number) =>
+  wholeNumber(text, flag, min, max, command.usage);
 
 function llamaServerBinary(): string {
   const own = process.env.LLAMA_SERVER_BIN;
@@ -71,7 +133,19 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     boardPort = count(values["board-port"], "--board-port", 0, 65535);
     if (values["gpu-layers"] !== undefined) count(values["gpu-layers"], "--gpu-layers", 0, 999);
     // The hub's own rules (loopback unless --allowed-host, --max, --code), checked before anything starts.
-    parseHubArgs(["--port", values.port, "--host", values.host, "--max", values.max, ...(values.code ? ["--code", values.code] : []), ...(values["allowed-host"] ?? []).flatMap((h) => ["--allowed-host", h])], kitRoot);
+    parseHubArgs(
+      [
+        "--port",
+        values.port,
+        "--host",
+        values.host,
+        "--max",
+        values.max,
+        ...(values.code ? ["--code", values.code] : []),
+        ...(values["allowed-host"] ?? []).flatMap((h) => ["--allowed-host", h]),
+      ],
+      kitRoot,
+    );
   } catch (error) {
     console.error(errorText(error));
     return 2;
@@ -79,7 +153,9 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
   const model = values.uebung ? tinyModelPaths(kitRoot).gguf : (values.modell ?? loadConfig().llmModelPath);
   const problems = [
     jupyterhubMissing(),
-    existsSync(model) ? undefined : `Modelldatei fehlt: ${model} – 'npm run models:pull', --modell DATEI.gguf oder zum Ausprobieren --uebung.`,
+    existsSync(model)
+      ? undefined
+      : `Modelldatei fehlt: ${model} – 'npm run models:pull', --modell DATEI.gguf oder zum Ausprobieren --uebung.`,
   ].filter((p): p is string => p !== undefined);
   let llamaServer: string;
   try {
@@ -102,7 +178,9 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     // The hub first (it ends the participants' kernels), then the board and the class server.
     for (const s of [...services].reverse()) await s.stop();
   };
-  const stopped = new Promise<number>((resolve) => signal.addEventListener("abort", () => void stopAll().then(() => resolve(0)), { once: true }));
+  const stopped = new Promise<number>((resolve) =>
+    signal.addEventListener("abort", () => void stopAll().then(() => resolve(0)), { once: true }),
+  );
   // Only the kernels of this classroom may use the class server (the hub passes LLM_* on to them).
   const apiKey = randomBytes(24).toString("hex");
   const say = (line: string) => console.error(line);
@@ -112,19 +190,43 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     const threads = loadConfig(env).llmThreads ?? Math.max(1, availableParallelism() - 1);
     // Settings that fit this machine with --max participants (class-sizing.ts): a q8_0 KV cache, the repacked
     // weights only when there is room for them.
-    const plan = planClassServer(statSync(model).size, await modelShape(model), parallel * context, totalmem(), Number(values.max));
+    const plan = planClassServer(
+      statSync(model).size,
+      await modelShape(model),
+      parallel * context,
+      totalmem(),
+      Number(values.max),
+    );
     console.log(`Klassen-Server startet (${parallel} gleichzeitige Anfragen, ${context} Tokens Kontext je Anfrage) …`);
     console.log(
       `  Speicher: etwa ${(plan.bytes / GB).toFixed(1).replace(".", ",")} GB (KV-Cache q8_0: halb so groß wie fp16, kaum Qualitätsverlust` +
-        (plan.repack ? ")" : "; --no-repack: ohne die umsortierte Kopie der Gewichte – spart ~2/3 der Modellgröße, liest Prompts auf Prozessoren mit AMX/AVX-512 langsamer ein)"),
+        (plan.repack
+          ? ")"
+          : "; --no-repack: ohne die umsortierte Kopie der Gewichte – spart ~2/3 der Modellgröße, liest Prompts auf Prozessoren mit AMX/AVX-512 langsamer ein)"),
     );
     const startLlm = () =>
       startService(
         "Klassen-Server (llama-server)",
         llamaServer,
         [
-          "-m", model, "--host", "127.0.0.1", "--port", String(llmPort), "-c", String(parallel * context), "--parallel", String(parallel),
-          "-t", String(threads), "--jinja", "--no-webui", "--api-key", apiKey, ...plan.flags, ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
+          "-m",
+          model,
+          "--host",
+          "127.0.0.1",
+          "--port",
+          String(llmPort),
+          "-c",
+          String(parallel * context),
+          "--parallel",
+          String(parallel),
+          "-t",
+          String(threads),
+          "--jinja",
+          "--no-webui",
+          "--api-key",
+          apiKey,
+          ...plan.flags,
+          ...(values["gpu-layers"] ? ["-ngl", values["gpu-layers"]] : []),
         ],
         env,
         kitRoot,
@@ -137,25 +239,60 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     const llmUrl = `http://127.0.0.1:${llmPort}/v1`;
 
     const boardCmd = kitCommand(kitRoot, "board");
-    const startBoard = () => startService("Klassen-Board", boardCmd.command, [...boardCmd.args, "--port", String(boardPort), "--code", code, ...(values["board-daten"] ? ["--data", values["board-daten"]] : [])], env, kitRoot);
+    const startBoard = () =>
+      startService(
+        "Klassen-Board",
+        boardCmd.command,
+        [
+          ...boardCmd.args,
+          "--port",
+          String(boardPort),
+          "--code",
+          code,
+          ...(values["board-daten"] ? ["--data", values["board-daten"]] : []),
+        ],
+        env,
+        kitRoot,
+      );
     const boardReady = (s: Service) => waitForLine(s, /Für den Beamer:\s+(http:\S+)/, 60_000);
     const board = startBoard();
     services.push(board);
     const boardUrl = (await boardReady(board)).replace(/\/$/, "");
     boardPort = Number(new URL(boardUrl).port); // a restart keeps the address the kernels know
-    services[services.indexOf(board)] = superviseService(board, startBoard, async (s) => void (await boardReady(s)), say);
+    services[services.indexOf(board)] = superviseService(
+      board,
+      startBoard,
+      async (s) => void (await boardReady(s)),
+      say,
+    );
 
     const hubCmd = kitCommand(kitRoot, "hub");
     const hubArgs = [
-      ...hubCmd.args, "--port", values.port, "--host", values.host, "--code", code, "--max", values.max,
-      "--llm-url", llmUrl, "--board", boardUrl, "--board-daten", values["board-daten"] ?? boardDataPath(kitRoot),
+      ...hubCmd.args,
+      "--port",
+      values.port,
+      "--host",
+      values.host,
+      "--code",
+      code,
+      "--max",
+      values.max,
+      "--llm-url",
+      llmUrl,
+      "--board",
+      boardUrl,
+      "--board-daten",
+      values["board-daten"] ?? boardDataPath(kitRoot),
       ...(values.root ? ["--root", values.root] : []),
       ...(values["allowed-host"] ?? []).flatMap((h) => ["--allowed-host", h]),
     ];
     const hub = startService("Klassenraum-Hub", hubCmd.command, hubArgs, { ...env, LLM_API_KEY: apiKey }, kitRoot);
     services.push(hub);
     const roomUrl = await waitForLine(hub, /Für den Raum:\s+(http:\S+)/, 3 * 60_000);
-    const warnings = hub.output().split("\n").filter((l) => l.startsWith("WARNUNG"));
+    const warnings = hub
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("WARNUNG"));
 
     console.log(
       [
@@ -166,7 +303,11 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
         `  Klassen-Board:    ${boardUrl}   (für den Beamer)`,
         `  Klassen-Server:   ${llmUrl}   (${model.split("/").pop()}, ${parallel} gleichzeitig)`,
         ...warnings.map((w) => `  ${w}`),
-        ...(values.host === "127.0.0.1" ? ["  Nur auf diesem Rechner erreichbar – für den Raum: --host 0.0.0.0 --allowed-host <Name oder IP dieses Rechners>"] : []),
+        ...(values.host === "127.0.0.1"
+          ? [
+              "  Nur auf diesem Rechner erreichbar – für den Raum: --host 0.0.0.0 --allowed-host <Name oder IP dieses Rechners>",
+            ]
+          : []),
         "",
         await QRCode.toString(roomUrl, { type: "terminal", small: true }),
         "Beenden mit Strg+C (beendet alle drei).",
@@ -180,7 +321,9 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     return 1;
   } catch (error) {
     if (stopping) return stopped;
-    console.error(error instanceof ServiceStartError ? error.message : `Der Klassenraum konnte nicht starten: ${errorText(error)}`);
+    console.error(
+      error instanceof ServiceStartError ? error.message : `Der Klassenraum konnte nicht starten: ${errorText(error)}`,
+    );
     await stopAll();
     return 1;
   }

@@ -19,7 +19,13 @@ export interface Service {
 }
 
 /** Spawns `command` detached with its output kept (the last 20 kB) for error messages. */
-export function startService(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Service {
+export function startService(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Service {
   const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let text = "";
   const keep = (d: Buffer) => {
@@ -67,7 +73,10 @@ export async function waitForHttp(service: Service, url: string, timeoutMs: numb
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (service.child.exitCode !== null || service.child.signalCode !== null) break;
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await delay(200);
   }
@@ -97,7 +106,12 @@ export const restartBackoffMs = (n: number) => Math.min(30_000, 1000 * 2 ** Math
  * Keeps `first` running: when it exits by itself, `start()` makes a new one after a backoff and `ready`
  * waits for it; each step is said in German on `log`. The other services are not touched.
  */
-export function superviseService(first: Service, start: () => Service, ready: (s: Service) => Promise<void>, log: (line: string) => void): SupervisedService {
+export function superviseService(
+  first: Service,
+  start: () => Service,
+  ready: (s: Service) => Promise<void>,
+  log: (line: string) => void,
+): SupervisedService {
   let service = first;
   let stopping = false;
   const crashes: number[] = [];
@@ -115,7 +129,9 @@ export function superviseService(first: Service, start: () => Service, ready: (s
       while (crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
       const how = service.child.signalCode ? `Signal ${service.child.signalCode}` : `Code ${service.child.exitCode}`;
       if (crashes.length > MAX_RESTARTS) {
-        log(`${service.name} ist ${crashes.length}-mal in wenigen Minuten ausgefallen – kein weiterer Neustart. Die anderen laufen weiter.\n${service.output().slice(-1000)}`);
+        log(
+          `${service.name} ist ${crashes.length}-mal in wenigen Minuten ausgefallen – kein weiterer Neustart. Die anderen laufen weiter.\n${service.output().slice(-1000)}`,
+        );
         return;
       }
       const wait = restartBackoffMs(crashes.length);

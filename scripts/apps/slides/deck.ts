@@ -91,7 +91,11 @@ function lineHtml(line: string, hang: number, cls = "line"): string {
 
 /** A code cell's source as wrapped lines (continuations indented by four columns). */
 export function codeHtml(source: string): string {
-  return `<pre class="code"><code>${source.replace(/\n$/, "").split("\n").map((l) => lineHtml(l, 4)).join("")}</code></pre>`;
+  return `<pre class="code"><code>${source
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => lineHtml(l, 4))
+    .join("")}</code></pre>`;
 }
 
 /**
@@ -101,30 +105,40 @@ export function codeHtml(source: string): string {
  * OUTPUT_LINES_CARRIED lines (and past the last kept one) the deck only counts the lines (`data-rest`).
  */
 export function outputHtml(
-  outputs: readonly NbOutput[], md: RenderMarkdown, keep: (line: number) => boolean = () => false,
+  outputs: readonly NbOutput[],
+  md: RenderMarkdown,
+  keep: (line: number) => boolean = () => false,
   at: { cell?: number; firstLine?: number } = {},
 ): string {
   let n = at.firstLine ?? 0;
   const cellAttr = at.cell === undefined ? "" : ` data-cell="${at.cell}"`;
   const textBlock = (cls: string, raw: string) => {
     if (raw === "") return "";
-    const lines = raw.replace(/\n$/, "").split("\n").map((line) => ({ line, kept: keep(++n) }));
+    const lines = raw
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((line) => ({ line, kept: keep(++n) }));
     const lastKept = lines.findLastIndex((l) => l.kept);
     const carried = Math.max(OUTPUT_LINES_CARRIED, lastKept + 1);
     const rest = lines.length - Math.min(lines.length, carried);
-    const html = lines.slice(0, carried).map((l) => lineHtml(l.line, 2, l.kept ? "line keep" : "line")).join("");
+    const html = lines
+      .slice(0, carried)
+      .map((l) => lineHtml(l.line, 2, l.kept ? "line keep" : "line"))
+      .join("");
     return `<pre class="${cls}"${cellAttr}${rest > 0 ? ` data-rest="${rest}"` : ""}>${html}</pre>`;
   };
   return outputs
     .map((o) => {
       const text = textOutput(o);
       if (text !== undefined) return textBlock(`out${o.name === "stderr" ? " err" : ""}`, text);
-      if (o.output_type === "error") return `<pre class="out err"${cellAttr}>${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
+      if (o.output_type === "error")
+        return `<pre class="out err"${cellAttr}>${lineHtml(`${o.ename ?? "Error"}: ${o.evalue ?? ""}`, 2)}</pre>`;
       const data = o.data ?? {};
       if (data["image/svg+xml"]) return `<div class="out svg">${joined(data["image/svg+xml"])}</div>`;
       if (data["text/html"]) return `<div class="out html">${joined(data["text/html"])}</div>`;
       if (data["text/markdown"]) return `<div class="out md">${md(joined(data["text/markdown"]))}</div>`;
-      if (data["image/png"]) return `<img class="out" alt="" src="data:image/png;base64,${joined(data["image/png"]).trim()}">`;
+      if (data["image/png"])
+        return `<img class="out" alt="" src="data:image/png;base64,${joined(data["image/png"]).trim()}">`;
       return "";
     })
     .filter((h) => h !== "")
@@ -147,7 +161,10 @@ export function keptLines(cell: NbCell): (line: number) => boolean {
     if (item === "all") lines.forEach((_, i) => kept.add(i + 1));
     else if (range) for (let n = Number(range[1]); n <= Number(range[2] ?? range[1]); n++) kept.add(n);
     else if (pattern) lines.forEach((l, i) => new RegExp(pattern[1]!).test(l) && kept.add(i + 1));
-    else throw new Error(`metadata.slides.show: „${item}“ ist weder "all", eine Zeile "7", ein Bereich "1-26" noch "/Muster/".`);
+    else
+      throw new Error(
+        `metadata.slides.show: „${item}“ ist weder "all", eine Zeile "7", ein Bereich "1-26" noch "/Muster/".`,
+      );
   }
   return (line) => kept.has(line);
 }
@@ -189,7 +206,8 @@ export function outputPages(cell: NbCell): OutputPage[] {
     }
     let chunk: string[] = [];
     const flush = () => {
-      if (chunk.length > 0) pages.at(-1)!.outputs.push({ output_type: "stream", name: o.name ?? "stdout", text: `${chunk.join("\n")}\n` });
+      if (chunk.length > 0)
+        pages.at(-1)!.outputs.push({ output_type: "stream", name: o.name ?? "stdout", text: `${chunk.join("\n")}\n` });
       chunk = [];
     };
     for (const l of text.replace(/\n$/, "").split("\n")) {
@@ -221,11 +239,22 @@ export function markdownCodeLines(html: string): string {
 /** Leaf slides that say only a lead-in sentence ("Über onEvent sehen wir live, was passiert:") — the
  * thing it leads to belongs on the same slide. */
 export function leadInOnlySlides(slides: Slide[]): string[] {
-  return slides.flat().filter((sub) => {
-    const html = sub.blocks.map((b) => b.html).join("").trim();
-    const text = slideText(sub).trim();
-    return /^<p>[\s\S]*<\/p>$/.test(html) && !html.slice(3).includes("<p>") && text.endsWith(":") && text.split(" ").length <= 25;
-  }).map((sub) => `${sub.title}: „${slideText(sub).trim()}“`);
+  return slides
+    .flat()
+    .filter((sub) => {
+      const html = sub.blocks
+        .map((b) => b.html)
+        .join("")
+        .trim();
+      const text = slideText(sub).trim();
+      return (
+        /^<p>[\s\S]*<\/p>$/.test(html) &&
+        !html.slice(3).includes("<p>") &&
+        text.endsWith(":") &&
+        text.split(" ").length <= 25
+      );
+    })
+    .map((sub) => `${sub.title}: „${slideText(sub).trim()}“`);
 }
 
 /** The first heading of a Markdown text, without '#', backticks and emphasis. */
@@ -271,20 +300,26 @@ export function notebookSlides(nb: Notebook, md: RenderMarkdown): Slide[] {
       continue;
     }
     const outputs = isCode ? outputHtml(cell.outputs ?? [], md, keep, { cell: index }) : "";
-    sub.blocks.push({ html: isCode ? `${codeHtml(source)}\n${outputs}` : markdownCodeLines(md(source)), fragment: type === "fragment" });
+    sub.blocks.push({
+      html: isCode ? `${codeHtml(source)}\n${outputs}` : markdownCodeLines(md(source)),
+      fragment: type === "fragment",
+    });
   }
   return slides;
 }
 
 /** A code cell whose outputs get a vertical slide of their own. */
 const outputsApart = (cell: NbCell) =>
-  cell.cell_type === "code" && slideType(cell) !== "notes" && (cell.metadata?.slides?.output === "own-slide" || cell.metadata?.slides?.pages !== undefined);
+  cell.cell_type === "code" &&
+  slideType(cell) !== "notes" &&
+  (cell.metadata?.slides?.output === "own-slide" || cell.metadata?.slides?.pages !== undefined);
 
 /** Number of slides (horizontal and vertical) the metadata asks for — what the browser must show. */
 export function countSlides(nb: Notebook): number {
   const types = nb.cells.map(slideType).filter((t) => t !== "skip");
-  const starts = types.filter((t) => t === "slide" || t === "subslide").length
-    + nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).reduce((n, c) => n + outputPages(c).length, 0);
+  const starts =
+    types.filter((t) => t === "slide" || t === "subslide").length +
+    nb.cells.filter((c) => slideType(c) !== "skip" && outputsApart(c)).reduce((n, c) => n + outputPages(c).length, 0);
   // Content (or notes) before the first slide start opens a slide of its own.
   return starts + (types.length > 0 && types[0] !== "slide" && types[0] !== "subslide" ? 1 : 0);
 }
@@ -318,19 +353,33 @@ export const SLIDE_WORDS = " › ";
 
 /** The text a slide shows (its blocks without tags), for finding it by its words. */
 export function slideText(sub: Subslide): string {
-  return sub.blocks.map((b) => b.html).join(" ").replace(/<[^>]+>/g, "").replace(/&#60;/g, "<").replace(/&#62;/g, ">")
-    .replace(/&amp;|&#38;/g, "&").replace(/&quot;|&#34;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, " ");
+  return sub.blocks
+    .map((b) => b.html)
+    .join(" ")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#60;/g, "<")
+    .replace(/&#62;/g, ">")
+    .replace(/&amp;|&#38;/g, "&")
+    .replace(/&quot;|&#34;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ");
 }
 
 /**
  * Adds each talking point to the first slide whose title starts with its title — and, with " › words",
  * that also shows these words (a vertical slide of the section) — and returns the unmatched titles.
  */
-export function attachTalkingPoints(slides: Slide[], points: ReadonlyMap<string, string> | undefined, md: RenderMarkdown): string[] {
+export function attachTalkingPoints(
+  slides: Slide[],
+  points: ReadonlyMap<string, string> | undefined,
+  md: RenderMarkdown,
+): string[] {
   const unmatched: string[] = [];
   for (const [key, text] of points ?? []) {
     const [title, words] = key.split(SLIDE_WORDS) as [string, string | undefined];
-    const sub = slides.flat().find((s) => s.title.startsWith(title) && (words === undefined || slideText(s).includes(words)));
+    const sub = slides
+      .flat()
+      .find((s) => s.title.startsWith(title) && (words === undefined || slideText(s).includes(words)));
     if (sub) sub.notes.push(md(text.trim()));
     else unmatched.push(key);
   }
@@ -352,7 +401,8 @@ const inlineScript = (js: string) => js.replace(/<\/(script)/gi, "<\\/$1");
 /** A vertical slide below the first carries its section's title as a small header line. */
 function subslideHtml(sub: Subslide, sectionTitle?: string): string {
   const header = sectionTitle ? `<header class="section-title">${escapeHtml(sectionTitle)}</header>\n` : "";
-  const blocks = header + sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
+  const blocks =
+    header + sub.blocks.map((b) => (b.fragment ? `<div class="fragment">${b.html}</div>` : b.html)).join("\n");
   const notes = sub.notes.length > 0 ? `\n<aside class="notes">${sub.notes.join("\n")}</aside>` : "";
   const timing = sub.timing === undefined ? "" : ` data-timing="${sub.timing}"`;
   return `<section${timing}><div class="controls-corner"></div>${blocks}${notes}</section>`;
@@ -364,10 +414,15 @@ export function deckHtml(title: string, slides: Slide[], assets: DeckAssets, bad
   // The speaker view's pacing timer: ahead or behind the slides' own timings (all set, or none).
   const timings = slides.flat().map((s) => s.timing);
   const totalTime = timings.every((t) => t !== undefined) ? timings.reduce((a: number, t) => a + t!, 0) : 0;
-  if (first && badge) first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
+  if (first && badge)
+    first[0]!.blocks.unshift({ html: `<p class="badge">🎭 ${escapeHtml(badge)}</p>`, fragment: false });
   const sections = [first, ...rest]
     .filter((s): s is Slide => s !== undefined)
-    .map((s) => (s.length === 1 ? subslideHtml(s[0]!) : `<section>\n${s.map((sub, i) => subslideHtml(sub, i > 0 ? s[0]!.title : undefined)).join("\n")}\n</section>`));
+    .map((s) =>
+      s.length === 1
+        ? subslideHtml(s[0]!)
+        : `<section>\n${s.map((sub, i) => subslideHtml(sub, i > 0 ? s[0]!.title : undefined)).join("\n")}\n</section>`,
+    );
   const body = sections.join("\n");
   const math = assets.mathCss && body.includes('class="katex') ? `\n<style>${assets.mathCss(body)}</style>` : "";
   return `<!doctype html>

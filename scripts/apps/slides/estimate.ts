@@ -68,13 +68,20 @@ export const CPU_8B: ModelSpeed = {
 export function speedFromDoctorJson(json: unknown, label = "8B laut doctor --tempo"): ModelSpeed | string {
   const tempo = (json as { tempo?: unknown })?.tempo ?? json;
   const predictions = (tempo as { predictions?: unknown })?.predictions;
-  const p = Array.isArray(predictions) ? (predictions as Record<string, unknown>[]).find((x) => x?.model === "llama-3.1-8b") : undefined;
+  const p = Array.isArray(predictions)
+    ? (predictions as Record<string, unknown>[]).find((x) => x?.model === "llama-3.1-8b")
+    : undefined;
   const prompt = Number(p?.promptTokensPerSecond);
   const generation = Number(p?.generationTokensPerSecond);
   if (!(prompt > 0 && generation > 0)) {
     return "Die Datei enthält keine Tempo-Vorhersage für Llama 3.1 8B – erzeugen mit: npm run doctor -- --tempo --json > tempo.json";
   }
-  return { label, promptTokensPerSecond: prompt, generationTokensPerSecond: generation, source: "npm run doctor -- --tempo --json" };
+  return {
+    label,
+    promptTokensPerSecond: prompt,
+    generationTokensPerSecond: generation,
+    source: "npm run doctor -- --tempo --json",
+  };
 }
 
 /** One live model call: the prompt tokens it reads anew and the tokens it writes. */
@@ -121,13 +128,22 @@ export function modelCallsOf(code: string, cached: { planner: boolean }): ModelC
   if (/\bllm\.generateJson\(planSchema/.test(code)) calls.push(plan());
   for (let i = count(code, /\brunAgent\(|\.ask\(|\brunNativeToolChat\(/g); i > 0; i--) agentRun();
   for (const m of code.matchAll(/\brunVote\([\s\S]*?\bk:\s*(\d+)/g)) for (let i = Number(m[1]); i > 0; i--) agentRun();
-  for (const m of code.matchAll(/\brunModelCheck\([\s\S]*?\bk:\s*(\d+)/g)) for (let i = Number(m[1]) * MODEL_CHECK_TASKS; i > 0; i--) agentRun();
+  for (const m of code.matchAll(/\brunModelCheck\([\s\S]*?\bk:\s*(\d+)/g))
+    for (let i = Number(m[1]) * MODEL_CHECK_TASKS; i > 0; i--) agentRun();
   return calls;
 }
 
 /** Counts what a deck shows (skipped cells and notes left out). */
 export function deckStats(nb: Notebook): DeckStats {
-  const stats: DeckStats = { slides: deckSlideCount(nb), codeSlides: 0, words: 0, codeLines: 0, fragments: 0, modelCells: 0, modelCalls: [] };
+  const stats: DeckStats = {
+    slides: deckSlideCount(nb),
+    codeSlides: 0,
+    words: 0,
+    codeLines: 0,
+    fragments: 0,
+    modelCells: 0,
+    modelCalls: [],
+  };
   const cached = { planner: false };
   let slideHasCode: boolean | undefined;
   for (const cell of nb.cells) {
@@ -155,12 +171,20 @@ export function deckStats(nb: Notebook): DeckStats {
 
 /** Seconds the live model calls keep the room waiting at `speed`. */
 export function modelWaitSeconds(calls: readonly ModelCall[], speed: ModelSpeed): number {
-  return calls.reduce((s, c) => s + c.promptTokens / speed.promptTokensPerSecond + c.generatedTokens / speed.generationTokensPerSecond, 0);
+  return calls.reduce(
+    (s, c) => s + c.promptTokens / speed.promptTokensPerSecond + c.generatedTokens / speed.generationTokensPerSecond,
+    0,
+  );
 }
 
 /** Seconds of talking, without model waits. */
 export function talkSeconds(s: DeckStats): number {
-  return s.slides * PER_SLIDE_SECONDS + s.words * PER_WORD_SECONDS + s.codeLines * PER_CODE_LINE_SECONDS + s.fragments * PER_FRAGMENT_SECONDS;
+  return (
+    s.slides * PER_SLIDE_SECONDS +
+    s.words * PER_WORD_SECONDS +
+    s.codeLines * PER_CODE_LINE_SECONDS +
+    s.fragments * PER_FRAGMENT_SECONDS
+  );
 }
 
 /** The whole estimate: talking plus the model waits at `speed`. */
@@ -190,7 +214,9 @@ export function setSlideTimings(nb: Notebook, slides: Slide[], speed: ModelSpeed
   const cached = { planner: false };
   let total = 0;
   for (const sub of slides.flat()) {
-    const shown = sub.outputPage ? [] : sub.cells.map((i) => nb.cells[i]!).filter((c) => slideType(c) !== "notes" && slideType(c) !== "skip");
+    const shown = sub.outputPage
+      ? []
+      : sub.cells.map((i) => nb.cells[i]!).filter((c) => slideType(c) !== "notes" && slideType(c) !== "skip");
     sub.timing = Math.round(PER_SLIDE_SECONDS + shown.reduce((t, c) => t + cellSeconds(c, cached, speed), 0));
     total += sub.timing;
   }

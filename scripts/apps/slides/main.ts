@@ -18,14 +18,26 @@ import { OUTPUT_WRAP_ENV } from "../../../lib/notebook/wrap.js";
 import { modelProblems, probeEnvironment } from "../models/model-help.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
 import { formatFailure, runNotebook } from "../../dev/run-notebooks.js";
-import { CLASS_SERVER_8B, CPU_8B, deckStats, setSlideTimings, speedFromDoctorJson, type ModelSpeed } from "./estimate.js";
+import {
+  CLASS_SERVER_8B,
+  CPU_8B,
+  deckStats,
+  setSlideTimings,
+  speedFromDoctorJson,
+  type ModelSpeed,
+} from "./estimate.js";
 import { timeTable } from "./time-table.js";
 import { defineCommand } from "../../node/command.js";
 import { parseArgsGerman } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
 import {
-  attachTalkingPoints, deckHtml, notebookSlides, parseTalkingPoints,
-  type DeckAssets, type Notebook, type RenderMarkdown,
+  attachTalkingPoints,
+  deckHtml,
+  notebookSlides,
+  parseTalkingPoints,
+  type DeckAssets,
+  type Notebook,
+  type RenderMarkdown,
 } from "./deck.js";
 import { withMath } from "./math.js";
 import { katexCss } from "./math-fonts.js";
@@ -85,7 +97,9 @@ export interface DeckResult {
 
 /** One deck from an (executed) notebook. */
 export async function buildDeck(
-  notebookFile: string, outDir: string, options: { probe: boolean; root?: string; speed?: ModelSpeed; handout?: boolean },
+  notebookFile: string,
+  outDir: string,
+  options: { probe: boolean; root?: string; speed?: ModelSpeed; handout?: boolean },
 ): Promise<DeckResult> {
   const root = options.root ?? findProjectRoot();
   const md = await markdownRenderer();
@@ -101,7 +115,9 @@ export async function buildDeck(
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `${name}.slides.html`);
   await writeFileAtomic(file, html);
-  const withoutNotes = slides.flatMap((stack, h) => stack.flatMap((sub, v) => (sub.notes.length > 0 ? [] : [`${h + 1}.${v + 1} ${sub.title}`])));
+  const withoutNotes = slides.flatMap((stack, h) =>
+    stack.flatMap((sub, v) => (sub.notes.length > 0 ? [] : [`${h + 1}.${v + 1} ${sub.title}`])),
+  );
   const base = { notebook: name, file, unmatched, withoutNotes, slideCount: slides.flat().length };
   if (!options.handout) return base;
   const handout = join(outDir, `${name}.notizen.html`);
@@ -111,13 +127,21 @@ export async function buildDeck(
 
 /** Executes each presentation notebook (rehearsal or configured model) and builds its deck. */
 export async function buildSlides(
-  filters: string[], options: { configured: boolean; env?: NodeJS.ProcessEnv; outDir?: string; handout?: boolean },
+  filters: string[],
+  options: { configured: boolean; env?: NodeJS.ProcessEnv; outDir?: string; handout?: boolean },
 ): Promise<{ decks: DeckResult[]; failed: string[] }> {
   const root = findProjectRoot();
   const outDir = options.outDir ?? join(root, ".cache", "slides");
-  const configured = async () => ({ ...(await testEnvironment({ tinyModels: false })), WORKSHOP_PROBE: "0", WORKSHOP_PRACTICE: "0" });
+  const configured = async () => ({
+    ...(await testEnvironment({ tinyModels: false })),
+    WORKSHOP_PROBE: "0",
+    WORKSHOP_PRACTICE: "0",
+  });
   // The kernel leaves long output lines whole: the deck wraps them once, at the slide's own width.
-  const env = { ...(options.env ?? (options.configured ? await configured() : await probeEnvironment())), [OUTPUT_WRAP_ENV]: "0" };
+  const env = {
+    ...(options.env ?? (options.configured ? await configured() : await probeEnvironment())),
+    [OUTPUT_WRAP_ENV]: "0",
+  };
   const executedDir = join(outDir, "executed");
   console.log(ensureNotebookLib());
   const decks: DeckResult[] = [];
@@ -130,15 +154,24 @@ export async function buildSlides(
       failed.push(run.notebook);
     }
     const executed = join(executedDir, basename(nb));
-    const deck = await buildDeck(existsSync(executed) ? executed : nb, outDir, { probe: !options.configured, root, handout: options.handout });
-    for (const t of deck.unmatched) console.log(`   ⚠️ Sprechernotiz „${t}“ passt zu keiner Folie von ${deck.notebook}.`);
+    const deck = await buildDeck(existsSync(executed) ? executed : nb, outDir, {
+      probe: !options.configured,
+      root,
+      handout: options.handout,
+    });
+    for (const t of deck.unmatched)
+      console.log(`   ⚠️ Sprechernotiz „${t}“ passt zu keiner Folie von ${deck.notebook}.`);
     decks.push(deck);
   }
   return { decks, failed };
 }
 
 /** The estimate table for the presentation notebooks matching `filters` (their slide metadata, not run). */
-export function estimateTable(filters: string[], speeds: readonly ModelSpeed[] = [CLASS_SERVER_8B, CPU_8B], root = findProjectRoot()): string {
+export function estimateTable(
+  filters: string[],
+  speeds: readonly ModelSpeed[] = [CLASS_SERVER_8B, CPU_8B],
+  root = findProjectRoot(),
+): string {
   const decks = slideNotebooks(root, filters).map((file) => ({
     deck: basename(file, ".ipynb"),
     stats: deckStats(JSON.parse(readFileSync(file, "utf8")) as Notebook),
@@ -152,7 +185,8 @@ ${timeTable(decks, speeds)}
 /** `--tempo datei.json`: the speeds to estimate with (an error text when the file does not fit). */
 function speedsFrom(file: string | undefined): ModelSpeed[] | string {
   if (file === undefined) return [CLASS_SERVER_8B, CPU_8B];
-  if (!existsSync(file)) return `--tempo: Die Datei „${file}“ gibt es nicht – erzeugen mit: npm run doctor -- --tempo --json > tempo.json`;
+  if (!existsSync(file))
+    return `--tempo: Die Datei „${file}“ gibt es nicht – erzeugen mit: npm run doctor -- --tempo --json > tempo.json`;
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
@@ -165,9 +199,13 @@ function speedsFrom(file: string | undefined): ModelSpeed[] | string {
 
 const OPTIONS = {
   ausfuehren: { type: "boolean", help: "mit dem eingestellten Modell statt im Probelauf" },
-  "ausführen": { type: "boolean" },
+  ausführen: { type: "boolean" },
   zeiten: { type: "boolean", help: "nur die Tabelle der Vortragszeiten (führt nichts aus)" },
-  tempo: { type: "string", value: "DATEI", help: "Tempo dieses Rechners aus npm run doctor -- --tempo --json > tempo.json" },
+  tempo: {
+    type: "string",
+    value: "DATEI",
+    help: "Tempo dieses Rechners aus npm run doctor -- --tempo --json > tempo.json",
+  },
   notizen: { type: "boolean", help: "dazu je Teil die Sprechernotizen zum Ausdrucken (…notizen.html)" },
 } as const;
 
@@ -183,7 +221,10 @@ export const command = defineCommand({
 async function main(argv: string[]): Promise<number> {
   // docs/workshop.md writes `[-- teil-4] [-- --ausfuehren]`: a second "--" is no end of the options here.
   const args = argv.filter((a) => a !== "--");
-  const { values, positionals: filters } = parseArgsGerman({ args, allowPositionals: true, options: command.options }, command.usage);
+  const { values, positionals: filters } = parseArgsGerman(
+    { args, allowPositionals: true, options: command.options },
+    command.usage,
+  );
   const configured = values.ausfuehren === true || values["ausführen"] === true;
   const speeds = speedsFrom(values.tempo);
   if (typeof speeds === "string") {
@@ -211,6 +252,7 @@ async function main(argv: string[]): Promise<number> {
   for (const d of decks) console.log(`🖼️  ${d.file}${d.handout ? `\n📝 ${d.handout}` : ""}`);
   console.log(`\n${estimateTable(filters, speeds)}`);
   console.log(`\nFolien: ${dirname(decks[0]!.file)} (im Browser öffnen; Taste S: Referentenansicht mit Notizen)`);
-  if (failed.length > 0) console.log(`⚠️ Fehler beim Ausführen von ${failed.join(", ")} – die Folien zeigen die Ausgaben bis dahin.`);
+  if (failed.length > 0)
+    console.log(`⚠️ Fehler beim Ausführen von ${failed.join(", ")} – die Folien zeigen die Ausgaben bis dahin.`);
   return failed.length > 0 ? 1 : 0;
 }

@@ -12,7 +12,8 @@ import { dirname, join } from "node:path";
 
 /** A font face as CSS names it: "KaTeX_Main|700|italic". */
 export type FaceKey = string;
-const faceKey = (family: string, bold: boolean, italic: boolean): FaceKey => `${family}|${bold ? 700 : 400}|${italic ? "italic" : "normal"}`;
+const faceKey = (family: string, bold: boolean, italic: boolean): FaceKey =>
+  `${family}|${bold ? 700 : 400}|${italic ? "italic" : "normal"}`;
 
 const katexDist = () => dirname(createRequire(import.meta.url).resolve("katex"));
 
@@ -20,7 +21,8 @@ interface Rule {
   selector: string;
   body: string;
 }
-const rulesOf = (css: string): Rule[] => [...css.matchAll(/([^{}]+)\{([^{}]*)\}/g)].map((m) => ({ selector: m[1]!.trim(), body: m[2]! }));
+const rulesOf = (css: string): Rule[] =>
+  [...css.matchAll(/([^{}]+)\{([^{}]*)\}/g)].map((m) => ({ selector: m[1]!.trim(), body: m[2]! }));
 
 /** The class names used in `html`. */
 function classesIn(html: string): Set<string> {
@@ -69,7 +71,10 @@ function declaredFace(body: string): FaceKey | undefined {
 /** Every face KaTeX ships. */
 export function allKatexFaces(): FaceKey[] {
   const css = readFileSync(join(katexDist(), "katex.min.css"), "utf8");
-  return rulesOf(css).filter((r) => r.selector === "@font-face").map((r) => declaredFace(r.body)).filter((f): f is FaceKey => f !== undefined);
+  return rulesOf(css)
+    .filter((r) => r.selector === "@font-face")
+    .map((r) => declaredFace(r.body))
+    .filter((f): f is FaceKey => f !== undefined);
 }
 
 /**
@@ -83,7 +88,10 @@ export function katexCss(html?: string): string {
   return css.replace(/@font-face\{([^}]*)\}/g, (rule, body: string) => {
     const face = declaredFace(body);
     if (used && (!face || !used.has(face))) return "";
-    return rule.replace(/src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)[^;}]*/, (_, file: string) =>
-      `src:url(data:font/woff2;base64,${readFileSync(join(dist, "fonts", file)).toString("base64")}) format("woff2")`);
+    return rule.replace(
+      /src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)[^;}]*/,
+      (_, file: string) =>
+        `src:url(data:font/woff2;base64,${readFileSync(join(dist, "fonts", file)).toString("base64")}) format("woff2")`,
+    );
   });
 }

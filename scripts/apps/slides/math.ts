@@ -8,11 +8,14 @@ import katex from "katex";
 /** An inline formula: `$` not after a letter, digit, `\` or `$`, then no space; the closing `$` after no
  * space and before no letter, digit or `$`; no blank line inside. Shared with the slides stage, which
  * reports such text left visible on a slide (formula-check.ts). */
-export const INLINE_MATH = /(?<![\\$\p{L}\p{N}_])\$(?=[^\s$])((?:[^$\n]|\n(?![ \t]*\n))*?[^\s$\\])\$(?![\p{L}\p{N}_$])/u;
+export const INLINE_MATH =
+  /(?<![\\$\p{L}\p{N}_])\$(?=[^\s$])((?:[^$\n]|\n(?![ \t]*\n))*?[^\s$\\])\$(?![\p{L}\p{N}_$])/u;
 
 /** Code (fenced or inline) keeps its dollars; then display formulas, then inline ones. */
 const CODE_OR_MATH = new RegExp(
-  [/(```[\s\S]*?```|~~~[\s\S]*?~~~|``[^`]*?``|`[^`\n]*`)/.source, /\$\$([\s\S]+?)\$\$/.source, INLINE_MATH.source].join("|"),
+  [/(```[\s\S]*?```|~~~[\s\S]*?~~~|``[^`]*?``|`[^`\n]*`)/.source, /\$\$([\s\S]+?)\$\$/.source, INLINE_MATH.source].join(
+    "|",
+  ),
   "gu",
 );
 

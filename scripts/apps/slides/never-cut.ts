@@ -29,7 +29,11 @@ export function parseNeverCut(guide: string): NeverCut[] {
     .filter((l) => /^\|\s*`/.test(l))
     .map((l) => l.split(/(?<!\\)\|/).slice(1, -1))
     .filter((cols) => cols.length >= 3)
-    .map(([notebook, code, ...what]) => ({ notebook: unticked(notebook!), code: unticked(code!).replace(/\\\|/g, "|"), what: what.join("|").trim() }));
+    .map(([notebook, code, ...what]) => ({
+      notebook: unticked(notebook!),
+      code: unticked(code!).replace(/\\\|/g, "|"),
+      what: what.join("|").trim(),
+    }));
 }
 
 export function neverCut(root: string): NeverCut[] {
@@ -39,13 +43,18 @@ export function neverCut(root: string): NeverCut[] {
 const source = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
 /** The cells of `nb` the list names for `notebook`, by index; a name that finds no shown code cell is a problem. */
-export function neverCutCells(notebook: string, nb: Notebook, list: readonly NeverCut[]): { cells: Map<number, NeverCut>; problems: string[] } {
+export function neverCutCells(
+  notebook: string,
+  nb: Notebook,
+  list: readonly NeverCut[],
+): { cells: Map<number, NeverCut>; problems: string[] } {
   const cells = new Map<number, NeverCut>();
   const problems: string[] = [];
   for (const item of list.filter((i) => i.notebook === notebook)) {
     const index = nb.cells.findIndex((c) => c.cell_type === "code" && source(c.source).includes(item.code));
     if (index < 0) problems.push(`"Nie weglassen" (${GUIDE}) names a cell with \`${item.code}\` – there is none`);
-    else if (slideType(nb.cells[index]!) === "skip") problems.push(`"Nie weglassen": the cell with \`${item.code}\` is skipped on the slides`);
+    else if (slideType(nb.cells[index]!) === "skip")
+      problems.push(`"Nie weglassen": the cell with \`${item.code}\` is skipped on the slides`);
     else cells.set(index, item);
   }
   return { cells, problems };

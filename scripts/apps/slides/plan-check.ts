@@ -7,15 +7,24 @@ import { TALKING_POINTS } from "./main.js";
 import { parseTalkingPoints, type Notebook } from "./deck.js";
 import { CLASS_SERVER_8B, deckStats } from "./estimate.js";
 import { slotProblem } from "./time-table.js";
-import { unmatchedVertiefungPoints, vertiefungPointsKey, vertiefungProblems, vertiefungPromises } from "./vertiefung.js";
+import {
+  unmatchedVertiefungPoints,
+  vertiefungPointsKey,
+  vertiefungProblems,
+  vertiefungPromises,
+} from "./vertiefung.js";
 
 export function deckPlanProblems(notebook: string, nb: Notebook, root: string): string[] {
-  const points = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8")).get(vertiefungPointsKey(notebook));
+  const points = parseTalkingPoints(readFileSync(join(root, TALKING_POINTS), "utf8")).get(
+    vertiefungPointsKey(notebook),
+  );
   const slot = slotProblem(notebook, deckStats(nb), CLASS_SERVER_8B);
   return [
     ...(slot ? [slot] : []),
     ...vertiefungProblems(nb),
     ...vertiefungPromises(nb),
-    ...unmatchedVertiefungPoints(nb, points?.keys() ?? []).map((t) => `talking point "${t}" under ${vertiefungPointsKey(notebook)} names no Vertiefung section`),
+    ...unmatchedVertiefungPoints(nb, points?.keys() ?? []).map(
+      (t) => `talking point "${t}" under ${vertiefungPointsKey(notebook)} names no Vertiefung section`,
+    ),
   ];
 }

@@ -58,21 +58,39 @@ const listItem = (line: string) => `- ${line.replace(/^(\d+)\./, "$1\\.")}`;
  * Adds the closing slide and the notes at the skips to `slides` when the notebook has a Vertiefung;
  * `file`: the notebook's file name, `points`: the talking points under "## <notebook>:vertiefung".
  */
-export function addReadingList(slides: Slide[], nb: Notebook, md: RenderMarkdown, file: string, points?: ReadonlyMap<string, string>): void {
+export function addReadingList(
+  slides: Slide[],
+  nb: Notebook,
+  md: RenderMarkdown,
+  file: string,
+  points?: ReadonlyMap<string, string>,
+): void {
   const sections = outermost(nb);
   if (sections.length === 0) return;
   const intro = `Nicht auf den Folien, aber im Notebook \`${file}\` – ausführbar, als *Vertiefung*:`;
   const markdown = `## ${READING_LIST_TITLE}\n\n${intro}\n\n${listLines(nb, sections).map(listItem).join("\n")}\n`;
-  const closing: Subslide = { title: READING_LIST_TITLE, blocks: [{ html: md(markdown), fragment: false }], notes: [], cells: [] };
-  closing.notes.push(md("Bleibt Zeit, einen dieser Abschnitte live im Notebook zeigen; sonst Lesestoff für alle, die in der Aufgabe früher fertig sind."));
+  const closing: Subslide = {
+    title: READING_LIST_TITLE,
+    blocks: [{ html: md(markdown), fragment: false }],
+    notes: [],
+    cells: [],
+  };
+  closing.notes.push(
+    md(
+      "Bleibt Zeit, einen dieser Abschnitte live im Notebook zeigen; sonst Lesestoff für alle, die in der Aufgabe früher fertig sind.",
+    ),
+  );
   for (const [title, text] of points ?? []) closing.notes.push(`<h3>${escapeHtml(title)}</h3>\n${md(text.trim())}`);
   const skipped = new Map<Subslide, VertiefungSection[]>();
   for (const s of sections) {
-    const next = slides.flat().find((sub) => sub.cells.some((c) => c >= s.to) && !SUMMARY_TITLE.test(sub.title)) ?? closing;
+    const next =
+      slides.flat().find((sub) => sub.cells.some((c) => c >= s.to) && !SUMMARY_TITLE.test(sub.title)) ?? closing;
     skipped.set(next, [...(skipped.get(next) ?? []), s]);
   }
   for (const [sub, list] of skipped) {
-    sub.notes.unshift(md(`**Davor übersprungen – steht im Notebook (Vertiefung):** ${list.map((s) => s.heading).join("; ")}`));
+    sub.notes.unshift(
+      md(`**Davor übersprungen – steht im Notebook (Vertiefung):** ${list.map((s) => s.heading).join("; ")}`),
+    );
   }
   const summary = SUMMARY_TITLE.test(slides.at(-1)?.[0]?.title ?? "") ? slides.pop() : undefined;
   slides.push([closing], ...(summary ? [summary] : []));

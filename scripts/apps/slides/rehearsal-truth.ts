@@ -11,7 +11,9 @@ const joined = (s: string | string[] | undefined) => (Array.isArray(s) ? s.join(
 /** Everything a cell shows: text, plain, Markdown and HTML outputs. */
 function shown(cell: NbCell): string {
   return (cell.outputs ?? [])
-    .map((o) => [o.text, o.data?.["text/plain"], o.data?.["text/markdown"], o.data?.["text/html"]].map(joined).join("\n"))
+    .map((o) =>
+      [o.text, o.data?.["text/plain"], o.data?.["text/markdown"], o.data?.["text/html"]].map(joined).join("\n"),
+    )
     .join("\n");
 }
 
@@ -39,8 +41,14 @@ export function rehearsalTruthProblems(nb: Notebook): string[] {
     const out = shown(cell);
     const first = joined(cell.source).split("\n")[0];
     const speed = MEASURED_SPEED.exec(out);
-    if (speed) problems.push(`cell "${first}" shows a speed nobody measured: …${out.slice(Math.max(0, speed.index - 60), speed.index + 40)}…`);
-    const previous = nb.cells.slice(0, i).reverse().find((c) => c.cell_type === "code" || REAL_MODEL.test(joined(c.source)));
+    if (speed)
+      problems.push(
+        `cell "${first}" shows a speed nobody measured: …${out.slice(Math.max(0, speed.index - 60), speed.index + 40)}…`,
+      );
+    const previous = nb.cells
+      .slice(0, i)
+      .reverse()
+      .find((c) => c.cell_type === "code" || REAL_MODEL.test(joined(c.source)));
     if (previous?.cell_type === "markdown" && !out.includes(SCRIPTED_MARK)) {
       problems.push(`cell "${first}" follows "…echte Modell…" but shows no ${SCRIPTED_MARK} on its scripted answer`);
     }
@@ -49,14 +57,18 @@ export function rehearsalTruthProblems(nb: Notebook): string[] {
     const exact = EXACT_TOKEN_COUNT.exec(out);
     if (exact) problems.push(`cell "${first}" shows an estimated token count without ≈: ${exact[0]}`);
     if (testEmbedder && /BM25/.test(out) && /Embeddings/.test(out) && !out.includes(TEST_EMBEDDER_NOTE)) {
-      problems.push(`cell "${first}" compares BM25 with the test embedder's search without saying so (${TEST_EMBEDDER_NOTE})`);
+      problems.push(
+        `cell "${first}" compares BM25 with the test embedder's search without saying so (${TEST_EMBEDDER_NOTE})`,
+      );
     }
     const seeds = [...out.matchAll(SEED_LINE)];
     if (seeds.length > 1 && new Set(seeds.map((m) => m[2])).size < seeds.length) {
       problems.push(`cell "${first}": different seeds give the same scripted sentence`);
     }
     if (/runModelCheck\(/.test(joined(cell.source)) && (!/bestanden/.test(out) || /nicht bestanden/.test(out))) {
-      problems.push(`cell "${first}": the Modell-Check in rehearsal has runs the script did not cover: ${out.slice(0, 200)}`);
+      problems.push(
+        `cell "${first}": the Modell-Check in rehearsal has runs the script did not cover: ${out.slice(0, 200)}`,
+      );
     }
     if (/evalTableHtml\(/.test(joined(cell.source)) && !out.includes(SCRIPTED_MARK)) {
       problems.push(`cell "${first}": the Modell-Check table in rehearsal does not say that a script ran it`);

@@ -8,7 +8,14 @@ const de = (n: number): string => n.toLocaleString("de-DE");
 
 /** German lines: a header and one row per deck, a column per speed; `speeds[0]` decides the ⚠️. */
 export function timeTable(decks: readonly { deck: string; stats: DeckStats }[], speeds: readonly ModelSpeed[]): string {
-  const head = ["Foliensatz".padEnd(26), "Folien", "  Code", "Wörter", ...speeds.map((s) => s.label.padStart(Math.max(9, s.label.length))), "Zeitfenster"];
+  const head = [
+    "Foliensatz".padEnd(26),
+    "Folien",
+    "  Code",
+    "Wörter",
+    ...speeds.map((s) => s.label.padStart(Math.max(9, s.label.length))),
+    "Zeitfenster",
+  ];
   const rows = decks.map(({ deck, stats }) => {
     const slot = slotOf(deck);
     const first = speeds[0] ? presentationSeconds(stats, speeds[0]) : 0;

@@ -34,7 +34,9 @@ export function vertiefungSections(nb: Notebook): VertiefungSection[] {
     if (!h?.text.endsWith(VERTIEFUNG_MARK)) return;
     let to = from + 1;
     while (to < nb.cells.length && !((cellHeading(nb.cells[to]!)?.level ?? 7) <= h.level)) to++;
-    const heading = h.markdown.endsWith(VERTIEFUNG_MARK) ? h.markdown.slice(0, -VERTIEFUNG_MARK.length).trim() : h.markdown;
+    const heading = h.markdown.endsWith(VERTIEFUNG_MARK)
+      ? h.markdown.slice(0, -VERTIEFUNG_MARK.length).trim()
+      : h.markdown;
     sections.push({ title: h.text.slice(0, -VERTIEFUNG_MARK.length).trim(), heading, level: h.level, from, to });
   });
   return sections;
@@ -43,8 +45,14 @@ export function vertiefungSections(nb: Notebook): VertiefungSection[] {
 /** Cells of a Vertiefung section that would still appear on the slides. */
 export function vertiefungProblems(nb: Notebook): string[] {
   return vertiefungSections(nb).flatMap((s) =>
-    nb.cells.slice(s.from, s.to).flatMap((cell, i) =>
-      slideType(cell) === "skip" ? [] : [`Vertiefung „${s.title}“: cell ${s.from + i} has slide type "${slideType(cell)}", not "skip"`]));
+    nb.cells
+      .slice(s.from, s.to)
+      .flatMap((cell, i) =>
+        slideType(cell) === "skip"
+          ? []
+          : [`Vertiefung „${s.title}“: cell ${s.from + i} has slide type "${slideType(cell)}", not "skip"`],
+      ),
+  );
 }
 
 /** Talking-point titles under "## <notebook>:vertiefung" that name no Vertiefung section of the notebook. */
@@ -54,7 +62,11 @@ export function unmatchedVertiefungPoints(nb: Notebook, titles: Iterable<string>
 }
 
 /** A Vertiefung's topic as slides would name it: its heading up to a colon, without the section number. */
-const topicOf = (s: VertiefungSection) => s.title.split(":")[0]!.replace(/^\d+\.\s*/, "").trim();
+const topicOf = (s: VertiefungSection) =>
+  s.title
+    .split(":")[0]!
+    .replace(/^\d+\.\s*/, "")
+    .trim();
 
 /**
  * Shown Markdown cells that name a Vertiefung's topic without saying it is one: a slide must not promise
@@ -67,6 +79,10 @@ export function vertiefungPromises(nb: Notebook): string[] {
     const text = sourceOf(cell).replace(/[`*]/g, "");
     if (/Vertiefung/.test(text)) return [];
     const named = sections.map(topicOf).filter((t) => text.toLowerCase().includes(t.toLowerCase()));
-    return named.length > 0 ? [`cell ${i} is on the slides and names the Vertiefung ${named.map((t) => `„${t}“`).join(", ")} without saying it is one`] : [];
+    return named.length > 0
+      ? [
+          `cell ${i} is on the slides and names the Vertiefung ${named.map((t) => `„${t}“`).join(", ")} without saying it is one`,
+        ]
+      : [];
   });
 }

@@ -18,7 +18,12 @@ export const KERNEL_NAME = "tslab";
 export const KERNEL_NODE_OPTIONS = "--max-semi-space-size=1";
 
 /** The kernel.json for this checkout: absolute path to tslab, so no PATH set-up is needed. */
-export function kernelSpec(root: string): { argv: string[]; display_name: string; language: string; env: Record<string, string> } {
+export function kernelSpec(root: string): {
+  argv: string[];
+  display_name: string;
+  language: string;
+  env: Record<string, string>;
+} {
   return {
     argv: [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"],
     display_name: "TypeScript (Workshop)",
@@ -39,7 +44,9 @@ function main(): number {
   try {
     mkdirSync(specDir, { recursive: true });
     writeFileSync(join(specDir, "kernel.json"), `${JSON.stringify(kernelSpec(root), null, 2)}\n`);
-    const r = spawnSync("jupyter", ["kernelspec", "install", "--user", "--replace", "--name", KERNEL_NAME, specDir], { encoding: "utf8" });
+    const r = spawnSync("jupyter", ["kernelspec", "install", "--user", "--replace", "--name", KERNEL_NAME, specDir], {
+      encoding: "utf8",
+    });
     if (r.error || r.status !== 0) {
       const why = r.error ? String(r.error.message) : (r.stderr || r.stdout).trim();
       console.error(`Kernel nicht registriert: 'jupyter kernelspec install' ist fehlgeschlagen.\n${why}`);
@@ -58,7 +65,8 @@ function main(): number {
 export const command = defineCommand({
   name: "kernel:install",
   invocation: "npm run kernel:install",
-  summary: "Registriert den Kernel „TypeScript (Workshop)“ für deinen Benutzer (VS Code, jedes Jupyter); keine Optionen.",
+  summary:
+    "Registriert den Kernel „TypeScript (Workshop)“ für deinen Benutzer (VS Code, jedes Jupyter); keine Optionen.",
   options: {},
   run: main,
 });

@@ -5,7 +5,13 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { BOARD_CODE_HEADER, BOARD_JOIN_PATH, boardNameProblem, boardRefusalText, cleanBoardName } from "../../../lib/exercises/board-record.js";
+import {
+  BOARD_CODE_HEADER,
+  BOARD_JOIN_PATH,
+  boardNameProblem,
+  boardRefusalText,
+  cleanBoardName,
+} from "../../../lib/exercises/board-record.js";
 import { writeFileAtomic } from "../../../lib/files.js";
 import { KitError } from "../../../lib/errors.js";
 
@@ -15,7 +21,11 @@ export interface KursConfig {
   code: string;
 }
 
-const configSchema = z.object({ board: z.string(), name: z.string(), code: z.string() }) satisfies z.ZodType<KursConfig>;
+const configSchema = z.object({
+  board: z.string(),
+  name: z.string(),
+  code: z.string(),
+}) satisfies z.ZodType<KursConfig>;
 
 export const KURS_FLAGS = ["--kurs", "--name", "--code"] as const;
 const OFF = ["aus", "off"];
@@ -29,7 +39,10 @@ export class KursError extends KitError {
 }
 
 /** Splits `--kurs X --name Y --code Z` (also `--kurs=X`) off the other arguments. */
-export function splitKursArgs(args: string[]): { flags: Partial<Record<"kurs" | "name" | "code", string>>; rest: string[] } {
+export function splitKursArgs(args: string[]): {
+  flags: Partial<Record<"kurs" | "name" | "code", string>>;
+  rest: string[];
+} {
   const flags: Partial<Record<"kurs" | "name" | "code", string>> = {};
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -40,7 +53,10 @@ export function splitKursArgs(args: string[]): { flags: Partial<Record<"kurs" | 
       continue;
     }
     const value = arg.includes("=") ? arg.slice(flag.length + 1) : args[++i];
-    if (value === undefined) throw new KursError(`${flag} braucht einen Wert, z. B. ${flag === "--kurs" ? "--kurs http://192.168.1.20:8790" : `${flag} Anna`}.`);
+    if (value === undefined)
+      throw new KursError(
+        `${flag} braucht einen Wert, z. B. ${flag === "--kurs" ? "--kurs http://192.168.1.20:8790" : `${flag} Anna`}.`,
+      );
     flags[flag.slice(2) as "kurs" | "name" | "code"] = value;
   }
   return { flags, rest };
@@ -49,13 +65,15 @@ export function splitKursArgs(args: string[]): { flags: Partial<Record<"kurs" | 
 export function readKursConfig(root: string): KursConfig | undefined {
   const file = kursFile(root);
   if (!existsSync(file)) return undefined;
-  const parsed = configSchema.safeParse((() => {
-    try {
-      return JSON.parse(readFileSync(file, "utf8")) as unknown;
-    } catch {
-      return undefined;
-    }
-  })());
+  const parsed = configSchema.safeParse(
+    (() => {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")) as unknown;
+      } catch {
+        return undefined;
+      }
+    })(),
+  );
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -73,7 +91,10 @@ function checkedUrl(url: string): string {
 }
 
 /** Applies the flags to the stored setting: saves, updates or removes it; returns the setting now in force. */
-export async function updateKursConfig(root: string, flags: Partial<Record<"kurs" | "name" | "code", string>>): Promise<KursConfig | undefined> {
+export async function updateKursConfig(
+  root: string,
+  flags: Partial<Record<"kurs" | "name" | "code", string>>,
+): Promise<KursConfig | undefined> {
   const stored = readKursConfig(root);
   if (flags.kurs !== undefined && OFF.includes(flags.kurs.trim().toLowerCase())) {
     rmSync(kursFile(root), { force: true });
@@ -81,10 +102,14 @@ export async function updateKursConfig(root: string, flags: Partial<Record<"kurs
   }
   if (flags.kurs === undefined && flags.name === undefined && flags.code === undefined) return stored;
   const board = flags.kurs !== undefined ? checkedUrl(flags.kurs) : stored?.board;
-  if (!board) throw new KursError("--name und --code gehören zu --kurs <Adresse des Boards>, z. B. --kurs http://192.168.1.20:8790 --name Anna --code k7mq-2xhp-9dta.");
+  if (!board)
+    throw new KursError(
+      "--name und --code gehören zu --kurs <Adresse des Boards>, z. B. --kurs http://192.168.1.20:8790 --name Anna --code k7mq-2xhp-9dta.",
+    );
   const rawName = flags.name ?? stored?.name ?? "";
   const name = cleanBoardName(rawName);
-  if (!rawName.trim()) throw new KursError("Mit --kurs bitte auch --name angeben (1 bis 40 Zeichen, z. B. --name Anna).");
+  if (!rawName.trim())
+    throw new KursError("Mit --kurs bitte auch --name angeben (1 bis 40 Zeichen, z. B. --name Anna).");
   if (!name) throw new KursError(`--name: ${boardNameProblem(rawName)}`);
   const config: KursConfig = { board, name, code: (flags.code ?? stored?.code ?? "").trim() };
   await mkdir(dirname(kursFile(root)), { recursive: true });
@@ -112,7 +137,8 @@ async function joinAnswer(response: Response): Promise<string> {
   const fehler = boardRefusalText(body);
   if (!fehler) return `❌ Board antwortet mit HTTP ${response.status}`;
   const reason = fehler.replace(/\.$/, "");
-  if (response.status === 429) return `⚠️ Board gerade ausgelastet (${reason}) – dein Name erscheint mit deinem ersten Selbsttest`;
+  if (response.status === 429)
+    return `⚠️ Board gerade ausgelastet (${reason}) – dein Name erscheint mit deinem ersten Selbsttest`;
   if (/^Der Name/.test(fehler)) return `❌ Name nicht angenommen: ${reason} – neu setzen mit --name <Name>`;
   return `❌ Nicht auf dem Board: ${reason}`;
 }
@@ -137,7 +163,8 @@ export async function kursStatusLine(env: NodeJS.ProcessEnv): Promise<string | u
     });
     answer = await joinAnswer(response);
   } catch {
-    answer = "⚠️ Board gerade nicht erreichbar – die Notebooks laufen trotzdem, gemeldet wird, sobald es erreichbar ist";
+    answer =
+      "⚠️ Board gerade nicht erreichbar – die Notebooks laufen trotzdem, gemeldet wird, sobald es erreichbar ist";
   }
   return `${what}\n  ${answer}. Abschalten: npm run workshop -- --kurs aus`;
 }

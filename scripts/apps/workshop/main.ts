@@ -12,12 +12,27 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
-import { modelProblems, PRACTICE_FLAGS, PRACTICE_LINE, practiceEnvironment, PROBE_FLAGS, PROBE_LINE, probeEnvironment } from "../models/model-help.js";
+import {
+  modelProblems,
+  PRACTICE_FLAGS,
+  PRACTICE_LINE,
+  practiceEnvironment,
+  PROBE_FLAGS,
+  PROBE_LINE,
+  probeEnvironment,
+} from "../models/model-help.js";
 import { defineCommand, StopSignal } from "../../node/command.js";
 import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 import { testEnvironment } from "../../dev/test-env.js";
 import { FIRST_SCREEN, germanNotebookSetup } from "./notebook-ui.js";
-import { KursError, kursEnvironment, kursStatusLine, splitKursArgs, updateKursConfig, type KursConfig } from "./kurs-config.js";
+import {
+  KursError,
+  kursEnvironment,
+  kursStatusLine,
+  splitKursArgs,
+  updateKursConfig,
+  type KursConfig,
+} from "./kurs-config.js";
 
 function jupyterCommand(): "lab" | "notebook" | undefined {
   for (const app of ["lab", "notebook"] as const) {
@@ -31,7 +46,11 @@ const OPTIONS = {
   ...Object.fromEntries([...PRACTICE_FLAGS, ...PROBE_FLAGS].map((f) => [f.slice(2), flag])),
   uebung: { type: "boolean", help: "Übungsmodus: winzige Testmodelle, Reisedaten offline (ohne echtes Modell)" },
   probe: { type: "boolean", help: "Probelauf: ein vorbereitetes Modell beantwortet die Fragen der Notebooks" },
-  kurs: { type: "string", value: "URL", help: "Selbstchecks an das Klassen-Board melden (--kurs aus: nicht mehr melden)" },
+  kurs: {
+    type: "string",
+    value: "URL",
+    help: "Selbstchecks an das Klassen-Board melden (--kurs aus: nicht mehr melden)",
+  },
   name: { type: "string", value: "NAME", help: "dein Name auf dem Board" },
   code: { type: "string", value: "C", help: "Beitrittscode des Boards" },
 } as const;
@@ -72,7 +91,11 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     console.error("Der TypeScript-Kernel ist nicht registriert: bitte zuerst 'npm run setup' ausführen.");
     return 1;
   }
-  const base = probe ? await probeEnvironment() : practice ? await practiceEnvironment() : { ...(await testEnvironment({ tinyModels: false })) };
+  const base = probe
+    ? await probeEnvironment()
+    : practice
+      ? await practiceEnvironment()
+      : { ...(await testEnvironment({ tinyModels: false })) };
   const env = kursEnvironment(base, kurs);
   if (probe) {
     console.log(PROBE_LINE);
@@ -90,7 +113,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
   if (kursLine) console.log(kursLine);
   const app = jupyterCommand();
   if (!app) {
-    console.error("Jupyter fehlt: 'sudo apt-get install jupyter-notebook' (Debian/Ubuntu) oder 'python3 -m pip install jupyterlab'.");
+    console.error(
+      "Jupyter fehlt: 'sudo apt-get install jupyter-notebook' (Debian/Ubuntu) oder 'python3 -m pip install jupyterlab'.",
+    );
     return 1;
   }
   // Jupyter refuses to run as root (containers, VMs) unless asked explicitly.
@@ -98,7 +123,11 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
   // The classic Notebook speaks German to a German browser and opens at the day's first notebook.
   const german = app === "notebook" ? await germanNotebookSetup(root, env) : { args: [], env: {} };
   if (app === "notebook") extra.push(...german.args, `--NotebookApp.default_url=${FIRST_SCREEN}`);
-  const child = spawn("jupyter", [app, "--notebook-dir=notebooks", ...extra, ...jupyterArgs], { cwd: root, env: { ...env, ...german.env }, stdio: "inherit" });
+  const child = spawn("jupyter", [app, "--notebook-dir=notebooks", ...extra, ...jupyterArgs], {
+    cwd: root,
+    env: { ...env, ...german.env },
+    stdio: "inherit",
+  });
   // Ctrl-C reaches Jupyter directly (same terminal); SIGTERM and SIGHUP are passed on.
   signal.addEventListener("abort", () => {
     const reason: unknown = signal.reason;

@@ -38,7 +38,9 @@ export interface GermanCatalog {
 
 /** Both domains' .po files as one Jed table (Notebook's browser side reads Jed; the extension reads it too). */
 export function compileGermanCatalog(poFiles: string[]): GermanCatalog {
-  const table: Record<string, unknown> = { "": { domain: "nbjs", lang: "de", plural_forms: "nplurals=2; plural=(n != 1);" } };
+  const table: Record<string, unknown> = {
+    "": { domain: "nbjs", lang: "de", plural_forms: "nplurals=2; plural=(n != 1);" },
+  };
   let messages = 0;
   let translated = 0;
   for (const file of poFiles) {
@@ -58,7 +60,10 @@ export function compileGermanCatalog(poFiles: string[]): GermanCatalog {
 
 function poFiles(root: string): string[] {
   const dir = join(germanSourceDir(root), "de", "LC_MESSAGES");
-  return readdirSync(dir).filter((f) => f.endsWith(".po")).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".po"))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 /** Compiles the catalog when a .po file is newer than it; returns its path. */
@@ -73,7 +78,10 @@ export async function ensureGermanCatalog(root: string): Promise<string> {
 }
 
 /** The options and environment that give a classic Notebook server the German catalog. */
-export async function germanNotebookSetup(root: string, env: NodeJS.ProcessEnv = process.env): Promise<{ args: string[]; env: Record<string, string> }> {
+export async function germanNotebookSetup(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ args: string[]; env: Record<string, string> }> {
   const source = germanSourceDir(root);
   return {
     args: [`--NotebookApp.nbserver_extensions=${GERMAN_EXTENSION}=True`],

@@ -21,10 +21,19 @@ export const command = defineCommand({
 const USAGE = command.usage;
 
 function parseTwinArgs(argv: string[]): { id: string; out: string; quant: TwinQuant; layers?: number } {
-  const { values, positionals } = parseArgsGerman({ args: argv, allowPositionals: true, options: command.options }, USAGE);
+  const { values, positionals } = parseArgsGerman(
+    { args: argv, allowPositionals: true, options: command.options },
+    USAGE,
+  );
   const quant = (values.quant ?? "q4_k_m") as TwinQuant;
-  if (positionals.length !== 1) throw new UsageError(`Bitte genau ein Modell nennen${positionals.length ? `, nicht ${positionals.join(", ")}` : ""}.\n\n${USAGE}`);
-  if (!values.out) throw new UsageError(`--out fehlt: wohin der Zwilling geschrieben wird, z. B. --out .cache/twins/zwilling.gguf.\n\n${USAGE}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `Bitte genau ein Modell nennen${positionals.length ? `, nicht ${positionals.join(", ")}` : ""}.\n\n${USAGE}`,
+    );
+  if (!values.out)
+    throw new UsageError(
+      `--out fehlt: wohin der Zwilling geschrieben wird, z. B. --out .cache/twins/zwilling.gguf.\n\n${USAGE}`,
+    );
   if (!TWIN_QUANTS.includes(quant)) throw new UsageError(`Unbekannte --quant "${values.quant}".\n${USAGE}`);
   const layers = values.layers === undefined ? undefined : Number(values.layers);
   return { id: positionals[0] as string, out: values.out, quant, layers };
@@ -43,7 +52,9 @@ async function run(argv: string[]): Promise<number> {
         if (pct > shown) process.stdout.write(`${(shown = pct) * 10} % `);
       },
     });
-    console.log(`\n${args.out} geschrieben: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `\n${args.out} geschrieben: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof UsageError) throw err;

@@ -12,7 +12,9 @@ export const command = defineCommand({
   options: { dir: { type: "string", value: "ORDNER", help: "Notebooks aus diesem Ordner (Standard notebooks)" } },
   positionals: "[NAMENSTEIL … | sprache]",
   run: async ({ values, positionals }) => {
-    const r = await runBrowserCheck(positionals, { notebooksDir: values.dir === undefined ? undefined : resolve(values.dir) });
+    const r = await runBrowserCheck(positionals, {
+      notebooksDir: values.dir === undefined ? undefined : resolve(values.dir),
+    });
     console.log(formatBrowserResult(r));
     return r.skipped || r.results.some((n) => !n.ok) ? 1 : 0;
   },

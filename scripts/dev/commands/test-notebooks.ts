@@ -6,7 +6,8 @@ import { testEnvironment } from "../test-env.js";
 export const command = defineCommand({
   name: "test:notebooks",
   invocation: "npm run test:notebooks --",
-  summary: "Führt die Notebooks aus (Standard: auf den winzigen Testmodellen); NAMENSTEIL: nur Notebooks, deren Name das enthält.",
+  summary:
+    "Führt die Notebooks aus (Standard: auf den winzigen Testmodellen); NAMENSTEIL: nur Notebooks, deren Name das enthält.",
   options: {
     "use-configured-models": { type: "boolean", help: "mit den eingestellten Modellen statt der winzigen Testmodelle" },
     keep: { type: "boolean", help: "ausgeführte Notebooks in .cache/notebooks/ behalten" },
@@ -16,7 +17,9 @@ export const command = defineCommand({
 });
 
 async function main(positionals: string[], configured: boolean, keep: boolean): Promise<number> {
-  const env = configured ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) } : await testEnvironment({ tinyModels: true });
+  const env = configured
+    ? { ...process.env, ...(await testEnvironment({ tinyModels: false })) }
+    : await testEnvironment({ tinyModels: true });
   const results = await runAllNotebooks(positionals, env, keep);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`notebooks: ${results.length - failed} passed, ${failed} failed`);

@@ -12,7 +12,10 @@ import { writeTinyLlamaGguf } from "./tiny-llama.js";
 function generatorVersion(): string {
   const dir = join(findProjectRoot(), "scripts", "dev", "tiny-models");
   const hash = createHash("sha256");
-  for (const f of readdirSync(dir).filter((n) => n.endsWith(".ts")).sort()) hash.update(f).update(readFileSync(join(dir, f)));
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith(".ts"))
+    .sort())
+    hash.update(f).update(readFileSync(join(dir, f)));
   return hash.digest("hex").slice(0, 16);
 }
 

@@ -102,7 +102,7 @@ export function* randomTensorChunks(type: GgmlType, dims: readonly number[], see
   const chunkBytes = CHUNK_BLOCKS * GGML_BLOCKS[type].bytes * (type === GgmlType.Q6_K ? 2 : 1); // Q6_K: 210 is not a multiple of 4
   const rng = new FastRandom(seed);
   const buffer = Buffer.alloc(Math.min(chunkBytes, Math.ceil(total / 4) * 4) + 4);
-  for (let done = 0; done < total; ) {
+  for (let done = 0; done < total;) {
     const n = Math.min(chunkBytes, total - done);
     const view = buffer.subarray(0, Math.ceil(n / 4) * 4);
     fillBlocks(type, view, rng);

@@ -3,7 +3,12 @@
 // a reader never sees half a model, and an error or abort leaves nothing behind.
 import { open, rename, rm } from "node:fs/promises";
 import {
-  encodeGgufHeader, encodeTensorData, GgufWriteError, type GgufTensor, type GgufTensorInfo, type GgufValue,
+  encodeGgufHeader,
+  encodeTensorData,
+  GgufWriteError,
+  type GgufTensor,
+  type GgufTensorInfo,
+  type GgufValue,
 } from "./gguf-writer.js";
 import { ignore } from "../../../lib/util.js";
 
@@ -49,7 +54,10 @@ export async function writeGgufStream(
       for (const chunk of t.chunks()) await write(chunk);
       const written = position - start;
       if (written !== layout.sizes[i]) {
-        throw new GgufWriteError(`Tensor "${t.name}": ${written} bytes written, its type and dims need ${layout.sizes[i]}.`, t.name);
+        throw new GgufWriteError(
+          `Tensor "${t.name}": ${written} bytes written, its type and dims need ${layout.sizes[i]}.`,
+          t.name,
+        );
       }
     }
     if (total > position) await write(Buffer.alloc(total - position));

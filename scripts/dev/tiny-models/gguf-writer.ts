@@ -46,7 +46,10 @@ export function ggmlTensorBytes(type: GgmlType, dims: readonly number[]): number
   const block = GGML_BLOCKS[type];
   const rowElements = dims[0] ?? 1;
   if (rowElements % block.elements !== 0) {
-    throw new GgufWriteError(`A row of ${rowElements} values is no whole number of ${GgmlType[type]} blocks (${block.elements}).`, dims);
+    throw new GgufWriteError(
+      `A row of ${rowElements} values is no whole number of ${GgmlType[type]} blocks (${block.elements}).`,
+      dims,
+    );
   }
   const elements = dims.reduce((a, b) => a * b, 1);
   return (elements / block.elements) * block.bytes;
@@ -66,9 +69,17 @@ export const gguf = {
   f32: (value: number): GgufValue => ({ type: GgufValueType.FLOAT32, value }),
   bool: (value: boolean): GgufValue => ({ type: GgufValueType.BOOL, value }),
   str: (value: string): GgufValue => ({ type: GgufValueType.STRING, value }),
-  strings: (items: readonly string[]): GgufValue => ({ type: GgufValueType.ARRAY, itemType: GgufValueType.STRING, items }),
+  strings: (items: readonly string[]): GgufValue => ({
+    type: GgufValueType.ARRAY,
+    itemType: GgufValueType.STRING,
+    items,
+  }),
   i32s: (items: readonly number[]): GgufValue => ({ type: GgufValueType.ARRAY, itemType: GgufValueType.INT32, items }),
-  f32s: (items: readonly number[]): GgufValue => ({ type: GgufValueType.ARRAY, itemType: GgufValueType.FLOAT32, items }),
+  f32s: (items: readonly number[]): GgufValue => ({
+    type: GgufValueType.ARRAY,
+    itemType: GgufValueType.FLOAT32,
+    items,
+  }),
 };
 
 export interface GgufTensor {
@@ -81,7 +92,10 @@ export interface GgufTensor {
 }
 
 export class GgufWriteError extends KitError {
-  constructor(message: string, readonly input: unknown) {
+  constructor(
+    message: string,
+    readonly input: unknown,
+  ) {
     super(message);
     this.name = "GgufWriteError";
   }
@@ -105,16 +119,56 @@ class ByteSink {
     this.buf = next;
   }
 
-  u8(v: number): void { this.reserve(1); this.buf.writeUInt8(v, this.len); this.len += 1; }
-  i8(v: number): void { this.reserve(1); this.buf.writeInt8(v, this.len); this.len += 1; }
-  u16(v: number): void { this.reserve(2); this.buf.writeUInt16LE(v, this.len); this.len += 2; }
-  i16(v: number): void { this.reserve(2); this.buf.writeInt16LE(v, this.len); this.len += 2; }
-  u32(v: number): void { this.reserve(4); this.buf.writeUInt32LE(v, this.len); this.len += 4; }
-  i32(v: number): void { this.reserve(4); this.buf.writeInt32LE(v, this.len); this.len += 4; }
-  f32(v: number): void { this.reserve(4); this.buf.writeFloatLE(v, this.len); this.len += 4; }
-  f64(v: number): void { this.reserve(8); this.buf.writeDoubleLE(v, this.len); this.len += 8; }
-  u64(v: number | bigint): void { this.reserve(8); this.buf.writeBigUInt64LE(BigInt(v), this.len); this.len += 8; }
-  i64(v: number | bigint): void { this.reserve(8); this.buf.writeBigInt64LE(BigInt(v), this.len); this.len += 8; }
+  u8(v: number): void {
+    this.reserve(1);
+    this.buf.writeUInt8(v, this.len);
+    this.len += 1;
+  }
+  i8(v: number): void {
+    this.reserve(1);
+    this.buf.writeInt8(v, this.len);
+    this.len += 1;
+  }
+  u16(v: number): void {
+    this.reserve(2);
+    this.buf.writeUInt16LE(v, this.len);
+    this.len += 2;
+  }
+  i16(v: number): void {
+    this.reserve(2);
+    this.buf.writeInt16LE(v, this.len);
+    this.len += 2;
+  }
+  u32(v: number): void {
+    this.reserve(4);
+    this.buf.writeUInt32LE(v, this.len);
+    this.len += 4;
+  }
+  i32(v: number): void {
+    this.reserve(4);
+    this.buf.writeInt32LE(v, this.len);
+    this.len += 4;
+  }
+  f32(v: number): void {
+    this.reserve(4);
+    this.buf.writeFloatLE(v, this.len);
+    this.len += 4;
+  }
+  f64(v: number): void {
+    this.reserve(8);
+    this.buf.writeDoubleLE(v, this.len);
+    this.len += 8;
+  }
+  u64(v: number | bigint): void {
+    this.reserve(8);
+    this.buf.writeBigUInt64LE(BigInt(v), this.len);
+    this.len += 8;
+  }
+  i64(v: number | bigint): void {
+    this.reserve(8);
+    this.buf.writeBigInt64LE(BigInt(v), this.len);
+    this.len += 8;
+  }
 
   bytes(b: Uint8Array): void {
     this.reserve(b.length);
@@ -144,19 +198,30 @@ function writeScalar(sink: ByteSink, type: ScalarType, value: number | bigint | 
   const isFloat = type === GgufValueType.FLOAT32 || type === GgufValueType.FLOAT64;
   const num = (): number => {
     if (typeof value !== "number" || (!isFloat && !Number.isInteger(value))) {
-      throw new GgufWriteError(`Metadata "${key}": expected ${isFloat ? "a number" : "an integer"} for type ${GgufValueType[type]}, got ${String(value)}.`, value);
+      throw new GgufWriteError(
+        `Metadata "${key}": expected ${isFloat ? "a number" : "an integer"} for type ${GgufValueType[type]}, got ${String(value)}.`,
+        value,
+      );
     }
     return value;
   };
   switch (type) {
-    case GgufValueType.UINT8: return sink.u8(num());
-    case GgufValueType.INT8: return sink.i8(num());
-    case GgufValueType.UINT16: return sink.u16(num());
-    case GgufValueType.INT16: return sink.i16(num());
-    case GgufValueType.UINT32: return sink.u32(num());
-    case GgufValueType.INT32: return sink.i32(num());
-    case GgufValueType.FLOAT32: return sink.f32(num());
-    case GgufValueType.FLOAT64: return sink.f64(num());
+    case GgufValueType.UINT8:
+      return sink.u8(num());
+    case GgufValueType.INT8:
+      return sink.i8(num());
+    case GgufValueType.UINT16:
+      return sink.u16(num());
+    case GgufValueType.INT16:
+      return sink.i16(num());
+    case GgufValueType.UINT32:
+      return sink.u32(num());
+    case GgufValueType.INT32:
+      return sink.i32(num());
+    case GgufValueType.FLOAT32:
+      return sink.f32(num());
+    case GgufValueType.FLOAT64:
+      return sink.f64(num());
     case GgufValueType.UINT64:
     case GgufValueType.INT64: {
       if (typeof value !== "number" && typeof value !== "bigint") {
@@ -214,7 +279,10 @@ export function float32ToFloat16Bits(value: number): number {
 function tensorByteSize(t: GgufTensor): number {
   const elements = t.dims.reduce((a, b) => a * b, 1);
   if (elements !== t.data.length) {
-    throw new GgufWriteError(`Tensor "${t.name}": dims [${t.dims.join(", ")}] hold ${elements} values but data has ${t.data.length}.`, t.name);
+    throw new GgufWriteError(
+      `Tensor "${t.name}": dims [${t.dims.join(", ")}] hold ${elements} values but data has ${t.data.length}.`,
+      t.name,
+    );
   }
   if (t.type !== GgmlType.F32 && t.type !== GgmlType.F16) {
     throw new GgufWriteError(`Tensor "${t.name}": values can only be encoded as F32 or F16 here.`, t.name);
@@ -244,7 +312,8 @@ export interface GgufLayout {
 
 function alignmentOf(entries: [string, GgufValue][]): number {
   const alignEntry = entries.find(([k]) => k === "general.alignment")?.[1];
-  const alignment = alignEntry && alignEntry.type !== GgufValueType.ARRAY ? Number(alignEntry.value) : GGUF_DEFAULT_ALIGNMENT;
+  const alignment =
+    alignEntry && alignEntry.type !== GgufValueType.ARRAY ? Number(alignEntry.value) : GGUF_DEFAULT_ALIGNMENT;
   if (!Number.isInteger(alignment) || alignment <= 0 || alignment % 8 !== 0) {
     throw new GgufWriteError(`general.alignment must be a positive multiple of 8, got ${alignment}.`, alignment);
   }
@@ -305,7 +374,10 @@ export function encodeTensorData(t: GgufTensor): Buffer {
 }
 
 /** Serializes a complete GGUF v3 file. Same input → byte-identical output. */
-export function encodeGguf(metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>, tensors: readonly GgufTensor[]): Buffer {
+export function encodeGguf(
+  metadata: ReadonlyMap<string, GgufValue> | Record<string, GgufValue>,
+  tensors: readonly GgufTensor[],
+): Buffer {
   const layout = encodeGgufHeader(metadata, tensors, (t, i) => tensorByteSize(tensors[i] as GgufTensor));
   const out = Buffer.alloc(layout.header.length + layout.dataBytes);
   layout.header.copy(out, 0);

@@ -3,7 +3,13 @@
 // already carry Llama 3.1's names (<|eom_id|> = 128008, <|eot_id|> = 128009, …).
 import llama3Tokenizer from "llama3-tokenizer-js";
 import { gguf, type GgufValue } from "./gguf-writer.js";
-import { fromByteLevel, isValidUtf8Token, TINY_LLAMA_CHAT_TEMPLATE, TokenType, type TinyVocab } from "./tiny-llama-vocab.js";
+import {
+  fromByteLevel,
+  isValidUtf8Token,
+  TINY_LLAMA_CHAT_TEMPLATE,
+  TokenType,
+  type TinyVocab,
+} from "./tiny-llama-vocab.js";
 
 /** First id of the special (control) tokens. */
 export const LLAMA3_FIRST_SPECIAL_ID = 128000;
@@ -22,7 +28,9 @@ export function buildLlama3Vocab(): TinyVocab {
   const merges = [...llama3Tokenizer.merges.entries()].sort((a, b) => a[1] - b[1]).map(([pair]) => pair);
   const texts = tokens.map((t, id) => {
     if (id >= LLAMA3_FIRST_SPECIAL_ID) return t;
-    return isValidUtf8Token(t) ? fromByteLevel(t).toString("utf8") : `<0x${fromByteLevel(t).toString("hex").toUpperCase()}>`;
+    return isValidUtf8Token(t)
+      ? fromByteLevel(t).toString("utf8")
+      : `<0x${fromByteLevel(t).toString("hex").toUpperCase()}>`;
   });
   const textIndex = new Map<string, number>();
   texts.forEach((t, id) => {

@@ -91,7 +91,8 @@ export interface TensorSpec {
 
 /** Little-endian bytes of a typed array, independent of the host's byte order. */
 function rawData(data: TensorData): Uint8Array {
-  if (data instanceof Int8Array || data instanceof Uint8Array) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
+  if (data instanceof Int8Array || data instanceof Uint8Array)
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
   const out = new Uint8Array(data.byteLength);
   const view = new DataView(out.buffer);
   if (data instanceof Float32Array) data.forEach((x, i) => view.setFloat32(i * 4, x, true));
@@ -114,7 +115,9 @@ export function encodeTensor(t: TensorSpec): Uint8Array {
     throw new RangeError(`tensor ${t.name}: dims ${JSON.stringify(t.dims)} need ${count} values, got ${t.data.length}`);
   }
   if (t.data.constructor.name !== ELEMENT_TYPE[t.dataType]) {
-    throw new TypeError(`tensor ${t.name}: data type ${t.dataType} needs a ${ELEMENT_TYPE[t.dataType]}, got ${t.data.constructor.name}`);
+    throw new TypeError(
+      `tensor ${t.name}: data type ${t.dataType} needs a ${ELEMENT_TYPE[t.dataType]}, got ${t.data.constructor.name}`,
+    );
   }
   const w = new ProtoWriter();
   for (const d of t.dims) w.varint(1, d); // dims
@@ -124,7 +127,8 @@ export function encodeTensor(t: TensorSpec): Uint8Array {
   return w.finish();
 }
 
-export type AttributeValue = { int: number } | { float: number } | { ints: readonly number[] } | { floats: readonly number[] };
+export type AttributeValue =
+  { int: number } | { float: number } | { ints: readonly number[] } | { floats: readonly number[] };
 
 function encodeAttribute(name: string, value: AttributeValue): Uint8Array {
   const w = new ProtoWriter().string(1, name);

@@ -51,7 +51,6 @@ export type TinyBertFiles = Record<(typeof TINY_BERT_FILES)[number], Uint8Array>
 // ---------------------------------------------------------------------------------------------
 // Deterministic numbers (integer arithmetic and sqrt only, so every platform gives the same bits)
 
-
 /** FNV-1a over the UTF-8 bytes of `text`, started from a seed-dependent basis. */
 function hash32(text: string, seed: number): number {
   let h = (0x811c9dc5 ^ Math.imul(seed >>> 0, 0x9e3779b1)) >>> 0;
@@ -180,7 +179,12 @@ const i64 = (name: string, values: number[], dims: number[] = [values.length]): 
   data: BigInt64Array.from(values, (v) => BigInt(v)),
 });
 
-const f32 = (name: string, data: Float32Array, dims: number[]): TensorSpec => ({ name, dims, dataType: OnnxDataType.FLOAT, data });
+const f32 = (name: string, data: Float32Array, dims: number[]): TensorSpec => ({
+  name,
+  dims,
+  dataType: OnnxDataType.FLOAT,
+  data,
+});
 
 /** Symmetric int8 quantisation, one scale per row (`rows` rows) or one for all (`rows` = 1). */
 function quantize(data: Float32Array, rows: number): { q: Int8Array; scales: Float32Array } {
@@ -192,7 +196,8 @@ function quantize(data: Float32Array, rows: number): { q: Int8Array; scales: Flo
     for (let c = 0; c < cols; c++) max = Math.max(max, Math.abs(data[r * cols + c]!));
     const scale = Math.fround(max > 0 ? max / 127 : 1);
     scales[r] = scale;
-    for (let c = 0; c < cols; c++) q[r * cols + c] = Math.max(-127, Math.min(127, Math.round(data[r * cols + c]! / scale)));
+    for (let c = 0; c < cols; c++)
+      q[r * cols + c] = Math.max(-127, Math.min(127, Math.round(data[r * cols + c]! / scale)));
   }
   return { q, scales };
 }
@@ -245,7 +250,12 @@ function buildGraph(w: Weights, quantized: boolean): GraphSpec {
     i64("range_step", [1], []),
     i64("mask_axes", [2]),
   ];
-  const node = (opType: string, inputs: string[], outputs: string[], attributes?: NodeSpec["attributes"]): NodeSpec => ({
+  const node = (
+    opType: string,
+    inputs: string[],
+    outputs: string[],
+    attributes?: NodeSpec["attributes"],
+  ): NodeSpec => ({
     opType,
     name: outputs[0]!,
     inputs,
@@ -269,7 +279,11 @@ function buildGraph(w: Weights, quantized: boolean): GraphSpec {
     node("Unsqueeze", ["mask_float", "mask_axes"], ["mask_3d"]),
     node("Mul", ["activated", "mask_3d"], ["last_hidden_state"]),
   ];
-  const tokenInput = (name: string) => ({ name, elemType: OnnxDataType.INT64, shape: ["batch_size", "sequence_length"] });
+  const tokenInput = (name: string) => ({
+    name,
+    elemType: OnnxDataType.INT64,
+    shape: ["batch_size", "sequence_length"],
+  });
   return {
     name: quantized ? "tiny_bert_quantized" : "tiny_bert",
     nodes,
@@ -399,7 +413,13 @@ export function buildTinyBert(options: TinyBertOptions = {}): TinyBertFiles {
     "config.json": json(configJson(weights.vocab.length, seed)),
     "tokenizer.json": json(tokenizerJson(weights.vocab)),
     "tokenizer_config.json": json(TOKENIZER_CONFIG),
-    "special_tokens_map.json": json({ cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]" }),
+    "special_tokens_map.json": json({
+      cls_token: "[CLS]",
+      sep_token: "[SEP]",
+      pad_token: "[PAD]",
+      unk_token: "[UNK]",
+      mask_token: "[MASK]",
+    }),
     "onnx/model_quantized.onnx": model(true),
     "onnx/model.onnx": model(false),
   };

@@ -55,12 +55,12 @@ export function isValidUtf8Token(token: string): boolean {
  */
 export const TINY_LLAMA_CHAT_TEMPLATE = [
   "{{- bos_token }}",
-  "{%- if date_string is not defined %}{%- set date_string = \"26 Jul 2024\" %}{%- endif %}",
+  '{%- if date_string is not defined %}{%- set date_string = "26 Jul 2024" %}{%- endif %}',
   "{%- if messages[0]['role'] == 'system' %}",
   "    {%- set system_text = messages[0]['content'] | trim %}",
   "    {%- set rest = messages[1:] %}",
   "{%- else %}",
-  "    {%- set system_text = \"\" %}",
+  '    {%- set system_text = "" %}',
   "    {%- set rest = messages %}",
   "{%- endif %}",
   "{{- '<|start_header_id|>system<|end_header_id|>\\n\\n' }}",

@@ -32,7 +32,6 @@ export const TINY_LLAMA_SHAPE = {
   ropeBase: 500000,
 } as const;
 
-
 function gaussian(rand: () => number): () => number {
   return () => {
     const u = Math.max(rand(), 1e-12);
@@ -48,21 +47,48 @@ function gaussian(rand: () => number): () => number {
  * grammar rejects costs a pass over the whole vocabulary (end-of-turn inside a string would be one).
  */
 export const SENTENCE_WORDS = {
-  chat: { starters: ["Das", "Hier"], verbs: [" ist", " wird"], adjectives: [" schön", " gut", " möglich"], ending: "." },
-  json: { starters: ["Es", "Dies"], verbs: [" bleibt", " wäre"], adjectives: [" klar", " richtig", " einfach"], ending: "!" },
+  chat: {
+    starters: ["Das", "Hier"],
+    verbs: [" ist", " wird"],
+    adjectives: [" schön", " gut", " möglich"],
+    ending: ".",
+  },
+  json: {
+    starters: ["Es", "Dies"],
+    verbs: [" bleibt", " wäre"],
+    adjectives: [" klar", " richtig", " einfach"],
+    ending: "!",
+  },
 } as const;
 
 // Classes of the last token; each owns one embedding dimension (1 + class index).
 const CLASSES = [
-  "newline", "quote", "starter", "verb", "adjective", "ending", "jsonStarter", "jsonVerb", "jsonAdjective",
-  "jsonEnding", "other", "digit", "colon", "openBracket", "openBrace", "closeBrace", "closeBracket", "comma", "space",
+  "newline",
+  "quote",
+  "starter",
+  "verb",
+  "adjective",
+  "ending",
+  "jsonStarter",
+  "jsonVerb",
+  "jsonAdjective",
+  "jsonEnding",
+  "other",
+  "digit",
+  "colon",
+  "openBracket",
+  "openBrace",
+  "closeBrace",
+  "closeBracket",
+  "comma",
+  "space",
 ] as const;
 type TokenClass = (typeof CLASSES)[number];
 
 /** Bias of every ordinary token (word pieces, other punctuation): far below the designed ones. */
 const REST_BIAS = -8;
 /** JSON structure characters and their bias as the first character of a structure token. */
-const STRUCTURE_BIAS: Record<string, number> = { "\"": 6, "}": 5, "]": 5, ",": 2, "{": 2, "[": 1, ":": 0 };
+const STRUCTURE_BIAS: Record<string, number> = { '"': 6, "}": 5, "]": 5, ",": 2, "{": 2, "[": 1, ":": 0 };
 const STRUCTURE = /^[{}[\],:"]+$/;
 
 /** Token ids grouped by decoded text: JSON structure tokens by first character, numbers, word lists. */
@@ -79,11 +105,21 @@ function tokenGroups(vocab: TinyVocab) {
     if (/^[eE+\-.]/.test(text)) exponentStarts.push(i);
   });
   const chain = (w: (typeof SENTENCE_WORDS)["chat" | "json"]) => ({
-    starters: w.starters.map((t) => vocab.idOf(t)), verbs: w.verbs.map((t) => vocab.idOf(t)),
-    adjectives: w.adjectives.map((t) => vocab.idOf(t)), ending: vocab.idOf(w.ending),
+    starters: w.starters.map((t) => vocab.idOf(t)),
+    verbs: w.verbs.map((t) => vocab.idOf(t)),
+    adjectives: w.adjectives.map((t) => vocab.idOf(t)),
+    ending: vocab.idOf(w.ending),
   });
   const group = (c: string): number[] => structure.get(c) ?? [];
-  return { structure, digits, names, exponentStarts, group, chat: chain(SENTENCE_WORDS.chat), json: chain(SENTENCE_WORDS.json) };
+  return {
+    structure,
+    digits,
+    names,
+    exponentStarts,
+    group,
+    chat: chain(SENTENCE_WORDS.chat),
+    json: chain(SENTENCE_WORDS.json),
+  };
 }
 
 /** Per-token bias: control tokens, broken bytes, whitespace and the rest of the vocabulary pushed down. */
@@ -94,13 +130,15 @@ function baseBias(vocab: TinyVocab, g: ReturnType<typeof tokenGroups>, broken: r
     if (vocab.tokenTypes[i] === TokenType.CONTROL) bias[i] = i === eot ? -4 : -30;
     else if (broken[i]) bias[i] = -14;
     else if (/^\s+$/.test(text)) bias[i] = text.includes("\n") ? -6 : -10;
-    else if ([...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\u007f")) bias[i] = -20; // control characters
+    else if ([...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\u007f"))
+      bias[i] = -20; // control characters
     else if (text.includes("\\")) bias[i] = -14;
     else bias[i] = REST_BIAS;
   });
   // Structure tokens: the bias of their first character, three less per further character (a string
   // that starts with `"],"` is valid JSON but no sentence).
-  for (const [c, ids] of g.structure) for (const i of ids) bias[i] = (STRUCTURE_BIAS[c] ?? 0) - 3 * ((vocab.texts[i]?.length ?? 1) - 1);
+  for (const [c, ids] of g.structure)
+    for (const i of ids) bias[i] = (STRUCTURE_BIAS[c] ?? 0) - 3 * ((vocab.texts[i]?.length ?? 1) - 1);
   // Names (JSON keys, enum values, tool names): longer is likelier, so a key the grammar forces
   // comes as one token where Llama 3 has one — each token the grammar rejects costs a full pass.
   for (const i of g.names) bias[i] = REST_BIAS + Math.min(0.8 * (vocab.texts[i]?.length ?? 0), 8);
@@ -111,23 +149,28 @@ function baseBias(vocab: TinyVocab, g: ReturnType<typeof tokenGroups>, broken: r
 }
 
 /** Designed logit contributions; the random part adds roughly N(0, 0.7) on top. */
-function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenClass, Float32Array>; classOf: TokenClass[] } {
+function designLogits(vocab: TinyVocab): {
+  bias: Float32Array;
+  rules: Map<TokenClass, Float32Array>;
+  classOf: TokenClass[];
+} {
   const n = vocab.tokens.length;
   const eot = vocab.idOf("<|eot_id|>");
   const g = tokenGroups(vocab);
-  const [quote, openBrace, closeBrace, openBracket, closeBracket, comma] = ["\"", "{", "}", "[", "]", ","].map(g.group);
+  const [quote, openBrace, closeBrace, openBracket, closeBracket, comma] = ['"', "{", "}", "[", "]", ","].map(g.group);
   const broken = vocab.tokens.map((t) => !isValidUtf8Token(t)); // lone bytes of a multi-byte character
   const bias = baseBias(vocab, g, broken);
   const add = (arr: Float32Array, ids: number | undefined | readonly number[], value: number): void => {
-    for (const i of typeof ids === "number" ? [ids] : ids ?? []) arr[i] = (arr[i] ?? 0) + value;
+    for (const i of typeof ids === "number" ? [ids] : (ids ?? [])) arr[i] = (arr[i] ?? 0) + value;
   };
 
   const rules = new Map<TokenClass, Float32Array>(CLASSES.map((c) => [c, new Float32Array(n)]));
-  const rule = (c: TokenClass, ids: number | undefined | readonly number[], value: number): void => add(rules.get(c) as Float32Array, ids, value);
+  const rule = (c: TokenClass, ids: number | undefined | readonly number[], value: number): void =>
+    add(rules.get(c) as Float32Array, ids, value);
   const { chat, json } = g;
   // Closing a string and going on in one token saves the grammar's rejections: `"}` first (an object's
   // last value), then `"]` (arrays close soon), then `",`.
-  const closers = new Map(["\"}", "\"]", "\","].map((t, k) => [vocab.idOf(t), 8 - k] as const));
+  const closers = new Map(['"}', '"]', '",'].map((t, k) => [vocab.idOf(t), 8 - k] as const));
   rule("newline", chat.starters, 16);
   rule("newline", openBrace, 6);
   rule("newline", openBracket, 4);
@@ -147,7 +190,7 @@ function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenC
   rule("other", [chat.ending, json.ending], 10);
   rule("other", eot, 4);
   rule("other", quote, 11); // after a name (a key, an enum value): its closing quote …
-  rule("other", vocab.idOf("\":"), 5); // … and for a key the colon with it
+  rule("other", vocab.idOf('":'), 5); // … and for a key the colon with it
   rule("digit", closeBrace, 9);
   rule("digit", closeBracket, 8);
   rule("digit", comma, 3);
@@ -180,9 +223,12 @@ function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenC
   rule("space", openBrace, 2);
 
   const sets = new Map<number, TokenClass>([
-    ...chat.starters.map((i) => [i, "starter"] as const), ...chat.verbs.map((i) => [i, "verb"] as const),
-    ...chat.adjectives.map((i) => [i, "adjective"] as const), ...json.starters.map((i) => [i, "jsonStarter"] as const),
-    ...json.verbs.map((i) => [i, "jsonVerb"] as const), ...json.adjectives.map((i) => [i, "jsonAdjective"] as const),
+    ...chat.starters.map((i) => [i, "starter"] as const),
+    ...chat.verbs.map((i) => [i, "verb"] as const),
+    ...chat.adjectives.map((i) => [i, "adjective"] as const),
+    ...json.starters.map((i) => [i, "jsonStarter"] as const),
+    ...json.verbs.map((i) => [i, "jsonVerb"] as const),
+    ...json.adjectives.map((i) => [i, "jsonAdjective"] as const),
   ]);
   const classOf = vocab.texts.map((text, i): TokenClass => {
     if (vocab.tokenTypes[i] === TokenType.CONTROL) return "newline"; // e.g. right after a header or BOS
@@ -191,7 +237,7 @@ function designLogits(vocab: TinyVocab): { bias: Float32Array; rules: Map<TokenC
     if (broken[i]) return "other";
     const last = text.at(-1) ?? "";
     if (last === "\n") return "newline";
-    if (last === "\"") return "quote";
+    if (last === '"') return "quote";
     if (last === "!") return "jsonEnding";
     if (".?".includes(last)) return "ending";
     if (/[0-9]/.test(last)) return "digit";
@@ -266,9 +312,23 @@ function buildTensors(vocab: TinyVocab, seed: number): GgufTensor[] {
   const embd = embeddingMatrix(design.classOf, d, unitNoise(uniform));
   const output = outputMatrix(design, d, unitNoise(uniform));
 
-  const f16 = (name: string, dims: number[], data: Float32Array): GgufTensor => ({ name, dims, type: GgmlType.F16, data });
-  const f32 = (name: string, dims: number[], data: Float32Array): GgufTensor => ({ name, dims, type: GgmlType.F32, data });
-  const tensors: GgufTensor[] = [f16("token_embd.weight", [d, vocab.tokens.length], embd), f32("output_norm.weight", [d], ones(d)), f16("output.weight", [d, vocab.tokens.length], output)];
+  const f16 = (name: string, dims: number[], data: Float32Array): GgufTensor => ({
+    name,
+    dims,
+    type: GgmlType.F16,
+    data,
+  });
+  const f32 = (name: string, dims: number[], data: Float32Array): GgufTensor => ({
+    name,
+    dims,
+    type: GgmlType.F32,
+    data,
+  });
+  const tensors: GgufTensor[] = [
+    f16("token_embd.weight", [d, vocab.tokens.length], embd),
+    f32("output_norm.weight", [d], ones(d)),
+    f16("output.weight", [d, vocab.tokens.length], output),
+  ];
   const initStd = 1 / Math.sqrt(d);
   for (let b = 0; b < blocks; b++) {
     const p = `blk.${b}.`;
@@ -294,7 +354,9 @@ function buildMetadata(vocab: TinyVocab): Record<string, GgufValue> {
     "general.architecture": gguf.str("llama"),
     "general.type": gguf.str("model"),
     "general.name": gguf.str("Tiny Test Model"),
-    "general.description": gguf.str("Random-weight model for offline tests of the workshop kit; its output is meaningless."),
+    "general.description": gguf.str(
+      "Random-weight model for offline tests of the workshop kit; its output is meaningless.",
+    ),
     "general.alignment": gguf.u32(32),
     "general.file_type": gguf.u32(1), // mostly F16
     "llama.vocab_size": gguf.u32(vocab.tokens.length),
@@ -325,7 +387,10 @@ export function encodeTinyLlamaGguf(options: TinyLlamaOptions = {}): Buffer {
 }
 
 /** The tiny Llama's metadata and tensors (for writers other than encodeGguf, e.g. the streaming one). */
-export function tinyLlamaGgufParts(options: TinyLlamaOptions = {}): { metadata: Record<string, GgufValue>; tensors: GgufTensor[] } {
+export function tinyLlamaGgufParts(options: TinyLlamaOptions = {}): {
+  metadata: Record<string, GgufValue>;
+  tensors: GgufTensor[];
+} {
   const seed = options.seed ?? TINY_LLAMA_DEFAULT_SEED;
   const vocab = buildLlama3Vocab();
   return { metadata: buildMetadata(vocab), tensors: buildTensors(vocab, seed) };

@@ -11,7 +11,15 @@ import { applyLlamaThreads } from "../../../lib/llm/index.js";
 import { getKitLlama } from "../../../lib/llm/llama.js";
 import { plannerCall } from "./first-answer.js";
 import { measureSpeed } from "./measure.js";
-import { predictModel, recommend, type Calibration, type Machine, type MeasuredSpeed, type Prediction, type Recommendation } from "./predict.js";
+import {
+  predictModel,
+  recommend,
+  type Calibration,
+  type Machine,
+  type MeasuredSpeed,
+  type Prediction,
+  type Recommendation,
+} from "./predict.js";
 import { TWIN_SHAPES, tokenCost, twinShape } from "./shapes.js";
 import { writeTwin } from "./main.js";
 
@@ -40,10 +48,17 @@ export interface TempoReport {
   seconds: number;
 }
 
-const speedOf = (r: MeasuredSpeed): MeasuredSpeed => ({ backend: r.backend, promptTokensPerSecond: r.promptTokensPerSecond, generationTokensPerSecond: r.generationTokensPerSecond });
+const speedOf = (r: MeasuredSpeed): MeasuredSpeed => ({
+  backend: r.backend,
+  promptTokensPerSecond: r.promptTokensPerSecond,
+  generationTokensPerSecond: r.generationTokensPerSecond,
+});
 
 /** Runs the whole speed check; `onStep` gets German progress lines. */
-export async function runTempo(onStep: (line: string) => void = () => {}, options: { threads?: number } = {}): Promise<TempoReport> {
+export async function runTempo(
+  onStep: (line: string) => void = () => {},
+  options: { threads?: number } = {},
+): Promise<TempoReport> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), "kit-tempo-"));
   const cleanUp = (): void => rmSync(dir, { recursive: true, force: true });
@@ -61,12 +76,18 @@ export async function runTempo(onStep: (line: string) => void = () => {}, option
     await writeTwin(PROBE_TWIN.id, path, { layers: PROBE_TWIN.layers });
     const call = await plannerCall();
     const promptTokens = call.promptTokens;
-    const calibrate = (speed: MeasuredSpeed): Calibration => ({ cost: tokenCost(shape, "q4_k_m", PROBE_TWIN.layers), speed, promptTokens });
+    const calibrate = (speed: MeasuredSpeed): Calibration => ({
+      cost: tokenCost(shape, "q4_k_m", PROBE_TWIN.layers),
+      speed,
+      promptTokens,
+    });
     onStep("Messe die CPU …");
     const cpuLlama = await getKitLlama("cpu");
     const threads = applyLlamaThreads(cpuLlama, options.threads ?? loadConfig().llmThreads);
     llamas.push(cpuLlama);
-    const cpu = speedOf(await measureSpeed(cpuLlama, path, { threads, promptTokens, generatedTokens: GENERATED_TOKENS }));
+    const cpu = speedOf(
+      await measureSpeed(cpuLlama, path, { threads, promptTokens, generatedTokens: GENERATED_TOKENS }),
+    );
     const machine: Machine = { cpu: calibrate(cpu), ramTotalBytes: totalmem() };
     const gpuLlama = await getKitLlama("auto");
     llamas.push(gpuLlama);
@@ -74,7 +95,9 @@ export async function runTempo(onStep: (line: string) => void = () => {}, option
     if (gpuLlama.gpu !== false) {
       onStep(`Messe die GPU (${gpuLlama.gpu}) …`);
       const vramFreeBytes = (await gpuLlama.getVramState()).free;
-      gpu = speedOf(await measureSpeed(gpuLlama, path, { gpuLayers: "max", promptTokens, generatedTokens: GENERATED_TOKENS }));
+      gpu = speedOf(
+        await measureSpeed(gpuLlama, path, { gpuLayers: "max", promptTokens, generatedTokens: GENERATED_TOKENS }),
+      );
       machine.gpu = { ...calibrate(gpu), vramFreeBytes };
     }
     const work = { promptTokens: call.promptTokens, planTokens: call.planTokens, contextTokens: CONTEXT_TOKENS };
@@ -101,7 +124,8 @@ const num = (x: number): string => (x < 10 ? x.toFixed(1) : Math.round(x).toStri
 
 /** The German text for the terminal. */
 export function renderTempo(r: TempoReport): string {
-  const m = (s: MeasuredSpeed): string => `${s.backend === "cpu" ? `CPU (${r.threads} Threads)` : s.backend.toUpperCase()}: Prompt ${num(s.promptTokensPerSecond)} Tokens/s, Erzeugen ${num(s.generationTokensPerSecond)} Tokens/s (Test-Modell)`;
+  const m = (s: MeasuredSpeed): string =>
+    `${s.backend === "cpu" ? `CPU (${r.threads} Threads)` : s.backend.toUpperCase()}: Prompt ${num(s.promptTokensPerSecond)} Tokens/s, Erzeugen ${num(s.generationTokensPerSecond)} Tokens/s (Test-Modell)`;
   const lines = [
     `Tempo-Check (npm run doctor -- --tempo), ${num(r.seconds)} s, RAM ${num(totalmem() / 2 ** 30)} GB (frei ${num(freemem() / 2 ** 30)} GB)`,
     `Gemessen – ${m(r.measured)}${r.cpu ? `; ${m(r.cpu)}` : ""}`,
@@ -111,7 +135,9 @@ export function renderTempo(r: TempoReport): string {
   ];
   for (const p of r.predictions) {
     const gpu = p.gpuLayers > 0 ? `, ${p.gpuLayers} von ${p.layers} Schichten auf der GPU` : "";
-    lines.push(`  ${p.model.padEnd(13)} Prompt ${num(p.promptTokensPerSecond).padStart(5)} Tokens/s · Erzeugen ${num(p.generationTokensPerSecond).padStart(5)} Tokens/s · erste Antwort nach ~${num(p.secondsToFirstAnswer)} s → ${p.verdict}${gpu}`);
+    lines.push(
+      `  ${p.model.padEnd(13)} Prompt ${num(p.promptTokensPerSecond).padStart(5)} Tokens/s · Erzeugen ${num(p.generationTokensPerSecond).padStart(5)} Tokens/s · erste Antwort nach ~${num(p.secondsToFirstAnswer)} s → ${p.verdict}${gpu}`,
+    );
   }
   lines.push("", r.recommendation.text);
   return lines.join("\n");

@@ -1,7 +1,13 @@
 // Teil 4's first planning call, as the agent makes it: the planner's system prompt with the travel
 // catalog (lib's own builder, tools listed by the real travel server, offline data), a short question,
 // and the plan grammar. Token counts use the real Llama 3 tokenizer (llama3-tokenizer-js).
-import { buildPlanJsonSchema, buildPlannerSystemPrompt, McpToolClient, startTravelServer, todayMessage } from "../../../lib/index.js";
+import {
+  buildPlanJsonSchema,
+  buildPlannerSystemPrompt,
+  McpToolClient,
+  startTravelServer,
+  todayMessage,
+} from "../../../lib/index.js";
 import type { ChatMessage, JsonSchema } from "../../../lib/index.js";
 import { llama3ReferenceIds } from "../tiny-models/llama3-vocab.js";
 
@@ -14,7 +20,13 @@ export const SAMPLE_PLAN = JSON.stringify({
     { description: "Barcelona finden", tools: [{ id: "geo", name: "geocode", arguments: { name: "Barcelona" } }] },
     {
       description: "Wetter für morgen abfragen",
-      tools: [{ id: "wetter", name: "get_weather", arguments: { latitude: { $ref: "geo.latitude" }, longitude: { $ref: "geo.longitude" }, date: "2026-06-16" } }],
+      tools: [
+        {
+          id: "wetter",
+          name: "get_weather",
+          arguments: { latitude: { $ref: "geo.latitude" }, longitude: { $ref: "geo.longitude" }, date: "2026-06-16" },
+        },
+      ],
     },
   ],
   final: null,
@@ -47,7 +59,9 @@ export async function plannerCall(): Promise<PlannerCall> {
     return {
       messages: [{ role: "system", content: system }, today, { role: "user", content: FIRST_QUESTION }],
       schema: buildPlanJsonSchema(tools),
-      promptTokens: templateTokens() + [system, today.content, FIRST_QUESTION].reduce((n, text) => n + llama3ReferenceIds(text).length, 0),
+      promptTokens:
+        templateTokens() +
+        [system, today.content, FIRST_QUESTION].reduce((n, text) => n + llama3ReferenceIds(text).length, 0),
       planTokens: llama3ReferenceIds(SAMPLE_PLAN).length + 1,
     };
   } finally {

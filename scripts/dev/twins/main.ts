@@ -12,7 +12,13 @@ import { writeGgufStream, type StreamTensor } from "../tiny-models/gguf-stream.j
 import { f32Bytes, randomTensorChunks } from "../tiny-models/ggml-random.js";
 import { buildLlama3Vocab, llama3TokenizerMetadata } from "../tiny-models/llama3-vocab.js";
 import {
-  FILE_TYPE, llama3RopeFactors, TWIN_SHAPES, twinShape, twinTensors, type TwinQuant, type TwinShape,
+  FILE_TYPE,
+  llama3RopeFactors,
+  TWIN_SHAPES,
+  twinShape,
+  twinTensors,
+  type TwinQuant,
+  type TwinShape,
 } from "./shapes.js";
 
 /** Bump when the bytes a twin gets change: cached twins (.cache/twins) are then written again. */
@@ -33,8 +39,12 @@ export function twinMetadata(shape: TwinShape, quant: TwinQuant, layers = shape.
   return {
     "general.architecture": gguf.str("llama"),
     "general.type": gguf.str("model"),
-    "general.name": gguf.str(`${shape.name} speed twin${layers !== shape.layers ? ` (${layers} of ${shape.layers} layers)` : ""}`),
-    "general.description": gguf.str("Random weights with the real model's shapes, for speed measurements; its output is meaningless."),
+    "general.name": gguf.str(
+      `${shape.name} speed twin${layers !== shape.layers ? ` (${layers} of ${shape.layers} layers)` : ""}`,
+    ),
+    "general.description": gguf.str(
+      "Random weights with the real model's shapes, for speed measurements; its output is meaningless.",
+    ),
     "general.alignment": gguf.u32(32),
     "general.file_type": gguf.u32(FILE_TYPE[quant]),
     ...(quant === "f16" ? {} : { "general.quantization_version": gguf.u32(2) }),
@@ -68,23 +78,34 @@ export function twinStreamTensors(shape: TwinShape, quant: TwinQuant, layers = s
 /** Writes the twin of menu model `id` to `path`; returns its size in bytes. */
 export async function writeTwin(id: string, path: string, options: TwinOptions = {}): Promise<number> {
   const shape = twinShape(id);
-  if (!shape) throw new UsageError(`Unbekanntes Modell "${id}". Wähle eines von: ${TWIN_SHAPES.map((s) => s.id).join(", ")}`);
+  if (!shape)
+    throw new UsageError(`Unbekanntes Modell "${id}". Wähle eines von: ${TWIN_SHAPES.map((s) => s.id).join(", ")}`);
   const quant = options.quant ?? "q4_k_m";
   const layers = options.layers ?? shape.layers;
   if (!Number.isInteger(layers) || layers < 1 || layers > shape.layers) {
     throw new UsageError(`--layers muss zwischen 1 und ${shape.layers} liegen, erhalten: ${layers}`);
   }
   mkdirSync(dirname(resolve(path)), { recursive: true });
-  return writeGgufStream(path, twinMetadata(shape, quant, layers), twinStreamTensors(shape, quant, layers, options.seed), options);
+  return writeGgufStream(
+    path,
+    twinMetadata(shape, quant, layers),
+    twinStreamTensors(shape, quant, layers, options.seed),
+    options,
+  );
 }
 
 /** A full twin in `.cache/twins` (written once per generator version). */
-export async function cachedTwin(id: string, quant: TwinQuant = "q4_k_m", options: Omit<TwinOptions, "quant" | "layers"> = {}): Promise<{ path: string; writeMs?: number; bytes?: number }> {
+export async function cachedTwin(
+  id: string,
+  quant: TwinQuant = "q4_k_m",
+  options: Omit<TwinOptions, "quant" | "layers"> = {},
+): Promise<{ path: string; writeMs?: number; bytes?: number }> {
   const dir = join(findProjectRoot(), ".cache", "twins");
   const path = join(dir, `${id}-${quant}-v${TWIN_GENERATOR_VERSION}.gguf`);
   if (existsSync(path)) return { path };
   // Twins of older generator versions are stale: remove them before writing the new one.
-  if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.startsWith(`${id}-${quant}-v`)) rmSync(join(dir, f), { force: true });
+  if (existsSync(dir))
+    for (const f of readdirSync(dir)) if (f.startsWith(`${id}-${quant}-v`)) rmSync(join(dir, f), { force: true });
   const started = performance.now();
   const bytes = await writeTwin(id, path, { ...options, quant });
   return { path, writeMs: performance.now() - started, bytes };

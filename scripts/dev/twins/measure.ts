@@ -34,7 +34,10 @@ export async function measureSpeed(llama: Llama, modelPath: string, options: Spe
   const loadStarted = performance.now();
   const model = await llama.loadModel({ modelPath, gpuLayers: options.gpuLayers ?? (llama.gpu ? "max" : 0) });
   const loadMs = performance.now() - loadStarted;
-  const context = await model.createContext({ contextSize: promptTokens + generatedTokens + 64, threads: options.threads });
+  const context = await model.createContext({
+    contextSize: promptTokens + generatedTokens + 64,
+    threads: options.threads,
+  });
   try {
     const sequence = context.getSequence();
     const text = model.tokenize(PROMPT_TEXT);

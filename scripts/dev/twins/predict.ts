@@ -67,7 +67,10 @@ interface Rates {
 export function ratesOf(c: Calibration): Rates {
   const genBytes = c.cost.layers * c.cost.bytesPerLayer + c.cost.outputBytes;
   const promptOps = c.cost.layers * (c.cost.paramsPerLayer + c.cost.attentionPerPosition * (c.promptTokens / 2));
-  return { bytesPerSecond: genBytes * c.speed.generationTokensPerSecond, opsPerSecond: promptOps * c.speed.promptTokensPerSecond };
+  return {
+    bytesPerSecond: genBytes * c.speed.generationTokensPerSecond,
+    opsPerSecond: promptOps * c.speed.promptTokensPerSecond,
+  };
 }
 
 /** Blocks that fit into `vram` with their KV cache; all of them only if the output matrix fits too. */
@@ -95,13 +98,28 @@ export function predictModel(model: string, cost: TokenCost, machine: Machine, w
     (onGpu * cost.bytesPerLayer + (outputOnGpu ? cost.outputBytes : 0)) / (gpu?.bytesPerSecond ?? Infinity) +
     (onCpu * cost.bytesPerLayer + (outputOnGpu ? 0 : cost.outputBytes)) / cpu.bytesPerSecond;
   const opsPerLayer = cost.paramsPerLayer + cost.attentionPerPosition * (work.promptTokens / 2);
-  const promptSeconds = (onGpu * opsPerLayer) / (gpu?.opsPerSecond ?? Infinity) + (onCpu * opsPerLayer) / cpu.opsPerSecond;
+  const promptSeconds =
+    (onGpu * opsPerLayer) / (gpu?.opsPerSecond ?? Infinity) + (onCpu * opsPerLayer) / cpu.opsPerSecond;
   const generationTokensPerSecond = 1 / genSeconds;
   const promptTokensPerSecond = 1 / promptSeconds;
   const secondsToFirstAnswer = work.promptTokens / promptTokensPerSecond + work.planTokens / generationTokensPerSecond;
-  const inRam = onCpu * cost.bytesPerLayer + (outputOnGpu ? 0 : cost.outputBytes) + onCpu * cost.kvBytesPerLayer * work.contextTokens;
-  const verdict = inRam + RAM_RESERVE_BYTES > machine.ramTotalBytes ? "passt nicht" : verdictOf(secondsToFirstAnswer, generationTokensPerSecond);
-  return { model, promptTokensPerSecond, generationTokensPerSecond, secondsToFirstAnswer, gpuLayers: onGpu, layers: cost.layers, verdict };
+  const inRam =
+    onCpu * cost.bytesPerLayer +
+    (outputOnGpu ? 0 : cost.outputBytes) +
+    onCpu * cost.kvBytesPerLayer * work.contextTokens;
+  const verdict =
+    inRam + RAM_RESERVE_BYTES > machine.ramTotalBytes
+      ? "passt nicht"
+      : verdictOf(secondsToFirstAnswer, generationTokensPerSecond);
+  return {
+    model,
+    promptTokensPerSecond,
+    generationTokensPerSecond,
+    secondsToFirstAnswer,
+    gpuLayers: onGpu,
+    layers: cost.layers,
+    verdict,
+  };
 }
 
 export type Choice = "llama-3.1-8b" | "llama-3.2-3b" | "class-server";
@@ -114,7 +132,8 @@ export interface Recommendation {
 
 const seconds = (s: number): string => `${s < 10 ? s.toFixed(1).replace(".", ",") : Math.round(s)} s`;
 const rate = (r: number): string => `${r < 10 ? r.toFixed(1).replace(".", ",") : Math.round(r)} Tokens/s`;
-const summary = (p: Prediction): string => `erste Antwort in Teil 4 nach etwa ${seconds(p.secondsToFirstAnswer)}, ${rate(p.generationTokensPerSecond)}`;
+const summary = (p: Prediction): string =>
+  `erste Antwort in Teil 4 nach etwa ${seconds(p.secondsToFirstAnswer)}, ${rate(p.generationTokensPerSecond)}`;
 
 /** Which to use: local 8B when it is smooth, else local 3B when it is at least usable, else the class server. */
 export function recommend(predictions: readonly Prediction[]): Recommendation {

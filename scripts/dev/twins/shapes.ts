@@ -37,9 +37,18 @@ export const TWIN_SHAPES: readonly TwinShape[] = [
     // low_freq_factor 1, high_freq_factor 4, original_max_position_embeddings 8192}, tie_word_embeddings
     // true, max_position_embeddings 131072, rms_norm_eps 1e-5.
     source: "huggingface.co/meta-llama/Llama-3.2-1B-Instruct config.json",
-    layers: 16, hidden: 2048, heads: 32, kvHeads: 8, headDim: 64, feedForward: 8192, vocab: LLAMA3_VOCAB,
-    ropeBase: 500000, ropeScaling: { factor: 32, lowFreqFactor: 1, highFreqFactor: 4, originalContext: 8192 },
-    tiedOutput: true, context: 131072, rmsEps: LLAMA3_RMS_EPS,
+    layers: 16,
+    hidden: 2048,
+    heads: 32,
+    kvHeads: 8,
+    headDim: 64,
+    feedForward: 8192,
+    vocab: LLAMA3_VOCAB,
+    ropeBase: 500000,
+    ropeScaling: { factor: 32, lowFreqFactor: 1, highFreqFactor: 4, originalContext: 8192 },
+    tiedOutput: true,
+    context: 131072,
+    rmsEps: LLAMA3_RMS_EPS,
   },
   {
     id: "llama-3.2-3b",
@@ -47,9 +56,18 @@ export const TWIN_SHAPES: readonly TwinShape[] = [
     // config.json: num_hidden_layers 28, hidden_size 3072, num_attention_heads 24, num_key_value_heads 8,
     // head_dim 128, intermediate_size 8192, rope as the 1B (factor 32), tie_word_embeddings true.
     source: "huggingface.co/meta-llama/Llama-3.2-3B-Instruct config.json",
-    layers: 28, hidden: 3072, heads: 24, kvHeads: 8, headDim: 128, feedForward: 8192, vocab: LLAMA3_VOCAB,
-    ropeBase: 500000, ropeScaling: { factor: 32, lowFreqFactor: 1, highFreqFactor: 4, originalContext: 8192 },
-    tiedOutput: true, context: 131072, rmsEps: LLAMA3_RMS_EPS,
+    layers: 28,
+    hidden: 3072,
+    heads: 24,
+    kvHeads: 8,
+    headDim: 128,
+    feedForward: 8192,
+    vocab: LLAMA3_VOCAB,
+    ropeBase: 500000,
+    ropeScaling: { factor: 32, lowFreqFactor: 1, highFreqFactor: 4, originalContext: 8192 },
+    tiedOutput: true,
+    context: 131072,
+    rmsEps: LLAMA3_RMS_EPS,
   },
   {
     id: "llama-3.1-8b",
@@ -58,9 +76,18 @@ export const TWIN_SHAPES: readonly TwinShape[] = [
     // intermediate_size 14336 (head_dim 4096/32 = 128), rope_scaling factor 8 (low 1, high 4, original
     // 8192), tie_word_embeddings false (separate lm_head), max_position_embeddings 131072.
     source: "huggingface.co/meta-llama/Llama-3.1-8B-Instruct config.json",
-    layers: 32, hidden: 4096, heads: 32, kvHeads: 8, headDim: 128, feedForward: 14336, vocab: LLAMA3_VOCAB,
-    ropeBase: 500000, ropeScaling: { factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalContext: 8192 },
-    tiedOutput: false, context: 131072, rmsEps: LLAMA3_RMS_EPS,
+    layers: 32,
+    hidden: 4096,
+    heads: 32,
+    kvHeads: 8,
+    headDim: 128,
+    feedForward: 14336,
+    vocab: LLAMA3_VOCAB,
+    ropeBase: 500000,
+    ropeScaling: { factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalContext: 8192 },
+    tiedOutput: false,
+    context: 131072,
+    rmsEps: LLAMA3_RMS_EPS,
   },
 ];
 
@@ -71,7 +98,8 @@ export const FILE_TYPE: Record<TwinQuant, number> = { f16: 1, q4_k_m: 15 };
 
 /** Menu models without a twin, and why (said by doctor --tempo's predictions, which skip them). */
 export const WITHOUT_TWIN: Readonly<Record<string, string>> = {
-  "qwen2.5-7b": "qwen2 architecture with Q/K/V biases and Qwen's own 152,064-token vocabulary, which no installed package carries offline",
+  "qwen2.5-7b":
+    "qwen2 architecture with Q/K/V biases and Qwen's own 152,064-token vocabulary, which no installed package carries offline",
 };
 
 export function twinShape(id: string): TwinShape | undefined {
@@ -118,7 +146,13 @@ export function twinTensors(shape: TwinShape, quant: TwinQuant, layers = shape.l
   const matrix = q4 ? GgmlType.Q4_K : GgmlType.F16;
   const more = (i: number): GgmlType => (q4 && useMoreBits(i, layers) ? GgmlType.Q6_K : matrix);
   const output = q4 ? GgmlType.Q6_K : GgmlType.F16;
-  const t = (name: string, dims: number[], type: GgmlType, layer?: number): TwinTensor => ({ name, dims, type, bytes: ggmlTensorBytes(type, dims), layer });
+  const t = (name: string, dims: number[], type: GgmlType, layer?: number): TwinTensor => ({
+    name,
+    dims,
+    type,
+    bytes: ggmlTensorBytes(type, dims),
+    layer,
+  });
   const list: TwinTensor[] = [
     t("rope_freqs.weight", [headDim / 2], GgmlType.F32),
     t("token_embd.weight", [d, vocab], shape.tiedOutput ? output : matrix),
