@@ -91,6 +91,11 @@ export interface Embedder {
    * File times are not part of it: a copied model keeps its fingerprint.
    */
   readonly fingerprint: string;
+  /**
+   * The kit's generated test model (hashed n-grams, no learned meaning): its search numbers say nothing about
+   * real embeddings, so rehearsal outputs that compare them must say so.
+   */
+  readonly testModel: boolean;
   /** One unit-length vector per text, in input order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** The vector of one text (e.g. a query). */
@@ -418,10 +423,9 @@ const SLOT = "embedder";
  * embedder is kept once: running the cell again with the same options returns the live one ("Run All"),
  * other options dispose it first; a failure prints one German paragraph.
  */
-/** The embedder is the kit's generated test model (hashed n-grams, no learned meaning): its search numbers
- * say nothing about real embeddings, so rehearsal outputs that compare them must say so. */
-export function isTestEmbedder(embedder: { modelDir: string }): boolean {
-  return resolve(embedder.modelDir) === resolve(tinyModelPaths(loadConfig().root).embeddingDir);
+/** Whether `modelDir` is the kit's generated test model (Embedder.testModel). */
+function isTestModelDir(modelDir: string): boolean {
+  return resolve(modelDir) === resolve(tinyModelPaths(loadConfig().root).embeddingDir);
 }
 
 export async function createEmbedder(options: EmbedderOptions = {}): Promise<Embedder> {
@@ -558,6 +562,7 @@ async function openEmbedder(options: EmbedderOptions): Promise<Embedder> {
     dtype,
     dimension,
     fingerprint,
+    testModel: isTestModelDir(dir),
     embed,
     async embedOne(text: string) {
       if (typeof text !== "string") throw new RagInputError("embedOne erwartet einen Text (string).", text);

@@ -12,7 +12,6 @@ export {
 export { defaultCorpusDir, loadCorpus, type LoadCorpusOptions } from "./corpus.js";
 export {
   createEmbedder,
-  isTestEmbedder,
   DEFAULT_EMBEDDING_DTYPE,
   EMBEDDING_DTYPES,
   embeddingModelFiles,

@@ -45,6 +45,22 @@ test("batching and length-sorting keep the input order", async () => {
   assert.deepEqual(progress, [5, 10, 11]);
 });
 
+test("the kit's generated test model says so (rehearsal outputs then warn); a copy of it elsewhere is a model like any", async () => {
+  assert.equal(embedder.testModel, true);
+  const copy = tempDir("rag-copy-");
+  try {
+    cpSync(modelDir, copy.dir, { recursive: true });
+    const other = await createEmbedder({ model: copy.dir, dtype: "fp32", progress: false });
+    try {
+      assert.equal(other.testModel, false);
+    } finally {
+      await other.dispose();
+    }
+  } finally {
+    copy.cleanup();
+  }
+});
+
 test("dtype q8 loads onnx/model_quantized.onnx; the fingerprint changes with the dtype", async () => {
   const q8 = await createEmbedder({ model: modelDir, dtype: "q8", progress: false });
   try {
