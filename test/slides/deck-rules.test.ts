@@ -18,7 +18,7 @@ import {
   type Notebook,
 } from "../../scripts/apps/slides/deck.js";
 import { CLASS_SERVER_8B, deckStats, setSlideTimings, talkSeconds } from "../../scripts/apps/slides/estimate.js";
-import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/main.js";
+import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/build.js";
 import { neverCut, neverCutCells, parseNeverCut } from "../../scripts/apps/slides/never-cut.js";
 import { addReadingList, SUMMARY_TITLE } from "../../scripts/apps/slides/reading-list.js";
 import {
