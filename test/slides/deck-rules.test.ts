@@ -166,7 +166,7 @@ test("every Teil deck ends with its summary and 'Weiter: Aufgabe N' naming the e
 });
 
 test("npm run slides runs: --zeiten prints the estimate table with each Teil's slot", () => {
-  const out = execFileSync("npx", ["tsx", join(root, "scripts", "apps", "slides", "main.ts"), "--zeiten"], {
+  const out = execFileSync("npx", ["tsx", join(root, "scripts", "kit.ts"), "slides", "--zeiten"], {
     cwd: root,
     encoding: "utf8",
   });
