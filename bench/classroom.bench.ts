@@ -18,6 +18,7 @@ import {
   type FakeReply,
   type FakeRequest,
 } from "../test/mcp-server-travel/fake-upstream.js";
+import { ignore } from "../lib/util.js";
 import { printMarkdownTable } from "./markdown-table.js";
 
 const { values } = parseArgs({
@@ -212,9 +213,9 @@ async function runMode(mode: Mode): Promise<Row> {
       wallS,
     };
   } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await Promise.all(clients.map((c) => c.close().catch(ignore("closing a client that is already gone"))));
     await server.stop();
-    await fake.close().catch(() => undefined);
+    await fake.close().catch(ignore("the fake model server may have closed already"));
     await rm(cacheDir, { recursive: true, force: true });
   }
 }
@@ -276,7 +277,7 @@ async function longSessions(calls: number): Promise<{ startMb: number; endMb: nu
     await new Promise((r) => setTimeout(r, 1000));
     return { startMb: startKb / 1024, endMb: (await rssKb(server.pid)) / 1024 };
   } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await Promise.all(clients.map((c) => c.close().catch(ignore("closing a client that is already gone"))));
     await server.stop();
   }
 }

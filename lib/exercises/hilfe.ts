@@ -4,6 +4,7 @@
 // (`npm run workshop` without --kurs) it says so and sends nothing. Never throws.
 import { BOARD_CODE_HEADER, BOARD_HELP_PATH, BOARD_QUESTION_MAX, boardRefusalText } from "./board-record.js";
 import { boardSettingsFromEnv, type BoardSettings } from "./board-report.js";
+import { ignore } from "../util.js";
 
 /** Longest time the call waits for the board. */
 export const HELP_TIMEOUT_MS = 3000;
@@ -49,7 +50,8 @@ export async function hilfe(
       body: JSON.stringify({ name: settings.name, frage: [...question].slice(0, BOARD_QUESTION_MAX * 2).join("") }),
       signal: AbortSignal.timeout(HELP_TIMEOUT_MS),
     });
-    const body = (await response.json().catch(() => undefined)) as { platz?: number } | undefined;
+    const body = (await response.json().catch(ignore("a refusal without a JSON body: the generic text is used"))) as
+      { platz?: number } | undefined;
     if (!response.ok) {
       const why = boardRefusalText(body).replace(/\.$/, "") || `HTTP ${response.status}`;
       return done(

@@ -10,17 +10,15 @@ export {
   type CorpusDocument,
 } from "./chunking.js";
 export { defaultCorpusDir, loadCorpus, type LoadCorpusOptions } from "./corpus.js";
+export { createEmbedder, type Embedder, type EmbedderOptions } from "./embedder.js";
 export {
-  createEmbedder,
   DEFAULT_EMBEDDING_DTYPE,
   EMBEDDING_DTYPES,
   embeddingModelFiles,
-  pullEmbeddingModel,
   type EmbeddingModelFiles,
-  type Embedder,
-  type EmbedderOptions,
   type EmbeddingDtype,
-} from "./embedder.js";
+} from "./embedding-model.js";
+export { pullEmbeddingModel } from "./embedding-download.js";
 export {
   VectorIndex,
   type IndexKind,

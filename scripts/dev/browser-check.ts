@@ -253,7 +253,9 @@ async function languageCheck(browser: Launched, shots: string): Promise<BrowserN
         );
       } catch (error) {
         problems.push(`${locale}: ${errorText(error).split("\n")[0] ?? ""}`);
-        await page.screenshot({ path: join(dir, `workshop-${locale}.failed.png`) }).catch(() => undefined);
+        await page
+          .screenshot({ path: join(dir, `workshop-${locale}.failed.png`) })
+          .catch(ignore("the failure is reported; its screenshot is only a help"));
       } finally {
         await context.close();
       }

@@ -21,7 +21,7 @@ import { deckSlideCount } from "../apps/slides/reading-list.js";
 import { deckPlanProblems } from "../apps/slides/plan-check.js";
 import { SLIDE_PROBLEMS_JS } from "../apps/slides/layout.js";
 import { missingFacesJs, RAW_TEX } from "../apps/slides/formula-check.js";
-import { buildSlides } from "../apps/slides/main.js";
+import { buildSlides } from "../apps/slides/build.js";
 import { testEnvironment } from "./test-env.js";
 import { rehearsalTruthProblems } from "../apps/slides/rehearsal-truth.js";
 import { neverCut, neverCutCells } from "../apps/slides/never-cut.js";

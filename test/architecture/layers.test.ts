@@ -263,19 +263,9 @@ test("the MCP servers import only lib's top-level helpers, scripts/node/, mcp-se
   assert.deepEqual(wrong, []);
 });
 
-/**
- * Files that still import another command's definition file for a library function it also holds
- * (buildSlides in scripts/apps/slides/main.ts). It is to move into a file of its own; the list may only
- * shrink (docs/architecture.md, "Commands"). The developer tools' commands live in scripts/dev/commands/.
- */
-const KNOWN_COMMAND_IMPORTS = new Set([
-  "scripts/apps/slides/plan-check.ts → scripts/apps/slides/main.ts",
-  "scripts/dev/slides-check.ts → scripts/apps/slides/main.ts",
-]);
-
 // The commands (scripts/commands.ts) are data that scripts/kit.ts runs; one command never loads another's
 // definition (a shared piece moves to a file of its own), so `npm run board` loads only the board.
-test("no file imports a command's definition but the registry (and the shrinking list of known ones)", () => {
+test("no file imports a command's definition but the registry", () => {
   const registry = readFileSync(join(ROOT, "scripts", "commands.ts"), "utf8");
   const definitions = new Set(
     [...registry.matchAll(/import\("([^"]+)"\)/gu)].map((m) =>
@@ -294,15 +284,7 @@ test("no file imports a command's definition but the registry (and the shrinking
         relative(ROOT, i.file) !== "scripts/commands.ts",
     )
     .map((i) => `${relative(ROOT, i.file)} → ${target(i)}`);
-  assert.deepEqual(
-    wrong.filter((w) => !KNOWN_COMMAND_IMPORTS.has(w)),
-    [],
-  );
-  assert.deepEqual(
-    [...KNOWN_COMMAND_IMPORTS].filter((k) => !wrong.includes(k)),
-    [],
-    "fixed: take it off KNOWN_COMMAND_IMPORTS",
-  );
+  assert.deepEqual(wrong, [], "a shared piece moves out of the command file into a module of its own");
 });
 
 /**

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { modelContentHash } from "../../lib/rag/embedder.js";
+import { modelContentHash } from "../../lib/rag/embedding-model.js";
 import { createEmbedder, EmbeddingModelNotFoundError, RagInputError, type Embedder } from "../../lib/rag/index.js";
 import { maxAbsDiff, norm, startFakeHub, tempDir, tinyBertDir } from "./helpers.js";
 

@@ -149,7 +149,7 @@ test("edit distance counts a swap of neighbours as one edit", () => {
 });
 
 test("npm run bench -- hub --n 0: German, exit code 2, no bench starts", async () => {
-  const r = await runTsFile("bench/run.ts", ["hub", "--n", "0"], {}, { timeoutMs: 60_000 });
+  const r = await runTsFile("scripts/kit.ts", ["bench", "hub", "--n", "0"], {}, { timeoutMs: 60_000 });
   assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /^--n erwartet eine ganze Zahl von 1 bis 200 \(bekommen: „0“\)\./);

@@ -18,7 +18,7 @@ import {
   type Notebook,
 } from "../../scripts/apps/slides/deck.js";
 import { CLASS_SERVER_8B, deckStats, setSlideTimings, talkSeconds } from "../../scripts/apps/slides/estimate.js";
-import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/main.js";
+import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/build.js";
 import { neverCut, neverCutCells, parseNeverCut } from "../../scripts/apps/slides/never-cut.js";
 import { addReadingList, SUMMARY_TITLE } from "../../scripts/apps/slides/reading-list.js";
 import {
@@ -166,7 +166,7 @@ test("every Teil deck ends with its summary and 'Weiter: Aufgabe N' naming the e
 });
 
 test("npm run slides runs: --zeiten prints the estimate table with each Teil's slot", () => {
-  const out = execFileSync("npx", ["tsx", join(root, "scripts", "apps", "slides", "main.ts"), "--zeiten"], {
+  const out = execFileSync("npx", ["tsx", join(root, "scripts", "kit.ts"), "slides", "--zeiten"], {
     cwd: root,
     encoding: "utf8",
   });

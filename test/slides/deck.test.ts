@@ -18,7 +18,7 @@ import {
   type NbCell,
   type Notebook,
 } from "../../scripts/apps/slides/deck.js";
-import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/apps/slides/main.js";
+import { deckAssets, markdownRenderer, slideNotebooks, TALKING_POINTS } from "../../scripts/apps/slides/build.js";
 
 const root = findProjectRoot();
 const md = await markdownRenderer();

@@ -24,7 +24,7 @@ import {
 import { deckPlanProblems } from "../../scripts/apps/slides/plan-check.js";
 import { slotProblem, timeTable } from "../../scripts/apps/slides/time-table.js";
 import { vertiefungProblems, vertiefungSections } from "../../scripts/apps/slides/vertiefung.js";
-import { slideNotebooks } from "../../scripts/apps/slides/main.js";
+import { slideNotebooks } from "../../scripts/apps/slides/build.js";
 
 const root = findProjectRoot();
 const cell = (cell_type: string, source: string, slide_type: string): NbCell => ({

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { deckHtml, notebookSlides, type NbCell, type Notebook } from "../../scripts/apps/slides/deck.js";
 import { SLIDE_PROBLEMS_JS, type LayoutProblem } from "../../scripts/apps/slides/layout.js";
-import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/main.js";
+import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/build.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const stdout = (text: string): NbCell["outputs"] => [{ output_type: "stream", name: "stdout", text }];

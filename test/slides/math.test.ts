@@ -12,7 +12,7 @@ import { findProjectRoot } from "../../lib/config.js";
 import { deckHtml, notebookSlides, type Notebook } from "../../scripts/apps/slides/deck.js";
 import { missingFacesJs, RAW_TEX } from "../../scripts/apps/slides/formula-check.js";
 import { allKatexFaces, facesUsed, katexCss } from "../../scripts/apps/slides/math-fonts.js";
-import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/main.js";
+import { deckAssets, markdownRenderer } from "../../scripts/apps/slides/build.js";
 
 const md = await markdownRenderer();
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -11,7 +11,7 @@ import { countSlides, notebookSlides, type NbCell, type Notebook } from "../../s
 import { deckStats } from "../../scripts/apps/slides/estimate.js";
 import { addReadingList, deckSlideCount, READING_LIST_TITLE } from "../../scripts/apps/slides/reading-list.js";
 import { vertiefungPromises } from "../../scripts/apps/slides/vertiefung.js";
-import { markdownRenderer } from "../../scripts/apps/slides/main.js";
+import { markdownRenderer } from "../../scripts/apps/slides/build.js";
 
 const md = await markdownRenderer();
 const root = findProjectRoot();

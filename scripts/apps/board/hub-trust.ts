@@ -8,6 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../../../lib/files.js";
+import { ignore } from "../../../lib/util.js";
 
 export function hubKeyPath(boardData: string): string {
   return join(dirname(boardData), "hub-schluessel");
@@ -69,6 +70,8 @@ export class HubNames {
   add(key: string): void {
     if (this.keys.has(key)) return;
     this.keys.add(key);
-    void writeFileAtomic(this.path, `${JSON.stringify([...this.keys])}\n`).catch(() => undefined);
+    void writeFileAtomic(this.path, `${JSON.stringify([...this.keys])}\n`).catch(
+      ignore("the key stays trusted in memory; the next new key writes the file again"),
+    );
   }
 }

@@ -33,7 +33,7 @@ import { NOT_SCRIPTED, PROBE_EXAMPLES } from "../../../lib/rehearsal/index.js";
 import { groupAncestors, watchAncestors } from "./process-watch.js";
 import { describeVoteEvent, runVote } from "../../../lib/index.js";
 import { KitError } from "../../../lib/errors.js";
-import { errorText, germanNumber } from "../../../lib/util.js";
+import { errorText, germanNumber, ignore } from "../../../lib/util.js";
 import { defineCommand, StopSignal } from "../../node/command.js";
 import { germanParseArgsMessage, UsageError } from "../../node/parse-args-german.js";
 
@@ -358,13 +358,13 @@ async function main(argv: string[]): Promise<number> {
     // Model and travel server start in parallel; both take a moment.
     // The server gets the CLI's date: on its own it would use the UTC date, which differs near midnight.
     const serverStart = startTravelServer({ offline: args.offline || undefined, env: { TRAVEL_TODAY: today } });
-    serverStart.catch(() => {}); // handled below; avoids an unhandled rejection while the model loads
+    serverStart.catch(ignore("awaited below; this only avoids an unhandled rejection while the model loads"));
     math.start = args.mathe ? startMathServer() : undefined;
-    math.start?.catch(() => {}); // stopped in finally
+    math.start?.catch(ignore("awaited and stopped in finally"));
     try {
       llm = await loadLlm(args.model ? { modelPath: args.model } : {});
     } catch (error) {
-      await serverStart.then((s) => s.stop()).catch(() => {});
+      await serverStart.then((s) => s.stop()).catch(ignore("the model failed to load; that error is thrown"));
       throw error;
     }
     console.log(describeLlm(llm.info));
@@ -474,11 +474,11 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     unwatchServer?.(); // we stop it ourselves now: its exit is no abort, however long the model takes to free
     terminal?.close();
-    await client?.close().catch(() => {});
-    await math.client?.close().catch(() => {});
-    await server?.stop().catch(() => {});
-    await math.start?.then((s) => s.stop()).catch(() => {});
-    await llm?.dispose().catch(() => {});
+    await client?.close().catch(ignore("closing a client that is already gone"));
+    await math.client?.close().catch(ignore("closing a client that is already gone"));
+    await server?.stop().catch(ignore("stopping a server that has already exited"));
+    await math.start?.then((s) => s.stop()).catch(ignore("the math server failed to start or has already exited"));
+    await llm?.dispose().catch(ignore("freeing a model on the way out"));
   }
 }
 

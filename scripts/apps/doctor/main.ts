@@ -539,7 +539,7 @@ function checkEmbedding(config: KitConfig): Check {
   const title = "Embedding-Modell (Teil 2)";
   const fix = `npm run models:pull -- --embedding-only (mit Internet) – oder den Ordner vom USB-Stick nach ${join(config.modelsDir, config.embeddingModel)} kopieren`;
   try {
-    // The place and dtype rule of the embedder itself (lib/rag/embedder.ts), as models:pull uses it.
+    // The place and dtype rule of the embedder itself (lib/rag/embedding-model.ts), as models:pull uses it.
     const files = embeddingModelFiles({ model: config.embeddingModel, modelsDir: config.modelsDir });
     if (files.missing.length > 0)
       return fail("embedding", title, `${files.dir}: es fehlt ${files.missing.join(", ")}`, fix);

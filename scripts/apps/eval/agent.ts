@@ -34,7 +34,7 @@ import {
 import { evalReportPage, smallRunNote } from "../../../lib/display/eval.js";
 import { evalComparePage } from "../../../lib/display/eval-compare.js";
 import { oraclePlanner } from "../../../lib/testing/index.js";
-import { errorText } from "../../../lib/util.js";
+import { errorText, ignore } from "../../../lib/util.js";
 import { OutputPathError, prepareOutputFile } from "../../node/output-file.js";
 import { KitError } from "../../../lib/errors.js";
 import { defineCommand } from "../../node/command.js";
@@ -342,9 +342,9 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     console.log(`\nBericht: ${o.html}${o.json ? `\nJSON: ${o.json}` : ""}`);
     return !report.meta.complete ? 130 : writeFailed ? 1 : 0;
   } finally {
-    await llm?.dispose().catch(() => {});
-    for (const c of clients) await c.close().catch(() => {});
-    for (const s of servers) await s.stop().catch(() => {});
+    await llm?.dispose().catch(ignore("freeing a model on the way out"));
+    for (const c of clients) await c.close().catch(ignore("closing a client that is already gone"));
+    for (const s of servers) await s.stop().catch(ignore("stopping a server that has already exited"));
     await rm(workspace, { recursive: true, force: true });
   }
 }

@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../../lib/files.js";
+import { ignore } from "../../../lib/util.js";
 import { MB } from "./limits.js";
 import { loadParticipants } from "./participants.js";
 
@@ -99,7 +100,7 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
     writeFileAtomic(
       join(o.stateDir, "gesperrt.json"),
       `${JSON.stringify(Object.fromEntries(blocked), null, 1)}\n`,
-    ).catch(() => undefined);
+    ).catch(ignore("the block list stays in memory; the next check writes the file again"));
 
   const check = async () => {
     if (running) return;

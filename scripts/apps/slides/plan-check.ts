@@ -3,7 +3,7 @@
 // without saying so, and the talking points kept for them name one.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TALKING_POINTS } from "./main.js";
+import { TALKING_POINTS } from "./build.js";
 import { parseTalkingPoints, type Notebook } from "./deck.js";
 import { CLASS_SERVER_8B, deckStats } from "./estimate.js";
 import { slotProblem } from "./time-table.js";
