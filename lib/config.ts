@@ -87,7 +87,13 @@ export interface KitConfig {
   practiceMode: boolean;
   /** Rehearsal mode (WORKSHOP_PROBE=1): set-up cells use a scripted model (lib/rehearsal) and say so. */
   probeMode: boolean;
+  /** The kernel runs in the Klassenraum-Hub (KURS_HUB_ID, set by the hub): on the instructor's machine, the
+   * participant has only a browser — no `npm run …`, no USB stick, no model of their own to fetch. */
+  inKlassenraumHub: boolean;
 }
+
+/** Set by the Klassenraum-Hub in its own and every participant's environment (scripts/apps/hub/settings.ts). */
+export const KURS_HUB_ID_ENV = "KURS_HUB_ID";
 
 function flag(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     ragCacheDir: resolve(root, env.RAG_CACHE_DIR || join(".cache", "rag")),
     practiceMode: flag(env.WORKSHOP_PRACTICE),
     probeMode: flag(env.WORKSHOP_PROBE),
+    inKlassenraumHub: Boolean(env[KURS_HUB_ID_ENV]?.trim()),
   };
 }
 

@@ -62,7 +62,7 @@ export interface Part1Kit {
   close(): Promise<void>;
 }
 
-/** Aufgabe 1: loads the LLM (LLM_BACKEND, and LLM_MODEL_PATH for the local backend; Teil 1 always loads locally) and a token counter. */
+/** Aufgabe 1: loads the LLM (LLM_BACKEND, and LLM_MODEL_PATH for the local backend, as Teil 1) and a token counter. */
 export async function setupPart1(options: SetupOptions = {}): Promise<Part1Kit> {
   const log = options.log ?? ((line: string) => console.log(line));
   const llm = await loadLlm();

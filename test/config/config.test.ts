@@ -17,6 +17,12 @@ test("defaults: models/ in the project, the Llama 3.1 file, local backend, autom
   assert.equal(config.llmContextSize, 8192);
   assert.equal(config.travelOffline, false);
   assert.equal(config.modelsOffline, false);
+  assert.equal(config.inKlassenraumHub, false);
+});
+
+test("a kernel started by the Klassenraum-Hub (KURS_HUB_ID set) knows it runs in the hub", () => {
+  assert.equal(loadConfig({ KURS_HUB_ID: "a1b2c3", LLM_BACKEND: "openai" }).inKlassenraumHub, true);
+  assert.equal(loadConfig({ KURS_HUB_ID: " " }).inKlassenraumHub, false);
 });
 
 test("environment variables override; relative paths count from the project folder", () => {

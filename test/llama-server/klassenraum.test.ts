@@ -79,6 +79,10 @@ test(
     assert.match(out, /[▀▄█]{10}/, "a QR code is printed");
     assert.equal((await fetch(roomUrl)).status, 200);
     assert.equal((await fetch(new URL("/api/state", boardUrl))).status, 200);
+    // the board's page shows the room the hub's login page (the URL the hub prints), not the board's own join
+    const boardPage = await (await fetch(boardUrl)).text();
+    assert.ok(boardPage.includes(`<span id="beitritt-url">${roomUrl}</span>`), boardPage);
+    assert.doesNotMatch(boardPage, /id="nur-lokal"|npm run workshop --/);
     assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
     const withoutKey = await fetch(`${llmUrl}/chat/completions`, {
       method: "POST",

@@ -8,12 +8,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import jsqr from "jsqr";
 import type { Browser, Page } from "playwright-core";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
 import { MIN_FONT_SCREEN_SHARE } from "../../scripts/apps/board/page.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { decodeBoardQr } from "../helpers/board-qr.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "projektor-test-code-42";
@@ -128,29 +128,6 @@ async function openBoard(size: { width: number; height: number }): Promise<Page>
   return page;
 }
 
-/** Decodes the QR code on the page: a screenshot of it, turned into pixels by Chromium, read by jsQR. */
-async function decodeQr(page: Page): Promise<string | undefined> {
-  const png = await page.locator("#qr svg").screenshot();
-  const blank = await browser!.newPage();
-  try {
-    const image = (await blank.evaluate(`(async () => {
-      const img = new Image();
-      img.src = "data:image/png;base64,${png.toString("base64")}";
-      await img.decode();
-      const canvas = document.createElement("canvas");
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const ctx = canvas.getContext("2d");
-      ctx.drawImage(img, 0, 0);
-      return { width: img.width, height: img.height, data: Array.from(ctx.getImageData(0, 0, img.width, img.height).data) };
-    })()`)) as { width: number; height: number; data: number[] };
-    // jsqr is CommonJS; its typings call the function `default`
-    return jsqr.default(Uint8ClampedArray.from(image.data), image.width, image.height)?.data;
-  } finally {
-    await blank.close();
-  }
-}
-
 test("the console says in German that participants cannot reach a loopback board, and how to start it", () => {
   assert.match(
     board.output(),
@@ -246,7 +223,7 @@ for (const size of SIZES) {
         assert.equal(lines, 1, `${id} is broken over ${lines} lines`);
       }
       assert.equal(await page.locator("#beitritt-code").innerText(), CODE);
-      assert.equal(await decodeQr(page), joinUrl);
+      assert.equal(await decodeBoardQr(browser!, page), joinUrl);
 
       // bound to 127.0.0.1: the page says participants cannot reach it, and how to start it
       assert.match(

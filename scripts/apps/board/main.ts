@@ -42,6 +42,7 @@ interface BoardArgs {
   stuckAfterMin: number;
   remove: string[];
   classAufgabe: BoardPart | null;
+  roomUrl: string | undefined;
 }
 
 const OPTIONS = {
@@ -87,7 +88,28 @@ const OPTIONS = {
     value: "N",
     help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
   },
+  raum: {
+    type: "string",
+    value: "URL",
+    help: "Klassenraum-Modus: die Anmeldeseite des Hubs; die Seite zeigt dann diese Adresse mit QR-Code statt des Board-Befehls (setzt npm run klassenraum)",
+  },
 } as const;
+
+/** --raum: an http(s) address, e.g. http://kurs-pc.local:8000/hub/login. */
+function roomUrlArg(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !["http:", "https:"].includes(url.protocol))
+    throw new UsageError(
+      `--raum: eine Adresse mit http:// oder https://, z. B. --raum http://kurs-pc.local:8000/hub/login.\n${command.usage}`,
+    );
+  return text;
+}
 
 function parseBoardArgs(argv: string[], root: string): BoardArgs {
   const { values } = parseArgsGerman({ args: argv, options: command.options }, command.usage);
@@ -120,6 +142,7 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     stuckAfterMin,
     remove: values.entfernen ?? [],
     classAufgabe: classAufgabe as BoardPart | null,
+    roomUrl: roomUrlArg(values.raum),
   };
 }
 
@@ -213,6 +236,7 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
     log: console.error,
     stuckAfterMin: args.stuckAfterMin,
     hub: { key: ensureHubKey(args.data), names: new HubNames(args.data) },
+    roomUrl: args.roomUrl,
   });
   const changedCode = stored && stored.joinCode !== state.joinCode;
   console.log(
@@ -230,12 +254,14 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
         : []),
       `  Für den Beamer:  ${board.url}   (zeigt dort auch den Beitrittscode)`,
       `  Beitrittscode:   ${state.joinCode}`,
-      `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
+      args.roomUrl
+        ? `  Teilnehmende:    im Browser anmelden unter ${args.roomUrl} (Name und Beitrittscode)`
+        : `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
       `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert; bleiben bei Neustart erhalten)`,
       "  Beenden mit Strg+C.",
     ].join("\n"),
   );
-  if (isLoopback(args.host)) {
+  if (isLoopback(args.host) && !args.roomUrl) {
     const warning = loopbackWarning(args.host);
     console.log(`\nWARNUNG: ${warning.problem}\n  ${warning.fix}`);
   }

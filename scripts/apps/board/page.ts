@@ -26,6 +26,7 @@ const SCRIPT = `
 const POLL_MS = ${POLL_MS};
 const $ = (id) => document.getElementById(id);
 const INSTRUCTOR = document.body.dataset.kursleitung === "1";
+const KLASSENRAUM = document.body.dataset.klassenraum === "1";
 let lastView = null;
 /** The chosen layout (columns, font) and the data it was chosen for; a poll with the same shape keeps it. */
 let chosen = null;
@@ -124,7 +125,7 @@ function columns(v, rows, count) {
   for (let i = 0; i < count; i++) parts.push(table(v, rows.slice(i * per, (i + 1) * per)));
   $("spalten").replaceChildren(...parts);
   $("spalten").style.setProperty("--spalten", String(count));
-  if (rows.length === 0) $("spalten").append(el("p", "hinweis", "Noch niemand beigetreten – wer npm run workshop mit --kurs startet, steht sofort hier (nicht begonnen)."));
+  if (rows.length === 0) $("spalten").append(el("p", "hinweis", KLASSENRAUM ? "Noch niemand angemeldet – wer sich im Browser am Hub anmeldet, steht sofort hier (nicht begonnen)." : "Noch niemand beigetreten – wer npm run workshop mit --kurs startet, steht sofort hier (nicht begonnen)."));
 }
 function setFont(px) { document.documentElement.style.fontSize = px + "px"; }
 const fitsWidth = () => document.documentElement.scrollWidth <= innerWidth;
@@ -307,25 +308,37 @@ export function joinQrSvg(url: string): Promise<string> {
 }
 
 export interface BoardPageOptions {
-  /** Join URL, code and its QR code (SVG); only for the instructor's own browser (loopback). */
-  join?: { url: string; code: string; qrSvg: string };
+  /** Join URL, code and its QR code (SVG); only for the instructor's own browser (loopback). In Klassenraum
+   * mode (`hub`) the URL is the hub's login page, which participants open in their browser. */
+  join?: { url: string; code: string; qrSvg: string; hub?: boolean };
   /** Set when the board is bound to loopback: participants cannot reach it (reach.ts). */
   loopback?: { problem: string; fix: string; command: string };
   /** The instructor's own browser (loopback): may lower hands (click, key H) and set the class's Aufgabe (keys 0–4). */
   instructor?: boolean;
+  /** Klassenraum mode: participants sign in at the hub in their browser (`npm run klassenraum`). */
+  klassenraum?: boolean;
 }
 
 function joinBlock(join: NonNullable<BoardPageOptions["join"]>): string {
   const url = escapeHtml(join.url);
   const code = escapeHtml(join.code);
   const piece = (html: string) => `<span class="stueck">${html}</span>`;
+  const short = `<span class="kurz">Beitrittscode: <code>${code}</code></span>`;
+  const button = '<button id="beitritt-knopf" type="button">Beitritt ausblenden (B)</button>';
+  if (join.hub) {
+    const login = [
+      piece(`Anmelden im Browser: <code><span id="beitritt-url">${url}</span></code>`),
+      piece(`mit Namen und Beitrittscode <code><span id="beitritt-code">${code}</span></code>`),
+    ].join(" ");
+    return `<div class="beitritt" id="beitritt"><span class="lang">${login}</span>${short}${button}</div>`;
+  }
   const command = [
     piece("npm run workshop --"),
     piece(`--kurs <span id="beitritt-url">${url}</span>`),
     piece('--name "Vorname"'),
     piece(`--code <span id="beitritt-code">${code}</span>`),
   ].join(" ");
-  return `<div class="beitritt" id="beitritt"><span class="lang">Mitmachen: <code>${command}</code></span><span class="kurz">Beitrittscode: <code>${code}</code></span><button id="beitritt-knopf" type="button">Beitritt ausblenden (B)</button></div>`;
+  return `<div class="beitritt" id="beitritt"><span class="lang">Mitmachen: <code>${command}</code></span>${short}${button}</div>`;
 }
 
 function loopbackBlock(loopback: NonNullable<BoardPageOptions["loopback"]>): string {
@@ -338,11 +351,13 @@ function loopbackBlock(loopback: NonNullable<BoardPageOptions["loopback"]>): str
 
 export function boardPage(options: BoardPageOptions = {}): string {
   const { join, loopback, instructor } = options;
-  const qr = join ? `<figure id="qr">${join.qrSvg}<figcaption>Board-Adresse</figcaption></figure>` : "";
+  const klassenraum = options.klassenraum ?? join?.hub;
+  const caption = join?.hub ? "Anmeldeseite" : "Board-Adresse";
+  const qr = join ? `<figure id="qr">${join.qrSvg}<figcaption>${caption}</figcaption></figure>` : "";
   return `<!doctype html>
 <html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Klassen-Board</title><style>${STYLE}</style></head>
-<body${instructor ? ' data-kursleitung="1"' : ""}>
+<body${instructor ? ' data-kursleitung="1"' : ""}${klassenraum ? ' data-klassenraum="1"' : ""}>
 <header><div class="kopftext">
 <h1>Klassen-Board – Selbsttests <span class="klein" id="anzahl"></span> <span id="klasse"></span></h1>
 ${loopback ? loopbackBlock(loopback) : ""}

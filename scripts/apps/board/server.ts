@@ -55,6 +55,9 @@ export interface BoardServerOptions {
   stuckAfterMin?: number;
   /** The Klassenraum-Hub's channel (hub-trust.ts): its key and the names it put on the board. */
   hub?: { key: string; names: HubNames };
+  /** Klassenraum mode: the hub's login page, where participants join (shown with its QR code instead of the
+   * board's own address; the board then stays on loopback without a warning). */
+  roomUrl?: string;
 }
 
 export interface RunningBoard {
@@ -189,7 +192,9 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const { state } = options;
   let joinUrl = "";
   let joinQr = "";
-  const loopback: BoardPageOptions["loopback"] = isLoopback(options.host) ? loopbackWarning(options.host) : undefined;
+  const { roomUrl } = options;
+  const loopback: BoardPageOptions["loopback"] =
+    isLoopback(options.host) && !roomUrl ? loopbackWarning(options.host) : undefined;
 
   const app = express();
   app.disable("x-powered-by");
@@ -197,8 +202,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   app.get("/", (req, res) => {
     res.set({ "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-content-type-options": "nosniff" });
-    const join = fromLoopback(req) ? { url: joinUrl, code: state.joinCode, qrSvg: joinQr } : undefined;
-    res.type("html").send(boardPage({ join, loopback, instructor: fromLoopback(req) }));
+    const join = fromLoopback(req)
+      ? { url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) }
+      : undefined;
+    res.type("html").send(boardPage({ join, loopback, instructor: fromLoopback(req), klassenraum: Boolean(roomUrl) }));
   });
 
   app.get("/api/state", (_req, res) => {
@@ -333,7 +340,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const port = (server.address() as AddressInfo).port;
   const localHost = isLoopback(options.host) ? bind.urlHost : "127.0.0.1";
   joinUrl = `http://${bind.urlHost}:${port}`;
-  joinQr = await joinQrSvg(joinUrl);
+  joinQr = await joinQrSvg(roomUrl ?? joinUrl);
   return {
     url: `http://${hostForUrl(localHost)}:${port}/`,
     joinUrl,

@@ -3,6 +3,7 @@
 // the environment of every participant's kernel.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { KURS_HUB_ID_ENV } from "../../../lib/config.js";
 import type { HubArgs } from "./args.js";
 import type { SpawnLimits } from "./limits.js";
 
@@ -43,7 +44,7 @@ export interface HubSettings {
 /** The kernel's name as `npm run setup` registers it (.jupyter-prefix/share/jupyter/kernels/tslab). */
 export const KIT_KERNEL = "tslab";
 /** Set in the hub's and every participant's environment, so a stop can find all that the hub started. */
-export const HUB_ID_ENV = "KURS_HUB_ID";
+export const HUB_ID_ENV = KURS_HUB_ID_ENV;
 
 /** Settings of the instructor's environment a participant's kernel inherits (models, data, modes). */
 const PASSED_ON = /^(LLM_|EMBEDDING_MODEL$|MODELS_|TRAVEL_|WORKSHOP_PRACTICE$|WORKSHOP_PROBE$)/;

@@ -29,6 +29,11 @@ import { freePort } from "../../node/free-port.js";
 import { FIRST_SCREEN, germanNotebookSetup } from "../workshop/notebook-ui.js";
 import { KitError } from "../../../lib/errors.js";
 
+/** The address the room opens: the hub's login page (the board shows it in Klassenraum mode). */
+export function hubRoomUrl(urlHost: string, port: number): string {
+  return formatUrl(urlHost, port).replace(/\/mcp$/, "/hub/login");
+}
+
 export class HubStartError extends KitError {
   override name = "HubStartError";
 }
@@ -235,7 +240,7 @@ export async function startHub(
     if (isolated) await stopParticipantProcesses(args.root);
     await logins.close();
   };
-  const url = formatUrl(args.bind.urlHost, port).replace(/\/mcp$/, "/hub/login");
+  const url = hubRoomUrl(args.bind.urlHost, port);
   const probeHost = isLoopback(args.host) ? hostForUrl(args.host) : "127.0.0.1";
   const loginUrl = `http://${probeHost}:${port}/hub/login`;
   try {

@@ -17,7 +17,7 @@ import { findLlamaTools } from "../../dev/llama-build.js";
 import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "../hub/args.js";
 import { boardDataPath, classJoinCode } from "../hub/join-code.js";
 import { freePort } from "../../node/free-port.js";
-import { jupyterhubMissing } from "../hub/start.js";
+import { hubRoomUrl, jupyterhubMissing } from "../hub/start.js";
 import { DEFAULT_CLASS_CONTEXT, DEFAULT_CLASS_PARALLEL, GB, modelShape, planClassServer } from "./class-sizing.js";
 import {
   kitCommand,
@@ -126,6 +126,7 @@ export const command = defineCommand({
 async function main(values: CommandInput<typeof OPTIONS>["values"], signal: AbortSignal): Promise<number> {
   const kitRoot = findProjectRoot();
   let parallel: number, context: number, llmPort: number, boardPort: number;
+  let hubArgs: ReturnType<typeof parseHubArgs>;
   try {
     parallel = count(values.parallel, "--parallel", 1, 64);
     context = count(values.kontext, "--kontext", 512, 131_072);
@@ -133,7 +134,7 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     boardPort = count(values["board-port"], "--board-port", 0, 65535);
     if (values["gpu-layers"] !== undefined) count(values["gpu-layers"], "--gpu-layers", 0, 999);
     // The hub's own rules (loopback unless --allowed-host, --max, --code), checked before anything starts.
-    parseHubArgs(
+    hubArgs = parseHubArgs(
       [
         "--port",
         values.port,
@@ -237,6 +238,9 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     await llmReady(llm);
     services[services.indexOf(llm)] = superviseService(llm, startLlm, llmReady, say);
     const llmUrl = `http://127.0.0.1:${llmPort}/v1`;
+    // The board starts before the hub but shows the room the hub's login page: so the hub's port is fixed here.
+    const hubPort = hubArgs.port === 0 ? await freePort(values.host) : hubArgs.port;
+    const plannedRoomUrl = hubRoomUrl(hubArgs.bind.urlHost, hubPort);
 
     const boardCmd = kitCommand(kitRoot, "board");
     const startBoard = () =>
@@ -249,6 +253,8 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
           String(boardPort),
           "--code",
           code,
+          "--raum",
+          plannedRoomUrl,
           ...(values["board-daten"] ? ["--data", values["board-daten"]] : []),
         ],
         env,
@@ -267,10 +273,10 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     );
 
     const hubCmd = kitCommand(kitRoot, "hub");
-    const hubArgs = [
+    const hubArgv = [
       ...hubCmd.args,
       "--port",
-      values.port,
+      String(hubPort),
       "--host",
       values.host,
       "--code",
@@ -286,7 +292,7 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
       ...(values.root ? ["--root", values.root] : []),
       ...(values["allowed-host"] ?? []).flatMap((h) => ["--allowed-host", h]),
     ];
-    const hub = startService("Klassenraum-Hub", hubCmd.command, hubArgs, { ...env, LLM_API_KEY: apiKey }, kitRoot);
+    const hub = startService("Klassenraum-Hub", hubCmd.command, hubArgv, { ...env, LLM_API_KEY: apiKey }, kitRoot);
     services.push(hub);
     const roomUrl = await waitForLine(hub, /Für den Raum:\s+(http:\S+)/, 3 * 60_000);
     const warnings = hub
