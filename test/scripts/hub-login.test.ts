@@ -190,6 +190,23 @@ test("a personal PIN: chosen at the first login (4–12 characters), needed late
   });
 });
 
+test("two logins with one new name at the same moment: the first PIN counts, the other must know it", async () => {
+  await withLoginCheck({}, async (ask) => {
+    const answers = await Promise.all([
+      ask("Zoë Gleichzeitig", CODE, "10.0.9.1", "erste-pin-1"),
+      ask("Zoë Gleichzeitig", CODE, "10.0.9.2", "zweite-pin-2"),
+    ]);
+    const admitted = answers.filter((a) => "name" in a);
+    assert.equal(admitted.length, 1, JSON.stringify(answers)); // before: both, the second PIN overwrote the first
+    assert.match(problem(answers.find((a) => !("name" in a))!), /Die PIN für „Zoë Gleichzeitig“ stimmt nicht/);
+    const winner = answers[0] === admitted[0] ? "erste-pin-1" : "zweite-pin-2";
+    assert.deepEqual(await ask("Zoë Gleichzeitig", CODE, "10.0.9.3", winner), {
+      name: "Zoë Gleichzeitig",
+      key: "zoë gleichzeitig",
+    });
+  });
+});
+
 test("logins at the same moment are checked and put on the board together; --max stays exact", async () => {
   const board = await slowBoard(3);
   try {

@@ -72,6 +72,10 @@ export async function cleanUpHub(root: string): Promise<{ removed: string[]; pro
   const removed: string[] = [];
   const problems: string[] = [];
   for (const account of ownAccounts(root)) {
+    if (!/^kurs-[a-z0-9-]+$/.test(account.user)) {
+      problems.push(`${account.user}: kein Konto-Name des Hubs – nicht gelöscht.`);
+      continue;
+    }
     if (account.home !== join(root, account.user)) {
       problems.push(`${account.user}: Ordner ${account.home} liegt nicht in ${root} – nicht gelöscht.`);
       continue;
@@ -84,8 +88,11 @@ export async function cleanUpHub(root: string): Promise<{ removed: string[]; pro
         );
         continue;
       }
-      if (!(await endProcessesOfUid(account.uid)))
-        problems.push(`Konto ${account.user}: Prozesse ließen sich nicht beenden.`);
+      // A uid whose account is gone may belong to someone else by now: its processes are not ours to end.
+      if (uid === account.uid && account.uid > 0 && !(await endProcessesOfUid(account.uid))) {
+        problems.push(`Konto ${account.user}: Prozesse ließen sich nicht beenden – Konto und Ordner bleiben.`);
+        continue; // a live process could swap a folder for a link while it is deleted
+      }
       if (uid !== undefined) {
         const r = spawnSync("userdel", [account.user], { encoding: "utf8" });
         if (r.status !== 0) problems.push(`Konto ${account.user} ließ sich nicht löschen: ${r.stderr.trim()}`);

@@ -24,6 +24,7 @@ from jupyterhub.handlers.login import LoginHandler
 from tornado.httpclient import HTTPRequest
 from tornado.simple_httpclient import SimpleAsyncHTTPClient
 
+sys.dont_write_bytecode = True  # no root-owned __pycache__ in the kit's folder
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from own_accounts import ensure_account, name_is_free  # noqa: E402 (the kit's modules beside this file)
 from safe_files import copy_as  # noqa: E402
@@ -32,8 +33,6 @@ from web_guards import KursLogoutHandler, XsrfLoginMixin  # noqa: E402
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
     S = json.load(f)
 
-sys.dont_write_bytecode = True  # no __pycache__ in the kit's folder
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kurs_limits import SpawnRefused, blocked_reason, spawner_class  # noqa: E402 (next to this file)
 
 STATE = S["stateDir"]

@@ -99,7 +99,8 @@ export class LoginCheck {
       this.seats.set(checked.key, this.now());
     }
     const name = known?.name ?? checked.name;
-    const choosing = !known || !this.rules.pins.has(checked.key);
+    // A name without a stored PIN chooses one; with one (also while the hub has not listed the name yet) it must match.
+    const choosing = !this.rules.pins.has(checked.key);
     const pinRefusal = choosing ? pinProblem(request.pin) : await this.checkPin(name, checked.key, request, now);
     if (pinRefusal) return { problem: pinRefusal };
     const refusal = await this.putOnBoard(name, !known);
@@ -107,7 +108,11 @@ export class LoginCheck {
       this.seats.delete(checked.key);
       return { problem: refusal };
     }
-    if (choosing) await this.rules.pins.set(checked.key, request.pin);
+    if (choosing && !(await this.rules.pins.setFirst(checked.key, request.pin))) {
+      // Another login with this new name chose its PIN a moment ago: that one counts.
+      const wrong = await this.checkPin(name, checked.key, request, now);
+      if (wrong) return { problem: wrong };
+    }
     return { name, key: checked.key };
   }
 

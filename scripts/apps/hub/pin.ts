@@ -4,7 +4,7 @@
 // (`<state>/pins/<sha256 of the participant key>.json`, mode 600), so the login check writes and the
 // instructor's `--pin-vergessen` deletes without a shared file to race on.
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TokenBuckets } from "../board/limits.js";
 
@@ -52,6 +52,29 @@ export class PinStore {
   }
 
   async set(key: string, pin: string): Promise<void> {
+    const { file, tmp } = await this.written(key, pin);
+    renameSync(tmp, file);
+  }
+
+  /**
+   * Stores the first PIN of a name only if none is there (two logins with one new name at once: the first
+   * wins, the other must then know it); false when a PIN was there already.
+   */
+  async setFirst(key: string, pin: string): Promise<boolean> {
+    const { file, tmp } = await this.written(key, pin);
+    try {
+      linkSync(tmp, file); // atomic and exclusive: EEXIST when another login chose first
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw error;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  /** The hashed PIN in a file of its own beside its place. */
+  private async written(key: string, pin: string): Promise<{ file: string; tmp: string }> {
     const salt = randomBytes(16);
     const hash = await derive(pin, salt, SCRYPT);
     const stored: StoredPin = {
@@ -63,8 +86,9 @@ export class PinStore {
     };
     mkdirSync(join(this.stateDir, "pins"), { recursive: true, mode: 0o700 });
     const file = this.file(key);
-    writeFileSync(`${file}.tmp`, JSON.stringify(stored), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
+    const tmp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+    writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
+    return { file, tmp };
   }
 
   /** True when `pin` is the participant's PIN (false also when none is stored). */

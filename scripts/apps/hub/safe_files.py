@@ -96,17 +96,22 @@ def copy_as(owner, home, items):
             cwd=home,
             env={"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"},
             capture_output=True,
-            timeout=120,
+            timeout=60,
             check=False,
         )
+    except subprocess.SubprocessError as error:  # e.g. a child the participant stopped: a problem of this folder
+        raise FileWorkError(f"Dateien für {owner.pw_name} ließen sich nicht anlegen: {error}") from error
     finally:
         for fd in fds:
             os.close(fd)
     if result.returncode != 0:
         detail = result.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
         raise FileWorkError(f"Dateien für {owner.pw_name} ließen sich nicht anlegen: {detail[0]}")
-    answer = json.loads(result.stdout)
-    return answer["placed"], answer["problems"]
+    try:  # the child ran as the participant: its answer is untrusted
+        answer = json.loads(result.stdout)
+        return int(answer["placed"]), [str(p) for p in answer["problems"]]
+    except (ValueError, KeyError, TypeError) as error:
+        raise FileWorkError(f"Dateien für {owner.pw_name}: unlesbare Antwort des Kopierprozesses") from error
 
 
 def owner_of(home):
@@ -138,7 +143,7 @@ def _main():
                 if owner is not None and owner.pw_uid == 0:
                     raise FileWorkError(f"{home} gehört root – übersprungen.")
                 problems += [f"{home}/{p}" for p in copy_as(owner, home, job["items"])[1]]
-            except (OSError, FileWorkError, KeyError) as error:
+            except (OSError, FileWorkError, KeyError, subprocess.SubprocessError) as error:
                 problems.append(str(error))
         print(json.dumps({"problems": problems}, ensure_ascii=False))
 
