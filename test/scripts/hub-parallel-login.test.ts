@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
-import { startHubProcess, type HubProcess } from "../helpers/hub-process.js";
+import { postLogIn, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
 import { slowBoard, type SlowBoard } from "../helpers/slow-board.js";
 
 const CODE = "hub-parallel-46";
@@ -32,15 +32,16 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The login form as a browser posts it (its XSRF token, a PIN chosen at this first login), each in a context of its own. */
 async function postLogin(loginUrl: string, name: string): Promise<{ status: number; location: string }> {
-  const res = await fetch(loginUrl, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: name, password: CODE }).toString(),
-    redirect: "manual",
-  });
-  await res.text();
-  return { status: res.status, location: res.headers.get("location") ?? "" };
+  const { request } = await import("playwright-core");
+  const context = await request.newContext();
+  try {
+    const { status, location } = await postLogIn(context, loginUrl, { username: name, password: CODE });
+    return { status, location };
+  } finally {
+    await context.dispose();
+  }
 }
 
 test(
