@@ -18,7 +18,7 @@ export {
   type EmbeddingModelFiles,
   type EmbeddingDtype,
 } from "./embedding-model.js";
-export { pullEmbeddingModel } from "./embedding-download.js";
+export { pullEmbeddingModel } from "./embedding-pull.js";
 export {
   VectorIndex,
   type IndexKind,

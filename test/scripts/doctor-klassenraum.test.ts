@@ -140,3 +140,10 @@ test("the instructor guide's sizing table is what the kit computes", () => {
     assert.ok(guide.includes(row), `guide lacks: ${row}`);
   }
 });
+
+test("the class server keeps an f16 KV cache for a model whose head size is no multiple of 32 (llama.cpp's q8_0 blocks)", () => {
+  const tiny = planClassServer(50e6, { layers: 2, kvHeads: 4, headSize: 16 }, 8192, 64 * GB, 2);
+  assert.equal(tiny.kv, "f16");
+  assert.ok(!tiny.flags.includes("q8_0"), tiny.flags.join(" "));
+  assert.equal(planClassServer(4.9e9, LLAMA_8B_SHAPE, 32768, 64 * GB, 30).kv, "q8_0");
+});

@@ -141,7 +141,7 @@ test(
       })
       .then(
         () => "",
-        async () => page.evaluate("document.body.innerText") as Promise<string>,
+        async () => page.evaluate("document.body.textContent") as Promise<string>,
       );
     await page.screenshot({ path: join(process.env.HUB_SHOTS ?? dir, "platz-1280x720.png") });
     assert.equal(shown, "", "the German reason on the hub's page");

@@ -15,7 +15,7 @@ async function runUnit(file: string): Promise<{ code: number | null; out: string
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT" && key !== "LLM_STATE_DIR"),
   );
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/dev/test.ts", "--only", "unit", file], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/kit.ts", "test", "--only", "unit", file], {
     cwd: findProjectRoot(),
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -204,8 +204,9 @@ c.JupyterHub.template_vars = {"kurs_name": display_name}
 c.JupyterHub.authenticator_class = KursAuthenticator
 # The hub's XSRF cookie (web_guards.py) only for the hub's pages: on "/" it would shadow the `_xsrf` cookie of
 # each participant's Notebook server (/user/<name>/), whose POSTs (start a kernel, save) would then fail.
-# The German waiting page at once (it says how long it has waited), not a browser loading for 10 s first.
-c.JupyterHub.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/hub/"}, "slow_spawn_timeout": 0}
+# slow_spawn_timeout stays JupyterHub's 10 s: at 0 the waiting page came at once, but a start the hub refuses
+# (kurs_limits.SpawnRefused, e.g. the disk guard) then lost its German reason to "Spawner failed to start".
+c.JupyterHub.tornado_settings = {"xsrf_cookie_kwargs": {"path": "/hub/"}}
 c.JupyterHub.shutdown_on_logout = False
 # A crash or restart of JupyterHub costs nobody their kernel: `npm run hub` runs the proxy itself (it keeps the
 # routes) and starts JupyterHub again; the participants' servers keep running and are taken up again.

@@ -32,6 +32,7 @@ class SpawnRefused(web.HTTPError):
         super().__init__(507, "%s", message)
 
     reason = property(lambda self: self._kurs_reason, lambda self, value: None)
+    kurs_reason = True  # error.html shows the German reason as the page's message
 
 
 def memory_cgroup(limits, user):

@@ -81,10 +81,12 @@ export function planClassServer(
   totalBytes: number,
   participants: number,
 ): ClassServerPlan {
-  const withRepack = classServerBytes(modelBytes, shape, tokens, true, "q8_0");
+  // llama.cpp quantizes the KV cache in blocks of 32: a model whose head size is no multiple of 32 keeps f16.
+  const kv = shape.headSize % 32 === 0 ? "q8_0" : "f16";
+  const withRepack = classServerBytes(modelBytes, shape, tokens, true, kv);
   const repack = withRepack + roomBytes(participants) <= totalBytes;
-  const bytes = repack ? withRepack : classServerBytes(modelBytes, shape, tokens, false, "q8_0");
-  return { repack, kv: "q8_0", flags: classServerFlags(repack, "q8_0"), bytes };
+  const bytes = repack ? withRepack : classServerBytes(modelBytes, shape, tokens, false, kv);
+  return { repack, kv, flags: classServerFlags(repack, kv), bytes };
 }
 
 /** How many participants fit in `totalBytes` next to a class server of `serverBytes` (0 when it runs elsewhere). */

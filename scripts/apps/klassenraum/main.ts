@@ -200,7 +200,7 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     );
     console.log(`Klassen-Server startet (${parallel} gleichzeitige Anfragen, ${context} Tokens Kontext je Anfrage) …`);
     console.log(
-      `  Speicher: etwa ${(plan.bytes / GB).toFixed(1).replace(".", ",")} GB (KV-Cache q8_0: halb so groß wie fp16, kaum Qualitätsverlust` +
+      `  Speicher: etwa ${(plan.bytes / GB).toFixed(1).replace(".", ",")} GB (${plan.kv === "q8_0" ? "KV-Cache q8_0: halb so groß wie fp16, kaum Qualitätsverlust" : "KV-Cache fp16: die Kopfgröße des Modells lässt q8_0 nicht zu"}` +
         (plan.repack
           ? ")"
           : "; --no-repack: ohne die umsortierte Kopie der Gewichte – spart ~2/3 der Modellgröße, liest Prompts auf Prozessoren mit AMX/AVX-512 langsamer ein)"),
