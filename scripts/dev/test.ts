@@ -261,6 +261,7 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   }
 
   const leftovers = endLeftovers(runMark);
+  rmSync(stateDir, { recursive: true, force: true });
   console.log("\n=== summary");
   for (const r of results) {
     if (r.skipped) console.log(`${r.stage.padEnd(12)} skipped: ${r.skipped}`);
