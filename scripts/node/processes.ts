@@ -7,6 +7,13 @@ import { delay } from "../../lib/util.js";
 /** Processes (other than this one) whose environment, as started, holds `name=value`. */
 export function processesWithEnv(name: string, value: string): number[] {
   const marker = `${name}=${value}`;
+  return processesWhere((pid) => readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker)).filter(
+    (pid) => pid !== process.pid,
+  );
+}
+
+/** Processes whose /proc entry passes `test` (one that vanishes or cannot be read does not); none without /proc. */
+export function processesWhere(test: (pid: string) => boolean): number[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
@@ -16,13 +23,12 @@ export function processesWithEnv(name: string, value: string): number[] {
   return entries
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker);
+        return test(pid);
       } catch {
         return false;
       }
     })
-    .map(Number)
-    .filter((pid) => pid !== process.pid);
+    .map(Number);
 }
 
 /** SIGTERM to every process carrying `name=value`, SIGKILL to those still there after `graceMs`; returns how many there were. */
@@ -45,23 +51,10 @@ export async function stopProcessesWithEnv(name: string, value: string, graceMs 
 /** Processes (other than this one) whose real user id is one of `uids`. */
 export function processesOfUsers(uids: number[]): number[] {
   if (uids.length === 0) return [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((pid) => {
-      try {
-        const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1];
-        return uid !== undefined && uids.includes(Number(uid));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number)
-    .filter((pid) => pid !== process.pid);
+  return processesWhere((pid) => {
+    const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1];
+    return uid !== undefined && uids.includes(Number(uid));
+  }).filter((pid) => pid !== process.pid);
 }
 
 /** SIGTERM to every process of the users `uids`, SIGKILL to those still there after `graceMs`; returns how many there were. */

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { delay } from "../../../lib/util.js";
+import { processesWhere } from "../../node/processes.js";
 import { hubStateDir } from "./settings.js";
 
 /** One account (as root) or folder the hub made. `uid` is null when the hub ran without root. */
@@ -32,22 +33,10 @@ function systemUid(user: string): number | undefined {
 
 /** Processes whose real or effective uid is `uid` (Linux /proc; none elsewhere). */
 export function processesOfUid(uid: number): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((pid) => {
-      try {
-        const ids = /^Uid:\s+(\d+)\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-        return ids !== null && (Number(ids[1]) === uid || Number(ids[2]) === uid);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return processesWhere((pid) => {
+    const ids = /^Uid:\s+(\d+)\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return ids !== null && (Number(ids[1]) === uid || Number(ids[2]) === uid);
+  });
 }
 
 /** SIGKILL to every process of `uid` until none is left (a fork bomb keeps making new ones for a moment). */
