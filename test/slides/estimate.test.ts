@@ -178,7 +178,7 @@ test("a Vertiefung is skipped whole on the slides; Teil 4 keeps plan, $ref, vali
     "## 6. Prüfen",
     "planProblemsMessage",
     "## 9. Parallel",
-    "## 13. Freigaben",
+    "## 10. Freigaben",
     "approve: vorgegeben",
   ]) {
     assert.ok(shown.includes(must), `Teil 4's slides lost ${must}`);
