@@ -146,7 +146,7 @@ test("a deck over its slot is reported and marked in the table", () => {
   const stats = deckStats(long);
   assert.match(
     slotProblem("40-teil-4-agent", stats, CLASS_SERVER_8B) ?? "",
-    /^estimated 70 min \(8B Kurs-Server\) for a 50 min slot/,
+    /^estimated 70 min \(8B Klassen-Server\) for a 50 min slot/,
   );
   assert.equal(slotProblem("99-ohne-zeitfenster", stats, CLASS_SERVER_8B), undefined, "no slot, no limit");
   const table = timeTable(
