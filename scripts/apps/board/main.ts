@@ -14,6 +14,7 @@ import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js"
 import type { BoardPart } from "../../../lib/exercises/index.js";
 import { BOARD_PARTS } from "../../../lib/exercises/board-record.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
+import { instructorLink } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
@@ -157,7 +158,7 @@ function sameFile(a: string, b: string): boolean {
 function storedBoard(path: string): BoardState | undefined {
   const data = loadBoard(path);
   if (!data) console.error(`Keine Ergebnisse unter ${path} – läuft das Board mit einer anderen --data-Datei?`);
-  return data && new BoardState(data.joinCode, data.participants);
+  return data && new BoardState(data.joinCode, data.participants, data);
 }
 
 async function exportCsv(args: BoardArgs): Promise<number> {
@@ -223,7 +224,7 @@ async function removeParticipants(args: BoardArgs): Promise<number> {
 async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
   await prepareBoardFile(args.data);
-  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
+  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], stored);
   state.classAufgabe = args.classAufgabe;
   const saver = new BoardSaver(args.data, state, console.error);
   await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
@@ -257,7 +258,14 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
       args.roomUrl
         ? `  Teilnehmende:    im Browser anmelden unter ${args.roomUrl} (Name und Beitrittscode)`
         : `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
-      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert; bleiben bei Neustart erhalten)`,
+      // This machine's browser needs no link, unless participants' kernels share the machine (Klassenraum).
+      ...(!isLoopback(args.host) || args.roomUrl
+        ? [
+            `  Kursleitung:     ${instructorLink(args.roomUrl ? board.url : board.joinUrl, state.instructorKey)}`,
+            "                   (Hände senken, Aufgabe festlegen – von jedem Rechner aus; nicht weitergeben)",
+          ]
+        : []),
+      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert, mit gehobenen Händen; bleiben bei Neustart erhalten)`,
       "  Beenden mit Strg+C.",
     ].join("\n"),
   );
