@@ -200,7 +200,9 @@ test("from another machine: without the instructor's key refused in German; with
 });
 
 test("Klassenraum mode: the kernels share this machine, so even loopback needs the instructor's link", async () => {
-  const board = await start(["--data", join(dir, "klassenraum.json"), "--raum", "http://192.0.2.10:8000/hub/login"]);
+  const data = join(dir, "klassenraum.json");
+  const room = ["--raum", "http://192.0.2.10:8000/hub/login"];
+  const board = await start(["--data", data, ...room]);
   const key = keyOf(printedLink(board));
   assert.equal(printedLink(board).host, new URL(board.url).host, "the link is the projector's address on this machine");
   await hilfe("Kernel hängt", { settings: { url: board.url, name: "Clara Weiß", code: CODE }, log: silent });
@@ -219,4 +221,13 @@ test("Klassenraum mode: the kernels share this machine, so even loopback needs t
     200,
   );
   assert.deepEqual((await stateOf(board.url)).hands, []);
+
+  // a link that got out: --neuer-kursleitungs-link makes a new one, the old one is refused from then on
+  await board.stop("SIGTERM");
+  const renewed = await start(["--data", data, ...room, "--neuer-kursleitungs-link"]);
+  const newKey = keyOf(printedLink(renewed));
+  assert.notEqual(newKey, key);
+  const aufgabe = (k: string) => post(renewed.url, BOARD_CLASS_PATH, { aufgabe: 2 }, { [BOARD_INSTRUCTOR_HEADER]: k });
+  assert.equal((await aufgabe(key)).status, 403);
+  assert.equal((await aufgabe(newKey)).status, 200);
 });

@@ -44,6 +44,7 @@ interface BoardArgs {
   remove: string[];
   classAufgabe: BoardPart | null;
   roomUrl: string | undefined;
+  newInstructorLink: boolean;
 }
 
 const OPTIONS = {
@@ -88,6 +89,10 @@ const OPTIONS = {
     type: "string",
     value: "N",
     help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
+  },
+  "neuer-kursleitungs-link": {
+    type: "boolean",
+    help: "einen neuen Kursleitungs-Link machen (der alte gilt dann nicht mehr), z. B. wenn er weitergegeben wurde",
   },
   raum: {
     type: "string",
@@ -144,6 +149,7 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     remove: values.entfernen ?? [],
     classAufgabe: classAufgabe as BoardPart | null,
     roomUrl: roomUrlArg(values.raum),
+    newInstructorLink: values["neuer-kursleitungs-link"] === true,
   };
 }
 
@@ -224,7 +230,10 @@ async function removeParticipants(args: BoardArgs): Promise<number> {
 async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
   await prepareBoardFile(args.data);
-  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], stored);
+  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], {
+    hands: stored?.hands,
+    instructorKey: args.newInstructorLink ? undefined : stored?.instructorKey,
+  });
   state.classAufgabe = args.classAufgabe;
   const saver = new BoardSaver(args.data, state, console.error);
   await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
