@@ -106,7 +106,7 @@ test("raised hands survive a crash and a restart of the board, in order, with qu
     after.hands[0]!.waitingS >= before.hands[0]!.waitingS,
     `the waiting time goes on (${before.hands[0]!.waitingS} s before, ${after.hands[0]!.waitingS} s after)`,
   );
-  assert.match(second.output(), /mit gehobenen Händen; bleiben bei Neustart erhalten/);
+  assert.match(second.output(), /2 Teilnehmende, 2 gehobene Hände gespeichert; bleiben bei Neustart erhalten/);
 
   // lowered on the restarted board (its own browser), it stays lowered after the next restart
   assert.equal((await post(second.url, BOARD_LOWER_PATH, { name: "jürgen  böhm" })).status, 200);

@@ -227,6 +227,8 @@ async function removeParticipants(args: BoardArgs): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+const handsText = (n: number): string => (n === 1 ? "1 gehobene Hand" : `${n} gehobene Hände`);
+
 async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
   await prepareBoardFile(args.data);
@@ -274,7 +276,7 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
             "                   (Hände senken, Aufgabe festlegen – von jedem Rechner aus; nicht weitergeben)",
           ]
         : []),
-      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert, mit gehobenen Händen; bleiben bei Neustart erhalten)`,
+      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende, ${handsText(state.raisedHands().length)} gespeichert; bleiben bei Neustart erhalten)`,
       "  Beenden mit Strg+C.",
     ].join("\n"),
   );
