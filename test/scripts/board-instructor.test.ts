@@ -74,7 +74,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("raised hands survive a crash and a restart of the board, in order, with question and waiting time", async () => {
+test("raised hands survive a crash and a restart of the board, in order, with question and waiting time; so does the class's Aufgabe", async () => {
   const data = join(dir, "haende.json");
   const first = await start(["--data", data]);
   const as = (name: string) => ({ settings: { url: first.url, name, code: CODE }, log: silent });
@@ -109,13 +109,17 @@ test("raised hands survive a crash and a restart of the board, in order, with qu
   assert.match(second.output(), /2 Teilnehmende, 2 gehobene Hände gespeichert; bleiben bei Neustart erhalten/);
 
   // lowered on the restarted board (its own browser), it stays lowered after the next restart
+  // and the class's Aufgabe set with a key stays set
   assert.equal((await post(second.url, BOARD_LOWER_PATH, { name: "jürgen  böhm" })).status, 200);
+  assert.equal((await post(second.url, BOARD_CLASS_PATH, { aufgabe: 3 })).status, 200);
   await second.stop("SIGTERM");
   const third = await start(["--data", data]);
+  const view = await stateOf(third.url);
   assert.deepEqual(
-    (await stateOf(third.url)).hands.map((h) => h.name),
+    view.hands.map((h) => h.name),
     ["Maximiliane Dorothea Müller-Lüdenscheidt"],
   );
+  assert.deepEqual(view.classAufgabe, { aufgabe: 3, by: "kursleitung" });
   await third.stop("SIGTERM");
 });
 

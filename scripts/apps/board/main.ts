@@ -88,7 +88,7 @@ const OPTIONS = {
   aufgabe: {
     type: "string",
     value: "N",
-    help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
+    help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die zuletzt festgelegte, sonst die der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
   },
   "neuer-kursleitungs-link": {
     type: "boolean",
@@ -235,8 +235,9 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], {
     hands: stored?.hands,
     instructorKey: args.newInstructorLink ? undefined : stored?.instructorKey,
+    classAufgabe: stored?.classAufgabe,
   });
-  state.classAufgabe = args.classAufgabe;
+  if (args.classAufgabe !== null) state.classAufgabe = args.classAufgabe; // else the one set before a restart
   const saver = new BoardSaver(args.data, state, console.error);
   await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
   const board = await startBoardServer({

@@ -335,6 +335,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     const parsed = classAufgabeSchema.safeParse(req.body);
     if (!parsed.success) return refuse(res, 400, "Aufgabe 1 bis 4 oder null (automatisch).");
     state.classAufgabe = parsed.data.aufgabe;
+    options.onChange();
     res.json({ ok: true, aufgabe: state.classAufgabe });
   };
 

@@ -52,6 +52,8 @@ export interface BoardData {
   hands?: RaisedHand[];
   /** The secret of the instructor's link (missing in older files: a new one is made). */
   instructorKey?: string;
+  /** The Aufgabe the instructor set (keys 1–4); null or missing: the majority's. */
+  classAufgabe?: BoardPart | null;
 }
 
 const part = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
@@ -94,6 +96,7 @@ const storedSchema = z.object({
   ),
   hands: z.array(z.object({ name: z.string(), question: z.string(), since: z.number() })).optional(),
   instructorKey: z.string().regex(INSTRUCTOR_KEY_PATTERN).optional(),
+  classAufgabe: part.nullable().optional(),
 }) satisfies z.ZodType<BoardData>;
 
 /** Checks read back from the board's file; throws a zod error when it is not the board's shape. */
@@ -129,7 +132,7 @@ export class BoardState {
   constructor(
     public joinCode: string,
     participants: Participant[] = [],
-    stored: Pick<BoardData, "hands" | "instructorKey"> = {},
+    stored: Pick<BoardData, "hands" | "instructorKey" | "classAufgabe"> = {},
   ) {
     for (const p of participants) this.byKey.set(participantKey(p.name), p);
     for (const hand of stored.hands ?? []) {
@@ -137,6 +140,7 @@ export class BoardState {
       if (this.byKey.has(key) && !this.hands.has(key)) this.hands.set(key, { ...hand });
     }
     this.instructorKey = stored.instructorKey ?? newInstructorKey();
+    this.classAufgabe = stored.classAufgabe ?? null;
   }
 
   /** A participant already on the board whose name looks like `name` but is another one (see look-alike.ts). */
@@ -228,6 +232,7 @@ export class BoardState {
       participants: [...this.byKey.values()],
       hands: this.raisedHands(),
       instructorKey: this.instructorKey,
+      classAufgabe: this.classAufgabe,
     };
   }
 
