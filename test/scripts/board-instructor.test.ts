@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { BOARD_CODE_HEADER } from "../../lib/exercises/board-record.js";
 import { hilfe } from "../../lib/exercises/index.js";
-import { BOARD_INSTRUCTOR_HEADER } from "../../scripts/apps/board/instructor.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH } from "../../scripts/apps/board/instructor.js";
 import { BOARD_CLASS_PATH, BOARD_LOWER_PATH } from "../../scripts/apps/board/server.js";
 import { BoardState, parseStored, type BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
@@ -157,6 +157,12 @@ test("from another machine: without the instructor's key refused in German; with
     );
   };
   await refusedAs({});
+  assert.equal((await fetch(new URL(BOARD_JOIN_INFO_PATH, remote))).status, 403, "the join line only with the key");
+  const joinInfo = await fetch(new URL(BOARD_JOIN_INFO_PATH, remote), { headers: { [BOARD_INSTRUCTOR_HEADER]: key } });
+  assert.match(
+    ((await joinInfo.json()) as { beitritt: string }).beitritt,
+    new RegExp(`--code <span id="beitritt-code">${CODE}<`),
+  );
   await refusedAs({ [BOARD_CODE_HEADER]: CODE }); // a participant knows the join code
   await refusedAs({ [BOARD_INSTRUCTOR_HEADER]: CODE });
   await refusedAs({ [BOARD_INSTRUCTOR_HEADER]: `${key.slice(0, -1)}x` });
@@ -185,11 +191,19 @@ test("from another machine: without the instructor's key refused in German; with
     await page.goto(remote);
     await page.locator(".hand-eintrag").first().waitFor();
     assert.equal(await page.locator("button.hand-eintrag").count(), 0);
+    assert.equal(await page.locator("#beitritt, #qr").count(), 0, "no join code for a participant's tab");
     await page.keyboard.press("2");
     // the instructor's link: the key leaves the address bar at once, stays for the tab (a reload keeps it)
     await page.goto(link.href);
     await page.locator("button.hand-eintrag").first().waitFor();
     assert.equal(page.url(), remote, "the key is not left in the address bar the projector shows");
+    // the projector on another machine shows the join line and QR code, as on the board's machine
+    await page.locator("#beitritt").waitFor();
+    assert.match(
+      await page.locator("#beitritt").innerText(),
+      new RegExp(`--kurs http://${lanAddress}:${port} .*--code ${CODE}`),
+    );
+    assert.equal(await page.locator("#qr svg").count(), 1);
     assert.match(await page.locator("#hilfe").innerText(), /Klick oder Taste H: erledigt/);
     await page.reload();
     await page.keyboard.press("4");

@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto";
 
 export const BOARD_INSTRUCTOR_HEADER = "x-kursleitung";
 export const INSTRUCTOR_FRAGMENT = "kursleitung";
+/** The join line and QR code for the instructor's page on another machine (GET, with the key). */
+export const BOARD_JOIN_INFO_PATH = "/api/beitritt";
 /** 24 random bytes, URL-safe. */
 export const INSTRUCTOR_KEY_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 

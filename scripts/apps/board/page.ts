@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import QRCode from "qrcode";
 import { escapeHtml } from "../../../lib/notebook/index.js";
-import { BOARD_INSTRUCTOR_HEADER, INSTRUCTOR_FRAGMENT } from "./instructor.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH, INSTRUCTOR_FRAGMENT } from "./instructor.js";
 
 export const POLL_MS = 2000;
 
@@ -233,11 +233,23 @@ function collapse(on) {
   try { localStorage.setItem("${COLLAPSED_KEY}", on ? "1" : ""); } catch (e) { /* private mode: not kept */ }
   layout();
 }
-if ($("beitritt")) {
+function setUpJoin() {
   let stored = false;
   try { stored = localStorage.getItem("${COLLAPSED_KEY}") === "1"; } catch (e) { /* private mode */ }
   collapse(stored);
   $("beitritt-knopf").addEventListener("click", () => collapse(!document.body.classList.contains("eingeklappt")));
+}
+if ($("beitritt")) setUpJoin();
+// The instructor's link on another machine: the join line and QR code come from the board (the key opens them).
+else if (INSTRUCTOR_KEY) {
+  fetch("${BOARD_JOIN_INFO_PATH}", { headers: { "${BOARD_INSTRUCTOR_HEADER}": INSTRUCTOR_KEY }, cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((j) => {
+      if (!j || $("beitritt")) return;
+      $("legende").insertAdjacentHTML("beforebegin", j.beitritt);
+      document.querySelector("header").insertAdjacentHTML("beforeend", j.qr);
+      setUpJoin();
+    }, () => undefined);
 }
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -350,6 +362,12 @@ export interface BoardPageOptions {
   klassenraum?: boolean;
 }
 
+/** The join line and the QR code (HTML) for the instructor's page; the board sends them to the instructor's link too. */
+export function joinHtml(join: NonNullable<BoardPageOptions["join"]>): { beitritt: string; qr: string } {
+  const caption = join.hub ? "Anmeldeseite" : "Board-Adresse";
+  return { beitritt: joinBlock(join), qr: `<figure id="qr">${join.qrSvg}<figcaption>${caption}</figcaption></figure>` };
+}
+
 function joinBlock(join: NonNullable<BoardPageOptions["join"]>): string {
   const url = escapeHtml(join.url);
   const code = escapeHtml(join.code);
@@ -383,8 +401,7 @@ function loopbackBlock(loopback: NonNullable<BoardPageOptions["loopback"]>): str
 export function boardPage(options: BoardPageOptions = {}): string {
   const { join, loopback, instructor } = options;
   const klassenraum = options.klassenraum ?? join?.hub;
-  const caption = join?.hub ? "Anmeldeseite" : "Board-Adresse";
-  const qr = join ? `<figure id="qr">${join.qrSvg}<figcaption>${caption}</figcaption></figure>` : "";
+  const qr = join ? joinHtml(join).qr : "";
   return `<!doctype html>
 <html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Klassen-Board</title><style>${STYLE}</style></head>
@@ -392,7 +409,7 @@ export function boardPage(options: BoardPageOptions = {}): string {
 <header><div class="kopftext">
 <h1>Klassen-Board – Selbsttests <span class="klein" id="anzahl"></span> <span id="klasse"></span></h1>
 ${loopback ? loopbackBlock(loopback) : ""}
-${join ? joinBlock(join) : ""}
+${join ? joinHtml(join).beitritt : ""}
 <div id="legende">Oben zuerst: <span class="marke haengt">hängt</span> (❌ oder seit <span id="haengt-nach">–</span> min kein ✅) · <span class="marke zurueck">zurück</span> (vor der Aufgabe der Klasse) · <span class="marke arbeitet">in Arbeit</span> · <span class="marke nicht-begonnen">nicht begonnen</span> · <span class="marke fertig">fertig</span></div>
 <div id="hilfe" hidden></div>
 <div id="kursleitung-fehler" role="alert"></div>

@@ -25,8 +25,8 @@ import {
 } from "../../../lib/exercises/board-record.js";
 import { participantToken, sameSecret, type HubNames } from "./hub-trust.js";
 import { addressKey, JoinCodeGate, TokenBuckets } from "./limits.js";
-import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
-import { BOARD_INSTRUCTOR_HEADER } from "./instructor.js";
+import { boardPage, joinHtml, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
 
@@ -199,6 +199,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   // This machine's own browser is the instructor's — but not in Klassenraum mode, where the participants'
   // kernels run on this machine too: there only the instructor's link counts.
   const trustedLoopback = (req: Request) => !roomUrl && fromLoopback(req);
+  const joinInfo = () => ({ url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) });
 
   const app = express();
   app.disable("x-powered-by");
@@ -206,9 +207,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   app.get("/", (req, res) => {
     res.set({ "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-content-type-options": "nosniff" });
-    const join = fromLoopback(req)
-      ? { url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) }
-      : undefined;
+    const join = fromLoopback(req) ? joinInfo() : undefined;
     res
       .type("html")
       .send(boardPage({ join, loopback, instructor: trustedLoopback(req), klassenraum: Boolean(roomUrl) }));
@@ -342,6 +341,9 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   app.post(BOARD_JOIN_PATH, originCheck(allowed), checkCode, jsonBody, join);
   app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, jsonBody, accept);
   app.post(BOARD_HELP_PATH, originCheck(allowed), checkCode, jsonBody, raiseHand);
+  app.get(BOARD_JOIN_INFO_PATH, instructorOnly, (_req, res) => {
+    res.set("cache-control", "no-store").json(joinHtml(joinInfo()));
+  });
   app.post(BOARD_LOWER_PATH, originCheck(allowed), instructorOnly, jsonBody, lowerHand);
   app.post(BOARD_CLASS_PATH, originCheck(allowed), instructorOnly, jsonBody, setClassAufgabe);
   app.use((_req: Request, res: Response) => refuse(res, 404, "Nicht gefunden."));
