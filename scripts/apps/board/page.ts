@@ -350,8 +350,9 @@ export function joinQrSvg(url: string): Promise<string> {
 }
 
 export interface BoardPageOptions {
-  /** Join URL, code and its QR code (SVG); only for the instructor's own browser (loopback). In Klassenraum
-   * mode (`hub`) the URL is the hub's login page, which participants open in their browser. */
+  /** Join URL, code and its QR code (SVG); for the instructor's browser on this machine (the instructor's link
+   * elsewhere gets them from BOARD_JOIN_INFO_PATH). In Klassenraum mode (`hub`) the URL is the hub's login page,
+   * which participants open in their browser. */
   join?: { url: string; code: string; qrSvg: string; hub?: boolean };
   /** Set when the board is bound to loopback: participants cannot reach it (reach.ts). */
   loopback?: { problem: string; fix: string; command: string };
