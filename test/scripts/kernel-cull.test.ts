@@ -59,6 +59,10 @@ test(
       await page.waitForFunction(KERNEL_READY, undefined, { timeout: 120_000, polling: 300 });
       await page.evaluate("Jupyter.notebook.set_autosave_interval(0)");
       const kernelId = (await page.evaluate("Jupyter.notebook.kernel.id")) as string;
+      // Kernel → Neu starten stays a restart: the kernel's broadcast says so, no "Kernel beendet" dialog.
+      await page.evaluate(`Jupyter.notebook.events.one("kernel_ready.Kernel", () => (window.neuGestartet = true));
+        Jupyter.notebook.restart_kernel({ confirm: false });`);
+      await page.waitForFunction(`window.neuGestartet === true && ${KERNEL_READY}`, undefined, { timeout: 120_000 });
       await page.evaluate(RUN_LAST('const gemerkt = "Zürich"; console.log(gemerkt);'));
       await page.waitForFunction(`${LAST_OUTPUT} === "Zürich"`, undefined, { timeout: 120_000 });
 
@@ -67,8 +71,9 @@ test(
         ((await (await fetch(`${server.base}/api/kernels?token=${server.token}`)).json()) as { id: string }[]).some(
           (k) => k.id === kernelId,
         );
-      assert.ok(await untilAsync(async () => !(await listed()), 180_000), "the server culled the kernel");
       const dialog = page.locator(".modal-dialog", { hasText: "Kernel beendet" });
+      assert.equal(await dialog.count(), 0, "no dead-kernel dialog after the restart, before the cull");
+      assert.ok(await untilAsync(async () => !(await listed()), 180_000), "the server culled the kernel");
       await dialog.waitFor({ timeout: 30_000 });
       const text = await dialog.innerText();
       assert.match(text, /nach längerer Pause beendet/);
