@@ -54,7 +54,7 @@ function usageOf(entry: string, command?: RegExp): Usage {
     usage.rss += kb(read(`/proc/${pid}/status`), /VmRSS:\s+(\d+) kB/);
     usage.cpuSeconds += ticks / TICKS_PER_SECOND;
     usage.processes += 1;
-    if (/tslab/.test(cmd)) usage.kernels += 1;
+    if (/kernel-[\w-]+\.json/.test(cmd)) usage.kernels += 1; // the server names the kit kernel in its options, too
   }
   return usage;
 }
