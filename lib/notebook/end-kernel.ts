@@ -20,8 +20,8 @@ interface ServerFile {
 const AFTER_THE_CELL_MS = 300;
 
 export const KERNEL_ENDS =
-  "Kernel beendet – sein Speicher ist wieder frei. Weiterarbeiten: im Hinweis „Jetzt neu starten“ klicken " +
-  "(oder das Notebook neu öffnen) und die Zellen ab der Vorbereitung neu ausführen.";
+  "Kernel beendet – sein Speicher ist wieder frei. Weiterarbeiten: „Jetzt neu starten“ im Hinweis oder " +
+  "Kernel → Neu starten, dann die Zellen ab der Vorbereitung neu ausführen.";
 export const KERNEL_STAYS_AFTER_RUN_ALL =
   "Der Kernel läuft weiter (diese Zelle lief mit „Alle ausführen“). Fertig für heute? Dann diese Zelle allein " +
   "noch einmal ausführen – das beendet den Kernel und gibt seinen Speicher frei.";

@@ -3,7 +3,7 @@
 // (`npm run workshop -- --uebung`, German), real Chromium, Aufgabe 3 (its set-up cell starts the travel and
 // the math server): as the end of a queued run ("Run All") the cell keeps the kernel and says how to end it;
 // run on its own it ends the kernel with all its processes, the cell says so in German, Jupyter shows its
-// German dead-kernel dialog, and "Jetzt neu starten" brings a working kernel back.
+// German dead-kernel dialog, and Kernel → Neu starten from the menu brings a working kernel back.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -106,8 +106,12 @@ test(
       }[];
       assert.ok(!kernels.some((k) => k.id === kernelId), "the server no longer lists the kernel");
 
-      // "Jetzt neu starten": a fresh kernel that runs cells.
-      await dialog.getByRole("button", { name: "Jetzt neu starten" }).click();
+      // "Nicht neu starten", later Kernel → Neu starten from the menu (what the German line names): the restart of
+      // the gone kernel fails and Notebook starts a new session, a fresh kernel that runs cells.
+      await dialog.getByRole("button", { name: "Nicht neu starten" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await page.click("#kernellink");
+      await page.click("#restart_kernel > a");
       await page.waitForFunction(IN_PAGE.kernelReady, undefined, { timeout: 120_000, polling: 300 });
       await page.evaluate(`(() => {
       const cell = Jupyter.notebook.insert_cell_at_bottom("code");
