@@ -6,6 +6,7 @@
 // process environment) and the class total (hub + proxy + class server + participants).
 //
 // npm run bench -- hub [--n 5]      (or Env: HUB_BENCH_PARTICIPANTS=5)
+// npm run bench -- hub --realistisch [--n 10]: each participant as at the height of the day (bench/hub-day.ts)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { launchChromium, logIn, openNotebook, startHubProcess, type HubProcess }
 import { llamaServerSkip, startLlamaServer, type LlamaServer } from "../test/helpers/llama-server.js";
 import { runCommand } from "../test/helpers/run-script.js";
 import { jupyterhubMissing } from "../scripts/apps/hub/start.js";
+import { realisticDay } from "./hub-day.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
 
@@ -77,6 +79,12 @@ const fmtS = (ms: number) => `${(ms / 1000).toFixed(1).replace(".", ",")} s`;
 const fmtMb = (b: number) => `${Math.round(b / MB)} MB`;
 
 async function main(): Promise<void> {
+  if (process.env.HUB_BENCH_REALISTIC === "1") {
+    if (jupyterhubMissing())
+      reportGoal({ metric: "hub --realistisch", goal: "runs", measured: "skipped: no JupyterHub", met: undefined });
+    else await realisticDay(N);
+    return;
+  }
   const skip = llamaServerSkip() || (jupyterhubMissing() ? "no JupyterHub" : false);
   if (skip) {
     reportGoal({ metric: "Klassenraum-Hub sizing", goal: "runs", measured: `skipped: ${skip}`, met: undefined });

@@ -22,14 +22,18 @@ export const command = defineCommand({
       value: "N",
       help: "so viele Teilnehmende im hub-Bench (Standard 5; z. B. npm run bench -- hub --n 20)",
     },
+    realistisch: {
+      type: "boolean",
+      help: "hub-Bench wie am Kurstag: je Person Kernel mit lib und Reise-Server, jede zweite zwei (ohne llama-server)",
+    },
   },
   positionals: "[NAMENSTEIL …]",
   notes:
     "NAMENSTEIL: nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\nBENCH_REAL_MODEL=1: mit den eingestellten Modellen statt der winzigen",
-  run: ({ positionals, values }) => main(positionals, values.n),
+  run: ({ positionals, values }) => main(positionals, values.n, values.realistisch === true),
 });
 
-async function main(filters: string[], participants: string | undefined): Promise<number> {
+async function main(filters: string[], participants: string | undefined, realistic: boolean): Promise<number> {
   if (
     participants !== undefined &&
     !(/^\d+$/.test(participants) && Number(participants) >= 1 && Number(participants) <= 200)
@@ -43,6 +47,7 @@ async function main(filters: string[], participants: string | undefined): Promis
     ...(await testEnvironment({ tinyModels: process.env.BENCH_REAL_MODEL !== "1" })),
     [SUMMARY_ENV]: summaryFile,
     ...(participants ? { HUB_BENCH_PARTICIPANTS: participants } : {}),
+    ...(realistic ? { HUB_BENCH_REALISTIC: "1" } : {}),
   };
   const files = readdirSync(join(root, "bench"))
     .filter((f) => f.endsWith(".bench.ts"))

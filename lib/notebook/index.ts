@@ -6,3 +6,4 @@ export { displayWidth, OUTPUT_COLUMNS, wrapText } from "./wrap.js";
 export { announcePracticeMode, forParticipants, germanPart, NOTEBOOK_ERROR_MARK } from "./notices.js";
 export { escapeHtml } from "./escape-html.js";
 export { escapeMarkdown, mathSafeHtml, mathSafeMarkdown, NO_MATH_CLASS } from "./math-safe.js";
+export { endKernel, KERNEL_ENDS, KERNEL_STAYS_AFTER_RUN_ALL } from "./end-kernel.js";

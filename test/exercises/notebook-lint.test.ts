@@ -143,6 +143,18 @@ describe("notebook lint", () => {
     assert.deepEqual(hits, []);
   });
 
+  test("every notebook but 00-start ends with its clean-up cell, and that ends the kernel (endKernel)", () => {
+    const missing = notebooks
+      .filter((n) => !n.name.endsWith("00-start.ipynb"))
+      .filter((n) => {
+        const last = n.cells.at(-1);
+        const source = [last?.source ?? ""].flat().join("");
+        return last?.cell_type !== "code" || !/await endKernel\(\);\s*$/u.test(source);
+      })
+      .map((n) => n.name);
+    assert.deepEqual(missing, [], "a finished notebook's kernel (~185 MB) would run on all day");
+  });
+
   test("the notebooks are there, in the order of the day", () => {
     const names = notebooks.map((n) => n.name.replace(/^notebooks\//u, ""));
     assert.equal(names[0], "00-start.ipynb");

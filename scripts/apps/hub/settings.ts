@@ -108,16 +108,29 @@ export function kernelEnvironment(
   return kernelEnv;
 }
 
-/** Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped, Host names checked (kurs_host_check). */
+/**
+ * Options of each participant's Jupyter server: the kit's kernel, idle kernels stopped (also behind an open tab:
+ * the patched tslab tells the tab, which shows the German "Kernel beendet" dialog), Host names checked
+ * (kurs_host_check).
+ */
 export function singleUserArgs(args: HubArgs): string[] {
   return [
     `--MappingKernelManager.default_kernel_name=${KIT_KERNEL}`,
-    `--MappingKernelManager.cull_idle_timeout=${args.idleMinutes * 60}`,
-    "--MappingKernelManager.cull_interval=60",
+    ...cullingArgs(args.idleMinutes * 60, 60),
     "--NotebookApp.terminals_enabled=False",
     // JupyterHub 3.0's singleuser ignores --NotebookApp.allow_remote_access (a class attribute forces True):
     // singleuser/kurs_host_check.py checks the Host against local_hostnames instead.
     "--NotebookApp.nbserver_extensions=kurs_host_check=True",
     `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
+  ];
+}
+
+/** Idle kernels are ended after `idleSeconds`, checked every `intervalSeconds`, whether a tab is open or not. */
+export function cullingArgs(idleSeconds: number, intervalSeconds: number): string[] {
+  return [
+    `--MappingKernelManager.cull_idle_timeout=${idleSeconds}`,
+    `--MappingKernelManager.cull_interval=${intervalSeconds}`,
+    // A forgotten tab's kernel otherwise holds 180–390 MB all day.
+    "--MappingKernelManager.cull_connected=True",
   ];
 }

@@ -1,0 +1,168 @@
+// `npm run bench -- hub --realistisch [--n 10]`: the Klassenraum-Hub with what each participant really holds
+// at the height of the day, measured instead of assumed. N participants log in at the same moment (Chromium);
+// each opens their first notebook, imports lib and starts the MCP travel server in its kernel; every second
+// one also opens Teil 3 and does the same in a second kernel (Teil N and Aufgabe N open). Then memory (PSS
+// over all of a participant's processes: Jupyter server, kernels, MCP servers; RSS beside it) and CPU-seconds
+// (utime + stime of those processes and their waited-for children, from /proc) per participant, set against
+// the figures `npm run klassenraum` and `doctor --klassenraum` plan with (scripts/apps/klassenraum/class-sizing.ts).
+// No model is loaded (the class server's memory is planned from the model file): no llama-server needed.
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { HUB_BYTES, PARTICIPANT_DAY_MAX_BYTES } from "../scripts/apps/klassenraum/class-sizing.js";
+import { FIRST_NOTEBOOK } from "../scripts/apps/workshop/notebook-ui.js";
+import { launchChromium, logIn, openNotebook, runCell, startHubProcess } from "../test/helpers/hub-process.js";
+import { runCommand } from "../test/helpers/run-script.js";
+import { printMarkdownTable } from "./markdown-table.js";
+import { reportGoal } from "./summary.js";
+
+const MB = 1024 * 1024;
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+const SECOND_NOTEBOOK = "30-teil-3-mcp-werkzeuge.ipynb";
+const KERNEL_WORK =
+  'import * as kit from "./lib/index";\nconst reise = await kit.startTravelServer();\nconsole.log("Reise-Server", reise.pid);';
+
+const read = (path: string) => {
+  try {
+    return readFileSync(path, "latin1");
+  } catch {
+    return "";
+  }
+};
+const kb = (text: string, field: RegExp) => Number(field.exec(text)?.[1] ?? 0) * 1024;
+
+interface Usage {
+  pss: number;
+  rss: number;
+  cpuSeconds: number;
+  processes: number;
+  kernels: number;
+}
+
+/** What the processes whose environment holds `entry` use now (the hub gives each participant KURS_NAME). */
+function usageOf(entry: string, command?: RegExp): Usage {
+  const usage: Usage = { pss: 0, rss: 0, cpuSeconds: 0, processes: 0, kernels: 0 };
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    if (!read(`/proc/${pid}/environ`).split("\0").includes(entry)) continue;
+    const cmd = read(`/proc/${pid}/cmdline`).replace(/\0/g, " ");
+    if (command && !command.test(cmd)) continue;
+    const stat = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ") ?? [];
+    // fields 14–17 of stat (utime, stime, cutime, cstime) are 12–15 after "pid (comm) "
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(stat[i] ?? 0), 0);
+    usage.pss += kb(read(`/proc/${pid}/smaps_rollup`), /^Pss:\s+(\d+) kB/m);
+    usage.rss += kb(read(`/proc/${pid}/status`), /VmRSS:\s+(\d+) kB/);
+    usage.cpuSeconds += ticks / TICKS_PER_SECOND;
+    usage.processes += 1;
+    if (/kernel-[\w-]+\.json/.test(cmd)) usage.kernels += 1; // the server names the kit kernel in its options, too
+  }
+  return usage;
+}
+
+const pct = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * values.length) - 1)]!;
+const fmtMb = (b: number) => `${Math.round(b / MB)} MB`;
+const fmtS = (s: number) => `${s.toFixed(1).replace(".", ",")} s`;
+
+async function kernelWithTravelServer(page: Page, userUrl: string, notebook: string): Promise<void> {
+  await openNotebook(page, userUrl, notebook, 10 * 60_000);
+  const printed = await runCell(page, KERNEL_WORK, 10 * 60_000);
+  if (!/Reise-Server \d+/.test(printed)) throw new Error(`${notebook}: ${printed.slice(0, 300)}`);
+}
+
+export async function realisticDay(n: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "hub-day-"));
+  chmodSync(dir, 0o755);
+  const root = join(dir, "hub");
+  const code = "bench-tag-5";
+  const browser = await launchChromium();
+  const hub = await startHubProcess(["--root", root, "--code", code, "--max", String(n)], { TRAVEL_OFFLINE: "1" });
+  try {
+    const names = Array.from({ length: n }, (_, i) => `Bench Tag ${i + 1}`);
+    const runs = await Promise.all(
+      names.map(async (name, i) => {
+        const context = await browser.newContext({ locale: "de-DE" });
+        const page = await context.newPage();
+        const start = performance.now();
+        const error = await logIn(page, hub.url, name, code);
+        if (error) throw new Error(`${name}: ${error}`);
+        await page.waitForURL(/\/user\/[^/]+\/notebooks\//, { timeout: 10 * 60_000 });
+        const userUrl = page.url().replace(/\/notebooks\/.*$/, "");
+        await kernelWithTravelServer(page, userUrl, FIRST_NOTEBOOK);
+        const firstResult = (performance.now() - start) / 1000;
+        if (i % 2 === 1) await kernelWithTravelServer(await context.newPage(), userUrl, SECOND_NOTEBOOK);
+        return { name, firstResult };
+      }),
+    );
+    const people = names.map((name) => ({ name, ...usageOf(`KURS_NAME=${name}`) }));
+    const hubId = (
+      JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }
+    ).kernelEnv.KURS_HUB_ID;
+    const hubUsage = usageOf(`KURS_HUB_ID=${hubId}`, /jupyterhub -f|configurable-http-proxy/);
+    const one = people.filter((p) => p.kernels === 1);
+    const two = people.filter((p) => p.kernels === 2);
+    const row = (label: string, group: Usage[]): string[] =>
+      group.length === 0
+        ? [label, "–", "–", "–"]
+        : [
+            `${label} (${group.length})`,
+            `${fmtMb(
+              pct(
+                group.map((p) => p.pss),
+                0.5,
+              ),
+            )} / ${fmtMb(Math.max(...group.map((p) => p.pss)))}`,
+            `${fmtMb(
+              pct(
+                group.map((p) => p.rss),
+                0.5,
+              ),
+            )} / ${fmtMb(Math.max(...group.map((p) => p.rss)))}`,
+            `${fmtS(
+              pct(
+                group.map((p) => p.cpuSeconds),
+                0.5,
+              ),
+            )} / ${fmtS(Math.max(...group.map((p) => p.cpuSeconds)))}`,
+          ];
+    const ready = runs.map((r) => r.firstResult);
+    console.log(
+      `\nKlassenraum-Hub, ${n} participants at once: each a kernel with lib and the travel server, every second one two\n`,
+    );
+    printMarkdownTable(
+      ["participants", "PSS p50 / max", "RSS p50 / max", "CPU-s p50 / max"],
+      [row("one kernel + travel server", one), row("two kernels + two travel servers", two)],
+    );
+    console.log("");
+    printMarkdownTable(
+      ["Measure", "Value"],
+      [
+        [
+          "login → first result (lib + travel server), p50 / max",
+          `${fmtS(pct(ready, 0.5))} / ${fmtS(Math.max(...ready))}`,
+        ],
+        [
+          "all participants: PSS / CPU-s",
+          `${fmtMb(people.reduce((s, p) => s + p.pss, 0))} / ${fmtS(people.reduce((s, p) => s + p.cpuSeconds, 0))}`,
+        ],
+        ["hub + proxy: RSS / CPU-s", `${fmtMb(hubUsage.rss)} / ${fmtS(hubUsage.cpuSeconds)}`],
+        [
+          "planned (class-sizing.ts): participant's day max / hub",
+          `${fmtMb(PARTICIPANT_DAY_MAX_BYTES)} / ${fmtMb(HUB_BYTES)}`,
+        ],
+      ],
+    );
+    const worst = Math.max(...people.map((p) => p.pss));
+    reportGoal({
+      metric: `hub --realistisch, ${n} participants: PSS of the heaviest participant`,
+      goal: `≤ planned ${fmtMb(PARTICIPANT_DAY_MAX_BYTES)}`,
+      measured: fmtMb(worst),
+      met: worst <= PARTICIPANT_DAY_MAX_BYTES,
+    });
+  } finally {
+    await browser.close();
+    await hub.stop();
+    if (process.getuid?.() === 0) await runCommand("hub", ["--aufraeumen", "--root", root]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
