@@ -1,6 +1,6 @@
 // `npm run eval:agent` as a real subprocess: the oracle's JSON and HTML report, German usage errors (exit 2;
-// in-process as scripts/kit.ts runs them, one real process kept), output paths checked before the run, Ctrl+C (SIGINT) keeping the finished tasks, and the tiny GGUF end
-// to end (its numbers printed, not asserted).
+// in-process as scripts/kit.ts runs them, one real process kept), output paths checked before the run,
+// Ctrl+C (SIGINT) keeping the finished tasks, and the tiny GGUF end to end (its numbers printed, not asserted).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
