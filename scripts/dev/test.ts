@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
+import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { processesWithEnv } from "../node/processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
@@ -280,6 +281,8 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
     results.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
   }
   if (wants("unit")) {
+    // Built once here, not by the first of several test files that run at once and need it.
+    if (unitFiles.some((f) => !f.startsWith(LLAMA_TESTS))) console.log(ensureNotebookLib());
     const others = unitFiles.filter((f) => !serverFiles.includes(f));
     if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
   }
