@@ -161,9 +161,26 @@ const ONE_AT_A_TIME = /^test\/scripts\/hub[-.]/;
  */
 const CONCURRENCY = 2;
 
-/** `node --test` over `files` (`concurrency` at a time); resolves with the exit code and the TAP counts. */
+/**
+ * The test files that ran longest (the "slowest test files" lines of an earlier run, longest first): they
+ * start first, so that no long file starts last while the other slot idles. The others follow in name order.
+ */
+const LONG_FIRST = ["test/exercises/run-all-again.test.ts", "test/llm/local-backend.test.ts"];
+
+/** `files` with the known long ones first (in LONG_FIRST's order), then the rest in name order. */
+function longFirst(files: string[]): string[] {
+  const rank = (f: string) => {
+    const i = LONG_FIRST.indexOf(f);
+    return i === -1 ? LONG_FIRST.length : i;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** `node --test` over `files` (`concurrency` at a time); resolves with the exit code, the TAP counts and each file's seconds. */
 async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: number) {
-  const tapFile = join(tmpdir(), `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
+  const name = `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tapFile = join(tmpdir(), `${name}.txt`);
+  const timesFile = join(tmpdir(), `${name}-times.jsonl`);
   const code = await run(
     process.execPath,
     [
@@ -175,18 +192,26 @@ async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: nu
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tapFile}`,
-      ...files,
+      `--test-reporter=${join(root, "scripts", "dev", "file-times-reporter.mjs")}`,
+      `--test-reporter-destination=${timesFile}`,
+      ...longFirst(files),
     ],
     env,
   );
   const tap = existsSync(tapFile) ? readFileSync(tapFile, "utf8") : "";
+  const times = (existsSync(timesFile) ? readFileSync(timesFile, "utf8") : "")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { file: string; seconds: number });
   rmSync(tapFile, { force: true });
+  rmSync(timesFile, { force: true });
   const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
   return {
     code,
     passed: count("pass"),
     failed: count("fail") + count("cancelled"),
     skipped: (tap.match(/ # SKIP\b/g) ?? []).length,
+    times,
   };
 }
 
@@ -212,6 +237,15 @@ async function unitTests(
     console.log("no test files found");
     passed = 0;
   }
+  const slowest = runs
+    .flatMap((r) => r.times)
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 12);
+  if (slowest.length > 1)
+    console.log(
+      `slowest test files (wall seconds, ${concurrency} at a time beside the hub files):\n` +
+        slowest.map((t) => `  ${t.seconds.toFixed(1).padStart(6)}  ${relative(root, t.file)}`).join("\n"),
+    );
   return {
     stage,
     passed,
