@@ -165,7 +165,29 @@ const CONCURRENCY = 2;
  * The test files that ran longest (the "slowest test files" lines of an earlier run, longest first): they
  * start first, so that no long file starts last while the other slot idles. The others follow in name order.
  */
-const LONG_FIRST = ["test/exercises/run-all-again.test.ts", "test/llm/local-backend.test.ts"];
+const LONG_FIRST = [
+  "test/exercises/run-all-again.test.ts",
+  "test/llm/warm-states.test.ts",
+  "test/llm/local-backend.test.ts",
+  "test/scripts/doctor.test.ts",
+  "test/cli/cli.test.ts",
+  "test/llm/live-model.test.ts",
+  "test/llm/prompt-state.test.ts",
+  "test/eval/eval-cli.test.ts",
+  "test/tiny-models/tiny-llama.test.ts",
+  "test/exercises/aufgabe-kernel.test.ts",
+  "test/scripts/models-warm.test.ts",
+  "test/cli/cli-capabilities.test.ts",
+  "test/eval/eval-compare.test.ts",
+  "test/scripts/board-projector.test.ts",
+  "test/scripts/board-harden.test.ts",
+  "test/scripts/run-notebooks.test.ts",
+  "test/scripts/hub.test.ts",
+  "test/scripts/hub-security.test.ts",
+  "test/scripts/hub-german.test.ts",
+  "test/scripts/hub-disk-full.test.ts",
+  "test/scripts/hub-robust.test.ts",
+];
 
 /** `files` with the known long ones first (in LONG_FIRST's order), then the rest in name order. */
 function longFirst(files: string[]): string[] {
