@@ -5,6 +5,7 @@
 // declarations (notebook-lib.test.ts); scripts import this file by path.
 import type { Llama } from "node-llama-cpp";
 import esmImport from "../esm.cjs";
+import { ignore } from "../util.js";
 import type { KitConfig } from "../config.js";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
@@ -26,7 +27,7 @@ export async function getKitLlama(
 ): Promise<Llama> {
   logTo = logger;
   const cached = shared.get(gpu);
-  const known = cached && (await cached.catch(() => undefined));
+  const known = cached && (await cached.catch(ignore("a binding that failed to load: its caller was told; made anew")));
   if (known && !known.disposed) return known;
   if (shared.get(gpu) !== cached) return getKitLlama(gpu, logger); // another caller made a new one meanwhile
   const made = (async () => {
