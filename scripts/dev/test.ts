@@ -162,7 +162,7 @@ const ONE_AT_A_TIME = /^test\/scripts\/hub[-.]/;
 const CONCURRENCY = 2;
 
 /**
- * The test files that ran longest (the "slowest test files" lines of an earlier run, longest first): they
+ * The test files that ran longest (each measured alone with /usr/bin/time, longest first): they
  * start first, so that no long file starts last while the other slot idles. The others follow in name order.
  */
 const LONG_FIRST = [
@@ -198,11 +198,9 @@ function longFirst(files: string[]): string[] {
   return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** `node --test` over `files` (`concurrency` at a time); resolves with the exit code, the TAP counts and each file's seconds. */
+/** `node --test` over `files` (`concurrency` at a time); resolves with the exit code and the TAP counts. */
 async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: number) {
-  const name = `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}`;
-  const tapFile = join(tmpdir(), `${name}.txt`);
-  const timesFile = join(tmpdir(), `${name}-times.jsonl`);
+  const tapFile = join(tmpdir(), `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const code = await run(
     process.execPath,
     [
@@ -214,26 +212,18 @@ async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: nu
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tapFile}`,
-      `--test-reporter=${join(root, "scripts", "dev", "file-times-reporter.mjs")}`,
-      `--test-reporter-destination=${timesFile}`,
       ...longFirst(files),
     ],
     env,
   );
   const tap = existsSync(tapFile) ? readFileSync(tapFile, "utf8") : "";
-  const times = (existsSync(timesFile) ? readFileSync(timesFile, "utf8") : "")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { file: string; seconds: number });
   rmSync(tapFile, { force: true });
-  rmSync(timesFile, { force: true });
   const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
   return {
     code,
     passed: count("pass"),
     failed: count("fail") + count("cancelled"),
     skipped: (tap.match(/ # SKIP\b/g) ?? []).length,
-    times,
   };
 }
 
@@ -259,15 +249,6 @@ async function unitTests(
     console.log("no test files found");
     passed = 0;
   }
-  const slowest = runs
-    .flatMap((r) => r.times)
-    .sort((a, b) => b.seconds - a.seconds)
-    .slice(0, 12);
-  if (slowest.length > 1)
-    console.log(
-      `slowest test files (wall seconds, ${concurrency} at a time beside the hub files):\n` +
-        slowest.map((t) => `  ${t.seconds.toFixed(1).padStart(6)}  ${relative(root, t.file)}`).join("\n"),
-    );
   return {
     stage,
     passed,
