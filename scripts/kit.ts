@@ -3,11 +3,9 @@
 // alone. Only this file reads process.argv, installs the signal handlers (SIGINT, SIGTERM, SIGHUP abort the
 // command's signal), maps errors to German messages and sets the exit code. The commands are data
 // (scripts/node/command.ts), listed in scripts/commands.ts.
-import { KitError } from "../lib/errors.js";
-import { errorText } from "../lib/util.js";
 import { COMMANDS, isCommandName } from "./commands.js";
-import { runCommand, StopSignal, type Command } from "./node/command.js";
-import { printUsageError, UsageError } from "./node/parse-args-german.js";
+import { reportCommandError, runCommand, StopSignal, type Command } from "./node/command.js";
+import { UsageError } from "./node/parse-args-german.js";
 
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 const KIT_USAGE = `Aufruf: npx tsx scripts/kit.ts <Befehl> [Optionen]\nBefehle: ${Object.keys(COMMANDS).join(", ")}`;
@@ -35,11 +33,9 @@ async function main(name: string | undefined, argv: string[]): Promise<number> {
     if (command.exitWhenDone) process.exit(code);
     return code;
   } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error);
-    if (controller.signal.aborted) return SIGNAL_EXIT_CODES[(controller.signal.reason as StopSignal).signal];
-    // An expected problem: its message says what to do. Anything else is a bug: its text, no stack.
-    console.error(error instanceof KitError ? error.message : `Unerwarteter Fehler: ${errorText(error)}`);
-    return 1;
+    if (!(error instanceof UsageError) && controller.signal.aborted)
+      return SIGNAL_EXIT_CODES[(controller.signal.reason as StopSignal).signal];
+    return reportCommandError(error);
   }
 }
 

@@ -15,7 +15,6 @@ import type { JsonSchema } from "./types.js";
 interface GrammarMaker {
   createGrammarForJsonSchema(schema: never): Promise<{ grammar: string }>;
 }
-let converter: Promise<GrammarMaker> | undefined;
 
 /** `^[class]+$` or `^[class]*$` with a plain class (letters, digits, `_`, `-`, ranges). */
 const CHARACTER_CLASS_PATTERN = /^\^\[([A-Za-z0-9_-]+)\]([+*])\$$/u;
@@ -54,6 +53,5 @@ export async function jsonSchemaGbnf(llama: GrammarMaker, schema: JsonSchema): P
 
 /** GBNF text for `schema` (loads node-llama-cpp's CPU binding once, on first use; no model). */
 export async function gbnfForJsonSchema(schema: JsonSchema): Promise<string> {
-  converter ??= getKitLlama("cpu");
-  return jsonSchemaGbnf(await converter, schema);
+  return jsonSchemaGbnf(await getKitLlama("cpu"), schema);
 }

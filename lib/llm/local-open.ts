@@ -109,7 +109,6 @@ export async function openLocalModel(options: OpenModelOptions, config: KitConfi
   } catch (err) {
     await context?.dispose();
     await model?.dispose();
-    await llama.dispose();
     if (err instanceof ModelLoadError) throw err;
     throw new ModelLoadError(modelPath, errorText(err));
   }

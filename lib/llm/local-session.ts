@@ -89,7 +89,7 @@ export class LocalSession {
     if (this.closed) throw this.closedError();
   }
 
-  /** Rejects queued calls with ModelClosedError and frees chat, context, model and binding (once). */
+  /** Rejects queued calls with ModelClosedError and frees chat, context and model (once; the binding is the process's, llama.ts). */
   async dispose(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -97,6 +97,5 @@ export class LocalSession {
     this.chat.dispose({ disposeSequence: true });
     await this.context.dispose();
     await this.model.dispose();
-    await this.llama.dispose();
   }
 }

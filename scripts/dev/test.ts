@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
+import { ensureNotebookLib } from "./build-notebook-lib.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { processesWithEnv } from "../node/processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
@@ -149,31 +150,100 @@ async function llamaStage(build: ReturnType<typeof startLlamaBuild>, env: NodeJS
   return { stage: "llama.cpp", passed: 0, failed: 0, seconds, skipped: tools.missing };
 }
 
-async function unitTests(env: NodeJS.ProcessEnv, files: string[], stage = "unit tests"): Promise<StageResult> {
-  console.log(`\n=== ${stage}`);
-  const t = performance.now();
-  const tapFile = join(tmpdir(), `kit-tap-${process.pid}.txt`);
+/**
+ * Test files that start a real JupyterHub with system users (`kurs-*`): they run one at a time, in a
+ * process of their own beside the other files (their participants' names and accounts would meet).
+ */
+const ONE_AT_A_TIME = /^test\/scripts\/hub[-.]/;
+/**
+ * How many of the other test files run at once. Most of them wait (on kernels, servers, subprocesses,
+ * a one-thread model); 2 keeps a 2-core machine busy without starving the hub's own processes.
+ */
+const CONCURRENCY = 2;
+
+/**
+ * The test files that ran longest (each measured alone with /usr/bin/time, longest first): they
+ * start first, so that no long file starts last while the other slot idles. The others follow in name order.
+ */
+const LONG_FIRST = [
+  "test/exercises/run-all-again.test.ts",
+  "test/llm/warm-states.test.ts",
+  "test/llm/local-backend.test.ts",
+  "test/scripts/doctor.test.ts",
+  "test/cli/cli.test.ts",
+  "test/llm/live-model.test.ts",
+  "test/llm/prompt-state.test.ts",
+  "test/eval/eval-cli.test.ts",
+  "test/tiny-models/tiny-llama.test.ts",
+  "test/exercises/aufgabe-kernel.test.ts",
+  "test/scripts/models-warm.test.ts",
+  "test/cli/cli-capabilities.test.ts",
+  "test/eval/eval-compare.test.ts",
+  "test/scripts/board-projector.test.ts",
+  "test/scripts/board-harden.test.ts",
+  "test/scripts/run-notebooks.test.ts",
+  "test/scripts/hub.test.ts",
+  "test/scripts/hub-security.test.ts",
+  "test/scripts/hub-german.test.ts",
+  "test/scripts/hub-disk-full.test.ts",
+  "test/scripts/hub-robust.test.ts",
+];
+
+/** `files` with the known long ones first (in LONG_FIRST's order), then the rest in name order. */
+function longFirst(files: string[]): string[] {
+  const rank = (f: string) => {
+    const i = LONG_FIRST.indexOf(f);
+    return i === -1 ? LONG_FIRST.length : i;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** `node --test` over `files` (`concurrency` at a time); resolves with the exit code and the TAP counts. */
+async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: number) {
+  const tapFile = join(tmpdir(), `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const code = await run(
     process.execPath,
     [
       "--import",
       "tsx",
       "--test",
-      "--test-concurrency=1",
+      `--test-concurrency=${concurrency}`,
       "--test-reporter=spec",
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tapFile}`,
-      ...files,
+      ...longFirst(files),
     ],
     env,
   );
   const tap = existsSync(tapFile) ? readFileSync(tapFile, "utf8") : "";
   rmSync(tapFile, { force: true });
   const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
-  let passed = count("pass");
-  let failed = count("fail") + count("cancelled");
-  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed
+  return {
+    code,
+    passed: count("pass"),
+    failed: count("fail") + count("cancelled"),
+    skipped: (tap.match(/ # SKIP\b/g) ?? []).length,
+  };
+}
+
+async function unitTests(
+  env: NodeJS.ProcessEnv,
+  files: string[],
+  stage = "unit tests",
+  concurrency = CONCURRENCY,
+): Promise<StageResult> {
+  console.log(`\n=== ${stage}`);
+  const t = performance.now();
+  const alone = files.filter((f) => ONE_AT_A_TIME.test(f));
+  const others = files.filter((f) => !alone.includes(f));
+  const runs = await Promise.all([
+    ...(others.length > 0 ? [nodeTest(env, others, concurrency)] : []),
+    ...(alone.length > 0 ? [nodeTest(env, alone, 1)] : []),
+  ]);
+  let passed = runs.reduce((n, r) => n + r.passed, 0);
+  let failed = 0;
+  for (const r of runs) failed += r.code !== 0 && r.failed === 0 ? 1 : r.failed; // 1: the runner itself failed
   if (files.length === 0) {
     failed += 1;
     console.log("no test files found");
@@ -184,7 +254,7 @@ async function unitTests(env: NodeJS.ProcessEnv, files: string[], stage = "unit 
     passed,
     failed,
     seconds: (performance.now() - t) / 1000,
-    skippedTests: (tap.match(/ # SKIP\b/g) ?? []).length,
+    skippedTests: runs.reduce((n, r) => n + r.skipped, 0),
   };
 }
 
@@ -248,6 +318,8 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
     results.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
   }
   if (wants("unit")) {
+    // Built once here, not by the first of several test files that run at once and need it.
+    if (unitFiles.some((f) => !f.startsWith(LLAMA_TESTS))) console.log(ensureNotebookLib());
     const others = unitFiles.filter((f) => !serverFiles.includes(f));
     if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
   }
@@ -257,7 +329,7 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   // Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
   if (llamaBuild) {
     results.push(await llamaStage(llamaBuild, env));
-    results.push(await unitTests(env, serverFiles, "llama-server"));
+    results.push(await unitTests(env, serverFiles, "llama-server", 1)); // one llama-server at a time
   }
 
   const leftovers = endLeftovers(runMark);

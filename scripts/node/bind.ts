@@ -65,3 +65,31 @@ export function planBind(
 export function formatUrl(urlHost: string, port: number): string {
   return `http://${hostForUrl(urlHost)}:${port}/mcp`;
 }
+
+/**
+ * The options --port, --host and --allowed-host of a server command (board, hub), in defineCommand's table.
+ * `port`: the default; `portHelp`: how the usage names the port; `reachedAs`: who reaches it how, e.g.
+ * "die Teilnehmenden das Board erreichen".
+ */
+export function bindOptions(port: number, portHelp: string, reachedAs: string) {
+  return {
+    port: {
+      type: "string",
+      default: String(port),
+      value: "P",
+      help: `${portHelp} (Standard ${port}; 0 = ein freier)`,
+    },
+    host: {
+      type: "string",
+      default: "127.0.0.1",
+      value: "H",
+      help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)",
+    },
+    "allowed-host": {
+      type: "string",
+      multiple: true,
+      value: "N",
+      help: `Host-Name, unter dem ${reachedAs} (Pflicht bei --host 0.0.0.0)`,
+    },
+  } as const;
+}

@@ -5,8 +5,9 @@
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ParseArgsConfig } from "node:util";
-import { parseArgsGerman, UsageError } from "./parse-args-german.js";
+import { parseArgsGerman, printUsageError, UsageError } from "./parse-args-german.js";
 import { KitError } from "../../lib/errors.js";
+import { errorText } from "../../lib/util.js";
 
 /** One option: node's parseArgs descriptor plus what the usage says about it. */
 export type CommandOption = NonNullable<ParseArgsConfig["options"]>[string] & {
@@ -175,4 +176,14 @@ export async function runCommand<O extends CommandOptions>(
     usage: command.usage,
   });
   return code ?? 0;
+}
+
+/**
+ * Shows what a command threw as scripts/kit.ts does and returns the exit code: a UsageError (or --help) its
+ * own; an expected problem (KitError) its German message, 1; anything else is a bug: its text, no stack, 1.
+ */
+export function reportCommandError(error: unknown): number {
+  if (error instanceof UsageError) return printUsageError(error);
+  console.error(error instanceof KitError ? error.message : `Unerwarteter Fehler: ${errorText(error)}`);
+  return 1;
 }

@@ -73,3 +73,13 @@ export async function stopProcessesOfUsers(uids: number[], graceMs = 5000): Prom
   for (const pid of processesOfUsers(uids)) signal(pid, "SIGKILL");
   return pids.length;
 }
+
+/** Waits until `done` settles or `ms` have passed, whichever is first; no timer is left running after it. */
+export async function waitAtMost(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

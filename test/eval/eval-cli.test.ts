@@ -1,6 +1,6 @@
-// `npm run eval:agent` as a real subprocess: the oracle's JSON and HTML report, German usage errors (exit 2),
-// output paths checked before the run, Ctrl+C (SIGINT) keeping the finished tasks, and the tiny GGUF end
-// to end (its numbers printed, not asserted).
+// `npm run eval:agent` as a real subprocess: the oracle's JSON and HTML report, German usage errors (exit 2;
+// in-process as scripts/kit.ts runs them, one real process kept), output paths checked before the run,
+// Ctrl+C (SIGINT) keeping the finished tasks, and the tiny GGUF end to end (its numbers printed, not asserted).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
 import { groupFigures, type EvalReport } from "../../lib/eval/index.js";
-import { runCommand } from "../helpers/run-script.js";
+import { runCommand, runCommandHere } from "../helpers/run-script.js";
 
 const withDir = async (use: (dir: string) => Promise<void>) => {
   const dir = await mkdtemp(join(tmpdir(), "eval-cli-"));
@@ -93,7 +93,7 @@ describe("eval:agent on the command line", () => {
           /^--vergleich liest nur fertige Berichte; --k gehört zu einem Lauf\./,
         ],
       ] as const) {
-        const run = await runCommand("eval:agent", [...args]);
+        const run = await runCommandHere("eval:agent", [...args]);
         assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
         assert.match(run.stderr, message, args.join(" "));
         assert.doesNotMatch(
@@ -103,6 +103,18 @@ describe("eval:agent on the command line", () => {
         );
       }
     }));
+
+  test("a real process: a usage error and an unwritable output path are exit 2 with the German message alone", async () => {
+    const usage = await runCommand("eval:agent", ["--oracle", "--style", "quer"]);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.equal(usage.stdout, "");
+    assert.match(usage.stderr, /^--style erwartet plan oder half oder native, erhalten: "quer"\./);
+    assert.doesNotMatch(usage.stderr, /\n\s+at |Error:/);
+    const path = await runCommand("eval:agent", ["--oracle", "--limit", "1", "--json", "/proc/nope/r.json"]);
+    assert.equal(path.code, 2, path.stderr);
+    assert.match(path.stderr, /^--json \/proc\/nope\/r\.json: den Ordner \/proc\/nope gibt es nicht/);
+    assert.doesNotMatch(path.stderr, /Versuch 1|ENOENT|\n\s+at /);
+  });
 
   test("an output path that cannot be written fails before the run (exit 2), also under /proc", () =>
     withDir(async (dir) => {
@@ -114,12 +126,16 @@ describe("eval:agent on the command line", () => {
         [["--json", "/proc/nope/r.json"], /^--json \/proc\/nope\/r\.json: den Ordner \/proc\/nope gibt es nicht/],
         [["--html", dir], /^--html .*: das ist ein Ordner, keine Datei\./],
       ] as const) {
-        const run = await runCommand(
-          "eval:agent",
-          ["--oracle", "--k", "1", "--category", "parallel", "--limit", "1", ...args],
-          {},
-          { timeoutMs: 30_000 },
-        );
+        const run = await runCommandHere("eval:agent", [
+          "--oracle",
+          "--k",
+          "1",
+          "--category",
+          "parallel",
+          "--limit",
+          "1",
+          ...args,
+        ]);
         assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
         assert.match(run.stderr, message);
         assert.doesNotMatch(run.stderr, /Versuch 1|ENOENT|EEXIST/, "nothing ran, no English errno text");

@@ -1,10 +1,13 @@
 // Starts the Klassenraum-Hub (`npm run hub`) as a real subprocess on a free port and drives participants
 // through it with Chromium: the German login page, then a notebook whose kernel runs a cell.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
+import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
+import { runCommand } from "./run-script.js";
 
 export interface HubProcess {
   /** The login page's URL. */
@@ -65,6 +68,43 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
+}
+
+export const isRoot = process.getuid?.() === 0;
+
+/** Why a test with a real hub cannot run here (undefined: it can); `needs` adds root and Chromium. */
+export function hubTestSkip(needs: { root?: boolean; chromium?: boolean } = {}): string | undefined {
+  if (jupyterhubMissing()) return "JupyterHub is not installed (apt-get install jupyterhub)";
+  if (needs.root && !isRoot) return "needs root (one system user per participant)";
+  if (needs.chromium && !CHROMIUM) return "no Chromium";
+  return undefined;
+}
+
+export interface HubTestFolder {
+  /** The temporary folder (mode 755: the participants' system users pass through it to their folders). */
+  dir: string;
+  /** `dir`/hub: the hub's --root (participants' folders and its state). */
+  root: string;
+  /** As root, `npm run hub -- --aufraeumen` when the hub made anything (accounts, folders, state); then
+   *  `beforeRemove`, and the folder is removed unless KEEP_HUB_TEST is set. */
+  remove(beforeRemove?: () => void): Promise<void>;
+}
+
+/** A temporary folder for a test's hub. */
+export function hubTestFolder(prefix: string): HubTestFolder {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  const root = join(dir, "hub");
+  return {
+    dir,
+    root,
+    async remove(beforeRemove) {
+      if (isRoot && existsSync(join(root, ".hub"))) await runCommand("hub", ["--aufraeumen", "--root", root]);
+      beforeRemove?.();
+      if (process.env.KEEP_HUB_TEST) console.log(`kept: ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The PIN the tests' participants choose unless a test says otherwise. */

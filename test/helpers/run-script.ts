@@ -1,7 +1,10 @@
 // Runs one of the kit's scripts as a real subprocess (node + tsx), as `npm run …` would.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { format } from "node:util";
 import { findProjectRoot, tinyModelPaths } from "../../lib/config.js";
+import { COMMANDS, type CommandName } from "../../scripts/commands.js";
+import { reportCommandError, runCommand as runParsed } from "../../scripts/node/command.js";
 
 export interface ScriptRun {
   code: number | null;
@@ -24,6 +27,26 @@ export function runCommand(
   options: ScriptOptions = {},
 ): Promise<ScriptRun> {
   return runTsFile(join("scripts", "kit.ts"), [command, ...args], env, options);
+}
+
+/**
+ * Runs the kit's command `command` in this process as scripts/kit.ts does (same parsing, same German error
+ * mapping and exit code), with what it prints captured: for command lines that end before the command
+ * starts anything (usage errors, unusable paths). A few real processes (runCommand) stay as smoke tests.
+ */
+export async function runCommandHere(command: CommandName, args: string[]): Promise<ScriptRun> {
+  const out = { stdout: "", stderr: "" };
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => void (out.stdout += `${format(...parts)}\n`);
+  console.error = (...parts: unknown[]) => void (out.stderr += `${format(...parts)}\n`);
+  try {
+    const code = await runParsed(await COMMANDS[command](), args, new AbortController().signal).catch(
+      reportCommandError,
+    );
+    return { code, ...out };
+  } finally {
+    Object.assign(console, { log, error });
+  }
 }
 
 /** Runs the TypeScript file `file` (relative to the project root) with `args`, as `npx tsx <file>` would. */

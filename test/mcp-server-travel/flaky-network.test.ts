@@ -116,7 +116,17 @@ describe("merged identical requests", () => {
 
   it("one caller cancelling leaves the others their answer; all cancelling frees the rate-limit slot", async () => {
     fake.setHandler(() => ({ json: ROM, delayMs: 200 }));
-    const limiter = new CallSpacer(60_000);
+    let waitEnded = false;
+    const limiter = new CallSpacer(60_000, Date.now, (ms, signal) => {
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          waitEnded = true;
+          resolve();
+        });
+      });
+    });
     const g = new NominatimGeocoder(http(), new NoCache(), { baseUrl: fake.url, intervalMs: 60_000, limiter });
     const quitter = new AbortController();
     const kept = g.geocode("Rom");
@@ -137,6 +147,7 @@ describe("merged identical requests", () => {
     c2.abort();
     await Promise.all(waiting);
     assert.equal(limiter.waiting, 0, "slot given back");
+    assert.ok(waitEnded, "nobody waits any more: the minute's wait ends (no timer keeps the program running)");
   });
 });
 

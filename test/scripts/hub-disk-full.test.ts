@@ -4,15 +4,14 @@
 // instructor is told in German; a new participant still logs in and gets a working kernel.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { delay } from "../../lib/util.js";
-import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import {
-  CHROMIUM,
+  hubTestFolder,
+  hubTestSkip,
+  isRoot,
   launchChromium,
   logIn,
   openNotebook,
@@ -20,24 +19,15 @@ import {
   startHubProcess,
   type HubProcess,
 } from "../helpers/hub-process.js";
-import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "platte-voll-31";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
-const isRoot = process.getuid?.() === 0;
-const dir = mkdtempSync(join(tmpdir(), "hub-disk-full-"));
-chmodSync(dir, 0o755);
-const root = join(dir, "hub");
+const folder = hubTestFolder("hub-disk-full-");
+const { root } = folder;
 mkdirSync(root);
 // tmpfs needs root (mount); elsewhere the test is skipped
 const mounted = isRoot && spawnSync("mount", ["-t", "tmpfs", "-o", "size=400m,mode=755", "tmpfs", root]).status === 0;
-const skip = !mounted
-  ? "needs root and mount (a small tmpfs as the disk)"
-  : jupyterhubMissing()
-    ? "JupyterHub is not installed"
-    : CHROMIUM
-      ? false
-      : "no Chromium";
+const skip = (mounted ? hubTestSkip({ chromium: true }) : "needs root and mount (a small tmpfs as the disk)") ?? false;
 let hub: HubProcess | undefined;
 let browser: Browser | undefined;
 
@@ -50,9 +40,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await hub?.stop();
-  if (isRoot) await runCommand("hub", ["--aufraeumen", "--root", root]);
-  if (mounted) spawnSync("umount", ["-l", root]);
-  rmSync(dir, { recursive: true, force: true });
+  await folder.remove(() => mounted && spawnSync("umount", ["-l", root]));
 });
 
 test(

@@ -4,17 +4,16 @@
 // ("Lena Vogt", not the account "kurs-lena-vogt"); an English browser gets Jupyter in English. Run as root
 // under `flock /tmp/kit-hub.lock` (real system users). Screenshots at 1366x768: .cache/browser/sprache/.
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
-import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { FIRST_NOTEBOOK } from "../../scripts/apps/workshop/notebook-ui.js";
 import { languageProblems, visibleText } from "../../scripts/dev/german-ui-check.js";
 import {
-  CHROMIUM,
+  hubTestFolder,
+  hubTestSkip,
   hubUser,
   launchChromium,
   startHubProcess,
@@ -23,15 +22,9 @@ import {
 } from "../helpers/hub-process.js";
 
 const CODE = "hub-sprache-4711";
-const isRoot = process.getuid?.() === 0;
-const missing = jupyterhubMissing()
-  ? "JupyterHub is not installed (apt-get install jupyterhub)"
-  : CHROMIUM
-    ? undefined
-    : "no Chromium";
-const dir = mkdtempSync(join(tmpdir(), "hub-sprache-"));
-chmodSync(dir, 0o755); // the participants' system users pass through it to their folders
-const root = join(dir, "hub");
+const missing = hubTestSkip({ chromium: true });
+const folder = hubTestFolder("hub-sprache-");
+const { root } = folder;
 const shots = join(findProjectRoot(), ".cache", "browser", "sprache");
 let hub: HubProcess | undefined;
 let browser: Browser | undefined;
@@ -49,11 +42,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await hub?.stop();
-  if (isRoot && hub) {
-    const { runCommand } = await import("../helpers/run-script.js");
-    await runCommand("hub", ["--aufraeumen", "--root", root]);
-  }
-  rmSync(dir, { recursive: true, force: true });
+  await folder.remove();
 });
 
 /** Login → waiting page → first notebook → file list → hub home, with a screenshot of each; the problems found. */

@@ -5,12 +5,10 @@
 // only when three joins are in flight tells whether the logins ran together. No server is spawned (the
 // redirect after the login is not followed).
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
-import { postLogIn, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
+import { hubTestFolder, hubTestSkip, postLogIn, startHubProcess, type HubProcess } from "../helpers/hub-process.js";
 import { slowBoard, type SlowBoard } from "../helpers/slow-board.js";
 
 const CODE = "hub-parallel-46";
@@ -21,15 +19,14 @@ const NAMES = [
   "Test Zoë Brandt",
   "Test Özlem Çelik",
 ];
-const dir = mkdtempSync(join(tmpdir(), "hub-parallel-"));
-chmodSync(dir, 0o755);
+const folder = hubTestFolder("hub-parallel-");
 let hub: HubProcess | undefined;
 let board: SlowBoard | undefined;
 
 after(async () => {
   await hub?.stop();
   await board?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await folder.remove();
 });
 
 /** The login form as a browser posts it (its XSRF token, a PIN chosen at this first login), each in a context of its own. */
@@ -46,10 +43,10 @@ async function postLogin(loginUrl: string, name: string): Promise<{ status: numb
 
 test(
   "five logins at once: checked and put on the board together, each listed once",
-  { skip: jupyterhubMissing() ? "JupyterHub is not installed" : false },
+  { skip: hubTestSkip() ?? false },
   async () => {
     board = await slowBoard(3);
-    hub = await startHubProcess(["--root", join(dir, "hub"), "--code", CODE, "--board", board.url]);
+    hub = await startHubProcess(["--root", folder.root, "--code", CODE, "--board", board.url]);
     const results = await Promise.all(NAMES.map((name) => postLogin(hub!.url, name)));
     assert.deepEqual(
       results.map((r) => r.status),
@@ -61,7 +58,7 @@ test(
       `the hub put participants on the board one at a time (at most ${board.maxInFlight()} at once)`,
     ); // before: 1
     const listed = Object.values(
-      JSON.parse(readFileSync(join(dir, "hub", ".hub", "teilnehmende.json"), "utf8")) as Record<
+      JSON.parse(readFileSync(join(folder.root, ".hub", "teilnehmende.json"), "utf8")) as Record<
         string,
         { name: string; user: string }
       >,

@@ -5,17 +5,16 @@
 // page back by itself and B's kernel still answers and saves; SIGHUP (terminal closed) then stops everything,
 // also a kernel's child started without the hub's id.
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { delay } from "../../lib/util.js";
 import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { participantProcesses, processesOfHub } from "../../scripts/apps/hub/processes.js";
-import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import {
-  CHROMIUM,
+  hubTestFolder,
+  hubTestSkip,
   launchChromium,
   logIn,
   openNotebook,
@@ -23,7 +22,6 @@ import {
   startHubProcess,
   type HubProcess,
 } from "../helpers/hub-process.js";
-import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "hub-robust-23";
 const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
@@ -31,18 +29,9 @@ const A = { name: "Test Jörg Überall", user: "kurs-test-joerg-ueberall" };
 const B = { name: "Test Beate Zweite", user: "kurs-test-beate-zweite" };
 const PROCESSES = 120;
 const SPACE_MB = 40;
-const isRoot = process.getuid?.() === 0;
-const skip = !isRoot
-  ? "needs root (one system user per participant)"
-  : jupyterhubMissing()
-    ? "JupyterHub is not installed"
-    : CHROMIUM
-      ? false
-      : "no Chromium";
-
-const dir = mkdtempSync(join(tmpdir(), "hub-robust-"));
-chmodSync(dir, 0o755);
-const root = join(dir, "hub");
+const skip = hubTestSkip({ root: true, chromium: true }) ?? false;
+const folder = hubTestFolder("hub-robust-");
+const { dir, root } = folder;
 let hub: HubProcess | undefined;
 let browser: Browser | undefined;
 const pages: Record<string, Page> = {};
@@ -65,8 +54,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await hub?.stop();
-  if (isRoot) await runCommand("hub", ["--aufraeumen", "--root", root]);
-  rmSync(dir, { recursive: true, force: true });
+  await folder.remove();
 });
 
 const stillWorks = async (page: Page) =>

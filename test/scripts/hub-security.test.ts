@@ -12,12 +12,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import {
-  chmodSync,
   existsSync,
   lchownSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -26,12 +24,18 @@ import {
   writeFileSync,
 } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { APIRequestContext } from "playwright-core";
-import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
-import { hubUser, postLogIn, startHubProcess, xsrfToken, type HubProcess } from "../helpers/hub-process.js";
+import {
+  hubTestFolder,
+  hubTestSkip,
+  hubUser,
+  postLogIn,
+  startHubProcess,
+  xsrfToken,
+  type HubProcess,
+} from "../helpers/hub-process.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "hub-sicher-17";
@@ -39,16 +43,9 @@ const ANNA = { name: "Anna Sicher", pin: "anna-4711" };
 const BEN = { name: "Ben Sicher", pin: "ben-0815" };
 const FREMD = { name: "Fremd Sicher", pin: "fremd-123" };
 const FOREIGN = "kurs-fremd-sicher"; // a system user of the machine, not the hub's
-const isRoot = process.getuid?.() === 0;
-const skip = jupyterhubMissing()
-  ? "JupyterHub is not installed (apt-get install jupyterhub)"
-  : isRoot
-    ? undefined
-    : "needs root (one system user per participant)";
-
-const dir = mkdtempSync(join(tmpdir(), "hub-sicher-"));
-chmodSync(dir, 0o755);
-const root = join(dir, "hub");
+const skip = hubTestSkip({ root: true });
+const folder = hubTestFolder("hub-sicher-");
+const { dir, root } = folder;
 const victim = join(dir, "root-ordner"); // stands for /etc/profile.d: root's, not the participants'
 const rag = join(dir, "rag"); // the instructor's RAG indexes, which every participant gets a copy of
 const instructorFile = join(root, "anleitung-der-kursleitung.txt");
@@ -123,9 +120,7 @@ before(async () => {
 after(async () => {
   await api?.dispose();
   await hub?.stop();
-  if (isRoot && existsSync(join(root, ".hub"))) await runCommand("hub", ["--aufraeumen", "--root", root]);
-  if (getent(FOREIGN)) spawnSync("userdel", [FOREIGN]);
-  if (!process.env.KEEP_HUB_TEST) rmSync(dir, { recursive: true, force: true });
+  await folder.remove(() => getent(FOREIGN) && spawnSync("userdel", [FOREIGN]));
 });
 
 test(

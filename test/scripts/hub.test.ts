@@ -6,19 +6,19 @@
 // process of the hub behind, and a restart keeps the participants' files. The login keeps the board's
 // rules: look-alike names refused, wrong codes limited, a right code always let in.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BoardView } from "../../scripts/apps/board/state.js";
 import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { processesOfHub } from "../../scripts/apps/hub/processes.js";
-import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import {
-  CHROMIUM,
+  hubTestFolder,
+  hubTestSkip,
   hubUser,
+  isRoot,
   launchChromium,
   logIn,
   openNotebook,
@@ -34,16 +34,9 @@ const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
 const PEOPLE = [{ name: "Test Anna Müller" }, { name: "Test Bernd" }];
 /** The participant's system user (kurs-test-anna-mueller, or -2 when such an account exists that the hub did not make). */
 const userOf = (person: { name: string }) => hubUser(root, person.name);
-const isRoot = process.getuid?.() === 0;
-
-const missing = jupyterhubMissing()
-  ? "JupyterHub is not installed (apt-get install jupyterhub)"
-  : CHROMIUM
-    ? undefined
-    : "no Chromium";
-const dir = mkdtempSync(join(tmpdir(), "hub-test-"));
-chmodSync(dir, 0o755); // the participants' system users pass through it to their folders
-const root = join(dir, "hub");
+const missing = hubTestSkip({ chromium: true });
+const folder = hubTestFolder("hub-test-");
+const { dir, root } = folder;
 let board: BoardProcess | undefined;
 let hub: HubProcess | undefined;
 let browser: Browser | undefined;
@@ -107,15 +100,8 @@ after(async () => {
   await browser?.close();
   await hub?.stop();
   await board?.stop();
-  if (isRoot) await startHubProcessCleanUp();
-  if (!process.env.KEEP_HUB_TEST) rmSync(dir, { recursive: true, force: true });
-  else console.log(`screenshots: ${dir}`);
+  await folder.remove();
 });
-
-async function startHubProcessCleanUp(): Promise<void> {
-  const { runCommand } = await import("../helpers/run-script.js");
-  await runCommand("hub", ["--aufraeumen", "--root", root]);
-}
 
 test(
   "two participants log in through the German page, run Aufgabe 1's self-check and reach the board; A cannot read B's folder",

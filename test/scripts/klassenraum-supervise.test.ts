@@ -32,6 +32,8 @@ test("a service killed with SIGKILL comes back by itself and says so in German; 
   assert.notEqual(second.child.pid, first.child.pid);
   assert.equal(second.child.exitCode, null);
   await supervised.stop();
+  const timers = process.getActiveResourcesInfo().filter((r) => r === "Timeout");
+  assert.deepEqual(timers, [], "a stop leaves no timer running (npm run klassenraum would wait for it to end)");
   await delay(1500);
   assert.equal(supervised.current(), second, "no restart after a stop");
   assert.ok(second.child.exitCode !== null || second.child.signalCode !== null);

@@ -1,12 +1,12 @@
 // The generated tiny Llama GGUF: a deterministic file with Llama 3.1's real vocabulary that real
 // node-llama-cpp loads, tokenizes German text with, wraps in its Llama 3.1 chat format, and generates
 // from without rambling (exact tokenizer parity: llama3-tokens.test.ts).
+import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import {
   getLlama,
@@ -21,7 +21,6 @@ import {
   type LlamaModel,
 } from "node-llama-cpp";
 import { tinyModelPaths } from "../../lib/config.js";
-import { toGrammarDialect } from "../../lib/schema/grammar.js";
 import {
   encodeGguf,
   float32ToFloat16Bits,
@@ -36,6 +35,7 @@ import {
   TINY_LLAMA_DEFAULT_SEED,
   writeTinyLlamaGguf,
 } from "../../scripts/dev/tiny-models/tiny-llama.js";
+import { GRAMMAR_SCHEMAS, grammarRounds } from "../helpers/grammar-rounds.js";
 import { halfBitsToFloat } from "../helpers/half-float.js";
 
 describe("GGUF writer", () => {
@@ -137,66 +137,6 @@ describe("GGUF writer", () => {
   });
 });
 
-// Standard JSON Schemas; node-llama-cpp 3.22 knows `oneOf` but not `anyOf` (an unknown keyword turns
-// into "any JSON" in its grammar), so anyOf is renamed for the grammar and checked with ajv as written.
-const SCHEMAS: Record<string, Record<string, unknown>> = {
-  person: {
-    type: "object",
-    properties: { name: { type: "string" }, alter: { type: "integer" } },
-    required: ["name", "alter"],
-  },
-  hotel: {
-    type: "object",
-    properties: {
-      stadt: { type: "string" },
-      naechte: { type: "integer" },
-      preis: { type: "number" },
-      fruehstueck: { type: "boolean" },
-    },
-    required: ["stadt", "naechte", "preis", "fruehstueck"],
-  },
-  reise: {
-    type: "object",
-    properties: {
-      verkehrsmittel: { enum: ["Zug", "Flug", "Auto"] },
-      ziele: { type: "array", items: { type: "string" } },
-      tage: { type: "array", items: { type: "integer" }, minItems: 2 },
-    },
-    required: ["verkehrsmittel", "ziele", "tage"],
-  },
-  plan: {
-    type: "object",
-    properties: {
-      schritte: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            id: { type: "integer" },
-            werkzeug: { type: "string" },
-            argumente: {
-              type: "object",
-              properties: { ort: { type: "string" }, anzahl: { type: "integer" } },
-              required: ["ort", "anzahl"],
-            },
-          },
-          required: ["id", "werkzeug", "argumente"],
-        },
-      },
-    },
-    required: ["schritte"],
-  },
-  gemischt: {
-    type: "object",
-    properties: {
-      wert: { anyOf: [{ type: "string" }, { type: "integer" }, { type: "null" }] },
-      notiz: { anyOf: [{ type: "string", maxLength: 8 }, { type: "boolean" }] },
-    },
-    required: ["wert", "notiz"],
-  },
-  zahlen: { type: "array", items: { type: "number" } },
-};
-
 describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
   const modelPath = tinyModelPaths().gguf;
   const warnings: string[] = [];
@@ -207,7 +147,7 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
   let session: LlamaChatSession;
 
   before(async () => {
-    await writeTinyLlamaGguf(modelPath);
+    await ensureTinyModels(); // the generator's current output for the default seed (its version stamp says so)
     llama = await getLlama({
       gpu: false,
       build: "never",
@@ -235,7 +175,7 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
   it("is byte-identical for the same seed and differs for another seed", async (t) => {
     const dir = await mkdtemp(join(tmpdir(), "tiny-llama-"));
     t.after(() => rm(dir, { recursive: true, force: true }));
-    // modelPath was written with the default seed in before(); each generation takes seconds.
+    // modelPath is the generator's output for the default seed (ensureTinyModels); each generation takes seconds.
     const started = performance.now();
     await writeTinyLlamaGguf(join(dir, "a.gguf"), { seed: TINY_LLAMA_DEFAULT_SEED });
     const ms = performance.now() - started;
@@ -356,54 +296,12 @@ describe("tiny Llama GGUF", { timeout: 600_000 }, () => {
     assert.ok(endedAtEot >= prompts.length * 0.9, `only ${endedAtEot}/${prompts.length} answers ended at end-of-turn`);
   });
 
-  it("generates complete, schema-valid JSON under a JSON-schema grammar", async (t) => {
-    const ajv = new Ajv2020({ strict: false });
-    const prompts = [
-      "Plane eine Reise nach Köln.",
-      "Antworte als JSON.",
-      "Hotel in Wien, zwei Nächte?",
-      "Was ist günstig?",
-      "Bitte ein Beispiel.",
-    ];
-    const temperatures = [0, 0.5, 0.8, 1];
-    let runs = 0;
-    let valid = 0;
-    let exponentForms = 0;
-    let ms = 0;
-    const failures: string[] = [];
-    const outputTokensBefore = sequence.tokenMeter.getState().usedOutputTokens;
-    for (const [name, schema] of Object.entries(SCHEMAS)) {
-      const grammar = await llama.createGrammarForJsonSchema(toGrammarDialect(schema) as never);
-      const validate = ajv.compile(schema);
-      for (let i = 0; i < 18; i++) {
-        const started = performance.now();
-        const result = await session.promptWithMeta(`${prompts[i % prompts.length]} (${name} ${i})`, {
-          grammar,
-          maxTokens: 300,
-          temperature: temperatures[i % temperatures.length],
-          seed: 1000 + i,
-        });
-        ms += performance.now() - started;
-        runs++;
-        const text = result.responseText;
-        if (/[0-9][eE][-+]?[0-9]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) exponentForms++;
-        try {
-          const value = grammar.parse(text);
-          if (validate(value)) valid++;
-          else failures.push(`${name}: ${ajv.errorsText(validate.errors)} in ${text}`);
-        } catch (err) {
-          failures.push(`${name}: ${(err as Error).message} in ${text.slice(0, 200)}`);
-        }
-        session.resetChatHistory();
-      }
-    }
-    const generated = sequence.tokenMeter.getState().usedOutputTokens - outputTokensBefore;
-    t.diagnostic(
-      `grammar: ${valid}/${runs} valid JSON, ${(ms / runs).toFixed(1)} ms/run, ${(generated / runs).toFixed(1)} tokens/run ` +
-        `(~${Math.round((generated / ms) * 1000)} tokens/s incl. prompt), ${exponentForms} numbers in exponent form`,
-    );
-    assert.ok(runs >= 100);
-    assert.deepEqual(failures, []);
-    assert.equal(exponentForms, 0);
+  it("generates complete, schema-valid JSON under a JSON-schema grammar (each schema at each temperature)", async (t) => {
+    // The soak (18 runs a schema): npm run bench -- tiny-grammar.
+    const r = await grammarRounds(llama, session, sequence, 4);
+    t.diagnostic(r.summary);
+    assert.equal(r.runs, Object.keys(GRAMMAR_SCHEMAS).length * 4);
+    assert.deepEqual(r.failures, []);
+    assert.equal(r.exponentForms, 0);
   });
 });

@@ -9,13 +9,21 @@ interface Waiter {
   cleanup: () => void;
 }
 
-function enqueue(queue: Waiter[], signal: AbortSignal | undefined, priority: boolean, wake: () => void): Promise<void> {
+/** `left`: called after a cancelled waiter has left the queue. */
+function enqueue(
+  queue: Waiter[],
+  signal: AbortSignal | undefined,
+  priority: boolean,
+  wake: () => void,
+  left: () => void = () => undefined,
+): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => {
       const i = queue.indexOf(waiter);
       if (i >= 0) queue.splice(i, 1);
       reject(signal!.reason);
+      left();
     };
     const waiter: Waiter = {
       priority,
@@ -41,22 +49,38 @@ export interface AcquireOptions {
   priority?: boolean;
 }
 
+/** Waits `ms`, or less when `signal` aborts (no timer is left behind). */
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
 /** Spaces out calls so that two of them never start closer than `intervalMs`. */
 export class CallSpacer {
   private next = 0;
   private readonly queue: Waiter[] = [];
   private pumping = false;
+  /** Ends the pump's current wait: the last waiter has left, nobody waits for the slot any more. */
+  private wait?: AbortController;
 
   constructor(
     private readonly intervalMs: number,
     private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void> = sleepUnlessAborted,
   ) {}
 
   /** Resolves when the caller's slot has come (in call order, retries first); then go at once. */
   acquire(options: AcquireOptions = {}): Promise<void> {
     // The pump starts a microtask later, so the caller's then() is attached before its slot resolves.
-    return enqueue(this.queue, options.signal, options.priority ?? false, () => queueMicrotask(() => void this.pump()));
+    return enqueue(
+      this.queue,
+      options.signal,
+      options.priority ?? false,
+      () => queueMicrotask(() => void this.pump()),
+      () => this.queue.length === 0 && this.wait?.abort(),
+    );
   }
 
   /** Runs `task` once its slot has come. */
@@ -76,7 +100,10 @@ export class CallSpacer {
       while (this.queue.length > 0) {
         const wait = this.next - this.now();
         if (wait > 0) {
-          await this.sleep(wait); // the queue may change meanwhile (cancelled waiters leave, retries jump ahead)
+          // The queue may change meanwhile (cancelled waiters leave, retries jump ahead); when it empties, the
+          // wait ends (a pending timer of up to a minute would keep a finished program running).
+          this.wait = new AbortController();
+          await this.sleep(wait, this.wait.signal);
           continue;
         }
         const waiter = this.queue.shift()!;

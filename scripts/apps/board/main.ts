@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { writeFileAtomic } from "../../../lib/files.js";
 import { errorText } from "../../../lib/util.js";
-import { BindError, isLoopback } from "../../node/bind.js";
+import { BindError, bindOptions, isLoopback } from "../../node/bind.js";
 import { boardCsv } from "./csv.js";
 import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js";
 import type { BoardPart } from "../../../lib/exercises/index.js";
@@ -47,26 +47,12 @@ interface BoardArgs {
   newInstructorLink: boolean;
 }
 
+const BIND = bindOptions(DEFAULT_BOARD_PORT, "Port", "die Teilnehmenden das Board erreichen");
 const OPTIONS = {
-  port: {
-    type: "string",
-    default: String(DEFAULT_BOARD_PORT),
-    value: "P",
-    help: "Port (Standard 8790; 0 = ein freier)",
-  },
+  port: BIND.port,
   code: { type: "string", value: "C", help: "Beitrittscode festlegen (Standard: der gespeicherte, sonst ein neuer)" },
-  host: {
-    type: "string",
-    default: "127.0.0.1",
-    value: "H",
-    help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)",
-  },
-  "allowed-host": {
-    type: "string",
-    multiple: true,
-    value: "N",
-    help: "Host-Name, unter dem die Teilnehmenden das Board erreichen (Pflicht bei --host 0.0.0.0)",
-  },
+  host: BIND.host,
+  "allowed-host": BIND["allowed-host"],
   data: { type: "string", value: "DATEI", help: "Ergebnisdatei (Standard .cache/board/ergebnisse.json)" },
   export: {
     type: "string",

@@ -1,7 +1,7 @@
 // The command line of `npm run hub`: what the instructor may set, checked with German messages.
 import { resolve } from "node:path";
 import { errorText } from "../../../lib/util.js";
-import { planBind, type BindPlan } from "../../node/bind.js";
+import { bindOptions, planBind, type BindPlan } from "../../node/bind.js";
 import { JOIN_CODE_PATTERN } from "../board/join-code.js";
 import { commandUsage } from "../../node/command.js";
 import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
@@ -45,27 +45,13 @@ export interface ParticipantLimits {
   spaceMb: number;
 }
 
+const BIND = bindOptions(DEFAULT_HUB_PORT, "Port für die Teilnehmenden", "der Raum den Hub erreicht");
 const OPTIONS = {
-  port: {
-    type: "string",
-    default: String(DEFAULT_HUB_PORT),
-    value: "P",
-    help: "Port für die Teilnehmenden (Standard 8000; 0 = ein freier)",
-  },
+  port: BIND.port,
   code: { type: "string", value: "C", help: "Beitrittscode (Standard: der des Klassen-Boards, sonst ein neuer)" },
   root: { type: "string", value: "ORDNER", help: "Ordner der Teilnehmenden und des Hubs (Standard .cache/hub)" },
-  host: {
-    type: "string",
-    default: "127.0.0.1",
-    value: "H",
-    help: "Adresse (Standard 127.0.0.1, nur dieser Rechner; 0.0.0.0 = ganzes Netz)",
-  },
-  "allowed-host": {
-    type: "string",
-    multiple: true,
-    value: "N",
-    help: "Host-Name, unter dem der Raum den Hub erreicht (Pflicht bei --host 0.0.0.0)",
-  },
+  host: BIND.host,
+  "allowed-host": BIND["allowed-host"],
   "llm-url": {
     type: "string",
     value: "URL",

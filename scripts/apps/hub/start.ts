@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { delay } from "../../../lib/util.js";
+import { waitAtMost } from "../../node/processes.js";
 import { formatUrl, hostForUrl, isLoopback } from "../../node/bind.js";
 import { randomJoinCode, weakJoinCode } from "../board/join-code.js";
 import type { HubArgs } from "./args.js";
@@ -233,7 +234,7 @@ export async function startHub(
     stopping = true;
     guard.stop();
     if (!hub.done()) hub.process.kill("SIGTERM");
-    await Promise.race([hub.exited, delay(15_000)]);
+    await waitAtMost(hub.exited, 15_000);
     // JupyterHub leaves the servers running (a crash must not cost anyone their kernel): end them here,
     // then whatever still runs under a participant's user (a kernel's child started without the hub's id).
     await stopProcessesOfHub(hubId);

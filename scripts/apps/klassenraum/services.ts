@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { delay } from "../../../lib/util.js";
+import { waitAtMost } from "../../node/processes.js";
 import { KitError } from "../../../lib/errors.js";
 
 export class ServiceStartError extends KitError {
@@ -43,7 +44,7 @@ export function startService(
   const stop = async (graceMs = 20_000) => {
     if (!alive()) return;
     child.kill("SIGTERM");
-    await Promise.race([exited, delay(graceMs)]);
+    await waitAtMost(exited, graceMs);
     if (alive()) {
       try {
         process.kill(-child.pid!, "SIGKILL");
