@@ -42,6 +42,7 @@ USER_PREFIX = "kurs-"
 # Logins are checked (and put on the board) at the same time; only reading and writing the participant list
 # is one at a time. --max stays exact because the login check counts the seats it has granted (login-check.ts).
 PARTICIPANTS_LOCK = asyncio.Lock()
+ACCOUNTS_LOCK = asyncio.Lock()  # useradd and the account records, one participant at a time
 
 
 async def ask_login_check(name, code, pin, address):
@@ -167,11 +168,14 @@ async def pre_spawn(spawner):
     if blocked:
         raise SpawnRefused(user, blocked)  # the hub's error page shows the German reason
     home = os.path.join(S["root"], user)
-    owner = ensure_account(STATE, S["root"], user, S["isolated"])
-    # The copy waits for a child that runs as the participant (who can stop it): off the hub's loop, so one
-    # slow or stalled copy (up to safe_files' timeout) holds up only this participant's start, not every login.
+    # Off the hub's loop, so one slow start holds up only this participant, not every login: the account
+    # (useradd, one at a time) and the copy, which waits for a child that runs as the participant (who can
+    # stop it; safe_files' timeout ends it).
+    loop = asyncio.get_running_loop()
+    async with ACCOUNTS_LOCK:
+        owner = await loop.run_in_executor(None, ensure_account, STATE, S["root"], user, S["isolated"])
     try:
-        await asyncio.get_running_loop().run_in_executor(None, copy_notebooks, home, owner)
+        await loop.run_in_executor(None, copy_notebooks, home, owner)
     except FileWorkError as error:
         print(f"[KursHub] {error}", file=sys.stderr)
         raise SpawnRefused(user, "Deine Notebooks ließen sich gerade nicht anlegen – bitte gleich noch einmal starten; "
