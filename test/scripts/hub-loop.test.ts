@@ -91,7 +91,8 @@ async function logInAs(name: string): Promise<APIRequestContext> {
   const context = await request.newContext({ timeout: 120_000 });
   contexts.push(context);
   const login = await postLogIn(context, hub!.url, { username: name, password: CODE });
-  assert.equal(login.status, 302, `${name} logs in: ${/login_error[^>]*>([^<]*)/.exec(login.text)?.[1] ?? login.text}`);
+  const error = /class="login_error"[^>]*>([^<]*)</.exec(login.text)?.[1]?.trim();
+  assert.equal(login.status, 302, `${name} logs in: ${error ?? login.text.slice(0, 500)}`);
   return context;
 }
 
@@ -203,12 +204,16 @@ test(
     // C asks for her server again: the German reason on the hub's page, not a start.
     await page.goto(new URL(`/hub/spawn/${userC}`, hub!.url).href);
     const shown = await page
-      .waitForFunction(`document.body.innerText.includes("so viele Dateien, dass der Hub ihn nicht")`, undefined, {
-        timeout: 60_000,
-      })
+      .waitForFunction(
+        `document.body?.innerText.includes("so viele Dateien, dass der Hub ihn nicht") === true`,
+        undefined,
+        {
+          timeout: 60_000,
+        },
+      )
       .then(
         () => "",
-        async () => page.evaluate("document.body.innerText") as Promise<string>,
+        async () => page.evaluate(`document.body?.innerText ?? "(leer)"`) as Promise<string>,
       );
     for (const [width, height] of [
       [1280, 720],
