@@ -89,7 +89,7 @@ export function settingsLines(meta: RunMeta, k: number, tasks: number): [string,
   const lines: [string, string][] = [];
   if (isSelfTest(meta))
     lines.push(["Modell", `${SELF_TEST_LABEL} (ein geskripteter Planer mit dem richtigen Plan jeder Aufgabe)`]);
-  else if (meta.backend === "openai-compatible") lines.push(["Modell", `${runLabel(meta)} über den Kurs-Server`]);
+  else if (meta.backend === "openai-compatible") lines.push(["Modell", `${runLabel(meta)} über den Klassen-Server`]);
   else lines.push(["Modell", meta.model ? `${runLabel(meta)} – Datei ${meta.model}` : runLabel(meta)]);
   const m = meta.machine;
   if (m)

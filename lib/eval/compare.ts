@@ -47,7 +47,7 @@ const EQUAL_MARGIN = 0.05;
 const SAME_SPEED = 1.1;
 /** Below this pass@1 no model is good enough for Teil 4 on its own. */
 const WEAK = 0.5;
-const WEAK_ADVICE = " Für Teil 4 den Kurs-Server erwägen (LLM_BACKEND=openai) oder ein größeres Modell prüfen.";
+const WEAK_ADVICE = " Für Teil 4 den Klassen-Server erwägen (LLM_BACKEND=openai) oder ein größeres Modell prüfen.";
 /** An about-as-good model at least this much faster is the better choice for a workshop. */
 const CLEARLY_FASTER = 1.3;
 

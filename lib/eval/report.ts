@@ -65,7 +65,7 @@ export interface MachineInfo {
   cores: number;
   memoryGiB: number;
   os: string;
-  /** Where the model computed: "CUDA", "Metal", "CPU" …, or the class server's address ("Kurs-Server http://…"). */
+  /** Where the model computed: "CUDA", "Metal", "CPU" …, or the class server ("Klassen-Server http://…"). */
   accelerator?: string;
 }
 

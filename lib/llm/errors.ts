@@ -72,7 +72,7 @@ export class ContextOverflowError extends LlmError {
   ) {
     super(
       where === "server"
-        ? `Der Prompt ist zu lang für den Kurs-Server: ${promptTokens} Tokens ≥ Kontext ${contextSize} pro Platz.\n` +
+        ? `Der Prompt ist zu lang für den Klassen-Server: ${promptTokens} Tokens ≥ Kontext ${contextSize} pro Platz.\n` +
             `  → Verlauf kürzen oder weniger RAG-Kontext (kleineres k); mehr Kontext pro Platz kann nur die Kursleitung einstellen (llama-server -c … --parallel …).`
         : `Der Prompt ist zu lang: ${promptTokens} Tokens + ${reservedForAnswer} für die Antwort > Kontext ${contextSize}.\n` +
             `  → Verlauf kürzen, weniger RAG-Kontext (kleineres k) oder größeren Kontext (LLM_CONTEXT_SIZE) wählen.`,

@@ -21,7 +21,7 @@ const SLOT = "llm";
 /** Added below a missing-model message in notebooks: the ways on that need no download. */
 const NO_MODEL_HINT =
   "  → Vom USB-Stick: die GGUF-Datei in den Ordner models/ kopieren.\n" +
-  "  → Ohne eigenes Modell: den Kurs-Server nutzen (LLM_BACKEND=openai und LLM_BASE_URL setzen, dann neu starten).\n" +
+  "  → Ohne eigenes Modell: den Klassen-Server nutzen (LLM_BACKEND=openai und LLM_BASE_URL setzen, dann neu starten).\n" +
   "  → Nur zum Durchklicken: npm run workshop -- --uebung (winziges Zufallsmodell).";
 
 /** The settings that make two local models the same (after defaults from the config). */

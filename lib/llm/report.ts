@@ -28,9 +28,9 @@ export function describeLlm(info: LlmInfo): string {
 
 /** An OpenAI-compatible server (the class GPU server): layers and VRAM are the server's business. */
 function describeClassServer(info: ServerLlmInfo): string {
-  const lines = [`Backend: Kurs-Server (OpenAI-kompatibel) unter ${info.serverUrl}`];
+  const lines = [`Backend: Klassen-Server (OpenAI-kompatibel) unter ${info.serverUrl}`];
   if (info.modelName) lines.push(`Modell: ${info.modelName}`);
-  lines.push("GPU-Schichten: Kurs-Server – das Modell läuft dort, dieser Laptop rechnet nicht mit");
+  lines.push("GPU-Schichten: Klassen-Server – das Modell läuft dort, dieser Laptop rechnet nicht mit");
   for (const note of info.notes) lines.push(`Hinweis: ${note}`);
   return lines.join("\n");
 }

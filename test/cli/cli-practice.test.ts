@@ -40,7 +40,7 @@ test("without a model it names the three ways out and --uebung, before starting 
   );
   assert.match(
     r.stderr,
-    /3\. Den Kurs-Server nutzen: LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<kurs-server>:8080\/v1 npm start -- "<Frage>"/,
+    /3\. Den Klassen-Server nutzen: LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<klassen-server>:8080\/v1 npm start -- "<Frage>"/,
   );
   assert.match(r.stderr, /Nur zum Durchklicken ohne Modell: npm start -- --uebung "<Frage>"/);
   assert.doesNotMatch(r.stderr, /^\s+at /m);

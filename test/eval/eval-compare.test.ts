@@ -138,7 +138,7 @@ describe("the Modell-Check pages", () => {
     assert.equal(weakOnly.code, 0, weakOnly.stderr);
     assert.match(
       weakOnly.stdout,
-      /^Keine Empfehlung: Probe-Modell-schwach, das einzige Modell im Vergleich, besteht nur \d+ %\. Für Teil 4 den Kurs-Server erwägen/,
+      /^Keine Empfehlung: Probe-Modell-schwach, das einzige Modell im Vergleich, besteht nur \d+ %\. Für Teil 4 den Klassen-Server erwägen/,
     );
     assert.doesNotMatch(await readFile(file("schwach-allein.html"), "utf8"), /★ Empfehlung/);
     for (const c of TASK_CATEGORIES)

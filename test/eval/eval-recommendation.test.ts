@@ -91,7 +91,7 @@ test("about as good and clearly faster: the faster model; when even the best pas
   assert.equal(none.index, undefined);
   assert.match(
     none.text,
-    /^Keine Empfehlung: auch das beste Modell im Vergleich, a, besteht nur 25 %\. Für Teil 4 den Kurs-Server erwägen/,
+    /^Keine Empfehlung: auch das beste Modell im Vergleich, a, besteht nur 25 %\. Für Teil 4 den Klassen-Server erwägen/,
   );
 });
 
@@ -105,7 +105,7 @@ test("only the self-test, or one weak model: no recommendation; an old report's 
   assert.equal(alone.index, undefined);
   assert.match(
     alone.text,
-    /^Keine Empfehlung: tiny-llama, das einzige Modell im Vergleich, besteht nur 13 %\. Für Teil 4 den Kurs-Server erwägen/,
+    /^Keine Empfehlung: tiny-llama, das einzige Modell im Vergleich, besteht nur 13 %\. Für Teil 4 den Klassen-Server erwägen/,
   );
   assert.equal(recommendation([comparedRun(oracle)]).index, undefined);
   assert.match(recommendation([comparedRun(oracle)]).text, /^Keine Empfehlung: im Vergleich ist nur der Selbsttest/);

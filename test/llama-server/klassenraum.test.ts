@@ -17,6 +17,8 @@ import { processesWithEnv } from "../../scripts/node/processes.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
 import { CHROMIUM, hubUser, launchChromium, logIn, openNotebook, runCell } from "../helpers/hub-process.js";
 import { llamaServerSkip } from "../helpers/llama-server.js";
+import { BOARD_INSTRUCTOR_HEADER } from "../../scripts/apps/board/instructor.js";
+import { BOARD_LOWER_PATH } from "../../scripts/apps/board/server.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const MARK_ENV = "KLASSENRAUM_TEST_MARK";
@@ -83,6 +85,18 @@ test(
     const boardPage = await (await fetch(boardUrl)).text();
     assert.ok(boardPage.includes(`<span id="beitritt-url">${roomUrl}</span>`), boardPage);
     assert.doesNotMatch(boardPage, /id="nur-lokal"|npm run workshop --/);
+    // the kernels share this machine: lowering hands needs the instructor's link the terminal prints
+    const instructorUrl = new URL(/Kursleitung:\s+(http:\S+)/.exec(out)![1]!);
+    assert.equal(instructorUrl.origin, new URL(boardUrl).origin);
+    const lower = (headers: Record<string, string>) =>
+      fetch(new URL(BOARD_LOWER_PATH, boardUrl), {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ name: "Niemand" }),
+      });
+    assert.equal((await lower({})).status, 403, "a kernel on loopback cannot lower hands");
+    const key = /#kursleitung=(.+)$/.exec(instructorUrl.hash)![1]!;
+    assert.equal((await lower({ [BOARD_INSTRUCTOR_HEADER]: key })).status, 200);
     assert.equal((await fetch(llmUrl.replace(/\/v1$/, "/health"))).status, 200);
     const withoutKey = await fetch(`${llmUrl}/chat/completions`, {
       method: "POST",

@@ -182,7 +182,7 @@ describe("the kit against the real llama-server", { skip }, () => {
       assert.ok(e instanceof ContextOverflowError, String(e));
       assert.equal(e.contextSize, SLOT_CTX);
       assert.ok(e.promptTokens > SLOT_CTX);
-      assert.match(e.message, /zu lang für den Kurs-Server/);
+      assert.match(e.message, /zu lang für den Klassen-Server/);
       return true;
     });
   });

@@ -28,10 +28,10 @@ test("the load report names the class server instead of GPU layers", async () =>
   const report = describeLlm(llm.info);
   assert.match(
     report,
-    new RegExp(`^Backend: Kurs-Server \\(OpenAI-kompatibel\\) unter ${server.baseUrl.replace(/[.]/g, "\\.")}$`, "m"),
+    new RegExp(`^Backend: Klassen-Server \\(OpenAI-kompatibel\\) unter ${server.baseUrl.replace(/[.]/g, "\\.")}$`, "m"),
   );
   assert.match(report, /^Modell: llama-3\.1-8b-kurs$/m);
-  assert.match(report, /^GPU-Schichten: Kurs-Server/m);
+  assert.match(report, /^GPU-Schichten: Klassen-Server/m);
   assert.doesNotMatch(report, /von \d+ ausgelagert|VRAM|CPU-Threads/);
   assert.match(report, /Hinweis: Alle im Kurs teilen sich diesen Server/);
   await llm.dispose();
@@ -96,7 +96,7 @@ test("Aufgabe 1's set-up (setupPart1) follows LLM_BACKEND and prints the class-s
   const lines: string[] = [];
   const kit = await setupPart1({ log: (l) => lines.push(l) });
   const text = lines.join("\n");
-  assert.match(text, /Backend: Kurs-Server/);
+  assert.match(text, /Backend: Klassen-Server/);
   assert.match(text, /Token-Zähler: Schätzung/);
   assert.equal(kit.countTokens("abcdefgh"), 2);
   assert.equal(

@@ -34,6 +34,6 @@ function firstCell(env: Record<string, string>): string {
 test("in the hub the first cell of 00-start says where it runs; on a laptop it does not", () => {
   const hub = firstCell({ KURS_HUB_ID: "abc123", LLM_BACKEND: "openai", LLM_BASE_URL: "http://127.0.0.1:8080/v1" });
   assert.match(hub, /Umgebung:\s+Klassenraum-Hub auf dem Rechner der Kursleitung/);
-  assert.match(hub, /Sprachmodell:\s+Kurs-Server http:\/\/127\.0\.0\.1:8080\/v1/);
+  assert.match(hub, /Sprachmodell:\s+Klassen-Server http:\/\/127\.0\.0\.1:8080\/v1/);
   assert.doesNotMatch(firstCell({}), /Klassenraum-Hub/);
 });

@@ -92,7 +92,7 @@ test("a missing model file: ❌ with where to put it, exit code 1", async () => 
     /npm run models:pull .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf vom USB-Stick nach .*empty/,
   );
   // The class server and the practice-mode dry run, the same ways out as npm run workshop and npm start.
-  assert.match(check!.fix!, /LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<kurs-server>:8080\/v1/);
+  assert.match(check!.fix!, /LLM_BACKEND=openai LLM_BASE_URL=http:\/\/<klassen-server>:8080\/v1/);
   assert.match(
     check!.fix!,
     /Nur zum Durchklicken ohne Modell: npm run workshop -- --uebung bzw\. npm start -- --uebung "<Frage>"/,
@@ -236,7 +236,7 @@ test("GPU from node-llama-cpp's detection: fits, partly fits, none, forced but m
   assert.match(partly.detail, /Vulkan.*passt nur teilweise/);
   const none = await gpuCheck({ probeLlama: probe(false, 0) });
   assert.equal(none.status, "warn");
-  assert.match(none.fix!, /Kurs-Server .*LLM_BACKEND=openai.*llama-3\.2-3b/);
+  assert.match(none.fix!, /Klassen-Server .*LLM_BACKEND=openai.*llama-3\.2-3b/);
   const forced = await runDoctor(
     injected({
       env: { ...env, LLM_GPU: "cuda" },
@@ -262,7 +262,7 @@ test("memory, disk, ports and network with injected readings", async () => {
     }),
   );
   assert.equal(byId(low, "ram").status, "fail");
-  assert.match(byId(low, "ram").fix!, /llama-3\.2-3b|Kurs-Server/);
+  assert.match(byId(low, "ram").fix!, /llama-3\.2-3b|Klassen-Server/);
   assert.equal(byId(low, "disk").status, "fail");
   assert.equal(byId(low, "ports").status, "warn");
   assert.match(byId(low, "ports").detail, /8888 \(Jupyter\) belegt/);
@@ -302,8 +302,8 @@ test("LLM_BACKEND=openai: the class server replaces the model file check", async
   try {
     const checks = await runDoctor(injected({ env: classEnv, only: ["model", "gpu", "ram"] }));
     assert.equal(byId(checks, "model").status, "ok");
-    assert.match(byId(checks, "model").title, /Kurs-Server/);
-    assert.match(byId(checks, "gpu").detail, /Kurs-Server rechnet/);
+    assert.match(byId(checks, "model").title, /Klassen-Server/);
+    assert.match(byId(checks, "gpu").detail, /Klassen-Server rechnet/);
     assert.equal(byId(checks, "ram").status, "ok");
   } finally {
     await server.close();

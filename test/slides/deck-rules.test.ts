@@ -21,6 +21,7 @@ import { CLASS_SERVER_8B, deckStats, setSlideTimings, talkSeconds } from "../../
 import { deckAssets, markdownRenderer, slideNotebooks } from "../../scripts/apps/slides/build.js";
 import { neverCut, neverCutCells, parseNeverCut } from "../../scripts/apps/slides/never-cut.js";
 import { addReadingList, SUMMARY_TITLE } from "../../scripts/apps/slides/reading-list.js";
+import { sectionNumberProblems, shownSectionNumbers } from "../../scripts/apps/slides/section-numbers.js";
 import {
   MAX_SHORTENED_OUTPUTS,
   notesProblems,
@@ -231,4 +232,37 @@ test("the notes handout: one row per slide with its number, title, the slide sma
   assert.match(html, /<div class="notes">[^]*?Validieren vor dem Ausführen/);
   assert.match(html, /@page \{ size: A4/);
   assert.ok(!/(?:src|href)=["']?(?!data:)[a-z]+:/i.test(html) && !/url\(/.test(html), "the handout loads nothing");
+});
+
+test("the section numbers a deck shows count 1, 2, 3 … in every Teil (Teil 4 jumped 9 → 13)", () => {
+  const heading = (text: string, type: string): NbCell => ({
+    cell_type: "markdown",
+    source: text,
+    metadata: { slideshow: { slide_type: type } },
+  });
+  const gap: Notebook = {
+    cells: [
+      heading("## 1. Vorbereitung", "slide"),
+      heading("## 2. Plan", "slide"),
+      heading("## 3. Mit Gedächtnis (Vertiefung)", "skip"),
+      heading("## 4. Freigaben", "slide"),
+      heading("## 6. Zusammenfassung", "slide"),
+      heading("## 5. Selbst ausprobieren", "slide"),
+      heading("## 7. Aufräumen", "skip"),
+    ],
+  };
+  assert.deepEqual(shownSectionNumbers(gap), [1, 2, 4, 6, 5]);
+  assert.deepEqual(
+    sectionNumberProblems(gap).map((p) => p.split(",")[0]),
+    [
+      "section numbers on the slides go 2 → 4",
+      "section numbers on the slides go 4 → 6",
+      "section numbers on the slides go 6 → 5",
+    ],
+  );
+  for (const file of slideNotebooks(root).filter((f) => /\d0-teil-\d/.test(f))) {
+    const nb = read(file);
+    assert.deepEqual(sectionNumberProblems(nb), [], basename(file));
+    assert.ok(shownSectionNumbers(nb).length >= 9, `${basename(file)} shows its sections`);
+  }
 });

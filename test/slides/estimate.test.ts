@@ -22,7 +22,7 @@ import {
   type ModelSpeed,
 } from "../../scripts/apps/slides/estimate.js";
 import { deckPlanProblems } from "../../scripts/apps/slides/plan-check.js";
-import { slotProblem, timeTable } from "../../scripts/apps/slides/time-table.js";
+import { guideTimeTable, slotProblem, timeTable } from "../../scripts/apps/slides/time-table.js";
 import { vertiefungProblems, vertiefungSections } from "../../scripts/apps/slides/vertiefung.js";
 import { slideNotebooks } from "../../scripts/apps/slides/build.js";
 
@@ -134,6 +134,26 @@ test("the guide's day table is the day plan, and every presentation deck has a s
     assert.ok(slotOf(basename(file, ".ipynb")), `${file}: no slot in the day plan`);
 });
 
+test("the guide's estimate table is generated: slides, code slides, estimates and slots of today's notebooks and day plan", () => {
+  const guide = readFileSync(join(root, "docs", "instructor-guide.md"), "utf8");
+  const block = /<!-- BEGIN vortragszeiten[^\n]*-->\n([\s\S]*?)\n<!-- END vortragszeiten -->/.exec(guide)?.[1];
+  const decks = slideNotebooks(root).map((file) => ({
+    deck: basename(file, ".ipynb"),
+    stats: deckStats(readNotebook(file)),
+  }));
+  const expected = guideTimeTable(decks, [CLASS_SERVER_8B, CPU_8B]);
+  assert.equal(block, expected, `docs/instructor-guide.md, block "vortragszeiten": replace it with\n${expected}\n`);
+  const teilSlots = DAY_PLAN.filter((s) => s.deck?.includes("-teil-")).map((s) => `${s.minutes} min`);
+  assert.deepEqual(
+    expected
+      .split("\n")
+      .slice(2)
+      .map((row) => row.split(" | ").at(-1)!.replace(/ \|$/, "")),
+    teilSlots,
+    "the Zeitfenster column is the day plan's",
+  );
+});
+
 test("every deck's estimate fits its slot on the class server", () => {
   for (const file of slideNotebooks(root)) {
     const name = basename(file, ".ipynb");
@@ -146,7 +166,7 @@ test("a deck over its slot is reported and marked in the table", () => {
   const stats = deckStats(long);
   assert.match(
     slotProblem("40-teil-4-agent", stats, CLASS_SERVER_8B) ?? "",
-    /^estimated 70 min \(8B Kurs-Server\) for a 50 min slot/,
+    /^estimated 70 min \(8B Klassen-Server\) for a 50 min slot/,
   );
   assert.equal(slotProblem("99-ohne-zeitfenster", stats, CLASS_SERVER_8B), undefined, "no slot, no limit");
   const table = timeTable(
@@ -178,7 +198,7 @@ test("a Vertiefung is skipped whole on the slides; Teil 4 keeps plan, $ref, vali
     "## 6. Prüfen",
     "planProblemsMessage",
     "## 9. Parallel",
-    "## 13. Freigaben",
+    "## 10. Freigaben",
     "approve: vorgegeben",
   ]) {
     assert.ok(shown.includes(must), `Teil 4's slides lost ${must}`);

@@ -40,7 +40,7 @@ const before: Notebook = {
         { output_type: "display_data", data: { "text/html": "<table><tr><td>Gesamt</td><td>20 %</td></tr></table>" } },
       ],
     },
-    code("console.log(renderPrompt)", "Kurs-Server: Die Chat-Vorlage wendet der Server an, wir sehen sie nicht.\n"),
+    code("console.log(renderPrompt)", "Klassen-Server: Die Chat-Vorlage wendet der Server an, wir sehen sie nicht.\n"),
     code("console.log(fenster)", "Das Kontextfenster fasst beim Server unbekannt viele Tokens.\n"),
     code('console.log("Tokens erzeugt:", meter.generatedTokens);', "Tokens erzeugt: 9\n"),
     code("const embedder = await createEmbedder();", "🧮 Embedding-Modell: /kit/models/tiny/tiny-bert\n"),
@@ -106,7 +106,7 @@ test("the old rehearsal outputs are caught, one problem each", () => {
   assert.match(problems[2]!, /different seeds give the same scripted sentence/);
   assert.match(problems[3]!, /Modell-Check in rehearsal has runs the script did not cover/);
   assert.match(problems[4]!, /Modell-Check table in rehearsal does not say that a script ran it/);
-  assert.match(problems[5]!, /claims a class server in rehearsal: Kurs-Server: Die Chat-Vorlage/);
+  assert.match(problems[5]!, /claims a class server in rehearsal: Klassen-Server: Die Chat-Vorlage/);
   assert.match(problems[6]!, /claims a class server in rehearsal: Das Kontextfenster fasst beim Server unbekannt/);
   assert.match(problems[7]!, /estimated token count without ≈: Tokens erzeugt: 9/);
   assert.match(problems[8]!, /compares BM25 with the test embedder's search without saying so/);

@@ -59,7 +59,7 @@ describe("speed prediction", () => {
     assert.equal(r.choice, "class-server");
     assert.match(
       r.text,
-      /Kurs-Server \(LLM_BACKEND=openai.*Schon 3B wäre zu langsam \(erste Antwort in Teil 4 nach etwa \d+ s/,
+      /Klassen-Server \(LLM_BACKEND=openai.*Schon 3B wäre zu langsam \(erste Antwort in Teil 4 nach etwa \d+ s/,
     );
   });
 

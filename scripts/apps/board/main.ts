@@ -14,6 +14,7 @@ import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js"
 import type { BoardPart } from "../../../lib/exercises/index.js";
 import { BOARD_PARTS } from "../../../lib/exercises/board-record.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
+import { instructorLink } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
@@ -43,6 +44,7 @@ interface BoardArgs {
   remove: string[];
   classAufgabe: BoardPart | null;
   roomUrl: string | undefined;
+  newInstructorLink: boolean;
 }
 
 const OPTIONS = {
@@ -86,7 +88,11 @@ const OPTIONS = {
   aufgabe: {
     type: "string",
     value: "N",
-    help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die Aufgabe der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
+    help: "die Klasse arbeitet in Aufgabe N (1–4); wer davor ist, steht als „zurück“ (Standard: die zuletzt festgelegte, sonst die der meisten; auf der Seite mit den Tasten 1–4 umstellen, 0 = wieder automatisch)",
+  },
+  "neuer-kursleitungs-link": {
+    type: "boolean",
+    help: "einen neuen Kursleitungs-Link machen (der alte gilt dann nicht mehr), z. B. wenn er weitergegeben wurde",
   },
   raum: {
     type: "string",
@@ -143,6 +149,7 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     remove: values.entfernen ?? [],
     classAufgabe: classAufgabe as BoardPart | null,
     roomUrl: roomUrlArg(values.raum),
+    newInstructorLink: values["neuer-kursleitungs-link"] === true,
   };
 }
 
@@ -157,7 +164,7 @@ function sameFile(a: string, b: string): boolean {
 function storedBoard(path: string): BoardState | undefined {
   const data = loadBoard(path);
   if (!data) console.error(`Keine Ergebnisse unter ${path} – läuft das Board mit einer anderen --data-Datei?`);
-  return data && new BoardState(data.joinCode, data.participants);
+  return data && new BoardState(data.joinCode, data.participants, data);
 }
 
 async function exportCsv(args: BoardArgs): Promise<number> {
@@ -220,11 +227,17 @@ async function removeParticipants(args: BoardArgs): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+const handsText = (n: number): string => (n === 1 ? "1 gehobene Hand" : `${n} gehobene Hände`);
+
 async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
   await prepareBoardFile(args.data);
-  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? []);
-  state.classAufgabe = args.classAufgabe;
+  const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], {
+    hands: stored?.hands,
+    instructorKey: args.newInstructorLink ? undefined : stored?.instructorKey,
+    classAufgabe: stored?.classAufgabe,
+  });
+  if (args.classAufgabe !== null) state.classAufgabe = args.classAufgabe; // else the one set before a restart
   const saver = new BoardSaver(args.data, state, console.error);
   await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
   const board = await startBoardServer({
@@ -257,7 +270,14 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
       args.roomUrl
         ? `  Teilnehmende:    im Browser anmelden unter ${args.roomUrl} (Name und Beitrittscode)`
         : `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
-      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende gespeichert; bleiben bei Neustart erhalten)`,
+      // This machine's browser needs no link, unless participants' kernels share the machine (Klassenraum).
+      ...(!isLoopback(args.host) || args.roomUrl
+        ? [
+            `  Kursleitung:     ${instructorLink(args.roomUrl ? board.url : board.joinUrl, state.instructorKey)}`,
+            "                   (Hände senken, Aufgabe festlegen – von jedem Rechner aus; nicht weitergeben)",
+          ]
+        : []),
+      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende, ${handsText(state.raisedHands().length)} gespeichert; bleiben bei Neustart erhalten)`,
       "  Beenden mit Strg+C.",
     ].join("\n"),
   );

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import QRCode from "qrcode";
 import { escapeHtml } from "../../../lib/notebook/index.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH, INSTRUCTOR_FRAGMENT } from "./instructor.js";
 
 export const POLL_MS = 2000;
 
@@ -21,11 +22,27 @@ const MAX_FONT_FACTOR = 1.6;
 const MAX_COLUMNS = 3;
 /** localStorage key: the join line collapsed (key B or the button). */
 const COLLAPSED_KEY = "klassen-board-beitritt-eingeklappt";
+/** sessionStorage key: the instructor's key from the link, for this tab (a reload keeps it). */
+const INSTRUCTOR_KEY_STORE = "klassen-board-kursleitung";
 
 const SCRIPT = `
 const POLL_MS = ${POLL_MS};
 const $ = (id) => document.getElementById(id);
-const INSTRUCTOR = document.body.dataset.kursleitung === "1";
+/** The key of the instructor's link (#${INSTRUCTOR_FRAGMENT}=…): kept for this tab, taken off the address bar. */
+function instructorKey() {
+  const m = /^#${INSTRUCTOR_FRAGMENT}=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  let key = m ? m[1] : "";
+  try {
+    if (m) sessionStorage.setItem("${INSTRUCTOR_KEY_STORE}", key);
+    else key = sessionStorage.getItem("${INSTRUCTOR_KEY_STORE}") || "";
+  } catch (e) { /* private mode: the key lives as long as the page */ }
+  if (m) history.replaceState(null, "", location.pathname + location.search);
+  return key;
+}
+const INSTRUCTOR_KEY = instructorKey();
+// The link pasted into a tab that shows the board already: take the key and start over as the instructor.
+addEventListener("hashchange", () => { if (location.hash.startsWith("#${INSTRUCTOR_FRAGMENT}=") && instructorKey()) location.reload(); });
+const INSTRUCTOR = document.body.dataset.kursleitung === "1" || INSTRUCTOR_KEY !== "";
 const KLASSENRAUM = document.body.dataset.klassenraum === "1";
 let lastView = null;
 /** The chosen layout (columns, font) and the data it was chosen for; a poll with the same shape keeps it. */
@@ -100,11 +117,22 @@ function table(v, rows) {
   }
   return t;
 }
+/** An instructor's post; a refusal (an old link, a participant's tab) is shown in German above the tables. */
+async function instructorPost(path, body) {
+  const headers = { "content-type": "application/json" };
+  if (INSTRUCTOR_KEY) headers["${BOARD_INSTRUCTOR_HEADER}"] = INSTRUCTOR_KEY;
+  try {
+    const r = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+    const fehler = r.ok ? "" : ((await r.json().catch(() => ({}))).fehler || "HTTP " + r.status);
+    $("kursleitung-fehler").textContent = fehler ? "⚠️ " + fehler : "";
+  } catch (e) { /* the next poll says the board is unreachable */ }
+  tick();
+}
 function lower(name) {
-  fetch("/api/hilfe-erledigt", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) }).then(tick, tick);
+  instructorPost("/api/hilfe-erledigt", { name });
 }
 function setClass(aufgabe) {
-  fetch("/api/klassen-aufgabe", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ aufgabe }) }).then(tick, tick);
+  instructorPost("/api/klassen-aufgabe", { aufgabe });
 }
 function hands(v) {
   const box = $("hilfe");
@@ -205,11 +233,23 @@ function collapse(on) {
   try { localStorage.setItem("${COLLAPSED_KEY}", on ? "1" : ""); } catch (e) { /* private mode: not kept */ }
   layout();
 }
-if ($("beitritt")) {
+function setUpJoin() {
   let stored = false;
   try { stored = localStorage.getItem("${COLLAPSED_KEY}") === "1"; } catch (e) { /* private mode */ }
   collapse(stored);
   $("beitritt-knopf").addEventListener("click", () => collapse(!document.body.classList.contains("eingeklappt")));
+}
+if ($("beitritt")) setUpJoin();
+// The instructor's link on another machine: the join line and QR code come from the board (the key opens them).
+else if (INSTRUCTOR_KEY) {
+  fetch("${BOARD_JOIN_INFO_PATH}", { headers: { "${BOARD_INSTRUCTOR_HEADER}": INSTRUCTOR_KEY }, cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((j) => {
+      if (!j || $("beitritt")) return;
+      $("legende").insertAdjacentHTML("beforebegin", j.beitritt);
+      document.querySelector("header").insertAdjacentHTML("beforeend", j.qr);
+      setUpJoin();
+    }, () => undefined);
 }
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -300,6 +340,8 @@ td.neu { color: #555; font-style: italic; font-size: 0.6rem; }
 .hilfe-titel { font-weight: bold; }
 .hand-eintrag { display: inline-block; font: inherit; font-size: 0.85rem; margin: 0.05rem 0.3rem 0.05rem 0; padding: 0 0.3rem; background: #fff; border: 0.08rem solid #e0a800; border-radius: 0.2rem; color: inherit; }
 button.hand-eintrag { cursor: pointer; }
+#kursleitung-fehler { color: #b00020; font-weight: bold; font-size: 0.85rem; }
+#kursleitung-fehler:empty { display: none; }
 `;
 
 /** The join URL as a QR code (SVG, drawn here by the qrcode package; nothing is fetched). */
@@ -308,15 +350,23 @@ export function joinQrSvg(url: string): Promise<string> {
 }
 
 export interface BoardPageOptions {
-  /** Join URL, code and its QR code (SVG); only for the instructor's own browser (loopback). In Klassenraum
-   * mode (`hub`) the URL is the hub's login page, which participants open in their browser. */
+  /** Join URL, code and its QR code (SVG); for the instructor's browser on this machine (the instructor's link
+   * elsewhere gets them from BOARD_JOIN_INFO_PATH). In Klassenraum mode (`hub`) the URL is the hub's login page,
+   * which participants open in their browser. */
   join?: { url: string; code: string; qrSvg: string; hub?: boolean };
   /** Set when the board is bound to loopback: participants cannot reach it (reach.ts). */
   loopback?: { problem: string; fix: string; command: string };
-  /** The instructor's own browser (loopback): may lower hands (click, key H) and set the class's Aufgabe (keys 0–4). */
+  /** The instructor's own browser (loopback, not in Klassenraum mode): may lower hands (click, key H) and set the
+   * class's Aufgabe (keys 0–4); elsewhere the instructor's link (instructor.ts) does that. */
   instructor?: boolean;
   /** Klassenraum mode: participants sign in at the hub in their browser (`npm run klassenraum`). */
   klassenraum?: boolean;
+}
+
+/** The join line and the QR code (HTML) for the instructor's page; the board sends them to the instructor's link too. */
+export function joinHtml(join: NonNullable<BoardPageOptions["join"]>): { beitritt: string; qr: string } {
+  const caption = join.hub ? "Anmeldeseite" : "Board-Adresse";
+  return { beitritt: joinBlock(join), qr: `<figure id="qr">${join.qrSvg}<figcaption>${caption}</figcaption></figure>` };
 }
 
 function joinBlock(join: NonNullable<BoardPageOptions["join"]>): string {
@@ -352,8 +402,7 @@ function loopbackBlock(loopback: NonNullable<BoardPageOptions["loopback"]>): str
 export function boardPage(options: BoardPageOptions = {}): string {
   const { join, loopback, instructor } = options;
   const klassenraum = options.klassenraum ?? join?.hub;
-  const caption = join?.hub ? "Anmeldeseite" : "Board-Adresse";
-  const qr = join ? `<figure id="qr">${join.qrSvg}<figcaption>${caption}</figcaption></figure>` : "";
+  const qr = join ? joinHtml(join).qr : "";
   return `<!doctype html>
 <html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Klassen-Board</title><style>${STYLE}</style></head>
@@ -361,9 +410,10 @@ export function boardPage(options: BoardPageOptions = {}): string {
 <header><div class="kopftext">
 <h1>Klassen-Board – Selbsttests <span class="klein" id="anzahl"></span> <span id="klasse"></span></h1>
 ${loopback ? loopbackBlock(loopback) : ""}
-${join ? joinBlock(join) : ""}
+${join ? joinHtml(join).beitritt : ""}
 <div id="legende">Oben zuerst: <span class="marke haengt">hängt</span> (❌ oder seit <span id="haengt-nach">–</span> min kein ✅) · <span class="marke zurueck">zurück</span> (vor der Aufgabe der Klasse) · <span class="marke arbeitet">in Arbeit</span> · <span class="marke nicht-begonnen">nicht begonnen</span> · <span class="marke fertig">fertig</span></div>
 <div id="hilfe" hidden></div>
+<div id="kursleitung-fehler" role="alert"></div>
 <div class="zeile"><span id="stand"></span> <span id="top"></span></div><div id="status"></div><div id="zuviel"></div>
 </div>${qr}</header>
 <main id="spalten"></main>

@@ -25,7 +25,8 @@ import {
 } from "../../../lib/exercises/board-record.js";
 import { participantToken, sameSecret, type HubNames } from "./hub-trust.js";
 import { addressKey, JoinCodeGate, TokenBuckets } from "./limits.js";
-import { boardPage, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
+import { boardPage, joinHtml, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
 
@@ -41,7 +42,7 @@ export const NEW_NAME_REFILL_MS = 10_000;
 export const HANDS_PER_PARTICIPANT_BURST = 3;
 export const HANDS_PER_ADDRESS_BURST = 10;
 export const HAND_REFILL_MS = 20_000;
-/** The instructor's page: lower a raised hand, set the class's Aufgabe (loopback only). */
+/** The instructor's page: lower a raised hand, set the class's Aufgabe (see `instructorOnly`). */
 export const BOARD_LOWER_PATH = "/api/hilfe-erledigt";
 export const BOARD_CLASS_PATH = "/api/klassen-aufgabe";
 /** The board takes at most this many participants. */
@@ -203,6 +204,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const { roomUrl } = options;
   const loopback: BoardPageOptions["loopback"] =
     isLoopback(options.host) && !roomUrl ? loopbackWarning(options.host) : undefined;
+  // This machine's own browser is the instructor's — but not in Klassenraum mode, where the participants'
+  // kernels run on this machine too: there only the instructor's link counts.
+  const trustedLoopback = (req: Request) => !roomUrl && fromLoopback(req);
+  const joinInfo = () => ({ url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) });
 
   const app = express();
   app.disable("x-powered-by");
@@ -210,10 +215,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
 
   app.get("/", (req, res) => {
     res.set({ "content-security-policy": PAGE_CSP, "cache-control": "no-store", "x-content-type-options": "nosniff" });
-    const join = fromLoopback(req)
-      ? { url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) }
-      : undefined;
-    res.type("html").send(boardPage({ join, loopback, instructor: fromLoopback(req), klassenraum: Boolean(roomUrl) }));
+    const join = fromLoopback(req) ? joinInfo() : undefined;
+    res
+      .type("html")
+      .send(boardPage({ join, loopback, instructor: trustedLoopback(req), klassenraum: Boolean(roomUrl) }));
   });
 
   app.get("/api/state", (_req, res) => {
@@ -327,26 +332,37 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     res.json({ ok: true, platz: position });
   };
 
-  // Only the instructor's own browser (loopback) may lower hands and set the class's Aufgabe.
+  // Only the instructor may lower hands and set the class's Aufgabe: with the key of the instructor's link
+  // (printed in the board's terminal), or from this machine's own browser (trustedLoopback).
   const instructorOnly = (req: Request, res: Response, next: NextFunction) => {
-    if (!fromLoopback(req)) return refuse(res, 403, "Nur die Kursleitung am Board-Rechner kann das.");
-    next();
+    if (trustedLoopback(req) || sameSecret(req.headers[BOARD_INSTRUCTOR_HEADER], state.instructorKey)) return next();
+    refuse(
+      res,
+      403,
+      "Nur die Kursleitung kann das – mit dem Kursleitungs-Link aus dem Terminal des Boards (Zeile „Kursleitung:“).",
+    );
   };
   const lowerHand = (req: Request, res: Response) => {
     const parsed = lowerSchema.safeParse(req.body);
     if (!parsed.success) return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name).");
-    res.json({ ok: true, gesenkt: state.lowerHand(parsed.data.name) });
+    const lowered = state.lowerHand(parsed.data.name);
+    if (lowered) options.onChange();
+    res.json({ ok: true, gesenkt: lowered });
   };
   const setClassAufgabe = (req: Request, res: Response) => {
     const parsed = classAufgabeSchema.safeParse(req.body);
     if (!parsed.success) return refuse(res, 400, "Aufgabe 1 bis 4 oder null (automatisch).");
     state.classAufgabe = parsed.data.aufgabe;
+    options.onChange();
     res.json({ ok: true, aufgabe: state.classAufgabe });
   };
 
   app.post(BOARD_JOIN_PATH, originCheck(allowed), checkCode, jsonBody, join);
   app.post(BOARD_POST_PATH, originCheck(allowed), checkCode, jsonBody, accept);
   app.post(BOARD_HELP_PATH, originCheck(allowed), checkCode, jsonBody, raiseHand);
+  app.get(BOARD_JOIN_INFO_PATH, instructorOnly, (_req, res) => {
+    res.set("cache-control", "no-store").json(joinHtml(joinInfo()));
+  });
   app.post(BOARD_LOWER_PATH, originCheck(allowed), instructorOnly, jsonBody, lowerHand);
   app.post(BOARD_CLASS_PATH, originCheck(allowed), instructorOnly, jsonBody, setClassAufgabe);
   app.use((_req: Request, res: Response) => refuse(res, 404, "Nicht gefunden."));

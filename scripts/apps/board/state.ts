@@ -10,6 +10,7 @@ import {
   cleanBoardName,
 } from "../../../lib/exercises/board-record.js";
 import { checkTitle } from "./check-titles.js";
+import { INSTRUCTOR_KEY_PATTERN, newInstructorKey } from "./instructor.js";
 import { JOIN_CODE_PATTERN } from "./join-code.js";
 import { lookAlikeSkeleton } from "./look-alike.js";
 import { DEFAULT_STUCK_AFTER_MIN, majorityAufgabe, progressOf, projectorOrder, type Progress } from "./progress.js";
@@ -42,11 +43,17 @@ export interface RaisedHand {
   since: number;
 }
 
-/** What the board writes to its JSON file: its join code and every participant. */
+/** What the board writes to its JSON file: its join code, every participant, the raised hands, the instructor's key. */
 export interface BoardData {
   version: 1;
   joinCode: string;
   participants: Participant[];
+  /** Raised hands, longest waiting first (missing in older files: none). */
+  hands?: RaisedHand[];
+  /** The secret of the instructor's link (missing in older files: a new one is made). */
+  instructorKey?: string;
+  /** The Aufgabe the instructor set (keys 1–4); null or missing: the majority's. */
+  classAufgabe?: BoardPart | null;
 }
 
 const part = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
@@ -87,6 +94,9 @@ const storedSchema = z.object({
       ),
     }),
   ),
+  hands: z.array(z.object({ name: z.string(), question: z.string(), since: z.number() })).optional(),
+  instructorKey: z.string().regex(INSTRUCTOR_KEY_PATTERN).optional(),
+  classAufgabe: part.nullable().optional(),
 }) satisfies z.ZodType<BoardData>;
 
 /** Checks read back from the board's file; throws a zod error when it is not the board's shape. */
@@ -109,19 +119,28 @@ export function participantKey(name: string): string {
   return (cleanBoardName(name) ?? name).toLocaleLowerCase("de").replace(/\s+/g, " ");
 }
 
-/** The board in memory: participants by key. */
+/** The board in memory: participants by key, raised hands, the instructor's key. */
 export class BoardState {
   private readonly byKey = new Map<string, Participant>();
-  /** Raised hands by participant key, oldest first (kept in memory only: a restart lowers them). */
+  /** Raised hands by participant key, oldest first (stored with the participants: a restart keeps them). */
   private readonly hands = new Map<string, RaisedHand>();
   /** The Aufgabe the instructor says the class works in (`--aufgabe N`, keys 1–4 on the page); null: the majority's. */
   classAufgabe: BoardPart | null = null;
+  /** Lets a browser that is not on this machine lower hands and set the class's Aufgabe (server.ts). */
+  readonly instructorKey: string;
 
   constructor(
     public joinCode: string,
     participants: Participant[] = [],
+    stored: Pick<BoardData, "hands" | "instructorKey" | "classAufgabe"> = {},
   ) {
     for (const p of participants) this.byKey.set(participantKey(p.name), p);
+    for (const hand of stored.hands ?? []) {
+      const key = participantKey(hand.name);
+      if (this.byKey.has(key) && !this.hands.has(key)) this.hands.set(key, { ...hand });
+    }
+    this.instructorKey = stored.instructorKey ?? newInstructorKey();
+    this.classAufgabe = stored.classAufgabe ?? null;
   }
 
   /** A participant already on the board whose name looks like `name` but is another one (see look-alike.ts). */
@@ -207,7 +226,14 @@ export class BoardState {
   }
 
   data(): BoardData {
-    return { version: 1, joinCode: this.joinCode, participants: [...this.byKey.values()] };
+    return {
+      version: 1,
+      joinCode: this.joinCode,
+      participants: [...this.byKey.values()],
+      hands: this.raisedHands(),
+      instructorKey: this.instructorKey,
+      classAufgabe: this.classAufgabe,
+    };
   }
 
   participants(): Participant[] {

@@ -338,7 +338,7 @@ async function checkLlama(d: DoctorDeps, config: KitConfig): Promise<{ checks: C
   const title = "GPU";
   let gpu: Check;
   if (config.llmBackend === "openai")
-    gpu = ok("gpu", title, "nicht nötig: der Kurs-Server rechnet (LLM_BACKEND=openai)");
+    gpu = ok("gpu", title, "nicht nötig: der Klassen-Server rechnet (LLM_BACKEND=openai)");
   else if (probe.gpu === false) {
     gpu =
       config.llmGpu === "cpu"
@@ -347,7 +347,7 @@ async function checkLlama(d: DoctorDeps, config: KitConfig): Promise<{ checks: C
             "gpu",
             title,
             "keine GPU erkannt – das Modell rechnet auf der CPU (wie schnell, misst npm run doctor -- --tempo)",
-            "Für flüssiges Arbeiten den Kurs-Server nutzen (LLM_BACKEND=openai LLM_BASE_URL=…) oder das kleinere Modell: npm run models:pull -- llama-3.2-3b",
+            "Für flüssiges Arbeiten den Klassen-Server nutzen (LLM_BACKEND=openai LLM_BASE_URL=…) oder das kleinere Modell: npm run models:pull -- llama-3.2-3b",
           );
   } else {
     const name = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal" }[probe.gpu] ?? probe.gpu;
@@ -362,7 +362,7 @@ async function checkLlama(d: DoctorDeps, config: KitConfig): Promise<{ checks: C
             "gpu",
             title,
             `${detail} – das Modell (${gib(model)}) passt nur teilweise; der Rest rechnet auf der CPU`,
-            "Andere GPU-Programme schließen, kleineres Modell (npm run models:pull -- llama-3.2-3b) oder Kurs-Server (LLM_BACKEND=openai)",
+            "Andere GPU-Programme schließen, kleineres Modell (npm run models:pull -- llama-3.2-3b) oder Klassen-Server (LLM_BACKEND=openai)",
           );
   }
   return { checks: [addon, gpu], probe };
@@ -394,7 +394,7 @@ async function checkModelFile(d: DoctorDeps, config: KitConfig, llama: Llama | u
   const getIt = config.llmModelPathFromEnv
     ? `LLM_MODEL_PATH zeigt auf ${path}: Pfad prüfen, oder die Datei dorthin kopieren`
     : `npm run models:pull (mit Internet) – oder ${basename(path)} vom USB-Stick nach ${dirname(path)} kopieren`;
-  const waysOut = `${getIt} – oder den Kurs-Server nutzen: ${CLASS_SERVER_ENV}. ${practiceHint(["workshop", "start"])}`;
+  const waysOut = `${getIt} – oder den Klassen-Server nutzen: ${CLASS_SERVER_ENV}. ${practiceHint(["workshop", "start"])}`;
   if (!existsSync(path)) return fail("model", title, `fehlt: ${path}`, waysOut);
   const size = statSync(path).size;
   if (head(path, 4).toString("latin1") !== "GGUF") return fail("model", title, `${path} ist keine GGUF-Datei`, getIt);
@@ -460,7 +460,7 @@ async function checkModelFile(d: DoctorDeps, config: KitConfig, llama: Llama | u
 async function checkWarmStates(d: DoctorDeps, config: KitConfig, llama: Llama | undefined): Promise<Check> {
   const title = "Vorbereitete Prompt-Zustände";
   if (config.llmBackend === "openai")
-    return ok("warm", title, "nicht nötig: der Kurs-Server rechnet (LLM_BACKEND=openai)");
+    return ok("warm", title, "nicht nötig: der Klassen-Server rechnet (LLM_BACKEND=openai)");
   const dir = warmStateDir(config.llmModelPath);
   const manifest = await readWarmManifest(dir);
   if (!manifest)
@@ -515,13 +515,13 @@ async function checkWarmStates(d: DoctorDeps, config: KitConfig, llama: Llama | 
 }
 
 async function checkClassServer(d: DoctorDeps, config: KitConfig): Promise<Check> {
-  const title = "Kurs-Server (LLM_BACKEND=openai)";
+  const title = "Klassen-Server (LLM_BACKEND=openai)";
   if (!config.llmBaseUrl)
     return fail(
       "model",
       title,
       "LLM_BASE_URL fehlt",
-      "LLM_BASE_URL=http://<kurs-server>:8080/v1 setzen (Adresse von der Kursleitung)",
+      "LLM_BASE_URL=http://<klassen-server>:8080/v1 setzen (Adresse von der Kursleitung)",
     );
   const url = `${config.llmBaseUrl.replace(/\/+$/, "")}/models`;
   const r = await d.reachable(url, 3000);
@@ -567,7 +567,7 @@ function checkMemory(d: DoctorDeps, config: KitConfig, probe: GpuProbe | undefin
       "ram",
       title,
       detail,
-      "Zu wenig RAM für dieses Modell: kleineres Modell (npm run models:pull -- llama-3.2-3b) oder Kurs-Server (LLM_BACKEND=openai)",
+      "Zu wenig RAM für dieses Modell: kleineres Modell (npm run models:pull -- llama-3.2-3b) oder Klassen-Server (LLM_BACKEND=openai)",
     );
   }
   if (free < needed) return warn("ram", title, detail, "Andere Programme (Browser-Tabs, Docker, IDEs) schließen");

@@ -276,7 +276,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
       const info = model.info;
       who =
         info.backend === "openai-compatible"
-          ? { backend: info.backend, model: info.modelName, accelerator: `Kurs-Server ${info.serverUrl}` }
+          ? { backend: info.backend, model: info.modelName, accelerator: `Klassen-Server ${info.serverUrl}` }
           : {
               backend: info.backend,
               model: info.modelPath ? shownPath(config.root, info.modelPath) : info.modelName,

@@ -265,6 +265,8 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     services.push(board);
     const boardUrl = (await boardReady(board)).replace(/\/$/, "");
     boardPort = Number(new URL(boardUrl).port); // a restart keeps the address the kernels know
+    // The kernels share this machine, so the board trusts only its instructor's link (kept in its file).
+    const instructorUrl = await waitForLine(board, /Kursleitung:\s+(http:\S+)/, 60_000);
     services[services.indexOf(board)] = superviseService(
       board,
       startBoard,
@@ -307,6 +309,8 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
         `  Für den Raum:     ${roomUrl}`,
         `  Beitrittscode:    ${code}`,
         `  Klassen-Board:    ${boardUrl}   (für den Beamer)`,
+        `  Kursleitung:      ${instructorUrl}`,
+        "                    (das Board für den Beamer über diesen Link öffnen: Hände senken, Aufgabe festlegen)",
         `  Klassen-Server:   ${llmUrl}   (${model.split("/").pop()}, ${parallel} gleichzeitig)`,
         ...warnings.map((w) => `  ${w}`),
         ...(values.host === "127.0.0.1"

@@ -38,7 +38,7 @@ const RUN: Record<Entry, string> = { workshop: "npm run workshop", start: 'npm s
 const PRACTICE_RUN: Record<Entry, string> = { workshop: "npm run workshop -- --uebung", start: 'npm start -- --uebung "<Frage>"' };
 
 /** The settings for the class server (the address comes from the instructor). */
-export const CLASS_SERVER_ENV = "LLM_BACKEND=openai LLM_BASE_URL=http://<kurs-server>:8080/v1";
+export const CLASS_SERVER_ENV = "LLM_BACKEND=openai LLM_BASE_URL=http://<klassen-server>:8080/v1";
 
 /** The dry run without a model, for these entry points. */
 export function practiceHint(entries: Entry[]): string {
@@ -55,7 +55,7 @@ const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 export function modelProblems(env: NodeJS.ProcessEnv, entry: Entry, modelPath?: string): string[] {
   const config = loadConfig(env);
   if (config.llmBackend === "openai") {
-    return config.llmBaseUrl ? [] : ["LLM_BACKEND=openai ist gesetzt, aber LLM_BASE_URL fehlt (z. B. LLM_BASE_URL=http://<kurs-server>:8080/v1)."];
+    return config.llmBaseUrl ? [] : ["LLM_BACKEND=openai ist gesetzt, aber LLM_BASE_URL fehlt (z. B. LLM_BASE_URL=http://<klassen-server>:8080/v1)."];
   }
   const path = modelPath ?? config.llmModelPath;
   if (isFile(path)) return [];
@@ -67,7 +67,7 @@ export function modelProblems(env: NodeJS.ProcessEnv, entry: Entry, modelPath?: 
       : "So geht es weiter – eine der drei Möglichkeiten reicht:",
     "  1. Mit Internet herunterladen: npm run models:pull   (Llama 3.1 8B, ca. 4,9 GB)",
     `  2. Vom USB-Stick der Kursleitung: die Datei ${DEFAULT_LLM_FILE} nach ${config.modelsDir}/ kopieren.`,
-    `  3. Den Kurs-Server nutzen: ${CLASS_SERVER_ENV} ${RUN[entry]}`,
+    `  3. Den Klassen-Server nutzen: ${CLASS_SERVER_ENV} ${RUN[entry]}`,
     practiceHint([entry]),
   ];
 }

@@ -152,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
   const only = values.only?.split(",").map((n) => n.trim()).filter(Boolean);
   const config = loadConfig();
   if (config.llmBackend !== "local") {
-    console.log("models:warm bereitet Zustände für das lokale Modell vor; mit LLM_BACKEND=openai rechnet der Kurs-Server, da gibt es nichts vorzubereiten.");
+    console.log("models:warm bereitet Zustände für das lokale Modell vor; mit LLM_BACKEND=openai rechnet der Klassen-Server, da gibt es nichts vorzubereiten.");
     return 1;
   }
   const started = performance.now();

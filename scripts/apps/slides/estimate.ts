@@ -51,10 +51,10 @@ export interface ModelSpeed {
 
 /** Default: Llama 3.1 8B on a class GPU server (the guide's server table, per slot). */
 export const CLASS_SERVER_8B: ModelSpeed = {
-  label: "8B Kurs-Server",
+  label: "8B Klassen-Server",
   promptTokensPerSecond: 3000,
   generationTokensPerSecond: 100,
-  source: "Leitfaden, Kurs-Server mit GPU 24 GB: Einlesen ~3000, Erzeugen ~100 Tokens/s je Slot (Annahme)",
+  source: "Leitfaden, Klassen-Server mit GPU 24 GB: Einlesen ~3000, Erzeugen ~100 Tokens/s je Slot (Annahme)",
 };
 /** Second column: Llama 3.1 8B on the CPU of the kit's 2-core VM (the guide's measured twin table). */
 export const CPU_8B: ModelSpeed = {

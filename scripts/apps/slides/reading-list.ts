@@ -31,7 +31,7 @@ function sectionAround(nb: Notebook, s: VertiefungSection): string | undefined {
   return undefined;
 }
 
-/** One line per section ("10. Mit Gedächtnis: …"); subsections of a shown section share one ("In 13.: Rückfragen, …"). */
+/** One line per section ("13. Mit Gedächtnis: …"); subsections of a shown section share one ("In Abschnitt 10: Rückfragen, …"). */
 function listLines(nb: Notebook, sections: VertiefungSection[]): string[] {
   const lines: { key: string; text: string[] }[] = [];
   for (const s of sections) {

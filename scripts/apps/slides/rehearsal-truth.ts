@@ -21,8 +21,8 @@ function shown(cell: NbCell): string {
 const MEASURED_SPEED = /Tokens\/s|erste Antwort nach \d/;
 /** Markdown that announces the real model for the next code cell ("Zuerst das **echte Modell**:"). */
 const REAL_MODEL = /\*\*echten? Modell\*\*/;
-/** An output line that speaks of a class server ("Kurs-Server: …", "beim Server unbekannt"). */
-const CLASS_SERVER = /Kurs-Server|beim Server\b/;
+/** An output line that speaks of a class server ("Klassen-Server: …", "beim Server unbekannt"). */
+const CLASS_SERVER = /Klassen-Server|beim Server\b/;
 /** A token count printed without "≈" ("Tokens erzeugt: 9", "275 Tokens"): in rehearsal every count is estimated. */
 const EXACT_TOKEN_COUNT = /Tokens erzeugt:\s*\d|(?<!≈\s?)\b\d[\d.,]*\s*Tokens\b(?!\/s)/;
 /** The test embedder's folder in a set-up output (models/tiny/tiny-bert). */

@@ -39,3 +39,24 @@ export function slotProblem(deck: string, stats: DeckStats, speed: ModelSpeed): 
   if (!slot || seconds <= slot.minutes * 60) return undefined;
   return `estimated ${minutes(seconds)} (${speed.label}) for a ${slot.minutes} min slot in the day plan: move sections into a Vertiefung (scripts/apps/slides/vertiefung.ts)`;
 }
+
+/** The instructor guide's estimate table (Markdown, Teil decks only): the same numbers, generated. */
+export function guideTimeTable(
+  decks: readonly { deck: string; stats: DeckStats }[],
+  speeds: readonly ModelSpeed[],
+): string {
+  const rows = decks.flatMap(({ deck, stats }) => {
+    const teil = /^\d0-teil-(\d)/.exec(deck)?.[1];
+    if (teil === undefined) return [];
+    const slot = slotOf(deck);
+    const times = speeds.map((s) => minutes(presentationSeconds(stats, s)));
+    return [
+      `| Teil ${teil} | ${stats.slides} | ${stats.codeSlides} | ${times.join(" | ")} | ${slot ? `${slot.minutes} min` : "–"} |`,
+    ];
+  });
+  return [
+    `| Foliensatz | Folien | davon mit Code | ${speeds.map((s) => `Schätzung ${s.label}`).join(" | ")} | Zeitfenster |`,
+    `| --- | ---: | ---: | ${speeds.map(() => "---:").join(" | ")} | ---: |`,
+    ...rows,
+  ].join("\n");
+}

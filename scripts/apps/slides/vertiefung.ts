@@ -70,7 +70,7 @@ const topicOf = (s: VertiefungSection) =>
 
 /**
  * Shown Markdown cells that name a Vertiefung's topic without saying it is one: a slide must not promise
- * what the deck skips ("13. Freigaben, Rückfragen, …" while Rückfragen is a Vertiefung).
+ * what the deck skips ("10. Freigaben, Rückfragen, …" while Rückfragen is a Vertiefung).
  */
 export function vertiefungPromises(nb: Notebook): string[] {
   const sections = vertiefungSections(nb);

@@ -152,6 +152,6 @@ export function recommend(predictions: readonly Prediction[]): Recommendation {
   const smallWhy = small ? ` Schon 3B wäre ${small.verdict} (${summary(small)}).` : "";
   return {
     choice: "class-server",
-    text: `Empfehlung: der Kurs-Server (LLM_BACKEND=openai, Adresse von der Kursleitung) – lokal ist es hier zu langsam.${smallWhy}`,
+    text: `Empfehlung: der Klassen-Server (LLM_BACKEND=openai, Adresse von der Kursleitung) – lokal ist es hier zu langsam.${smallWhy}`,
   };
 }
