@@ -1,8 +1,15 @@
 // A raised hand from a notebook: `await hilfe("kurze Frage")` puts the participant in the class board's
 // help queue (the board shows who waits and how long; the instructor lowers the hand with a click or the
-// key H). Only the name and the question go out, with the join code — nothing else. Without a board
+// key H). Only the name and the question go out, with the join code (and in the Klassenraum-Hub the
+// participant's board token, as with results) — nothing else. Without a board
 // (`npm run workshop` without --kurs) it says so and sends nothing. Never throws.
-import { BOARD_CODE_HEADER, BOARD_HELP_PATH, BOARD_QUESTION_MAX, boardRefusalText } from "./board-record.js";
+import {
+  BOARD_CODE_HEADER,
+  BOARD_HELP_PATH,
+  BOARD_QUESTION_MAX,
+  BOARD_TOKEN_HEADER,
+  boardRefusalText,
+} from "./board-record.js";
 import { boardSettingsFromEnv, type BoardSettings } from "./board-report.js";
 import { ignore } from "../util.js";
 
@@ -46,7 +53,11 @@ export async function hilfe(
   try {
     const response = await fetch(new URL(BOARD_HELP_PATH, settings.url), {
       method: "POST",
-      headers: { "content-type": "application/json", [BOARD_CODE_HEADER]: settings.code },
+      headers: {
+        "content-type": "application/json",
+        [BOARD_CODE_HEADER]: settings.code,
+        ...(settings.token ? { [BOARD_TOKEN_HEADER]: settings.token } : {}),
+      },
       body: JSON.stringify({ name: settings.name, frage: [...question].slice(0, BOARD_QUESTION_MAX * 2).join("") }),
       signal: AbortSignal.timeout(HELP_TIMEOUT_MS),
     });

@@ -7,15 +7,20 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { BoardReporter } from "../../lib/exercises/index.js";
+import { BoardReporter, hilfe } from "../../lib/exercises/index.js";
 import {
   BOARD_CODE_HEADER,
+  BOARD_HELP_PATH,
   BOARD_JOIN_PATH,
   BOARD_POST_PATH,
   BOARD_TOKEN_HEADER,
 } from "../../lib/exercises/board-record.js";
 import { hubKeyPath, participantToken, readHubKey } from "../../scripts/apps/board/hub-trust.js";
-import { NEW_NAMES_PER_ADDRESS_BURST } from "../../scripts/apps/board/server.js";
+import {
+  HANDS_PER_ADDRESS_BURST,
+  HANDS_PER_PARTICIPANT_BURST,
+  NEW_NAMES_PER_ADDRESS_BURST,
+} from "../../scripts/apps/board/server.js";
 import { participantKey, type BoardView } from "../../scripts/apps/board/state.js";
 import { joinBoard } from "../../scripts/apps/hub/board-join.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
@@ -106,5 +111,67 @@ test("a kernel posts only under its own participant's name", async () => {
     view.participants.find((p) => p.name === "Bernd Brückner")!.cells[0]!.ok +
       view.participants.find((p) => p.name === "Bernd Brückner")!.cells[0]!.fail >
       0,
+  );
+});
+
+function raiseHand(name: string, token?: string): Promise<Response> {
+  return fetch(new URL(BOARD_HELP_PATH, board.url), {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      [BOARD_CODE_HEADER]: CODE,
+      ...(token ? { [BOARD_TOKEN_HEADER]: token } : {}),
+    },
+    body: JSON.stringify({ name, frage: "Mein Retriever findet nichts" }),
+  });
+}
+
+const hands = async () =>
+  ((await (await fetch(new URL("/api/state", board.url))).json()) as BoardView).hands.map((h) => h.name);
+
+test("a kernel raises only its own participant's hand, and not a hundred times", async () => {
+  for (const name of ["Clara Hände-Hoch", "Dörte Fremdmelderin"])
+    assert.equal((await joinBoard(board.url, CODE, name, hubKey)).outcome, "on-board");
+  const clarasToken = participantToken(hubKey, participantKey("Clara Hände-Hoch"));
+  const doertesToken = participantToken(hubKey, participantKey("Dörte Fremdmelderin"));
+  // Before: name and class code were enough to raise anyone's hand.
+  const forged = await raiseHand("Clara Hände-Hoch", doertesToken);
+  assert.equal(forged.status, 403, "Dörte's kernel cannot raise Clara's hand");
+  assert.match(((await forged.json()) as { fehler: string }).fehler, /gehört nicht zu deinem Namen/);
+  assert.equal((await raiseHand("Clara Hände-Hoch")).status, 403, "nor without a token");
+  assert.equal((await raiseHand("Neue Handheberin", doertesToken)).status, 403, "nor a new name with another's token");
+  assert.deepEqual(await hands(), []);
+
+  // The kit's hilfe() sends the token from KURS_BOARD_TOKEN, as the reporter does.
+  const lines: string[] = [];
+  const own = await hilfe("Mein Retriever findet nichts", {
+    settings: { url: board.url, name: "Clara Hände-Hoch", code: CODE, token: clarasToken },
+    log: (l) => lines.push(l),
+  });
+  assert.equal(own.ok, true, lines.join("\n"));
+  assert.deepEqual(await hands(), ["Clara Hände-Hoch"]);
+
+  // Her own kernel in a loop: the first few change the question, then the board says to wait.
+  const statuses: number[] = [];
+  for (let i = 0; i < HANDS_PER_PARTICIPANT_BURST + 3; i++)
+    statuses.push((await raiseHand("Clara Hände-Hoch", clarasToken)).status);
+  assert.ok(statuses.includes(429), `a flood of hands is limited: ${statuses.join(",")}`);
+  const flooded = await raiseHand("Clara Hände-Hoch", clarasToken);
+  assert.match(((await flooded.json()) as { fehler: string }).fehler, /Zu oft die Hand gehoben/);
+  // Dörte's own hand is not held up by Clara's flood.
+  assert.equal((await raiseHand("Dörte Fremdmelderin", doertesToken)).status, 200);
+});
+
+test("hands under names without a token (laptops, not the hub) are limited per address", async () => {
+  // The junk names of the test above are on the board without the hub: anyone with the code may raise theirs.
+  const statuses: number[] = [];
+  for (let i = 0; i < HANDS_PER_ADDRESS_BURST + 5; i++) statuses.push((await raiseHand(`Quatsch ${i}`)).status);
+  assert.ok(
+    statuses.slice(0, HANDS_PER_ADDRESS_BURST).every((s) => s === 200),
+    `the first ones pass: ${statuses.join(",")}`,
+  );
+  assert.ok(
+    statuses.slice(HANDS_PER_ADDRESS_BURST).every((s) => s === 429),
+    `then refused: ${statuses.join(",")}`,
   );
 });

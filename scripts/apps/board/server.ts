@@ -36,6 +36,12 @@ export const PER_PARTICIPANT_REFILL_MS = 1000;
 /** New names from one address (a Klassenraum-Hub sends a whole room's): this many, then one per NEW_NAME_REFILL_MS. */
 export const NEW_NAMES_PER_ADDRESS_BURST = 60;
 export const NEW_NAME_REFILL_MS = 10_000;
+/** Raised hands of one participant: this many, then one per HAND_REFILL_MS (calling hilfe() again only
+ * changes the question); hands without a participant token, per address: HANDS_PER_ADDRESS_BURST, then one
+ * per HAND_REFILL_MS. */
+export const HANDS_PER_PARTICIPANT_BURST = 3;
+export const HANDS_PER_ADDRESS_BURST = 10;
+export const HAND_REFILL_MS = 20_000;
 /** The instructor's page: lower a raised hand, set the class's Aufgabe (see `instructorOnly`). */
 export const BOARD_LOWER_PATH = "/api/hilfe-erledigt";
 export const BOARD_CLASS_PATH = "/api/klassen-aufgabe";
@@ -190,6 +196,8 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const perParticipant = new TokenBuckets(PER_PARTICIPANT_BURST, PER_PARTICIPANT_REFILL_MS);
   const codeGate = new JoinCodeGate(options.log);
   const newNames = new TokenBuckets(NEW_NAMES_PER_ADDRESS_BURST, NEW_NAME_REFILL_MS);
+  const handsOfParticipant = new TokenBuckets(HANDS_PER_PARTICIPANT_BURST, HAND_REFILL_MS);
+  const handsOfAddress = new TokenBuckets(HANDS_PER_ADDRESS_BURST, HAND_REFILL_MS);
   const { state } = options;
   let joinUrl = "";
   let joinQr = "";
@@ -250,6 +258,18 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     return undefined;
   };
 
+  /** A kernel of the hub posts only under its own participant's name (a name the hub put on the board needs
+   * its token); false when the request's token is not that name's. */
+  const ownName = (req: Request, name: string): boolean => {
+    const token = req.headers[BOARD_TOKEN_HEADER];
+    const key = participantKey(name);
+    return !(
+      options.hub &&
+      (token !== undefined || options.hub.names.has(key)) &&
+      !sameSecret(token, participantToken(options.hub.key, key))
+    );
+  };
+
   const accept = (req: Request, res: Response) => {
     const parsed = recordSchema.safeParse(req.body);
     if (!parsed.success)
@@ -257,16 +277,8 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     const record = parsed.data;
     const problem = recordProblem(record);
     if (problem) return refuse(res, 400, problem);
-    // A kernel of the hub posts only under its own participant's name (a name the hub put on the board needs its token).
-    const token = req.headers[BOARD_TOKEN_HEADER];
-    const key = participantKey(record.name);
-    if (
-      options.hub &&
-      (token !== undefined || options.hub.names.has(key)) &&
-      !sameSecret(token, participantToken(options.hub.key, key))
-    ) {
+    if (!ownName(req, record.name))
       return refuse(res, 403, "Diese Meldung gehört nicht zu deinem Namen – jede:r meldet nur eigene Ergebnisse.");
-    }
     const refusal = newNameRefusal(record.name, req);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
     if (!perParticipant.take(participantKey(record.name), now()))
@@ -303,10 +315,17 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     if (!parsed.success) return refuse(res, 400, "Die Meldung hat nicht die erwartete Form (name, frage).");
     const problem = boardNameProblem(parsed.data.name);
     if (problem) return refuse(res, 400, problem);
+    // The same credential as a result (join code, and in the hub the participant's token), and a limit of its own.
+    if (!ownName(req, parsed.data.name))
+      return refuse(res, 403, "Diese Hand gehört nicht zu deinem Namen – jede:r hebt nur die eigene Hand.");
     const refusal = newNameRefusal(parsed.data.name, req);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
-    if (!perParticipant.take(participantKey(parsed.data.name), now()))
-      return refuse(res, 429, "Zu viele Meldungen in kurzer Zeit – bitte kurz warten.");
+    const tokened = options.hub !== undefined && req.headers[BOARD_TOKEN_HEADER] !== undefined;
+    if (
+      !handsOfParticipant.take(participantKey(parsed.data.name), now()) ||
+      (!tokened && !handsOfAddress.take(addressKey(req.socket.remoteAddress), now()))
+    )
+      return refuse(res, 429, "Zu oft die Hand gehoben – bitte etwas warten; die Kursleitung sieht dich schon.");
     const joined = state.join(parsed.data.name, now());
     const { position } = state.raiseHand(joined.name, cleanQuestion(parsed.data.frage), now());
     options.onChange();

@@ -6,7 +6,9 @@
 // is reported to the instructor before it stops everyone's saving. The hub keeps a reserve file in its own
 // state folder (RESERVE_BYTES); when the disk is full the guard deletes it, so the hub's database and
 // participant list stay writable (logins go on) while the instructor makes room, and writes it again later.
-import { spawnSync } from "node:child_process";
+// `du` runs as a child without blocking `npm run hub` (which also answers every login check); a folder that
+// `du` cannot measure in time (millions of tiny files) counts as over the limit, not as fine.
+import { execFile } from "node:child_process";
 import { closeSync, existsSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../../lib/files.js";
@@ -15,6 +17,8 @@ import { MB } from "./limits.js";
 import { loadParticipants } from "./participants.js";
 
 export const DEFAULT_GUARD_INTERVAL_S = 30;
+/** A folder `du` has not measured after this long counts as over the limit (KURS_HUB_PLATZ_MESSZEIT for tests). */
+export const DEFAULT_MEASURE_TIMEOUT_S = 60;
 /** Below this much free space (or the space of one participant, if more) the instructor is warned. */
 const LOW_DISK_BYTES = 2 * 1024 * MB;
 /** The hub's reserve: room for its own state (JupyterHub's database, the participant list) on a full disk. */
@@ -49,6 +53,7 @@ export interface DiskGuardOptions {
   token: string;
   log: (line: string) => void;
   intervalMs?: number;
+  measureTimeoutMs?: number;
 }
 
 export interface DiskGuard {
@@ -59,11 +64,21 @@ export interface DiskGuard {
 
 const mb = (bytes: number) => `${Math.round(bytes / MB).toLocaleString("de-DE")} MB`;
 
-/** Bytes a folder takes on disk (du counts without following links and stays on one file system). */
-export function folderBytes(path: string): number | undefined {
-  const r = spawnSync("du", ["-s", "-x", "-B1", path], { encoding: "utf8", timeout: 60_000 });
-  const bytes = Number(r.stdout.split("\t")[0]);
-  return Number.isFinite(bytes) && r.stdout.trim() !== "" ? bytes : undefined;
+/** Bytes a folder takes on disk (du counts without following links and stays on one file system); "too-slow"
+ * when du did not finish within `timeoutMs` (it is killed), undefined when it could not measure. */
+export function folderBytes(path: string, timeoutMs: number): Promise<number | "too-slow" | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      "du",
+      ["-s", "-x", "-B1", path],
+      { encoding: "utf8", timeout: timeoutMs, killSignal: "SIGKILL" },
+      (error, stdout) => {
+        if (error?.killed) return resolve("too-slow");
+        const bytes = Number(stdout.split("\t")[0]);
+        resolve(Number.isFinite(bytes) && stdout.trim() !== "" ? bytes : undefined);
+      },
+    );
+  });
 }
 
 export function freeBytes(path: string): number | undefined {
@@ -75,15 +90,25 @@ export function freeBytes(path: string): number | undefined {
   }
 }
 
+const secondsFrom = (value: string | undefined, fallback: number) => {
+  const seconds = Number(value);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : fallback) * 1000;
+};
+
 export function guardIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
-  const seconds = Number(env.KURS_HUB_PLATZ_SEKUNDEN);
-  return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_GUARD_INTERVAL_S) * 1000;
+  return secondsFrom(env.KURS_HUB_PLATZ_SEKUNDEN, DEFAULT_GUARD_INTERVAL_S);
+}
+
+export function measureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return secondsFrom(env.KURS_HUB_PLATZ_MESSZEIT, DEFAULT_MEASURE_TIMEOUT_S);
 }
 
 export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
   const blocked = new Map<string, string>();
   let lowDiskWarned = false;
   let running = false;
+  const timeoutMs = o.measureTimeoutMs ?? measureTimeoutMs();
+  const seconds = `${Math.round(timeoutMs / 1000)} s`;
   const stopServer = async (user: string) => {
     try {
       const res = await fetch(`${o.hubApi}/users/${encodeURIComponent(user)}/server`, {
@@ -110,18 +135,23 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
       for (const p of loadParticipants(o.root)) {
         const home = join(o.root, p.user);
         if (!existsSync(home)) continue;
-        const bytes = folderBytes(home);
+        const bytes = await folderBytes(home, timeoutMs);
         if (bytes === undefined) continue;
-        if (bytes > o.spaceBytes && !blocked.has(p.user)) {
-          const reason = `Dein Ordner ist mit ${mb(bytes)} größer als die ${mb(o.spaceBytes)} je Person – dein Jupyter wurde gestoppt, damit der Platz für alle reicht. Bitte der Kursleitung Bescheid geben.`;
+        const tooSlow = bytes === "too-slow";
+        if ((tooSlow || bytes > o.spaceBytes) && !blocked.has(p.user)) {
+          const reason = tooSlow
+            ? `Dein Ordner hat so viele Dateien, dass der Hub ihn nicht in ${seconds} messen konnte – dein Jupyter wurde gestoppt, damit der Kursrechner für alle läuft. Bitte der Kursleitung Bescheid geben.`
+            : `Dein Ordner ist mit ${mb(bytes)} größer als die ${mb(o.spaceBytes)} je Person – dein Jupyter wurde gestoppt, damit der Platz für alle reicht. Bitte der Kursleitung Bescheid geben.`;
           blocked.set(p.user, reason);
           changed = true;
           await saveBlocked();
-          const stopped = await stopServer(p.user);
+          const stopped = (await stopServer(p.user)) ? "Jupyter gestoppt" : "Jupyter ließ sich nicht stoppen";
           o.log(
-            `Platz: Der Ordner von „${p.name}“ (${home}) belegt ${mb(bytes)}, mehr als --platz-je-person ${mb(o.spaceBytes)} – ${stopped ? "Jupyter gestoppt" : "Jupyter ließ sich nicht stoppen"}. Große Dateien löschen (z. B. 'du -ah ${home} | sort -h | tail'), dann kann sie/er wieder starten.`,
+            tooSlow
+              ? `Platz: Der Ordner von „${p.name}“ (${home}) ließ sich nicht in ${seconds} messen (sehr viele Dateien?) – behandelt wie über --platz-je-person, ${stopped}. Dateien zählen mit 'find ${home} -xdev | wc -l', überzählige löschen, dann kann sie/er wieder starten.`
+              : `Platz: Der Ordner von „${p.name}“ (${home}) belegt ${mb(bytes)}, mehr als --platz-je-person ${mb(o.spaceBytes)} – ${stopped}. Große Dateien löschen (z. B. 'du -ah ${home} | sort -h | tail'), dann kann sie/er wieder starten.`,
           );
-        } else if (bytes <= o.spaceBytes && blocked.delete(p.user)) {
+        } else if (!tooSlow && bytes <= o.spaceBytes && blocked.delete(p.user)) {
           changed = true;
           o.log(
             `Platz: Der Ordner von „${p.name}“ ist wieder unter ${mb(o.spaceBytes)} (${mb(bytes)}) – sie/er kann Jupyter wieder starten.`,

@@ -27,7 +27,8 @@ from tornado.simple_httpclient import SimpleAsyncHTTPClient
 sys.dont_write_bytecode = True  # no root-owned __pycache__ in the kit's folder
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from own_accounts import ensure_account, name_is_free  # noqa: E402 (the kit's modules beside this file)
-from safe_files import copy_as  # noqa: E402
+from proxy_trust import client_address  # noqa: E402
+from safe_files import FileWorkError, copy_as  # noqa: E402
 from web_guards import KursLogoutHandler, XsrfLoginMixin  # noqa: E402
 
 with open(os.environ["KURS_HUB_SETTINGS"], encoding="utf-8") as f:
@@ -41,13 +42,7 @@ USER_PREFIX = "kurs-"
 # Logins are checked (and put on the board) at the same time; only reading and writing the participant list
 # is one at a time. --max stays exact because the login check counts the seats it has granted (login-check.ts).
 PARTICIPANTS_LOCK = asyncio.Lock()
-
-
-def client_address(request):
-    """The address a login came from: the last X-Forwarded-For entry, which the kit's proxy appends (tornado's
-    remote_ip believes an X-Real-Ip header the client sends, so a guesser could pick any address)."""
-    forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
-    return forwarded or request.remote_ip
+ACCOUNTS_LOCK = asyncio.Lock()  # useradd and the account records, one participant at a time
 
 
 async def ask_login_check(name, code, pin, address):
@@ -167,14 +162,24 @@ def copy_notebooks(home, owner):
         print(f"[KursHub] {os.path.basename(home)}: {problem}", file=sys.stderr)
 
 
-def pre_spawn(spawner):
+async def pre_spawn(spawner):
     user = spawner.user.name
     blocked = blocked_reason(STATE, user)
     if blocked:
         raise SpawnRefused(user, blocked)  # the hub's error page shows the German reason
     home = os.path.join(S["root"], user)
-    owner = ensure_account(STATE, S["root"], user, S["isolated"])
-    copy_notebooks(home, owner)
+    # Off the hub's loop, so one slow start holds up only this participant, not every login: the account
+    # (useradd, one at a time) and the copy, which waits for a child that runs as the participant (who can
+    # stop it; safe_files' timeout ends it).
+    loop = asyncio.get_running_loop()
+    async with ACCOUNTS_LOCK:
+        owner = await loop.run_in_executor(None, ensure_account, STATE, S["root"], user, S["isolated"])
+    try:
+        await loop.run_in_executor(None, copy_notebooks, home, owner)
+    except FileWorkError as error:
+        print(f"[KursHub] {error}", file=sys.stderr)
+        raise SpawnRefused(user, "Deine Notebooks ließen sich gerade nicht anlegen – bitte gleich noch einmal starten; "
+                                 "klappt es wieder nicht, der Kursleitung Bescheid geben.") from error
     spawner.environment.update(S["kernelEnv"])
     spawner.environment["KURS_NAME"] = display_name(user)
     token = board_token(user)

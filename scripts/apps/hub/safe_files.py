@@ -94,7 +94,7 @@ def copy_as(owner, home, items):
             extra_groups=[],
             pass_fds=fds,
             cwd=home,
-            env={"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"},
+            env={"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", **_stall_for_tests()},
             capture_output=True,
             timeout=60,
             check=False,
@@ -112,6 +112,23 @@ def copy_as(owner, home, items):
         return int(answer["placed"]), [str(p) for p in answer["problems"]]
     except (ValueError, KeyError, TypeError) as error:
         raise FileWorkError(f"Dateien für {owner.pw_name}: unlesbare Antwort des Kopierprozesses") from error
+
+
+# Fault injection for the tests only (test/scripts/hub-loop.test.ts): with KURS_HUB_TEST_KOPIE_HAELT=<folder>
+# in the hub's environment, the copy child of a participant waits while <folder>/<their folder's name> exists.
+STALL_ENV = "KURS_HUB_TEST_KOPIE_HAELT"
+
+
+def _stall_for_tests():
+    return {STALL_ENV: os.environ[STALL_ENV]} if os.environ.get(STALL_ENV) else {}
+
+
+def _stall_if_asked(home):
+    import time
+
+    flag = os.path.join(os.environ.get(STALL_ENV, ""), os.path.basename(home))
+    while os.environ.get(STALL_ENV) and os.path.exists(flag):
+        time.sleep(0.1)
 
 
 def owner_of(home):
@@ -132,6 +149,7 @@ def _main():
         if os.getuid() == 0 or os.geteuid() == 0:
             sys.exit("safe_files --place runs only as the participant")
         os.umask(0o022)
+        _stall_if_asked(job["home"])
         placed, problems = place(job["home"], job["items"], _read_fd)
         print(json.dumps({"placed": placed, "problems": problems}, ensure_ascii=False))
     elif sys.argv[1] == "--release":
