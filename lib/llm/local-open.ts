@@ -5,7 +5,7 @@ import esmImport from "../esm.cjs";
 import type { KitConfig } from "../config.js";
 import { errorText } from "../util.js";
 import { GpuBackendError, ModelLoadError } from "./errors.js";
-import { getKitLlama } from "./llama.js";
+import { holdKitLlama, type KitLlamaHold } from "./llama.js";
 import { resolveModelPath } from "./model-files.js";
 import { applyLlamaThreads } from "./threads.js";
 import type { LocalLlmOptions } from "./local.js";
@@ -18,10 +18,12 @@ export type OpenModelOptions = Pick<
   "modelPath" | "gpu" | "gpuLayers" | "contextSize" | "threads" | "onLoadProgress"
 >;
 
-/** A loaded model and its context; the caller owns them (dispose context, model, llama). */
+/** A loaded model and its context; the caller owns them (dispose context and model, then release the binding). */
 export interface OpenedModel {
   nlc: NodeLlamaCpp;
   llama: Llama;
+  /** This model's share of the process-wide binding: release after the model's dispose (frees a GPU binding). */
+  releaseLlama: () => Promise<void>;
   model: LlamaModel;
   context: LlamaContext;
   modelPath: string;
@@ -33,15 +35,17 @@ export interface OpenedModel {
 }
 
 async function loadModelWithFallback(
-  llama: Llama,
+  hold: KitLlamaHold,
   modelPath: string,
   gpuLayers: OpenModelOptions["gpuLayers"],
   notes: string[],
   onLoadProgress?: (fraction: number) => void,
 ): Promise<LlamaModel> {
+  const { llama } = hold;
   try {
     return await llama.loadModel({ modelPath, gpuLayers: gpuLayers ?? "auto", onLoadProgress });
   } catch (err) {
+    hold.keep(); // after a failed load node-llama-cpp never finishes the binding's dispose
     if (gpuLayers !== undefined && gpuLayers !== "auto" && llama.gpu !== false) {
       notes.push(
         `Zu wenig VRAM für gpuLayers=${gpuLayers} (${errorText(err)}); lade mit "auto" (weniger Schichten auf der GPU).`,
@@ -57,9 +61,9 @@ async function loadModelWithFallback(
 }
 
 /** The llama.cpp binding for `gpu`; a forced GPU backend that is not there is a GpuBackendError. */
-async function openLlama(gpu: NonNullable<OpenModelOptions["gpu"]>, notes: string[]): Promise<Llama> {
+async function openLlama(gpu: NonNullable<OpenModelOptions["gpu"]>, notes: string[]): Promise<KitLlamaHold> {
   try {
-    return await getKitLlama(gpu, (message) => {
+    return await holdKitLlama(gpu, (message) => {
       if (notes.length < 20 && message.trim()) notes.push(`llama.cpp: ${message.trim()}`);
     });
   } catch (err) {
@@ -74,19 +78,20 @@ export async function openLocalModel(options: OpenModelOptions, config: KitConfi
   const gpu = options.gpu ?? config.llmGpu;
   const notes: string[] = [];
   const nlc = await esmImport<NodeLlamaCpp>("node-llama-cpp");
-  const llama = await openLlama(gpu, notes);
-  const threads = applyLlamaThreads(llama, options.threads ?? config.llmThreads);
+  const hold = await openLlama(gpu, notes);
+  const { llama } = hold;
   if (gpu !== "auto" && gpu !== "cpu" && llama.gpu !== gpu) {
     // node-llama-cpp may fall back to the CPU silently (e.g. "metal" on Linux); a forced choice must not.
-    await llama.dispose();
+    await hold.release();
     throw new GpuBackendError(gpu, `node-llama-cpp bietet hier nur ${llama.gpu === false ? "die CPU" : llama.gpu} an`);
   }
   let model: LlamaModel | undefined;
   let context: LlamaContext | undefined;
   try {
+    const threads = applyLlamaThreads(llama, options.threads ?? config.llmThreads);
     const vramBefore = (await llama.getVramState()).used;
     model = await loadModelWithFallback(
-      llama,
+      hold,
       modelPath,
       options.gpuLayers ?? config.llmGpuLayers,
       notes,
@@ -105,10 +110,11 @@ export async function openLocalModel(options: OpenModelOptions, config: KitConfi
       sequences: 1,
     });
     if (context.contextSize < wanted) notes.push(`Kontext auf ${context.contextSize} Tokens verkleinert (Speicher).`);
-    return { nlc, llama, model, context, modelPath, threads, vramBefore, notes };
+    return { nlc, llama, releaseLlama: hold.release, model, context, modelPath, threads, vramBefore, notes };
   } catch (err) {
     await context?.dispose();
     await model?.dispose();
+    await hold.release();
     if (err instanceof ModelLoadError) throw err;
     throw new ModelLoadError(modelPath, errorText(err));
   }

@@ -34,6 +34,7 @@ export class LocalSession {
     readonly chat: LlamaChat,
     readonly modelPath: string,
     readonly info: InProcessLlmInfo,
+    private readonly releaseLlama: () => Promise<void>,
   ) {}
 
   /** Takes over an opened model: creates the chat on its context's sequence and describes the result. */
@@ -56,7 +57,7 @@ export class LocalSession {
       chatWrapper: chat.chatWrapper.wrapperName,
       notes: opened.notes,
     };
-    return new LocalSession(llama, model, context, sequence, chat, opened.modelPath, info);
+    return new LocalSession(llama, model, context, sequence, chat, opened.modelPath, info, opened.releaseLlama);
   }
 
   /** The tokens the chat template makes of `history`. */
@@ -89,7 +90,7 @@ export class LocalSession {
     if (this.closed) throw this.closedError();
   }
 
-  /** Rejects queued calls with ModelClosedError and frees chat, context and model (once; the binding is the process's, llama.ts). */
+  /** Rejects queued calls with ModelClosedError and frees chat, context, model and its share of the binding (once). */
   async dispose(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -97,5 +98,6 @@ export class LocalSession {
     this.chat.dispose({ disposeSequence: true });
     await this.context.dispose();
     await this.model.dispose();
+    await this.releaseLlama();
   }
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { errorText, ignore } from "../util.js";
+import { ignore } from "../util.js";
 
 /** The server file Notebook 6 (nbserver-) or Jupyter Server (jpserver-) writes for each running server. */
 interface ServerFile {
@@ -23,8 +23,8 @@ export const KERNEL_ENDS =
   "Kernel beendet – sein Speicher ist wieder frei. Weiterarbeiten: „Jetzt neu starten“ im Hinweis oder " +
   "Kernel → Neu starten, dann die Zellen ab der Vorbereitung neu ausführen.";
 export const KERNEL_STAYS_AFTER_RUN_ALL =
-  "Der Kernel läuft weiter (diese Zelle lief mit „Alle ausführen“). Fertig für heute? Dann diese Zelle allein " +
-  "noch einmal ausführen – das beendet den Kernel und gibt seinen Speicher frei.";
+  "Diese Zelle lief hinter einer anderen (z. B. mit „Alle ausführen“) – der Kernel läuft weiter. Fertig für " +
+  "heute? Dann diese Zelle allein noch einmal ausführen – das beendet den Kernel und gibt seinen Speicher frei.";
 
 /** The kernel's id: Jupyter names the connection file kernel-<id>.json and passes it on tslab's command line. */
 export function ownKernelId(argv: readonly string[] = process.argv): string | undefined {
@@ -62,6 +62,13 @@ export function ownServer(
   return undefined;
 }
 
+/** Why the server refused to let the kernel end, in German. */
+function refusalReason(status: number): string {
+  if (status === 401 || status === 403) return `der Server lehnt ab (HTTP ${status})`;
+  if (status === 404) return "der Server kennt diesen Kernel nicht (HTTP 404)";
+  return `der Server meldet einen Fehler (HTTP ${status})`;
+}
+
 function wasQueued(): boolean {
   return (globalThis as Record<symbol, unknown>)[Symbol.for("tslab.queued")] === true;
 }
@@ -71,22 +78,28 @@ function wasQueued(): boolean {
  * line that says so and how to go on. As the last cell of "Run All" it keeps the kernel and says how to end it.
  * Without a Jupyter server (the notebook runner, a script) it leaves the kernel alone and says so.
  */
-export async function endKernel(log: (line: string) => void = (line) => console.log(line)): Promise<void> {
+export async function endKernel(
+  log: (line: string) => void = (line) => console.log(line),
+  own: { kernelId?: string; server?: { base: string; token: string } } = {
+    kernelId: ownKernelId(),
+    server: ownServer(),
+  },
+): Promise<void> {
   if (wasQueued()) return log(KERNEL_STAYS_AFTER_RUN_ALL);
-  const id = ownKernelId();
-  const server = ownServer();
+  const { kernelId: id, server } = own;
   if (!id || !server)
     return log("Der Kernel läuft weiter (kein Jupyter-Server gefunden) – er endet mit dem Programm, das ihn startete.");
   const url = `${server.base}api/kernels/${encodeURIComponent(id)}`;
   const headers = server.token ? { Authorization: `token ${server.token}` } : undefined;
+  let refused: string | undefined;
   try {
     const check = await fetch(url, { headers });
-    if (!check.ok) throw new Error(`HTTP ${check.status}`);
-  } catch (error) {
-    return log(
-      `Der Kernel läuft weiter: Jupyter ließ ihn nicht beenden (${errorText(error)}). Beenden: Kernel → Herunterfahren.`,
-    );
+    if (!check.ok) refused = refusalReason(check.status);
+  } catch {
+    refused = "der Jupyter-Server antwortet nicht"; // fetch's own text is English
   }
+  if (refused)
+    return log(`Der Kernel läuft weiter: Jupyter ließ ihn nicht beenden (${refused}). Beenden: Kernel → Beenden.`);
   setTimeout(() => {
     void fetch(url, { method: "DELETE", headers }).catch(
       ignore("the cell has ended; the same request was just allowed, and a kernel that stays shows it is still there"),

@@ -2,7 +2,10 @@
 // it must leave the kernel alone. The end itself runs against real servers in test/scripts/cleanup-cell-kernel
 // and hub-kernel-end.
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -49,4 +52,35 @@ test("without a Jupyter server, or as the end of Run All, the kernel is left run
   } finally {
     delete (globalThis as Record<symbol, unknown>)[queued];
   }
+});
+
+test("a server that refuses or does not answer: the kernel stays, the reason and the menu item are German", async () => {
+  const server = createServer((_req, res) => res.writeHead(403).end("Forbidden"));
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const lines: string[] = [];
+  try {
+    const kernelId = "3f1c2a4e-9b7d-4c1e-8f00-1234567890ab";
+    await endKernel((line) => lines.push(line), {
+      kernelId,
+      server: { base: `http://127.0.0.1:${port}/`, token: "t" },
+    });
+    server.close();
+    await once(server, "close");
+    await endKernel((line) => lines.push(line), {
+      kernelId,
+      server: { base: `http://127.0.0.1:${port}/`, token: "t" },
+    });
+  } finally {
+    if (server.listening) server.close();
+  }
+  assert.deepEqual(lines, [
+    "Der Kernel läuft weiter: Jupyter ließ ihn nicht beenden (der Server lehnt ab (HTTP 403)). Beenden: Kernel → Beenden.",
+    "Der Kernel läuft weiter: Jupyter ließ ihn nicht beenden (der Jupyter-Server antwortet nicht). Beenden: Kernel → Beenden.",
+  ]);
+});
+
+test("the queued line does not claim Run All: it names running behind another cell", () => {
+  assert.match(KERNEL_STAYS_AFTER_RUN_ALL, /^Diese Zelle lief hinter einer anderen \(z\. B\. mit „Alle ausführen“\)/);
 });

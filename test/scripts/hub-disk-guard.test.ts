@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -25,7 +25,7 @@ after(() => {
 mkdirSync(bin);
 writeFileSync(
   join(bin, "du"),
-  `#!/bin/sh\ncase "$4" in */kurs-viele-dateien) exec sleep 600;; esac\nexec /usr/bin/du "$@"\n`,
+  `#!/bin/sh\ncase "$4" in */kurs-viele-dateien) echo $$ >> "${join(dir, "du-slow.pids")}"; exec sleep 600;; esac\nexec /usr/bin/du "$@"\n`,
   { mode: 0o755 },
 );
 mkdirSync(join(root, ".hub"), { recursive: true });
@@ -82,3 +82,90 @@ test("a folder du cannot measure in time counts as over the limit; the process a
     await new Promise((resolve) => api.close(resolve));
   }
 });
+
+/** The pids of the slow `du`s started so far (the fake writes its pid, then becomes `sleep`). */
+const slowDuPids = () =>
+  existsSync(join(dir, "du-slow.pids"))
+    ? readFileSync(join(dir, "du-slow.pids"), "utf8").trim().split("\n").map(Number)
+    : [];
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function waitFor(what: string, condition: () => boolean) {
+  for (let i = 0; i < 1200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(condition(), what);
+}
+
+test(
+  "stop() during a slow du ends the round at once: du is killed, nothing is written or stopped after",
+  { timeout: 60_000 },
+  async () => {
+    process.env.PATH = `${bin}:${oldPath ?? "/usr/bin:/bin"}`;
+    const stateDir = mkdtempSync(join(dir, "state-"));
+    const requests: string[] = [];
+    const api = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const lines: string[] = [];
+    const guard = startDiskGuard({
+      root,
+      stateDir,
+      spaceBytes: 1024 * 1024 * 1024,
+      hubApi: `http://127.0.0.1:${(api.address() as AddressInfo).port}/hub/api`,
+      token: "t",
+      log: (line) => lines.push(line),
+      intervalMs: 3_600_000,
+      measureTimeoutMs: 600_000, // longer than the test: only stop() can end this du
+    });
+    try {
+      const before = slowDuPids().length;
+      const round = guard.check();
+      await waitFor("the slow du runs", () => slowDuPids().length > before);
+      const pid = slowDuPids().at(-1)!;
+      guard.stop();
+      await round;
+      await waitFor("the slow du is killed", () => !alive(pid));
+      assert.equal(existsSync(join(stateDir, "gesperrt.json")), false, "no block list written after stop()");
+      assert.deepEqual(requests, [], "no server stopped after stop()");
+      assert.deepEqual(lines, []);
+    } finally {
+      guard.stop();
+      await new Promise((resolve) => api.close(resolve));
+    }
+  },
+);
+
+test(
+  "a folder too slow to measure stays blocked and is measured again only every 5th round",
+  { timeout: 120_000 },
+  async () => {
+    process.env.PATH = `${bin}:${oldPath ?? "/usr/bin:/bin"}`;
+    const api = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const guard = startDiskGuard({
+      root,
+      stateDir: mkdtempSync(join(dir, "state-")),
+      spaceBytes: 1024 * 1024 * 1024,
+      hubApi: `http://127.0.0.1:${(api.address() as AddressInfo).port}/hub/api`,
+      token: "t",
+      log: () => {},
+      intervalMs: 3_600_000,
+      measureTimeoutMs: 500,
+    });
+    try {
+      const before = slowDuPids().length;
+      for (let round = 0; round < 6; round++) await guard.check();
+      assert.equal(slowDuPids().length - before, 2, "rounds 1 and 6 measure the slow folder, 2-5 skip it");
+    } finally {
+      guard.stop();
+      await new Promise((resolve) => api.close(resolve));
+    }
+  },
+);

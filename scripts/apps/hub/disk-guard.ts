@@ -17,6 +17,8 @@ import { MB } from "./limits.js";
 import { loadParticipants } from "./participants.js";
 
 export const DEFAULT_GUARD_INTERVAL_S = 30;
+/** A folder too slow to measure is measured again only every this many rounds (it stays blocked meanwhile). */
+const SLOW_REMEASURE_ROUNDS = 5;
 /** A folder `du` has not measured after this long counts as over the limit (KURS_HUB_PLATZ_MESSZEIT for tests). */
 export const DEFAULT_MEASURE_TIMEOUT_S = 60;
 /** Below this much free space (or the space of one participant, if more) the instructor is warned. */
@@ -59,20 +61,27 @@ export interface DiskGuardOptions {
 export interface DiskGuard {
   /** One round now (the timer does the same). */
   check(): Promise<void>;
+  /** Ends the timer and a running round at once: its `du` is killed, nothing is written or stopped after. */
   stop(): void;
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / MB).toLocaleString("de-DE")} MB`;
 
 /** Bytes a folder takes on disk (du counts without following links and stays on one file system); "too-slow"
- * when du did not finish within `timeoutMs` (it is killed), undefined when it could not measure. */
-export function folderBytes(path: string, timeoutMs: number): Promise<number | "too-slow" | undefined> {
+ * when du did not finish within `timeoutMs` (it is killed), undefined when it could not measure or `signal`
+ * aborted it (killed too). */
+export function folderBytes(
+  path: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<number | "too-slow" | undefined> {
   return new Promise((resolve) => {
     execFile(
       "du",
       ["-s", "-x", "-B1", path],
-      { encoding: "utf8", timeout: timeoutMs, killSignal: "SIGKILL" },
+      { encoding: "utf8", timeout: timeoutMs, killSignal: "SIGKILL", signal },
       (error, stdout) => {
+        if (signal?.aborted) return resolve(undefined);
         if (error?.killed) return resolve("too-slow");
         const bytes = Number(stdout.split("\t")[0]);
         resolve(Number.isFinite(bytes) && stdout.trim() !== "" ? bytes : undefined);
@@ -107,6 +116,9 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
   const blocked = new Map<string, string>();
   let lowDiskWarned = false;
   let running = false;
+  /** Rounds a too-slow folder still waits before `du` measures it again. */
+  const slowWaits = new Map<string, number>();
+  const stopping = new AbortController();
   const timeoutMs = o.measureTimeoutMs ?? measureTimeoutMs();
   const seconds = `${Math.round(timeoutMs / 1000)} s`;
   const stopServer = async (user: string) => {
@@ -114,7 +126,7 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
       const res = await fetch(`${o.hubApi}/users/${encodeURIComponent(user)}/server`, {
         method: "DELETE",
         headers: { authorization: `token ${o.token}` },
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.any([AbortSignal.timeout(30_000), stopping.signal]),
       });
       return res.ok || res.status === 400; // 400: not running
     } catch {
@@ -127,17 +139,47 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
       `${JSON.stringify(Object.fromEntries(blocked), null, 1)}\n`,
     ).catch(ignore("the block list stays in memory; the next check writes the file again"));
 
+  /** Frees the reserve on a full disk (before the slow per-folder round), writes it back when there is room. */
+  const checkFreeSpace = () => {
+    let free = freeBytes(o.root);
+    if (free !== undefined && free < RESERVE_BYTES / 4 && existsSync(join(o.stateDir, RESERVE_FILE))) {
+      rmSync(join(o.stateDir, RESERVE_FILE), { force: true });
+      o.log(
+        `WARNUNG: Die Platte von ${o.root} ist voll – der Hub gibt seine Reserve (${mb(RESERVE_BYTES)}) frei, damit Anmelden weiter geht. Bitte sofort Platz schaffen (das Terminal nennt zu große Ordner).`,
+      );
+      lowDiskWarned = true;
+      free = freeBytes(o.root);
+    } else if (free !== undefined && free > RESERVE_BYTES * 4) writeReserve(o.stateDir);
+    const low = Math.max(LOW_DISK_BYTES, o.spaceBytes);
+    if (free !== undefined && free < low && !lowDiskWarned) {
+      lowDiskWarned = true;
+      o.log(
+        `WARNUNG: Auf der Platte von ${o.root} sind nur noch ${mb(free)} frei – bald kann niemand mehr speichern. Bitte Platz schaffen oder --platz-je-person kleiner wählen.`,
+      );
+    } else if (free !== undefined && free >= low) lowDiskWarned = false;
+  };
+
+  /** A too-slow folder waits SLOW_REMEASURE_ROUNDS rounds (it stays blocked): each `du` on it takes the full timeout. */
+  const waitsForRemeasure = (user: string) => {
+    const waits = slowWaits.get(user) ?? 0;
+    if (waits > 0) slowWaits.set(user, waits - 1);
+    return waits > 0;
+  };
+
   const check = async () => {
-    if (running) return;
+    if (running || stopping.signal.aborted) return;
     running = true;
     try {
+      checkFreeSpace();
       let changed = false;
       for (const p of loadParticipants(o.root)) {
         const home = join(o.root, p.user);
-        if (!existsSync(home)) continue;
-        const bytes = await folderBytes(home, timeoutMs);
+        if (!existsSync(home) || waitsForRemeasure(p.user)) continue;
+        const bytes = await folderBytes(home, timeoutMs, stopping.signal);
+        if (stopping.signal.aborted) return;
         if (bytes === undefined) continue;
         const tooSlow = bytes === "too-slow";
+        if (tooSlow) slowWaits.set(p.user, SLOW_REMEASURE_ROUNDS - 1);
         if ((tooSlow || bytes > o.spaceBytes) && !blocked.has(p.user)) {
           const reason = tooSlow
             ? `Dein Ordner hat so viele Dateien, dass der Hub ihn nicht in ${seconds} messen konnte – dein Jupyter wurde gestoppt, damit der Kursrechner für alle läuft. Bitte der Kursleitung Bescheid geben.`
@@ -146,6 +188,7 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
           changed = true;
           await saveBlocked();
           const stopped = (await stopServer(p.user)) ? "Jupyter gestoppt" : "Jupyter ließ sich nicht stoppen";
+          if (stopping.signal.aborted) return;
           o.log(
             tooSlow
               ? `Platz: Der Ordner von „${p.name}“ (${home}) ließ sich nicht in ${seconds} messen (sehr viele Dateien?) – behandelt wie über --platz-je-person, ${stopped}. Dateien zählen mit 'find ${home} -xdev | wc -l', überzählige löschen, dann kann sie/er wieder starten.`
@@ -159,22 +202,7 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
         }
       }
       if (changed) await saveBlocked();
-      let free = freeBytes(o.root);
-      if (free !== undefined && free < RESERVE_BYTES / 4 && existsSync(join(o.stateDir, RESERVE_FILE))) {
-        rmSync(join(o.stateDir, RESERVE_FILE), { force: true });
-        o.log(
-          `WARNUNG: Die Platte von ${o.root} ist voll – der Hub gibt seine Reserve (${mb(RESERVE_BYTES)}) frei, damit Anmelden weiter geht. Bitte sofort Platz schaffen (das Terminal nennt zu große Ordner).`,
-        );
-        lowDiskWarned = true;
-        free = freeBytes(o.root);
-      } else if (free !== undefined && free > RESERVE_BYTES * 4) writeReserve(o.stateDir);
-      const low = Math.max(LOW_DISK_BYTES, o.spaceBytes);
-      if (free !== undefined && free < low && !lowDiskWarned) {
-        lowDiskWarned = true;
-        o.log(
-          `WARNUNG: Auf der Platte von ${o.root} sind nur noch ${mb(free)} frei – bald kann niemand mehr speichern. Bitte Platz schaffen oder --platz-je-person kleiner wählen.`,
-        );
-      } else if (free !== undefined && free >= low) lowDiskWarned = false;
+      checkFreeSpace();
     } finally {
       running = false;
     }
@@ -182,5 +210,11 @@ export function startDiskGuard(o: DiskGuardOptions): DiskGuard {
   writeReserve(o.stateDir);
   const timer = setInterval(() => void check(), o.intervalMs ?? guardIntervalMs());
   timer.unref();
-  return { check, stop: () => clearInterval(timer) };
+  return {
+    check,
+    stop: () => {
+      clearInterval(timer);
+      stopping.abort();
+    },
+  };
 }
