@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 
 from jupyterhub.auth import Authenticator
 from jupyterhub.handlers.login import LoginHandler
@@ -42,7 +43,12 @@ USER_PREFIX = "kurs-"
 # Logins are checked (and put on the board) at the same time; only reading and writing the participant list
 # is one at a time. --max stays exact because the login check counts the seats it has granted (login-check.ts).
 PARTICIPANTS_LOCK = asyncio.Lock()
-ACCOUNTS_LOCK = asyncio.Lock()  # useradd and the account records, one participant at a time
+# A start's slow parts run on threads of their own, not in asyncio's default pool (a few threads that also
+# resolve host names for Tornado): a copy waits for a child the participant can stall (up to safe_files'
+# timeout), so at most four copies run at once and further starts wait for one; useradd and the account
+# records run one at a time on one thread (no lock held while waiting for a thread).
+COPY_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="kurs-copy")
+ACCOUNT_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kurs-account")
 
 
 async def ask_login_check(name, code, pin, address):
@@ -172,10 +178,9 @@ async def pre_spawn(spawner):
     # (useradd, one at a time) and the copy, which waits for a child that runs as the participant (who can
     # stop it; safe_files' timeout ends it).
     loop = asyncio.get_running_loop()
-    async with ACCOUNTS_LOCK:
-        owner = await loop.run_in_executor(None, ensure_account, STATE, S["root"], user, S["isolated"])
+    owner = await loop.run_in_executor(ACCOUNT_THREAD, ensure_account, STATE, S["root"], user, S["isolated"])
     try:
-        await loop.run_in_executor(None, copy_notebooks, home, owner)
+        await loop.run_in_executor(COPY_THREADS, copy_notebooks, home, owner)
     except FileWorkError as error:
         print(f"[KursHub] {error}", file=sys.stderr)
         raise SpawnRefused(user, "Deine Notebooks ließen sich gerade nicht anlegen – bitte gleich noch einmal starten; "
