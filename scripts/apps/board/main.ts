@@ -39,6 +39,8 @@ interface BoardArgs {
   host: string;
   allowedHosts: string[] | undefined;
   data: string;
+  /** --data not given: the data lives in the board's own folder (.cache/board/), kept private. */
+  defaultData: boolean;
   exportTo: string | undefined;
   stuckAfterMin: number;
   remove: string[];
@@ -130,6 +132,7 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     host: values.host,
     allowedHosts: values["allowed-host"]?.length ? values["allowed-host"] : undefined,
     data: resolve(values.data ?? join(root, ".cache", "board", "ergebnisse.json")),
+    defaultData: values.data === undefined,
     exportTo: values.export === undefined ? undefined : resolve(values.export),
     stuckAfterMin,
     remove: values.entfernen ?? [],
@@ -217,7 +220,7 @@ const handsText = (n: number): string => (n === 1 ? "1 gehobene Hand" : `${n} ge
 
 async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
-  await prepareBoardFile(args.data);
+  await prepareBoardFile(args.data, { ownFolder: args.defaultData });
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], {
     hands: stored?.hands,
     instructorKey: args.newInstructorLink ? undefined : stored?.instructorKey,

@@ -198,6 +198,11 @@ export class BoardState {
     return { position: [...this.hands.keys()].indexOf(key) + 1 };
   }
 
+  /** True when `name`'s hand is up. */
+  handRaised(name: string): boolean {
+    return this.hands.has(participantKey(name));
+  }
+
   /** Lowers the hand of `name`; false when it was not raised. */
   lowerHand(name: string): boolean {
     return this.hands.delete(participantKey(name));
