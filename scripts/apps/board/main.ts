@@ -14,7 +14,7 @@ import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js"
 import type { BoardPart } from "../../../lib/exercises/index.js";
 import { BOARD_PARTS } from "../../../lib/exercises/board-record.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
-import { instructorLink } from "./instructor.js";
+import { instructorBlock, instructorLink } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
@@ -259,15 +259,12 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
       args.roomUrl
         ? `  Teilnehmende:    im Browser anmelden unter ${args.roomUrl} (Name und Beitrittscode)`
         : `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
-      // This machine's browser needs no link, unless participants' kernels share the machine (Klassenraum).
-      ...(!isLoopback(args.host) || args.roomUrl
-        ? [
-            `  Kursleitung:     ${instructorLink(args.roomUrl ? board.url : board.joinUrl, state.instructorKey)}`,
-            "                   (Hände senken, Aufgabe festlegen – von jedem Rechner aus; nicht weitergeben)",
-          ]
-        : []),
       `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende, ${handsText(state.raisedHands().length)} gespeichert; bleiben bei Neustart erhalten)`,
       "  Beenden mit Strg+C.",
+      // This machine's browser needs no link, unless participants' kernels share the machine (Klassenraum).
+      ...(!isLoopback(args.host) || args.roomUrl
+        ? instructorBlock(instructorLink(args.roomUrl ? board.url : board.joinUrl, state.instructorKey), 19)
+        : []),
     ].join("\n"),
   );
   if (isLoopback(args.host) && !args.roomUrl) {

@@ -4,7 +4,7 @@
 // board never starts over with a new join code behind the instructor's back. A lock file beside it keeps
 // a second board (or --entfernen) off the file while a board runs. The file holds the instructor's key
 // and everyone's hands: it is the board owner's only (PRIVATE_FILE_MODE), and so is the default folder
-// (participants' kernels on the same machine must not read it, see docs/architecture.md).
+// (participants' kernels on the same machine must not read it).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, readdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
