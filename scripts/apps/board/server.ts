@@ -26,7 +26,7 @@ import {
 import { participantToken, sameSecret, type HubNames } from "./hub-trust.js";
 import { addressKey, JoinCodeGate, TokenBuckets } from "./limits.js";
 import { boardPage, joinHtml, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
-import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH } from "./instructor.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH, instructorBlock, instructorLink } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
 
@@ -205,8 +205,23 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const loopback: BoardPageOptions["loopback"] =
     isLoopback(options.host) && !roomUrl ? loopbackWarning(options.host) : undefined;
   // This machine's own browser is the instructor's — but not in Klassenraum mode, where the participants'
-  // kernels run on this machine too: there only the instructor's link counts.
-  const trustedLoopback = (req: Request) => !roomUrl && fromLoopback(req);
+  // kernels run on this machine too: there only the instructor's link counts. The same once a hub's kernel
+  // has posted with its participant token (a hub started alone with --board on this machine): hub mode.
+  const localHostOf = () => (isLoopback(options.host) ? bind.urlHost : "127.0.0.1");
+  const portOf = () => (server.address() as AddressInfo).port;
+  let hubSeen = false;
+  const trustedLoopback = (req: Request) => !roomUrl && !hubSeen && fromLoopback(req);
+  const noteHub = () => {
+    if (hubSeen || roomUrl) return;
+    hubSeen = true;
+    options.log(
+      [
+        "Klassenraum-Hub erkannt: Die Kernel der Teilnehmenden erreichen das Board über diesen Rechner. Hände senken und",
+        "Aufgabe festlegen geht ab jetzt nur noch über den Kursleitungs-Link (auch im Browser dieses Rechners).",
+        ...instructorBlock(instructorLink(`http://${hostForUrl(localHostOf())}:${portOf()}/`, state.instructorKey), 19),
+      ].join("\n"),
+    );
+  };
   const joinInfo = () => ({ url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) });
 
   const app = express();
@@ -263,11 +278,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const ownName = (req: Request, name: string): boolean => {
     const token = req.headers[BOARD_TOKEN_HEADER];
     const key = participantKey(name);
-    return !(
-      options.hub &&
-      (token !== undefined || options.hub.names.has(key)) &&
-      !sameSecret(token, participantToken(options.hub.key, key))
-    );
+    if (!options.hub) return true;
+    const valid = sameSecret(token, participantToken(options.hub.key, key));
+    if (valid) noteHub();
+    return valid || (token === undefined && !options.hub.names.has(key));
   };
 
   const accept = (req: Request, res: Response) => {
@@ -303,7 +317,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     const refusal = newNameRefusal(name, req, fromHub);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
     const joined = state.join(name, now());
-    if (fromHub) options.hub!.names.add(participantKey(name));
+    if (fromHub) {
+      options.hub!.names.add(participantKey(name));
+      noteHub();
+    }
     if (joined.added) options.onChange();
     res.json({ ok: true, name: joined.name, neu: joined.added });
   };
@@ -388,7 +405,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     s.once("error", reject);
   });
   const port = (server.address() as AddressInfo).port;
-  const localHost = isLoopback(options.host) ? bind.urlHost : "127.0.0.1";
+  const localHost = localHostOf();
   joinUrl = `http://${bind.urlHost}:${port}`;
   joinQr = await joinQrSvg(roomUrl ?? joinUrl);
   return {

@@ -43,6 +43,15 @@ export interface RaisedHand {
   since: number;
 }
 
+/** A raised hand older than this when the board starts is from an earlier day: not taken over. */
+export const STALE_HAND_MS = 8 * 60 * 60_000;
+
+/** The stored hands still fresh at `now` and the number of stale ones left out (STALE_HAND_MS). */
+export function freshHands(hands: RaisedHand[] = [], now: number): { hands: RaisedHand[]; stale: number } {
+  const fresh = hands.filter((h) => now - h.since <= STALE_HAND_MS);
+  return { hands: fresh, stale: hands.length - fresh.length };
+}
+
 /** What the board writes to its JSON file: its join code, every participant, the raised hands, the instructor's key. */
 export interface BoardData {
   version: 1;
