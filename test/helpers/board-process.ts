@@ -12,13 +12,19 @@ export interface BoardProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startBoardProcess(args: string[], timeoutMs = 30_000): Promise<BoardProcess> {
+/** `env`: added to this process's environment (e.g. WORKSHOP_ROOT for a kit folder of the test's own). */
+export function startBoardProcess(
+  args: string[],
+  timeoutMs = 30_000,
+  env: NodeJS.ProcessEnv = {},
+): Promise<BoardProcess> {
   const root = findProjectRoot();
   const child = spawn(
     process.execPath,
     ["--import", "tsx", join(root, "scripts", "kit.ts"), "board", "--port", "0", ...args],
     {
       cwd: root,
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

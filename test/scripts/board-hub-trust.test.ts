@@ -151,27 +151,21 @@ test("a kernel raises only its own participant's hand, and not a hundred times",
   assert.equal(own.ok, true, lines.join("\n"));
   assert.deepEqual(await hands(), ["Clara Hände-Hoch"]);
 
-  // Her own kernel in a loop: the first few change the question, then the board says to wait.
+  // Her own kernel in a loop while her hand is up: each call only changes the question, none is refused
+  // (before: the 4th was refused with "die Kursleitung sieht dich schon").
   const statuses: number[] = [];
   for (let i = 0; i < HANDS_PER_PARTICIPANT_BURST + 3; i++)
     statuses.push((await raiseHand("Clara Hände-Hoch", clarasToken)).status);
-  assert.ok(statuses.includes(429), `a flood of hands is limited: ${statuses.join(",")}`);
-  const flooded = await raiseHand("Clara Hände-Hoch", clarasToken);
-  assert.match(((await flooded.json()) as { fehler: string }).fehler, /Zu oft die Hand gehoben/);
+  assert.deepEqual(new Set(statuses), new Set([200]), `a hand already up only changes its question: ${statuses}`);
+  assert.deepEqual(await hands(), ["Clara Hände-Hoch"]);
   // Dörte's own hand is not held up by Clara's flood.
   assert.equal((await raiseHand("Dörte Fremdmelderin", doertesToken)).status, 200);
 });
 
-test("hands under names without a token (laptops, not the hub) are limited per address", async () => {
-  // The junk names of the test above are on the board without the hub: anyone with the code may raise theirs.
+test("hands under names already on the board share no per-address limit (a room behind one address)", async () => {
+  // The junk names of the test above are on the board without the hub, all from 127.0.0.1; before, the 11th
+  // hand from one address was refused. The per-address limit is for names new to the board (board-hands.test.ts).
   const statuses: number[] = [];
   for (let i = 0; i < HANDS_PER_ADDRESS_BURST + 5; i++) statuses.push((await raiseHand(`Quatsch ${i}`)).status);
-  assert.ok(
-    statuses.slice(0, HANDS_PER_ADDRESS_BURST).every((s) => s === 200),
-    `the first ones pass: ${statuses.join(",")}`,
-  );
-  assert.ok(
-    statuses.slice(HANDS_PER_ADDRESS_BURST).every((s) => s === 429),
-    `then refused: ${statuses.join(",")}`,
-  );
+  assert.deepEqual(new Set(statuses), new Set([200]), `all hands go up: ${statuses.join(",")}`);
 });

@@ -70,7 +70,7 @@ export class HubNames {
   add(key: string): void {
     if (this.keys.has(key)) return;
     this.keys.add(key);
-    void writeFileAtomic(this.path, `${JSON.stringify([...this.keys])}\n`).catch(
+    void writeFileAtomic(this.path, `${JSON.stringify([...this.keys])}\n`, { mode: 0o600 }).catch(
       ignore("the key stays trusted in memory; the next new key writes the file again"),
     );
   }

@@ -18,3 +18,14 @@ export const newInstructorKey = (): string => randomBytes(24).toString("base64ur
 /** The board's address with the key in the fragment. */
 export const instructorLink = (url: string, key: string): string =>
   `${url.replace(/\/?$/, "/")}#${INSTRUCTOR_FRAGMENT}=${key}`;
+
+/**
+ * The terminal lines with the instructor's link, meant to stand apart from the lines for the room (those are
+ * often shown on the projector): a German warning first. `width`: the column where the link starts.
+ */
+export const instructorBlock = (link: string, width: number): string[] => [
+  "",
+  "NUR FÜR DICH – NICHT AUF DEM BEAMER ZEIGEN (wer diesen Link hat, kann Hände senken und die Aufgabe festlegen):",
+  `  ${"Kursleitung:".padEnd(width - 2)}${link}`,
+  `  ${" ".repeat(width - 2)}(das Board über diesen Link öffnen – die Seite nimmt ihn dann aus der Adresszeile)`,
+];

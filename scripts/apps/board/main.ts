@@ -14,11 +14,11 @@ import { JOIN_CODE_PATTERN, randomJoinCode, weakJoinCode } from "./join-code.js"
 import type { BoardPart } from "../../../lib/exercises/index.js";
 import { BOARD_PARTS } from "../../../lib/exercises/board-record.js";
 import { DEFAULT_STUCK_AFTER_MIN } from "./progress.js";
-import { instructorLink } from "./instructor.js";
+import { instructorBlock, instructorLink } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { ensureHubKey, HubNames } from "./hub-trust.js";
 import { startBoardServer } from "./server.js";
-import { BoardState } from "./state.js";
+import { BoardState, freshHands, STALE_HAND_MS } from "./state.js";
 import { defineCommand } from "../../node/command.js";
 import { parseArgsGerman, UsageError } from "../../node/parse-args-german.js";
 import {
@@ -39,10 +39,13 @@ interface BoardArgs {
   host: string;
   allowedHosts: string[] | undefined;
   data: string;
+  /** --data not given: the data lives in the board's own folder (.cache/board/), kept private. */
+  defaultData: boolean;
   exportTo: string | undefined;
   stuckAfterMin: number;
   remove: string[];
-  classAufgabe: BoardPart | null;
+  /** --aufgabe: 1–4, null for 0 (the majority's again), undefined when not given (the stored one). */
+  classAufgabe: BoardPart | null | undefined;
   roomUrl: string | undefined;
   newInstructorLink: boolean;
 }
@@ -113,9 +116,12 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     throw new UsageError(
       `--haengt-nach: Minuten als ganze Zahl von 1 bis 600, z. B. --haengt-nach 15.\n${command.usage}`,
     );
-  const classAufgabe = values.aufgabe === undefined ? null : Number(values.aufgabe);
-  if (classAufgabe !== null && !BOARD_PARTS.includes(classAufgabe as BoardPart))
-    throw new UsageError(`--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2.\n${command.usage}`);
+  const aufgabe = values.aufgabe === undefined ? undefined : Number(values.aufgabe.trim() || NaN);
+  if (aufgabe !== undefined && aufgabe !== 0 && !BOARD_PARTS.includes(aufgabe as BoardPart))
+    throw new UsageError(
+      `--aufgabe: 1, 2, 3 oder 4, z. B. --aufgabe 2; 0 = die der meisten (automatisch).\n${command.usage}`,
+    );
+  const classAufgabe = aufgabe === 0 ? null : (aufgabe as BoardPart | undefined);
   const code = values.code?.trim();
   if (code !== undefined && !JOIN_CODE_PATTERN.test(code)) {
     throw new UsageError(
@@ -130,10 +136,11 @@ function parseBoardArgs(argv: string[], root: string): BoardArgs {
     host: values.host,
     allowedHosts: values["allowed-host"]?.length ? values["allowed-host"] : undefined,
     data: resolve(values.data ?? join(root, ".cache", "board", "ergebnisse.json")),
+    defaultData: values.data === undefined,
     exportTo: values.export === undefined ? undefined : resolve(values.export),
     stuckAfterMin,
     remove: values.entfernen ?? [],
-    classAufgabe: classAufgabe as BoardPart | null,
+    classAufgabe,
     roomUrl: roomUrlArg(values.raum),
     newInstructorLink: values["neuer-kursleitungs-link"] === true,
   };
@@ -217,13 +224,15 @@ const handsText = (n: number): string => (n === 1 ? "1 gehobene Hand" : `${n} ge
 
 async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
   const stored = loadBoard(args.data);
-  await prepareBoardFile(args.data);
+  await prepareBoardFile(args.data, { ownFolder: args.defaultData });
+  // Hands from an earlier day (a board left running overnight, a restart the next morning) are not taken over.
+  const { hands, stale } = freshHands(stored?.hands, Date.now());
   const state = new BoardState(args.code ?? stored?.joinCode ?? randomJoinCode(), stored?.participants ?? [], {
-    hands: stored?.hands,
+    hands,
     instructorKey: args.newInstructorLink ? undefined : stored?.instructorKey,
     classAufgabe: stored?.classAufgabe,
   });
-  if (args.classAufgabe !== null) state.classAufgabe = args.classAufgabe; // else the one set before a restart
+  if (args.classAufgabe !== undefined) state.classAufgabe = args.classAufgabe; // else the one set before a restart
   const saver = new BoardSaver(args.data, state, console.error);
   await saver.flush({ strict: true }); // the join code is kept from the start; a folder that cannot be written stops here
   const board = await startBoardServer({
@@ -256,15 +265,22 @@ async function serve(args: BoardArgs, signal: AbortSignal): Promise<number> {
       args.roomUrl
         ? `  Teilnehmende:    im Browser anmelden unter ${args.roomUrl} (Name und Beitrittscode)`
         : `  Teilnehmende:    npm run workshop -- --kurs ${board.joinUrl} --name "Vorname" --code ${state.joinCode}`,
-      // This machine's browser needs no link, unless participants' kernels share the machine (Klassenraum).
-      ...(!isLoopback(args.host) || args.roomUrl
+      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende, ${handsText(state.raisedHands().length)} gespeichert; bleiben bei Neustart erhalten)`,
+      ...(stale > 0
         ? [
-            `  Kursleitung:     ${instructorLink(args.roomUrl ? board.url : board.joinUrl, state.instructorKey)}`,
-            "                   (Hände senken, Aufgabe festlegen – von jedem Rechner aus; nicht weitergeben)",
+            `                   ${handsText(stale)} älter als ${STALE_HAND_MS / 3_600_000} Stunden nicht übernommen (vom Vortag).`,
           ]
         : []),
-      `  Ergebnisse:      ${args.data} (${state.size} Teilnehmende, ${handsText(state.raisedHands().length)} gespeichert; bleiben bei Neustart erhalten)`,
+      ...(state.classAufgabe === null
+        ? []
+        : [
+            `  Aufgabe:         Klasse in Aufgabe ${state.classAufgabe} (${args.classAufgabe === undefined ? "gespeichert vom letzten Mal" : "mit --aufgabe festgelegt"}; wieder die der meisten: --aufgabe 0 oder Taste 0)`,
+          ]),
       "  Beenden mit Strg+C.",
+      // This machine's browser needs no link, unless participants' kernels share the machine (Klassenraum).
+      ...(!isLoopback(args.host) || args.roomUrl
+        ? instructorBlock(instructorLink(args.roomUrl ? board.url : board.joinUrl, state.instructorKey), 19)
+        : []),
     ].join("\n"),
   );
   if (isLoopback(args.host) && !args.roomUrl) {

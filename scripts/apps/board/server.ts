@@ -26,7 +26,7 @@ import {
 import { participantToken, sameSecret, type HubNames } from "./hub-trust.js";
 import { addressKey, JoinCodeGate, TokenBuckets } from "./limits.js";
 import { boardPage, joinHtml, joinQrSvg, PAGE_CSP, type BoardPageOptions } from "./page.js";
-import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH } from "./instructor.js";
+import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH, instructorBlock, instructorLink } from "./instructor.js";
 import { loopbackWarning } from "./reach.js";
 import { boardView, participantKey, recordProblem, recordSchema, type BoardState } from "./state.js";
 
@@ -36,9 +36,9 @@ export const PER_PARTICIPANT_REFILL_MS = 1000;
 /** New names from one address (a Klassenraum-Hub sends a whole room's): this many, then one per NEW_NAME_REFILL_MS. */
 export const NEW_NAMES_PER_ADDRESS_BURST = 60;
 export const NEW_NAME_REFILL_MS = 10_000;
-/** Raised hands of one participant: this many, then one per HAND_REFILL_MS (calling hilfe() again only
- * changes the question); hands without a participant token, per address: HANDS_PER_ADDRESS_BURST, then one
- * per HAND_REFILL_MS. */
+/** Hands raised by one participant while none of theirs is up: this many, then one per HAND_REFILL_MS
+ * (calling hilfe() again while the hand is up only changes the question, no limit); hands of names new to
+ * the board without a participant token, per address: HANDS_PER_ADDRESS_BURST, then one per HAND_REFILL_MS. */
 export const HANDS_PER_PARTICIPANT_BURST = 3;
 export const HANDS_PER_ADDRESS_BURST = 10;
 export const HAND_REFILL_MS = 20_000;
@@ -205,8 +205,23 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const loopback: BoardPageOptions["loopback"] =
     isLoopback(options.host) && !roomUrl ? loopbackWarning(options.host) : undefined;
   // This machine's own browser is the instructor's — but not in Klassenraum mode, where the participants'
-  // kernels run on this machine too: there only the instructor's link counts.
-  const trustedLoopback = (req: Request) => !roomUrl && fromLoopback(req);
+  // kernels run on this machine too: there only the instructor's link counts. The same once a hub's kernel
+  // has posted with its participant token (a hub started alone with --board on this machine): hub mode.
+  const localHostOf = () => (isLoopback(options.host) ? bind.urlHost : "127.0.0.1");
+  const portOf = () => (server.address() as AddressInfo).port;
+  let hubSeen = false;
+  const trustedLoopback = (req: Request) => !roomUrl && !hubSeen && fromLoopback(req);
+  const noteHub = () => {
+    if (hubSeen || roomUrl) return;
+    hubSeen = true;
+    options.log(
+      [
+        "Klassenraum-Hub erkannt: Die Kernel der Teilnehmenden erreichen das Board über diesen Rechner. Hände senken und",
+        "Aufgabe festlegen geht ab jetzt nur noch über den Kursleitungs-Link (auch im Browser dieses Rechners).",
+        ...instructorBlock(instructorLink(`http://${hostForUrl(localHostOf())}:${portOf()}/`, state.instructorKey), 19),
+      ].join("\n"),
+    );
+  };
   const joinInfo = () => ({ url: roomUrl ?? joinUrl, code: state.joinCode, qrSvg: joinQr, hub: Boolean(roomUrl) });
 
   const app = express();
@@ -263,11 +278,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
   const ownName = (req: Request, name: string): boolean => {
     const token = req.headers[BOARD_TOKEN_HEADER];
     const key = participantKey(name);
-    return !(
-      options.hub &&
-      (token !== undefined || options.hub.names.has(key)) &&
-      !sameSecret(token, participantToken(options.hub.key, key))
-    );
+    if (!options.hub) return true;
+    const valid = sameSecret(token, participantToken(options.hub.key, key));
+    if (valid) noteHub();
+    return valid || (token === undefined && !options.hub.names.has(key));
   };
 
   const accept = (req: Request, res: Response) => {
@@ -303,7 +317,10 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     const refusal = newNameRefusal(name, req, fromHub);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
     const joined = state.join(name, now());
-    if (fromHub) options.hub!.names.add(participantKey(name));
+    if (fromHub) {
+      options.hub!.names.add(participantKey(name));
+      noteHub();
+    }
     if (joined.added) options.onChange();
     res.json({ ok: true, name: joined.name, neu: joined.added });
   };
@@ -318,18 +335,33 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     // The same credential as a result (join code, and in the hub the participant's token), and a limit of its own.
     if (!ownName(req, parsed.data.name))
       return refuse(res, 403, "Diese Hand gehört nicht zu deinem Namen – jede:r hebt nur die eigene Hand.");
-    const refusal = newNameRefusal(parsed.data.name, req);
+    const { name } = parsed.data;
+    const question = cleanQuestion(parsed.data.frage);
+    const answer = () => {
+      const { position } = state.raiseHand(state.join(name, now()).name, question, now());
+      options.onChange();
+      res.json({ ok: true, platz: position });
+    };
+    // A hand already up only gets its new question: no limit (hilfe() called again is no new hand).
+    if (state.handRaised(name)) return answer();
+    const isNew = !state.has(name);
+    const refusal = newNameRefusal(name, req);
     if (refusal) return refuse(res, refusal.status, refusal.fehler);
+    // Per address only for names new to the board: a room behind one address (NAT) raises many hands.
     const tokened = options.hub !== undefined && req.headers[BOARD_TOKEN_HEADER] !== undefined;
-    if (
-      !handsOfParticipant.take(participantKey(parsed.data.name), now()) ||
-      (!tokened && !handsOfAddress.take(addressKey(req.socket.remoteAddress), now()))
-    )
-      return refuse(res, 429, "Zu oft die Hand gehoben – bitte etwas warten; die Kursleitung sieht dich schon.");
-    const joined = state.join(parsed.data.name, now());
-    const { position } = state.raiseHand(joined.name, cleanQuestion(parsed.data.frage), now());
-    options.onChange();
-    res.json({ ok: true, platz: position });
+    if (isNew && !tokened && !handsOfAddress.take(addressKey(req.socket.remoteAddress), now()))
+      return refuse(
+        res,
+        429,
+        "Deine Hand ist NICHT oben: zu viele neue Namen von diesem Rechner in kurzer Zeit – bitte kurz warten und hilfe(…) noch einmal aufrufen.",
+      );
+    if (!handsOfParticipant.take(participantKey(name), now()))
+      return refuse(
+        res,
+        429,
+        `Deine Hand ist NICHT oben: zu oft in kurzer Zeit gehoben – bitte etwa ${HAND_REFILL_MS / 1000} Sekunden warten und hilfe(…) noch einmal aufrufen.`,
+      );
+    answer();
   };
 
   // Only the instructor may lower hands and set the class's Aufgabe: with the key of the instructor's link
@@ -373,7 +405,7 @@ export async function startBoardServer(options: BoardServerOptions): Promise<Run
     s.once("error", reject);
   });
   const port = (server.address() as AddressInfo).port;
-  const localHost = isLoopback(options.host) ? bind.urlHost : "127.0.0.1";
+  const localHost = localHostOf();
   joinUrl = `http://${bind.urlHost}:${port}`;
   joinQr = await joinQrSvg(roomUrl ?? joinUrl);
   return {

@@ -43,6 +43,15 @@ export interface RaisedHand {
   since: number;
 }
 
+/** A raised hand older than this when the board starts is from an earlier day: not taken over. */
+export const STALE_HAND_MS = 8 * 60 * 60_000;
+
+/** The stored hands still fresh at `now` and the number of stale ones left out (STALE_HAND_MS). */
+export function freshHands(hands: RaisedHand[] = [], now: number): { hands: RaisedHand[]; stale: number } {
+  const fresh = hands.filter((h) => now - h.since <= STALE_HAND_MS);
+  return { hands: fresh, stale: hands.length - fresh.length };
+}
+
 /** What the board writes to its JSON file: its join code, every participant, the raised hands, the instructor's key. */
 export interface BoardData {
   version: 1;
@@ -196,6 +205,11 @@ export class BoardState {
     if (hand) hand.question = question;
     else this.hands.set(key, { name: p.name, question, since: now });
     return { position: [...this.hands.keys()].indexOf(key) + 1 };
+  }
+
+  /** True when `name`'s hand is up. */
+  handRaised(name: string): boolean {
+    return this.hands.has(participantKey(name));
   }
 
   /** Lowers the hand of `name`; false when it was not raised. */

@@ -2,14 +2,21 @@
 // shortly after every change, so a restart — even after a crash — keeps what participants reported.
 // A file that is there but cannot be read, or is not the board's, stops the start (BoardDataError): the
 // board never starts over with a new join code behind the instructor's back. A lock file beside it keeps
-// a second board (or --entfernen) off the file while a board runs.
+// a second board (or --entfernen) off the file while a board runs. The file holds the instructor's key
+// and everyone's hands: it is the board owner's only (PRIVATE_FILE_MODE), and so is the default folder
+// (participants' kernels on the same machine must not read it).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { chmod, mkdir, readdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../../../lib/files.js";
 import { errorText, processAlive } from "../../../lib/util.js";
 import { parseStored, type BoardData, type BoardState } from "./state.js";
 import { KitError } from "../../../lib/errors.js";
+
+/** The results file's mode: it holds the instructor's key (server.ts). */
+export const PRIVATE_FILE_MODE = 0o600;
+/** The mode of the board's own folder (the default .cache/board/): no one else lists or reads it. */
+export const PRIVATE_FOLDER_MODE = 0o700;
 
 /** How long after a change the file is written (several posts in a burst become one write). */
 export const SAVE_DELAY_MS = 200;
@@ -87,12 +94,18 @@ export async function removeLeftoverTemps(path: string): Promise<string[]> {
 }
 
 /**
- * Makes the data file's folder, takes its lock and removes temporary files left by a killed board;
- * throws BoardDataError when the folder cannot be written or another board holds the file.
+ * Makes the data file's folder, takes its lock, removes temporary files left by a killed board and makes an
+ * existing file (written by an older board with 0644) the owner's only; `ownFolder`: the folder is the board's
+ * own (the default one), made and kept PRIVATE_FOLDER_MODE – a folder chosen with --data may be shared and
+ * keeps its mode. Throws BoardDataError when the folder cannot be written or another board holds the file.
  */
-export async function prepareBoardFile(path: string): Promise<void> {
+export async function prepareBoardFile(path: string, options: { ownFolder?: boolean } = {}): Promise<void> {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, ...(options.ownFolder ? { mode: PRIVATE_FOLDER_MODE } : {}) });
+    if (options.ownFolder) await chmod(dirname(path), PRIVATE_FOLDER_MODE);
+    await chmod(path, PRIVATE_FILE_MODE).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
   } catch (error) {
     throw new BoardDataError(unwritable(path, error));
   }
@@ -156,8 +169,8 @@ export class BoardSaver {
     let failure: unknown;
     this.writing = this.writing.then(async () => {
       try {
-        await mkdir(dirname(this.path), { recursive: true });
-        await writeFileAtomic(this.path, text);
+        await mkdir(dirname(this.path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+        await writeFileAtomic(this.path, text, { mode: PRIVATE_FILE_MODE });
         if (this.failing) this.log(`Ergebnisse wieder gespeichert in ${this.path}.`);
         this.failing = false;
       } catch (error) {

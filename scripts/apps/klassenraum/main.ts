@@ -16,6 +16,8 @@ import { errorText } from "../../../lib/util.js";
 import { findLlamaTools } from "../../dev/llama-build.js";
 import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, parseHubArgs, wholeNumber } from "../hub/args.js";
 import { boardDataPath, classJoinCode } from "../hub/join-code.js";
+import { instructorBlock } from "../board/instructor.js";
+import { roomBoardArgs } from "./board-args.js";
 import { freePort } from "../../node/free-port.js";
 import { hubRoomUrl, jupyterhubMissing } from "../hub/start.js";
 import { DEFAULT_CLASS_CONTEXT, DEFAULT_CLASS_PARALLEL, GB, modelShape, planClassServer } from "./class-sizing.js";
@@ -98,6 +100,10 @@ const OPTIONS = {
     type: "string",
     value: "DATEI",
     help: "Ergebnisdatei des Boards (Standard .cache/board/ergebnisse.json)",
+  },
+  "neuer-kursleitungs-link": {
+    type: "boolean",
+    help: "einen neuen Kursleitungs-Link fürs Board machen (der alte gilt dann nicht mehr), z. B. wenn er weitergegeben wurde",
   },
 } as const;
 
@@ -243,25 +249,25 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     const plannedRoomUrl = hubRoomUrl(hubArgs.bind.urlHost, hubPort);
 
     const boardCmd = kitCommand(kitRoot, "board");
-    const startBoard = () =>
+    const startBoard = (newInstructorLink = false) =>
       startService(
         "Klassen-Board",
         boardCmd.command,
         [
           ...boardCmd.args,
-          "--port",
-          String(boardPort),
-          "--code",
-          code,
-          "--raum",
-          plannedRoomUrl,
-          ...(values["board-daten"] ? ["--data", values["board-daten"]] : []),
+          ...roomBoardArgs({
+            port: boardPort,
+            code,
+            roomUrl: plannedRoomUrl,
+            data: values["board-daten"],
+            newInstructorLink,
+          }),
         ],
         env,
         kitRoot,
       );
     const boardReady = (s: Service) => waitForLine(s, /Für den Beamer:\s+(http:\S+)/, 60_000);
-    const board = startBoard();
+    const board = startBoard(values["neuer-kursleitungs-link"] === true);
     services.push(board);
     const boardUrl = (await boardReady(board)).replace(/\/$/, "");
     boardPort = Number(new URL(boardUrl).port); // a restart keeps the address the kernels know
@@ -269,7 +275,7 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
     const instructorUrl = await waitForLine(board, /Kursleitung:\s+(http:\S+)/, 60_000);
     services[services.indexOf(board)] = superviseService(
       board,
-      startBoard,
+      () => startBoard(),
       async (s) => void (await boardReady(s)),
       say,
     );
@@ -309,8 +315,6 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
         `  Für den Raum:     ${roomUrl}`,
         `  Beitrittscode:    ${code}`,
         `  Klassen-Board:    ${boardUrl}   (für den Beamer)`,
-        `  Kursleitung:      ${instructorUrl}`,
-        "                    (das Board für den Beamer über diesen Link öffnen: Hände senken, Aufgabe festlegen)",
         `  Klassen-Server:   ${llmUrl}   (${model.split("/").pop()}, ${parallel} gleichzeitig)`,
         ...warnings.map((w) => `  ${w}`),
         ...(values.host === "127.0.0.1"
@@ -320,6 +324,8 @@ async function main(values: CommandInput<typeof OPTIONS>["values"], signal: Abor
           : []),
         "",
         await QRCode.toString(roomUrl, { type: "terminal", small: true }),
+        ...instructorBlock(instructorUrl, 20),
+        "",
         "Beenden mit Strg+C (beendet alle drei).",
       ].join("\n"),
     );
