@@ -150,7 +150,19 @@ const run = (code: string, timeoutMs: number) => `(async () => {
 
 /** Opens a notebook of the participant's folder and waits for its kernel (autosave off: the file stays as it is). */
 export async function openNotebook(page: Page, userUrl: string, notebook: string, timeoutMs = 120_000): Promise<void> {
-  await page.goto(`${userUrl}/notebooks/${notebook}`, { timeout: timeoutMs });
+  const url = `${userUrl}/notebooks/${notebook}`;
+  // Right after a login the waiting page may still be moving on to the first notebook (00-start) by script; that
+  // navigation can cut this one off or replace it. Then go again, once it has arrived.
+  for (let attempt = 1; ; attempt++) {
+    const went = await page.goto(url, { timeout: timeoutMs }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (went !== undefined && (attempt >= 3 || !/interrupted by another navigation/.test(String(went)))) throw went;
+    await page.waitForLoadState("load", { timeout: timeoutMs });
+    if (page.url().includes(`/notebooks/${notebook}`)) break;
+    if (attempt >= 3) throw new Error(`${notebook} did not open: the browser is at ${page.url()}`);
+  }
   await page.waitForFunction(KERNEL_READY, undefined, { timeout: timeoutMs, polling: 250 });
   await page.evaluate("Jupyter.notebook.set_autosave_interval(0)");
 }
