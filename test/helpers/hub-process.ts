@@ -161,6 +161,11 @@ export async function openNotebook(page: Page, userUrl: string, notebook: string
     if (went !== undefined && (attempt >= 3 || !/interrupted by another navigation/.test(String(went)))) throw went;
     await page.waitForLoadState("load", { timeout: timeoutMs });
     if (page.url().includes(`/notebooks/${notebook}`)) break;
+    // The hub's waiting page for this notebook moves on to it by itself once the server is up.
+    if (page.url().includes("/hub/spawn-pending/") && decodeURIComponent(page.url()).includes(notebook)) {
+      await page.waitForURL((at) => at.href.includes(`/notebooks/${notebook}`), { timeout: timeoutMs });
+      break;
+    }
     if (attempt >= 3) throw new Error(`${notebook} did not open: the browser is at ${page.url()}`);
   }
   await page.waitForFunction(KERNEL_READY, undefined, { timeout: timeoutMs, polling: 250 });
