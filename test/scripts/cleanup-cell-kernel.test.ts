@@ -16,6 +16,7 @@ import { ensureNotebookLib } from "../../scripts/dev/build-notebook-lib.js";
 import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
 import { processesWhere } from "../../scripts/node/processes.js";
 import { until } from "../helpers/tslab-kernel.js";
+import { launchChromium } from "../helpers/hub-process.js";
 
 const root = findProjectRoot();
 const NOTEBOOK = "31-aufgabe-3-mcp-werkzeuge.ipynb";
@@ -54,12 +55,7 @@ test(
     const server = await spawnNotebookServer(join(root, "notebooks"), await practiceEnvironment(), {
       viaWorkshop: true,
     });
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    const browser = await launchChromium();
     try {
       await server.ready(90_000);
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, locale: "de-DE" });

@@ -14,6 +14,7 @@ import { FIRST_NOTEBOOK } from "../../scripts/apps/workshop/notebook-ui.js";
 import { browserCheckMissing } from "../../scripts/dev/browser-check.js";
 import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
 import { delay } from "../../lib/util.js";
+import { launchChromium } from "../helpers/hub-process.js";
 
 async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
@@ -46,12 +47,7 @@ test(
       viaWorkshop: true,
       extraArgs: cullingArgs(12, 2),
     });
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    const browser = await launchChromium();
     try {
       await server.ready(90_000);
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, locale: "de-DE" });
