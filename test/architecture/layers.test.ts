@@ -289,7 +289,8 @@ test("no file imports a command's definition but the registry", () => {
 
 /**
  * Inner lib files that scripts may import past the folder indexes: internals that no index exports on
- * purpose (prompt-state caches, the raw llama loader, the board record's wire format, the eval pages).
+ * purpose (prompt-state caches, the raw llama loader, the board record's wire format, the eval pages, the MCP
+ * servers' bundle manifest).
  * Anything else comes through lib/<folder>/index.js or a top-level file.
  */
 const INNER_FOR_SCRIPTS = new Set([
@@ -301,6 +302,7 @@ const INNER_FOR_SCRIPTS = new Set([
   "lib/llm/llama.ts",
   "lib/llm/prompt-state.ts",
   "lib/llm/warm-states.ts",
+  "lib/mcp/server-bundle.ts",
   "lib/notebook/wrap.ts",
   "lib/rag/embedder.ts",
   "lib/schema/text.ts",

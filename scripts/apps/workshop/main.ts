@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
+import { ensureMcpBundles } from "../../dev/build-mcp-bundles.js";
 import {
   modelProblems,
   PRACTICE_FLAGS,
@@ -109,6 +110,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     }
   }
   console.log(ensureNotebookLib());
+  console.log(ensureMcpBundles());
   const kursLine = await kursStatusLine(env);
   if (kursLine) console.log(kursLine);
   const app = jupyterCommand();
