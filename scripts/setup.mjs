@@ -284,16 +284,50 @@ async function stepNpm(ctx) {
   return { status: "ok", detail: `npm ci mit npm ${version}` };
 }
 
-async function stepPatches(ctx) {
+/**
+ * A copy of the patches as last applied. patch-package cannot apply a changed patch over its older version (it
+ * fails, and the package keeps the old one), so a changed patch is first taken back with this copy.
+ */
+export const APPLIED_PATCHES = join("node_modules", ".kit-applied-patches");
+
+/** The patch files of `dir` by name → content ({} when the folder is missing). */
+function patchFiles(dir) {
+  if (!existsSync(dir)) return {};
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".patch"))
+    .sort();
+  return Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+}
+
+export async function stepPatches(ctx) {
   const dir = join(ctx.root, "patches");
-  if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith(".patch")))
-    return { status: "skipped", detail: "keine Patches (patches/ fehlt)" };
-  // patch-package recognises patches that are already applied, so a re-run is harmless.
+  const wanted = patchFiles(dir);
+  if (Object.keys(wanted).length === 0) return { status: "skipped", detail: "keine Patches (patches/ fehlt)" };
+  const applied = join(ctx.root, APPLIED_PATCHES);
+  const before = patchFiles(applied);
+  if (JSON.stringify(before) === JSON.stringify(wanted))
+    return { status: "ok", detail: "Patches sind angewendet (patches/ unverändert)" };
   const bin = join(ctx.root, "node_modules", "patch-package", "index.js");
-  const r = await ctx.run(ctx.node, [bin], { cwd: ctx.root });
-  return r.code === 0
-    ? { status: "ok", detail: "Patches aus patches/ angewendet" }
-    : { status: "failed", detail: "patch-package fehlgeschlagen (Ausgabe oben)" };
+  const patchPackage = (args = []) => ctx.run(ctx.node, [bin, ...args], { cwd: ctx.root });
+  if (Object.keys(before).length > 0) {
+    ctx.log("Patches haben sich geändert: die alte Fassung wird zurückgenommen, dann die neue angewendet.");
+    await patchPackage(["--reverse", "--patch-dir", APPLIED_PATCHES]);
+  }
+  let r = await patchPackage();
+  if (r.code !== 0 && !isLink(join(ctx.root, "node_modules"))) {
+    // An older patch whose copy is unknown (node_modules from before this step kept one): the packages come
+    // fresh from npm ci, whose postinstall applies the current patches.
+    ctx.log("Ein Paket trägt eine ältere Fassung eines Patches: npm ci installiert die Pakete neu.");
+    rmSync(join(ctx.root, LOCK_STAMP), { force: true });
+    const npm = await stepNpm(ctx);
+    if (npm.status !== "ok") return { status: "failed", detail: `Neuinstallation für die Patches: ${npm.detail}` };
+    r = await patchPackage();
+  }
+  if (r.code !== 0) return { status: "failed", detail: "patch-package fehlgeschlagen (Ausgabe oben)" };
+  rmSync(applied, { recursive: true, force: true });
+  mkdirSync(applied, { recursive: true });
+  for (const [name, text] of Object.entries(wanted)) writeFileSync(join(applied, name), text);
+  return { status: "ok", detail: "Patches aus patches/ angewendet" };
 }
 
 async function stepFaiss(ctx) {
