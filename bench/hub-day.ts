@@ -38,11 +38,24 @@ interface Usage {
   cpuSeconds: number;
   processes: number;
   kernels: number;
+  /** PSS and CPU-seconds per kind of process (where a participant's start goes). */
+  byKind: Record<ProcessKind, { pss: number; cpuSeconds: number }>;
+}
+
+const KINDS = ["Jupyter server", "tslab kernels", "MCP servers", "other"] as const;
+type ProcessKind = (typeof KINDS)[number];
+
+function kindOf(cmd: string): ProcessKind {
+  if (/jupyterhub-singleuser|notebook/.test(cmd) && /python/.test(cmd)) return "Jupyter server";
+  if (/mcp-server-(travel|math)/.test(cmd)) return "MCP servers";
+  if (/tslab|kernel-[\w-]+\.json/.test(cmd)) return "tslab kernels";
+  return "other";
 }
 
 /** What the processes whose environment holds `entry` use now (the hub gives each participant KURS_NAME). */
 function usageOf(entry: string, command?: RegExp): Usage {
-  const usage: Usage = { pss: 0, rss: 0, cpuSeconds: 0, processes: 0, kernels: 0 };
+  const byKind = Object.fromEntries(KINDS.map((k) => [k, { pss: 0, cpuSeconds: 0 }])) as Usage["byKind"];
+  const usage: Usage = { pss: 0, rss: 0, cpuSeconds: 0, processes: 0, kernels: 0, byKind };
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     if (!read(`/proc/${pid}/environ`).split("\0").includes(entry)) continue;
     const cmd = read(`/proc/${pid}/cmdline`).replace(/\0/g, " ");
@@ -50,9 +63,12 @@ function usageOf(entry: string, command?: RegExp): Usage {
     const stat = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ") ?? [];
     // fields 14–17 of stat (utime, stime, cutime, cstime) are 12–15 after "pid (comm) "
     const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(stat[i] ?? 0), 0);
-    usage.pss += kb(read(`/proc/${pid}/smaps_rollup`), /^Pss:\s+(\d+) kB/m);
+    const pss = kb(read(`/proc/${pid}/smaps_rollup`), /^Pss:\s+(\d+) kB/m);
+    usage.pss += pss;
     usage.rss += kb(read(`/proc/${pid}/status`), /VmRSS:\s+(\d+) kB/);
     usage.cpuSeconds += ticks / TICKS_PER_SECOND;
+    byKind[kindOf(cmd)].pss += pss;
+    byKind[kindOf(cmd)].cpuSeconds += ticks / TICKS_PER_SECOND;
     usage.processes += 1;
     if (/kernel-[\w-]+\.json/.test(cmd)) usage.kernels += 1; // the server names the kit kernel in its options, too
   }
@@ -132,6 +148,26 @@ export async function realisticDay(n: number): Promise<void> {
     printMarkdownTable(
       ["participants", "PSS p50 / max", "RSS p50 / max", "CPU-s p50 / max"],
       [row("one kernel + travel server", one), row("two kernels + two travel servers", two)],
+    );
+    console.log("\nWhere it goes: per process kind, median over the participants with two kernels (else all)\n");
+    const basis = two.length > 0 ? two : people;
+    printMarkdownTable(
+      ["process kind", "PSS p50", "CPU-s p50"],
+      KINDS.map((kind) => [
+        kind,
+        fmtMb(
+          pct(
+            basis.map((p) => p.byKind[kind].pss),
+            0.5,
+          ),
+        ),
+        fmtS(
+          pct(
+            basis.map((p) => p.byKind[kind].cpuSeconds),
+            0.5,
+          ),
+        ),
+      ]),
     );
     console.log("");
     printMarkdownTable(
