@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { request } from "node:http";
@@ -303,6 +304,8 @@ test("--export only reads: a bad data file stays, its own path is refused, a mis
   r = await runCommand("board", ["--data", good, "--export", join(dir, "gut.csv")]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(good, "utf8"), before);
+  // Names and results, like the results file: only the instructor reads them (the hub's participants are users here).
+  assert.equal(statSync(join(dir, "gut.csv")).mode & 0o777, 0o600); // before: 0o644
 });
 
 test("--entfernen takes a participant off (also an invisible-character name), refuses while the board runs", async () => {
