@@ -53,11 +53,12 @@ function kindOf(cmd: string): ProcessKind {
 }
 
 /** What the processes whose environment holds `entry` use now (the hub gives each participant KURS_NAME). */
-function usageOf(entry: string, command?: RegExp): Usage {
+export function usageOf(entry: string, command?: RegExp): Usage {
+  const latin1Entry = Buffer.from(entry).toString("latin1"); // /proc is read as latin1: "ä" is two characters there
   const byKind = Object.fromEntries(KINDS.map((k) => [k, { pss: 0, cpuSeconds: 0 }])) as Usage["byKind"];
   const usage: Usage = { pss: 0, rss: 0, cpuSeconds: 0, processes: 0, kernels: 0, byKind };
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    if (!read(`/proc/${pid}/environ`).split("\0").includes(entry)) continue;
+    if (!read(`/proc/${pid}/environ`).split("\0").includes(latin1Entry)) continue;
     const cmd = read(`/proc/${pid}/cmdline`).replace(/\0/g, " ");
     if (command && !command.test(cmd)) continue;
     const stat = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ") ?? [];
