@@ -1,8 +1,11 @@
 // Starts the class board (`npm run board`) as a real subprocess on a free loopback port and waits for
 // the URL it prints for the projector.
 import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Browser } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
+import { chromiumIfInstalled } from "./chromium.js";
 
 export interface BoardProcess {
   url: string;
@@ -54,4 +57,27 @@ export function startBoardProcess(
       reject(new Error(`board exited (${code}): ${text}`));
     });
   });
+}
+
+export interface BoardWithBrowser {
+  board: BoardProcess;
+  /** Chromium where it is installed (undefined: the page tests skip). */
+  browser: Browser | undefined;
+}
+
+/** The board subprocess started with `args`, and a browser to look at its page. */
+export async function startBoardWithBrowser(args: string[]): Promise<BoardWithBrowser> {
+  const board = await startBoardProcess(args);
+  return { board, browser: await chromiumIfInstalled() };
+}
+
+/**
+ * The end of a board test file: closes the browser, kills the board (SIGKILL: nothing of a test's board is
+ * kept) and removes the test's folder `dir`, unless KEEP_BOARD_TEST is set (then it says where it is).
+ */
+export async function stopBoardWithBrowser({ board, browser }: Partial<BoardWithBrowser>, dir: string): Promise<void> {
+  await browser?.close();
+  await board?.stop("SIGKILL");
+  if (process.env.KEEP_BOARD_TEST) console.log(`screenshots: ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }

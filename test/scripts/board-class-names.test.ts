@@ -3,7 +3,7 @@
 // 1920×1080: every row on the screen, every name whole (never cut, a long one wrapped to at most two
 // lines), the width used; a poll that brings no news keeps the layout and the scroll position.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -11,10 +11,9 @@ import type { Browser, Page } from "playwright-core";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
 import { hilfe } from "../../lib/exercises/index.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
 
 const CODE = "klasse-namen-test-7";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const MINUTE = 60_000;
 const SIZES = [
   { width: 1280, height: 720 },
@@ -95,7 +94,7 @@ function seed(now: number): void {
 before(async () => {
   seed(Date.now());
   // as on the day: open to the course network (so no "nur dieser Rechner" warning), the projector on this machine
-  board = await startBoardProcess([
+  ({ board, browser } = await startBoardWithBrowser([
     "--code",
     CODE,
     "--data",
@@ -104,7 +103,7 @@ before(async () => {
     "0.0.0.0",
     "--allowed-host",
     "127.0.0.1",
-  ]);
+  ]));
   // two raised hands: the queue takes its line above the tables too
   const silent = () => undefined;
   for (const name of ["Özlem Yıldırım", CLASS_NAMES[1]!]) {
@@ -113,17 +112,9 @@ before(async () => {
       log: silent,
     });
   }
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
 async function openBoard(size: { width: number; height: number }): Promise<Page> {
   const page = await browser!.newPage({ viewport: size });

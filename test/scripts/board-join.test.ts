@@ -4,7 +4,7 @@
 // name (look-alike, invisible characters) is said in German and not registered; the most-common-failure
 // line names the check by its German title. The join's limits (new names per address, the cap) in process.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -14,31 +14,21 @@ import { BOARD_CODE_HEADER, BOARD_JOIN_PATH } from "../../lib/exercises/board-re
 import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST, startBoardServer } from "../../scripts/apps/board/server.js";
 import { BoardState, type BoardView } from "../../scripts/apps/board/state.js";
 import { kursStatusLine } from "../../scripts/apps/workshop/kurs-config.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
 
 const CODE = "beitritt-test-code-7";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const dir = mkdtempSync(join(tmpdir(), "board-join-"));
 let board: BoardProcess;
 let browser: Browser | undefined;
 let page: Page | undefined;
 
 before(async () => {
-  board = await startBoardProcess(["--code", CODE, "--data", join(dir, "ergebnisse.json")]);
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(board.url);
-  }
+  ({ board, browser } = await startBoardWithBrowser(["--code", CODE, "--data", join(dir, "ergebnisse.json")]));
+  page = await browser?.newPage({ viewport: { width: 1280, height: 720 } });
+  await page?.goto(board.url);
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  if (!process.env.KEEP_BOARD_TEST) rmSync(dir, { recursive: true, force: true });
-  else console.log(`screenshots: ${dir}`);
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
 /** What `npm run workshop -- --kurs … --name NAME --code …` prints after joining. */
 const joinAs = (name: string) => kursStatusLine({ KURS_BOARD: board.url, KURS_NAME: name, KURS_CODE: CODE });

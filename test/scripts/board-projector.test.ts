@@ -4,7 +4,7 @@
 // one line each, stuck above done, the QR code decodes (jsQR) to the join URL, the loopback warning on
 // the page and the console, and the join line collapses with the key B.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -12,12 +12,11 @@ import type { Browser, Page } from "playwright-core";
 import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
 import { MIN_FONT_SCREEN_SHARE } from "../../scripts/apps/board/page.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
 import { decodeBoardQr } from "../helpers/board-qr.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "projektor-test-code-42";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const STUCK_AFTER_MIN = 15;
 const MINUTE = 60_000;
 const SIZES = [
@@ -107,19 +106,11 @@ function seed(now: number): void {
 
 before(async () => {
   seed(Date.now());
-  board = await startBoardProcess(["--code", CODE, "--data", dataFile, "--haengt-nach", String(STUCK_AFTER_MIN)]);
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
+  const args = ["--code", CODE, "--data", dataFile, "--haengt-nach", String(STUCK_AFTER_MIN)];
+  ({ board, browser } = await startBoardWithBrowser(args));
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  if (!process.env.KEEP_BOARD_TEST) rmSync(dir, { recursive: true, force: true });
-  else console.log(`screenshots: ${dir}`);
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
 async function openBoard(size: { width: number; height: number }): Promise<Page> {
   const page = await browser!.newPage({ viewport: size });
