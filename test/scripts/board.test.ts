@@ -20,6 +20,7 @@ import type { BoardView } from "../../scripts/apps/board/state.js";
 import { PER_PARTICIPANT_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/server.js";
 import { runCommand } from "../helpers/run-script.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { correctBuildMessages } from "../helpers/solutions.js";
 
 const CODE = "test-code-42";
 const PEOPLE = 25;
@@ -30,14 +31,6 @@ const dir = mkdtempSync(join(tmpdir(), "board-test-"));
 const dataFile = join(dir, "ergebnisse.json");
 let board: BoardProcess;
 
-const correctBuild: BuildMessagesFn = (system, turns, question) => [
-  ...(system ? [{ role: "system" as const, content: system }] : []),
-  ...turns.flatMap((t) => [
-    { role: "user" as const, content: t.user },
-    { role: "assistant" as const, content: t.assistant },
-  ]),
-  { role: "user" as const, content: question },
-];
 const wrongBuild: BuildMessagesFn = (_system, _turns, question) => [{ role: "user", content: question }];
 const emptyTrim: TrimHistoryFn = () => {
   throw new NotSolvedError();
@@ -94,7 +87,7 @@ test("25 participants report concurrently through the real self-check runner; /a
   await Promise.all(
     Array.from({ length: PEOPLE }, async (_, i) => {
       const reporter = new BoardReporter(settings(nameOf(i)));
-      const build = await runChecks(checkBuildMessages.set, i % 5 === 0 ? wrongBuild : correctBuild, {
+      const build = await runChecks(checkBuildMessages.set, i % 5 === 0 ? wrongBuild : correctBuildMessages, {
         board: reporter,
         log: silent,
       });
