@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
 import { chromiumIfInstalled } from "./chromium.js";
 
@@ -80,4 +80,18 @@ export async function stopBoardWithBrowser({ board, browser }: Partial<BoardWith
   await board?.stop("SIGKILL");
   if (process.env.KEEP_BOARD_TEST) console.log(`screenshots: ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
+}
+
+/** The board's page in a new tab at `viewport`, once the rows of `participants` people are there. */
+export async function openBoardPage(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+  participants: number,
+): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(url);
+  const lastRow = page.locator("tr.person").nth(participants - 1);
+  await lastRow.waitFor({ timeout: 10_000 });
+  return page;
 }

@@ -8,10 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
 import { hilfe } from "../../lib/exercises/index.js";
-import { BoardState } from "../../scripts/apps/board/state.js";
-import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
+import {
+  openBoardPage,
+  startBoardWithBrowser,
+  stopBoardWithBrowser,
+  type BoardProcess,
+} from "../helpers/board-process.js";
+import { boardSeed } from "../helpers/board-seed.js";
 
 const CODE = "klasse-namen-test-7";
 const MINUTE = 60_000;
@@ -61,16 +65,7 @@ let browser: Browser | undefined;
 
 /** 30 participants in mixed states: ❌ in Aufgabe 2, overdue, working, not started, done, behind in Aufgabe 1. */
 function seed(now: number): void {
-  const state = new BoardState(CODE);
-  const run = (name: string, aufgabe: BoardPart, checks: number, failed: number, minutesAgo: number) => {
-    for (const check of BOARD_CHECKS[aufgabe].slice(0, checks))
-      state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
-    if (failed > 0)
-      state.apply(
-        { name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" },
-        now - minutesAgo * MINUTE,
-      );
-  };
+  const { state, run } = boardSeed(CODE, now);
   CLASS_NAMES.forEach((name, i) => {
     const kind = i % 6;
     if (kind === 5 && i > 20) return; // not started
@@ -116,12 +111,7 @@ before(async () => {
 
 after(() => stopBoardWithBrowser({ board, browser }, dir));
 
-async function openBoard(size: { width: number; height: number }): Promise<Page> {
-  const page = await browser!.newPage({ viewport: size });
-  await page.goto(board.url);
-  await page.locator("tr.person").nth(29).waitFor({ timeout: 10_000 });
-  return page;
-}
+const openBoard = (size: { width: number; height: number }) => openBoardPage(browser!, board.url, size, 30);
 
 interface NameBox {
   name: string;

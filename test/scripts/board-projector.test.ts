@@ -8,17 +8,20 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
+import type { Browser } from "playwright-core";
 import { MIN_FONT_SCREEN_SHARE } from "../../scripts/apps/board/page.js";
-import { BoardState } from "../../scripts/apps/board/state.js";
-import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
+import {
+  openBoardPage,
+  startBoardWithBrowser,
+  stopBoardWithBrowser,
+  type BoardProcess,
+} from "../helpers/board-process.js";
 import { decodeBoardQr } from "../helpers/board-qr.js";
+import { boardSeed } from "../helpers/board-seed.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "projektor-test-code-42";
 const STUCK_AFTER_MIN = 15;
-const MINUTE = 60_000;
 const SIZES = [
   { width: 1920, height: 1080 },
   { width: 1280, height: 720 },
@@ -73,17 +76,7 @@ let browser: Browser | undefined;
 
 /** Writes the board's data file through the board's own state (the stored format stays the board's). */
 function seed(now: number): void {
-  const state = new BoardState(CODE);
-  const run = (name: string, aufgabe: BoardPart, checks: number, failed: number, minutesAgo: number) => {
-    for (const check of BOARD_CHECKS[aufgabe].slice(0, checks)) {
-      state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
-    }
-    if (failed > 0)
-      state.apply(
-        { name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" },
-        now - minutesAgo * MINUTE,
-      );
-  };
+  const { state, run } = boardSeed(CODE, now);
   for (const [i, name] of people.failing.entries()) {
     run(name, 1, 4, 0, 40);
     run(name, 2, 1 + (i % 3), 2, 1 + i);
@@ -112,12 +105,7 @@ before(async () => {
 
 after(() => stopBoardWithBrowser({ board, browser }, dir));
 
-async function openBoard(size: { width: number; height: number }): Promise<Page> {
-  const page = await browser!.newPage({ viewport: size });
-  await page.goto(board.url);
-  await page.locator("tr.person").nth(29).waitFor({ timeout: 10_000 });
-  return page;
-}
+const openBoard = (size: { width: number; height: number }) => openBoardPage(browser!, board.url, size, 30);
 
 test("the console says in German that participants cannot reach a loopback board, and how to start it", () => {
   assert.match(
