@@ -5,6 +5,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
+import { startBoardServer } from "../../scripts/apps/board/server.js";
+import type { BoardState } from "../../scripts/apps/board/state.js";
 import { chromiumIfInstalled } from "./chromium.js";
 
 export interface BoardProcess {
@@ -94,4 +96,9 @@ export async function openBoardPage(
   const lastRow = page.locator("tr.person").nth(participants - 1);
   await lastRow.waitFor({ timeout: 10_000 });
   return page;
+}
+
+/** The board's server in this process on a free loopback port, quiet (no log, nothing saved), serving `state`. */
+export function startBoardInProcess(state: BoardState) {
+  return startBoardServer({ host: "127.0.0.1", port: 0, state, onChange: () => undefined, log: () => undefined });
 }

@@ -1,6 +1,8 @@
-// Shared helpers for the server tests: raw HTTP requests with chosen headers, raw MCP sessions, process checks.
+// Shared helpers for the server tests: raw HTTP requests with chosen headers, raw MCP sessions, process checks,
+// a CallSpacer on a fake clock.
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { CallSpacer } from "../../mcp-server-travel/src/services/rate-limit.js";
 
 export function rawRequest(
   url: string,
@@ -68,4 +70,17 @@ export async function waitGone(pid: number, ms = 10_000): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return !isAlive(pid);
+}
+
+/** A CallSpacer `intervalMs` apart on a fake clock: its waits move `clock.now` on at once instead of sleeping. */
+export function spacerOnFakeClock(intervalMs: number): { limiter: CallSpacer; clock: { now: number } } {
+  const clock = { now: 0 };
+  const limiter = new CallSpacer(
+    intervalMs,
+    () => clock.now,
+    async (ms) => {
+      clock.now += ms;
+    },
+  );
+  return { limiter, clock };
 }

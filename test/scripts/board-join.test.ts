@@ -11,10 +11,15 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { BoardReporter } from "../../lib/exercises/index.js";
 import { BOARD_CODE_HEADER, BOARD_JOIN_PATH } from "../../lib/exercises/board-record.js";
-import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST, startBoardServer } from "../../scripts/apps/board/server.js";
+import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST } from "../../scripts/apps/board/server.js";
 import { BoardState, type BoardView } from "../../scripts/apps/board/state.js";
 import { kursStatusLine } from "../../scripts/apps/workshop/kurs-config.js";
-import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
+import {
+  startBoardInProcess,
+  startBoardWithBrowser,
+  stopBoardWithBrowser,
+  type BoardProcess,
+} from "../helpers/board-process.js";
 
 const CODE = "beitritt-test-code-7";
 const dir = mkdtempSync(join(tmpdir(), "board-join-"));
@@ -131,13 +136,7 @@ test("an older kit (no name sent) only has its code checked; a malformed join is
 
 test("joining keeps the board's limits: new names per address, and at most MAX_PARTICIPANTS", async () => {
   const state = new BoardState(CODE);
-  const server = await startBoardServer({
-    host: "127.0.0.1",
-    port: 0,
-    state,
-    onChange: () => undefined,
-    log: () => undefined,
-  });
+  const server = await startBoardInProcess(state);
   try {
     const joinFrom = (name: string) => kursStatusLine({ KURS_BOARD: server.url, KURS_NAME: name, KURS_CODE: CODE });
     for (let i = 0; i < NEW_NAMES_PER_ADDRESS_BURST; i++) assert.match((await joinFrom(`Flut ${i}`))!, /steht jetzt/);
