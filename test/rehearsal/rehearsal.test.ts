@@ -11,13 +11,7 @@ import { evalTableHtml } from "../../lib/display/eval.js";
 import { runModelCheck, MINI_TASK_IDS } from "../../lib/eval/model-check.js";
 import { formatMeter } from "../../lib/llm/meter.js";
 import { createToolCaller } from "../../lib/llm/native-tools.js";
-import {
-  McpToolClient,
-  startMathServer,
-  startTravelServer,
-  type ServerHandle,
-  type ToolInfo,
-} from "../../lib/mcp/index.js";
+import type { McpToolClient, ToolInfo } from "../../lib/mcp/index.js";
 import { runHalfAgentOnce } from "../../lib/patterns/style-comparison.js";
 import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
@@ -26,26 +20,20 @@ import { NOT_SCRIPTED, PROBE_EXAMPLES, SCRIPT } from "../../lib/rehearsal/script
 import { englishDecimal } from "../../scripts/dev/run-notebooks.js";
 import { loadLlm } from "../../lib/rehearsal/load.js";
 import { TODAY } from "../agent/fixtures.js";
+import { startTravelAndMath, type TravelAndMath } from "../helpers/travel-and-math.js";
 
-let travel: ServerHandle;
-let math: ServerHandle;
+let servers: TravelAndMath;
 let reise: McpToolClient;
 let mathe: McpToolClient;
 let catalog: ToolInfo[];
 
 before(async () => {
-  [travel, math] = await Promise.all([
-    startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 }),
-    startMathServer(),
-  ]);
-  [reise, mathe] = await Promise.all([McpToolClient.connect(travel.url), McpToolClient.connect(math.url)]);
+  servers = await startTravelAndMath(TODAY);
+  ({ reise, mathe } = servers);
   catalog = await reise.listTools();
 });
 
-after(async () => {
-  await Promise.all([reise?.close(), mathe?.close()]);
-  await Promise.all([travel?.stop(), math?.stop()]);
-});
+after(() => servers?.close());
 
 test("loadLlm gives the rehearsal model when WORKSHOP_PROBE=1 and says so; no model file is needed", async () => {
   const saved = { probe: process.env.WORKSHOP_PROBE, model: process.env.LLM_MODEL_PATH };
