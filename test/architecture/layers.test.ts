@@ -194,7 +194,7 @@ function importedNames(s: ts.ImportDeclaration | ts.ExportDeclaration): string[]
 // not from the inner file behind it (escapeHtml from lib/notebook/index.js, not lib/notebook/escape-html.js).
 // Names no index exports are the folder's internals, which this rule does not judge.
 test("scripts take the names a folder index exports through that index", () => {
-  const scripts = join(findProjectRoot(), "scripts");
+  const scripts = join(ROOT, "scripts");
   const detours = tsFiles(scripts).flatMap((file) => {
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
     return source.statements.flatMap((s) => {

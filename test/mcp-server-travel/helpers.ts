@@ -1,5 +1,5 @@
 // Shared helpers for the server tests: raw HTTP requests with chosen headers, raw MCP sessions, process checks,
-// a CallSpacer on a fake clock.
+// the tool-argument guard, a CallSpacer on a fake clock.
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { CallSpacer } from "../../mcp-server-travel/src/services/rate-limit.js";
@@ -51,6 +51,36 @@ export function rpc(url: string, session: string, body: unknown) {
     headers: { ...MCP_HEADERS, "mcp-session-id": session },
     body: JSON.stringify(body),
   });
+}
+
+/**
+ * tools/call of `tool` with arguments that are not a JSON object (a list, null, a string) is answered −32602 with the
+ * shared guard's German message (mcp-server-shared/src/arguments-guard.ts) showing `example`, not with raw zod JSON.
+ */
+export async function assertArgumentsGuarded(url: string, session: string, tool: string, example: string) {
+  const shown = example.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const [args, kind] of [
+    [[], "eine Liste"],
+    [null, "null"],
+    ["Rom", "ein Text"],
+  ] as const) {
+    const r = await rpc(url, session, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: tool, arguments: args },
+    });
+    assert.equal(r.status, 200);
+    const parsed = JSON.parse(r.body) as { id: number; error: { code: number; message: string } };
+    assert.equal(parsed.id, 7);
+    assert.equal(parsed.error.code, -32602, r.body);
+    assert.match(
+      parsed.error.message,
+      new RegExp(`Ungültige Argumente für "${tool}": "arguments" muss ein JSON-Objekt .*${shown}.* nicht ${kind}\\.`),
+    );
+    assert.doesNotMatch(r.body, /invalid_type|expected|received/i, "no raw zod JSON");
+    assert.doesNotMatch(parsed.error.message, /"code"/);
+  }
 }
 
 export function isAlive(pid: number): boolean {
