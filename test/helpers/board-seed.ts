@@ -1,8 +1,20 @@
-// Stored results for the board's page tests, made through the board's own state (the stored format stays the board's).
-import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
+// Board data for the tests: a record as a self-check posts it, and stored results made through the board's own state
+// (the stored format stays the board's).
+import { BOARD_CHECKS, type BoardPart, type BoardRecord } from "../../lib/exercises/board-record.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 
 const MINUTE = 60_000;
+
+/** A passed buildMessages check of Aufgabe 1 by `name`, now; `extra` changes any field. */
+export const boardRecord = (name: string, extra: Partial<BoardRecord> = {}): BoardRecord => ({
+  name,
+  aufgabe: 1,
+  check: "buildMessages",
+  passed: 5,
+  failed: 0,
+  at: new Date().toISOString(),
+  ...extra,
+});
 
 export interface BoardSeed {
   state: BoardState;
