@@ -174,6 +174,17 @@ async function hasApt({ run, platform }) {
   );
 }
 
+/**
+ * `apt-get update`, then `apt-get install` of `packages` (a failed update may still allow the install); root
+ * (containers, CI) runs apt-get directly, everyone else through sudo.
+ */
+async function aptInstall({ run, uid, log }, packages) {
+  const asRoot = (args) => (uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
+  log(`installiere mit apt: ${packages.join(" ")}`);
+  await asRoot(["apt-get", "update", "-qq"]);
+  return asRoot(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", ...packages]);
+}
+
 async function stepSystemPackages(ctx) {
   const { run, platform } = ctx;
   if (await hasApt(ctx)) {
@@ -183,19 +194,7 @@ async function stepSystemPackages(ctx) {
       if (r.code !== 0 || !r.stdout.includes("install ok installed")) missing.push(p);
     }
     if (missing.length === 0) return { status: "ok", detail: `alle vorhanden: ${APT_PACKAGES.join(" ")}` };
-    ctx.log(`installiere mit apt: ${missing.join(" ")}`);
-    // Root (containers, CI) runs apt-get directly; everyone else through sudo.
-    const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
-    await asRoot(["apt-get", "update", "-qq"]); // a failed update (stale mirror) may still allow the install
-    const install = await asRoot([
-      "env",
-      "DEBIAN_FRONTEND=noninteractive",
-      "apt-get",
-      "install",
-      "-y",
-      "-qq",
-      ...missing,
-    ]);
+    const install = await aptInstall(ctx, missing);
     if (install.code !== 0) {
       return {
         status: "failed",
@@ -220,18 +219,7 @@ async function stepHub(ctx) {
   if ((await run("jupyterhub", ["--version"], { capture: true })).code === 0)
     return { status: "ok", detail: "JupyterHub gefunden" };
   if (await hasApt(ctx)) {
-    const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
-    ctx.log(`installiere mit apt: ${HUB_APT_PACKAGE}`);
-    await asRoot(["apt-get", "update", "-qq"]);
-    const install = await asRoot([
-      "env",
-      "DEBIAN_FRONTEND=noninteractive",
-      "apt-get",
-      "install",
-      "-y",
-      "-qq",
-      HUB_APT_PACKAGE,
-    ]);
+    const install = await aptInstall(ctx, [HUB_APT_PACKAGE]);
     if (install.code === 0) return { status: "ok", detail: `installiert: ${HUB_APT_PACKAGE}` };
     return {
       status: "skipped",

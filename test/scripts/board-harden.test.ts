@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
 import { csvCell } from "../../scripts/apps/board/csv.js";
 import { JOIN_CODE_SPACE, randomJoinCode, weakJoinCode } from "../../scripts/apps/board/join-code.js";
 import {
@@ -31,6 +31,7 @@ import {
 import type { BoardData, BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import { runCommand } from "../helpers/run-script.js";
+import { boardRecord } from "../helpers/board-seed.js";
 
 const CODE = "test-code-42";
 const dir = mkdtempSync(join(tmpdir(), "board-harden-"));
@@ -43,15 +44,6 @@ before(async () => {
 after(async () => {
   await board?.stop("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
-});
-
-const record = (name: string): BoardRecord => ({
-  name,
-  aufgabe: 1,
-  check: "buildMessages",
-  passed: 5,
-  failed: 0,
-  at: new Date().toISOString(),
 });
 
 interface Answer {
@@ -88,7 +80,7 @@ function postFrom(
 }
 
 const postRecord = (name: string, from = "127.0.0.1", code = CODE) =>
-  postFrom(from, { [BOARD_CODE_HEADER]: code }, JSON.stringify(record(name)));
+  postFrom(from, { [BOARD_CODE_HEADER]: code }, JSON.stringify(boardRecord(name)));
 
 async function view(): Promise<BoardView> {
   return (await (await fetch(new URL("/api/state", board.url))).json()) as BoardView;
@@ -138,7 +130,7 @@ test("compressed or broken bodies: a short German answer, no stack, nothing on t
   const headers = { [BOARD_CODE_HEADER]: CODE, "content-encoding": "gzip" };
   const garbage = Buffer.from("das ist kein gzip");
   assertGermanRefusal(await postFrom("127.0.0.1", headers, garbage), 415, /unkomprimiert/); // before: 400 with an English HTML stack
-  assertGermanRefusal(await postFrom("127.0.0.1", headers, gzipSync(JSON.stringify(record("Gzip")))), 415);
+  assertGermanRefusal(await postFrom("127.0.0.1", headers, gzipSync(JSON.stringify(boardRecord("Gzip")))), 415);
   assertGermanRefusal(
     await postFrom("127.0.0.1", { [BOARD_CODE_HEADER]: CODE, "content-encoding": "deflate" }, garbage),
     415,
@@ -159,7 +151,7 @@ test("a foreign Host header is refused in German", async () => {
     await postFrom(
       "127.0.0.1",
       { [BOARD_CODE_HEADER]: CODE },
-      JSON.stringify(record("Host")),
+      JSON.stringify(boardRecord("Host")),
       BOARD_POST_PATH,
       "evil.example",
     ),
