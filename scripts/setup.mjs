@@ -341,11 +341,15 @@ async function stepKernel(ctx) {
   const { root, platform } = ctx;
   const kernelDir = join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab");
   mkdirSync(kernelDir, { recursive: true });
-  // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there).
+  // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there). Linux: through
+  // tslab-kernel.sh, from the V8 startup snapshot when it fits (kernelCommand in scripts/apps/workshop/kernel-install.ts).
+  const tail = ["kernel", "--config-path", "{connection_file}"];
   const argv =
     platform === "win32"
-      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"]
-      : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
+      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), ...tail]
+      : platform === "linux"
+        ? [join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh"), ...tail]
+        : [join(root, "node_modules", ".bin", "tslab"), ...tail];
   // Same Node options as scripts/apps/workshop/kernel-install.ts (KERNEL_NODE_OPTIONS): 12 % less memory per kernel.
   const spec = {
     argv,

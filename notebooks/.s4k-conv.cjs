@@ -1,0 +1,12 @@
+const t0 = process.cpuUsage();
+const ts = require("@tslab/typescript-for-tslab");
+const t1 = process.cpuUsage(t0);
+const { createConverter } = require("tslab/dist/converter");
+const t2 = process.cpuUsage(t0);
+const c = createConverter({ isJS: false, isBrowser: false });
+const t3 = process.cpuUsage(t0);
+const r = c.convert("", "const x: number = 1; x");
+const t4 = process.cpuUsage(t0);
+const s = (u) => ((u.user + u.system) / 1e6).toFixed(3);
+console.log("ts load", s(t1), "converter mod", s(t2), "createConverter", s(t3), "first convert", s(t4), "rss", Math.round(process.memoryUsage().rss/1048576), r.diagnostics.length);
+c.close();
