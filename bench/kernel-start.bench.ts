@@ -81,7 +81,13 @@ async function main(): Promise<void> {
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   console.log(`\ntslab kernel start → first cell result, ${RUNS} paired runs (load ${load})\n`);
   printMarkdownTable(
-    ["start", "CPU-s (median)", "CPU-s (each run)", "RSS / PSS after 1st cell (MB)", "RSS / PSS after ./lib/index (MB)"],
+    [
+      "start",
+      "CPU-s (median)",
+      "CPU-s (each run)",
+      "RSS / PSS after 1st cell (MB)",
+      "RSS / PSS after ./lib/index (MB)",
+    ],
     [row("plain tslab", plain), row("V8 snapshot", fast)],
   );
   const before = median(plain.map((x) => x.cpu));

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { defineCommand } from "../../node/command.js";
-import { KERNEL_NODE_OPTIONS } from "./kernel-snapshot/kernel-snapshot.js";
+import { KERNEL_ENV, KERNEL_NODE_OPTIONS } from "./kernel-snapshot/kernel-snapshot.js";
 
-export { KERNEL_NODE_OPTIONS };
+export { KERNEL_ENV, KERNEL_NODE_OPTIONS };
 export const KERNEL_NAME = "tslab";
 
 /**
@@ -26,7 +26,7 @@ export function kernelSpec(root: string): {
     argv: [kernelCommand(root), "kernel", "--config-path", "{connection_file}"],
     display_name: "TypeScript (Workshop)",
     language: "typescript",
-    env: { NODE_OPTIONS: KERNEL_NODE_OPTIONS },
+    env: { ...KERNEL_ENV },
   };
 }
 

@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
+import { ensureKernelSnapshot } from "./kernel-snapshot/kernel-snapshot.js";
 import {
   modelProblems,
   PRACTICE_FLAGS,
@@ -109,6 +110,7 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     }
   }
   console.log(ensureNotebookLib());
+  console.log((await ensureKernelSnapshot(root)).detail);
   const kursLine = await kursStatusLine(env);
   if (kursLine) console.log(kursLine);
   const app = jupyterCommand();

@@ -12,11 +12,19 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 /**
- * Node options of every kernel (scripts/setup.mjs writes the same): a 1 MB young generation instead of V8's
- * up to 16 MB semi-spaces takes 25 MB (12 %) off a kernel after `./lib/index` at no measurable CPU cost
- * (bench/kernel-cpu.bench.ts; `--optimize-for-size` saved a little more but cost 17 % more CPU at start).
+ * Node options of every kernel (scripts/setup.mjs writes the same; the snapshot is built with them, V8 refuses a
+ * snapshot built with other flags): a 1 MB young generation instead of V8's up to 16 MB semi-spaces takes 25 MB
+ * (12 %) off a kernel after `./lib/index` at no measurable CPU cost (bench/kernel-cpu.bench.ts;
+ * `--optimize-for-size` saved a little more but cost 17 % more CPU at start); one V8 worker thread instead of
+ * four takes another 10 MB off at no CPU cost (bench/kernel-start.bench.ts).
  */
-export const KERNEL_NODE_OPTIONS = "--max-semi-space-size=1";
+export const KERNEL_NODE_OPTIONS = "--max-semi-space-size=1 --v8-pool-size=1";
+
+/** The kernel's environment: its Node options, and two malloc arenas instead of up to 8 per core (−10 MB). */
+export const KERNEL_ENV: Readonly<Record<string, string>> = {
+  NODE_OPTIONS: KERNEL_NODE_OPTIONS,
+  MALLOC_ARENA_MAX: "2",
+};
 
 const run = promisify(execFile);
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -43,7 +51,10 @@ const sha256 = (file: string) => createHash("sha256").update(readFileSync(file))
 
 /** What tslab-kernel.sh compares: the node on PATH (resolved), its size and mtime, and NODE_OPTIONS. */
 async function nodeStamp(nodeOptions: string): Promise<{ node: string; stamp: string }> {
-  const { stdout } = await run("sh", ["-c", 'n=$(readlink -f "$(command -v node)") && echo "$n" && stat -c "%s %Y" "$n"']);
+  const { stdout } = await run("sh", [
+    "-c",
+    'n=$(readlink -f "$(command -v node)") && echo "$n" && stat -c "%s %Y" "$n"',
+  ]);
   const [node, sizeAndTime] = stdout.trim().split("\n");
   return { node: node!, stamp: `${node} ${sizeAndTime} ${nodeOptions}` };
 }

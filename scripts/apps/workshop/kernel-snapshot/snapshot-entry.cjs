@@ -25,7 +25,13 @@ const tsPath = env("KIT_SNAPSHOT_TYPESCRIPT");
 
 /** Only options that change how a declaration file is parsed or bound (binder.ts reads these). */
 const bindKey = (options) =>
-  JSON.stringify([options.target, options.strict, options.alwaysStrict, options.preserveConstEnums, options.isolatedModules]);
+  JSON.stringify([
+    options.target,
+    options.strict,
+    options.alwaysStrict,
+    options.preserveConstEnums,
+    options.isolatedModules,
+  ]);
 
 /** fileName → { sourceFile, text, languageVersion, impliedNodeFormat, bindKey } */
 const cache = new Map();
@@ -52,7 +58,8 @@ function cachedSourceFile(fileName, text, languageVersionOrOptions, getCompilerO
 
 /** typescript.js as a CommonJS module, its getSourceFile asking the cache first. */
 function loadTypeScript() {
-  const needle = "return text !== void 0 ? createSourceFile(fileName, text, languageVersionOrOptions, setParentNodes) : void 0;";
+  const needle =
+    "return text !== void 0 ? createSourceFile(fileName, text, languageVersionOrOptions, setParentNodes) : void 0;";
   const source = fs.readFileSync(tsPath, "utf8");
   const at = source.indexOf(needle);
   if (at < 0 || source.indexOf(needle, at + 1) >= 0) throw new Error("snapshot-entry.cjs: unknown typescript.js");
@@ -184,7 +191,11 @@ function startKernel() {
     return;
   }
   // tslab's command line parser reads argv[2..] (`kernel --config-path FILE`).
-  process.argv = [process.execPath, path.join(kitRoot, "node_modules", "tslab", "bin", "tslab"), ...process.argv.slice(1)];
+  process.argv = [
+    process.execPath,
+    path.join(kitRoot, "node_modules", "tslab", "bin", "tslab"),
+    ...process.argv.slice(1),
+  ];
   tslabRequire(tslabMain).main();
 }
 
