@@ -109,6 +109,16 @@ test("from the snapshot: the fast path is taken and a participant sees the same 
     const cwd = await cell(kernel, 'import * as ts from "@tslab/typescript-for-tslab";\nts.sys.getCurrentDirectory()');
     assert.deepEqual(cwd, { status: "ok", text: `${join(root, "notebooks")}\n` });
 
+    // fork() passes process.execArgv on: a child must run its own script, not another kernel from the snapshot
+    // (node-llama-cpp tests its binding so; with the snapshot in execArgv the local model never loaded).
+    const child = join(scratch, "child.cjs");
+    writeFileSync(child, 'process.send("Grüße vom Kind", () => process.exit(0));');
+    const forked = await cell(
+      kernel,
+      `import { fork } from "node:child_process";\nawait new Promise((r) => fork(${JSON.stringify(child)}).on("message", r))`,
+    );
+    assert.deepEqual(forked, { status: "ok", text: "Grüße vom Kind\n" });
+
     const client = kernel.client();
     const id = await client.request("complete_request", { code: "Math.flo", cursor_pos: 8 });
     assert.ok(await until(() => client.replies.some((r) => r.parent_header.msg_id === id), 60_000));

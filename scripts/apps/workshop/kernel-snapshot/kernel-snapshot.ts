@@ -39,7 +39,7 @@ export interface SnapshotResult {
 
 interface Manifest {
   nodeStamp: string;
-  /** sha256 per file: tslab's typescript.js and every declaration file in the snapshot. */
+  /** sha256 per file: the snapshot's entry, tslab's typescript.js and every declaration file in the snapshot. */
   hashes: Record<string, string>;
 }
 
@@ -68,7 +68,8 @@ function readManifest(dir: string): Manifest | undefined {
 }
 
 function isFresh(dir: string, manifest: Manifest | undefined, stamp: string): boolean {
-  if (!manifest || manifest.nodeStamp !== stamp || !existsSync(join(dir, "kernel.blob"))) return false;
+  if (!manifest || manifest.nodeStamp !== stamp || !(SNAPSHOT_ENTRY in manifest.hashes)) return false;
+  if (!existsSync(join(dir, "kernel.blob"))) return false;
   if (!existsSync(join(dir, "node.stamp")) || readFileSync(join(dir, "node.stamp"), "utf8") !== stamp) return false;
   return Object.entries(manifest.hashes).every(([file, hash]) => existsSync(file) && sha256(file) === hash);
 }
@@ -108,7 +109,8 @@ export async function ensureKernelSnapshot(
     const check = await run(node, ["--snapshot-blob", blob, "kit-snapshot-check"], { env, cwd: root });
     const status = JSON.parse(check.stdout) as { snapshot: boolean; cachedFiles: number; reason?: string };
     if (!status.snapshot || status.cachedFiles === 0) throw new Error(status.reason ?? "no cached files");
-    const hashes = Object.fromEntries((JSON.parse(readFileSync(files, "utf8")) as string[]).map((f) => [f, sha256(f)]));
+    const snapshotted = [SNAPSHOT_ENTRY, ...(JSON.parse(readFileSync(files, "utf8")) as string[])];
+    const hashes = Object.fromEntries(snapshotted.map((f) => [f, sha256(f)]));
     renameSync(blob, join(dir, "kernel.blob"));
     writeFileSync(join(dir, "manifest.json"), JSON.stringify({ nodeStamp: stamp, hashes } satisfies Manifest));
     writeFileSync(join(dir, "node.stamp"), stamp);

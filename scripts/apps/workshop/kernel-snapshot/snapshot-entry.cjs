@@ -161,6 +161,10 @@ fs.writeFileSync(env("KIT_SNAPSHOT_FILES"), JSON.stringify([tsPath, ...cache.key
 
 /** After deserialization: `node --snapshot-blob kernel.blob kernel --config-path FILE` starts tslab's kernel. */
 function startKernel() {
+  // A child started with fork() (node-llama-cpp tests its binding so) inherits process.execArgv: with the snapshot
+  // in it, the child would start this kernel instead of its own script.
+  const at = process.execArgv.indexOf("--snapshot-blob");
+  if (at >= 0) process.execArgv.splice(at, 2);
   const Module = require("module");
   const tslabRequire = Module.createRequire(tslabMain);
   let reason = "";
