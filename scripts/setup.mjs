@@ -363,17 +363,21 @@ async function stepKernel(ctx) {
   const { root, platform } = ctx;
   const kernelDir = join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab");
   mkdirSync(kernelDir, { recursive: true });
-  // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there).
+  // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there). Linux: through
+  // tslab-kernel.sh, from the V8 startup snapshot when it fits (kernelCommand in scripts/apps/workshop/kernel-install.ts).
+  const tail = ["kernel", "--config-path", "{connection_file}"];
   const argv =
     platform === "win32"
-      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"]
-      : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
-  // Same Node options as scripts/apps/workshop/kernel-install.ts (KERNEL_NODE_OPTIONS): 12 % less memory per kernel.
+      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), ...tail]
+      : platform === "linux"
+        ? [join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh"), ...tail]
+        : [join(root, "node_modules", ".bin", "tslab"), ...tail];
+  // Same environment as scripts/apps/workshop/kernel-install.ts (KERNEL_ENV): less memory per kernel.
   const spec = {
     argv,
     display_name: "TypeScript (Workshop)",
     language: "typescript",
-    env: { NODE_OPTIONS: "--max-semi-space-size=1" },
+    env: { NODE_OPTIONS: "--max-semi-space-size=1 --v8-pool-size=1", MALLOC_ARENA_MAX: "2" },
   };
   writeFileSync(join(kernelDir, "kernel.json"), JSON.stringify(spec, null, 2) + "\n");
   // tslab only compiles files under the notebook's folder: notebooks/lib points at the built lib
@@ -411,6 +415,20 @@ async function stepKitCommand(ctx, command, file, label) {
     : { status: "failed", detail: `npm run ${command} fehlgeschlagen (Ausgabe oben)` };
 }
 
+/**
+ * Builds the kernel's V8 startup snapshot (.cache/kernel-snapshot, scripts/apps/workshop/kernel-snapshot/): a kernel
+ * then starts with half the CPU. Without it kernels start the plain way, so a failure here is no failed setup.
+ */
+async function stepKernelSnapshot(ctx) {
+  if (ctx.platform !== "linux") return { status: "skipped", detail: "Kernel-Schnellstart gibt es nur unter Linux" };
+  const module = "./scripts/apps/workshop/kernel-snapshot/kernel-snapshot.ts";
+  if (!existsSync(join(ctx.root, module))) return { status: "skipped", detail: `${module} gibt es (noch) nicht` };
+  const code = `import(${JSON.stringify(module)}).then((m) => m.ensureKernelSnapshot(process.cwd())).then((r) => { console.log(r.detail); if (r.status === "unavailable") process.exitCode = 3; })`;
+  const r = await ctx.run(ctx.node, ["--import", "tsx", "-e", code], { cwd: ctx.root, capture: true });
+  const detail = (r.stdout ?? "").trim() || (r.stderr ?? "").trim() || "Kernel-Schnellstart nicht gebaut";
+  return { status: r.code === 0 ? "ok" : "skipped", detail };
+}
+
 export const STEPS = [
   ["Node.js", stepNode],
   ["Systempakete", stepSystemPackages],
@@ -430,6 +448,7 @@ export const STEPS = [
         "lib für Notebooks übersetzt",
       ),
   ],
+  ["Kernel-Schnellstart", stepKernelSnapshot],
   [
     "Winzige Testmodelle",
     (ctx) =>

@@ -1,5 +1,5 @@
 // The travel and math servers prebuilt into one ES module each (scripts/dev/build-mcp-bundles.ts writes them to
-// .cache/mcp-servers/). Node starts a bundle with about half the CPU and ~35 MB less memory than tsx compiling the
+// .cache/mcp-servers/). Node starts a bundle with about half the CPU and ~30 MB less memory than tsx compiling the
 // server's ~50 source files (bench/mcp-start.bench.ts), which a classroom pays once per notebook that starts one.
 // A bundle counts only while every source file it was built from is unchanged; otherwise the sources run.
 import { readFileSync, statSync } from "node:fs";
