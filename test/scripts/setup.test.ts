@@ -61,6 +61,9 @@ function project(extra: { patches?: boolean; notebookLib?: boolean } = {}): stri
   mkdirSync(join(root, "scripts", "dev", "tiny-models"), { recursive: true });
   writeFileSync(join(root, "scripts", "kit.ts"), "");
   writeFileSync(join(root, "scripts", "dev", "tiny-models", "main.ts"), "");
+  // The kernel snapshot's module: setup's step runs only where the kit has it.
+  mkdirSync(join(root, "scripts", "apps", "workshop", "kernel-snapshot"), { recursive: true });
+  writeFileSync(join(root, "scripts", "apps", "workshop", "kernel-snapshot", "kernel-snapshot.ts"), "");
   if (extra.patches) {
     mkdirSync(join(root, "patches"));
     writeFileSync(join(root, "patches", "tslab+1.0.22.patch"), "diff\n");
