@@ -104,6 +104,10 @@ test("from the snapshot: the fast path is taken and a participant sees the same 
 
     const awaited = await cell(kernel, 'await new Promise((r) => setTimeout(r, 10));\n"Jürgen Groß-Übermann".length');
     assert.deepEqual(awaited, { status: "ok", text: "20\n" });
+    // A thrown error shows its stack and line, as in a plain kernel (before: a bare "[Error: kaputt]").
+    const thrown = await cell(kernel, 'function reise() {\n  throw new Error("kaputt");\n}\nreise();');
+    assert.equal(thrown.status, "error");
+    assert.match(thrown.text, /Error: kaputt\n\s+at reise \(/, JSON.stringify(thrown));
     const lib = await cell(kernel, 'import * as kit from "./lib/index";\ntypeof kit.germanNumber');
     assert.deepEqual(lib, { status: "ok", text: "function\n" });
     const cwd = await cell(kernel, 'import * as ts from "@tslab/typescript-for-tslab";\nts.sys.getCurrentDirectory()');

@@ -161,6 +161,10 @@ fs.writeFileSync(env("KIT_SNAPSHOT_FILES"), JSON.stringify([tsPath, ...cache.key
 
 /** After deserialization: `node --snapshot-blob kernel.blob kernel --config-path FILE` starts tslab's kernel. */
 function startKernel() {
+  // V8 drops Error.stackTraceLimit from a snapshot when the build changed it (TypeScript's sys sets 100): left
+  // undefined, every error in a cell would print as a bare "[Error: …]" without its stack and line. Node's default,
+  // as in a plain kernel.
+  if (typeof Error.stackTraceLimit !== "number") Error.stackTraceLimit = 10;
   // A child started with fork() (node-llama-cpp tests its binding so) inherits process.execArgv: with the snapshot
   // in it, the child would start this kernel instead of its own script.
   const at = process.execArgv.indexOf("--snapshot-blob");
