@@ -1,9 +1,9 @@
 // A participant's natural workflow (issue 40, item 2): "Run All" – which runs the clean-up cell at the
-// end, too – then fix a task and run its cells again, in the same kernel. Each solution notebook runs
-// whole under the real kernel and then runs every cell between its set-up and its clean-up again; each
-// Teil's own clean-up cell runs in one notebook after the objects it closes, and the next cell uses them
-// again. Nothing may fail or say that something was closed. A set-up cell run twice leaves one process of
-// each kit server (counted in /proc by the kernel's pid on their command line).
+// end, too – then fix a task and run its cells again, in the same kernel. The solution notebooks do so in
+// the notebooks stage (scripts/dev/run-notebooks.ts runAllThenAgain: one execution each per `npm test`).
+// Here each Teil's own clean-up cell runs in one notebook after the objects it closes, and the next cell
+// uses them again; nothing may fail or say that something was closed. A set-up cell run twice leaves one
+// process of each kit server (counted in /proc by the kernel's pid on their command line).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import { runNotebook, type NotebookResult } from "../../scripts/dev/run-notebooks.js";
 import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { ensureNotebookLib } from "../../scripts/dev/build-notebook-lib.js";
-import { notebooksDir, readNotebook, root, solutionsDir } from "./notebook-cells.js";
+import { notebooksDir, readNotebook, root } from "./notebook-cells.js";
 import { writeCodeNotebook } from "../helpers/notebook-file.js";
 
 const written: string[] = [];
@@ -46,20 +46,6 @@ before(async () => {
 after(() => {
   for (const file of written) rmSync(file, { recursive: true, force: true });
 });
-
-for (const solution of readdirSync(solutionsDir)
-  .filter((f) => /^loesung-\d.*\.ipynb$/u.test(f))
-  .sort()) {
-  test(`${solution}: Run All, then the solved cells again in the same kernel`, async () => {
-    const code = codeOf(join(solutionsDir, solution));
-    const again = code.slice(1, -1);
-    const { result, outputs } = await runCells(join(solutionsDir, solution), [...code, ...again]);
-    assert.deepEqual(result.failures, [], describeFailures(result));
-    const rerun = outputs.slice(code.length).join("\n");
-    assert.doesNotMatch(rerun, /geschlossen – führe|Noch nicht gelöst/u);
-    assert.match(rerun, /✅/u, "the self-checks ran again and passed");
-  });
-}
 
 test("each Teil's clean-up cell: the next cell can use the model, the client, the embedder and the store again", async () => {
   const teile = readdirSync(notebooksDir)
