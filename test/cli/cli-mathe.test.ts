@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runCliOnTinyModels, runCommand } from "../helpers/run-script.js";
+import { runCliOnTinyModels, runCommandHere } from "../helpers/run-script.js";
 
 before(async () => {
   await ensureTinyModels();
@@ -45,7 +45,7 @@ test("--mathe attaches the math server: one run over the tools of both servers, 
 });
 
 test("the help names --mathe", async () => {
-  const r = await runCommand("start", ["--help"], {});
+  const r = await runCommandHere("start", ["--help"]);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--mathe\s+zusätzlich den Rechen-Server anbinden/);
 });

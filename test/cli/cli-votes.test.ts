@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
-import { runCliOnTinyModels } from "../helpers/run-script.js";
+import { runCliHere, runCliOnTinyModels } from "../helpers/run-script.js";
 
 const runCli = (args: string[], env: Record<string, string> = {}) => runCliOnTinyModels(args, env);
 const tracePath = () => join(mkdtempSync(join(tmpdir(), "kit-cli-votes-")), "t.json");
@@ -30,10 +30,10 @@ before(async () => {
 });
 
 test("--votes: bad values and combinations are refused with a German message (exit 2)", async () => {
-  const zero = await runCli(["Frage?", "--votes", "0"]);
+  const zero = await runCliHere(["Frage?", "--votes", "0"]);
   assert.equal(zero.code, 2);
   assert.match(zero.stderr, /--votes erwartet eine Zahl ≥ 1/);
-  const chat = await runCli(["Frage?", "--votes", "3", "--chat"]);
+  const chat = await runCliHere(["Frage?", "--votes", "3", "--chat"]);
   assert.equal(chat.code, 2);
   assert.match(chat.stderr, /--votes geht nur mit einer einzelnen Frage/);
 });
