@@ -47,7 +47,27 @@ after(() => {
   for (const file of written) rmSync(file, { recursive: true, force: true });
 });
 
-test("each Teil's clean-up cell: the next cell can use the model, the client, the embedder and the store again", async () => {
+/** A cell that prints how many kit servers of this kernel run: their command line names its pid (`--parent-pid`). */
+const COUNT_SERVERS = String.raw`import { readdirSync, readFileSync } from "node:fs";
+const commandLines = readdirSync("/proc").filter((p) => /^\d+$/u.test(p)).map((p) => {
+  try { return readFileSync("/proc/" + p + "/cmdline", "utf8").split("\0"); } catch { return []; }
+});
+const ofKernel = commandLines.filter((args) => args[args.indexOf("--parent-pid") + 1] === String(process.pid));
+const count = (folder: string) => ofKernel.filter((args) => args.some((a) => a.includes(folder))).length;
+console.log("Server-Prozesse: Rechen " + count("mcp-server-math") + ", Reise " + count("mcp-server-travel"));`;
+
+/** Teil 3's and Aufgabe 3's set-up cells, each run twice in a fresh kernel, then the count of its servers. */
+function setUpTwice(): string[] {
+  const setup = codeOf(join(notebooksDir, "31-aufgabe-3-mcp-werkzeuge.ipynb"))[0] ?? "";
+  const teilMath =
+    codeOf(join(notebooksDir, "30-teil-3-mcp-werkzeuge.ipynb")).find((c) => c.includes("startMathServer()")) ?? "";
+  assert.match(setup, /setupPart3\(\)/u);
+  assert.match(teilMath, /startMathServer\(\)/u);
+  return [setup, setup, teilMath, teilMath, COUNT_SERVERS];
+}
+
+/** Each Teil's clean-up cell, each followed by a cell that uses the model, the client, the embedder and the store. */
+function cleanUpsThenUse(): { cells: string[]; teile: number } {
   const teile = readdirSync(notebooksDir)
     .filter((f) => /^\d0-teil-.*\.ipynb$/u.test(f))
     .sort();
@@ -63,34 +83,25 @@ test("each Teil's clean-up cell: the next cell can use the model, the client, th
     'const vektor = await embedder.embedOne("Isar");\nconst treffer = await wissen.search("Isar", 1);',
     'console.log("wieder da:", antwort.meter.generatedTokens > 0, werkzeuge.length > 0, vektor.length > 0, treffer.length);',
   ].join("\n");
-  const { result, outputs } = await runCells(join(notebooksDir, teile[0] ?? ""), [
-    ...prelude,
-    ...cleanups.flatMap((c) => [c, useAgain]),
+  return { cells: [...prelude, ...cleanups.flatMap((c) => [c, useAgain])], teile: teile.length };
+}
+
+// One kernel for both (each kernel start costs seconds of CPU): the set-up cells first, in the fresh kernel.
+test("set-up cells run twice leave one server each; each Teil's clean-up cell leaves everything usable", async () => {
+  const twice = setUpTwice();
+  const cleanUps = cleanUpsThenUse();
+  const { result, outputs } = await runCells(join(notebooksDir, "31-aufgabe-3-mcp-werkzeuge.ipynb"), [
+    ...twice,
+    ...cleanUps.cells,
   ]);
   assert.deepEqual(result.failures, [], describeFailures(result));
-  const checks = outputs.filter((o) => o.includes("wieder da:"));
-  assert.equal(checks.length, teile.length);
-  for (const out of checks) assert.match(out, /wieder da: true true true 1/u);
-});
 
-/** A cell that prints how many kit servers of this kernel run: their command line names its pid (`--parent-pid`). */
-const COUNT_SERVERS = String.raw`import { readdirSync, readFileSync } from "node:fs";
-const commandLines = readdirSync("/proc").filter((p) => /^\d+$/u.test(p)).map((p) => {
-  try { return readFileSync("/proc/" + p + "/cmdline", "utf8").split("\0"); } catch { return []; }
-});
-const ofKernel = commandLines.filter((args) => args[args.indexOf("--parent-pid") + 1] === String(process.pid));
-const count = (folder: string) => ofKernel.filter((args) => args.some((a) => a.includes(folder))).length;
-console.log("Server-Prozesse: Rechen " + count("mcp-server-math") + ", Reise " + count("mcp-server-travel"));`;
-
-test("Teil 3 and Aufgabe 3: each set-up cell run twice leaves one math server and one travel server", async () => {
-  const aufgabe = join(notebooksDir, "31-aufgabe-3-mcp-werkzeuge.ipynb");
-  const setup = codeOf(aufgabe)[0] ?? "";
-  const teilMath =
-    codeOf(join(notebooksDir, "30-teil-3-mcp-werkzeuge.ipynb")).find((c) => c.includes("startMathServer()")) ?? "";
-  assert.match(setup, /setupPart3\(\)/u);
-  assert.match(teilMath, /startMathServer\(\)/u);
-  const { result, outputs } = await runCells(aufgabe, [setup, setup, teilMath, teilMath, COUNT_SERVERS]);
-  assert.deepEqual(result.failures, [], describeFailures(result));
-  assert.match(outputs.at(-1) ?? "", /Server-Prozesse: Rechen 1, Reise 1/u);
+  // Teil 3 and Aufgabe 3: each set-up cell run twice leaves one math server and one travel server.
   assert.match(outputs[1] ?? "", /Rechen-Server läuft schon – er wird wiederverwendet\./u);
+  assert.match(outputs[twice.length - 1] ?? "", /Server-Prozesse: Rechen 1, Reise 1/u);
+
+  // Each Teil's clean-up cell: the next cell can use the model, the client, the embedder and the store again.
+  const checks = outputs.slice(twice.length).filter((o) => o.includes("wieder da:"));
+  assert.equal(checks.length, cleanUps.teile);
+  for (const out of checks) assert.match(out, /wieder da: true true true 1/u);
 });
