@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { DEFAULT_LLM_FILE, PRACTICE_NOTICE } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runCommand, runCommandHere } from "../helpers/run-script.js";
+import { runCommandHere } from "../helpers/run-script.js";
 
 /** No model anywhere: the default file in an empty models folder, the local backend, live travel data. */
 let noModel: Record<string, string>;
@@ -50,7 +50,7 @@ test("without a model it names the three ways out and --uebung, before starting 
 
 test("--uebung runs on the tiny models with offline travel data although no model is there; --practice too", async () => {
   for (const flag of ["--uebung", "--practice"]) {
-    const r = await runCommand(
+    const r = await runCommandHere(
       "start",
       [flag, "Wie ist das Wetter in Rom?", "--max-iterations", "1", "--rag-k", "1"],
       noModel,

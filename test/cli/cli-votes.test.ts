@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
-import { runCliHere, runCliOnTinyModels } from "../helpers/run-script.js";
+import { runCliHere } from "../helpers/run-script.js";
 
-const runCli = (args: string[], env: Record<string, string> = {}) => runCliOnTinyModels(args, env);
+const runCli = (args: string[], env: Record<string, string> = {}) => runCliHere(args, env);
 const tracePath = () => join(mkdtempSync(join(tmpdir(), "kit-cli-votes-")), "t.json");
 
 /** What `--trace` writes with `--votes`: the winning run's trace plus the vote with every run's events. */

@@ -55,7 +55,7 @@ test("answers a question end to end and saves the trace", async () => {
 test("without TRAVEL_TODAY the local date reaches the agent", async () => {
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
   const before = localDate();
-  const r = await runCli(
+  const r = await runCliHere(
     ["Wie ist heute das Wetter in Rom?", "--offline", "--max-iterations", "1", "--rag-k", "0", "--trace", trace],
     { TRAVEL_TODAY: "" },
   );
