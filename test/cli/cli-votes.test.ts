@@ -1,4 +1,5 @@
-// `--votes k` as a newcomer runs it: a real subprocess with the tiny GGUF and the offline travel server.
+// `--votes k` on the tiny GGUF and the offline travel server (a real subprocess); the CLI's command runs in
+// this process (runCliHere: same parsing, messages and exit codes as scripts/kit.ts).
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,7 @@
 // The CLI as a newcomer runs it: a real subprocess with the tiny models, the real travel server
-// (offline data) and the real agent loop. Command lines that end before anything starts (help, usage
-// errors, a missing model) run in this process (runCliHere); the missing question stays a real process.
+// (offline data) and the real agent loop. Runs that are not about the process (help, usage errors, a
+// missing model, the local date) run the command in this process (runCliHere); the end-to-end answer, the
+// time zone and the missing question stay real processes.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
