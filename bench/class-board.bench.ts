@@ -18,23 +18,15 @@ import {
 } from "../lib/exercises/board-report.js";
 import { BOARD_CHECKS, BOARD_CODE_HEADER, BOARD_PARTS, BOARD_POST_PATH } from "../lib/exercises/board-record.js";
 import { runChecks } from "../lib/exercises/check-runner.js";
-import { checkBuildMessages, type BuildMessagesFn } from "../lib/exercises/part1-checks.js";
+import { checkBuildMessages } from "../lib/exercises/part1-checks.js";
 import { startBoardProcess } from "../test/helpers/board-process.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportNumericGoal } from "./summary.js";
+import { correctBuildMessages } from "../test/helpers/solutions.js";
 
 const CODE = "bench-code-1";
 const RUNS = 15;
 const PEOPLE = 25;
-
-const correctBuild: BuildMessagesFn = (system, turns, question) => [
-  ...(system ? [{ role: "system" as const, content: system }] : []),
-  ...turns.flatMap((t) => [
-    { role: "user" as const, content: t.user },
-    { role: "assistant" as const, content: t.assistant },
-  ]),
-  { role: "user" as const, content: question },
-];
 
 const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -44,7 +36,7 @@ async function medianRun(board: () => BoardReporter | false): Promise<number> {
   for (let i = 0; i < RUNS; i++) {
     const reporter = board();
     const t = performance.now();
-    await runChecks(checkBuildMessages.set, correctBuild, { board: reporter, log: () => undefined });
+    await runChecks(checkBuildMessages.set, correctBuildMessages, { board: reporter, log: () => undefined });
     times.push(performance.now() - t);
   }
   return quantile(times, 0.5);

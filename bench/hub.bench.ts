@@ -16,6 +16,7 @@ import { llamaServerSkip, startLlamaServer, type LlamaServer } from "../test/hel
 import { runCommand } from "../test/helpers/run-script.js";
 import { jupyterhubMissing } from "../scripts/apps/hub/start.js";
 import { realisticDay } from "./hub-day.js";
+import { notebookDay } from "./hub-notebook-day.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { reportGoal } from "./summary.js";
 
@@ -79,6 +80,12 @@ const fmtS = (ms: number) => `${(ms / 1000).toFixed(1).replace(".", ",")} s`;
 const fmtMb = (b: number) => `${Math.round(b / MB)} MB`;
 
 async function main(): Promise<void> {
+  if (process.env.HUB_BENCH_DAY === "1") {
+    if (jupyterhubMissing())
+      reportGoal({ metric: "hub --tageslauf", goal: "runs", measured: "skipped: no JupyterHub", met: undefined });
+    else await notebookDay();
+    return;
+  }
   if (process.env.HUB_BENCH_REALISTIC === "1") {
     if (jupyterhubMissing())
       reportGoal({ metric: "hub --realistisch", goal: "runs", measured: "skipped: no JupyterHub", met: undefined });

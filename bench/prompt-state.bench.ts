@@ -110,26 +110,17 @@ try {
     `Fresh \`npm start\` (round 1 of "${QUESTION}", RAG context on; two processes, empty state folder first)\n`,
   );
   const total = (m: GenerationMeter) => m.promptTokensEvaluated + m.promptTokensReused;
+  const startRow = (label: string, { meter, wallMs }: { meter: GenerationMeter; wallMs: number }) => [
+    label,
+    String(total(meter)),
+    String(meter.promptTokensEvaluated),
+    String(meter.promptTokensReused),
+    String(meter.timeToFirstTokenMs),
+    wallMs.toFixed(0),
+  ];
   printMarkdownTable(
     ["Start", "prompt tokens", "evaluated", "from disk", "time to first token ms", "process wall ms"],
-    [
-      [
-        "1st (evaluate + save)",
-        String(total(cold.meter)),
-        String(cold.meter.promptTokensEvaluated),
-        String(cold.meter.promptTokensReused),
-        String(cold.meter.timeToFirstTokenMs),
-        cold.wallMs.toFixed(0),
-      ],
-      [
-        "2nd (load)",
-        String(total(warm.meter)),
-        String(warm.meter.promptTokensEvaluated),
-        String(warm.meter.promptTokensReused),
-        String(warm.meter.timeToFirstTokenMs),
-        warm.wallMs.toFixed(0),
-      ],
-    ],
+    [startRow("1st (evaluate + save)", cold), startRow("2nd (load)", warm)],
   );
   console.log("\nSystem prompt prefix: evaluate vs load (new instance each; state files in a temp folder)\n");
   printMarkdownTable(

@@ -26,14 +26,23 @@ export const command = defineCommand({
       type: "boolean",
       help: "hub-Bench wie am Kurstag: je Person Kernel mit lib und Reise-Server, jede zweite zwei (ohne llama-server)",
     },
+    tageslauf: {
+      type: "boolean",
+      help: "hub-Bench: Speicher über sechs Notebooks eines Tages, mit und ohne Aufräum-Zelle (ohne llama-server)",
+    },
   },
   positionals: "[NAMENSTEIL …]",
   notes:
     "NAMENSTEIL: nur die bench/*.bench.ts, deren Name das enthält (z. B. rag)\nBENCH_REAL_MODEL=1: mit den eingestellten Modellen statt der winzigen",
-  run: ({ positionals, values }) => main(positionals, values.n, values.realistisch === true),
+  run: ({ positionals, values }) => main(positionals, values.n, values.realistisch === true, values.tageslauf === true),
 });
 
-async function main(filters: string[], participants: string | undefined, realistic: boolean): Promise<number> {
+async function main(
+  filters: string[],
+  participants: string | undefined,
+  realistic: boolean,
+  notebookDay: boolean,
+): Promise<number> {
   if (
     participants !== undefined &&
     !(/^\d+$/.test(participants) && Number(participants) >= 1 && Number(participants) <= 200)
@@ -48,6 +57,7 @@ async function main(filters: string[], participants: string | undefined, realist
     [SUMMARY_ENV]: summaryFile,
     ...(participants ? { HUB_BENCH_PARTICIPANTS: participants } : {}),
     ...(realistic ? { HUB_BENCH_REALISTIC: "1" } : {}),
+    ...(notebookDay ? { HUB_BENCH_DAY: "1" } : {}),
   };
   const files = readdirSync(join(root, "bench"))
     .filter((f) => f.endsWith(".bench.ts"))

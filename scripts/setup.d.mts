@@ -40,3 +40,8 @@ export function npmHonoursAllowScripts(version: string): boolean;
 export function manualInstructions(platform: string, arch: string, missing: string[]): string[];
 export function realRunner(platform?: NodeJS.Platform): Runner;
 export function setup(options?: SetupOptions): Promise<{ code: number; results: StepResult[] }>;
+export const APPLIED_PATCHES: string;
+/** The patch step alone (tests): applies patches/, taking back an older applied version first. */
+export function stepPatches(
+  ctx: Required<Pick<SetupOptions, "root" | "node" | "run" | "log" | "env" | "nodeVersion">>,
+): Promise<Omit<StepResult, "name">>;

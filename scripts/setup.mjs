@@ -174,6 +174,17 @@ async function hasApt({ run, platform }) {
   );
 }
 
+/**
+ * `apt-get update`, then `apt-get install` of `packages` (a failed update may still allow the install); root
+ * (containers, CI) runs apt-get directly, everyone else through sudo.
+ */
+async function aptInstall({ run, uid, log }, packages) {
+  const asRoot = (args) => (uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
+  log(`installiere mit apt: ${packages.join(" ")}`);
+  await asRoot(["apt-get", "update", "-qq"]);
+  return asRoot(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", ...packages]);
+}
+
 async function stepSystemPackages(ctx) {
   const { run, platform } = ctx;
   if (await hasApt(ctx)) {
@@ -183,19 +194,7 @@ async function stepSystemPackages(ctx) {
       if (r.code !== 0 || !r.stdout.includes("install ok installed")) missing.push(p);
     }
     if (missing.length === 0) return { status: "ok", detail: `alle vorhanden: ${APT_PACKAGES.join(" ")}` };
-    ctx.log(`installiere mit apt: ${missing.join(" ")}`);
-    // Root (containers, CI) runs apt-get directly; everyone else through sudo.
-    const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
-    await asRoot(["apt-get", "update", "-qq"]); // a failed update (stale mirror) may still allow the install
-    const install = await asRoot([
-      "env",
-      "DEBIAN_FRONTEND=noninteractive",
-      "apt-get",
-      "install",
-      "-y",
-      "-qq",
-      ...missing,
-    ]);
+    const install = await aptInstall(ctx, missing);
     if (install.code !== 0) {
       return {
         status: "failed",
@@ -220,18 +219,7 @@ async function stepHub(ctx) {
   if ((await run("jupyterhub", ["--version"], { capture: true })).code === 0)
     return { status: "ok", detail: "JupyterHub gefunden" };
   if (await hasApt(ctx)) {
-    const asRoot = (args) => (ctx.uid === 0 ? run(args[0], args.slice(1), {}) : run("sudo", args, {}));
-    ctx.log(`installiere mit apt: ${HUB_APT_PACKAGE}`);
-    await asRoot(["apt-get", "update", "-qq"]);
-    const install = await asRoot([
-      "env",
-      "DEBIAN_FRONTEND=noninteractive",
-      "apt-get",
-      "install",
-      "-y",
-      "-qq",
-      HUB_APT_PACKAGE,
-    ]);
+    const install = await aptInstall(ctx, [HUB_APT_PACKAGE]);
     if (install.code === 0) return { status: "ok", detail: `installiert: ${HUB_APT_PACKAGE}` };
     return {
       status: "skipped",
@@ -284,16 +272,50 @@ async function stepNpm(ctx) {
   return { status: "ok", detail: `npm ci mit npm ${version}` };
 }
 
-async function stepPatches(ctx) {
+/**
+ * A copy of the patches as last applied. patch-package cannot apply a changed patch over its older version (it
+ * fails, and the package keeps the old one), so a changed patch is first taken back with this copy.
+ */
+export const APPLIED_PATCHES = join("node_modules", ".kit-applied-patches");
+
+/** The patch files of `dir` by name → content ({} when the folder is missing). */
+function patchFiles(dir) {
+  if (!existsSync(dir)) return {};
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".patch"))
+    .sort();
+  return Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+}
+
+export async function stepPatches(ctx) {
   const dir = join(ctx.root, "patches");
-  if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith(".patch")))
-    return { status: "skipped", detail: "keine Patches (patches/ fehlt)" };
-  // patch-package recognises patches that are already applied, so a re-run is harmless.
+  const wanted = patchFiles(dir);
+  if (Object.keys(wanted).length === 0) return { status: "skipped", detail: "keine Patches (patches/ fehlt)" };
+  const applied = join(ctx.root, APPLIED_PATCHES);
+  const before = patchFiles(applied);
+  if (JSON.stringify(before) === JSON.stringify(wanted))
+    return { status: "ok", detail: "Patches sind angewendet (patches/ unverändert)" };
   const bin = join(ctx.root, "node_modules", "patch-package", "index.js");
-  const r = await ctx.run(ctx.node, [bin], { cwd: ctx.root });
-  return r.code === 0
-    ? { status: "ok", detail: "Patches aus patches/ angewendet" }
-    : { status: "failed", detail: "patch-package fehlgeschlagen (Ausgabe oben)" };
+  const patchPackage = (args = []) => ctx.run(ctx.node, [bin, ...args], { cwd: ctx.root });
+  if (Object.keys(before).length > 0) {
+    ctx.log("Patches haben sich geändert: die alte Fassung wird zurückgenommen, dann die neue angewendet.");
+    await patchPackage(["--reverse", "--patch-dir", APPLIED_PATCHES]);
+  }
+  let r = await patchPackage();
+  if (r.code !== 0 && !isLink(join(ctx.root, "node_modules"))) {
+    // An older patch whose copy is unknown (node_modules from before this step kept one): the packages come
+    // fresh from npm ci, whose postinstall applies the current patches.
+    ctx.log("Ein Paket trägt eine ältere Fassung eines Patches: npm ci installiert die Pakete neu.");
+    rmSync(join(ctx.root, LOCK_STAMP), { force: true });
+    const npm = await stepNpm(ctx);
+    if (npm.status !== "ok") return { status: "failed", detail: `Neuinstallation für die Patches: ${npm.detail}` };
+    r = await patchPackage();
+  }
+  if (r.code !== 0) return { status: "failed", detail: "patch-package fehlgeschlagen (Ausgabe oben)" };
+  rmSync(applied, { recursive: true, force: true });
+  mkdirSync(applied, { recursive: true });
+  for (const [name, text] of Object.entries(wanted)) writeFileSync(join(applied, name), text);
+  return { status: "ok", detail: "Patches aus patches/ angewendet" };
 }
 
 async function stepFaiss(ctx) {
@@ -341,17 +363,21 @@ async function stepKernel(ctx) {
   const { root, platform } = ctx;
   const kernelDir = join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab");
   mkdirSync(kernelDir, { recursive: true });
-  // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there).
+  // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there). Linux: through
+  // tslab-kernel.sh, from the V8 startup snapshot when it fits (kernelCommand in scripts/apps/workshop/kernel-install.ts).
+  const tail = ["kernel", "--config-path", "{connection_file}"];
   const argv =
     platform === "win32"
-      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"]
-      : [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"];
-  // Same Node options as scripts/apps/workshop/kernel-install.ts (KERNEL_NODE_OPTIONS): 12 % less memory per kernel.
+      ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), ...tail]
+      : platform === "linux"
+        ? [join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh"), ...tail]
+        : [join(root, "node_modules", ".bin", "tslab"), ...tail];
+  // Same environment as scripts/apps/workshop/kernel-install.ts (KERNEL_ENV): less memory per kernel.
   const spec = {
     argv,
     display_name: "TypeScript (Workshop)",
     language: "typescript",
-    env: { NODE_OPTIONS: "--max-semi-space-size=1" },
+    env: { NODE_OPTIONS: "--max-semi-space-size=1 --v8-pool-size=1", MALLOC_ARENA_MAX: "2" },
   };
   writeFileSync(join(kernelDir, "kernel.json"), JSON.stringify(spec, null, 2) + "\n");
   // tslab only compiles files under the notebook's folder: notebooks/lib points at the built lib
@@ -389,6 +415,20 @@ async function stepKitCommand(ctx, command, file, label) {
     : { status: "failed", detail: `npm run ${command} fehlgeschlagen (Ausgabe oben)` };
 }
 
+/**
+ * Builds the kernel's V8 startup snapshot (.cache/kernel-snapshot, scripts/apps/workshop/kernel-snapshot/): a kernel
+ * then starts with half the CPU. Without it kernels start the plain way, so a failure here is no failed setup.
+ */
+async function stepKernelSnapshot(ctx) {
+  if (ctx.platform !== "linux") return { status: "skipped", detail: "Kernel-Schnellstart gibt es nur unter Linux" };
+  const module = "./scripts/apps/workshop/kernel-snapshot/kernel-snapshot.ts";
+  if (!existsSync(join(ctx.root, module))) return { status: "skipped", detail: `${module} gibt es (noch) nicht` };
+  const code = `import(${JSON.stringify(module)}).then((m) => m.ensureKernelSnapshot(process.cwd())).then((r) => { console.log(r.detail); if (r.status === "unavailable") process.exitCode = 3; })`;
+  const r = await ctx.run(ctx.node, ["--import", "tsx", "-e", code], { cwd: ctx.root, capture: true });
+  const detail = (r.stdout ?? "").trim() || (r.stderr ?? "").trim() || "Kernel-Schnellstart nicht gebaut";
+  return { status: r.code === 0 ? "ok" : "skipped", detail };
+}
+
 export const STEPS = [
   ["Node.js", stepNode],
   ["Systempakete", stepSystemPackages],
@@ -408,6 +448,7 @@ export const STEPS = [
         "lib für Notebooks übersetzt",
       ),
   ],
+  ["Kernel-Schnellstart", stepKernelSnapshot],
   [
     "Winzige Testmodelle",
     (ctx) =>

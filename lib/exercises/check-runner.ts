@@ -236,16 +236,14 @@ async function runCase<F extends AnyFunction>(
         problem: `Deine Funktion hat nach ${timeoutMs} ms nicht geantwortet (Endlosschleife oder ein Promise, das nie fertig wird?).`,
       };
     }
-    if (isNotSolved(error)) {
-      return {
-        name: c.name,
-        ok: false,
-        input,
-        actual: `Fehler: ${showError(error)}`,
-        problem: "Deine Funktion hat einen Fehler geworfen.",
-        notSolved: true,
-      };
-    }
+    const threw: CaseOutcome = {
+      name: c.name,
+      ok: false,
+      input,
+      actual: `Fehler: ${showError(error)}`,
+      problem: "Deine Funktion hat einen Fehler geworfen.",
+    };
+    if (isNotSolved(error)) return { ...threw, notSolved: true };
     if (c.throws) {
       const message = errorText(error);
       const missing = (c.throws.messageIncludes ?? []).filter((part) => !message.includes(part));
@@ -259,13 +257,7 @@ async function runCase<F extends AnyFunction>(
         problem: `Die Fehlermeldung nennt nicht ${missing.map((m) => `„${m}“`).join(" und ")} – wer sie liest, soll wissen, was fehlt.`,
       };
     }
-    return {
-      name: c.name,
-      ok: false,
-      input,
-      actual: `Fehler: ${showError(error)}`,
-      problem: "Deine Funktion hat einen Fehler geworfen.",
-    };
+    return threw;
   }
 
   const actual = outcome.value;

@@ -1,10 +1,12 @@
-// How to run the travel and math servers as child processes: this Node binary with tsx's loader (no extra tsx
-// wrapper process, so a kill reaches the server itself). Files are found via loadConfig().root.
+// How to run the travel and math servers as child processes: this Node binary on the server's prebuilt bundle
+// when it is fresh (server-bundle.ts), else with tsx's loader on its sources (no extra tsx wrapper process either
+// way, so a kill reaches the server itself). Files are found via loadConfig().root.
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "../config.js";
+import { freshServerBundle } from "./server-bundle.js";
 
 export interface ServerCommand {
   command: string;
@@ -29,6 +31,8 @@ function kitServerCommand(folder: string, label: string, flags: string[], root: 
   if (!existsSync(main)) {
     throw new Error(`${label} nicht gefunden: ${main}. Ist WORKSHOP_ROOT bzw. der Projektordner richtig?`);
   }
+  const bundle = freshServerBundle(root, folder);
+  if (bundle) return { command: process.execPath, args: [...SERVER_V8_FLAGS, bundle, ...flags], cwd: root };
   const tsx = createRequire(join(root, "package.json")).resolve("tsx");
   return {
     command: process.execPath,

@@ -267,23 +267,16 @@ function checkRefs(
     if (!parsed) continue;
     const { root } = parsed;
     if (root === USER_ROOT) {
-      if (userCtx) {
-        try {
-          walkPath(userCtx, parsed);
-        } catch (error) {
-          if (!(error instanceof RefError)) throw error;
-          problems.push({
-            kind: "ref_unresolvable",
-            ...base,
-            argument,
-            ref: parsed.ref,
-            message: `${where}: ${error.message} Verfügbar sind: ${
-              Object.keys(userCtx)
-                .map((k) => `user.${k}`)
-                .join(", ") || "(nichts)"
-            }.`,
-          });
-        }
+      const problem = userCtx ? refErrorOf(() => walkPath(userCtx, parsed)) : undefined;
+      if (userCtx && problem !== undefined) {
+        const available = Object.keys(userCtx).map((k) => `user.${k}`);
+        problems.push({
+          kind: "ref_unresolvable",
+          ...base,
+          argument,
+          ref: parsed.ref,
+          message: `${where}: ${problem} Verfügbar sind: ${available.join(", ") || "(nichts)"}.`,
+        });
       }
       continue;
     }
@@ -299,20 +292,15 @@ function checkRefs(
         });
         continue;
       }
-      const has = hasOwn(toolResults, root);
-      if (has) {
-        try {
-          resolveRef(parsed.ref, toolResults, {});
-        } catch (error) {
-          if (!(error instanceof RefError)) throw error;
-          problems.push({
-            kind: "ref_unresolvable",
-            ...base,
-            argument,
-            ref: parsed.ref,
-            message: `${where}: ${error.message}`,
-          });
-        }
+      const problem = hasOwn(toolResults, root) ? refErrorOf(() => resolveRef(parsed.ref, toolResults, {})) : undefined;
+      if (problem !== undefined) {
+        problems.push({
+          kind: "ref_unresolvable",
+          ...base,
+          argument,
+          ref: parsed.ref,
+          message: `${where}: ${problem}`,
+        });
       }
       continue;
     }
@@ -339,6 +327,17 @@ function checkRefs(
     }
   }
   return problems;
+}
+
+/** The message of the RefError `resolve` throws, or undefined when it resolves; any other error is thrown on. */
+function refErrorOf(resolve: () => unknown): string | undefined {
+  try {
+    resolve();
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof RefError)) throw error;
+    return error.message;
+  }
 }
 
 function prepareArguments(

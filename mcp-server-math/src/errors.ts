@@ -15,7 +15,3 @@ export class MathError extends KitError {
     super(message);
   }
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BindError } from "../../scripts/node/bind.js";
 import { runServer } from "../../mcp-server-shared/src/transports/run-server.js";
 import { parseCli, UsageError } from "./cli.js";
-import { errorMessage } from "./errors.js";
+import { errorText } from "../../lib/util.js";
 import { createMathMcpServer } from "./server.js";
 
 const log = (line: string) => process.stderr.write(`[math] ${line}\n`);
@@ -24,6 +24,6 @@ main().catch((error: unknown) => {
     process.exit(0);
   }
   const usage = error instanceof UsageError || error instanceof BindError;
-  log(usage ? error.message : `Start fehlgeschlagen: ${errorMessage(error)}`);
+  log(usage ? error.message : `Start fehlgeschlagen: ${errorText(error)}`);
   process.exit(error instanceof UsageError ? error.exitCode : usage ? 2 : 1);
 });

@@ -1,9 +1,9 @@
 // The MCP server: four exact arithmetic tools plus `rechne` for a small expression, each with zod input
 // and output schemas, structuredContent and a German text line. Errors come back as `isError` results
 // with a German message; the server keeps serving.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { MathError, errorMessage } from "./errors.js";
+import { MathError } from "./errors.js";
 import {
   add,
   divide,
@@ -18,7 +18,8 @@ import {
 } from "./exact.js";
 import { evaluateExpression } from "./expression.js";
 import { guardToolArguments } from "../../mcp-server-shared/src/arguments-guard.js";
-import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-shared/src/per-process.js";
+import { sessionServer, toolSchema } from "../../mcp-server-shared/src/per-process.js";
+import { readOnlyAnnotations, toolErrorResult, toolResult } from "../../mcp-server-shared/src/tool-results.js";
 import { binaryInput, expressionInput, expressionOutput, resultOutput } from "./schemas.js";
 
 export const SERVER_NAME = "math";
@@ -94,42 +95,27 @@ const BINARY_TOOLS: BinaryTool[] = [
   },
 ];
 
+const isMathError = (error: unknown): error is MathError => error instanceof MathError;
+
 const BINARY_INPUTS = BINARY_TOOLS.map((tool) => ({ tool, input: toolSchema(binaryInput(...tool.roles)) }));
 
 // Kept short: small models read every description in their prompt. The details live in the schemas.
 const COMMON = " Ergebnis in result (Zahl, oder Text wenn größer als 2^53).";
 
 export function createMathMcpServer(options: MathServerOptions): McpServer {
-  const server = new McpServer(
+  const server = sessionServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    {
-      instructions:
-        "Rechen-Werkzeuge mit exakter Arithmetik: addition, subtraktion, multiplikation, division (je a und b) und rechne für einen " +
-        "ganzen Ausdruck. Große ganze Zahlen als Text übergeben. Ergebnisse über 2^53 kommen als Text.",
-      jsonSchemaValidator: sharedJsonSchemaValidator,
-    },
+    "Rechen-Werkzeuge mit exakter Arithmetik: addition, subtraktion, multiplikation, division (je a und b) und rechne für einen " +
+      "ganzen Ausdruck. Große ganze Zahlen als Text übergeben. Ergebnisse über 2^53 kommen als Text.",
   );
-  const annotations = (title: string) => ({
-    title,
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  });
+  const annotations = (title: string) => readOnlyAnnotations(title, false);
 
   function run(tool: string, args: unknown, work: () => { data: ResultData; line: string }): CallToolResult {
     try {
       const { data, line } = work();
-      return { content: [{ type: "text", text: line }], structuredContent: data };
+      return toolResult(line, data);
     } catch (error) {
-      const message =
-        error instanceof MathError
-          ? error.message
-          : `Interner Fehler im Rechen-Server bei ${tool}: ${errorMessage(error)}`;
-      options.log(
-        `${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof MathError ? message : ((error as Error)?.stack ?? message)}`,
-      );
-      return { isError: true, content: [{ type: "text", text: message }] };
+      return toolErrorResult(error, { server: "Rechen-Server", tool, args, isOwnError: isMathError, log: options.log });
     }
   }
 

@@ -6,6 +6,7 @@
 // schemas passed as raw zod shapes were wrapped into a new z.object per session and tool (~12 KB more).
 // A travel session was ~52 KB of heap, now ~14 KB. Both are built here once per process instead; each
 // session keeps its own SDK Server and transport.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { z } from "zod";
@@ -32,4 +33,9 @@ export const sharedJsonSchemaValidator: jsonSchemaValidator = {
  */
 export function toolSchema<Shape extends z.ZodRawShape>(shape: Shape): z.ZodObject<Shape> {
   return z.object(shape);
+}
+
+/** One session's McpServer: `instructions` for the model, the process's shared JSON Schema validator. */
+export function sessionServer(info: { name: string; version: string }, instructions: string): McpServer {
+  return new McpServer(info, { instructions, jsonSchemaValidator: sharedJsonSchemaValidator });
 }

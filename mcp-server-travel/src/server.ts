@@ -1,11 +1,11 @@
 // The MCP server: five read-only tools and save_trip_plan (writes into the workspace folder, tools/trip-plan.ts) with zod input and output schemas, structuredContent plus a
 // German text rendering. Tool errors come back as `isError` results; the server keeps serving.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { guardToolArguments } from "../../mcp-server-shared/src/arguments-guard.js";
 import { TravelError } from "./errors.js";
-import { errorText } from "../../lib/util.js";
-import { sharedJsonSchemaValidator, toolSchema } from "../../mcp-server-shared/src/per-process.js";
+import { sessionServer, toolSchema } from "../../mcp-server-shared/src/per-process.js";
+import { readOnlyAnnotations, toolErrorResult, toolResult } from "../../mcp-server-shared/src/tool-results.js";
 import type { TravelServices } from "./services/types.js";
 import * as handlers from "./tools/handlers.js";
 import * as render from "./tools/render.js";
@@ -35,6 +35,8 @@ const SCHEMAS = {
   rank: { input: toolSchema(rankInput), output: toolSchema(rankOutput) },
 };
 
+const isTravelError = (error: unknown): error is TravelError => error instanceof TravelError;
+
 export interface TravelServerOptions {
   /** UTC day number of today; called per request so a long-running server moves on at midnight. */
   today: () => number;
@@ -44,22 +46,12 @@ export interface TravelServerOptions {
 }
 
 export function createTravelMcpServer(services: TravelServices, options: TravelServerOptions): McpServer {
-  const server = new McpServer(
+  const server = sessionServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    {
-      instructions:
-        "Reise-Werkzeuge: erst geocode für Koordinaten, dann get_weather, get_parks, get_spots oder rank_spots mit lat/lon. " +
-        "Jedes Ergebnis nennt seine Datenquelle (source).",
-      jsonSchemaValidator: sharedJsonSchemaValidator,
-    },
+    "Reise-Werkzeuge: erst geocode für Koordinaten, dann get_weather, get_parks, get_spots oder rank_spots mit lat/lon. " +
+      "Jedes Ergebnis nennt seine Datenquelle (source).",
   );
-  const annotations = (title: string) => ({
-    title,
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: services.mode === "online",
-  });
+  const annotations = (title: string) => readOnlyAnnotations(title, services.mode === "online");
 
   async function run<T extends object>(
     tool: string,
@@ -70,16 +62,15 @@ export function createTravelMcpServer(services: TravelServices, options: TravelS
   ): Promise<CallToolResult> {
     try {
       const result = await work({ today: options.today(), signal });
-      return { content: [{ type: "text", text: text(result) }], structuredContent: result as Record<string, unknown> };
+      return toolResult(text(result), result);
     } catch (error) {
-      const message =
-        error instanceof TravelError
-          ? error.message
-          : `Interner Fehler im Reise-Server bei ${tool}: ${errorText(error)}`;
-      options.log(
-        `${tool} ${JSON.stringify(args)} → Fehler: ${error instanceof TravelError ? message : ((error as Error)?.stack ?? message)}`,
-      );
-      return { isError: true, content: [{ type: "text", text: message }] };
+      return toolErrorResult(error, {
+        server: "Reise-Server",
+        tool,
+        args,
+        isOwnError: isTravelError,
+        log: options.log,
+      });
     }
   }
 

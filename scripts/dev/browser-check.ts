@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { ensureMcpBundles } from "./build-mcp-bundles.js";
 import { languageProblems } from "./german-ui-check.js";
 import { FIRST_NOTEBOOK } from "../apps/workshop/notebook-ui.js";
 import { spawnNotebookServer } from "./notebook-server.js";
@@ -287,6 +288,7 @@ export async function runBrowserCheck(
 
   const root = findProjectRoot();
   console.log(ensureNotebookLib());
+  console.log(ensureMcpBundles());
   const notebooksDir = options.notebooksDir ?? join(root, "notebooks");
   const files = readdirSync(notebooksDir);
   const wanted = EXPECTATIONS.map((e) => ({ e, file: files.filter((f) => e.notebook.test(f)).sort()[0] })).filter(

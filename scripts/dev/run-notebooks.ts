@@ -21,6 +21,7 @@ import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, displayWidth, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { outputWrapOn } from "../../lib/notebook/wrap.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { ensureMcpBundles } from "./build-mcp-bundles.js";
 
 export interface NotebookFailure {
   cell: number;
@@ -384,6 +385,7 @@ export async function runAllNotebooks(
   const root = findProjectRoot();
   // Notebooks import the built lib (notebooks/lib → .cache/notebook-lib); rebuild it when lib changed.
   console.log(ensureNotebookLib());
+  console.log(ensureMcpBundles());
   const results: NotebookResult[] = [];
   for (const nb of listNotebooks(root, filters).filter((f) => !skip.some((re) => re.test(basename(f))))) {
     const r = await (RUN_ALL_AGAIN.test(basename(nb)) ? runAllThenAgain : runNotebook)(root, nb, env, keep);

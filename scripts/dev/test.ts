@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { ensureNotebookLib } from "./build-notebook-lib.js";
+import { ensureMcpBundles } from "./build-mcp-bundles.js";
 import { browserCheckMissing, EXPECTATIONS, formatBrowserResult, runBrowserCheck } from "./browser-check.js";
 import { processesWithEnv } from "../node/processes.js";
 import { ensureLlamaTools, type LlamaTools } from "./llama-build.js";
@@ -340,7 +341,7 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   }
   if (wants("unit")) {
     // Built once here, not by the first of several test files that run at once and need it.
-    if (unitFiles.some((f) => !f.startsWith(LLAMA_TESTS))) console.log(ensureNotebookLib());
+    if (unitFiles.some((f) => !f.startsWith(LLAMA_TESTS))) console.log(`${ensureNotebookLib()}\n${ensureMcpBundles()}`);
     const others = unitFiles.filter((f) => !serverFiles.includes(f));
     if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
   }

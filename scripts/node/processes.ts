@@ -32,20 +32,8 @@ export function processesWhere(test: (pid: string) => boolean): number[] {
 }
 
 /** SIGTERM to every process carrying `name=value`, SIGKILL to those still there after `graceMs`; returns how many there were. */
-export async function stopProcessesWithEnv(name: string, value: string, graceMs = 5000): Promise<number> {
-  const pids = processesWithEnv(name, value);
-  const signal = (pid: number, sig: NodeJS.Signals) => {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // already gone
-    }
-  };
-  for (const pid of pids) signal(pid, "SIGTERM");
-  const until = Date.now() + graceMs;
-  while (Date.now() < until && processesWithEnv(name, value).length > 0) await delay(100);
-  for (const pid of processesWithEnv(name, value)) signal(pid, "SIGKILL");
-  return pids.length;
+export function stopProcessesWithEnv(name: string, value: string, graceMs = 5000): Promise<number> {
+  return stopProcesses(() => processesWithEnv(name, value), graceMs);
 }
 
 /** Processes (other than this one) whose real user id is one of `uids`. */
@@ -58,20 +46,26 @@ export function processesOfUsers(uids: number[]): number[] {
 }
 
 /** SIGTERM to every process of the users `uids`, SIGKILL to those still there after `graceMs`; returns how many there were. */
-export async function stopProcessesOfUsers(uids: number[], graceMs = 5000): Promise<number> {
-  const pids = processesOfUsers(uids);
-  const signal = (pid: number, sig: NodeJS.Signals) => {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // already gone
-    }
-  };
-  for (const pid of pids) signal(pid, "SIGTERM");
+export function stopProcessesOfUsers(uids: number[], graceMs = 5000): Promise<number> {
+  return stopProcesses(() => processesOfUsers(uids), graceMs);
+}
+
+/** SIGTERM to every process `find` returns, SIGKILL to those it still returns after `graceMs`; returns how many there were. */
+async function stopProcesses(find: () => number[], graceMs: number): Promise<number> {
+  const pids = find();
+  for (const pid of pids) signalIfThere(pid, "SIGTERM");
   const until = Date.now() + graceMs;
-  while (Date.now() < until && processesOfUsers(uids).length > 0) await delay(100);
-  for (const pid of processesOfUsers(uids)) signal(pid, "SIGKILL");
+  while (Date.now() < until && find().length > 0) await delay(100);
+  for (const pid of find()) signalIfThere(pid, "SIGKILL");
   return pids.length;
+}
+
+function signalIfThere(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 /** Waits until `done` settles or `ms` have passed, whichever is first; no timer is left running after it. */

@@ -5,14 +5,14 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { runAgent, type RunAgentOptions } from "../../lib/agent/loop.js";
-import { ScriptedLlm, type ScriptedReply, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
+import type { RunAgentOptions } from "../../lib/agent/loop.js";
+import type { ScriptedReply, ScriptedRequest } from "../../lib/testing/scripted-llm.js";
 import type { ApprovalRequest } from "../../lib/agent/approval.js";
-import type { AgentEvent } from "../../lib/agent/trace.js";
 import { ASK_USER_UNAVAILABLE } from "../../lib/agent/ask-user.js";
 import { executeToolCall } from "../../lib/half-agent/half-agent.js";
 import type { McpToolClient } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
+import { eventsOf, lastUserMessage, runScripted } from "../helpers/scripted-agent.js";
 import { useTravelWorkspace } from "../helpers/travel-workspace.js";
 import { TODAY } from "./fixtures.js";
 
@@ -35,24 +35,15 @@ const savePlan = (
   final: null,
 });
 const answer = (final: string) => ({ steps: [], final });
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-const lastUser = (r: ScriptedRequest) => r.messages.at(-1)?.content ?? "";
 
-async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> = {}) {
-  const llm = new ScriptedLlm(replies);
-  const events: AgentEvent[] = [];
-  const result = await runAgent({
+const run = (replies: ScriptedReply[], options: Partial<RunAgentOptions> = {}) =>
+  runScripted(replies, {
     question: "Speichere mir einen Reiseplan für Rom.",
-    llm,
     tools: client,
     catalog,
     today: TODAY,
-    onEvent: (e) => events.push(e),
     ...options,
   });
-  return { result, llm, events };
-}
 
 describe("staged save_trip_plan with approval (real travel server)", () => {
   test("the planner sees save_trip_plan without staging fields and ask_user", async () => {
@@ -87,8 +78,8 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
     );
     assert.equal(await readFile(join(dir, "rom-wochenende.md"), "utf8"), preview?.after);
     assert.deepEqual(await readdir(dir), ["rom-wochenende.md"], "no temporary files left");
-    assert.equal(of(events, "approval")[0]?.outcome.allowed, true);
-    assert.match(lastUser(llm.requests[1]!), /"written":true/);
+    assert.equal(eventsOf(events, "approval")[0]?.outcome.allowed, true);
+    assert.match(lastUserMessage(llm.requests[1]!), /"written":true/);
     assert.deepEqual(
       result.workspace.changes().map((c) => c.status),
       ["committed"],
@@ -109,7 +100,7 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
       },
     );
     assert.equal(result.status, "answered");
-    assert.ok(lastUser(llm.requests[1]!).includes(reason), "the rejection reason is in the model's next prompt");
+    assert.ok(lastUserMessage(llm.requests[1]!).includes(reason), "the rejection reason is in the model's next prompt");
     assert.deepEqual(await readdir(dir), ["rom-kurz.md"]);
     assert.deepEqual(
       result.workspace.changes().map((c) => [c.id, c.status]),
@@ -131,14 +122,14 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
     });
     assert.equal(result.status, "answered");
     assert.equal(aborted, true);
-    assert.equal(of(events, "approval")[0]?.outcome.by, "timeout");
-    assert.match(lastUser(llm.requests[1]!), /Keine Freigabe für \\"save_trip_plan\\" innerhalb von 150 ms/);
+    assert.equal(eventsOf(events, "approval")[0]?.outcome.by, "timeout");
+    assert.match(lastUserMessage(llm.requests[1]!), /Keine Freigabe für \\"save_trip_plan\\" innerhalb von 150 ms/);
     assert.deepEqual(await readdir(dir), []);
   });
 
   test("without an approval callback (a pipe, CI): rejected with a clear message, never hangs", async () => {
     const { llm } = await run([savePlan("plan_rom", "rom"), answer("Nicht gespeichert.")]);
-    assert.match(lastUser(llm.requests[1]!), /braucht eine Freigabe; hier kann niemand freigeben/);
+    assert.match(lastUserMessage(llm.requests[1]!), /braucht eine Freigabe; hier kann niemand freigeben/);
     assert.deepEqual(await readdir(dir), []);
   });
 
@@ -148,8 +139,8 @@ describe("staged save_trip_plan with approval (real travel server)", () => {
       approve: () => ((asked = true), true),
     });
     assert.equal(asked, false);
-    assert.match(of(events, "tool_error")[0]?.message ?? "", /führt aus dem Arbeitsordner heraus/);
-    assert.match(lastUser(llm.requests[1]!), /Arbeitsordner/);
+    assert.match(eventsOf(events, "tool_error")[0]?.message ?? "", /führt aus dem Arbeitsordner heraus/);
+    assert.match(lastUserMessage(llm.requests[1]!), /Arbeitsordner/);
   });
 });
 
@@ -198,7 +189,7 @@ describe("ask_user", () => {
     const { result, llm } = await run([askPlan, answer("Ohne Stadt kann ich das Wetter nicht nennen.")], {
       question: "Wie wird das Wetter morgen?",
     });
-    assert.ok(lastUser(llm.requests[1]!).includes(ASK_USER_UNAVAILABLE));
+    assert.ok(lastUserMessage(llm.requests[1]!).includes(ASK_USER_UNAVAILABLE));
     assert.equal(result.status, "answered");
   });
 });
@@ -239,7 +230,7 @@ describe("grounded answers", () => {
     assert.deepEqual(first.result.warnings, []);
     const invented = await weatherRun(answer("In Rom werden 47 °C erwartet, in Trastevere Schnee."));
     assert.deepEqual(invented.result.warnings, ["nicht belegt: 47 °C", "nicht belegt: Trastevere"]);
-    assert.deepEqual(of(invented.events, "groundedness")[0]?.unsupported, ["47 °C", "Trastevere"]);
+    assert.deepEqual(eventsOf(invented.events, "groundedness")[0]?.unsupported, ["47 °C", "Trastevere"]);
   });
 
   test("a travel question answered with zero tool calls is flagged", async () => {
@@ -255,7 +246,7 @@ describe("grounded answers", () => {
     const plain = await weatherRun(invented, { groundedness: undefined });
     assert.deepEqual(plain.result.warnings, []);
     assert.equal(plain.result.groundedness, undefined);
-    assert.deepEqual(of(plain.events, "groundedness"), []);
+    assert.deepEqual(eventsOf(plain.events, "groundedness"), []);
     const own = await weatherRun(invented, {
       groundedness: (input) => ({
         claims: [],
@@ -265,7 +256,7 @@ describe("grounded answers", () => {
       }),
     });
     assert.deepEqual(own.result.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
-    assert.deepEqual(of(own.events, "groundedness")[0]?.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
+    assert.deepEqual(eventsOf(own.events, "groundedness")[0]?.warnings, ["eigene Prüfung: 2 Ergebnisse"]);
   });
 
   test("answer writer: a second call without tools sees question, context and results only, and its answer is checked", async () => {
@@ -294,7 +285,7 @@ describe("grounded answers", () => {
     assert.match(sent, /- wetter: \{"query"|- wetter: \{/);
     assert.doesNotMatch(sent, /save_trip_plan|"steps"|Entwurf des Planers/, "no tools, no plan, no draft");
     assert.equal(full.result.final, "In Rom bleibt es trocken; dazu 99 °C.");
-    assert.equal(of(full.events, "answer_writer")[0]?.draft, "Entwurf des Planers: 99 °C");
+    assert.equal(eventsOf(full.events, "answer_writer")[0]?.draft, "Entwurf des Planers: 99 °C");
     assert.deepEqual(full.result.warnings, ["nicht belegt: 99 °C"]);
   });
 });

@@ -20,30 +20,16 @@ import {
   weatherHandler,
   type TravelFakeOptions,
 } from "./fixtures.js";
+import { eventsOf, isFinalSchema, lastUserMessage, runScripted } from "../helpers/scripted-agent.js";
 
 const QUESTION = `Wie ist heute (${TODAY}) das Wetter in Barcelona?`;
 const FINAL = { steps: [], final: "In Barcelona wird es heute bis zu 18,5 °C warm und bleibt trocken." };
 
 async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> & { fake?: TravelFakeOptions } = {}) {
-  const llm = new ScriptedLlm(replies);
   const tools = createTravelFake(options.fake);
-  const events: AgentEvent[] = [];
-  const result = await runAgent({
-    question: QUESTION,
-    llm,
-    tools,
-    today: TODAY,
-    onEvent: (e) => events.push(e),
-    ...options,
-  });
+  const { result, llm, events } = await runScripted(replies, { question: QUESTION, tools, today: TODAY, ...options });
   return { result, llm, tools, events };
 }
-
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-const lastUserMessage = (r: ScriptedRequest) => r.messages.at(-1)?.content ?? "";
-const isFinalSchema = (r: ScriptedRequest) =>
-  (r.schema as { properties?: { steps?: { maxItems?: number } } } | undefined)?.properties?.steps?.maxItems === 0;
 
 describe("runAgent", () => {
   test("geocode → weather chain in one round (dependency mode), then the answer", async () => {
@@ -62,7 +48,7 @@ describe("runAgent", () => {
     assert.match(resultsMessage, /^Tool-Ergebnisse:/);
     assert.match(resultsMessage, /"id":"geo_barcelona","tool":"geocode"/);
     assert.match(resultsMessage, /"lat":41\.3874/);
-    const call = of(events, "tool_call").find((e) => e.toolName === "get_weather");
+    const call = eventsOf(events, "tool_call").find((e) => e.toolName === "get_weather");
     assert.deepEqual(call?.arguments, { lat: 41.3874, lon: 2.1686, start_date: TODAY, end_date: TODAY });
     assert.deepEqual(result.toolResults.geo_barcelona, {
       lat: 41.3874,
@@ -70,7 +56,7 @@ describe("runAgent", () => {
       display_name: "Barcelona",
       source: "test",
     });
-    assert.equal(of(events, "final")[0]?.status, "answered");
+    assert.equal(eventsOf(events, "final")[0]?.status, "answered");
   });
 
   for (const mode of ["step-parallel", "sequential"] as const) {
@@ -85,7 +71,7 @@ describe("runAgent", () => {
         "the executed geocode id does not run again",
       );
       assert.deepEqual(
-        of(events, "step_start").map((e) => [e.iteration, e.stepIndex]),
+        eventsOf(events, "step_start").map((e) => [e.iteration, e.stepIndex]),
         [
           [1, 0],
           [2, 1],
@@ -120,7 +106,7 @@ describe("runAgent", () => {
     });
     assert.equal(result.status, "answered");
     assert.equal(tools.maxConcurrent, 2);
-    assert.equal(of(events, "tool_error").length, 0);
+    assert.equal(eventsOf(events, "tool_error").length, 0);
     assert.deepEqual(Object.keys(result.toolResults).sort(), ["geo_bcn", "geo_ber"]);
   });
 
@@ -184,7 +170,7 @@ describe("runAgent", () => {
       };
     };
     const dep = await run([plan, FINAL], { mode: "dependency", fake: { handlers: handlers() } });
-    assert.equal(of(dep.events, "tool_error").length, 0);
+    assert.equal(eventsOf(dep.events, "tool_error").length, 0);
     assert.deepEqual(Object.keys(dep.result.toolResults).sort(), ["geo_bcn", "geo_ber", "wetter_bcn", "wetter_ber"]);
     assert.deepEqual(
       dep.tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.lat)}`),
@@ -195,11 +181,11 @@ describe("runAgent", () => {
     // The same plan step by step: geo_ber waits for a call that cannot start before the step ends.
     const stepwise = await run([plan, plan, FINAL], { mode: "step-parallel", fake: { handlers: handlers() } });
     assert.deepEqual(
-      of(stepwise.events, "tool_error").map((e) => e.toolId),
+      eventsOf(stepwise.events, "tool_error").map((e) => e.toolId),
       ["geo_ber"],
     );
     assert.deepEqual(
-      of(stepwise.events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      eventsOf(stepwise.events, "validation_problems")[0]?.problems.map((p) => p.kind),
       ["ref_to_failed_tool", "ref_to_failed_tool"],
     );
   });
@@ -211,7 +197,7 @@ describe("runAgent", () => {
     };
     const { result, llm, tools, events } = await run([atlantis, geoWeatherPlan(), FINAL]);
     assert.equal(result.status, "answered");
-    const error = of(events, "tool_error")[0];
+    const error = eventsOf(events, "tool_error")[0];
     assert.equal(error?.errorKind, "tool");
     assert.match(error?.message ?? "", /Atlantis.*nicht gefunden/);
     const feedback = lastUserMessage(llm.requests[1]!);
@@ -253,7 +239,7 @@ describe("runAgent", () => {
     });
     assert.equal(result.status, "answered");
     assert.equal(tools.calls.filter((c) => c.name === "geocode").length, 3);
-    assert.equal(of(events, "tool_result").find((e) => e.toolId === "geo_barcelona")?.attempts, 3);
+    assert.equal(eventsOf(events, "tool_result").find((e) => e.toolId === "geo_barcelona")?.attempts, 3);
   });
 
   test("a call is sent at most 1 + N times (N = retry.retries), then reported", async () => {
@@ -271,7 +257,7 @@ describe("runAgent", () => {
       assert.equal(result.status, "answered");
       const sends = tools.calls.filter((c) => c.name === "geocode").length;
       assert.equal(sends, 1 + retries);
-      assert.equal(of(events, "tool_error").find((e) => e.toolId === "geo_barcelona")?.attempts, 1 + retries);
+      assert.equal(eventsOf(events, "tool_error").find((e) => e.toolId === "geo_barcelona")?.attempts, 1 + retries);
     }
   });
 
@@ -292,7 +278,7 @@ describe("runAgent", () => {
       },
     });
     assert.equal(result.status, "answered");
-    const timeout = of(events, "tool_error")[0];
+    const timeout = eventsOf(events, "tool_error")[0];
     assert.equal(timeout?.errorKind, "timeout");
     assert.equal(timeout?.attempts, 1);
     assert.ok(sawAbort, "the tool received the abort signal");
@@ -343,7 +329,7 @@ describe("runAgent", () => {
         approve: () => (asked++, true),
       });
       assert.equal(result.status, "answered");
-      const error = of(events, "tool_error")[0];
+      const error = eventsOf(events, "tool_error")[0];
       assert.equal(error?.errorKind, "timeout");
       assert.match(error?.message ?? "", /nicht innerhalb von 30 ms/);
       assert.equal(asked, hang === "preview" ? 0 : 1, "no approval without a preview");
@@ -378,7 +364,7 @@ describe("runAgent", () => {
     };
     const { result, llm, tools, events } = await run([broken, geoWeatherPlan(), FINAL]);
     assert.equal(result.status, "answered");
-    const problems = of(events, "validation_problems")[0]?.problems ?? [];
+    const problems = eventsOf(events, "validation_problems")[0]?.problems ?? [];
     assert.deepEqual(problems.map((p) => p.kind).sort(), ["forbidden_path", "ref_not_earlier"]);
     assert.match(lastUserMessage(llm.requests[1]!), /^Dein Plan wurde nicht ausgeführt/);
     assert.equal(tools.calls.length, 2);
@@ -389,7 +375,7 @@ describe("runAgent", () => {
     (again.steps[0]!.tools[0]!.arguments as Record<string, unknown>).destination = "Berlin";
     const { events } = await run([geoWeatherPlan(), again, FINAL]);
     assert.deepEqual(
-      of(events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      eventsOf(events, "validation_problems")[0]?.problems.map((p) => p.kind),
       ["executed_id_changed"],
     );
   });
@@ -398,7 +384,7 @@ describe("runAgent", () => {
     const answerOnlyWhenForced = (r: ScriptedRequest) => (isFinalSchema(r) ? FINAL : geoWeatherPlan());
     const { result, llm, events } = await run([geoWeatherPlan(), geoWeatherPlan(), answerOnlyWhenForced]);
     assert.equal(result.status, "answered");
-    assert.equal(of(events, "nudge").length, 1);
+    assert.equal(eventsOf(events, "nudge").length, 1);
     assert.equal(lastUserMessage(llm.requests[2]!), NUDGE_MESSAGE);
     assert.equal(isFinalSchema(llm.requests[1]!), false);
     assert.equal(isFinalSchema(llm.requests[2]!), true);
@@ -442,7 +428,7 @@ describe("runAgent", () => {
     });
     assert.deepEqual(seen, ['book_hotel:{"city":"Rom","nights":3}']);
     assert.equal(rejected.tools.calls.length, 0);
-    const err = of(rejected.events, "tool_error")[0];
+    const err = eventsOf(rejected.events, "tool_error")[0];
     assert.equal(err?.errorKind, "rejected");
     assert.match(lastUserMessage(rejected.llm.requests[1]!), /abgelehnt: Bitte nur 2 Nächte\./);
 
@@ -461,7 +447,7 @@ describe("runAgent", () => {
       approve: () => true,
     });
     assert.deepEqual(
-      of(blocked.events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      eventsOf(blocked.events, "validation_problems")[0]?.problems.map((p) => p.kind),
       ["blocked_tool"],
     );
     assert.equal(blocked.tools.calls.length, 0);
@@ -484,7 +470,7 @@ describe("runAgent", () => {
       approve: () => true,
     });
     assert.equal(result.status, "answered");
-    assert.equal(of(events, "tool_error").length, 0);
+    assert.equal(eventsOf(events, "tool_error").length, 0);
     assert.deepEqual(
       tools.calls.map((c) => `${c.name}:${String(c.args.destination ?? c.args.city)}`),
       ["geocode:Rom", "book_hotel:Rom", "geocode:Berlin"],
@@ -516,7 +502,7 @@ describe("runAgent", () => {
       ["geocode"],
       "nothing was booked",
     );
-    const held = of(events, "tool_error").find((e) => e.toolId === "hotel");
+    const held = eventsOf(events, "tool_error").find((e) => e.toolId === "hotel");
     assert.equal(held?.errorKind, "held_back");
     assert.match(
       held?.message ?? "",
@@ -574,7 +560,7 @@ describe("runAgent", () => {
       final: null,
     };
     const { events } = await run([plan, FINAL]);
-    const errors = new Map(of(events, "tool_error").map((e) => [e.toolId, e]));
+    const errors = new Map(eventsOf(events, "tool_error").map((e) => [e.toolId, e]));
     assert.equal(errors.get("w1")?.errorKind, "dependency_failed");
     assert.equal(
       errors.get("w1")?.message,
@@ -609,9 +595,9 @@ describe("runAgent", () => {
       onEvent: (e) => events.push(e),
     });
     assert.equal(result.status, "answered");
-    assert.equal(of(events, "output_fallback").length, 1);
+    assert.equal(eventsOf(events, "output_fallback").length, 1);
     assert.ok(llm.requests.every((r) => r.method === "chat"));
-    assert.equal(of(events, "plan_error")[0]?.kind, "no_json");
+    assert.equal(eventsOf(events, "plan_error")[0]?.kind, "no_json");
     assert.match(lastUserMessage(llm.requests[1]!), /kein gültiger Plan/);
   });
 
@@ -622,7 +608,7 @@ describe("runAgent", () => {
       FINAL,
     ]);
     assert.equal(result.status, "answered");
-    assert.equal(of(events, "plan_error")[0]?.kind, "generation");
+    assert.equal(eventsOf(events, "plan_error")[0]?.kind, "generation");
   });
 
   test("backend failures that another round cannot fix end the run with llm_error", async () => {

@@ -13,37 +13,24 @@ import { ScriptedLlm } from "../../lib/testing/scripted-llm.js";
 import type { AgentEvent } from "../../lib/agent/trace.js";
 import { checkPlan } from "../../lib/plan/check.js";
 import { CompositeToolClient } from "../../lib/mcp/composite.js";
-import {
-  McpToolClient,
-  startMathServer,
-  startTravelServer,
-  type ServerHandle,
-  type ToolInfo,
-} from "../../lib/mcp/index.js";
+import type { ToolInfo } from "../../lib/mcp/index.js";
 import { connectMathClientStdio } from "../../lib/mcp/client.js";
 import { TODAY } from "./fixtures.js";
+import { startTravelAndMath, type TravelAndMath } from "../helpers/travel-and-math.js";
 import { llama3ReferenceIds } from "../../scripts/dev/tiny-models/llama3-vocab.js";
 
 const QUESTION = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";
-let travel: ServerHandle;
-let math: ServerHandle;
+let servers: TravelAndMath;
 let tools: CompositeToolClient;
 let catalog: ToolInfo[];
 
 before(async () => {
-  [travel, math] = await Promise.all([
-    startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 }),
-    startMathServer(),
-  ]);
-  const [reise, mathe] = await Promise.all([McpToolClient.connect(travel.url), McpToolClient.connect(math.url)]);
-  tools = new CompositeToolClient({ reise, mathe });
+  servers = await startTravelAndMath(TODAY);
+  tools = new CompositeToolClient({ reise: servers.reise, mathe: servers.mathe });
   catalog = await tools.listTools();
 });
 
-after(async () => {
-  await tools?.close();
-  await Promise.all([travel?.stop(), math?.stop()]);
-});
+after(() => servers?.close());
 
 const geo = (city: string) => ({ id: `geo_${city}`, name: "geocode", arguments: { destination: city } });
 const weather = (city: string) => ({

@@ -2,15 +2,15 @@
 // with a scripted planner behind the Llm interface.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { runAgent, type RunAgentOptions } from "../../lib/agent/loop.js";
+import type { RunAgentOptions } from "../../lib/agent/loop.js";
 import { FALLBACK_ANSWER } from "../../lib/agent/prompts.js";
-import { ScriptedLlm, type ScriptedReply, type ScriptedRequest } from "../../lib/testing/scripted-llm.js";
-import type { AgentEvent } from "../../lib/agent/trace.js";
+import type { ScriptedReply } from "../../lib/testing/scripted-llm.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
 import { checkPlan } from "../../lib/plan/check.js";
 import { startTravelServer, McpToolClient, type TravelServerHandle } from "../../lib/mcp/index.js";
 import type { ToolInfo } from "../../lib/mcp/types.js";
 import { geoWeatherPlan, TODAY } from "./fixtures.js";
+import { eventsOf, isFinalSchema, runScripted } from "../helpers/scripted-agent.js";
 
 let server: TravelServerHandle;
 let client: McpToolClient;
@@ -28,25 +28,15 @@ after(async () => {
 });
 
 const FINAL = { steps: [], final: "In Barcelona sind heute bis zu 14 °C zu erwarten." };
-const of = <T extends AgentEvent["type"]>(events: AgentEvent[], type: T) =>
-  events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
-const isFinalSchema = (r: ScriptedRequest) =>
-  (r.schema as { properties?: { steps?: { maxItems?: number } } } | undefined)?.properties?.steps?.maxItems === 0;
 
-async function run(replies: ScriptedReply[], options: Partial<RunAgentOptions> = {}) {
-  const llm = new ScriptedLlm(replies);
-  const events: AgentEvent[] = [];
-  const result = await runAgent({
+const run = (replies: ScriptedReply[], options: Partial<RunAgentOptions> = {}) =>
+  runScripted(replies, {
     question: `Wie ist heute (${TODAY}) das Wetter in Barcelona?`,
-    llm,
     tools: client,
     catalog,
     today: TODAY,
-    onEvent: (e) => events.push(e),
     ...options,
   });
-  return { result, llm, events };
-}
 
 describe("runAgent with the real travel server (offline)", () => {
   test("the catalog: five read-only tools and save_trip_plan; scripted plans fit its grammar schema", () => {
@@ -80,7 +70,7 @@ describe("runAgent with the real travel server (offline)", () => {
     const weather = result.toolResults.wetter_barcelona as { source: string; days: { date: string }[] };
     assert.equal(weather.source, "offline");
     assert.equal(weather.days[0]?.date, TODAY);
-    assert.deepEqual(of(events, "tool_call").find((e) => e.toolName === "get_weather")?.arguments, {
+    assert.deepEqual(eventsOf(events, "tool_call").find((e) => e.toolName === "get_weather")?.arguments, {
       lat: 41.3874,
       lon: 2.1686,
       start_date: TODAY,
@@ -139,9 +129,9 @@ describe("runAgent with the real travel server (offline)", () => {
       "wetter_Barcelona",
       "wetter_Berlin",
     ]);
-    assert.equal(of(events, "tool_error").length, 0);
+    assert.equal(eventsOf(events, "tool_error").length, 0);
     assert.deepEqual(
-      of(events, "step_start").map((e) => e.toolIds.length),
+      eventsOf(events, "step_start").map((e) => e.toolIds.length),
       [2, 3],
     );
     const ranked = result.toolResults.jog_Barcelona as { activity: string; ranking: { rank: number }[] };
@@ -165,7 +155,7 @@ describe("runAgent with the real travel server (offline)", () => {
     };
     const { result, llm, events } = await run([unknownPlace, geoWeatherPlan(), FINAL]);
     assert.equal(result.status, "answered");
-    assert.equal(of(events, "tool_error")[0]?.errorKind, "tool");
+    assert.equal(eventsOf(events, "tool_error")[0]?.errorKind, "tool");
     assert.match(llm.requests[1]!.messages.at(-1)!.content, /Atlantis-Nirgendwo.*nicht enthalten/);
     assert.ok(result.toolResults.wetter_barcelona);
   });
@@ -182,7 +172,7 @@ describe("runAgent with the real travel server (offline)", () => {
     };
     const { events } = await run([tooFar, FINAL]);
     assert.deepEqual(
-      of(events, "validation_problems")[0]?.problems.map((p) => p.kind),
+      eventsOf(events, "validation_problems")[0]?.problems.map((p) => p.kind),
       ["invalid_arguments"],
     );
   });
@@ -194,7 +184,7 @@ describe("runAgent with the real travel server (offline)", () => {
       (r) => (isFinalSchema(r) ? FINAL : geoWeatherPlan()),
     ]);
     assert.equal(forced.result.status, "answered");
-    assert.equal(of(forced.events, "nudge").length, 1);
+    assert.equal(eventsOf(forced.events, "nudge").length, 1);
 
     let n = 0;
     const endless: ScriptedReply = () => ({
@@ -217,8 +207,8 @@ describe("runAgent with the real travel server (offline)", () => {
       approval: { sideEffecting: ["get_parks"] },
       approve: () => ({ approved: false, feedback: "Keine Parks, bitte." }),
     });
-    assert.equal(of(events, "tool_error")[0]?.errorKind, "rejected");
-    assert.equal(of(events, "tool_call").length, 0);
+    assert.equal(eventsOf(events, "tool_error")[0]?.errorKind, "rejected");
+    assert.equal(eventsOf(events, "tool_call").length, 0);
     assert.match(llm.requests[1]!.messages.at(-1)!.content, /abgelehnt: Keine Parks, bitte\./);
   });
 });

@@ -3,24 +3,13 @@
 // declarations with TypeScript's parser.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import ts from "typescript";
-import { findProjectRoot } from "../../lib/config.js";
 import { KitError } from "../../lib/errors.js";
 import { LlmError, ModelNotFoundError } from "../../lib/llm/index.js";
 import { isTransientError, McpClientClosedError, McpConnectionError } from "../../lib/mcp/errors.js";
-
-const ROOT = findProjectRoot();
-const FOLDERS = ["lib", "scripts", "bench", "mcp-server-travel", "mcp-server-math", "mcp-server-shared"];
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === "node_modules" ? [] : tsFiles(p);
-    return name.endsWith(".ts") ? [p] : [];
-  });
-}
+import { codeFiles, ROOT } from "./source-files.js";
 
 interface ErrorClass {
   name: string;
@@ -30,7 +19,7 @@ interface ErrorClass {
 }
 
 /** Every class with an `extends` clause: its name, its parent's name and whether it is exported. */
-const CLASSES: ErrorClass[] = FOLDERS.flatMap((d) => tsFiles(join(ROOT, d))).flatMap((file) => {
+const CLASSES: ErrorClass[] = codeFiles().flatMap((file) => {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
   return source.statements.flatMap((s): ErrorClass[] => {
     if (!ts.isClassDeclaration(s) || !s.name) return [];

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
-import { findProjectRoot } from "../../lib/config.js";
+import { ROOT, tsFiles } from "./source-files.js";
 
-const LIB = join(findProjectRoot(), "lib");
+const LIB = join(ROOT, "lib");
 /** Top-level files (config, util, timeouts, the CommonJS shims) every folder may use. */
 const TOP = "(top)";
 
@@ -49,15 +49,6 @@ interface Import {
   file: string;
   specifier: string;
   typeOnly: boolean;
-}
-
-/** The TypeScript files under `dir` (no node_modules). */
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === "node_modules" ? [] : tsFiles(p);
-    return name.endsWith(".ts") ? [p] : [];
-  });
 }
 
 function importsOf(file: string): Import[] {
@@ -203,7 +194,7 @@ function importedNames(s: ts.ImportDeclaration | ts.ExportDeclaration): string[]
 // not from the inner file behind it (escapeHtml from lib/notebook/index.js, not lib/notebook/escape-html.js).
 // Names no index exports are the folder's internals, which this rule does not judge.
 test("scripts take the names a folder index exports through that index", () => {
-  const scripts = join(findProjectRoot(), "scripts");
+  const scripts = join(ROOT, "scripts");
   const detours = tsFiles(scripts).flatMap((file) => {
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
     return source.statements.flatMap((s) => {
@@ -236,7 +227,6 @@ test("scripts take the names a folder index exports through that index", () => {
 // Borders around lib (docs/architecture.md, "Borders"): the MCP servers are packages of their own that a
 // participant may start from anywhere (Claude Desktop), so they use only lib's top-level helpers, the shared
 // node helpers (scripts/node/) and mcp-server-shared/, never the apps or developer tools, never each other.
-const ROOT = findProjectRoot();
 const SERVERS = ["mcp-server-travel", "mcp-server-math", "mcp-server-shared"];
 
 /** Where a relative import of `file` lands, relative to the project root (".ts" for ".js"). */
@@ -289,7 +279,8 @@ test("no file imports a command's definition but the registry", () => {
 
 /**
  * Inner lib files that scripts may import past the folder indexes: internals that no index exports on
- * purpose (prompt-state caches, the raw llama loader, the board record's wire format, the eval pages).
+ * purpose (prompt-state caches, the raw llama loader, the board record's wire format, the eval pages, the MCP
+ * servers' bundle manifest).
  * Anything else comes through lib/<folder>/index.js or a top-level file.
  */
 const INNER_FOR_SCRIPTS = new Set([
@@ -301,6 +292,7 @@ const INNER_FOR_SCRIPTS = new Set([
   "lib/llm/llama.ts",
   "lib/llm/prompt-state.ts",
   "lib/llm/warm-states.ts",
+  "lib/mcp/server-bundle.ts",
   "lib/notebook/wrap.ts",
   "lib/rag/embedder.ts",
   "lib/schema/text.ts",

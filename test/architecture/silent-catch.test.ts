@@ -3,21 +3,10 @@
 // `.catch(() => {})` and `.catch(() => undefined)` say neither. Reads every call with TypeScript's parser.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import ts from "typescript";
-import { findProjectRoot } from "../../lib/config.js";
-
-const ROOT = findProjectRoot();
-const FOLDERS = ["lib", "scripts", "bench", "mcp-server-travel", "mcp-server-math", "mcp-server-shared"];
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === "node_modules" ? [] : tsFiles(p);
-    return name.endsWith(".ts") ? [p] : [];
-  });
-}
+import { codeFiles, ROOT } from "./source-files.js";
 
 /** A handler that drops the error without a word: empty body, or one that only yields undefined/null. */
 function isSilentHandler(node: ts.Node): boolean {
@@ -65,7 +54,7 @@ test("the scan finds the silent shapes and lets named or handling ones pass", ()
 });
 
 test("lib, scripts, bench and the MCP servers have no silent .catch: each one is ignore(reason) or handles the error", () => {
-  const files = FOLDERS.flatMap((d) => tsFiles(join(ROOT, d)));
+  const files = codeFiles();
   assert.ok(files.length > 100, `only ${files.length} files found`);
   const found = files.flatMap((f) => silentCatches(relative(ROOT, f), readFileSync(f, "utf8")));
   assert.deepEqual(found, [], "use ignore(reason) from lib/util.ts, or handle the error");

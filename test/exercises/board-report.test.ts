@@ -14,17 +14,9 @@ import {
 } from "../../lib/exercises/board-report.js";
 import { BOARD_CHECKS, BOARD_CODE_HEADER, BOARD_PARTS } from "../../lib/exercises/board-record.js";
 import { runChecks } from "../../lib/exercises/check-runner.js";
-import { checkBuildMessages, type BuildMessagesFn } from "../../lib/exercises/part1-checks.js";
+import { checkBuildMessages } from "../../lib/exercises/part1-checks.js";
 import { EXERCISE_CHECKS } from "../../lib/exercises/tasks.js";
-
-const correctBuild: BuildMessagesFn = (system, turns, question) => [
-  ...(system ? [{ role: "system" as const, content: system }] : []),
-  ...turns.flatMap((t) => [
-    { role: "user" as const, content: t.user },
-    { role: "assistant" as const, content: t.assistant },
-  ]),
-  { role: "user" as const, content: question },
-];
+import { correctBuildMessages } from "../helpers/solutions.js";
 
 const closers: (() => void)[] = [];
 after(() => closers.forEach((close) => close()));
@@ -35,7 +27,7 @@ const listening = <S extends HttpServer | TcpServer>(s: S) =>
 
 async function timedRun(board: BoardReporter | false, lines: string[] = []): Promise<number> {
   const start = performance.now();
-  await runChecks(checkBuildMessages.set, correctBuild, { board, log: (l) => lines.push(l) });
+  await runChecks(checkBuildMessages.set, correctBuildMessages, { board, log: (l) => lines.push(l) });
   return performance.now() - start;
 }
 
@@ -90,7 +82,7 @@ test("one run sends exactly one small record — name, Aufgabe, check, counts, t
   await timedRun(new BoardReporter(settings), lines);
   await timedRun(new BoardReporter(undefined), lines);
   await timedRun(new BoardReporter(boardSettingsFromEnv({})), lines);
-  await runChecks({ ...checkBuildMessages.set, functionName: "eigenerTest" }, correctBuild, {
+  await runChecks({ ...checkBuildMessages.set, functionName: "eigenerTest" }, correctBuildMessages, {
     board: new BoardReporter(settings),
     log: () => undefined,
   });

@@ -4,9 +4,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { APIRequestContext, Browser, Page } from "playwright-core";
+import type { APIRequestContext, Page } from "playwright-core";
 import { findProjectRoot } from "../../lib/config.js";
 import { jupyterhubMissing } from "../../scripts/apps/hub/start.js";
+import { CHROMIUM } from "./chromium.js";
 import { runCommand } from "./run-script.js";
 
 export interface HubProcess {
@@ -57,18 +58,7 @@ export function startHubProcess(args: string[], env: NodeJS.ProcessEnv = {}, tim
   });
 }
 
-export const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => Boolean(p) && existsSync(p as string),
-);
-
-export async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import("playwright-core");
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-}
+export { CHROMIUM, launchChromium } from "./chromium.js";
 
 export const isRoot = process.getuid?.() === 0;
 

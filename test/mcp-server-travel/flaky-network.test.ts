@@ -21,6 +21,7 @@ import type { GeocodeService } from "../../mcp-server-travel/src/services/types.
 import { upstreamConfigFromEnv } from "../../mcp-server-travel/src/config.js";
 import { DEFAULT_TOOL_TIMEOUT_MS, FALLBACK_MARGIN_MS, TRAVEL_UPSTREAM_DEADLINE_MS } from "../../lib/timeouts.js";
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeReply, type FakeUpstream } from "./fake-upstream.js";
+import { spacerOnFakeClock } from "./helpers.js";
 
 const http = (over: Partial<HttpOptions> = {}) =>
   new HttpJsonClient({
@@ -44,22 +45,15 @@ after(() => fake.close());
 
 describe("CallSpacer slots", () => {
   it("a cancelled waiter frees its slot for the next one (injected clock)", async () => {
-    let now = 0;
-    const limiter = new CallSpacer(
-      1000,
-      () => now,
-      async (ms) => {
-        now += ms;
-      },
-    );
+    const { limiter, clock } = spacerOnFakeClock(1000);
     const cancel = new AbortController();
     const starts: string[] = [];
-    const a = limiter.acquire().then(() => starts.push(`a@${now}`));
+    const a = limiter.acquire().then(() => starts.push(`a@${clock.now}`));
     const b = limiter.acquire({ signal: cancel.signal }).then(
-      () => starts.push(`b@${now}`),
+      () => starts.push(`b@${clock.now}`),
       () => starts.push("b cancelled"),
     );
-    const c = limiter.acquire().then(() => starts.push(`c@${now}`));
+    const c = limiter.acquire().then(() => starts.push(`c@${clock.now}`));
     cancel.abort();
     await Promise.all([a, b, c]);
     assert.deepEqual(
@@ -71,14 +65,7 @@ describe("CallSpacer slots", () => {
   });
 
   it("a retry waits at the front of the queue, not behind later first attempts", async () => {
-    let now = 0;
-    const limiter = new CallSpacer(
-      1000,
-      () => now,
-      async (ms) => {
-        now += ms;
-      },
-    );
+    const { limiter } = spacerOnFakeClock(1000);
     const order: string[] = [];
     await limiter.acquire();
     const first = limiter.acquire().then(() => order.push("first attempt of B"));

@@ -1,6 +1,8 @@
-// Shared helpers for the server tests: raw HTTP requests with chosen headers, raw MCP sessions, process checks.
+// Shared helpers for the server tests: raw HTTP requests with chosen headers, raw MCP sessions, process checks,
+// the tool-argument guard, a CallSpacer on a fake clock.
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { CallSpacer } from "../../mcp-server-travel/src/services/rate-limit.js";
 
 export function rawRequest(
   url: string,
@@ -51,6 +53,36 @@ export function rpc(url: string, session: string, body: unknown) {
   });
 }
 
+/**
+ * tools/call of `tool` with arguments that are not a JSON object (a list, null, a string) is answered −32602 with the
+ * shared guard's German message (mcp-server-shared/src/arguments-guard.ts) showing `example`, not with raw zod JSON.
+ */
+export async function assertArgumentsGuarded(url: string, session: string, tool: string, example: string) {
+  const shown = example.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const [args, kind] of [
+    [[], "eine Liste"],
+    [null, "null"],
+    ["Rom", "ein Text"],
+  ] as const) {
+    const r = await rpc(url, session, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: tool, arguments: args },
+    });
+    assert.equal(r.status, 200);
+    const parsed = JSON.parse(r.body) as { id: number; error: { code: number; message: string } };
+    assert.equal(parsed.id, 7);
+    assert.equal(parsed.error.code, -32602, r.body);
+    assert.match(
+      parsed.error.message,
+      new RegExp(`Ungültige Argumente für "${tool}": "arguments" muss ein JSON-Objekt .*${shown}.* nicht ${kind}\\.`),
+    );
+    assert.doesNotMatch(r.body, /invalid_type|expected|received/i, "no raw zod JSON");
+    assert.doesNotMatch(parsed.error.message, /"code"/);
+  }
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -68,4 +100,17 @@ export async function waitGone(pid: number, ms = 10_000): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return !isAlive(pid);
+}
+
+/** A CallSpacer `intervalMs` apart on a fake clock: its waits move `clock.now` on at once instead of sleeping. */
+export function spacerOnFakeClock(intervalMs: number): { limiter: CallSpacer; clock: { now: number } } {
+  const clock = { now: 0 };
+  const limiter = new CallSpacer(
+    intervalMs,
+    () => clock.now,
+    async (ms) => {
+      clock.now += ms;
+    },
+  );
+  return { limiter, clock };
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTravelServer, TravelServerStartError, type TravelServerHandle } from "../../lib/mcp/index.js";
-import { INITIALIZE, MCP_HEADERS, openSession, rawRequest, rpc } from "./helpers.js";
+import { assertArgumentsGuarded, INITIALIZE, MCP_HEADERS, openSession, rawRequest, rpc } from "./helpers.js";
 
 function assertJsonRpcError(r: { status: number; body: string }, status: number, code: number, message: RegExp): void {
   assert.equal(r.status, status, r.body);
@@ -53,27 +53,7 @@ describe("every non-2xx answer is a JSON-RPC error; invalid arguments are −326
 
   it("answers arguments that are an array, null or a string with −32602 in German", async () => {
     const session = await openSession(server.url);
-    for (const [args, kind] of [
-      [[], "eine Liste"],
-      [null, "null"],
-      ["Rom", "ein Text"],
-    ] as const) {
-      const r = await rpc(server.url, session, {
-        jsonrpc: "2.0",
-        id: 7,
-        method: "tools/call",
-        params: { name: "geocode", arguments: args },
-      });
-      assert.equal(r.status, 200);
-      const parsed = JSON.parse(r.body) as { id: number; error: { code: number; message: string } };
-      assert.equal(parsed.id, 7);
-      assert.equal(parsed.error.code, -32602, r.body);
-      assert.match(
-        parsed.error.message,
-        new RegExp(`Ungültige Argumente für "geocode": "arguments" muss ein JSON-Objekt .* nicht ${kind}\\.`),
-      );
-      assert.doesNotMatch(parsed.error.message, /expected|invalid_type|"code"/);
-    }
+    await assertArgumentsGuarded(server.url, session, "geocode", '{"destination": "Rom"}');
     const ok = await rpc(server.url, session, {
       jsonrpc: "2.0",
       id: 8,

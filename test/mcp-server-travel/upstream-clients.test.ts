@@ -13,6 +13,7 @@ import { OpenMeteoClient } from "../../mcp-server-travel/src/services/open-meteo
 import { OverpassPlaces } from "../../mcp-server-travel/src/services/overpass.js";
 import { CallSpacer } from "../../mcp-server-travel/src/services/rate-limit.js";
 import { isoDates, openMeteoDaily, startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
+import { spacerOnFakeClock } from "./helpers.js";
 
 const UA = "test-agent/1.0 (kit tests)";
 const sleeps: number[] = [];
@@ -269,30 +270,16 @@ describe("FileCache", () => {
 
 describe("CallSpacer", () => {
   it("spaces calls by the interval, in call order (injected clock)", async () => {
-    let now = 0;
+    const { limiter, clock } = spacerOnFakeClock(1000);
     const starts: number[] = [];
-    const limiter = new CallSpacer(
-      1000,
-      () => now,
-      async (ms) => {
-        now += ms;
-      },
-    );
-    await Promise.all([1, 2, 3].map((i) => limiter.schedule(async () => starts.push(now * 10 + i))));
+    await Promise.all([1, 2, 3].map((i) => limiter.schedule(async () => starts.push(clock.now * 10 + i))));
     assert.deepEqual(starts, [1, 10002, 20003]);
   });
 
   it("acquire() hands out the same slots without wrapping a task", async () => {
-    let now = 0;
-    const limiter = new CallSpacer(
-      500,
-      () => now,
-      async (ms) => {
-        now += ms;
-      },
-    );
+    const { limiter, clock } = spacerOnFakeClock(500);
     const starts: number[] = [];
-    await Promise.all([1, 2, 3].map(() => limiter.acquire().then(() => starts.push(now))));
+    await Promise.all([1, 2, 3].map(() => limiter.acquire().then(() => starts.push(clock.now))));
     assert.deepEqual(starts, [0, 500, 1000]);
   });
 

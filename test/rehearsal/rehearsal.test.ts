@@ -6,18 +6,13 @@
 // meters say that no speed was measured, and the seed picks among a question's scripted wordings.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { runAgent } from "../../lib/agent/loop.js";
+import { runAgent, type RunAgentOptions } from "../../lib/agent/loop.js";
 import { evalTableHtml } from "../../lib/display/eval.js";
 import { runModelCheck, MINI_TASK_IDS } from "../../lib/eval/model-check.js";
 import { formatMeter } from "../../lib/llm/meter.js";
+import type { Llm } from "../../lib/llm/types.js";
 import { createToolCaller } from "../../lib/llm/native-tools.js";
-import {
-  McpToolClient,
-  startMathServer,
-  startTravelServer,
-  type ServerHandle,
-  type ToolInfo,
-} from "../../lib/mcp/index.js";
+import type { McpToolClient, ToolInfo } from "../../lib/mcp/index.js";
 import { runHalfAgentOnce } from "../../lib/patterns/style-comparison.js";
 import { runNativeToolChat } from "../../lib/patterns/native-tools.js";
 import { buildPlanJsonSchema } from "../../lib/plan/plan.js";
@@ -26,26 +21,24 @@ import { NOT_SCRIPTED, PROBE_EXAMPLES, SCRIPT } from "../../lib/rehearsal/script
 import { englishDecimal } from "../../scripts/dev/run-notebooks.js";
 import { loadLlm } from "../../lib/rehearsal/load.js";
 import { TODAY } from "../agent/fixtures.js";
+import { startTravelAndMath, type TravelAndMath } from "../helpers/travel-and-math.js";
 
-let travel: ServerHandle;
-let math: ServerHandle;
+let servers: TravelAndMath;
 let reise: McpToolClient;
 let mathe: McpToolClient;
 let catalog: ToolInfo[];
 
 before(async () => {
-  [travel, math] = await Promise.all([
-    startTravelServer({ offline: true, env: { TRAVEL_TODAY: TODAY }, timeoutMs: 60_000 }),
-    startMathServer(),
-  ]);
-  [reise, mathe] = await Promise.all([McpToolClient.connect(travel.url), McpToolClient.connect(math.url)]);
+  servers = await startTravelAndMath(TODAY);
+  ({ reise, mathe } = servers);
   catalog = await reise.listTools();
 });
 
-after(async () => {
-  await Promise.all([reise?.close(), mathe?.close()]);
-  await Promise.all([travel?.stop(), math?.stop()]);
-});
+after(() => servers?.close());
+
+/** The plan agent over the travel server, at most 4 rounds. */
+const travelRun = (llm: Llm, question: string, options: Partial<RunAgentOptions> = {}) =>
+  runAgent({ llm, tools: reise, catalog, question, today: TODAY, maxIterations: 4, ...options });
 
 test("loadLlm gives the rehearsal model when WORKSHOP_PROBE=1 and says so; no model file is needed", async () => {
   const saved = { probe: process.env.WORKSHOP_PROBE, model: process.env.LLM_MODEL_PATH };
@@ -97,14 +90,7 @@ test("a question outside the script gets the plain 'only the script' answer, as 
 
 test("the plan agent runs the scripted $ref plan against the real server and answers from its results", async () => {
   const question = `Wie ist heute (${TODAY}) das Wetter in Barcelona und in Madrid?`;
-  const run = await runAgent({
-    llm: createRehearsalLlm(),
-    tools: reise,
-    catalog,
-    question,
-    today: TODAY,
-    maxIterations: 4,
-  });
+  const run = await travelRun(createRehearsalLlm(), question);
   const calls = run.trace.events.flatMap((e) => (e.type === "tool_call" ? [e] : []));
   assert.deepEqual(calls.map((c) => c.toolId).sort(), ["geo_bcn", "geo_mad", "wetter_bcn", "wetter_mad"]);
   const weather = calls.find((c) => c.toolId === "wetter_mad")!;
@@ -149,15 +135,7 @@ test("native function calling chains geocode → get_weather with geocode's coor
 test("every question the CLI suggests for --probe is answered by the script with real tool calls, also by the answer writer", async () => {
   for (const question of PROBE_EXAMPLES) {
     for (const answerWriter of [false, true]) {
-      const run = await runAgent({
-        llm: createRehearsalLlm(),
-        tools: reise,
-        catalog,
-        question,
-        today: TODAY,
-        maxIterations: 4,
-        answerWriter,
-      });
+      const run = await travelRun(createRehearsalLlm(), question, { answerWriter });
       const what = `${question}${answerWriter ? " (answer writer)" : ""}`;
       assert.equal(run.status, "answered", what);
       assert.ok(
@@ -173,23 +151,10 @@ test("every question the CLI suggests for --probe is answered by the script with
 
 test("a plan without a date in the question uses the agent's today (its date message), also for 'Und übermorgen?'", async () => {
   const llm = createRehearsalLlm();
-  const run = await runAgent({
-    llm,
-    tools: reise,
-    catalog,
-    question: "Wie ist heute das Wetter in Barcelona?",
-    today: TODAY,
-    maxIterations: 4,
-  });
+  const run = await travelRun(llm, "Wie ist heute das Wetter in Barcelona?");
   const weather = run.trace.events.find((e) => e.type === "tool_call" && e.toolName === "get_weather");
   assert.equal(weather?.type === "tool_call" ? weather.arguments.start_date : undefined, TODAY);
-  const later = await runAgent({
-    llm,
-    tools: reise,
-    catalog,
-    question: "Und übermorgen?",
-    today: TODAY,
-    maxIterations: 4,
+  const later = await travelRun(llm, "Und übermorgen?", {
     history: [{ role: "user", content: `Wie wird das Wetter morgen (2026-01-30) in Rom?` }],
   });
   assert.match(later.final ?? "", /^🎭 Übermorgen \(2026-01-31\) – Rom: /);

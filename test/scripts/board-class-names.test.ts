@@ -3,18 +3,21 @@
 // 1920×1080: every row on the screen, every name whole (never cut, a long one wrapped to at most two
 // lines), the width used; a poll that brings no news keeps the layout and the scroll position.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
 import { hilfe } from "../../lib/exercises/index.js";
-import { BoardState } from "../../scripts/apps/board/state.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import {
+  openBoardPage,
+  startBoardWithBrowser,
+  stopBoardWithBrowser,
+  type BoardProcess,
+} from "../helpers/board-process.js";
+import { boardSeed } from "../helpers/board-seed.js";
 
 const CODE = "klasse-namen-test-7";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const MINUTE = 60_000;
 const SIZES = [
   { width: 1280, height: 720 },
@@ -62,16 +65,7 @@ let browser: Browser | undefined;
 
 /** 30 participants in mixed states: ❌ in Aufgabe 2, overdue, working, not started, done, behind in Aufgabe 1. */
 function seed(now: number): void {
-  const state = new BoardState(CODE);
-  const run = (name: string, aufgabe: BoardPart, checks: number, failed: number, minutesAgo: number) => {
-    for (const check of BOARD_CHECKS[aufgabe].slice(0, checks))
-      state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
-    if (failed > 0)
-      state.apply(
-        { name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" },
-        now - minutesAgo * MINUTE,
-      );
-  };
+  const { state, run } = boardSeed(CODE, now);
   CLASS_NAMES.forEach((name, i) => {
     const kind = i % 6;
     if (kind === 5 && i > 20) return; // not started
@@ -95,7 +89,7 @@ function seed(now: number): void {
 before(async () => {
   seed(Date.now());
   // as on the day: open to the course network (so no "nur dieser Rechner" warning), the projector on this machine
-  board = await startBoardProcess([
+  ({ board, browser } = await startBoardWithBrowser([
     "--code",
     CODE,
     "--data",
@@ -104,7 +98,7 @@ before(async () => {
     "0.0.0.0",
     "--allowed-host",
     "127.0.0.1",
-  ]);
+  ]));
   // two raised hands: the queue takes its line above the tables too
   const silent = () => undefined;
   for (const name of ["Özlem Yıldırım", CLASS_NAMES[1]!]) {
@@ -113,24 +107,11 @@ before(async () => {
       log: silent,
     });
   }
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
-async function openBoard(size: { width: number; height: number }): Promise<Page> {
-  const page = await browser!.newPage({ viewport: size });
-  await page.goto(board.url);
-  await page.locator("tr.person").nth(29).waitFor({ timeout: 10_000 });
-  return page;
-}
+const openBoard = (size: { width: number; height: number }) => openBoardPage(browser!, board.url, size, 30);
 
 interface NameBox {
   name: string;

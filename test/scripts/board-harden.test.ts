@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { request } from "node:http";
@@ -19,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
 import { csvCell } from "../../scripts/apps/board/csv.js";
 import { JOIN_CODE_SPACE, randomJoinCode, weakJoinCode } from "../../scripts/apps/board/join-code.js";
 import {
@@ -30,6 +31,7 @@ import {
 import type { BoardData, BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import { runCommand } from "../helpers/run-script.js";
+import { boardRecord } from "../helpers/board-seed.js";
 
 const CODE = "test-code-42";
 const dir = mkdtempSync(join(tmpdir(), "board-harden-"));
@@ -42,15 +44,6 @@ before(async () => {
 after(async () => {
   await board?.stop("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
-});
-
-const record = (name: string): BoardRecord => ({
-  name,
-  aufgabe: 1,
-  check: "buildMessages",
-  passed: 5,
-  failed: 0,
-  at: new Date().toISOString(),
 });
 
 interface Answer {
@@ -87,7 +80,7 @@ function postFrom(
 }
 
 const postRecord = (name: string, from = "127.0.0.1", code = CODE) =>
-  postFrom(from, { [BOARD_CODE_HEADER]: code }, JSON.stringify(record(name)));
+  postFrom(from, { [BOARD_CODE_HEADER]: code }, JSON.stringify(boardRecord(name)));
 
 async function view(): Promise<BoardView> {
   return (await (await fetch(new URL("/api/state", board.url))).json()) as BoardView;
@@ -137,7 +130,7 @@ test("compressed or broken bodies: a short German answer, no stack, nothing on t
   const headers = { [BOARD_CODE_HEADER]: CODE, "content-encoding": "gzip" };
   const garbage = Buffer.from("das ist kein gzip");
   assertGermanRefusal(await postFrom("127.0.0.1", headers, garbage), 415, /unkomprimiert/); // before: 400 with an English HTML stack
-  assertGermanRefusal(await postFrom("127.0.0.1", headers, gzipSync(JSON.stringify(record("Gzip")))), 415);
+  assertGermanRefusal(await postFrom("127.0.0.1", headers, gzipSync(JSON.stringify(boardRecord("Gzip")))), 415);
   assertGermanRefusal(
     await postFrom("127.0.0.1", { [BOARD_CODE_HEADER]: CODE, "content-encoding": "deflate" }, garbage),
     415,
@@ -158,7 +151,7 @@ test("a foreign Host header is refused in German", async () => {
     await postFrom(
       "127.0.0.1",
       { [BOARD_CODE_HEADER]: CODE },
-      JSON.stringify(record("Host")),
+      JSON.stringify(boardRecord("Host")),
       BOARD_POST_PATH,
       "evil.example",
     ),
@@ -303,6 +296,8 @@ test("--export only reads: a bad data file stays, its own path is refused, a mis
   r = await runCommand("board", ["--data", good, "--export", join(dir, "gut.csv")]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(good, "utf8"), before);
+  // Names and results, like the results file: only the instructor reads them (the hub's participants are users here).
+  assert.equal(statSync(join(dir, "gut.csv")).mode & 0o777, 0o600); // before: 0o644
 });
 
 test("--entfernen takes a participant off (also an invisible-character name), refuses while the board runs", async () => {

@@ -4,7 +4,7 @@
 // what a participant may not do (lower hands, set the Aufgabe, send a multi-line question); hilfe()
 // without a board.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -18,11 +18,10 @@ import {
 } from "../../lib/exercises/board-record.js";
 import { BOARD_CLASS_PATH, BOARD_LOWER_PATH } from "../../scripts/apps/board/server.js";
 import type { BoardView } from "../../scripts/apps/board/state.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "hand-hoch-test-5";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const dir = mkdtempSync(join(tmpdir(), "board-hilfe-"));
 let board: BoardProcess;
 let browser: Browser | undefined;
@@ -44,18 +43,10 @@ async function report(name: string, aufgabe: BoardRecord["aufgabe"], check: stri
 }
 
 before(async () => {
-  board = await startBoardProcess(["--code", CODE, "--data", join(dir, "ergebnisse.json")]);
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
+  ({ board, browser } = await startBoardWithBrowser(["--code", CODE, "--data", join(dir, "ergebnisse.json")]));
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
 test("hilfe() without a board says so in German and sends nothing", async () => {
   const result = await hilfe("Wo ist das Modell?", { settings: undefined, log });

@@ -5,7 +5,7 @@
 // All against the real board subprocess; "another machine" is this machine's own network address
 // (192.0.2.2 here), which the board sees as a non-loopback client.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -16,9 +16,9 @@ import { BOARD_INSTRUCTOR_HEADER, BOARD_JOIN_INFO_PATH } from "../../scripts/app
 import { BOARD_CLASS_PATH, BOARD_LOWER_PATH } from "../../scripts/apps/board/server.js";
 import { BoardState, parseStored, type BoardView } from "../../scripts/apps/board/state.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { chromiumIfInstalled } from "../helpers/chromium.js";
 
 const CODE = "kursleitung-test-7";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const dir = mkdtempSync(join(tmpdir(), "board-instructor-"));
 const running: BoardProcess[] = [];
 let browser: Browser | undefined;
@@ -62,10 +62,7 @@ function printedLink(board: BoardProcess): URL {
 const keyOf = (link: URL) => /^#kursleitung=([A-Za-z0-9_-]{32})$/.exec(link.hash)?.[1] ?? "";
 
 before(async () => {
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
+  browser = await chromiumIfInstalled();
 });
 
 after(async () => {

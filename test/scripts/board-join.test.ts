@@ -4,41 +4,36 @@
 // name (look-alike, invisible characters) is said in German and not registered; the most-common-failure
 // line names the check by its German title. The join's limits (new names per address, the cap) in process.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { BoardReporter } from "../../lib/exercises/index.js";
 import { BOARD_CODE_HEADER, BOARD_JOIN_PATH } from "../../lib/exercises/board-record.js";
-import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST, startBoardServer } from "../../scripts/apps/board/server.js";
+import { MAX_PARTICIPANTS, NEW_NAMES_PER_ADDRESS_BURST } from "../../scripts/apps/board/server.js";
 import { BoardState, type BoardView } from "../../scripts/apps/board/state.js";
 import { kursStatusLine } from "../../scripts/apps/workshop/kurs-config.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import {
+  startBoardInProcess,
+  startBoardWithBrowser,
+  stopBoardWithBrowser,
+  type BoardProcess,
+} from "../helpers/board-process.js";
 
 const CODE = "beitritt-test-code-7";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const dir = mkdtempSync(join(tmpdir(), "board-join-"));
 let board: BoardProcess;
 let browser: Browser | undefined;
 let page: Page | undefined;
 
 before(async () => {
-  board = await startBoardProcess(["--code", CODE, "--data", join(dir, "ergebnisse.json")]);
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(board.url);
-  }
+  ({ board, browser } = await startBoardWithBrowser(["--code", CODE, "--data", join(dir, "ergebnisse.json")]));
+  page = await browser?.newPage({ viewport: { width: 1280, height: 720 } });
+  await page?.goto(board.url);
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  if (!process.env.KEEP_BOARD_TEST) rmSync(dir, { recursive: true, force: true });
-  else console.log(`screenshots: ${dir}`);
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
 /** What `npm run workshop -- --kurs … --name NAME --code …` prints after joining. */
 const joinAs = (name: string) => kursStatusLine({ KURS_BOARD: board.url, KURS_NAME: name, KURS_CODE: CODE });
@@ -141,13 +136,7 @@ test("an older kit (no name sent) only has its code checked; a malformed join is
 
 test("joining keeps the board's limits: new names per address, and at most MAX_PARTICIPANTS", async () => {
   const state = new BoardState(CODE);
-  const server = await startBoardServer({
-    host: "127.0.0.1",
-    port: 0,
-    state,
-    onChange: () => undefined,
-    log: () => undefined,
-  });
+  const server = await startBoardInProcess(state);
   try {
     const joinFrom = (name: string) => kursStatusLine({ KURS_BOARD: server.url, KURS_NAME: name, KURS_CODE: CODE });
     for (let i = 0; i < NEW_NAMES_PER_ADDRESS_BURST; i++) assert.match((await joinFrom(`Flut ${i}`))!, /steht jetzt/);

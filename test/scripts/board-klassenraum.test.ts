@@ -3,18 +3,17 @@
 // their browser at the hub, so the page shows the hub's address, the join code and a QR code to the hub's login
 // page — no loopback warning and no `npm run workshop` line, on the page or the console.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { startBoardWithBrowser, stopBoardWithBrowser, type BoardProcess } from "../helpers/board-process.js";
 import { decodeBoardQr } from "../helpers/board-qr.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "klassenraum-test-code-7";
 const ROOM_URL = "http://kurs-pc.local:8123/hub/login";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SIZES = [
   { width: 1920, height: 1080 },
   { width: 1280, height: 720 },
@@ -27,18 +26,17 @@ let browser: Browser | undefined;
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  board = await startBoardProcess(["--code", CODE, "--data", join(dir, "ergebnisse.json"), "--raum", ROOM_URL]);
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
+  ({ board, browser } = await startBoardWithBrowser([
+    "--code",
+    CODE,
+    "--data",
+    join(dir, "ergebnisse.json"),
+    "--raum",
+    ROOM_URL,
+  ]));
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
 test("the console names the hub's login page for participants, without the loopback warning", () => {
   const output = board.output();

@@ -4,22 +4,24 @@
 // one line each, stuck above done, the QR code decodes (jsQR) to the join URL, the loopback warning on
 // the page and the console, and the join line collapses with the key B.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { BOARD_CHECKS, type BoardPart } from "../../lib/exercises/board-record.js";
+import type { Browser } from "playwright-core";
 import { MIN_FONT_SCREEN_SHARE } from "../../scripts/apps/board/page.js";
-import { BoardState } from "../../scripts/apps/board/state.js";
-import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import {
+  openBoardPage,
+  startBoardWithBrowser,
+  stopBoardWithBrowser,
+  type BoardProcess,
+} from "../helpers/board-process.js";
 import { decodeBoardQr } from "../helpers/board-qr.js";
+import { boardSeed } from "../helpers/board-seed.js";
 import { runCommand } from "../helpers/run-script.js";
 
 const CODE = "projektor-test-code-42";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const STUCK_AFTER_MIN = 15;
-const MINUTE = 60_000;
 const SIZES = [
   { width: 1920, height: 1080 },
   { width: 1280, height: 720 },
@@ -74,17 +76,7 @@ let browser: Browser | undefined;
 
 /** Writes the board's data file through the board's own state (the stored format stays the board's). */
 function seed(now: number): void {
-  const state = new BoardState(CODE);
-  const run = (name: string, aufgabe: BoardPart, checks: number, failed: number, minutesAgo: number) => {
-    for (const check of BOARD_CHECKS[aufgabe].slice(0, checks)) {
-      state.apply({ name, aufgabe, check, passed: 3, failed: 0, at: "" }, now - minutesAgo * MINUTE);
-    }
-    if (failed > 0)
-      state.apply(
-        { name, aufgabe, check: BOARD_CHECKS[aufgabe][checks]!, passed: 1, failed, at: "" },
-        now - minutesAgo * MINUTE,
-      );
-  };
+  const { state, run } = boardSeed(CODE, now);
   for (const [i, name] of people.failing.entries()) {
     run(name, 1, 4, 0, 40);
     run(name, 2, 1 + (i % 3), 2, 1 + i);
@@ -107,26 +99,13 @@ function seed(now: number): void {
 
 before(async () => {
   seed(Date.now());
-  board = await startBoardProcess(["--code", CODE, "--data", dataFile, "--haengt-nach", String(STUCK_AFTER_MIN)]);
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  }
+  const args = ["--code", CODE, "--data", dataFile, "--haengt-nach", String(STUCK_AFTER_MIN)];
+  ({ board, browser } = await startBoardWithBrowser(args));
 });
 
-after(async () => {
-  await browser?.close();
-  await board?.stop("SIGKILL");
-  if (!process.env.KEEP_BOARD_TEST) rmSync(dir, { recursive: true, force: true });
-  else console.log(`screenshots: ${dir}`);
-});
+after(() => stopBoardWithBrowser({ board, browser }, dir));
 
-async function openBoard(size: { width: number; height: number }): Promise<Page> {
-  const page = await browser!.newPage({ viewport: size });
-  await page.goto(board.url);
-  await page.locator("tr.person").nth(29).waitFor({ timeout: 10_000 });
-  return page;
-}
+const openBoard = (size: { width: number; height: number }) => openBoardPage(browser!, board.url, size, 30);
 
 test("the console says in German that participants cannot reach a loopback board, and how to start it", () => {
   assert.match(

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { BoardReporter, type BoardSettings } from "../../lib/exercises/board-report.js";
-import { BOARD_CODE_HEADER, BOARD_POST_PATH, type BoardRecord } from "../../lib/exercises/board-record.js";
+import { BOARD_CODE_HEADER, BOARD_POST_PATH } from "../../lib/exercises/board-record.js";
 import { NotSolvedError, runChecks } from "../../lib/exercises/check-runner.js";
 import {
   checkBuildMessages,
@@ -20,6 +20,8 @@ import type { BoardView } from "../../scripts/apps/board/state.js";
 import { PER_PARTICIPANT_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/server.js";
 import { runCommand } from "../helpers/run-script.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
+import { correctBuildMessages } from "../helpers/solutions.js";
+import { boardRecord } from "../helpers/board-seed.js";
 
 const CODE = "test-code-42";
 const PEOPLE = 25;
@@ -30,14 +32,6 @@ const dir = mkdtempSync(join(tmpdir(), "board-test-"));
 const dataFile = join(dir, "ergebnisse.json");
 let board: BoardProcess;
 
-const correctBuild: BuildMessagesFn = (system, turns, question) => [
-  ...(system ? [{ role: "system" as const, content: system }] : []),
-  ...turns.flatMap((t) => [
-    { role: "user" as const, content: t.user },
-    { role: "assistant" as const, content: t.assistant },
-  ]),
-  { role: "user" as const, content: question },
-];
 const wrongBuild: BuildMessagesFn = (_system, _turns, question) => [{ role: "user", content: question }];
 const emptyTrim: TrimHistoryFn = () => {
   throw new NotSolvedError();
@@ -58,16 +52,6 @@ async function post(body: unknown, headers: Record<string, string> = { [BOARD_CO
 async function state(): Promise<BoardView> {
   return (await (await fetch(new URL("/api/state", board.url))).json()) as BoardView;
 }
-
-const record = (name: string, extra: Partial<BoardRecord> = {}): BoardRecord => ({
-  name,
-  aufgabe: 1,
-  check: "buildMessages",
-  passed: 5,
-  failed: 0,
-  at: new Date().toISOString(),
-  ...extra,
-});
 
 /** GET /api/state with its own Host header (fetch would send the URL's). */
 function statusWithHost(host: string): Promise<number | undefined> {
@@ -94,7 +78,7 @@ test("25 participants report concurrently through the real self-check runner; /a
   await Promise.all(
     Array.from({ length: PEOPLE }, async (_, i) => {
       const reporter = new BoardReporter(settings(nameOf(i)));
-      const build = await runChecks(checkBuildMessages.set, i % 5 === 0 ? wrongBuild : correctBuild, {
+      const build = await runChecks(checkBuildMessages.set, i % 5 === 0 ? wrongBuild : correctBuildMessages, {
         board: reporter,
         log: silent,
       });
@@ -146,15 +130,15 @@ test("refused: wrong or missing join code, oversized, malformed, extra fields, u
     const body = (await response.json()) as { fehler?: string; error?: unknown };
     assert.ok(body.fehler ?? body.error, JSON.stringify(body));
   };
-  await refused(await post(record("Eve"), { [BOARD_CODE_HEADER]: "test-code-43" }), 403);
-  await refused(await post(record("Eve"), {}), 403);
-  await refused(await post(JSON.stringify({ ...record("Eve"), pad: "x".repeat(5000) })), 413);
+  await refused(await post(boardRecord("Eve"), { [BOARD_CODE_HEADER]: "test-code-43" }), 403);
+  await refused(await post(boardRecord("Eve"), {}), 403);
+  await refused(await post(JSON.stringify({ ...boardRecord("Eve"), pad: "x".repeat(5000) })), 413);
   await refused(await post("{ kein json"), 400);
-  await refused(await post({ ...record("Eve"), code: "console.log(1)" }), 400);
-  await refused(await post(record("Eve", { check: "stealSecrets" })), 400);
-  await refused(await post(record("Eve", { aufgabe: 5 as 1 })), 400);
-  await refused(await post(record("   ")), 400);
-  await refused(await post(record("Eve"), { [BOARD_CODE_HEADER]: CODE, origin: "http://evil.example" }), 403);
+  await refused(await post({ ...boardRecord("Eve"), code: "console.log(1)" }), 400);
+  await refused(await post(boardRecord("Eve", { check: "stealSecrets" })), 400);
+  await refused(await post(boardRecord("Eve", { aufgabe: 5 as 1 })), 400);
+  await refused(await post(boardRecord("   ")), 400);
+  await refused(await post(boardRecord("Eve"), { [BOARD_CODE_HEADER]: CODE, origin: "http://evil.example" }), 403);
   assert.equal(await statusWithHost("evil.example"), 403, "DNS rebinding: a foreign Host header");
   assert.equal(await statusWithHost(new URL(board.url).host), 200);
   assert.ok(!(await state()).participants.some((p) => p.name.includes("Eve")), "nothing refused reached the board");
@@ -162,16 +146,16 @@ test("refused: wrong or missing join code, oversized, malformed, extra fields, u
 
 test("a participant who posts too fast is limited; others are not", async () => {
   const statuses = [];
-  for (let i = 0; i < PER_PARTICIPANT_BURST + 10; i++) statuses.push((await post(record("Schnell"))).status);
+  for (let i = 0; i < PER_PARTICIPANT_BURST + 10; i++) statuses.push((await post(boardRecord("Schnell"))).status);
   const ok = statuses.filter((s) => s === 200).length;
   assert.ok(ok >= PER_PARTICIPANT_BURST && ok <= PER_PARTICIPANT_BURST + 3, `accepted ${ok}`);
   assert.equal(statuses.filter((s) => s === 429).length, statuses.length - ok);
-  assert.equal((await post(record("Langsam"))).status, 200);
+  assert.equal((await post(boardRecord("Langsam"))).status, 200);
 });
 
 test("the page in Chromium: one row per participant, counts, colours, names as text (no HTML injection)", async (t) => {
-  assert.equal((await post(record(HTML_NAME))).status, 200);
-  assert.equal((await post(record(FORMULA_NAME, { failed: 1 }))).status, 200);
+  assert.equal((await post(boardRecord(HTML_NAME))).status, 200);
+  assert.equal((await post(boardRecord(FORMULA_NAME, { failed: 1 }))).status, 200);
   if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) return t.skip("no Chromium");
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
@@ -268,11 +252,11 @@ test("a restart after a crash keeps every result and the join code; --export wri
 test("an address that keeps sending wrong join codes is stopped; the right code still gets through", async () => {
   const statuses = [];
   for (let i = 0; i < WRONG_CODE_BURST + 2; i++)
-    statuses.push((await post(record("Raten"), { [BOARD_CODE_HEADER]: `rate-${i}` })).status);
+    statuses.push((await post(boardRecord("Raten"), { [BOARD_CODE_HEADER]: `rate-${i}` })).status);
   assert.deepEqual(statuses.slice(0, WRONG_CODE_BURST), Array(WRONG_CODE_BURST).fill(403));
   assert.deepEqual(statuses.slice(WRONG_CODE_BURST), [429, 429]);
   assert.equal(
-    (await post(record("Raten"))).status,
+    (await post(boardRecord("Raten"))).status,
     200,
     "someone else at this address (a hub, a NAT) with the right code",
   );

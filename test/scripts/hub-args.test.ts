@@ -10,7 +10,7 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "
 import { classJoinCode } from "../../scripts/apps/hub/join-code.js";
 import { checkName } from "../../scripts/apps/hub/login-check.js";
 import { participantKey } from "../../scripts/apps/board/state.js";
-import { singleUserArgs } from "../../scripts/apps/hub/settings.js";
+import { kernelEnvironment, singleUserArgs } from "../../scripts/apps/hub/settings.js";
 import { loadBoard } from "../../scripts/apps/board/store.js";
 import { runCommand } from "../helpers/run-script.js";
 
@@ -93,4 +93,18 @@ test("--teilnehmende lists, --pin-vergessen NAME resets one participant's PIN", 
   const reset = parseHubArgs(["--pin-vergessen", " Anna Müller "], kit);
   assert.equal(reset.action, "reset-pin");
   assert.equal(reset.pinName, "Anna Müller");
+});
+
+test("a participant's kernel inherits the instructor's model and mode settings and KIT_KERNEL_SNAPSHOT, nothing else", () => {
+  const env = kernelEnvironment(parseHubArgs([], kit), kit, "abc-def-7", "hub-1", {
+    LLM_MODEL_PATH: "/modelle/llama.gguf",
+    KIT_KERNEL_SNAPSHOT: "0",
+    HOME: "/root",
+    KIT_DEBUG: "1",
+  });
+  assert.equal(env.LLM_MODEL_PATH, "/modelle/llama.gguf");
+  assert.equal(env.KIT_KERNEL_SNAPSHOT, "0"); // the plain kernel start (less memory, more CPU) for the whole class
+  assert.equal(env.HOME, undefined);
+  assert.equal(env.KIT_DEBUG, undefined);
+  assert.equal(env.KURS_CODE, "abc-def-7");
 });

@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { GLOBAL_WRONG_CODE_BURST, WRONG_CODE_BURST } from "../../scripts/apps/board/limits.js";
-import { startBoardServer } from "../../scripts/apps/board/server.js";
 import { BoardState } from "../../scripts/apps/board/state.js";
 import { startLoginCheck, type LoginAnswer, type LoginRules } from "../../scripts/apps/hub/login-check.js";
 import type { HubParticipant } from "../../scripts/apps/hub/participants.js";
 import { PIN_WRONG_BURST, PIN_WRONG_REFILL_MS, PinStore } from "../../scripts/apps/hub/pin.js";
 import { freePort } from "../../scripts/node/free-port.js";
+import { startBoardInProcess } from "../helpers/board-process.js";
 import { slowBoard } from "../helpers/slow-board.js";
 
 const CODE = "k7mq-2xhp-9dta";
@@ -28,15 +28,12 @@ function pinStore(): PinStore {
 
 type Ask = (name: string, code: string, address?: string, pin?: string) => Promise<LoginAnswer>;
 
+/** The login check with the tests' defaults: code CODE, 30 seats, no participants yet, a fresh PIN store, no log. */
+const startTestLoginCheck = (rules: Partial<LoginRules> = {}) =>
+  startLoginCheck({ code: CODE, max: 30, participants: () => [], pins: pinStore(), log: () => undefined, ...rules });
+
 async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: Ask) => Promise<void>): Promise<void> {
-  const server = await startLoginCheck({
-    code: CODE,
-    max: 30,
-    participants: () => [],
-    pins: pinStore(),
-    log: () => undefined,
-    ...rules,
-  });
+  const server = await startTestLoginCheck(rules);
   const ask: Ask = async (name, code, address = "192.168.1.20", pin = "1234") => {
     const res = await fetch(server.url, {
       method: "POST",
@@ -56,13 +53,7 @@ async function withLoginCheck(rules: Partial<LoginRules>, body: (ask: Ask) => Pr
 const problem = (answer: LoginAnswer) => ("problem" in answer ? answer.problem : "");
 
 test("only the hub may ask (token)", async () => {
-  const server = await startLoginCheck({
-    code: CODE,
-    max: 30,
-    participants: () => [],
-    pins: pinStore(),
-    log: () => undefined,
-  });
+  const server = await startTestLoginCheck();
   try {
     const res = await fetch(server.url, { method: "POST", body: JSON.stringify({ name: "Anna", code: CODE }) });
     assert.equal(res.status, 403);
@@ -104,13 +95,7 @@ test("a look-alike of a participant is refused in German; the same participant i
 test("with a board a login puts the name on it; the board's refusal of a new name is shown, an unreachable board blocks nothing", async () => {
   const state = new BoardState(CODE);
   state.join("Anna", Date.now()); // joined with npm run workshop, not through the hub
-  const board = await startBoardServer({
-    host: "127.0.0.1",
-    port: 0,
-    state,
-    onChange: () => undefined,
-    log: () => undefined,
-  });
+  const board = await startBoardInProcess(state);
   try {
     await withLoginCheck({ boardUrl: board.url }, async (ask) => {
       assert.deepEqual(await ask("Ben", CODE), { name: "Ben", key: "ben" });
@@ -229,13 +214,7 @@ test("logins at the same moment are checked and put on the board together; --max
 test("a name the board refuses gives its seat back", async () => {
   const state = new BoardState(CODE);
   state.join("Anna", Date.now());
-  const board = await startBoardServer({
-    host: "127.0.0.1",
-    port: 0,
-    state,
-    onChange: () => undefined,
-    log: () => undefined,
-  });
+  const board = await startBoardInProcess(state);
   try {
     await withLoginCheck({ boardUrl: board.url, max: 1 }, async (ask) => {
       assert.match(problem(await ask("\u0410nna", CODE)), /sieht aus wie „Anna“/);

@@ -38,3 +38,19 @@ test("a service killed with SIGKILL comes back by itself and says so in German; 
   assert.equal(supervised.current(), second, "no restart after a stop");
   assert.ok(second.child.exitCode !== null || second.child.signalCode !== null);
 });
+
+test("a stop during the backoff ends the wait at once: no restart, no timer left", async () => {
+  const first = start();
+  await ready(first);
+  const lines: string[] = [];
+  const supervised = superviseService(first, start, ready, (l) => lines.push(l));
+  process.kill(first.child.pid!, "SIGKILL");
+  const until = Date.now() + 20_000;
+  while (Date.now() < until && !lines.some((l) => /Neustart in/.test(l))) await delay(20);
+  await supervised.stop();
+  const timers = process.getActiveResourcesInfo().filter((r) => r === "Timeout");
+  assert.deepEqual(timers, [], "the backoff's timer is gone with the stop (before: it ran out its 1 s)");
+  await delay(1500);
+  assert.equal(supervised.current(), first, "no restart after a stop during the backoff");
+  assert.equal(lines.length, 1, lines.join("\n"));
+});

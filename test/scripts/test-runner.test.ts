@@ -11,7 +11,7 @@ const FIXTURE = "test/scripts/fixtures/leaves-a-process.test.ts";
 
 /** `npm test --only unit <file>` in a child; resolves with its exit code and output once nothing holds the output. */
 async function runUnit(file: string): Promise<{ code: number | null; out: string }> {
-  // a nested test runner must not report to this one
+  // a nested test runner must not report to this one, and keeps its prompt states in a folder of its own
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT" && key !== "LLM_STATE_DIR"),
   );
@@ -36,19 +36,7 @@ test("the tests save prompt states in a folder of the run, removed at its end", 
 });
 
 test("a process a test leaves running is ended and named in the summary", { timeout: 180_000 }, async () => {
-  const root = findProjectRoot();
-  // a nested test runner must not report to this one
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== "NODE_TEST_CONTEXT"));
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/kit.ts", "test", "--only", "unit", FIXTURE], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  // "close" comes only once no process holds the output any more
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const { code, out } = await runUnit(FIXTURE);
   const pid = Number(/left behind: pid (\d+)/.exec(out)?.[1]);
   assert.ok(pid > 0, out);
   try {

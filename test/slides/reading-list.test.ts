@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
-import { countSlides, notebookSlides, type NbCell, type Notebook } from "../../scripts/apps/slides/deck.js";
+import { countSlides, notebookSlides, type NbCell, type Notebook, type Slide } from "../../scripts/apps/slides/deck.js";
 import { deckStats } from "../../scripts/apps/slides/estimate.js";
 import { addReadingList, deckSlideCount, READING_LIST_TITLE } from "../../scripts/apps/slides/reading-list.js";
 import { vertiefungPromises } from "../../scripts/apps/slides/vertiefung.js";
@@ -25,6 +25,14 @@ const text = (html: string) =>
     .replace(/<[^>]*>/g, "")
     .replace(/\s+/g, " ")
     .trim();
+/** The speaker notes of the first subslide whose title starts with `title`, as plain text. */
+const notesOf = (slides: Slide[], title: string) =>
+  text(
+    slides
+      .flat()
+      .find((s) => s.title.startsWith(title))!
+      .notes.join(" "),
+  );
 
 const fixture: Notebook = {
   cells: [
@@ -55,15 +63,11 @@ test("a closing slide lists the Vertiefung sections; the slide after each skip n
     ["2. Gedächtnis", "In Abschnitt 3: Rückfragen, Belegte Antworten", "5. Abstimmen: mehrere Läufe"],
   );
   assert.ok(shown.includes("Belegte\u00a0Antworten"), "a name in a shared line does not break");
-  const notesOf = (title: string) =>
-    text(
-      slides
-        .flat()
-        .find((s) => s.title.startsWith(title))!
-        .notes.join(" "),
-    );
-  assert.match(notesOf("3. Wieder gezeigt"), /^Davor übersprungen – steht im Notebook \(Vertiefung\): 2\. Gedächtnis$/);
-  assert.match(notesOf("4. Selbst ausprobieren"), /übersprungen .*: Rückfragen: ask_user; Belegte Antworten$/);
+  assert.match(
+    notesOf(slides, "3. Wieder gezeigt"),
+    /^Davor übersprungen – steht im Notebook \(Vertiefung\): 2\. Gedächtnis$/,
+  );
+  assert.match(notesOf(slides, "4. Selbst ausprobieren"), /übersprungen .*: Rückfragen: ask_user; Belegte Antworten$/);
   assert.match(
     text(closing.notes.join(" ")),
     /übersprungen .*: 5\. Abstimmen: mehrere Läufe .* Abstimmen Abstimmen: nur bei Zeit/,
@@ -103,14 +107,10 @@ test("no slide names a Vertiefung's topic without saying so; Teil 4's deck ends 
     ["In Abschnitt 10", "13", "14", "15", "16", "17"],
   );
   assert.match(list[0]!, /Rückfragen, Antwort-Schreiber, Belegte Antworten, Ein Gespräch/);
-  const notesOf = (title: string) =>
-    text(
-      slides
-        .flat()
-        .find((s) => s.title.startsWith(title))!
-        .notes.join(" "),
-    );
-  assert.match(notesOf("11. Selbst ausprobieren"), /^Davor übersprungen .*Rückfragen: ask_user; .*Ein Gespräch/);
+  assert.match(
+    notesOf(slides, "11. Selbst ausprobieren"),
+    /^Davor übersprungen .*Rückfragen: ask_user; .*Ein Gespräch/,
+  );
   assert.match(
     text(slides.at(-2)![0]!.notes.join(" ")),
     /^Davor übersprungen .*13\. Mit Gedächtnis.*; 14\. .*; 15\. .*; 16\. .*; 17\. Modell-Check/,

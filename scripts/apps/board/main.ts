@@ -175,7 +175,9 @@ async function exportCsv(args: BoardArgs): Promise<number> {
   if (!state) return 1;
   const data = state.data();
   try {
-    await writeFileAtomic(target, boardCsv(data));
+    // Names and results: readable by the instructor only, like the results file (participants of the hub are
+    // users of this machine).
+    await writeFileAtomic(target, boardCsv(data), { mode: 0o600 });
   } catch (error) {
     console.error(
       `CSV konnte nicht geschrieben werden (${fileReason(error)}) – einen anderen Pfad für --export wählen.`,

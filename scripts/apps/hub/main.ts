@@ -17,6 +17,8 @@ import { KIT_KERNEL, hubStateDir, participantFiles } from "./settings.js";
 import { participantKey } from "../board/state.js";
 import { HubStartError, jupyterhubMissing, startHub } from "./start.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
+import { ensureMcpBundles } from "../../dev/build-mcp-bundles.js";
+import { ensureKernelSnapshot } from "../workshop/kernel-snapshot/kernel-snapshot.js";
 import { defineCommand } from "../../node/command.js";
 
 function kernelMissing(kitRoot: string): string | undefined {
@@ -39,6 +41,8 @@ async function serve(args: HubArgs, kitRoot: string, signal: AbortSignal): Promi
     return 1;
   }
   console.log(ensureNotebookLib());
+  console.log(ensureMcpBundles());
+  console.log((await ensureKernelSnapshot(kitRoot)).detail);
   const code = await classJoinCode(args.boardData, args.code, console.error);
   const hub = await startHub(args, kitRoot, code, console.error);
   console.log(

@@ -115,6 +115,8 @@ export function superviseService(
 ): SupervisedService {
   let service = first;
   let stopping = false;
+  // Ends a backoff wait at once on stop(): its timer (up to 30 s) would otherwise hold npm run klassenraum open.
+  const stopped = new AbortController();
   const crashes: number[] = [];
   const exitOf = (s: Service) =>
     new Promise<void>((resolve) => {
@@ -137,8 +139,11 @@ export function superviseService(
       }
       const wait = restartBackoffMs(crashes.length);
       log(`${service.name} hat sich beendet (${how}) – Neustart in ${wait / 1000} s. Die anderen laufen weiter.`);
-      await delay(wait);
-      if (stopping) return;
+      const waited = await delay(wait, stopped.signal).then(
+        () => true,
+        () => false,
+      );
+      if (!waited || stopping) return;
       service = start();
       try {
         await ready(service);
@@ -152,6 +157,7 @@ export function superviseService(
     current: () => service,
     stop: async () => {
       stopping = true;
+      stopped.abort();
       await service.stop();
     },
   };

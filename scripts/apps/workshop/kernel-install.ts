@@ -7,17 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { defineCommand } from "../../node/command.js";
+import { KERNEL_ENV, KERNEL_NODE_OPTIONS } from "./kernel-snapshot/kernel-snapshot.js";
 
+export { KERNEL_ENV, KERNEL_NODE_OPTIONS };
 export const KERNEL_NAME = "tslab";
 
 /**
- * Node options of every kernel (scripts/setup.mjs writes the same): a 1 MB young generation instead of V8's
- * up to 16 MB semi-spaces takes 25 MB (12 %) off a kernel after `./lib/index` at no measurable CPU cost
- * (bench/kernel-cpu.bench.ts; `--optimize-for-size` saved a little more but cost 17 % more CPU at start).
+ * The kernel.json for this checkout: absolute paths, so no PATH set-up is needed. On Linux tslab starts through
+ * kernel-snapshot/tslab-kernel.sh (from the V8 startup snapshot when it fits, else the plain tslab).
  */
-export const KERNEL_NODE_OPTIONS = "--max-semi-space-size=1";
-
-/** The kernel.json for this checkout: absolute path to tslab, so no PATH set-up is needed. */
 export function kernelSpec(root: string): {
   argv: string[];
   display_name: string;
@@ -25,11 +23,18 @@ export function kernelSpec(root: string): {
   env: Record<string, string>;
 } {
   return {
-    argv: [join(root, "node_modules", ".bin", "tslab"), "kernel", "--config-path", "{connection_file}"],
+    argv: [kernelCommand(root), "kernel", "--config-path", "{connection_file}"],
     display_name: "TypeScript (Workshop)",
     language: "typescript",
-    env: { NODE_OPTIONS: KERNEL_NODE_OPTIONS },
+    env: { ...KERNEL_ENV },
   };
+}
+
+/** What kernel.json starts (scripts/setup.mjs writes the same). */
+export function kernelCommand(root: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === "linux"
+    ? join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh")
+    : join(root, "node_modules", ".bin", "tslab");
 }
 
 function main(): number {

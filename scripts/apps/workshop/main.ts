@@ -12,6 +12,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { findProjectRoot } from "../../../lib/config.js";
 import { ensureNotebookLib } from "../../dev/build-notebook-lib.js";
+import { ensureMcpBundles } from "../../dev/build-mcp-bundles.js";
+import { ensureKernelSnapshot } from "./kernel-snapshot/kernel-snapshot.js";
 import {
   modelProblems,
   PRACTICE_FLAGS,
@@ -109,6 +111,8 @@ async function main(argv: string[], signal: AbortSignal): Promise<number> {
     }
   }
   console.log(ensureNotebookLib());
+  console.log(ensureMcpBundles());
+  console.log((await ensureKernelSnapshot(root)).detail);
   const kursLine = await kursStatusLine(env);
   if (kursLine) console.log(kursLine);
   const app = jupyterCommand();
