@@ -55,6 +55,9 @@ const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
 // tslab reports a thrown error or a rejected await as stderr text with the stack (frames in the cell's
 // "evalmachine" or in tslab's executor), not as an "error" output; the remaining cells are skipped.
 const TSLAB_THROWN = /^\s+at .*(?:evalmachine\.<anonymous>|[\\/]tslab[\\/]dist[\\/](?:executor|jupyter)\.js)/m;
+// Under the kernel snapshot (scripts/apps/workshop/kernel-snapshot) the same error comes without its stack, as
+// the bare inspected error: "[Error: message]", "[ConfigError: …] { code: … }".
+const SNAPSHOT_THROWN = /^\[\w*Error(?: \[[\w ]+\])?: [\s\S]*?\](?: \{[\s\S]*\})?$/u;
 const stripAnsi = (s: string) => stripVTControlCharacters(s);
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
@@ -212,7 +215,11 @@ export function findFailures(executedNotebook: string, wrapped = true): Notebook
         continue;
       }
       // A set-up helper's error, printed for participants as one German paragraph (lib/display/notices.ts).
-      if (TSLAB_THROWN.test(stderr) || stderr.trimStart().startsWith(NOTEBOOK_ERROR_MARK)) {
+      if (
+        TSLAB_THROWN.test(stderr) ||
+        SNAPSHOT_THROWN.test(stderr.trim()) ||
+        stderr.trimStart().startsWith(NOTEBOOK_ERROR_MARK)
+      ) {
         failures.push({
           cell: i + 1,
           source: text(cell.source),
