@@ -3,10 +3,20 @@
 // Usage: tsx scripts/dev/run-notebooks.ts [name-filter ...] [--use-configured-models] [--keep]
 // --keep leaves the executed notebooks (with outputs) in .cache/notebooks/ for inspection.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
 import { NOTEBOOK_ERROR_MARK, displayWidth, OUTPUT_COLUMNS } from "../../lib/notebook/index.js";
 import { outputWrapOn } from "../../lib/notebook/wrap.js";
@@ -28,6 +38,7 @@ export interface NotebookResult {
 
 interface NbCell {
   cell_type: string;
+  id?: string;
   source: string | string[];
   outputs?: {
     output_type: string;
@@ -44,6 +55,9 @@ const TSLAB_DIAGNOSTIC = /^\d+:\d+ - /m;
 // tslab reports a thrown error or a rejected await as stderr text with the stack (frames in the cell's
 // "evalmachine" or in tslab's executor), not as an "error" output; the remaining cells are skipped.
 const TSLAB_THROWN = /^\s+at .*(?:evalmachine\.<anonymous>|[\\/]tslab[\\/]dist[\\/](?:executor|jupyter)\.js)/m;
+// Under the kernel snapshot (scripts/apps/workshop/kernel-snapshot) the same error comes without its stack, as
+// the bare inspected error: "[Error: message]", "[ConfigError: …] { code: … }".
+const SNAPSHOT_THROWN = /^\[\w*Error(?: \[[\w ]+\])?: [\s\S]*?\](?: \{[\s\S]*\})?$/u;
 const stripAnsi = (s: string) => stripVTControlCharacters(s);
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
@@ -201,7 +215,11 @@ export function findFailures(executedNotebook: string, wrapped = true): Notebook
         continue;
       }
       // A set-up helper's error, printed for participants as one German paragraph (lib/display/notices.ts).
-      if (TSLAB_THROWN.test(stderr) || stderr.trimStart().startsWith(NOTEBOOK_ERROR_MARK)) {
+      if (
+        TSLAB_THROWN.test(stderr) ||
+        SNAPSHOT_THROWN.test(stderr.trim()) ||
+        stderr.trimStart().startsWith(NOTEBOOK_ERROR_MARK)
+      ) {
         failures.push({
           cell: i + 1,
           source: text(cell.source),
@@ -228,12 +246,20 @@ export function findFailures(executedNotebook: string, wrapped = true): Notebook
   ].sort((a, b) => a.cell - b.cell);
 }
 
-/** `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder. */
+/** Where `keep` puts the executed notebooks: .cache/notebooks/ (true) or the folder it names. */
+const keepFolder = (root: string, keep: string | true) =>
+  typeof keep === "string" ? keep : join(root, ".cache", "notebooks");
+
+/**
+ * `keep`: copy the executed notebook (with outputs) to .cache/notebooks/ (true) or to this folder.
+ * `check`: more failures found in the executed notebook's cells (beside findFailures').
+ */
 export async function runNotebook(
   root: string,
   notebook: string,
   env: NodeJS.ProcessEnv,
   keep: boolean | string = false,
+  check?: (cells: readonly NbCell[]) => NotebookFailure[],
 ): Promise<NotebookResult> {
   const outDir = mkdtempSync(join(tmpdir(), "kit-nb-"));
   const started = performance.now();
@@ -261,13 +287,17 @@ export async function runNotebook(
   });
   const executed = join(outDir, basename(notebook));
   let failures: NotebookFailure[];
-  if (code === 0 && existsSync(executed)) failures = findFailures(executed, outputWrapOn(env));
-  else
+  if (code === 0 && existsSync(executed)) {
+    const cells = (JSON.parse(readFileSync(executed, "utf8")) as { cells: NbCell[] }).cells;
+    failures = [...findFailures(executed, outputWrapOn(env)), ...(check?.(cells) ?? [])].sort(
+      (a, b) => a.cell - b.cell,
+    );
+  } else
     failures = [
       { cell: 0, source: "", error: `jupyter nbconvert exited with ${code}:\n${stderr.join("").slice(-3000)}` },
     ];
   if (keep !== false && existsSync(executed)) {
-    const keepDir = typeof keep === "string" ? keep : join(root, ".cache", "notebooks");
+    const keepDir = keepFolder(root, keep);
     mkdirSync(keepDir, { recursive: true });
     copyFileSync(executed, join(keepDir, basename(notebook)));
   }
@@ -278,6 +308,65 @@ export async function runNotebook(
     seconds: (performance.now() - started) / 1000,
     failures,
   };
+}
+
+/**
+ * Solution notebooks run as a participant works with them (issue 40, item 2): "Run All" – which ends with the
+ * clean-up cell – then every code cell between the set-up and the clean-up again, in the same kernel. So one
+ * execution per `npm test` checks the notebook and that its solved tasks run again after the clean-up.
+ */
+export const RUN_ALL_AGAIN = /^loesung-\d.*\.ipynb$/u;
+/** What a solved cell run again must not say: a closed object, an unsolved task. */
+const NOT_AGAIN = /geschlossen – führe|Noch nicht gelöst/u;
+
+/**
+ * Failures of the repeated cells (from index `from` on): one that says an object was closed or a task is not
+ * solved, or no passed self-check (✅) among them. Cell numbers are those in the executed notebook.
+ */
+export function runAgainFailures(cells: readonly NbCell[], from: number): NotebookFailure[] {
+  const failures: NotebookFailure[] = [];
+  const streamText = (cell: NbCell) => (cell.outputs ?? []).map((o) => stripAnsi(text(o.text ?? ""))).join("");
+  cells.forEach((cell, i) => {
+    const said = i >= from ? NOT_AGAIN.exec(streamText(cell))?.[0] : undefined;
+    if (said !== undefined)
+      failures.push({ cell: i + 1, source: text(cell.source), error: `Run All again: the cell says „${said}“` });
+  });
+  if (!cells.slice(from).some((cell) => streamText(cell).includes("✅")))
+    failures.push({
+      cell: from + 1,
+      source: text(cells[from]?.source ?? ""),
+      error: "Run All again: no self-check ran again and passed (no ✅ in the repeated cells)",
+    });
+  return failures;
+}
+
+/** Runs a solution notebook whole, then its cells between set-up and clean-up again (RUN_ALL_AGAIN). */
+export async function runAllThenAgain(
+  root: string,
+  notebook: string,
+  env: NodeJS.ProcessEnv,
+  keep: boolean | string = false,
+): Promise<NotebookResult> {
+  const nb = JSON.parse(readFileSync(notebook, "utf8")) as { cells: NbCell[] };
+  const code = nb.cells.filter((c) => c.cell_type === "code");
+  const again = code
+    .slice(1, -1)
+    .map((c, i) => ({ ...c, id: `run-all-again-${i}`, execution_count: null, outputs: [] }));
+  // Beside the original, so that its `./lib` resolves; a dot name, which listNotebooks leaves out.
+  const file = join(dirname(notebook), `.run-all-again-${process.pid}-${basename(notebook)}`);
+  writeFileSync(file, JSON.stringify({ ...nb, cells: [...nb.cells, ...again] }));
+  try {
+    const from = nb.cells.length;
+    const result = await runNotebook(root, file, env, keep, (cells) => runAgainFailures(cells, from));
+    const kept = keep === false ? undefined : join(keepFolder(root, keep), basename(file));
+    if (kept !== undefined && existsSync(kept)) renameSync(kept, join(dirname(kept), basename(notebook)));
+    const failures = result.failures.map((f) =>
+      f.cell > from && !f.error.startsWith("Run All again") ? { ...f, error: `Run All again: ${f.error}` } : f,
+    );
+    return { ...result, notebook: basename(notebook), failures };
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 export function formatFailure(r: NotebookResult): string {
@@ -306,7 +395,7 @@ export async function runAllNotebooks(
   console.log(ensureMcpBundles());
   const results: NotebookResult[] = [];
   for (const nb of listNotebooks(root, filters).filter((f) => !skip.some((re) => re.test(basename(f))))) {
-    const r = await runNotebook(root, nb, env, keep);
+    const r = await (RUN_ALL_AGAIN.test(basename(nb)) ? runAllThenAgain : runNotebook)(root, nb, env, keep);
     console.log(`${r.ok ? "ok  " : "FAIL"} ${r.notebook} (${r.seconds.toFixed(1)} s)`);
     if (!r.ok) console.log(formatFailure(r));
     results.push(r);

@@ -157,32 +157,51 @@ async function llamaStage(build: ReturnType<typeof startLlamaBuild>, env: NodeJS
  */
 const ONE_AT_A_TIME = /^test\/scripts\/hub[-.]/;
 /**
+ * Files that mostly wait (on a model server, a kernel, a board, a subprocess: little CPU for their time, each
+ * measured alone). They run in the hub files' lane after those, one at a time: that lane ends long before
+ * the others, and its core would idle meanwhile.
+ */
+const AFTER_HUB = [
+  "test/llm/live-model.test.ts",
+  "test/scripts/board-projector.test.ts",
+  "test/scripts/tslab-wire.test.ts",
+  "test/mcp-server-travel/cli.test.ts",
+  "test/scripts/board-class-names.test.ts",
+  "test/mcp/server-process.test.ts",
+  "test/llm/class-server-faults.test.ts",
+  "test/scripts/board-join.test.ts",
+];
+/**
  * How many of the other test files run at once. Most of them wait (on kernels, servers, subprocesses,
  * a one-thread model); 2 keeps a 2-core machine busy without starving the hub's own processes.
  */
 const CONCURRENCY = 2;
 
 /**
- * The test files that ran longest (each measured alone with /usr/bin/time, longest first): they
- * start first, so that no long file starts last while the other slot idles. The others follow in name order.
+ * The test files that take most (each measured alone with /usr/bin/time; the stage is CPU-bound, so by CPU
+ * seconds, most first): they start first, so that no long file starts last while the other slot idles. The
+ * others follow in name order; the hub lane keeps its own order (hub files longest first, then AFTER_HUB).
  */
 const LONG_FIRST = [
-  "test/exercises/run-all-again.test.ts",
-  "test/llm/warm-states.test.ts",
-  "test/llm/local-backend.test.ts",
-  "test/scripts/doctor.test.ts",
-  "test/cli/cli.test.ts",
-  "test/llm/live-model.test.ts",
-  "test/llm/prompt-state.test.ts",
-  "test/eval/eval-cli.test.ts",
-  "test/tiny-models/tiny-llama.test.ts",
-  "test/exercises/aufgabe-kernel.test.ts",
   "test/scripts/models-warm.test.ts",
-  "test/cli/cli-capabilities.test.ts",
-  "test/eval/eval-compare.test.ts",
-  "test/scripts/board-projector.test.ts",
-  "test/scripts/board-harden.test.ts",
+  "test/llm/warm-states.test.ts",
+  "test/scripts/doctor.test.ts",
   "test/scripts/run-notebooks.test.ts",
+  "test/llm/prompt-state.test.ts",
+  "test/exercises/run-all-again.test.ts",
+  "test/cli/cli.test.ts",
+  "test/examples/examples.test.ts",
+  "test/cli/cli-capabilities.test.ts",
+  "test/exercises/aufgabe-kernel.test.ts",
+  "test/scripts/board-harden.test.ts",
+  "test/agent/session.test.ts",
+  "test/rag/eval-script.test.ts",
+  "test/llm/local-backend.test.ts",
+  "test/eval/eval-cli.test.ts",
+  "test/cli/cli-practice.test.ts",
+  "test/scripts/cli-usage.test.ts",
+  "test/tiny-models/tiny-llama.test.ts",
+  "test/cli/cli-signals.test.ts",
   "test/scripts/hub.test.ts",
   "test/scripts/hub-security.test.ts",
   "test/scripts/hub-german.test.ts",
@@ -199,7 +218,7 @@ function longFirst(files: string[]): string[] {
   return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** `node --test` over `files` (`concurrency` at a time); resolves with the exit code and the TAP counts. */
+/** `node --test` over `files` in their order (`concurrency` at a time); resolves with the exit code and the TAP counts. */
 async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: number) {
   const tapFile = join(tmpdir(), `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const code = await run(
@@ -213,7 +232,7 @@ async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: nu
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tapFile}`,
-      ...longFirst(files),
+      ...files,
     ],
     env,
   );
@@ -236,8 +255,10 @@ async function unitTests(
 ): Promise<StageResult> {
   console.log(`\n=== ${stage}`);
   const t = performance.now();
-  const alone = files.filter((f) => ONE_AT_A_TIME.test(f));
-  const others = files.filter((f) => !alone.includes(f));
+  const hub = files.filter((f) => ONE_AT_A_TIME.test(f));
+  const afterHub = hub.length > 0 ? files.filter((f) => AFTER_HUB.includes(f)) : [];
+  const alone = [...longFirst(hub), ...afterHub.sort((a, b) => AFTER_HUB.indexOf(a) - AFTER_HUB.indexOf(b))];
+  const others = longFirst(files.filter((f) => !alone.includes(f)));
   const runs = await Promise.all([
     ...(others.length > 0 ? [nodeTest(env, others, concurrency)] : []),
     ...(alone.length > 0 ? [nodeTest(env, alone, 1)] : []),

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer, type FakeReply } from "../helpers/fake-openai-server.js";
-import { runCliOnTinyModels } from "../helpers/run-script.js";
+import { runCliHere, runCliOnTinyModels } from "../helpers/run-script.js";
 
 before(async () => {
   await ensureTinyModels();
@@ -109,7 +109,7 @@ test("a damaged session file: German message, exit code 2, no stack trace", asyn
 });
 
 test("--help explains chat, sessions, approval and warnings", async () => {
-  const r = await runCli(["--help"], {});
+  const r = await runCliHere(["--help"]);
   assert.equal(r.code, 0);
   for (const option of ["--chat", "--session <datei.json>", "--yes", "--approval-timeout <s>", "--answer-writer"])
     assert.ok(r.stdout.includes(option), option);

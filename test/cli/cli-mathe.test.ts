@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runCliOnTinyModels, runCommand } from "../helpers/run-script.js";
+import { runCliHere, runCommandHere } from "../helpers/run-script.js";
 
 before(async () => {
   await ensureTinyModels();
@@ -15,7 +15,7 @@ before(async () => {
 test("--mathe attaches the math server: one run over the tools of both servers, ending cleanly", async () => {
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-mathe-")), "trace.json");
   const question = "Um wie viel Grad ist es heute in Rom wärmer als in Oslo?";
-  const r = await runCliOnTinyModels(
+  const r = await runCliHere(
     [question, "--mathe", "--offline", "--max-iterations", "2", "--rag-k", "0", "--trace", trace],
     {
       TRAVEL_TODAY: "2026-01-29",
@@ -45,7 +45,7 @@ test("--mathe attaches the math server: one run over the tools of both servers, 
 });
 
 test("the help names --mathe", async () => {
-  const r = await runCommand("start", ["--help"], {});
+  const r = await runCommandHere("start", ["--help"]);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--mathe\s+zusätzlich den Rechen-Server anbinden/);
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { DEFAULT_LLM_FILE, PRACTICE_NOTICE } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runCommand } from "../helpers/run-script.js";
+import { runCommandHere } from "../helpers/run-script.js";
 
 /** No model anywhere: the default file in an empty models folder, the local backend, live travel data. */
 let noModel: Record<string, string>;
@@ -27,7 +27,7 @@ before(async () => {
 
 test("without a model it names the three ways out and --uebung, before starting anything", async () => {
   const started = performance.now();
-  const r = await runCommand("start", ["Wie ist das Wetter in Rom?"], noModel);
+  const r = await runCommandHere("start", ["Wie ist das Wetter in Rom?"], noModel);
   const seconds = (performance.now() - started) / 1000;
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /Das Sprachmodell fehlt: .*Meta-Llama-3\.1-8B-Instruct-Q4_K_M\.gguf/);
@@ -50,7 +50,7 @@ test("without a model it names the three ways out and --uebung, before starting 
 
 test("--uebung runs on the tiny models with offline travel data although no model is there; --practice too", async () => {
   for (const flag of ["--uebung", "--practice"]) {
-    const r = await runCommand(
+    const r = await runCommandHere(
       "start",
       [flag, "Wie ist das Wetter in Rom?", "--max-iterations", "1", "--rag-k", "1"],
       noModel,
@@ -66,13 +66,13 @@ test("--uebung runs on the tiny models with offline travel data although no mode
 });
 
 test("--uebung with --model is refused with a German message", async () => {
-  const r = await runCommand("start", ["--uebung", "--model", "x.gguf", "Frage?"], noModel);
+  const r = await runCommandHere("start", ["--uebung", "--model", "x.gguf", "Frage?"], noModel);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--uebung nimmt das winzige Übungsmodell/);
 });
 
 test("the help names practice mode", async () => {
-  const r = await runCommand("start", ["--help"], noModel);
+  const r = await runCommandHere("start", ["--help"], noModel);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--uebung, --practice/);
 });

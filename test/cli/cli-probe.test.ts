@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { PROBE_NOTICE } from "../../lib/config.js";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
-import { runCommand } from "../helpers/run-script.js";
+import { runCommandHere } from "../helpers/run-script.js";
 
 /** No language model anywhere (the default file in an empty folder); offline travel data, a fixed day. */
 let noModel: Record<string, string>;
@@ -30,7 +30,7 @@ before(async () => {
 
 test("--probe answers the README's question through the real servers and plan executor, without a model", async () => {
   const started = performance.now();
-  const r = await runCommand("start", ["--probe", "Wie ist heute das Wetter in Barcelona?"], noModel);
+  const r = await runCommandHere("start", ["--probe", "Wie ist heute das Wetter in Barcelona?"], noModel);
   const seconds = (performance.now() - started) / 1000;
   assert.equal(r.code, 0, r.stderr + r.stdout);
   assert.ok(r.stdout.includes(`🎭 ${PROBE_NOTICE}`), r.stdout);
@@ -57,7 +57,7 @@ test("--probe answers the README's question through the real servers and plan ex
 });
 
 test("--probelauf with a question the script does not know: the plain answer and the questions it knows", async () => {
-  const r = await runCommand("start", ["--probelauf", "Wie hoch ist der Eiffelturm?", "--rag-k", "0"], noModel);
+  const r = await runCommandHere("start", ["--probelauf", "Wie hoch ist der Eiffelturm?", "--rag-k", "0"], noModel);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /\nAntwort:\n🎭 Probelauf: Ich kenne nur das Drehbuch/);
   assert.match(r.stdout, /Im Probelauf kennt das Drehbuch nur die Fragen der Notebooks und des Modell-Checks/);
@@ -66,12 +66,12 @@ test("--probelauf with a question the script does not know: the plain answer and
 
 test("--probe with --uebung or --model is refused in German; the help names it", async () => {
   for (const extra of [["--uebung"], ["--model", "x.gguf"]]) {
-    const r = await runCommand("start", ["--probe", ...extra, "Frage?"], noModel);
+    const r = await runCommandHere("start", ["--probe", ...extra, "Frage?"], noModel);
     assert.equal(r.code, 2, r.stdout);
     assert.match(r.stderr, new RegExp(`--probe antwortet aus dem Drehbuch, ohne Modell; ${extra[0]} passt nicht dazu`));
     assert.doesNotMatch(r.stdout, /Reise-Server/, "nothing was started");
   }
-  const help = await runCommand("start", ["--help"], noModel);
+  const help = await runCommandHere("start", ["--help"], noModel);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--probe, --probelauf +Probelauf ohne Modell/);
 });

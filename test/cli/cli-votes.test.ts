@@ -1,4 +1,5 @@
-// `--votes k` as a newcomer runs it: a real subprocess with the tiny GGUF and the offline travel server.
+// `--votes k` on the tiny GGUF and the offline travel server (a real subprocess); the CLI's command runs in
+// this process (runCliHere: same parsing, messages and exit codes as scripts/kit.ts).
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,9 +7,9 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
-import { runCliOnTinyModels } from "../helpers/run-script.js";
+import { runCliHere } from "../helpers/run-script.js";
 
-const runCli = (args: string[], env: Record<string, string> = {}) => runCliOnTinyModels(args, env);
+const runCli = (args: string[], env: Record<string, string> = {}) => runCliHere(args, env);
 const tracePath = () => join(mkdtempSync(join(tmpdir(), "kit-cli-votes-")), "t.json");
 
 /** What `--trace` writes with `--votes`: the winning run's trace plus the vote with every run's events. */
@@ -30,10 +31,10 @@ before(async () => {
 });
 
 test("--votes: bad values and combinations are refused with a German message (exit 2)", async () => {
-  const zero = await runCli(["Frage?", "--votes", "0"]);
+  const zero = await runCliHere(["Frage?", "--votes", "0"]);
   assert.equal(zero.code, 2);
   assert.match(zero.stderr, /--votes erwartet eine Zahl ≥ 1/);
-  const chat = await runCli(["Frage?", "--votes", "3", "--chat"]);
+  const chat = await runCliHere(["Frage?", "--votes", "3", "--chat"]);
   assert.equal(chat.code, 2);
   assert.match(chat.stderr, /--votes geht nur mit einer einzelnen Frage/);
 });

@@ -1,5 +1,7 @@
 // The CLI as a newcomer runs it: a real subprocess with the tiny models, the real travel server
-// (offline data) and the real agent loop.
+// (offline data) and the real agent loop. Runs that are not about the process (help, usage errors, a
+// missing model, the local date) run the command in this process (runCliHere); the end-to-end answer, the
+// time zone and the missing question stay real processes.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +10,7 @@ import { before, test } from "node:test";
 import { SCHEDULE_MODE_LABELS } from "../../lib/display/index.js";
 import { ensureTinyModels } from "../../scripts/dev/tiny-models/ensure.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
-import { runCliOnTinyModels } from "../helpers/run-script.js";
+import { runCliHere, runCliOnTinyModels } from "../helpers/run-script.js";
 
 const runCli = runCliOnTinyModels;
 
@@ -54,7 +56,7 @@ test("answers a question end to end and saves the trace", async () => {
 test("without TRAVEL_TODAY the local date reaches the agent", async () => {
   const trace = join(mkdtempSync(join(tmpdir(), "kit-cli-")), "trace.json");
   const before = localDate();
-  const r = await runCli(
+  const r = await runCliHere(
     ["Wie ist heute das Wetter in Rom?", "--offline", "--max-iterations", "1", "--rag-k", "0", "--trace", trace],
     { TRAVEL_TODAY: "" },
   );
@@ -103,14 +105,14 @@ test("without TRAVEL_TODAY the travel server it starts uses the CLI's local date
 });
 
 test("the help names the schedule modes with the labels the run uses", async () => {
-  const r = await runCli(["--help"]);
+  const r = await runCliHere(["--help"]);
   assert.equal(r.code, 0);
   for (const label of Object.values(SCHEDULE_MODE_LABELS)) assert.ok(r.stdout.includes(`(${label}`), label);
   assert.match(r.stdout, /lokale Datum; TRAVEL_TODAY=JJJJ-MM-TT/);
 });
 
 test("a malformed TRAVEL_TODAY is a German usage error before anything loads", async () => {
-  const r = await runCli(["Wie ist heute das Wetter in Rom?", "--offline"], { TRAVEL_TODAY: "gestern" });
+  const r = await runCliHere(["Wie ist heute das Wetter in Rom?", "--offline"], { TRAVEL_TODAY: "gestern" });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /TRAVEL_TODAY muss ein Datum JJJJ-MM-TT sein, nicht "gestern"\./);
   assert.doesNotMatch(r.stdout, /Backend:/);
@@ -118,7 +120,7 @@ test("a malformed TRAVEL_TODAY is a German usage error before anything loads", a
 
 test("without a model file it says where to put it, without a stack trace", async () => {
   const missing = join(tmpdir(), "kein-modell-hier.gguf");
-  const r = await runCli(["Wie ist das Wetter in Rom?", "--offline", "--model", missing]);
+  const r = await runCliHere(["Wie ist das Wetter in Rom?", "--offline", "--model", missing]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /Das Sprachmodell fehlt: .*kein-modell-hier\.gguf\nStimmt der Pfad in --model\?/);
   assert.match(r.stderr, /npm run models:pull/);
@@ -127,28 +129,28 @@ test("without a model file it says where to put it, without a stack trace", asyn
 });
 
 test("bad options and a missing question print usage and exit 2", async () => {
-  const noQuestion = await runCli([]);
+  const noQuestion = await runCli([]); // a real process: exit code 2 and usage on stdout
   assert.equal(noQuestion.code, 2);
   assert.match(noQuestion.stdout, /Aufruf: npm start/);
-  const badNumber = await runCli(["Frage?", "--max-iterations", "viele"]);
+  const badNumber = await runCliHere(["Frage?", "--max-iterations", "viele"]);
   assert.equal(badNumber.code, 2);
   assert.match(badNumber.stderr, /--max-iterations erwartet eine Zahl/);
-  const badMode = await runCli(["Frage?", "--mode", "turbo"]);
+  const badMode = await runCliHere(["Frage?", "--mode", "turbo"]);
   assert.equal(badMode.code, 2);
   assert.match(badMode.stderr, /--mode muss eines von/);
-  const unknown = await runCli(["Frage?", "--gibtsnicht"]);
+  const unknown = await runCliHere(["Frage?", "--gibtsnicht"]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /Unbekannte Option „--gibtsnicht“\..*gehört hinter „--“/);
   assert.match(unknown.stderr, /Aufruf: npm start/);
   assert.doesNotMatch(unknown.stderr, /Unknown option|^\s+at /m);
-  const missingValue = await runCli(["Frage?", "--model"]);
+  const missingValue = await runCliHere(["Frage?", "--model"]);
   assert.equal(missingValue.code, 2);
   assert.match(missingValue.stderr, /Die Option „--model“ braucht einen Wert\./);
-  const valueForFlag = await runCli(["Frage?", "--offline=ja"]);
+  const valueForFlag = await runCliHere(["Frage?", "--offline=ja"]);
   assert.equal(valueForFlag.code, 2);
   assert.match(valueForFlag.stderr, /Die Option „--offline“ nimmt keinen Wert\./);
   // Node names an option with a short alias as '-h, --help'; the message names the long form.
-  const valueForHelp = await runCli(["--help=ja"]);
+  const valueForHelp = await runCliHere(["--help=ja"]);
   assert.equal(valueForHelp.code, 2);
   assert.match(valueForHelp.stderr, /Die Option „--help“ nimmt keinen Wert\./);
 });

@@ -1,7 +1,8 @@
 // The Modell-Check as a decision page, looked at in Chromium: the oracle's report (`eval:agent --oracle`,
 // labelled as the bench's self-test), a scripted-mistake run's report (failures with question and reason),
 // and `--vergleich` of them (two files, then three): both models side by side per category, the
-// recommendation naming the better model, all visible text German. Real servers, real subprocess, real
+// recommendation naming the better model, all visible text German. Real servers, the oracle run a real
+// subprocess (the comparisons, which only read reports, run the command in this process), real
 // Chromium at 1920×1080 and 1280×720; SCREENSHOT_DIR keeps the screenshots.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,7 +17,7 @@ import { machineInfo } from "../../lib/eval/run-meta.js";
 import { CATEGORY_LABELS, loadTaskSet, selectionText, selectTasks, TASK_CATEGORIES } from "../../lib/eval/tasks.js";
 import { evalReportPage } from "../../lib/display/eval.js";
 import { noisyOracle } from "../../lib/testing/eval-oracle.js";
-import { runCommand } from "../helpers/run-script.js";
+import { runCommand, runCommandHere } from "../helpers/run-script.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const set = loadTaskSet(join(findProjectRoot(), "data", "eval", "agent-tasks.json"));
@@ -108,7 +109,7 @@ describe("the Modell-Check pages", () => {
   });
 
   test("--vergleich with two files (oracle, a scripted run): both runs, every category, the model recommended, never the self-test", async () => {
-    const run = await runCommand("eval:agent", [
+    const run = await runCommandHere("eval:agent", [
       "--vergleich",
       file("oracle.json"),
       file("gut.json"),
@@ -128,7 +129,7 @@ describe("the Modell-Check pages", () => {
     assert.match(page, /Selbsttest des Prüfstands, kein Modell<\/th>/);
     assert.match(page, /Probe-Modell-gut ★ Empfehlung<\/th>/);
     // A single model that passes less than half is not recommended.
-    const weakOnly = await runCommand("eval:agent", [
+    const weakOnly = await runCommandHere("eval:agent", [
       "--vergleich",
       file("oracle.json"),
       file("schwach.json"),
@@ -151,7 +152,7 @@ describe("the Modell-Check pages", () => {
   });
 
   test("--compare with three files: the recommendation names the better model with its reason and speed", async () => {
-    const run = await runCommand("eval:agent", [
+    const run = await runCommandHere("eval:agent", [
       "--compare",
       file("oracle.json"),
       file("schwach.json"),
@@ -246,7 +247,7 @@ describe("the Modell-Check pages", () => {
 });
 
 test("WORKSHOP_PROBE=1 npm run eval:agent says in German that rehearsal has no model to check", async () => {
-  const run = await runCommand("eval:agent", ["--limit", "1"], { WORKSHOP_PROBE: "1" });
+  const run = await runCommandHere("eval:agent", ["--limit", "1"], { WORKSHOP_PROBE: "1" });
   assert.equal(run.code, 1, run.stderr);
   assert.match(
     run.stderr,

@@ -33,10 +33,17 @@ export function runCommand(
  * Runs the kit's command `command` in this process as scripts/kit.ts does (same parsing, same German error
  * mapping and exit code), with what it prints captured: for command lines that end before the command
  * starts anything (usage errors, unusable paths). A few real processes (runCommand) stay as smoke tests.
+ * `env` adds to process.env for the run; process.env is as before afterwards (a command may add to it).
  */
-export async function runCommandHere(command: CommandName, args: string[]): Promise<ScriptRun> {
+export async function runCommandHere(
+  command: CommandName,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ScriptRun> {
   const out = { stdout: "", stderr: "" };
   const { log, error } = console;
+  const envBefore = { ...process.env };
+  Object.assign(process.env, env);
   console.log = (...parts: unknown[]) => void (out.stdout += `${format(...parts)}\n`);
   console.error = (...parts: unknown[]) => void (out.stderr += `${format(...parts)}\n`);
   try {
@@ -46,6 +53,8 @@ export async function runCommandHere(command: CommandName, args: string[]): Prom
     return { code, ...out };
   } finally {
     Object.assign(console, { log, error });
+    for (const key of Object.keys(process.env)) if (!(key in envBefore)) delete process.env[key];
+    Object.assign(process.env, envBefore);
   }
 }
 
@@ -77,14 +86,10 @@ export function runTsFile(
   });
 }
 
-/** The CLI (`npm start`) on the generated tiny models, CPU only, one thread; `env` adds or overrides. */
-export function runCliOnTinyModels(
-  args: string[],
-  env: Record<string, string> = {},
-  options: ScriptOptions = {},
-): Promise<ScriptRun> {
+/** The environment that points the CLI at the generated tiny models, CPU only, one thread. */
+function tinyModelEnv(): Record<string, string> {
   const tiny = tinyModelPaths();
-  const modelEnv = {
+  return {
     LLM_MODEL_PATH: tiny.gguf,
     EMBEDDING_MODEL: tiny.embeddingDir,
     MODELS_OFFLINE: "1",
@@ -92,5 +97,21 @@ export function runCliOnTinyModels(
     LLM_GPU: "cpu",
     LLM_BACKEND: "local",
   };
-  return runCommand("start", args, { ...modelEnv, ...env }, options);
+}
+
+/** The CLI (`npm start`) on the generated tiny models, CPU only, one thread; `env` adds or overrides. */
+export function runCliOnTinyModels(
+  args: string[],
+  env: Record<string, string> = {},
+  options: ScriptOptions = {},
+): Promise<ScriptRun> {
+  return runCommand("start", args, { ...tinyModelEnv(), ...env }, options);
+}
+
+/**
+ * The CLI's command in this process (runCommandHere) with the tiny models' environment: for command lines
+ * that end before a model or server starts (help, usage errors, a missing file).
+ */
+export function runCliHere(args: string[], env: Record<string, string> = {}): Promise<ScriptRun> {
+  return runCommandHere("start", args, { ...tinyModelEnv(), ...env });
 }

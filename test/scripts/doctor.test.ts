@@ -14,6 +14,7 @@ import { CHECK_IDS, runDoctor, WORKSHOP_PORTS, type Check, type DoctorDeps } fro
 import type { RunResult } from "../../scripts/setup.mjs";
 import { testEnvironment } from "../../scripts/dev/test-env.js";
 import { startFakeOpenAiServer } from "../helpers/fake-openai-server.js";
+import { runCommandHere } from "../helpers/run-script.js";
 
 const root = findProjectRoot();
 let env: NodeJS.ProcessEnv;
@@ -73,7 +74,8 @@ test("on this machine with the tiny models: every check ✅, exit code 0, --json
 
 test("a missing model file: ❌ with where to put it, exit code 1", async () => {
   const missing = join(scratch, "nope", "modell.gguf");
-  const { code, stdout } = await cli(["--only", "model"], { LLM_MODEL_PATH: missing });
+  // The command in this process (the full check above is the real process, doctor.mjs included).
+  const { code, stdout } = await runCommandHere("doctor", ["--only", "model"], { ...env, LLM_MODEL_PATH: missing });
   assert.equal(code, 1);
   assert.match(
     stdout,

@@ -1,7 +1,7 @@
 // The notebook harness itself: real Jupyter + tslab on small throwaway notebooks. A failing cell of any
 // kind (thrown error, rejected await, TypeScript error) must be reported with its real message.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -10,6 +10,8 @@ import { ensureNotebookLib } from "../../scripts/dev/build-notebook-lib.js";
 import {
   englishDecimal,
   englishDecimalOutputs,
+  RUN_ALL_AGAIN,
+  runAllThenAgain,
   runNotebook,
   textsCutInsideWords,
   unbreakableJsonInTables,
@@ -165,4 +167,34 @@ test("with the kit loaded, wide lines are wrapped at word boundaries, continuati
         printed,
       );
   }
+});
+
+test("a solution notebook runs whole, then its solved cells again: a repeated cell that finds its object closed fails (issue 40, item 2)", async () => {
+  assert.ok(RUN_ALL_AGAIN.test("loesung-1-lokales-llm.ipynb"));
+  assert.ok(!RUN_ALL_AGAIN.test("11-aufgabe-1-lokales-llm.ipynb"));
+  // set-up, a self-check, the clean-up: the check run again after the clean-up finds the model closed.
+  // (That a solved notebook passes is the notebooks stage's own run of the real solutions.)
+  const cells = [
+    "let modell = { offen: true };",
+    'console.log(modell.offen ? "✅ Aufgabe gelöst" : "Das Modell ist geschlossen – führe die Set-up-Zelle aus.");',
+    "modell.offen = false;",
+  ];
+  const keep = join(dir, "ausgefuehrt");
+  const closed = await runAllThenAgain(root, notebook("loesung-9-zu", cells), env, keep);
+  assert.equal(closed.ok, false);
+  assert.equal(closed.notebook, "loesung-9-zu.ipynb");
+  assert.deepEqual(
+    closed.failures.map((f) => f.cell),
+    [4, 4],
+    "only the repeated check: Run All itself passed",
+  );
+  assert.match(closed.failures[0]?.error ?? "", /^Run All again: the cell says „geschlossen – führe“/u);
+  assert.match(closed.failures[1]?.error ?? "", /^Run All again: no self-check ran again and passed/u);
+  const kept = JSON.parse(readFileSync(join(keep, "loesung-9-zu.ipynb"), "utf8")) as { cells: unknown[] };
+  assert.equal(kept.cells.length, 4, "Run All (3 cells), then the cell between set-up and clean-up again");
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith(".run-all-again")),
+    [],
+    "the combined notebook is removed",
+  );
 });
