@@ -16,14 +16,20 @@ const start = () =>
   );
 const ready = async (s: Service) => void (await waitForLine(s, /bereit/, 10_000));
 
-test("a service killed with SIGKILL comes back by itself and says so in German; a stop is final", async () => {
+/** A supervised service killed with SIGKILL (as the OOM killer does); resolves once a line matches `until`. */
+async function killedUnderSupervision(until: RegExp) {
   const first = start();
   await ready(first);
   const lines: string[] = [];
   const supervised = superviseService(first, start, ready, (l) => lines.push(l));
   process.kill(first.child.pid!, "SIGKILL");
-  const until = Date.now() + 20_000;
-  while (Date.now() < until && !lines.some((l) => /läuft wieder/.test(l))) await delay(50);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && !lines.some((l) => until.test(l))) await delay(20);
+  return { first, lines, supervised };
+}
+
+test("a service killed with SIGKILL comes back by itself and says so in German; a stop is final", async () => {
+  const { first, lines, supervised } = await killedUnderSupervision(/läuft wieder/);
   assert.deepEqual(lines, [
     "Klassen-Board hat sich beendet (Signal SIGKILL) – Neustart in 1 s. Die anderen laufen weiter.",
     "Klassen-Board läuft wieder.",
@@ -40,13 +46,7 @@ test("a service killed with SIGKILL comes back by itself and says so in German; 
 });
 
 test("a stop during the backoff ends the wait at once: no restart, no timer left", async () => {
-  const first = start();
-  await ready(first);
-  const lines: string[] = [];
-  const supervised = superviseService(first, start, ready, (l) => lines.push(l));
-  process.kill(first.child.pid!, "SIGKILL");
-  const until = Date.now() + 20_000;
-  while (Date.now() < until && !lines.some((l) => /Neustart in/.test(l))) await delay(20);
+  const { first, lines, supervised } = await killedUnderSupervision(/Neustart in/);
   await supervised.stop();
   const timers = process.getActiveResourcesInfo().filter((r) => r === "Timeout");
   assert.deepEqual(timers, [], "the backoff's timer is gone with the stop (before: it ran out its 1 s)");
