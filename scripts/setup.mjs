@@ -364,13 +364,14 @@ async function stepKernel(ctx) {
   const kernelDir = join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab");
   mkdirSync(kernelDir, { recursive: true });
   // Windows: start tslab's JS entry with this Node (node_modules/.bin/tslab is a .cmd shim there). Linux: through
-  // tslab-kernel.sh, from the V8 startup snapshot when it fits (kernelCommand in scripts/apps/workshop/kernel-install.ts).
+  // /bin/sh tslab-kernel.sh (no executable bit needed), from the V8 startup snapshot when it fits (kernelCommand in
+  // scripts/apps/workshop/kernel-install.ts).
   const tail = ["kernel", "--config-path", "{connection_file}"];
   const argv =
     platform === "win32"
       ? [ctx.node, join(root, "node_modules", "tslab", "bin", "tslab"), ...tail]
       : platform === "linux"
-        ? [join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh"), ...tail]
+        ? ["/bin/sh", join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh"), ...tail]
         : [join(root, "node_modules", ".bin", "tslab"), ...tail];
   // Same environment as scripts/apps/workshop/kernel-install.ts (KERNEL_ENV): less memory per kernel.
   const spec = {

@@ -46,7 +46,7 @@ const ROLES: Record<string, RegExp> = {
   sh: /^sh -c /,
   tsx: /\.bin\/tsx scripts\/kit\.ts start\b/,
   cli: /loader\.mjs scripts\/kit\.ts start\b/,
-  server: /mcp-server-travel\/src\/main\.ts/,
+  server: /mcp-server-travel(\/src\/main\.ts|\.mjs)/, // the sources, or their bundle in .cache/mcp-servers
 };
 
 async function until<T>(what: string, ms: number, probe: () => T | undefined): Promise<T> {

@@ -90,6 +90,13 @@ describe("a bundle that no longer matches its sources is not run", () => {
     assert.ok(freshServerBundle(root, "mcp-server-demo"));
   });
 
+  it("a build that fails is not fatal: one German line, the sources run", () => {
+    // This scratch kit has neither the travel nor the math server: esbuild cannot resolve their entries.
+    const line = ensureMcpBundles(root);
+    assert.match(line, /^MCP-Server: nicht vorgebaut \(mcp-server-travel: esbuild: .*\) – sie starten aus den Quellen/);
+    assert.doesNotMatch(line, /\n| {4}at /);
+  });
+
   it("a missing bundle or an unreadable manifest is no bundle", () => {
     writeFileSync(manifestPath(root, "mcp-server-demo"), "{ kaputt");
     assert.equal(freshServerBundle(root, "mcp-server-demo"), undefined);

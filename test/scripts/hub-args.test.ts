@@ -1,7 +1,7 @@
 // The command line of `npm run hub`: defaults, the loopback rule of the board and the MCP servers, and
 // German messages (never a stack trace) for bad input — through the real script where it is cheap.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -10,7 +10,7 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "
 import { classJoinCode } from "../../scripts/apps/hub/join-code.js";
 import { checkName } from "../../scripts/apps/hub/login-check.js";
 import { participantKey } from "../../scripts/apps/board/state.js";
-import { kernelEnvironment, singleUserArgs } from "../../scripts/apps/hub/settings.js";
+import { kernelEnvironment, participantFiles, singleUserArgs } from "../../scripts/apps/hub/settings.js";
 import { loadBoard } from "../../scripts/apps/board/store.js";
 import { runCommand } from "../helpers/run-script.js";
 
@@ -107,4 +107,20 @@ test("a participant's kernel inherits the instructor's model and mode settings a
   assert.equal(env.HOME, undefined);
   assert.equal(env.KIT_DEBUG, undefined);
   assert.equal(env.KURS_CODE, "abc-def-7");
+});
+
+test("participants get the kit's notebooks and solutions, never a test run's hidden working copy", () => {
+  const kitRoot = mkdtempSync(join(tmpdir(), "hub-files-"));
+  try {
+    mkdirSync(join(kitRoot, "notebooks", "loesungen"), { recursive: true });
+    for (const f of ["10-teil-1.ipynb", "loesungen/loesung-1.ipynb", "loesungen/.run-all-again-77-loesung-1.ipynb"])
+      writeFileSync(join(kitRoot, "notebooks", f), "{}");
+    const { notebooks, solutions } = participantFiles(kitRoot);
+    assert.deepEqual(
+      [...notebooks, ...solutions].filter((f) => !f.link).map((f) => f.to),
+      ["10-teil-1.ipynb", join("loesungen", "loesung-1.ipynb")],
+    );
+  } finally {
+    rmSync(kitRoot, { recursive: true, force: true });
+  }
 });

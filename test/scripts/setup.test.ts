@@ -142,6 +142,7 @@ test("Debian as a normal user: missing apt packages via sudo, npm ci without CUD
   );
   // On Linux through the launcher that starts from the V8 snapshot when it fits; the same as kernel:install writes.
   assert.deepEqual(kernel.argv, [
+    "/bin/sh",
     join(root, "scripts/apps/workshop/kernel-snapshot/tslab-kernel.sh"),
     "kernel",
     "--config-path",

@@ -202,3 +202,10 @@ test("ensureKernelSnapshot: fresh stays, a changed declaration file or node rebu
   assert.equal((await ensureKernelSnapshot(root, { dir })).status, "built");
   assert.equal((await ensureKernelSnapshot(root, { dir })).status, "fresh");
 });
+
+test("a snapshot that cannot be built is never fatal: one German line, kernels start the plain way", async () => {
+  const result = await ensureKernelSnapshot(root, { dir: "/proc/kit-nicht-schreibbar/kernel-snapshot" });
+  assert.equal(result.status, "unavailable");
+  assert.match(result.detail, /^Kernel-Schnellstart nicht gebaut, Kernel starten normal: .+/);
+  assert.doesNotMatch(result.detail, /\n/);
+});

@@ -47,7 +47,8 @@ export const KIT_KERNEL = "tslab";
 export const HUB_ID_ENV = KURS_HUB_ID_ENV;
 
 /** Settings of the instructor's environment a participant's kernel inherits (models, data, modes; KIT_KERNEL_SNAPSHOT=0:
- * kernels start without the V8 snapshot, ~40 MB less each for ~0.8 CPU-s more per start). */
+ * kernels start without the V8 snapshot, ~40 MB less each for ~0.8 CPU-s more per start; under sudo it must come
+ * after `sudo`). */
 const PASSED_ON = /^(LLM_|EMBEDDING_MODEL$|MODELS_|TRAVEL_|WORKSHOP_PRACTICE$|WORKSHOP_PROBE$|KIT_KERNEL_SNAPSHOT$)/;
 
 export function hubStateDir(root: string): string {
@@ -67,7 +68,7 @@ export function participantFiles(
   const lib = join(kitRoot, ".cache", "notebook-lib");
   const ipynb = (folder: string) =>
     readdirSync(folder)
-      .filter((f) => f.endsWith(".ipynb"))
+      .filter((f) => f.endsWith(".ipynb") && !f.startsWith(".")) // not a test run's hidden working copy
       .sort();
   const indexes = existsSync(rag)
     ? readdirSync(rag)

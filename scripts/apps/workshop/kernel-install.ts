@@ -23,18 +23,21 @@ export function kernelSpec(root: string): {
   env: Record<string, string>;
 } {
   return {
-    argv: [kernelCommand(root), "kernel", "--config-path", "{connection_file}"],
+    argv: [...kernelCommand(root), "kernel", "--config-path", "{connection_file}"],
     display_name: "TypeScript (Workshop)",
     language: "typescript",
     env: { ...KERNEL_ENV },
   };
 }
 
-/** What kernel.json starts (scripts/setup.mjs writes the same). */
-export function kernelCommand(root: string, platform: NodeJS.Platform = process.platform): string {
+/**
+ * What kernel.json starts (scripts/setup.mjs writes the same). On Linux the launcher runs through /bin/sh, so a
+ * checkout whose unzip dropped the executable bit still starts kernels.
+ */
+export function kernelCommand(root: string, platform: NodeJS.Platform = process.platform): string[] {
   return platform === "linux"
-    ? join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh")
-    : join(root, "node_modules", ".bin", "tslab");
+    ? ["/bin/sh", join(root, "scripts", "apps", "workshop", "kernel-snapshot", "tslab-kernel.sh")]
+    : [join(root, "node_modules", ".bin", "tslab")];
 }
 
 function main(): number {

@@ -43,6 +43,9 @@ interface Manifest {
   hashes: Record<string, string>;
 }
 
+/** A build takes ~4 s; one that hangs must not hold up `npm run workshop` or the hub. */
+const BUILD_TIMEOUT_MS = 120_000;
+
 export function snapshotDir(root: string): string {
   return join(root, ".cache", "kernel-snapshot");
 }
@@ -85,13 +88,15 @@ export async function ensureKernelSnapshot(
   if (process.platform !== "linux") return { status: "unavailable", detail: "Kernel-Schnellstart nur unter Linux" };
   const dir = options.dir ?? snapshotDir(root);
   const nodeOptions = options.nodeOptions ?? KERNEL_NODE_OPTIONS;
-  const { node, stamp } = await nodeStamp(nodeOptions);
-  if (isFresh(dir, readManifest(dir), stamp)) return { status: "fresh", detail: "Kernel-Schnellstart aktuell" };
-  mkdirSync(dir, { recursive: true });
-  rmSync(join(dir, "node.stamp"), { force: true }); // no kernel starts from a blob being replaced
   const tmp = join(dir, `build-${process.pid}`);
-  mkdirSync(tmp, { recursive: true });
+  // Never fatal: whatever fails here (no node on PATH, a read-only .cache, a build that breaks), kernels start
+  // the plain way and the start says so in one German line.
   try {
+    const { node, stamp } = await nodeStamp(nodeOptions);
+    if (isFresh(dir, readManifest(dir), stamp)) return { status: "fresh", detail: "Kernel-Schnellstart aktuell" };
+    mkdirSync(dir, { recursive: true });
+    rmSync(join(dir, "node.stamp"), { force: true }); // no kernel starts from a blob being replaced
+    mkdirSync(tmp, { recursive: true });
     const blob = join(tmp, "kernel.blob");
     const files = join(tmp, "files.json");
     const tsPath = createRequire(join(root, "node_modules", "tslab", "dist", "converter.js")).resolve(
@@ -105,8 +110,9 @@ export async function ensureKernelSnapshot(
       KIT_SNAPSHOT_TYPESCRIPT: tsPath,
       KIT_SNAPSHOT_FILES: files,
     };
-    await run(node, ["--snapshot-blob", blob, "--build-snapshot", SNAPSHOT_ENTRY], { env, cwd: root });
-    const check = await run(node, ["--snapshot-blob", blob, "kit-snapshot-check"], { env, cwd: root });
+    const limits = { env, cwd: root, timeout: BUILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 };
+    await run(node, ["--snapshot-blob", blob, "--build-snapshot", SNAPSHOT_ENTRY], limits);
+    const check = await run(node, ["--snapshot-blob", blob, "kit-snapshot-check"], limits);
     const status = JSON.parse(check.stdout) as { snapshot: boolean; cachedFiles: number; reason?: string };
     if (!status.snapshot || status.cachedFiles === 0) throw new Error(status.reason ?? "no cached files");
     const snapshotted = [SNAPSHOT_ENTRY, ...(JSON.parse(readFileSync(files, "utf8")) as string[])];
@@ -116,8 +122,14 @@ export async function ensureKernelSnapshot(
     writeFileSync(join(dir, "node.stamp"), stamp);
     return { status: "built", detail: `Kernel-Schnellstart gebaut (${status.cachedFiles} Typdateien vorab geladen)` };
   } catch (e) {
-    const why = e instanceof Error ? (e as Error & { stderr?: string }).stderr || e.message : String(e);
-    return { status: "unavailable", detail: `Kernel-Schnellstart nicht gebaut, Kernel starten normal: ${why.trim()}` };
+    // One line for the log: the error itself (its "…Error: …" line), not the stack or node's version line.
+    const text = e instanceof Error ? (e as Error & { stderr?: string }).stderr || e.message : String(e);
+    const lines = text.split("\n").filter((l) => l.trim() && !/^\s+at |^Node\.js v/.test(l));
+    const why = lines.find((l) => /Error\b/.test(l)) ?? lines.pop() ?? "unbekannter Fehler";
+    return {
+      status: "unavailable",
+      detail: `Kernel-Schnellstart nicht gebaut, Kernel starten normal: ${why.slice(0, 300)}`,
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
