@@ -52,8 +52,8 @@ export function buildServerBundle(root: string, folder: string): void {
   } catch (error) {
     throw new McpBundleBuildError(`esbuild: ${String(error).split("\n")[0]}`, { cause: error });
   }
-  // Sizes and times as read right after the build: a file saved after esbuild read it makes the bundle stale
-  // at the next start (its time is later), never fresh with old code.
+  // Sizes and times as read right after the build. Known narrow window: a source saved while esbuild ran (tens
+  // of ms) is recorded with its new time, so the bundle holds the older text until that file changes again.
   const inputs = Object.keys(result.metafile.inputs).map((file): ServerBundleManifest["inputs"][number] => {
     const { size, mtimeMs } = statSync(join(root, file));
     return [file, size, mtimeMs];
