@@ -204,7 +204,10 @@ test("ensureKernelSnapshot: fresh stays, a changed declaration file or node rebu
 });
 
 test("a snapshot that cannot be built is never fatal: one German line, kernels start the plain way", async () => {
-  const result = await ensureKernelSnapshot(root, { dir: "/proc/kit-nicht-schreibbar/kernel-snapshot" });
+  // A folder that cannot be made: its parent is a file (as unwritable as a root-owned .cache, without root's powers).
+  const notAFolder = join(scratch, "keine-mappe");
+  writeFileSync(notAFolder, "");
+  const result = await ensureKernelSnapshot(root, { dir: join(notAFolder, "kernel-snapshot") });
   assert.equal(result.status, "unavailable");
   assert.match(result.detail, /^Kernel-Schnellstart nicht gebaut, Kernel starten normal: .+/);
   assert.doesNotMatch(result.detail, /\n/);

@@ -131,6 +131,7 @@ export async function ensureKernelSnapshot(
       detail: `Kernel-Schnellstart nicht gebaut, Kernel starten normal: ${why.slice(0, 300)}`,
     };
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    // Where the folder could not even be made (its parent a file), there is nothing to remove either.
+    if (existsSync(tmp)) rmSync(tmp, { recursive: true, force: true });
   }
 }
