@@ -17,6 +17,21 @@ const bin = join(dir, "bin");
 const root = join(dir, "hub");
 const oldPath = process.env.PATH;
 
+/** A stand-in for JupyterHub's API: answers 204 and records each request ("DELETE /hub/api/users/…/server"). */
+async function fakeHubApi(): Promise<{ url: string; requests: string[]; close: () => Promise<unknown> }> {
+  const requests: string[] = [];
+  const api = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/hub/api`,
+    requests,
+    close: () => new Promise((resolve) => api.close(resolve)),
+  };
+}
+
 after(() => {
   process.env.PATH = oldPath;
   rmSync(dir, { recursive: true, force: true });
@@ -44,18 +59,14 @@ test("a folder du cannot measure in time counts as over the limit; the process a
   assert.equal(await folderBytes(join(root, "kurs-viele-dateien"), 500), "too-slow");
   assert.ok(Number(await folderBytes(join(root, "kurs-normal"), 30_000)) > 0);
 
-  const stopped: string[] = [];
-  const api = createServer((req, res) => {
-    stopped.push(`${req.method} ${req.url}`);
-    res.writeHead(204).end();
-  });
-  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const api = await fakeHubApi();
+  const stopped = api.requests;
   const lines: string[] = [];
   const guard = startDiskGuard({
     root,
     stateDir: join(root, ".hub"),
     spaceBytes: 1024 * 1024 * 1024,
-    hubApi: `http://127.0.0.1:${(api.address() as AddressInfo).port}/hub/api`,
+    hubApi: api.url,
     token: "t",
     log: (line) => lines.push(line),
     intervalMs: 3_600_000,
@@ -79,7 +90,7 @@ test("a folder du cannot measure in time counts as over the limit; the process a
     assert.match(blocked["kurs-viele-dateien"]!, /so viele Dateien, dass der Hub ihn nicht in 2 s messen konnte/);
   } finally {
     guard.stop();
-    await new Promise((resolve) => api.close(resolve));
+    await api.close();
   }
 });
 
@@ -107,18 +118,14 @@ test(
   async () => {
     process.env.PATH = `${bin}:${oldPath ?? "/usr/bin:/bin"}`;
     const stateDir = mkdtempSync(join(dir, "state-"));
-    const requests: string[] = [];
-    const api = createServer((req, res) => {
-      requests.push(`${req.method} ${req.url}`);
-      res.writeHead(204).end();
-    });
-    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const api = await fakeHubApi();
+    const requests = api.requests;
     const lines: string[] = [];
     const guard = startDiskGuard({
       root,
       stateDir,
       spaceBytes: 1024 * 1024 * 1024,
-      hubApi: `http://127.0.0.1:${(api.address() as AddressInfo).port}/hub/api`,
+      hubApi: api.url,
       token: "t",
       log: (line) => lines.push(line),
       intervalMs: 3_600_000,
@@ -137,7 +144,7 @@ test(
       assert.deepEqual(lines, []);
     } finally {
       guard.stop();
-      await new Promise((resolve) => api.close(resolve));
+      await api.close();
     }
   },
 );
@@ -147,13 +154,12 @@ test(
   { timeout: 120_000 },
   async () => {
     process.env.PATH = `${bin}:${oldPath ?? "/usr/bin:/bin"}`;
-    const api = createServer((_req, res) => res.writeHead(204).end());
-    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const api = await fakeHubApi();
     const guard = startDiskGuard({
       root,
       stateDir: mkdtempSync(join(dir, "state-")),
       spaceBytes: 1024 * 1024 * 1024,
-      hubApi: `http://127.0.0.1:${(api.address() as AddressInfo).port}/hub/api`,
+      hubApi: api.url,
       token: "t",
       log: () => {},
       intervalMs: 3_600_000,
@@ -165,7 +171,7 @@ test(
       assert.equal(slowDuPids().length - before, 2, "rounds 1 and 6 measure the slow folder, 2-5 skip it");
     } finally {
       guard.stop();
-      await new Promise((resolve) => api.close(resolve));
+      await api.close();
     }
   },
 );
