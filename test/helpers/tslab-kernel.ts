@@ -58,7 +58,9 @@ export async function until(done: () => boolean, timeoutMs = 60_000): Promise<bo
  * Starts the kernel (in `cwd`, relative to the project; default the project) and returns once it answers a
  * kernel_info request and iopub is subscribed.
  */
-export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TslabKernel> {
+export async function startTslabKernel(
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; startTimeoutMs?: number } = {},
+): Promise<TslabKernel> {
   const root = findProjectRoot();
   const key = randomUUID();
   const dir = mkdtempSync(join(tmpdir(), "kit-tslab-"));
@@ -130,8 +132,9 @@ export async function startTslabKernel(options: { cwd?: string; env?: NodeJS.Pro
   };
   // Up and subscribed once a kernel_info request's status reaches us.
   const probe = client();
-  for (let i = 0; ; i++) {
-    if (i > 600) {
+  const giveUp = Date.now() + (options.startTimeoutMs ?? 180_000);
+  for (;;) {
+    if (Date.now() > giveUp) {
       stop();
       throw new Error(`tslab did not start: ${stderr}`);
     }

@@ -5,8 +5,13 @@
 //   ~256 kernel_info requests went unanswered.
 // - a second browser on the notebook opens a comm: the kernel closes it quietly (unpatched it printed
 //   "unknown msg_type: comm_open" into the first browser's last cell, and it was saved with the notebook).
+// - a request that arrives before the kernel's binds have reached JavaScript (a busy machine) is answered
+//   (unpatched, zeromq's "Socket is blocked by a bind or unbind operation" ended the shell loop: seen in CI).
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+import { KERNEL_NODE_OPTIONS } from "../../scripts/apps/workshop/kernel-snapshot/kernel-snapshot.js";
 import { executeContent, startTslabKernel, until, type TslabKernel } from "../helpers/tslab-kernel.js";
 
 let kernel: TslabKernel;
@@ -74,4 +79,20 @@ test("a second browser opens a comm: closed quietly, nothing lands in the first 
     .join("");
   assert.equal(cellText, "Zelle läuft\n", "the first browser's cell shows only its own output");
   assert.equal(second.replies.find((r) => r.parent_header.msg_id === info)?.header.msg_type, "comm_info_reply");
+});
+
+test("binds that reach JavaScript late (a busy machine): the requests sent meanwhile are answered", async () => {
+  const slowBind = join(findProjectRoot(), "test", "helpers", "slow-bind.cjs");
+  const late = await startTslabKernel({
+    env: { NODE_OPTIONS: `${KERNEL_NODE_OPTIONS} --require ${slowBind}` },
+    startTimeoutMs: 30_000,
+  });
+  try {
+    const client = late.client();
+    const id = await client.request("execute_request", executeContent('"Grüße aus dem Kernel"'));
+    assert.ok(await until(() => client.replies.some((r) => r.parent_header.msg_id === id)), late.log());
+    assert.doesNotMatch(late.log(), /blocked/);
+  } finally {
+    late.stop();
+  }
 });
