@@ -57,17 +57,18 @@ export function jupyterhubMissing(): string | undefined {
     : "JupyterHub fehlt: 'python3 -m pip install jupyterhub notebook' (der Hub ist nur für den Rechner der Kursleitung nötig).";
 }
 
-async function waitForLogin(
+/** Waits until `url` answers 200; fails in German when `exited()` turns true first or time runs out. */
+async function waitUntilOk(
   url: string,
-  exited: () => boolean,
-  output: () => string,
+  what: { name: string; headers?: Record<string, string>; exited: () => boolean; output: () => string },
   timeoutMs: number,
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (exited()) throw new HubStartError(`JupyterHub hat sich beim Start beendet:\n${output().slice(-2000)}`);
+    if (what.exited())
+      throw new HubStartError(`${what.name} hat sich beim Start beendet:\n${what.output().slice(-2000)}`);
     try {
-      const res = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(2000) });
+      const res = await fetch(url, { headers: what.headers, redirect: "manual", signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return;
     } catch {
       // not listening yet
@@ -75,7 +76,7 @@ async function waitForLogin(
     await delay(250);
   }
   throw new HubStartError(
-    `JupyterHub antwortet nach ${timeoutMs / 1000} s nicht unter ${url}:\n${output().slice(-2000)}`,
+    `${what.name} antwortet nach ${timeoutMs / 1000} s nicht unter ${url}:\n${what.output().slice(-2000)}`,
   );
 }
 
@@ -219,7 +220,24 @@ export async function startHub(
       { ...env, KURS_HUB_SETTINGS: settingsFile },
       stateDir,
     );
+  // JupyterHub asks the proxy for its routes once at start and exits when nobody answers yet: the proxy first.
+  const proxyReady = (exited: () => boolean) =>
+    waitUntilOk(
+      `http://127.0.0.1:${settings.proxyApiPort}/api/routes`,
+      {
+        name: "Der Proxy des Hubs",
+        headers: { Authorization: `token ${settings.proxyToken}` },
+        exited,
+        output: () => proxy.output(),
+      },
+      30_000,
+    );
   let proxy = startProxy();
+  await proxyReady(() => proxy.done()).catch(async (error: unknown) => {
+    proxy.process.kill("SIGTERM");
+    await logins.close();
+    throw error;
+  });
   let hub = startJupyterhub();
   let stopping = false;
   const guard = startDiskGuard({
@@ -245,10 +263,9 @@ export async function startHub(
   const probeHost = isLoopback(args.host) ? hostForUrl(args.host) : "127.0.0.1";
   const loginUrl = `http://${probeHost}:${port}/hub/login`;
   try {
-    await waitForLogin(
+    await waitUntilOk(
       loginUrl,
-      () => hub.done(),
-      () => hub.output() + proxy.output(),
+      { name: "JupyterHub", exited: () => hub.done(), output: () => hub.output() + proxy.output() },
       90_000,
     );
   } catch (error) {
@@ -286,12 +303,12 @@ export async function startHub(
       );
       await delay(wait);
       if (stopping) return code;
-      hub = startJupyterhub();
       try {
-        await waitForLogin(
+        await proxyReady(() => stopping); // should it have died too, it is coming back
+        hub = startJupyterhub();
+        await waitUntilOk(
           loginUrl,
-          () => hub.done(),
-          () => hub.output(),
+          { name: "JupyterHub", exited: () => hub.done(), output: () => hub.output() },
           90_000,
         );
         log("JupyterHub läuft wieder – Anmelden und Speichern gehen wieder.");
