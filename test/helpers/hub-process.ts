@@ -142,13 +142,18 @@ const run = (code: string, timeoutMs: number) => `(async () => {
 export async function openNotebook(page: Page, userUrl: string, notebook: string, timeoutMs = 120_000): Promise<void> {
   const url = `${userUrl}/notebooks/${notebook}`;
   // Right after a login the waiting page may still be moving on to the first notebook (00-start) by script; that
-  // navigation can cut this one off or replace it. Then go again, once it has arrived.
+  // navigation can cut this one off or replace it (Chromium says "interrupted by another navigation" or, when its
+  // own navigation was cancelled, net::ERR_ABORTED). Then go again, once it has arrived.
   for (let attempt = 1; ; attempt++) {
     const went = await page.goto(url, { timeout: timeoutMs }).then(
       () => undefined,
       (error: unknown) => error,
     );
-    if (went !== undefined && (attempt >= 3 || !/interrupted by another navigation/.test(String(went)))) throw went;
+    if (
+      went !== undefined &&
+      (attempt >= 3 || !/interrupted by another navigation|net::ERR_ABORTED/.test(String(went)))
+    )
+      throw went;
     await page.waitForLoadState("load", { timeout: timeoutMs });
     if (page.url().includes(`/notebooks/${notebook}`)) break;
     // The hub's waiting page for this notebook moves on to it by itself once the server is up.
