@@ -83,6 +83,15 @@ async function waitForBoard(names: string[]): Promise<BoardView> {
   return boardState();
 }
 
+/** /proc/<pid>/<file> as text ("" once the process is gone). */
+function procText(pid: number, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "latin1");
+  } catch {
+    return "";
+  }
+}
+
 function hubId(): string {
   return (
     JSON.parse(readFileSync(join(root, ".hub", "settings.json"), "utf8")) as { kernelEnv: { KURS_HUB_ID: string } }
@@ -159,6 +168,15 @@ console.log("geschrieben: " + dirs.join(" "));`,
     for (const dir of [".cache/rag", ".cache/travel", "workspace"]) assert.ok(writes.includes(join(home, dir)), writes);
     await runCell(pages[0]!, `require("node:fs").writeFileSync("notiz.txt", "vor dem Neustart");`);
     await Promise.all(contexts.map((c) => c.close()));
+
+    // The participants' Jupyter servers start without GObject introspection (send2trash's GIO backend) and with
+    // Python's own distutils (singleuser/sitecustomize.py, jupyterhub_config.py): CPU of every start, issue 46.
+    const servers = processesOfHub(hubId()).filter((pid) => procText(pid, "cmdline").includes("jupyterhub-singleuser"));
+    assert.equal(servers.length, PEOPLE.length, "one Jupyter server per participant");
+    for (const pid of servers) {
+      assert.ok(!procText(pid, "maps").includes("girepository"), `GObject introspection in the server ${pid}`);
+      assert.ok(procText(pid, "environ").split("\0").includes("SETUPTOOLS_USE_DISTUTILS=stdlib"));
+    }
   },
 );
 

@@ -190,9 +190,13 @@ async def pre_spawn(spawner):
     token = board_token(user)
     if token:
         spawner.environment["KURS_BOARD_TOKEN"] = token
-    # kurs_host_check (singleuser/) beside what the kernel environment already puts there (the German catalog).
+    # kurs_host_check and sitecustomize (singleuser/) beside what the kernel environment already puts there
+    # (the German catalog).
     own = os.path.join(os.path.dirname(os.path.abspath(__file__)), "singleuser")
     spawner.environment["PYTHONPATH"] = os.pathsep.join(p for p in (own, spawner.environment.get("PYTHONPATH")) if p)
+    # Notebook imports distutils.version; setuptools' stand-in for distutils pulls pkg_resources in (~0.1 CPU-s
+    # of every server start), Python's own distutils does not.
+    spawner.environment["SETUPTOOLS_USE_DISTUTILS"] = "stdlib"
     # What a kernel writes goes to the participant's folder (the kit's own folders are the instructor's).
     for key, folder in (("RAG_CACHE_DIR", ".cache/rag"), ("LLM_STATE_DIR", ".cache/llm-state"),
                         ("TRAVEL_CACHE_DIR", ".cache/travel"), ("TRAVEL_WORKSPACE_DIR", "workspace")):
