@@ -220,6 +220,10 @@ export async function realisticDay(n: number): Promise<void> {
       measured: fmtMb(worst),
       met: worst <= PARTICIPANT_DAY_MAX_BYTES,
     });
+  } catch (error) {
+    // The hub's log holds JupyterHub's, the participants' servers' and their kernels' output.
+    console.error(`hub log (end):\n${hub.output().slice(-6000)}`);
+    throw error;
   } finally {
     await browser.close();
     await hub.stop();

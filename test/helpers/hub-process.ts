@@ -124,6 +124,13 @@ export async function logIn(
 // exposes window.Jupyter.notebook.
 const KERNEL_READY = `Boolean(window.Jupyter?.notebook?.kernel?.is_connected()) &&
   document.querySelector("#kernel_indicator_icon.kernel_idle_icon") !== null`;
+const KERNEL_SEEN = `JSON.stringify({
+  url: location.href,
+  indicator: document.querySelector("#kernel_indicator_icon")?.className,
+  notice: document.querySelector("#notification_kernel")?.textContent,
+  dialog: document.querySelector(".modal.in .modal-title")?.textContent,
+  connected: window.Jupyter?.notebook?.kernel?.is_connected?.(),
+})`;
 const run = (code: string, timeoutMs: number) => `(async () => {
   const cell = Jupyter.notebook.insert_cell_at_index("code", 0);
   cell.set_text(${JSON.stringify(code)});
@@ -163,7 +170,13 @@ export async function openNotebook(page: Page, userUrl: string, notebook: string
     }
     if (attempt >= 3) throw new Error(`${notebook} did not open: the browser is at ${page.url()}`);
   }
-  await page.waitForFunction(KERNEL_READY, undefined, { timeout: timeoutMs, polling: 250 });
+  await page.waitForFunction(KERNEL_READY, undefined, { timeout: timeoutMs, polling: 250 }).catch(async (error) => {
+    // What the participant would see: the kernel indicator, Notebook's kernel notice and any dialog.
+    const seen = await page.evaluate(KERNEL_SEEN).catch((e: unknown) => `(page not readable: ${String(e)})`);
+    throw new Error(`${notebook}: no ready kernel after ${timeoutMs / 1000} s; the page shows ${seen}`, {
+      cause: error,
+    });
+  });
   await page.evaluate("Jupyter.notebook.set_autosave_interval(0)");
 }
 
