@@ -159,7 +159,7 @@ const ONE_AT_A_TIME = /^test\/scripts\/hub[-.]/;
 /**
  * Files that mostly wait (on a model server, a kernel, a board, a subprocess: little CPU for their time, each
  * measured alone). They run in the hub files' lane after those, one at a time: that lane ends long before
- * the others, and its core would idle meanwhile.
+ * the others, and its core would idle meanwhile (`lanes:` in the stage's output says how the two lanes end).
  */
 const AFTER_HUB = [
   "test/llm/live-model.test.ts",
@@ -220,6 +220,7 @@ function longFirst(files: string[]): string[] {
 
 /** `node --test` over `files` in their order (`concurrency` at a time); resolves with the exit code and the TAP counts. */
 async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: number) {
+  const started = performance.now();
   const tapFile = join(tmpdir(), `kit-tap-${process.pid}-${randomBytes(4).toString("hex")}.txt`);
   const code = await run(
     process.execPath,
@@ -241,6 +242,7 @@ async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: nu
   const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
   return {
     code,
+    seconds: (performance.now() - started) / 1000,
     passed: count("pass"),
     failed: count("fail") + count("cancelled"),
     skipped: (tap.match(/ # SKIP\b/g) ?? []).length,
@@ -263,6 +265,11 @@ async function unitTests(
     ...(others.length > 0 ? [nodeTest(env, others, concurrency)] : []),
     ...(alone.length > 0 ? [nodeTest(env, alone, 1)] : []),
   ]);
+  // Where the stage's time goes: the lane that ends last is the one to shorten.
+  if (runs.length > 1) {
+    const [main, hubLane] = runs.map((r) => r.seconds.toFixed(0));
+    console.log(`lanes: ${concurrency} files at a time ${main} s, hub files and AFTER_HUB ${hubLane} s`);
+  }
   let passed = runs.reduce((n, r) => n + r.passed, 0);
   let failed = 0;
   for (const r of runs) failed += r.code !== 0 && r.failed === 0 ? 1 : r.failed; // 1: the runner itself failed
