@@ -85,7 +85,7 @@ test("binds that reach JavaScript late (a busy machine): the requests sent meanw
   const slowBind = join(findProjectRoot(), "test", "helpers", "slow-bind.cjs");
   const late = await startTslabKernel({
     env: { NODE_OPTIONS: `${KERNEL_NODE_OPTIONS} --require ${slowBind}` },
-    startTimeoutMs: 30_000,
+    startTimeoutMs: 90_000,
   });
   try {
     const client = late.client();
