@@ -7,20 +7,9 @@
 import { readFileSync } from "node:fs";
 import { executeContent, startTslabKernel, until } from "../test/helpers/tslab-kernel.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { cpuSeconds, statusMb } from "./proc.js";
 
 const RUNS = Number(process.env.KERNEL_CPU_RUNS ?? 3);
-const TICKS = 100; // USER_HZ on Linux
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime, stime, cutime, cstime are fields 14-17 (1-based) of the whole line; here shifted by 2.
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / TICKS;
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Math.round(Number(m[1]) / 1024) : 0;
-}
 
 async function runCell(kernel: Awaited<ReturnType<typeof startTslabKernel>>, code: string): Promise<string> {
   const client = kernel.client();
@@ -38,18 +27,18 @@ async function main(): Promise<void> {
       env: process.env.KERNEL_NODE_OPTIONS ? { NODE_OPTIONS: process.env.KERNEL_NODE_OPTIONS } : {},
     });
     const pid = kernel.pid;
-    const start = cpuSeconds(pid);
+    const start = cpuSeconds(pid, { children: true });
     const imported = await runCell(kernel, 'import * as kit from "./lib/index";');
-    const importCpu = cpuSeconds(pid) - start;
-    const before = cpuSeconds(pid);
+    const importCpu = cpuSeconds(pid, { children: true }) - start;
+    const before = cpuSeconds(pid, { children: true });
     const trivial = await runCell(kernel, "const x = 1 + 1;\nx");
-    const trivialCpu = cpuSeconds(pid) - before;
+    const trivialCpu = cpuSeconds(pid, { children: true }) - before;
     rows.push([
       String(run),
       start.toFixed(2),
       `${importCpu.toFixed(2)} (${imported})`,
       `${trivialCpu.toFixed(2)} (${trivial})`,
-      String(rssMb(pid)),
+      String(statusMb(pid, "VmRSS")),
     ]);
     kernel.stop();
   }

@@ -9,16 +9,10 @@ import { findProjectRoot } from "../lib/config.js";
 import { ensureKernelSnapshot } from "../scripts/apps/workshop/kernel-snapshot/kernel-snapshot.js";
 import { executeContent, startTslabKernel, until, type TslabKernel } from "../test/helpers/tslab-kernel.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { cpuSeconds } from "./proc.js";
 import { reportNumericGoal } from "./summary.js";
 
 const RUNS = Number(process.env.KERNEL_START_RUNS ?? 5);
-const TICKS = 100; // USER_HZ on Linux
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / TICKS;
-}
-
 /** RSS and PSS in MB (smaps_rollup). */
 function memoryMb(pid: number): { rss: number; pss: number } {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
@@ -45,12 +39,12 @@ async function sample(snapshot: boolean): Promise<Sample> {
   const kernel = await startTslabKernel({ cwd: "notebooks", env: { KIT_KERNEL_SNAPSHOT: snapshot ? "1" : "0" } });
   try {
     const status = await runCell(kernel, "const x: number = 1;\nx");
-    const cpu = cpuSeconds(kernel.pid);
+    const cpu = cpuSeconds(kernel.pid, { children: true });
     if (status !== "ok") throw new Error(`first cell: ${status}\n${kernel.log()}`);
     const first = memoryMb(kernel.pid);
     const imported = await runCell(kernel, 'import * as kit from "./lib/index";');
     if (imported !== "ok") throw new Error(`import ./lib/index: ${imported}\n${kernel.log()}`);
-    return { cpu, cpuWithLib: cpuSeconds(kernel.pid), first, lib: memoryMb(kernel.pid) };
+    return { cpu, cpuWithLib: cpuSeconds(kernel.pid, { children: true }), first, lib: memoryMb(kernel.pid) };
   } finally {
     kernel.stop();
   }

@@ -13,18 +13,12 @@ import { freshServerBundle } from "../lib/mcp/server-bundle.js";
 import { SERVER_V8_FLAGS } from "../lib/mcp/server-command.js";
 import { ensureMcpBundles } from "../scripts/dev/build-mcp-bundles.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { cpuSeconds, statusMb } from "./proc.js";
 import { reportNumericGoal } from "./summary.js";
 
 const RUNS = Number(process.env.MCP_START_RUNS ?? 5);
 const ROOT = findProjectRoot();
 const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
-
-/** utime + stime (s) and RSS (MB) of a running process. */
-function usage(pid: number): { cpu: number; rssMb: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, rssMb: Math.round(Number(rss?.[1] ?? 0) / 1024) };
-}
 
 /** Starts `args` with the server flags, measures it once it is ready, stops it. */
 function startOnce(args: string[]): Promise<{ cpu: number; rssMb: number }> {
@@ -38,7 +32,7 @@ function startOnce(args: string[]): Promise<{ cpu: number; rssMb: number }> {
     child.stderr!.on("data", (chunk: Buffer) => {
       log += chunk;
       if (!/bereit/.test(log) || child.exitCode !== null) return;
-      const measured = usage(child.pid!);
+      const measured = { cpu: cpuSeconds(child.pid!), rssMb: statusMb(child.pid!, "VmRSS") };
       child.kill();
       resolve(measured);
     });

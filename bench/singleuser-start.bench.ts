@@ -13,6 +13,7 @@ import { findProjectRoot } from "../lib/config.js";
 import { delay } from "../lib/util.js";
 import { freePort } from "../scripts/node/free-port.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { cpuSeconds, statusMb } from "./proc.js";
 import { reportNumericGoal } from "./summary.js";
 
 const RUNS = Number(process.env.SINGLEUSER_START_RUNS ?? 5);
@@ -22,12 +23,6 @@ const NOTEBOOK = "11-aufgabe-1-lokales-llm.ipynb";
 interface Usage {
   cpu: number;
   peakMb: number;
-}
-
-function usage(pid: number): Usage {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return { cpu: (Number(fields[11]) + Number(fields[12])) / 100, peakMb: Math.round(Number(peak?.[1] ?? 0) / 1024) };
 }
 
 async function get(url: string): Promise<number> {
@@ -58,7 +53,7 @@ async function serveOnce(dir: string, program: string, withKit: boolean): Promis
       const status = await get(`${base}${path}?token=t`);
       if (status !== 200) throw new Error(`${path}: HTTP ${status}`);
     }
-    return usage(server.pid!);
+    return { cpu: cpuSeconds(server.pid!), peakMb: statusMb(server.pid!, "VmHWM") };
   } finally {
     server.kill();
   }
