@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { findProjectRoot } from "../../lib/config.js";
-import { delay } from "../../lib/util.js";
 import { freePort } from "../node/free-port.js";
 import { stopProcessesWithEnv } from "../node/processes.js";
+import { waitForAnswer } from "../node/wait-for-answer.js";
 
 /** The mark in the environment of the server and of every process it starts. */
 const SERVER_MARK_ENV = "KIT_NOTEBOOK_SERVER";
@@ -85,18 +85,8 @@ export async function spawnNotebookServer(
 }
 
 async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`Jupyter exited early (code ${child.exitCode})`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      await response.body?.cancel();
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    await delay(300);
-  }
+  if (await waitForAnswer(url, { timeoutMs, intervalMs: 300, gaveUp: () => child.exitCode !== null })) return;
+  if (child.exitCode !== null) throw new Error(`Jupyter exited early (code ${child.exitCode})`);
   throw new Error(`Jupyter did not answer at ${url} within ${timeoutMs / 1000} s`);
 }
 

@@ -27,6 +27,7 @@ import {
   type HubSettings,
 } from "./settings.js";
 import { freePort } from "../../node/free-port.js";
+import { waitForAnswer } from "../../node/wait-for-answer.js";
 import { FIRST_SCREEN, germanNotebookSetup } from "../workshop/notebook-ui.js";
 import { KitError } from "../../../lib/errors.js";
 
@@ -63,18 +64,16 @@ async function waitUntilOk(
   what: { name: string; headers?: Record<string, string>; exited: () => boolean; output: () => string },
   timeoutMs: number,
 ): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (what.exited())
-      throw new HubStartError(`${what.name} hat sich beim Start beendet:\n${what.output().slice(-2000)}`);
-    try {
-      const res = await fetch(url, { headers: what.headers, redirect: "manual", signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await delay(250);
-  }
+  const answered = await waitForAnswer(url, {
+    timeoutMs,
+    headers: what.headers,
+    redirect: "manual",
+    accepts: (status) => status === 200,
+    gaveUp: what.exited,
+  });
+  if (answered) return;
+  if (what.exited())
+    throw new HubStartError(`${what.name} hat sich beim Start beendet:\n${what.output().slice(-2000)}`);
   throw new HubStartError(
     `${what.name} antwortet nach ${timeoutMs / 1000} s nicht unter ${url}:\n${what.output().slice(-2000)}`,
   );

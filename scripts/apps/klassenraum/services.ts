@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { delay } from "../../../lib/util.js";
 import { waitAtMost } from "../../node/processes.js";
+import { waitForAnswer } from "../../node/wait-for-answer.js";
 import { KitError } from "../../../lib/errors.js";
 
 export class ServiceStartError extends KitError {
@@ -71,16 +72,8 @@ export async function waitForLine(service: Service, pattern: RegExp, timeoutMs: 
 
 /** Waits until `url` answers 2xx. */
 export async function waitForHttp(service: Service, url: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (service.child.exitCode !== null || service.child.signalCode !== null) break;
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await delay(200);
-  }
+  const exited = () => service.child.exitCode !== null || service.child.signalCode !== null;
+  if (await waitForAnswer(url, { timeoutMs, intervalMs: 200, gaveUp: exited })) return;
   throw new ServiceStartError(`${service.name} antwortet nicht unter ${url}:\n${service.output().slice(-1500)}`);
 }
 
