@@ -1,6 +1,7 @@
 // `npm test`: typecheck, lint, unit tests, notebook execution, the slide decks in rehearsal mode, the browser
 // check — all on the generated tiny models.
-// Every stage runs even when an earlier one fails; the last line sums up all checks.
+// Every stage runs even when an earlier one fails; the last line sums up all checks. Notebooks, slides and
+// browser run beside the unit tests' longer lane (unitTests), so the summary gives the wall time as well.
 // Usage: tsx scripts/dev/test.ts [--only typecheck|lint|unit|notebooks|slides|browser] [test file or notebook filters]
 // Processes the tests leave running are ended at the end and named in the summary.
 import { spawn } from "node:child_process";
@@ -249,26 +250,46 @@ async function nodeTest(env: NodeJS.ProcessEnv, files: string[], concurrency: nu
   };
 }
 
+type NodeTestRun = Awaited<ReturnType<typeof nodeTest>>;
+
+/**
+ * The unit tests in two lanes: the other files `concurrency` at a time, and beside them the hub files, then
+ * AFTER_HUB, one at a time. `thenBeside` (the later stages) follows in the second lane once its files are done:
+ * the first lane ends long after it, and a core would idle meanwhile. Resolves with the unit stage's result
+ * first, then those of `thenBeside`.
+ */
 async function unitTests(
   env: NodeJS.ProcessEnv,
   files: string[],
   stage = "unit tests",
   concurrency = CONCURRENCY,
-): Promise<StageResult> {
+  thenBeside: () => Promise<StageResult[]> = async () => [],
+): Promise<StageResult[]> {
   console.log(`\n=== ${stage}`);
   const t = performance.now();
+  const since = () => (performance.now() - t) / 1000;
   const hub = files.filter((f) => ONE_AT_A_TIME.test(f));
   const afterHub = hub.length > 0 ? files.filter((f) => AFTER_HUB.includes(f)) : [];
   const alone = [...longFirst(hub), ...afterHub.sort((a, b) => AFTER_HUB.indexOf(a) - AFTER_HUB.indexOf(b))];
   const others = longFirst(files.filter((f) => !alone.includes(f)));
-  const runs = await Promise.all([
-    ...(others.length > 0 ? [nodeTest(env, others, concurrency)] : []),
-    ...(alone.length > 0 ? [nodeTest(env, alone, 1)] : []),
+  const lane = (laneFiles: string[], atOnce: number) =>
+    (laneFiles.length > 0 ? nodeTest(env, laneFiles, atOnce) : Promise.resolve(undefined)).then((run) => ({
+      run,
+      ended: since(),
+    }));
+  const [first, second] = await Promise.all([
+    lane(others, concurrency),
+    lane(alone, 1).then(async (l) => ({ ...l, later: await thenBeside() })),
   ]);
-  // Where the stage's time goes: the lane that ends last is the one to shorten.
-  if (runs.length > 1) {
-    const [main, hubLane] = runs.map((r) => r.seconds.toFixed(0));
-    console.log(`lanes: ${concurrency} files at a time ${main} s, hub files and AFTER_HUB ${hubLane} s`);
+  const later = second.later;
+  const runs = [first.run, second.run].filter((r): r is NodeTestRun => r !== undefined);
+  // Where the time goes: the lane that ends last is the one to shorten.
+  if (first.run && second.run) {
+    const beside =
+      later.length > 0 ? `, then ${later.map((r) => r.stage).join(", ")} until ${since().toFixed(0)} s` : "";
+    console.log(
+      `lanes: ${concurrency} files at a time ${first.ended.toFixed(0)} s; hub files and AFTER_HUB ${second.ended.toFixed(0)} s${beside}`,
+    );
   }
   let passed = runs.reduce((n, r) => n + r.passed, 0);
   let failed = 0;
@@ -278,13 +299,14 @@ async function unitTests(
     console.log("no test files found");
     passed = 0;
   }
-  return {
+  const unit = {
     stage,
     passed,
     failed,
-    seconds: (performance.now() - t) / 1000,
+    seconds: Math.max(first.ended, second.ended),
     skippedTests: runs.reduce((n, r) => n + r.skipped, 0),
   };
+  return [unit, ...later];
 }
 
 async function notebooks(env: NodeJS.ProcessEnv): Promise<StageResult> {
@@ -324,6 +346,7 @@ async function browser(): Promise<StageResult> {
 async function main(stage: string | undefined, selected: string[]): Promise<number> {
   only = stage;
   filters = selected;
+  const started = performance.now();
   const runMark = randomBytes(6).toString("hex");
   // Set before the test environment is copied from it, so every child carries it.
   process.env[RUN_MARK_ENV] = runMark;
@@ -346,19 +369,23 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
     // The formatter's check (Prettier, 120 columns; `npm run format` fixes what it finds) is part of lint.
     results.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
   }
-  if (wants("unit")) {
+  // Notebooks, slides and browser, one after the other: beside the unit tests (in their second lane, see
+  // unitTests) when those run, else on their own.
+  const laterStages = async () => [
+    ...(wants("notebooks") ? [await notebooks(env)] : []),
+    ...(wants("slides") ? [await slides()] : []),
+    ...(wants("browser") ? [await browser()] : []),
+  ];
+  const others = unitFiles.filter((f) => !serverFiles.includes(f));
+  if (wants("unit") && (others.length > 0 || serverFiles.length === 0)) {
     // Built once here, not by the first of several test files that run at once and need it.
-    if (unitFiles.some((f) => !f.startsWith(LLAMA_TESTS))) console.log(`${ensureNotebookLib()}\n${ensureMcpBundles()}`);
-    const others = unitFiles.filter((f) => !serverFiles.includes(f));
-    if (others.length > 0 || serverFiles.length === 0) results.push(await unitTests(env, others));
-  }
-  if (wants("notebooks")) results.push(await notebooks(env));
-  if (wants("slides")) results.push(await slides());
-  if (wants("browser")) results.push(await browser());
+    if (others.length > 0) console.log(`${ensureNotebookLib()}\n${ensureMcpBundles()}`);
+    results.push(...(await unitTests(env, others, "unit tests", CONCURRENCY, laterStages)));
+  } else results.push(...(await laterStages()));
   // Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
   if (llamaBuild) {
     results.push(await llamaStage(llamaBuild, env));
-    results.push(await unitTests(env, serverFiles, "llama-server", 1)); // one llama-server at a time
+    results.push(...(await unitTests(env, serverFiles, "llama-server", 1))); // one llama-server at a time
   }
 
   const leftovers = endLeftovers(runMark);
@@ -379,6 +406,8 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   const skipped = results.filter((r) => r.skipped).map((r) => `${r.stage} skipped: ${r.skipped}`);
   if (leftovers.length > 0)
     console.log(`left running by the tests, now ended (${leftovers.length}):\n  ${leftovers.join("\n  ")}`);
+  // Stages overlap (notebooks, slides and browser beside the unit tests), so their times do not add up to this.
+  console.log(`wall time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log(`checks: ${passed} passed, ${failed} failed${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
   return failed > 0 ? 1 : 0;
 }
