@@ -78,18 +78,35 @@ function run(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv): Promise<nu
   });
 }
 
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim();
+const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.split(" ")[1]);
+
+/**
+ * tsx's esbuild service of this runner: started (with the run's mark) when a stage running in this process
+ * first loads a TypeScript file, and still this process's own helper, not something a test left behind.
+ */
+function isOwnEsbuild(pid: number): boolean {
+  try {
+    return parentOf(pid) === process.pid && /\besbuild --service\b/.test(commandLine(pid));
+  } catch {
+    return false; // gone meanwhile
+  }
+}
+
 /** Ends the processes of this run that are still running (SIGKILL); returns their command lines. */
 function endLeftovers(mark: string): string[] {
-  return processesWithEnv(RUN_MARK_ENV, mark).map((pid) => {
-    let command = String(pid);
-    try {
-      command = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim().slice(0, 160) || command;
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // gone meanwhile
-    }
-    return command;
-  });
+  return processesWithEnv(RUN_MARK_ENV, mark)
+    .filter((pid) => !isOwnEsbuild(pid))
+    .map((pid) => {
+      let command = String(pid);
+      try {
+        command = commandLine(pid).slice(0, 160) || command;
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+      return command;
+    });
 }
 
 function testFiles(dir: string): string[] {
