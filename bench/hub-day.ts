@@ -14,7 +14,9 @@ import { HUB_BYTES, PARTICIPANT_DAY_MAX_BYTES } from "../scripts/apps/klassenrau
 import { FIRST_NOTEBOOK } from "../scripts/apps/workshop/notebook-ui.js";
 import { launchChromium, logIn, openNotebook, runCell, startHubProcess } from "../test/helpers/hub-process.js";
 import { runCommand } from "../test/helpers/run-script.js";
+import { delay } from "../lib/util.js";
 import { printMarkdownTable } from "./markdown-table.js";
+import { cpuSeconds } from "./proc.js";
 import { reportGoal, reportNumericGoal } from "./summary.js";
 
 const MB = 1024 * 1024;
@@ -88,6 +90,16 @@ const pct = (values: number[], q: number) =>
 const fmtMb = (b: number) => `${Math.round(b / MB)} MB`;
 const fmtS = (s: number) => `${s.toFixed(1).replace(".", ",")} s`;
 
+/** Seconds the room sits idle before memory is measured again (HUB_BENCH_IDLE_S). */
+const IDLE_SECONDS = Number(process.env.HUB_BENCH_IDLE_S ?? 60);
+
+/** The Linux kernel's KSM thread, when KSM is switched on (the hub does that; scripts/apps/hub/ksm.ts). */
+function ksmdPid(): number | undefined {
+  if (read("/sys/kernel/mm/ksm/run").trim() !== "1") return undefined;
+  const pid = readdirSync("/proc").find((p) => /^\d+$/.test(p) && read(`/proc/${p}/comm`).trim() === "ksmd");
+  return pid ? Number(pid) : undefined;
+}
+
 async function kernelWithTravelServer(page: Page, userUrl: string, notebook: string): Promise<void> {
   await openNotebook(page, userUrl, notebook, 10 * 60_000);
   const printed = await runCell(page, KERNEL_WORK, 10 * 60_000);
@@ -158,6 +170,19 @@ export async function realisticDay(n: number): Promise<void> {
     printMarkdownTable(
       ["participants", "PSS p50 / max", "RSS p50 / max", "CPU-s p50 / max"],
       [row("one kernel + travel server", one), row("two kernels + two travel servers", two)],
+    );
+    // The issue's own measure: memory once the room sits idle for a minute (also the time KSM needs to merge).
+    const ksmd = ksmdPid();
+    const ksmdBefore = ksmd ? cpuSeconds(ksmd) : 0;
+    await delay(IDLE_SECONDS * 1000);
+    const idle = names.map((name) => usageOf(`KURS_NAME=${name}`)).filter((p) => p.kernels === 2);
+    console.log(
+      `\n${IDLE_SECONDS} s later, idle: two kernels + two travel servers PSS p50 / max ${fmtMb(
+        pct(
+          idle.map((p) => p.pss),
+          0.5,
+        ),
+      )} / ${fmtMb(Math.max(...idle.map((p) => p.pss)))}; KSM ${ksmd ? `on, ksmd ${fmtS(cpuSeconds(ksmd) - ksmdBefore)} CPU meanwhile` : "off"}`,
     );
     console.log("\nWhere it goes: per process kind, median over the participants with two kernels (else all)\n");
     const basis = two.length > 0 ? two : people;

@@ -7,12 +7,14 @@
 // rules: look-alike names refused, wrong codes limited, a right code always let in.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { release } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { BoardView } from "../../scripts/apps/board/state.js";
 import { runningHubPid } from "../../scripts/apps/hub/participants.js";
 import { processesOfHub } from "../../scripts/apps/hub/processes.js";
+import { KSM_DIR, KSM_PAGES_TO_SCAN, mergesWholeProcesses } from "../../scripts/apps/hub/ksm.js";
 import { startBoardProcess, type BoardProcess } from "../helpers/board-process.js";
 import {
   hubTestFolder,
@@ -40,6 +42,13 @@ const { dir, root } = folder;
 let board: BoardProcess | undefined;
 let hub: HubProcess | undefined;
 let browser: Browser | undefined;
+
+/** KSM's settings (scripts/apps/hub/ksm.ts) as they were before any hub of this test ran. */
+const ksmSettings = () =>
+  ["run", "pages_to_scan"].map((f) => (existsSync(KSM_DIR) ? readFileSync(join(KSM_DIR, f), "utf8").trim() : ""));
+const ksmBefore = ksmSettings();
+/** Where the hub can switch KSM on: as root, on Linux 6.4 or newer built with it. */
+const ksmPossible = isRoot && existsSync(join(KSM_DIR, "run")) && mergesWholeProcesses(release());
 
 // A correct Aufgabe 1.1, as a participant would write it in the notebook.
 const SOLVED_CELL = `
@@ -184,6 +193,18 @@ console.log("geschrieben: " + dirs.join(" "));`,
       assert.ok(!procText(pid, "maps").includes("girepository"), `GObject introspection in the server ${pid}`);
       assert.ok(procText(pid, "environ").split("\0").includes("SETUPTOOLS_USE_DISTUTILS=stdlib"));
     }
+
+    // Pages equal in all kernels (the snapshot's blob above all) are kept once (KSM, issue 46): the hub runs
+    // KSM's scanner, and the servers and the kernels they started opted in. Where Linux cannot, the hub says so.
+    const kernels = processesOfHub(hubId()).filter((pid) => procText(pid, "cmdline").includes("kernel.blob"));
+    const commands = processesOfHub(hubId()).map((pid) => procText(pid, "cmdline").replaceAll("\0", " ").slice(0, 120));
+    assert.ok(kernels.length >= PEOPLE.length, `kernels from the snapshot: ${commands.join("; ")}`);
+    if (ksmPossible) {
+      assert.match(hub!.output(), /Speicher-Teilen \(KSM\) an/);
+      assert.deepEqual(ksmSettings(), ["1", String(Math.max(KSM_PAGES_TO_SCAN, Number(ksmBefore[1])))]);
+      for (const pid of [...servers, ...kernels])
+        assert.match(procText(pid, "ksm_stat"), /ksm_merge_any: yes/, `process ${pid} shares its equal pages`);
+    } else assert.match(hub!.output(), /Speicher-Teilen \(KSM\) (braucht|nicht eingeschaltet|gibt es nur)/);
   },
 );
 
@@ -195,6 +216,7 @@ test(
     assert.ok(processesOfHub(id).length >= 3, "hub, proxy and the participants' servers carry the hub's id");
     assert.equal(await hub!.stop("SIGINT"), 0);
     assert.deepEqual(processesOfHub(id), [], "no process of the hub is left after Ctrl+C");
+    assert.deepEqual(ksmSettings(), ksmBefore, "KSM's settings as they were before the hub");
     assert.equal(runningHubPid(root), undefined);
 
     hub = await startHubProcess(["--root", root, "--code", CODE, "--max", "2"]);

@@ -49,3 +49,28 @@ test("any other Python on the same PYTHONPATH (a Python kernel) keeps IPython", 
   const kernel = probe(join(dir, "ipykernel_launcher.py"));
   assert.equal(kernel.IPython, true);
 });
+
+// PR_GET_MEMORY_MERGE, asked by a child the server starts (as its kernels are): 1 where it may share pages.
+const MERGE_PROBE = `
+import subprocess, sys
+child = "import ctypes; print(ctypes.CDLL(None).prctl(68, 0, 0, 0, 0))"
+print(subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env={}).stdout.strip())
+`;
+const noMerging =
+  missing ||
+  (spawnSync(PYTHON, ["-c", "import ctypes,sys; sys.exit(ctypes.CDLL(None).prctl(68,0,0,0,0) < 0)"]).status
+    ? "a Linux kernel with process-wide KSM (6.4 or newer)"
+    : false);
+
+test(
+  "KIT_KSM=1 (the hub switched KSM on): the server's children, its kernels, may share pages; without, not",
+  { skip: noMerging },
+  () => {
+    const program = join(dir, "jupyterhub-singleuser");
+    writeFileSync(program, MERGE_PROBE);
+    const merges = (env: NodeJS.ProcessEnv) =>
+      spawnSync(PYTHON, [program], { env: { ...env, PYTHONPATH: SINGLEUSER }, encoding: "utf8" }).stdout.trim();
+    assert.equal(merges({ KIT_KSM: "1" }), "1");
+    assert.equal(merges({}), "0");
+  },
+);

@@ -15,6 +15,7 @@ import { readHubKey } from "../board/hub-trust.js";
 import { startLoginCheck } from "./login-check.js";
 import { loadParticipants } from "./participants.js";
 import { startDiskGuard } from "./disk-guard.js";
+import { enableKsm } from "./ksm.js";
 import { spawnLimits } from "./limits.js";
 import { PinStore } from "./pin.js";
 import { stopParticipantProcesses, stopProcessesOfHub } from "./processes.js";
@@ -168,6 +169,8 @@ export async function startHub(
     log,
   });
   const limits = spawnLimits(args.limits, isolated);
+  const ksm = enableKsm();
+  log(ksm.detail);
   const settings: HubSettings = {
     host: args.host,
     port,
@@ -179,7 +182,7 @@ export async function startHub(
     templates: join(kitRoot, "scripts", "apps", "hub", "templates"),
     isolated,
     ...participantFiles(kitRoot, process.env.RAG_CACHE_DIR ? resolve(kitRoot, process.env.RAG_CACHE_DIR) : undefined),
-    kernelEnv: { ...kernelEnvironment(args, kitRoot, code, hubId, process.env), ...german.env },
+    kernelEnv: { ...kernelEnvironment(args, kitRoot, code, hubId, process.env), ...german.env, ...ksm.env },
     singleUserArgs: [...singleUserArgs(args), ...german.args],
     firstScreen: FIRST_SCREEN,
     loginCheck: { url: logins.url, token: logins.token },
@@ -235,6 +238,7 @@ export async function startHub(
   await proxyReady(() => proxy.done()).catch(async (error: unknown) => {
     proxy.process.kill("SIGTERM");
     await logins.close();
+    ksm.restore();
     throw error;
   });
   let hub = startJupyterhub();
@@ -257,6 +261,7 @@ export async function startHub(
     await stopProcessesOfHub(hubId);
     if (isolated) await stopParticipantProcesses(args.root);
     await logins.close();
+    ksm.restore();
   };
   const url = hubRoomUrl(args.bind.urlHost, port);
   const probeHost = isLoopback(args.host) ? hostForUrl(args.host) : "127.0.0.1";
