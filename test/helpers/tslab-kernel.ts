@@ -54,6 +54,20 @@ export async function until(done: () => boolean, timeoutMs = 60_000): Promise<bo
   return true;
 }
 
+/** The kit's tslab kernel as Jupyter starts it (kernel.json's argv and env) on `connection`, stderr piped. */
+export function spawnKernel(connection: string, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
+  const root = findProjectRoot();
+  const spec = JSON.parse(
+    readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8"),
+  ) as { argv: string[]; env?: Record<string, string> };
+  const [command, ...args] = spec.argv.map((a) => a.replace("{connection_file}", connection));
+  return spawn(command ?? "tslab", args, {
+    cwd: join(root, options.cwd ?? "."),
+    env: { ...process.env, ...spec.env, ...options.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+}
+
 /**
  * Starts the kernel (in `cwd`, relative to the project; default the project) and returns once it answers a
  * kernel_info request and iopub is subscribed.
@@ -61,7 +75,6 @@ export async function until(done: () => boolean, timeoutMs = 60_000): Promise<bo
 export async function startTslabKernel(
   options: { cwd?: string; env?: NodeJS.ProcessEnv; startTimeoutMs?: number } = {},
 ): Promise<TslabKernel> {
-  const root = findProjectRoot();
   const key = randomUUID();
   const dir = mkdtempSync(join(tmpdir(), "kit-tslab-"));
   const ports = {
@@ -76,15 +89,7 @@ export async function startTslabKernel(
     connection,
     JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }),
   );
-  const spec = JSON.parse(
-    readFileSync(join(root, ".jupyter-prefix", "share", "jupyter", "kernels", "tslab", "kernel.json"), "utf8"),
-  ) as { argv: string[]; env?: Record<string, string> };
-  const [command, ...args] = spec.argv.map((a) => a.replace("{connection_file}", connection));
-  const kernel: ChildProcess = spawn(command ?? "tslab", args, {
-    cwd: join(root, options.cwd ?? "."),
-    env: { ...process.env, ...spec.env, ...options.env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const kernel = spawnKernel(connection, options);
   let stderr = "";
   kernel.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const sign = (parts: string[]) => parts.reduce((h, p) => h.update(p), createHmac("sha256", key)).digest("hex");

@@ -10,7 +10,12 @@ import { DEFAULT_HUB_MAX, DEFAULT_HUB_PORT, HubUsageError, parseHubArgs } from "
 import { classJoinCode } from "../../scripts/apps/hub/join-code.js";
 import { checkName } from "../../scripts/apps/hub/login-check.js";
 import { participantKey } from "../../scripts/apps/board/state.js";
-import { kernelEnvironment, participantFiles, singleUserArgs } from "../../scripts/apps/hub/settings.js";
+import {
+  KERNEL_RESTART_ARGS,
+  kernelEnvironment,
+  participantFiles,
+  singleUserArgs,
+} from "../../scripts/apps/hub/settings.js";
 import { loadBoard } from "../../scripts/apps/board/store.js";
 import { runCommand } from "../helpers/run-script.js";
 
@@ -41,6 +46,8 @@ test("beyond loopback only with --allowed-host; each participant's Jupyter then 
   assert.ok(args.includes('--NotebookApp.local_hostnames=["kurs-pc.local"]'), args.join(" "));
   assert.ok(args.includes("--MappingKernelManager.cull_idle_timeout=1200"));
   assert.ok(args.includes("--MappingKernelManager.default_kernel_name=tslab"));
+  // a kernel whose port was taken comes back on new ports (test/scripts/kernel-restart-ports.test.ts)
+  for (const arg of KERNEL_RESTART_ARGS) assert.ok(args.includes(arg), arg);
 });
 
 test("bad values say in German what to do", () => {

@@ -7,12 +7,18 @@
 //   "unknown msg_type: comm_open" into the first browser's last cell, and it was saved with the notebook).
 // - a request that arrives before the kernel's binds have reached JavaScript (a busy machine) is answered
 //   (unpatched, zeromq's "Socket is blocked by a bind or unbind operation" ended the shell loop: seen in CI).
+// - a kernel whose port another process took after Jupyter chose it ends at once, so Jupyter starts it again on
+//   new ports (unpatched it lived on without sockets: a participant's notebook waited forever, issue 46).
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { KERNEL_NODE_OPTIONS } from "../../scripts/apps/workshop/kernel-snapshot/kernel-snapshot.js";
-import { executeContent, startTslabKernel, until, type TslabKernel } from "../helpers/tslab-kernel.js";
+import { freePort } from "../../scripts/node/free-port.js";
+import { executeContent, spawnKernel, startTslabKernel, until, type TslabKernel } from "../helpers/tslab-kernel.js";
 
 let kernel: TslabKernel;
 
@@ -94,5 +100,37 @@ test("binds that reach JavaScript late (a busy machine): the requests sent meanw
     assert.doesNotMatch(late.log(), /blocked/);
   } finally {
     late.stop();
+  }
+});
+
+test("a port taken by another process: the kernel ends at once with exit code 1 and says which address", async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const takenPort = (taken.address() as AddressInfo).port;
+  const dir = mkdtempSync(join(tmpdir(), "kit-taken-port-"));
+  try {
+    const ports = { shell_port: 0, iopub_port: 0, stdin_port: takenPort, control_port: 0, hb_port: 0 };
+    for (const key of ["shell_port", "iopub_port", "control_port", "hb_port"] as const) ports[key] = await freePort();
+    const connection = join(dir, "kernel.json");
+    const info = { ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key: "k" };
+    writeFileSync(connection, JSON.stringify(info));
+    const child = spawnKernel(connection);
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve(null);
+      }, 120_000);
+      child.on("exit", (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    assert.equal(code, 1, `the kernel ends (stderr: ${stderr})`);
+    assert.match(stderr, new RegExp(`kernel could not start: tcp://127\\.0\\.0\\.1:${takenPort}: `), stderr);
+  } finally {
+    taken.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

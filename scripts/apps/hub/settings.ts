@@ -119,6 +119,7 @@ export function singleUserArgs(args: HubArgs): string[] {
   return [
     `--MappingKernelManager.default_kernel_name=${KIT_KERNEL}`,
     ...cullingArgs(args.idleMinutes * 60, 60),
+    ...KERNEL_RESTART_ARGS,
     "--NotebookApp.terminals_enabled=False",
     // JupyterHub 3.0's singleuser ignores --NotebookApp.allow_remote_access (a class attribute forces True):
     // singleuser/kurs_host_check.py checks the Host against local_hostnames instead.
@@ -126,6 +127,19 @@ export function singleUserArgs(args: HubArgs): string[] {
     `--NotebookApp.local_hostnames=${JSON.stringify(args.bind.allowedHosts.map((h) => h.replace(/^\[|\]$/g, "")))}`,
   ];
 }
+
+/**
+ * Jupyter chooses a kernel's ports, then starts it; in a busy room another kernel or server may take one of them
+ * first. The kernel then ends at once (the kit's tslab patch) and Jupyter starts it again on new ports, but only
+ * - with the kit's kernel manager (singleuser/kurs_kernel_manager.py: jupyter_client 7.4's port cache kept the
+ *   taken port across restarts, whatever the restarter asked for);
+ * - within the kernel's first `stable_start_time` seconds (default 10; after that it restarts on the same ports,
+ *   which stay taken): 60 s covers a start on a machine busy with the whole room's logins.
+ */
+export const KERNEL_RESTART_ARGS = [
+  "--MappingKernelManager.kernel_manager_class=kurs_kernel_manager.KursKernelManager",
+  "--KernelRestarter.stable_start_time=60",
+];
 
 /** Idle kernels are ended after `idleSeconds`, checked every `intervalSeconds`, whether a tab is open or not. */
 export function cullingArgs(idleSeconds: number, intervalSeconds: number): string[] {

@@ -1,0 +1,68 @@
+// A kernel that ends in its first minute is started again on new ports (the hub's KERNEL_RESTART_ARGS, issue 46):
+// Jupyter chooses a kernel's ports before it starts the kernel, and in a busy room another kernel or server may
+// take one of them first. The kit's tslab then ends at once (tslab-wire.test.ts), and Jupyter's restarter picks
+// new ports only while it counts the kernel as starting: 10 s by default, too short for a start on a machine
+// busy with the whole room's logins. A real Notebook 6 server, started the participant's way with the hub's option.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { findProjectRoot } from "../../lib/config.js";
+import { delay } from "../../lib/util.js";
+import { practiceEnvironment } from "../../scripts/apps/models/model-help.js";
+import { KERNEL_RESTART_ARGS } from "../../scripts/apps/hub/settings.js";
+import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
+import { processesWhere } from "../../scripts/node/processes.js";
+import { until } from "../helpers/tslab-kernel.js";
+
+const root = findProjectRoot();
+/** Longer than Jupyter's default start window (10 s), shorter than the hub's. */
+const DIES_AFTER_MS = 16_000;
+
+/** The kernel's process and the ports in its connection file (the file keeps its name across restarts). */
+function kernelOf(kernelId: string): { pid: number; ports: number[] } | undefined {
+  const cmdline = (pid: number | string) => readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0");
+  const [pid] = processesWhere((p) => cmdline(p).some((a) => a.endsWith(`kernel-${kernelId}.json`)));
+  if (pid === undefined) return undefined;
+  try {
+    const file = cmdline(pid).find((a) => a.endsWith(".json"))!;
+    const info = JSON.parse(readFileSync(file, "utf8")) as Record<string, number>;
+    return { pid, ports: ["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port"].map((k) => info[k]!) };
+  } catch {
+    return undefined; // between two starts
+  }
+}
+
+test("a kernel that dies 16 s after its start comes back on new ports", { timeout: 300_000 }, async () => {
+  // The kit's kernel manager lies in the participants' server folder, on their servers' PYTHONPATH.
+  const env = { ...(await practiceEnvironment()), PYTHONPATH: join(root, "scripts", "apps", "hub", "singleuser") };
+  const server = await spawnNotebookServer(join(root, "notebooks"), env, {
+    viaWorkshop: true,
+    extraArgs: KERNEL_RESTART_ARGS,
+  });
+  try {
+    await server.ready(90_000);
+    const res = await fetch(`${server.base}/api/kernels?token=${server.token}`, {
+      method: "POST",
+      body: JSON.stringify({ name: "tslab" }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    const started = Date.now();
+    assert.ok(await until(() => kernelOf(id) !== undefined, 60_000), `kernel ${id} started: ${server.log()}`);
+    const first = kernelOf(id)!;
+    await delay(Math.max(0, DIES_AFTER_MS - (Date.now() - started)));
+    process.kill(first.pid, "SIGKILL");
+    const back = await until(() => {
+      const now = kernelOf(id);
+      return now !== undefined && now.pid !== first.pid;
+    }, 60_000);
+    assert.ok(back, `the kernel was started again: ${server.log()}`);
+    const again = kernelOf(id)!;
+    assert.ok(
+      again.ports.every((p) => !first.ports.includes(p)),
+      `new ports: ${first.ports.join(",")} → ${again.ports.join(",")}; ${server.log()}`,
+    );
+  } finally {
+    await server.stop();
+  }
+});
