@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { connect, createServer, type Server } from "node:net";
+import { after, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { delay } from "../../lib/util.js";
 import { practiceEnvironment } from "../../scripts/apps/models/model-help.js";
@@ -33,36 +34,82 @@ function kernelOf(kernelId: string): { pid: number; ports: number[] } | undefine
   }
 }
 
-test("a kernel that dies 16 s after its start comes back on new ports", { timeout: 300_000 }, async () => {
-  // The kit's kernel manager lies in the participants' server folder, on their servers' PYTHONPATH.
-  const env = { ...(await practiceEnvironment()), PYTHONPATH: join(root, "scripts", "apps", "hub", "singleuser") };
-  const server = await spawnNotebookServer(join(root, "notebooks"), env, {
-    viaWorkshop: true,
-    extraArgs: KERNEL_RESTART_ARGS,
-  });
-  try {
-    await server.ready(90_000);
-    const res = await fetch(`${server.base}/api/kernels?token=${server.token}`, {
-      method: "POST",
-      body: JSON.stringify({ name: "tslab" }),
+/** Listens on `port` as soon as the killed kernel's socket has let go of it. */
+async function takePort(port: number): Promise<Server> {
+  for (let tries = 0; ; tries++) {
+    const server = createServer();
+    const error = await new Promise<Error | undefined>((resolve) => {
+      server.once("error", resolve);
+      server.listen(port, "127.0.0.1", () => resolve(undefined));
     });
-    const { id } = (await res.json()) as { id: string };
-    const started = Date.now();
-    assert.ok(await until(() => kernelOf(id) !== undefined, 60_000), `kernel ${id} started: ${server.log()}`);
-    const first = kernelOf(id)!;
-    await delay(Math.max(0, DIES_AFTER_MS - (Date.now() - started)));
-    process.kill(first.pid, "SIGKILL");
-    const back = await until(() => {
-      const now = kernelOf(id);
-      return now !== undefined && now.pid !== first.pid;
-    }, 60_000);
-    assert.ok(back, `the kernel was started again: ${server.log()}`);
-    const again = kernelOf(id)!;
-    assert.ok(
-      again.ports.every((p) => !first.ports.includes(p)),
-      `new ports: ${first.ports.join(",")} → ${again.ports.join(",")}; ${server.log()}`,
-    );
-  } finally {
-    await server.stop();
+    if (!error) return server;
+    if (tries > 100) throw error;
+    await delay(100);
   }
-});
+}
+
+/** Something accepts TCP connections on the port (the kernel's zeromq sockets do once bound). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > end) return false;
+    await delay(500);
+  }
+  return true;
+}
+
+test(
+  "a kernel that dies 16 s after its start while another process takes its port comes back on new ports",
+  { timeout: 300_000 },
+  async () => {
+    // The kit's kernel manager lies in the participants' server folder, on their servers' PYTHONPATH.
+    const env = { ...(await practiceEnvironment()), PYTHONPATH: join(root, "scripts", "apps", "hub", "singleuser") };
+    const server = await spawnNotebookServer(join(root, "notebooks"), env, {
+      viaWorkshop: true,
+      extraArgs: KERNEL_RESTART_ARGS,
+    });
+    try {
+      await server.ready(90_000);
+      const res = await fetch(`${server.base}/api/kernels?token=${server.token}`, {
+        method: "POST",
+        body: JSON.stringify({ name: "tslab" }),
+      });
+      const { id } = (await res.json()) as { id: string };
+      const started = Date.now();
+      assert.ok(await until(() => kernelOf(id) !== undefined, 60_000), `kernel ${id} started: ${server.log()}`);
+      const first = kernelOf(id)!;
+      await delay(Math.max(0, DIES_AFTER_MS - (Date.now() - started)));
+      process.kill(first.pid, "SIGKILL");
+      // Another process takes the dead kernel's shell port, as another participant's kernel or server would.
+      const taker = await takePort(first.ports[0]!);
+      after(() => taker.close());
+      const back = await until(() => {
+        const now = kernelOf(id);
+        return now !== undefined && now.pid !== first.pid;
+      }, 60_000);
+      assert.ok(back, `the kernel was started again: ${server.log()}`);
+      const again = kernelOf(id)!;
+      assert.ok(
+        await untilAsync(async () => (await Promise.all(again.ports.map(listening))).every(Boolean), 60_000),
+        `the kernel listens on its new ports ${again.ports.join(",")}; ${server.log()}`,
+      );
+      assert.ok(
+        again.ports.every((p) => !first.ports.includes(p)),
+        `new ports: ${first.ports.join(",")} → ${again.ports.join(",")}; ${server.log()}`,
+      );
+    } finally {
+      await server.stop();
+    }
+  },
+);
