@@ -5,13 +5,16 @@
 // environment; their Jupyter server opts in with prctl(PR_SET_MEMORY_MERGE) (singleuser/sitecustomize.py),
 // which its kernels and MCP servers inherit. Nothing else on the machine is merged: KSM only scans processes
 // that opted in. Needs Linux 6.4 or newer built with KSM; elsewhere the hub says why and runs without it.
-// KIT_KSM=0 switches it off (the guide, docs/klassenraum-hub.md, says why one might).
+// KIT_KSM=0 switches it off (docs/instructor-guide.md says why one might: merged pages are a side channel).
 import { readFileSync, writeFileSync } from "node:fs";
 import { release } from "node:os";
 import { errorText, ignore } from "../../../lib/util.js";
 
 export const KSM_DIR = "/sys/kernel/mm/ksm";
-/** Pages ksmd looks at per 20 ms round (default 100): a room of 30 (~20 GB) once in about 3 minutes, at about a tenth of one core. */
+/**
+ * Pages ksmd looks at per 20 ms round (Linux's default 100): a room of 30 (~20 GB) once in about 3 minutes, at
+ * about a tenth of one core (npm run bench -- hub --realistisch prints ksmd's CPU seconds).
+ */
 export const KSM_PAGES_TO_SCAN = 500;
 
 export interface KsmSetting {
