@@ -45,11 +45,16 @@ function decode(frames: Buffer[]): WireMessage {
   } as WireMessage;
 }
 
-export async function until(done: () => boolean, timeoutMs = 60_000): Promise<boolean> {
+/** Waits until `done` says true (false after `timeoutMs`), asking every `intervalMs`. */
+export async function until(
+  done: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+  intervalMs = 20,
+): Promise<boolean> {
   const end = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   return true;
 }

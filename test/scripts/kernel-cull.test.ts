@@ -13,17 +13,8 @@ import { cullingArgs } from "../../scripts/apps/hub/settings.js";
 import { FIRST_NOTEBOOK } from "../../scripts/apps/workshop/notebook-ui.js";
 import { browserCheckMissing } from "../../scripts/dev/browser-check.js";
 import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
-import { delay } from "../../lib/util.js";
 import { launchChromium } from "../helpers/hub-process.js";
-
-async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > end) return false;
-    await delay(500);
-  }
-  return true;
-}
+import { until } from "../helpers/tslab-kernel.js";
 
 const root = findProjectRoot();
 const missing = browserCheckMissing() ?? false;
@@ -69,7 +60,7 @@ test(
         );
       const dialog = page.locator(".modal-dialog", { hasText: "Kernel beendet" });
       assert.equal(await dialog.count(), 0, "no dead-kernel dialog after the restart, before the cull");
-      assert.ok(await untilAsync(async () => !(await listed()), 180_000), "the server culled the kernel");
+      assert.ok(await until(async () => !(await listed()), 180_000, 500), "the server culled the kernel");
       await dialog.waitFor({ timeout: 30_000 });
       const text = await dialog.innerText();
       assert.match(text, /nach längerer Pause beendet/);

@@ -60,15 +60,6 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > end) return false;
-    await delay(500);
-  }
-  return true;
-}
-
 test(
   "a kernel that dies 16 s after its start while another process takes its port comes back on new ports",
   { timeout: 300_000 },
@@ -87,21 +78,25 @@ test(
       });
       const { id } = (await res.json()) as { id: string };
       const started = Date.now();
-      assert.ok(await until(() => kernelOf(id) !== undefined, 60_000), `kernel ${id} started: ${server.log()}`);
+      assert.ok(await until(() => kernelOf(id) !== undefined, 60_000, 200), `kernel ${id} started: ${server.log()}`);
       const first = kernelOf(id)!;
       await delay(Math.max(0, DIES_AFTER_MS - (Date.now() - started)));
       process.kill(first.pid, "SIGKILL");
       // Another process takes the dead kernel's shell port, as another participant's kernel or server would.
       const taker = await takePort(first.ports[0]!);
       after(() => taker.close());
-      const back = await until(() => {
-        const now = kernelOf(id);
-        return now !== undefined && now.pid !== first.pid;
-      }, 60_000);
+      const back = await until(
+        () => {
+          const now = kernelOf(id);
+          return now !== undefined && now.pid !== first.pid;
+        },
+        60_000,
+        200,
+      );
       assert.ok(back, `the kernel was started again: ${server.log()}`);
       const again = kernelOf(id)!;
       assert.ok(
-        await untilAsync(async () => (await Promise.all(again.ports.map(listening))).every(Boolean), 60_000),
+        await until(async () => (await Promise.all(again.ports.map(listening))).every(Boolean), 60_000, 500),
         `the kernel listens on its new ports ${again.ports.join(",")}; ${server.log()}`,
       );
       assert.ok(
