@@ -379,19 +379,13 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   const unitFiles = wants("unit") ? selectedTestFiles() : [];
   const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
   const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
-  // The typecheck beside lint and format: each of them keeps one core busy.
-  const bin = (name: string) => join(root, "node_modules/.bin", name);
-  const [typecheck, lint] = await Promise.all([
-    wants("typecheck") ? gate("typecheck", bin("tsc"), ["--noEmit", "-p", root], env).then((r) => [r]) : [],
-    wants("lint")
-      ? gate("lint", bin("eslint"), ["--max-warnings", "0", "."], env).then(async (r) => [
-          r,
-          // The formatter's check (Prettier, 120 columns; `npm run format` fixes what it finds) is part of lint.
-          await gate("format", bin("prettier"), ["--check", "."], env),
-        ])
-      : [],
-  ]);
-  results.push(...typecheck, ...lint);
+  if (wants("typecheck"))
+    results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
+  if (wants("lint")) {
+    results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+    // The formatter's check (Prettier, 120 columns; `npm run format` fixes what it finds) is part of lint.
+    results.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
+  }
   // Notebooks, slides and browser, one after the other: beside the unit tests (in their second lane, see
   // unitTests) when those run, else on their own.
   const laterStages = async () => [
