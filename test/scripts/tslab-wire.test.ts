@@ -10,6 +10,7 @@
 // - a kernel whose port another process took after Jupyter chose it ends at once, so Jupyter starts it again on
 //   new ports (unpatched it lived on without sockets: a participant's notebook waited forever, issue 46).
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { KERNEL_NODE_OPTIONS } from "../../scripts/apps/workshop/kernel-snapshot/kernel-snapshot.js";
 import { freePort } from "../../scripts/node/free-port.js";
+import { waitAtMost } from "../../scripts/node/processes.js";
 import { executeContent, spawnKernel, startTslabKernel, until, type TslabKernel } from "../helpers/tslab-kernel.js";
 
 let kernel: TslabKernel;
@@ -117,16 +119,9 @@ test("a port taken by another process: the kernel ends at once with exit code 1 
     const child = spawnKernel(connection);
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        resolve(null);
-      }, 120_000);
-      child.on("exit", (c) => {
-        clearTimeout(timer);
-        resolve(c);
-      });
-    });
+    await waitAtMost(once(child, "exit"), 120_000);
+    const code = child.exitCode;
+    if (code === null) child.kill("SIGKILL");
     assert.equal(code, 1, `the kernel ends (stderr: ${stderr})`);
     assert.match(stderr, new RegExp(`kernel could not start: tcp://127\\.0\\.0\\.1:${takenPort}: `), stderr);
   } finally {
