@@ -1,12 +1,11 @@
 // Makes sure the tiny offline test models exist (no downloads): a random-weight Llama GGUF for
 // node-llama-cpp and a tiny BERT-style ONNX model for transformers.js. Existing files are kept unless
-// the generator sources changed (their hash is stored in models/tiny/VERSION).
+// the generator sources changed (their hash is stored in models/tiny/VERSION). The generators load only when
+// a model is written: the Llama 3 vocabulary they build from costs every process that imports them ~0.35 CPU-s.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findProjectRoot, tinyModelPaths } from "../../../lib/config.js";
-import { writeTinyBert } from "./tiny-bert.js";
-import { writeTinyLlamaGguf } from "./tiny-llama.js";
 
 /** Hash of the generator sources: when a generator changes, existing files are regenerated. */
 function generatorVersion(): string {
@@ -28,11 +27,13 @@ export async function ensureTinyModels(options: { force?: boolean; log?: (line: 
   mkdirSync(dirname(paths.gguf), { recursive: true });
   if (options.force || !current || !existsSync(paths.gguf)) {
     const t = performance.now();
+    const { writeTinyLlamaGguf } = await import("./tiny-llama.js");
     await writeTinyLlamaGguf(paths.gguf);
     log(`tiny GGUF written: ${paths.gguf} (${Math.round(performance.now() - t)} ms)`);
   }
   if (options.force || !current || !existsSync(join(paths.embeddingDir, "onnx", "model.onnx"))) {
     const t = performance.now();
+    const { writeTinyBert } = await import("./tiny-bert.js");
     await writeTinyBert(paths.embeddingDir);
     log(`tiny ONNX embedding model written: ${paths.embeddingDir} (${Math.round(performance.now() - t)} ms)`);
   }
