@@ -139,8 +139,8 @@ function selectedTestFiles(): string[] {
 
 /**
  * llama.cpp's tools for the tests under test/llama-server/: built once per bundle commit (~10 min on 2
- * cores, cached outside the clone), only when such a test is selected. The build starts before the
- * typecheck and runs (niced) beside the other stages; those tests run last, once it is done. Without a
+ * cores, cached outside the clone), only when such a test is selected. The build starts first
+ * and runs (niced) beside the other stages; those tests run last, once it is done. Without a
  * compiler the stage is skipped and those tests say why in their own result line.
  */
 function startLlamaBuild(): { started: number; tools: Promise<LlamaTools> } {
@@ -379,13 +379,20 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
   const unitFiles = wants("unit") ? selectedTestFiles() : [];
   const serverFiles = unitFiles.filter((f) => f.startsWith(LLAMA_TESTS));
   const llamaBuild = serverFiles.length > 0 ? startLlamaBuild() : undefined;
-  if (wants("typecheck"))
-    results.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
-  if (wants("lint")) {
-    results.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
-    // The formatter's check (Prettier, 120 columns; `npm run format` fixes what it finds) is part of lint.
-    results.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
-  }
+  // Typecheck, lint and format, one after the other (side by side they took as long: tsc and eslint each build a
+  // TypeScript program). Each keeps one core busy: they run last, beside the llama-server tests, when the other
+  // stages no longer need the second core; the summary lists them first.
+  const gates = async () => {
+    const done: StageResult[] = [];
+    if (wants("typecheck"))
+      done.push(await gate("typecheck", join(root, "node_modules/.bin/tsc"), ["--noEmit", "-p", root], env));
+    if (wants("lint")) {
+      done.push(await gate("lint", join(root, "node_modules/.bin/eslint"), ["--max-warnings", "0", "."], env));
+      // The formatter's check (Prettier, 120 columns; `npm run format` fixes what it finds) is part of lint.
+      done.push(await gate("format", join(root, "node_modules/.bin/prettier"), ["--check", "."], env));
+    }
+    return done;
+  };
   // Notebooks, slides and browser, one after the other: beside the unit tests (in their second lane, see
   // unitTests) when those run, else on their own.
   const laterStages = async () => [
@@ -400,10 +407,13 @@ async function main(stage: string | undefined, selected: string[]): Promise<numb
     results.push(...(await unitTests(env, others, "unit tests", CONCURRENCY, laterStages)));
   } else results.push(...(await laterStages()));
   // Last, so that the build overlaps every other stage (a cold build takes longer than the unit tests).
-  if (llamaBuild) {
-    results.push(await llamaStage(llamaBuild, env));
-    results.push(...(await unitTests(env, serverFiles, "llama-server", 1))); // one llama-server at a time
-  }
+  const llamaServer = async (): Promise<StageResult[]> =>
+    llamaBuild
+      ? [await llamaStage(llamaBuild, env), ...(await unitTests(env, serverFiles, "llama-server", 1))] // one at a time
+      : [];
+  const [gateResults, llamaResults] = await Promise.all([gates(), llamaServer()]);
+  results.unshift(...gateResults);
+  results.push(...llamaResults);
 
   const leftovers = endLeftovers(runMark);
   rmSync(stateDir, { recursive: true, force: true });
