@@ -14,6 +14,7 @@ import { HUB_BYTES, PARTICIPANT_DAY_MAX_BYTES } from "../scripts/apps/klassenrau
 import { FIRST_NOTEBOOK } from "../scripts/apps/workshop/notebook-ui.js";
 import { launchChromium, logIn, openNotebook, runCell, startHubProcess } from "../test/helpers/hub-process.js";
 import { runCommand } from "../test/helpers/run-script.js";
+import { processesWhere } from "../scripts/node/processes.js";
 import { delay } from "../lib/util.js";
 import { printMarkdownTable } from "./markdown-table.js";
 import { cpuSeconds } from "./proc.js";
@@ -96,8 +97,7 @@ const IDLE_SECONDS = Number(process.env.HUB_BENCH_IDLE_S ?? 60);
 /** The Linux kernel's KSM thread, when KSM is switched on (the hub does that; scripts/apps/hub/ksm.ts). */
 function ksmdPid(): number | undefined {
   if (read("/sys/kernel/mm/ksm/run").trim() !== "1") return undefined;
-  const pid = readdirSync("/proc").find((p) => /^\d+$/.test(p) && read(`/proc/${p}/comm`).trim() === "ksmd");
-  return pid ? Number(pid) : undefined;
+  return processesWhere((pid) => read(`/proc/${pid}/comm`).trim() === "ksmd")[0];
 }
 
 async function kernelWithTravelServer(page: Page, userUrl: string, notebook: string): Promise<void> {

@@ -73,6 +73,26 @@ export function spawnKernel(connection: string, options: { cwd?: string; env?: N
   });
 }
 
+export const PORT_NAMES = ["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port"] as const;
+
+type KernelPorts = Record<(typeof PORT_NAMES)[number], number>;
+
+/** A connection file in `dir` as Jupyter writes one: the `given` ports, free ones for the rest. */
+export async function writeConnectionFile(
+  dir: string,
+  key: string,
+  given: Partial<KernelPorts> = {},
+): Promise<{ connection: string; ports: KernelPorts }> {
+  const ports = {} as KernelPorts;
+  for (const name of PORT_NAMES) ports[name] = given[name] ?? (await freePort());
+  const connection = join(dir, "kernel.json");
+  writeFileSync(
+    connection,
+    JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }),
+  );
+  return { connection, ports };
+}
+
 /**
  * Starts the kernel (in `cwd`, relative to the project; default the project) and returns once it answers a
  * kernel_info request and iopub is subscribed.
@@ -82,18 +102,7 @@ export async function startTslabKernel(
 ): Promise<TslabKernel> {
   const key = randomUUID();
   const dir = mkdtempSync(join(tmpdir(), "kit-tslab-"));
-  const ports = {
-    shell_port: await freePort(),
-    iopub_port: await freePort(),
-    stdin_port: await freePort(),
-    control_port: await freePort(),
-    hb_port: await freePort(),
-  };
-  const connection = join(dir, "kernel.json");
-  writeFileSync(
-    connection,
-    JSON.stringify({ ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key }),
-  );
+  const { connection, ports } = await writeConnectionFile(dir, key);
   const kernel = spawnKernel(connection, options);
   let stderr = "";
   kernel.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));

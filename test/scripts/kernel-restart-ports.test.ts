@@ -14,7 +14,7 @@ import { practiceEnvironment } from "../../scripts/apps/models/model-help.js";
 import { KERNEL_RESTART_ARGS } from "../../scripts/apps/hub/settings.js";
 import { spawnNotebookServer } from "../../scripts/dev/notebook-server.js";
 import { processesWhere } from "../../scripts/node/processes.js";
-import { until } from "../helpers/tslab-kernel.js";
+import { PORT_NAMES, until } from "../helpers/tslab-kernel.js";
 
 const root = findProjectRoot();
 /** Longer than Jupyter's default start window (10 s), shorter than the hub's. */
@@ -28,7 +28,7 @@ function kernelOf(kernelId: string): { pid: number; ports: number[] } | undefine
   try {
     const file = cmdline(pid).find((a) => a.endsWith(".json"))!;
     const info = JSON.parse(readFileSync(file, "utf8")) as Record<string, number>;
-    return { pid, ports: ["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port"].map((k) => info[k]!) };
+    return { pid, ports: PORT_NAMES.map((k) => info[k]!) };
   } catch {
     return undefined; // between two starts
   }

@@ -11,16 +11,22 @@
 //   new ports (unpatched it lived on without sockets: a participant's notebook waited forever, issue 46).
 import assert from "node:assert/strict";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { findProjectRoot } from "../../lib/config.js";
 import { KERNEL_NODE_OPTIONS } from "../../scripts/apps/workshop/kernel-snapshot/kernel-snapshot.js";
-import { freePort } from "../../scripts/node/free-port.js";
 import { waitAtMost } from "../../scripts/node/processes.js";
-import { executeContent, spawnKernel, startTslabKernel, until, type TslabKernel } from "../helpers/tslab-kernel.js";
+import {
+  executeContent,
+  spawnKernel,
+  startTslabKernel,
+  until,
+  writeConnectionFile,
+  type TslabKernel,
+} from "../helpers/tslab-kernel.js";
 
 let kernel: TslabKernel;
 
@@ -111,11 +117,7 @@ test("a port taken by another process: the kernel ends at once with exit code 1 
   const takenPort = (taken.address() as AddressInfo).port;
   const dir = mkdtempSync(join(tmpdir(), "kit-taken-port-"));
   try {
-    const ports = { shell_port: 0, iopub_port: 0, stdin_port: takenPort, control_port: 0, hb_port: 0 };
-    for (const key of ["shell_port", "iopub_port", "control_port", "hb_port"] as const) ports[key] = await freePort();
-    const connection = join(dir, "kernel.json");
-    const info = { ...ports, ip: "127.0.0.1", transport: "tcp", signature_scheme: "hmac-sha256", key: "k" };
-    writeFileSync(connection, JSON.stringify(info));
+    const { connection } = await writeConnectionFile(dir, "k", { stdin_port: takenPort });
     const child = spawnKernel(connection);
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
